@@ -1,0 +1,323 @@
+//! Command-line interface: arguments → library calls → output → exit code.
+//!
+//! Exit codes: 0 success, 1 failure (for example an output file could not be
+//! written), 2 bad input or usage. Output files are written atomically, and
+//! nothing is written when any input has an error.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::diag::{Diagnostic, Severity, SourceFile};
+use crate::gzf::{self, GzfFile, ParseOptions};
+
+/// Most diagnostics shown for one file.
+const DIAGNOSTIC_LIMIT: usize = 50;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "fam",
+    version,
+    about = "Resolve Full Thrust battles with the Fire and Maneuver rules"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Validate GZF ship records, listing every problem (exit 2 if any).
+    Check(CheckArgs),
+    /// Ship record sheets: show them, or rewrite them canonically.
+    #[command(subcommand)]
+    Ssd(SsdCommand),
+}
+
+#[derive(Debug, Args)]
+pub struct LoadArgs {
+    /// Load systems fam does not know as inert systems instead of refusing
+    /// them (they do nothing but still count for threshold checks).
+    #[arg(long)]
+    pub inert_unknown_systems: bool,
+}
+
+impl LoadArgs {
+    fn options(&self) -> ParseOptions {
+        ParseOptions {
+            inert_unknown_systems: self.inert_unknown_systems,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// GZF files to check.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Treat breaches of the design rules (hull boxes, rows, crew factors,
+    /// mass budget) as errors instead of warnings.
+    #[arg(long)]
+    pub strict: bool,
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SsdCommand {
+    /// Print a ship as a readable record sheet.
+    Show(ShowArgs),
+    /// Rewrite GZF files in canonical form.
+    Fmt(FmtArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// A GZF file.
+    pub file: PathBuf,
+    /// Show only this ship (default: every ship in the file).
+    #[arg(long)]
+    pub ship: Option<String>,
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// GZF files to rewrite.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Rewrite the files themselves.
+    #[arg(long, conflicts_with = "out")]
+    pub in_place: bool,
+    /// Write the rewritten files into this directory (same file names).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fam: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<io::Error>()
+        .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+}
+
+/// Runs a parsed command line; returns the exit code.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Check(args) => check(&args),
+        Command::Ssd(SsdCommand::Show(args)) => show(&args),
+        Command::Ssd(SsdCommand::Fmt(args)) => fmt(&args),
+    }
+}
+
+const BAD_INPUT: u8 = 2;
+
+/// A loaded file: its text (for rendering) and what was parsed.
+struct Loaded {
+    source: SourceFile,
+    parsed: gzf::Parsed,
+}
+
+fn load(path: &Path, options: &ParseOptions) -> Result<Loaded, String> {
+    let bytes = fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let source = SourceFile::from_bytes(path.display().to_string(), &bytes);
+    let parsed = gzf::parse(&source.text, options);
+    Ok(Loaded { source, parsed })
+}
+
+/// Loads files, printing their problems. Returns the files if none has errors.
+fn load_all(paths: &[PathBuf], options: &ParseOptions) -> Option<Vec<(PathBuf, GzfFile)>> {
+    let mut out = Vec::new();
+    let mut failed = false;
+    for path in paths {
+        match load(path, options) {
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                failed = true;
+            }
+            Ok(l) => {
+                if !l.parsed.diagnostics.is_empty() {
+                    eprint!("{}", l.source.render(&l.parsed.diagnostics, DIAGNOSTIC_LIMIT));
+                }
+                if l.parsed.has_errors() {
+                    failed = true;
+                } else {
+                    out.push((path.clone(), l.parsed.file));
+                }
+            }
+        }
+    }
+    (!failed).then_some(out)
+}
+
+fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    let options = args.load.options();
+    let mut stdout = io::stdout().lock();
+    let mut any_error = false;
+    for path in &args.files {
+        let loaded = match load(path, &options) {
+            Ok(l) => l,
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                any_error = true;
+                continue;
+            }
+        };
+        let mut diags = loaded.parsed.diagnostics.clone();
+        let mut design = gzf::design::check(&loaded.parsed.file, &loaded.parsed.spans);
+        if args.strict {
+            for d in &mut design {
+                d.severity = Severity::Error;
+            }
+        }
+        diags.extend(design);
+        diags.sort_by_key(|d| d.span.start);
+        if !diags.is_empty() {
+            eprint!("{}", loaded.source.render(&diags, DIAGNOSTIC_LIMIT));
+        }
+        let errors = diags.iter().filter(|d| d.is_error()).count();
+        let warnings = diags.len() - errors;
+        any_error |= errors > 0;
+        writeln!(
+            stdout,
+            "{}",
+            summary(&loaded.source.name, &loaded.parsed.file, errors, warnings)
+        )?;
+    }
+    Ok(if any_error {
+        ExitCode::from(BAD_INPUT)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn summary(name: &str, file: &GzfFile, errors: usize, warnings: usize) -> String {
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    if errors > 0 {
+        return format!("{name}: {}, {}", plural(errors, "error"), plural(warnings, "warning"));
+    }
+    let ships = file.ships().count();
+    let bases = file.bases().count();
+    let mut parts = vec![file.profile.to_string(), plural(ships, "ship")];
+    if bases > 0 {
+        parts.push(plural(bases, "base"));
+    }
+    if warnings > 0 {
+        parts.push(plural(warnings, "warning"));
+    }
+    format!("{name}: ok ({})", parts.join(", "))
+}
+
+fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
+    let Some(files) = load_all(std::slice::from_ref(&args.file), &args.load.options()) else {
+        return Ok(ExitCode::from(BAD_INPUT));
+    };
+    let (path, file) = &files[0];
+    let ships: Vec<_> = match &args.ship {
+        Some(name) => match file.ship(name) {
+            Some(s) => vec![s],
+            None => {
+                let known: Vec<_> = file.ships().map(|s| s.name.as_str()).collect();
+                eprintln!(
+                    "error: {}: no ship named `{name}` (ships in the file: {})",
+                    path.display(),
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                );
+                return Ok(ExitCode::from(BAD_INPUT));
+            }
+        },
+        None => file.ships().collect(),
+    };
+    let mut stdout = io::stdout().lock();
+    for (i, ship) in ships.iter().enumerate() {
+        if i > 0 {
+            writeln!(stdout)?;
+        }
+        write!(stdout, "{}", crate::sheet::ship_sheet(ship, file.profile))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn fmt(args: &FmtArgs) -> anyhow::Result<ExitCode> {
+    let Some(files) = load_all(&args.files, &args.load.options()) else {
+        return Ok(ExitCode::from(BAD_INPUT));
+    };
+    if !args.in_place && args.out.is_none() {
+        if files.len() != 1 {
+            eprintln!("error: several files need --in-place or --out DIR (standard output takes one file)");
+            return Ok(ExitCode::from(BAD_INPUT));
+        }
+        io::stdout().lock().write_all(gzf::write(&files[0].1).as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(dir) = &args.out {
+        fs::create_dir_all(dir)?;
+        let mut names = std::collections::BTreeSet::new();
+        for (path, _) in &files {
+            if !names.insert(path.file_name()) {
+                eprintln!(
+                    "error: two inputs named {:?} would be written to the same file in {}",
+                    path.file_name().unwrap_or_default(),
+                    dir.display()
+                );
+                return Ok(ExitCode::from(BAD_INPUT));
+            }
+        }
+    }
+    for (path, file) in &files {
+        let target = match &args.out {
+            Some(dir) => dir.join(path.file_name().unwrap_or_default()),
+            None => path.clone(),
+        };
+        write_atomic(&target, gzf::write(file).as_bytes())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes a file atomically: a temporary file in the same directory, renamed
+/// over the target once complete.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
+    tmp.write_all(contents)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.persist(path)
+        .with_context(|| format!("cannot replace {}", path.display()))?;
+    Ok(())
+}
+
+/// Diagnostics rendered for a file, for tests and library users.
+pub fn render(source: &SourceFile, diagnostics: &[Diagnostic]) -> String {
+    source.render(diagnostics, DIAGNOSTIC_LIMIT)
+}

@@ -1,0 +1,151 @@
+//! Diagnostics: problems found in an input file, with byte spans into its text.
+//!
+//! Parsers never stop at the first problem: they collect [`Diagnostic`]s and
+//! return whatever they understood. Line, column, the source line and the caret
+//! are worked out only when a diagnostic is rendered, by `codespan-reporting`.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity as CsSeverity};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, Chars, Config};
+
+/// How serious a problem is. Errors make a file unusable; warnings do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+/// One problem in one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Byte range in the file's text (as decoded, see [`SourceFile`]).
+    pub span: Range<usize>,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// What was expected instead, shown under the caret.
+    pub expected: String,
+    /// Further help (for example which option would accept the input).
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(span: Range<usize>, message: impl Into<String>, expected: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            span,
+            message: message.into(),
+            expected: expected.into(),
+            help: None,
+        }
+    }
+
+    pub fn warning(span: Range<usize>, message: impl Into<String>, expected: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(span, message, expected)
+        }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// A file's name and text, decoded for reporting.
+///
+/// Bytes that are not valid UTF-8 are replaced by U+FFFD, so any input can be
+/// reported on; the parsers flag such characters as errors themselves.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub name: String,
+    pub text: String,
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+        SourceFile {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+
+    pub fn from_bytes(name: impl Into<String>, bytes: &[u8]) -> Self {
+        SourceFile::new(name, String::from_utf8_lossy(bytes).into_owned())
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
+        let before = &self.text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let col = before[line_start..].chars().count() + 1;
+        (line, col)
+    }
+
+    /// Renders diagnostics as plain text (no colour): `file:line:column`, the
+    /// source line, a caret under the problem and what was expected.
+    /// At most `limit` diagnostics are shown; a final line counts the rest.
+    pub fn render(&self, diagnostics: &[Diagnostic], limit: usize) -> String {
+        let file = SimpleFile::new(self.name.as_str(), self.text.as_str());
+        let config = Config {
+            chars: Chars::ascii(),
+            ..Config::default()
+        };
+        let mut out = String::new();
+        for d in diagnostics.iter().take(limit) {
+            let severity = match d.severity {
+                Severity::Error => CsSeverity::Error,
+                Severity::Warning => CsSeverity::Warning,
+            };
+            let span = clamp_span(&self.text, d.span.clone());
+            let mut cs = CsDiagnostic::new(severity)
+                .with_message(d.message.as_str())
+                .with_labels(vec![Label::primary((), span).with_message(d.expected.as_str())]);
+            if let Some(help) = &d.help {
+                cs = cs.with_notes(vec![format!("help: {help}")]);
+            }
+            match term::emit_into_string(&config, &file, &cs) {
+                Ok(text) => out.push_str(&text),
+                Err(_) => {
+                    let (line, col) = self.line_col(d.span.start);
+                    let _ = writeln!(out, "{}:{}:{}: {}", self.name, line, col, d.message);
+                }
+            }
+        }
+        if diagnostics.len() > limit {
+            let _ = writeln!(
+                out,
+                "{}: {} more problem(s) not shown",
+                self.name,
+                diagnostics.len() - limit
+            );
+        }
+        out
+    }
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn clamp_span(text: &str, span: Range<usize>) -> Range<usize> {
+    let start = floor_char_boundary(text, span.start.min(text.len()));
+    let mut end = span.end.clamp(start, text.len());
+    while end < text.len() && !text.is_char_boundary(end) {
+        end += 1;
+    }
+    start..end
+}

@@ -1,0 +1,250 @@
+//! Design rules of ft-rules §6 and §11 that a record can be checked against:
+//! hull boxes against mass and Hull-Integrity, row layout, crew-factor
+//! positions, the mass budget, arcs, magazine rounds. Findings are warnings
+//! (records from other tools may follow house rules); `fam check --strict`
+//! turns them into errors.
+
+use std::ops::Range;
+
+use super::model::*;
+use super::parse::FieldSpans;
+use crate::diag::Diagnostic;
+
+/// `x` rounded half up, never below 1 (FTC §13.5).
+pub fn round_half_up_min1(numerator: u32, denominator: u32) -> u32 {
+    ((2 * numerator + denominator) / (2 * denominator)).max(1)
+}
+
+/// Hull boxes a hull-integrity level gives a ship of this mass.
+pub fn hull_boxes_for(mass: u32, integrity: HullIntegrity) -> u32 {
+    round_half_up_min1(mass * integrity.percent(), 100)
+}
+
+/// Crew factors of a ship (ft-rules §6.3): 1 per 20 mass or part for
+/// military ships, 1 per 50 for civilian and merchant ones.
+pub fn crew_factors_for(mass: u32, ship_type: Option<ShipType>) -> u32 {
+    let per = match ship_type {
+        Some(ShipType::Civilian | ShipType::Merchant) => 50,
+        _ => 20,
+    };
+    mass.div_ceil(per).max(1)
+}
+
+/// Row sizes: as equal as possible, surplus boxes in the upper rows.
+pub fn row_sizes(boxes: usize, rows: usize) -> Vec<usize> {
+    if rows == 0 {
+        return Vec::new();
+    }
+    (0..rows)
+        .map(|i| boxes / rows + usize::from(i < boxes % rows))
+        .collect()
+}
+
+/// 1-based hull box numbers that carry crew factors: every `step`-th box
+/// with step = ceil(boxes / CF), the last always in the final box.
+pub fn crew_factor_boxes(boxes: usize, crew_factors: usize) -> Vec<usize> {
+    if boxes == 0 || crew_factors == 0 {
+        return Vec::new();
+    }
+    let cf = crew_factors.min(boxes);
+    let step = boxes.div_ceil(cf);
+    let mut out: Vec<usize> = (1..cf).map(|k| (k * step).min(boxes)).collect();
+    out.push(boxes);
+    out.dedup();
+    out
+}
+
+/// Checks every ship of a parsed file. `spans` is `Parsed::spans`.
+pub fn check(file: &GzfFile, spans: &[FieldSpans]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (item, spans) in file.items.iter().zip(spans) {
+        if let Item::Ship(ship) = item {
+            check_ship(ship, file.profile, spans, &mut out);
+        }
+    }
+    out
+}
+
+fn span_of(spans: &FieldSpans, names: &[&str]) -> Range<usize> {
+    names.iter().find_map(|n| spans.get(*n)).cloned().unwrap_or(0..0)
+}
+
+fn check_ship(ship: &Ship, profile: Profile, spans: &FieldSpans, out: &mut Vec<Diagnostic>) {
+    let track_span = span_of(spans, &["damage-track", "ship"]);
+    let name = &ship.name;
+    let boxes = ship.hull_boxes();
+    let mut warn = |span: Range<usize>, message: String, expected: String| {
+        out.push(Diagnostic::warning(span, message, expected).with_help("design rules: ft-rules §6 and §11"));
+    };
+    if let Some(mass) = ship.mass {
+        let minimum = round_half_up_min1(mass * 10, 100) as usize;
+        if boxes > 0 && boxes < minimum {
+            warn(
+                track_span.clone(),
+                format!("`{name}` has {boxes} hull boxes, fewer than 10% of its mass {mass}"),
+                format!("at least {minimum} hull boxes"),
+            );
+        }
+        if let Some(hi) = ship.hull_integrity {
+            let want = hull_boxes_for(mass, hi) as usize;
+            if want != boxes {
+                warn(
+                    track_span.clone(),
+                    format!(
+                        "`{name}`: Hull-Integrity {} on mass {mass} gives {want} hull boxes, the track has {boxes}",
+                        hi.name()
+                    ),
+                    format!("{want} boxes ({}% of mass, rounded half up)", hi.percent()),
+                );
+            }
+        }
+        if profile == Profile::Fb1 && boxes > 0 {
+            check_crew_factors(ship, mass, &track_span, &mut warn);
+        }
+        check_mass_budget(ship, mass, span_of(spans, &["mass", "ship"]), &mut warn);
+    }
+    let rows: Vec<usize> = ship.damage_track.iter().map(Vec::len).collect();
+    if boxes > 0 {
+        let want_rows = boxes.min(4);
+        if rows.len() != want_rows {
+            warn(
+                track_span.clone(),
+                format!("`{name}` has {} hull rows", rows.len()),
+                format!("{want_rows} rows (standard warship hull)"),
+            );
+        } else if rows != row_sizes(boxes, rows.len()) {
+            warn(
+                track_span.clone(),
+                format!("`{name}`: hull rows of {rows:?} boxes are unbalanced"),
+                format!(
+                    "rows of {:?} (as equal as possible, surplus in the upper rows)",
+                    row_sizes(boxes, rows.len())
+                ),
+            );
+        }
+    }
+    for sys in &ship.systems {
+        let sys_name = sys.kind.name(profile);
+        let needs_arcs = sys.kind.is_weapon()
+            && !matches!(
+                sys.kind,
+                SystemKind::Pds | SystemKind::Adaf | SystemKind::Minesweeper | SystemKind::Ortillery
+            );
+        if needs_arcs && sys.arcs.is_empty() {
+            warn(
+                span_of(spans, &["ship"]),
+                format!("`{name}`: weapon `{sys_name}` has no Firing-Arc"),
+                "a `Firing-Arc:` line (F&M uses the arc count against Evasion)".to_string(),
+            );
+        }
+        if sys.kind == (SystemKind::Beam { class: 1 })
+            && profile == Profile::Fb1
+            && !sys.arcs.is_empty()
+            && sys.arcs.len() != 6
+        {
+            warn(
+                span_of(spans, &["ship"]),
+                format!("`{name}`: a class-1 battery with {} arcs", sys.arcs.len()),
+                "all six arcs (class-1 beams are always all-round)".to_string(),
+            );
+        }
+        if let (Some(cap), Some(rounds)) = (sys.capacity, &sys.rounds) {
+            if sys.kind == SystemKind::Smm && rounds.len() != cap as usize {
+                warn(
+                    span_of(spans, &["ship"]),
+                    format!(
+                        "`{name}`: magazine with Capacity {cap} but {} Rounds boxes",
+                        rounds.len()
+                    ),
+                    "one Rounds box per load of Capacity".to_string(),
+                );
+            }
+        }
+    }
+}
+
+fn check_crew_factors(
+    ship: &Ship,
+    mass: u32,
+    span: &Range<usize>,
+    warn: &mut impl FnMut(Range<usize>, String, String),
+) {
+    let boxes = ship.hull_boxes();
+    let cf = crew_factors_for(mass, ship.ship_type) as usize;
+    let want = crew_factor_boxes(boxes, cf);
+    let flat: Vec<CheckBox> = ship.damage_track.iter().flatten().copied().collect();
+    let mismatch = flat
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| !b.crossed)
+        .any(|(i, b)| b.crew_factor != want.contains(&(i + 1)));
+    if mismatch {
+        let kind = match ship.ship_type {
+            Some(ShipType::Civilian | ShipType::Merchant) => "civilian: 1 per 50 mass",
+            _ => "military: 1 per 20 mass",
+        };
+        warn(
+            span.clone(),
+            format!(
+                "`{}`: crew-factor boxes are not where the design rules put them",
+                ship.name
+            ),
+            format!("{cf} crew factors ({kind}) in hull boxes {want:?}"),
+        );
+    }
+}
+
+fn check_mass_budget(ship: &Ship, mass: u32, span: Range<usize>, warn: &mut impl FnMut(Range<usize>, String, String)) {
+    if ship.systems.iter().any(|s| s.mass.is_none()) {
+        return; // the budget can only be checked when every system gives its mass
+    }
+    let drive = round_half_up(mass * 5 * ship.original_thrust, 100);
+    let systems: u32 = ship.systems.iter().filter_map(|s| s.mass).sum();
+    let used = ship.hull_boxes() as u32 + ship.armour_boxes() as u32 + drive + systems;
+    if used > mass {
+        warn(
+            span,
+            format!(
+                "`{}` uses {used} mass (hull {}, armour {}, drive {drive}, systems {systems}) but has only {mass}",
+                ship.name,
+                ship.hull_boxes(),
+                ship.armour_boxes()
+            ),
+            format!("at most {mass} mass in all"),
+        );
+    }
+}
+
+fn round_half_up(numerator: u32, denominator: u32) -> u32 {
+    (2 * numerator + denominator) / (2 * denominator)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hull_boxes_round_half_up_as_the_rules_show() {
+        // FTC worked example: 25.8 → 26 (mass 86 strong would be 34.4 → 34).
+        assert_eq!(hull_boxes_for(50, HullIntegrity::Average), 15);
+        assert_eq!(hull_boxes_for(86, HullIntegrity::Average), 26);
+        assert_eq!(hull_boxes_for(5, HullIntegrity::Fragile), 1);
+        assert_eq!(hull_boxes_for(25, HullIntegrity::Fragile), 3); // 2.5 → 3
+    }
+
+    #[test]
+    fn rows_put_the_surplus_in_the_upper_rows() {
+        assert_eq!(row_sizes(15, 4), [4, 4, 4, 3]);
+        assert_eq!(row_sizes(27, 4), [7, 7, 7, 6]);
+        assert_eq!(row_sizes(2, 4), [1, 1, 0, 0]);
+    }
+
+    #[test]
+    fn crew_factors_follow_the_worked_example() {
+        assert_eq!(crew_factor_boxes(27, 5), [6, 12, 18, 24, 27]);
+        assert_eq!(crew_factor_boxes(2, 1), [2]);
+        assert_eq!(crew_factors_for(100, Some(ShipType::Military)), 5);
+        assert_eq!(crew_factors_for(81, None), 5);
+        assert_eq!(crew_factors_for(51, Some(ShipType::Merchant)), 2);
+    }
+}

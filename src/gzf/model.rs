@@ -1,0 +1,758 @@
+//! The typed model of a GZF file, shared by both game profiles.
+//!
+//! FB1 and FT2 names map onto one set of kinds (`docs/readings.md`, "GZF
+//! mapping"); the file's [`Profile`] decides how the writer spells them.
+//! Fields the engine does not use (captain, position, logs, unknown fields)
+//! are kept as [`Meta`] text so that a record written back loses nothing.
+
+use std::fmt;
+
+/// The game profile a file is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Profile {
+    /// Full Thrust Fleet Book 1 profile (numbered beams, six arcs, crew factors).
+    #[default]
+    Fb1,
+    /// Full Thrust 2nd edition profile (A/B/C batteries, four arcs).
+    Ft2,
+}
+
+impl Profile {
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Fb1 => "FB1",
+            Profile::Ft2 => "FT2",
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A field kept as text: its canonical name and its value, one entry per line
+/// for folded text fields such as `Log:` and `Orders:`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Meta {
+    pub name: String,
+    pub lines: Vec<String>,
+}
+
+impl Meta {
+    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
+        Meta {
+            name: name.into(),
+            lines: vec![value.into()],
+        }
+    }
+}
+
+/// A whole GZF file.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GzfFile {
+    pub profile: Profile,
+    pub header: Header,
+    /// Top-level blocks in file order, with components attached to owners.
+    pub items: Vec<Item>,
+}
+
+impl GzfFile {
+    pub fn ships(&self) -> impl Iterator<Item = &Ship> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Ship(s) => Some(s),
+            _ => None,
+        })
+    }
+
+    pub fn ships_mut(&mut self) -> impl Iterator<Item = &mut Ship> {
+        self.items.iter_mut().filter_map(|i| match i {
+            Item::Ship(s) => Some(s),
+            _ => None,
+        })
+    }
+
+    pub fn bases(&self) -> impl Iterator<Item = &Base> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Base(b) => Some(b),
+            _ => None,
+        })
+    }
+
+    pub fn ship(&self, name: &str) -> Option<&Ship> {
+        self.ships().find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+}
+
+/// The header block (GZF mandates it first; fam writes it always).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Header {
+    pub universe: Option<String>,
+    pub universe_version: Option<String>,
+    /// `Units:` (FB1 only).
+    pub units: Option<Units>,
+    /// Other header fields, kept as written.
+    pub meta: Vec<Meta>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Units {
+    Cm,
+    Inches,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    Scenario(Scenario),
+    Fleet(Fleet),
+    Ship(Ship),
+    /// A System block before any owner: a generic definition.
+    System(System),
+    FighterGroup(FighterGroup),
+    Launched(LaunchedSystem),
+    Base(Base),
+    Terrain(Terrain),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scenario {
+    pub title: String,
+    pub turn: i64,
+    pub meta: Vec<Meta>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fleet {
+    pub name: String,
+    pub admiral: String,
+    /// Percentage of the fleet remaining.
+    pub morale: Option<u32>,
+    pub meta: Vec<Meta>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HullIntegrity {
+    Fragile,
+    Weak,
+    Average,
+    Strong,
+    Super,
+}
+
+impl HullIntegrity {
+    pub const ALL: [HullIntegrity; 5] = [
+        HullIntegrity::Fragile,
+        HullIntegrity::Weak,
+        HullIntegrity::Average,
+        HullIntegrity::Strong,
+        HullIntegrity::Super,
+    ];
+
+    /// Hull boxes as a percentage of mass (ft-rules §6.1).
+    pub fn percent(self) -> u32 {
+        match self {
+            HullIntegrity::Fragile => 10,
+            HullIntegrity::Weak => 20,
+            HullIntegrity::Average => 30,
+            HullIntegrity::Strong => 40,
+            HullIntegrity::Super => 50,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HullIntegrity::Fragile => "Fragile",
+            HullIntegrity::Weak => "Weak",
+            HullIntegrity::Average => "Average",
+            HullIntegrity::Strong => "Strong",
+            HullIntegrity::Super => "Super",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShipType {
+    Military,
+    Civilian,
+    Merchant,
+}
+
+impl ShipType {
+    pub fn name(self) -> &'static str {
+        match self {
+            ShipType::Military => "Military",
+            ShipType::Civilian => "Civilian",
+            ShipType::Merchant => "Merchant",
+        }
+    }
+}
+
+/// One box of a damage, armour, craft, endurance or rounds track.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckBox {
+    /// Crossed off (`-`).
+    pub crossed: bool,
+    /// An unchecked crew-factor box (`*`, FB1). A crossed box no longer says
+    /// whether it held a crew factor (the profile writes both as `-`).
+    pub crew_factor: bool,
+}
+
+impl CheckBox {
+    pub const OPEN: CheckBox = CheckBox {
+        crossed: false,
+        crew_factor: false,
+    };
+    pub const CREW: CheckBox = CheckBox {
+        crossed: false,
+        crew_factor: true,
+    };
+    pub const CROSSED: CheckBox = CheckBox {
+        crossed: true,
+        crew_factor: false,
+    };
+
+    pub fn symbol(self) -> char {
+        match (self.crossed, self.crew_factor) {
+            (true, _) => '-',
+            (false, true) => '*',
+            (false, false) => 'O',
+        }
+    }
+}
+
+/// Armour: FB1 writes boxes, FT2 a level.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Armour {
+    Boxes(Vec<CheckBox>),
+    Level(u8),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PayloadBox {
+    Hold(u32),
+    Passenger(u32),
+    Special(u32),
+    Troops(u32),
+    Lost,
+}
+
+/// Status flags: any combination of activity, launch, damage and core states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Status {
+    pub activity: Option<Activity>,
+    pub launch: Option<Launch>,
+    pub damage: Option<DamageState>,
+    pub powerless: bool,
+    pub lifeless: bool,
+    pub uncontrolled: bool,
+}
+
+impl Status {
+    pub fn is_empty(&self) -> bool {
+        *self == Status::default()
+    }
+
+    /// Operational: not damaged (unrepaired), not destroyed, not switched off.
+    pub fn operational(&self) -> bool {
+        !matches!(self.damage, Some(DamageState::Damaged | DamageState::Destroyed))
+            && self.activity != Some(Activity::Inactive)
+    }
+
+    pub fn words(&self) -> Vec<&'static str> {
+        let mut w = Vec::new();
+        match self.activity {
+            Some(Activity::Active) => w.push("Active"),
+            Some(Activity::Inactive) => w.push("Inactive"),
+            None => {}
+        }
+        match self.launch {
+            Some(Launch::Launched) => w.push("Launched"),
+            Some(Launch::Docked) => w.push("Docked"),
+            None => {}
+        }
+        match self.damage {
+            Some(DamageState::Damaged) => w.push("Damaged"),
+            Some(DamageState::Repaired) => w.push("Repaired"),
+            Some(DamageState::Destroyed) => w.push("Destroyed"),
+            None => {}
+        }
+        if self.powerless {
+            w.push("Powerless");
+        }
+        if self.lifeless {
+            w.push("Lifeless");
+        }
+        if self.uncontrolled {
+            w.push("Uncontrolled");
+        }
+        w
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Activity {
+    Active,
+    Inactive,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Launch {
+    Launched,
+    Docked,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DamageState {
+    Damaged,
+    Repaired,
+    Destroyed,
+}
+
+/// Firing arcs. FB1 uses six 60° arcs, FT2 four 90° arcs (`P`, `S`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Arc {
+    Fp,
+    F,
+    Fs,
+    Ap,
+    A,
+    As,
+    P,
+    S,
+}
+
+impl Arc {
+    pub const FB1: [Arc; 6] = [Arc::Fp, Arc::F, Arc::Fs, Arc::Ap, Arc::A, Arc::As];
+    pub const FT2: [Arc; 4] = [Arc::F, Arc::P, Arc::S, Arc::A];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Arc::Fp => "FP",
+            Arc::F => "F",
+            Arc::Fs => "FS",
+            Arc::Ap => "AP",
+            Arc::A => "A",
+            Arc::As => "AS",
+            Arc::P => "P",
+            Arc::S => "S",
+        }
+    }
+}
+
+/// Arc count as F&M uses it for Evasion: an FT2 weapon covering all four
+/// 90° arcs counts as six (fm-readings 14); otherwise FT2 arcs count 1.5 each,
+/// rounded down.
+pub fn effective_arc_count(arcs: &[Arc], profile: Profile) -> u32 {
+    match profile {
+        Profile::Fb1 => arcs.len() as u32,
+        Profile::Ft2 => (arcs.len() as u32 * 3) / 2,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AmmoType {
+    Standard,
+    Er,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TorpedoRange {
+    Standard,
+    Long,
+    Short,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Warhead {
+    Standard,
+    Emp,
+    Needle,
+}
+
+/// What a system is. FB1 and FT2 names both map onto these kinds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SystemKind {
+    /// FB1 `Class N Battery`; FT2 `A Battery` = 3, `B Battery` = 2, `C Battery` = 1.
+    Beam {
+        class: u8,
+    },
+    /// FT2 `AA MegaBattery`.
+    AaMegaBattery,
+    NeedleBeam,
+    Ortillery,
+    /// FB1 `PDS`; FT2 `PDAF`.
+    Pds,
+    /// FT2 `ADAF`: an anti-fighter gun that may also defend one other ship.
+    Adaf,
+    PulseTorpedo {
+        range: TorpedoRange,
+    },
+    SubmunitionPack,
+    /// Heavy missile rack: FB1 `[Standard|EMP|Needle] Missile`, FT2 `Missile`, `EMP Missile`, `Needle Missile`.
+    Missile {
+        warhead: Warhead,
+    },
+    Minelayer,
+    Minesweeper,
+    WaveGun,
+    NovaCannon,
+    /// Salvo missile launcher.
+    Sml,
+    /// Salvo missile rack (one shot).
+    Smr,
+    /// Salvo missile magazine.
+    Smm,
+    /// FT2 `1|2|3 Railgun`.
+    Railgun {
+        class: u8,
+    },
+    EnergyPulse,
+    Scattergun,
+    Ftl,
+    /// FB1 `FCS`; FT2 `FireCon`.
+    FireControl,
+    ScreenGenerator,
+    ReflexField,
+    /// Area defence fire control (FB1).
+    Adfc,
+    CloakingField,
+    /// Standard sensors (named in the profiles' association example).
+    Sensors,
+    EnhancedSensors,
+    SuperiorSensors,
+    IndividualEcm,
+    AreaEcm,
+    /// FB1 `Hangar Bay`; FT2 `Fighter Bay`.
+    HangarBay,
+    DropshipBay,
+    Weasel,
+    Drone,
+    Dock,
+    CommandBridge,
+    PowerCore,
+    /// FB1 `LSS`.
+    LifeSupport,
+    /// FT2 `Damage Control Party` (FB1 keeps DCPs as crew-factor boxes).
+    DamageControlParty,
+    /// A system the model does not know, loaded on request
+    /// (`--inert-unknown-systems`). It does nothing but still counts for
+    /// threshold checks.
+    Inert(String),
+}
+
+impl SystemKind {
+    /// The profile's name for this kind.
+    pub fn name(&self, profile: Profile) -> String {
+        use SystemKind::*;
+        let ft2 = profile == Profile::Ft2;
+        let s = match self {
+            Beam { class } => {
+                return match (ft2, class) {
+                    (true, 3) => "A Battery".into(),
+                    (true, 2) => "B Battery".into(),
+                    (true, 1) => "C Battery".into(),
+                    _ => format!("Class {class} Battery"),
+                };
+            }
+            Railgun { class } => return format!("{class} Railgun"),
+            AaMegaBattery => "AA MegaBattery",
+            NeedleBeam => "Needle Beam",
+            Ortillery => "Ortillery",
+            Pds if ft2 => "PDAF",
+            Pds => "PDS",
+            Adaf => "ADAF",
+            PulseTorpedo { range } => match range {
+                TorpedoRange::Standard => "Pulse Torpedo",
+                TorpedoRange::Long => "Long Range Pulse Torpedo",
+                TorpedoRange::Short => "Short Range Pulse Torpedo",
+            },
+            SubmunitionPack => "Submunition Pack",
+            Missile { warhead } => match warhead {
+                Warhead::Standard => "Missile",
+                Warhead::Emp => "EMP Missile",
+                Warhead::Needle => "Needle Missile",
+            },
+            Minelayer => "Minelayer",
+            Minesweeper => "Minesweeper",
+            WaveGun => "Wave Gun",
+            NovaCannon => "Nova Cannon",
+            Sml => "SML",
+            Smr => "SMR",
+            Smm => "SMM",
+            EnergyPulse => "Energy Pulse",
+            Scattergun => "Scattergun",
+            Ftl => "FTL",
+            FireControl if ft2 => "FireCon",
+            FireControl => "FCS",
+            ScreenGenerator => "Screen Generator",
+            ReflexField => "Reflex Field",
+            Adfc => "ADFC",
+            CloakingField => "Cloaking Field",
+            Sensors => "Sensors",
+            EnhancedSensors => "Enhanced Sensors",
+            SuperiorSensors => "Superior Sensors",
+            IndividualEcm => "Individual ECM",
+            AreaEcm => "Area ECM",
+            HangarBay if ft2 => "Fighter Bay",
+            HangarBay => "Hangar Bay",
+            DropshipBay => "Dropship Bay",
+            Weasel => "Weasel",
+            Drone => "Drone",
+            Dock => "Dock",
+            CommandBridge => "Command Bridge",
+            PowerCore => "Power Core",
+            LifeSupport => "LSS",
+            DamageControlParty => "Damage Control Party",
+            Inert(name) => return name.clone(),
+        };
+        s.to_string()
+    }
+
+    /// Core systems (bridge, power core, life support) roll thresholds at −1.
+    pub fn is_core(&self) -> bool {
+        matches!(
+            self,
+            SystemKind::CommandBridge | SystemKind::PowerCore | SystemKind::LifeSupport
+        )
+    }
+
+    /// Weapons carry firing arcs.
+    pub fn is_weapon(&self) -> bool {
+        use SystemKind::*;
+        matches!(
+            self,
+            Beam { .. }
+                | AaMegaBattery
+                | NeedleBeam
+                | Ortillery
+                | Pds
+                | Adaf
+                | PulseTorpedo { .. }
+                | SubmunitionPack
+                | Missile { .. }
+                | Minelayer
+                | Minesweeper
+                | WaveGun
+                | NovaCannon
+                | Sml
+                | Smr
+                | Railgun { .. }
+                | EnergyPulse
+                | Scattergun
+        )
+    }
+}
+
+/// Fighter type: an optional modifier and a base type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FighterType {
+    pub modifier: Option<FighterModifier>,
+    pub base: FighterBase,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FighterModifier {
+    Fast,
+    Heavy,
+    LongRange,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FighterBase {
+    Standard,
+    Interceptor,
+    Attack,
+    Torpedo,
+    /// FT2 only.
+    DronePod,
+}
+
+impl FighterType {
+    pub fn name(&self) -> String {
+        let base = match self.base {
+            FighterBase::Standard => "Standard",
+            FighterBase::Interceptor => "Interceptor",
+            FighterBase::Attack => "Attack",
+            FighterBase::Torpedo => "Torpedo",
+            FighterBase::DronePod => "Drone Pod",
+        };
+        match self.modifier {
+            None => base.to_string(),
+            Some(FighterModifier::Fast) => format!("Fast {base}"),
+            Some(FighterModifier::Heavy) => format!("Heavy {base}"),
+            Some(FighterModifier::LongRange) => format!("Long Range {base}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PilotQuality {
+    Ace,
+    Turkey,
+}
+
+/// A System block: one system or weapon mount.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct System {
+    pub kind: SystemKind,
+    pub arcs: Vec<Arc>,
+    pub cost: Option<u32>,
+    pub mass: Option<u32>,
+    pub status: Status,
+    /// Core systems: turns out of control / saving roll / turns to failure.
+    pub failure: Option<i64>,
+    pub capacity: Option<u32>,
+    /// Magazine id linking launchers and magazines.
+    pub magazine: Option<String>,
+    /// Rounds in a magazine or weapon; `crossed` = spent.
+    pub rounds: Option<Vec<CheckBox>>,
+    pub ammo: Option<AmmoType>,
+    pub fighter_type: Option<FighterType>,
+    pub pilot_quality: Option<PilotQuality>,
+    /// Orders, Log and fields fam does not use.
+    pub meta: Vec<Meta>,
+}
+
+impl System {
+    pub fn new(kind: SystemKind) -> Self {
+        System {
+            kind,
+            arcs: Vec::new(),
+            cost: None,
+            mass: None,
+            status: Status::default(),
+            failure: None,
+            capacity: None,
+            magazine: None,
+            rounds: None,
+            ammo: None,
+            fighter_type: None,
+            pilot_quality: None,
+            meta: Vec::new(),
+        }
+    }
+}
+
+/// A ship and the systems that follow it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ship {
+    pub name: String,
+    pub class: Option<String>,
+    pub hull_integrity: Option<HullIntegrity>,
+    /// FB1 `Ship-Type:`, FT2 `Hull-Type:`.
+    pub ship_type: Option<ShipType>,
+    /// FT2 `Hull-Class:` (Escort, Cruiser, Capital, ...), kept as written.
+    pub hull_class: Option<String>,
+    pub streamlining: Option<String>,
+    pub mass: Option<u32>,
+    pub cost: Option<u32>,
+    pub fleet: Option<String>,
+    pub status: Status,
+    /// Current main drive thrust (`Thrust-Rating:`).
+    pub thrust: u32,
+    /// Thrust before drive damage (`Original-Thrust:`, a fam extension
+    /// written only when it differs from the current rating).
+    pub original_thrust: u32,
+    pub armour: Option<Armour>,
+    /// Hull boxes, row by row, top row first.
+    pub damage_track: Vec<Vec<CheckBox>>,
+    pub meta: Vec<Meta>,
+    pub systems: Vec<System>,
+}
+
+impl Ship {
+    pub fn hull_boxes(&self) -> usize {
+        self.damage_track.iter().map(Vec::len).sum()
+    }
+
+    pub fn hull_remaining(&self) -> usize {
+        self.damage_track.iter().flatten().filter(|b| !b.crossed).count()
+    }
+
+    pub fn crew_factors(&self) -> usize {
+        self.damage_track
+            .iter()
+            .flatten()
+            .filter(|b| b.crew_factor && !b.crossed)
+            .count()
+    }
+
+    pub fn armour_boxes(&self) -> usize {
+        match &self.armour {
+            Some(Armour::Boxes(b)) => b.len(),
+            _ => 0,
+        }
+    }
+
+    pub fn armour_remaining(&self) -> usize {
+        match &self.armour {
+            Some(Armour::Boxes(b)) => b.iter().filter(|b| !b.crossed).count(),
+            _ => 0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FighterGroup {
+    pub id: String,
+    /// Fighter craft boxes; `crossed` = lost.
+    pub craft: Vec<CheckBox>,
+    pub fighter_type: Option<FighterType>,
+    pub pilot_quality: Option<PilotQuality>,
+    /// Endurance boxes; `crossed` = expended.
+    pub endurance: Option<Vec<CheckBox>>,
+    pub status: Status,
+    pub carrier: Option<String>,
+    pub screening: Option<String>,
+    pub meta: Vec<Meta>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaunchedSystem {
+    pub id: String,
+    /// `Type:` as written (e.g. `EMP Missile`, `ER Salvo`, `Mine`).
+    pub launched_type: Option<String>,
+    pub detection_range: Option<i64>,
+    pub endurance: Option<Vec<CheckBox>>,
+    pub status: Status,
+    pub carrier: Option<String>,
+    pub meta: Vec<Meta>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Base {
+    pub name: String,
+    pub class: Option<String>,
+    pub ship_type: Option<ShipType>,
+    pub mass: Option<u32>,
+    pub cost: Option<u32>,
+    pub fleet: Option<String>,
+    pub status: Status,
+    pub armour: Option<Armour>,
+    pub damage_track: Vec<Vec<CheckBox>>,
+    pub payload: Option<Vec<PayloadBox>>,
+    pub meta: Vec<Meta>,
+    pub systems: Vec<System>,
+    pub sectors: Vec<BaseSector>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaseSector {
+    pub id: i64,
+    pub mass: Option<u32>,
+    pub cost: Option<u32>,
+    pub armour: Option<Armour>,
+    pub damage_track: Vec<Vec<CheckBox>>,
+    pub payload: Option<Vec<PayloadBox>>,
+    pub meta: Vec<Meta>,
+    pub systems: Vec<System>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Terrain {
+    pub name: String,
+    pub terrain_type: String,
+    pub damage_track: Vec<Vec<CheckBox>>,
+    pub meta: Vec<Meta>,
+}

@@ -1,0 +1,9 @@
+//! fam: resolves Full Thrust space battles with the Fire and Maneuver rules.
+//!
+//! The library holds everything; the `fam` binary is a thin shell over
+//! [`cli`]. See `ARCHITECTURE.md` for the code map and invariants.
+
+pub mod cli;
+pub mod diag;
+pub mod gzf;
+pub mod sheet;
