@@ -1,0 +1,6 @@
+//! All integration tests build into one binary, grouped by area.
+
+mod cli;
+mod golden;
+mod roundtrip;
+mod support;
