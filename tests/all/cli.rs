@@ -10,12 +10,7 @@ fn check_accepts_the_ship_library_strictly() {
     }
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = fam(&refs);
-    assert!(
-        out.status.success(),
-        "{}\n{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
+    assert!(out.status.success(), "{}\n{}", text(&out.stdout), text(&out.stderr));
     assert!(text(&out.stdout).lines().all(|l| l.contains(": ok (")));
 }
 
@@ -113,7 +108,11 @@ fn show_prints_a_record_sheet_and_names_a_missing_ship() {
 fn usage_errors_exit_2_and_every_subcommand_has_help() {
     assert_eq!(fam(&["frobnicate"]).status.code(), Some(2));
     assert_eq!(fam(&["check"]).status.code(), Some(2));
-    for sub in [&["check", "--help"][..], &["ssd", "show", "--help"], &["ssd", "fmt", "--help"]] {
+    for sub in [
+        &["check", "--help"][..],
+        &["ssd", "show", "--help"],
+        &["ssd", "fmt", "--help"],
+    ] {
         let out = fam(sub);
         assert!(out.status.success());
         assert!(text(&out.stdout).contains("Usage"));

@@ -22,7 +22,11 @@ fn valid_files_give_the_expected_model() {
         let parsed = gzf::parse(&source.text, &options_for(&path));
         let errors: Vec<_> = parsed.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
         if !errors.is_empty() {
-            failures.push(format!("{} has errors:\n{}", path.display(), source.render(&errors, 20)));
+            failures.push(format!(
+                "{} has errors:\n{}",
+                path.display(),
+                source.render(&errors, 20)
+            ));
             continue;
         }
         let dump = format!("{:#?}\n", parsed.file);

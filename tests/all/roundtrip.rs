@@ -86,9 +86,7 @@ fn system_kind() -> impl Strategy<Value = SystemKind> {
         Just(SystemKind::HangarBay),
         Just(SystemKind::PowerCore),
         Just(SystemKind::Ftl),
-        Just(SystemKind::Missile {
-            warhead: Warhead::Emp
-        }),
+        Just(SystemKind::Missile { warhead: Warhead::Emp }),
     ]
 }
 
@@ -167,4 +165,108 @@ proptest! {
         prop_assert_eq!(&parsed.file, &file);
         prop_assert_eq!(gzf::write(&parsed.file), written);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Whatever the bytes, parsing returns (no panic) and every diagnostic
+    /// renders with a position inside the file.
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        let source = fam::diag::SourceFile::from_bytes("junk.gzf", &bytes);
+        let parsed = gzf::parse(&source.text, &ParseOptions::default());
+        let rendered = source.render(&parsed.diagnostics, 1000);
+        for d in &parsed.diagnostics {
+            prop_assert!(d.span.start <= source.text.len());
+        }
+        prop_assert_eq!(parsed.diagnostics.is_empty(), rendered.is_empty());
+    }
+
+    /// Valid files with one line cut, duplicated or mangled still parse
+    /// without panicking.
+    #[test]
+    fn mangled_library_files_never_panic(file_pick in 0usize..3, line_pick in 0usize..400, action in 0u8..4, junk in "[ -~]{0,12}") {
+        let paths = files_with(&repo().join("ssd"), "gzf");
+        let text = std::fs::read_to_string(&paths[file_pick % paths.len()]).unwrap();
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let i = line_pick % lines.len();
+        match action {
+            0 => { lines.remove(i); }
+            1 => { let l = lines[i].clone(); lines.insert(i, l); }
+            2 => lines[i].push_str(&junk),
+            _ => lines[i] = junk.clone(),
+        }
+        let mangled = lines.join("\n");
+        let parsed = gzf::parse(&mangled, &ParseOptions::default());
+        let source = fam::diag::SourceFile::new("m.gzf", mangled);
+        let _ = source.render(&parsed.diagnostics, 1000);
+    }
+}
+
+#[test]
+fn the_ship_library_uses_every_kind_the_issue_lists() {
+    use std::collections::BTreeSet;
+    let mut kinds = BTreeSet::new();
+    let mut beam_classes = BTreeSet::new();
+    let mut armoured = false;
+    let mut profiles = BTreeSet::new();
+    let mut bases = 0;
+    let mut ships = 0;
+    for path in files_with(&repo().join("ssd"), "gzf") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let parsed = gzf::parse(&text, &ParseOptions::default());
+        assert!(!parsed.has_errors(), "{}", path.display());
+        profiles.insert(parsed.file.profile.name());
+        bases += parsed.file.bases().count();
+        for ship in parsed.file.ships() {
+            ships += 1;
+            armoured |= ship.armour.is_some();
+            for s in &ship.systems {
+                if let SystemKind::Beam { class } = s.kind {
+                    beam_classes.insert(class);
+                }
+                kinds.insert(s.kind.name(Profile::Fb1));
+            }
+        }
+    }
+    assert!(ships >= 16, "{ships} ships");
+    assert!(bases >= 1);
+    assert_eq!(profiles.len(), 2, "both profiles");
+    assert!(armoured);
+    assert!(beam_classes.len() >= 3, "{beam_classes:?}");
+    for kind in [
+        "Screen Generator",
+        "Pulse Torpedo",
+        "Needle Beam",
+        "Submunition Pack",
+        "SML",
+        "SMM",
+        "SMR",
+        "Missile",
+        "PDS",
+        "ADFC",
+        "FCS",
+        "Hangar Bay",
+        "Command Bridge",
+        "Power Core",
+        "LSS",
+    ] {
+        assert!(kinds.contains(kind), "no {kind} in ssd/");
+    }
+}
+
+#[test]
+fn generic_systems_before_any_ship_load_as_generic_definitions() {
+    let text = "Profile: FB1\n\nSystem: FCS\n\nSystem: Class 2 Battery\nFiring-Arc: F\n\nShip: A\nThrust-Rating: 4\nDamage-Track: O O O O\n\nSystem: PDS\n";
+    let parsed = gzf::parse(text, &ParseOptions::default());
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let items = &parsed.file.items;
+    assert!(matches!(&items[0], Item::System(s) if s.kind == SystemKind::FireControl));
+    assert!(matches!(&items[1], Item::System(s) if s.kind == SystemKind::Beam { class: 2 }));
+    let Item::Ship(ship) = &items[2] else {
+        panic!("third item is the ship")
+    };
+    assert_eq!(ship.systems.len(), 1);
+    assert_eq!(ship.systems[0].kind, SystemKind::Pds);
 }
