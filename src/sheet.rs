@@ -88,6 +88,13 @@ pub fn ship_sheet(ship: &Ship, profile: Profile) -> String {
         .max()
         .unwrap_or(6)
         .max(6);
+    let arc_width = ship
+        .systems
+        .iter()
+        .map(|x| x.arcs.iter().map(|a| a.code().len() + 1).sum::<usize>())
+        .max()
+        .unwrap_or(4)
+        .max(4);
     for (i, sys) in ship.systems.iter().enumerate() {
         let arcs: Vec<_> = sys.arcs.iter().map(|a| a.code()).collect();
         let state = if sys.status.is_empty() {
@@ -126,7 +133,7 @@ pub fn ship_sheet(ship: &Ship, profile: Profile) -> String {
         }
         let _ = writeln!(
             s,
-            "  {:>2}  {:<width$}  {:<13}  {:<18}  {}",
+            "  {:>2}  {:<width$}  {:<arc_width$}  {:<18}  {}",
             i + 1,
             sys.kind.name(profile),
             arcs.join(" "),
