@@ -96,7 +96,20 @@ impl SourceFile {
     /// source line, a caret under the problem and what was expected.
     /// At most `limit` diagnostics are shown; a final line counts the rest.
     pub fn render(&self, diagnostics: &[Diagnostic], limit: usize) -> String {
-        let file = SimpleFile::new(self.name.as_str(), self.text.as_str());
+        // Control characters would reach the terminal raw and draw no caret:
+        // show each as `?`, one per byte, so spans stay valid.
+        let shown: String = self
+            .text
+            .chars()
+            .map(|c| {
+                if c.is_control() && !matches!(c, '\n' | '\t' | '\r') {
+                    "?".repeat(c.len_utf8())
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        let file = SimpleFile::new(self.name.as_str(), shown.as_str());
         let config = Config {
             chars: Chars::ascii(),
             ..Config::default()

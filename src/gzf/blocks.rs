@@ -66,7 +66,7 @@ impl RawField {
         match nonempty.next() {
             None => self.name_span.clone(),
             Some(first) => {
-                let end = nonempty.last().map_or(first.span.end, |p| p.span.end);
+                let end = nonempty.next_back().map_or(first.span.end, |p| p.span.end);
                 first.span.start..end
             }
         }
@@ -151,12 +151,23 @@ pub fn group(lines: &[Line<'_>], diags: &mut Vec<Diagnostic>) -> Vec<RawBlock> {
                     parts: vec![trimmed_part(&line.text[value_start..], line.start + value_start)],
                 });
             }
+            Some(0) => diags.push(Diagnostic::error(
+                line.start..line.start + 1,
+                "the line starts with a colon: the field has no name",
+                "`Field-Name: value`",
+            )),
             Some(colon) => {
                 let name = &line.text[..colon];
+                let shown: String = name.chars().take(40).collect();
+                let hint = if name.trim().contains(' ') {
+                    format!(" (did you mean `{}`?)", name.trim().replace(' ', "-"))
+                } else {
+                    String::new()
+                };
                 diags.push(Diagnostic::error(
-                    line.start..line.start + colon.max(1),
-                    format!("`{}` is not a field name", name.escape_debug()),
-                    "a field name made of letters, digits and `-` before the colon",
+                    line.start..line.start + colon,
+                    format!("`{}` is not a field name{hint}", shown.escape_debug()),
+                    "a field name of letters, digits, `-` or `_`, with no blanks, before the colon",
                 ));
             }
             None => diags.push(Diagnostic::error(
@@ -201,7 +212,7 @@ fn check_characters(line: &Line<'_>, diags: &mut Vec<Diagnostic>) {
         } else if c.is_control() && c != '\t' {
             diags.push(Diagnostic::error(
                 span,
-                format!("control character {:?} in the text", c),
+                format!("control character U+{:04X} in the text", c as u32),
                 "7-bit ASCII text (is this a binary file?)",
             ));
             return;

@@ -148,17 +148,18 @@ fn check_ship(ship: &Ship, profile: Profile, spans: &FieldSpans, out: &mut Vec<D
                 "all six arcs (class-1 beams are always all-round)".to_string(),
             );
         }
-        if let (Some(cap), Some(rounds)) = (sys.capacity, &sys.rounds) {
-            if sys.kind == SystemKind::Smm && rounds.len() != cap as usize {
-                warn(
-                    span_of(spans, &["ship"]),
-                    format!(
-                        "`{name}`: magazine with Capacity {cap} but {} Rounds boxes",
-                        rounds.len()
-                    ),
-                    "one Rounds box per load of Capacity".to_string(),
-                );
-            }
+        if let (Some(cap), Some(rounds)) = (sys.capacity, &sys.rounds)
+            && sys.kind == SystemKind::Smm
+            && rounds.len() != cap as usize
+        {
+            warn(
+                span_of(spans, &["ship"]),
+                format!(
+                    "`{name}`: magazine with Capacity {cap} but {} Rounds boxes",
+                    rounds.len()
+                ),
+                "one Rounds box per load of Capacity".to_string(),
+            );
         }
     }
 }
@@ -189,7 +190,11 @@ fn check_crew_factors(
                 "`{}`: crew-factor boxes are not where the design rules put them",
                 ship.name
             ),
-            format!("{cf} crew factors ({kind}) in hull boxes {want:?}"),
+            format!(
+                "{cf} crew factor{} ({kind}) in hull box{} {want:?}",
+                if cf == 1 { "" } else { "s" },
+                if want.len() == 1 { "" } else { "es" }
+            ),
         );
     }
 }

@@ -46,7 +46,11 @@ impl Cx<'_> {
         self.diags.push(Diagnostic::error(f.value_span(), message, expected));
     }
 
-    fn wrong_profile(&mut self, f: &RawField, what: &str, other: Profile) {
+    fn wrong_profile(&mut self, f: &RawField, what: &str, other: Profile, instead: Option<String>) {
+        let expected = match instead {
+            Some(i) => format!("{i} in an {} file", self.profile),
+            None => format!("the {} profile has no such thing", self.profile),
+        };
         self.diags.push(
             Diagnostic::error(
                 f.value_span(),
@@ -54,20 +58,40 @@ impl Cx<'_> {
                     "`{what}` belongs to the {other} profile, but this file is read as {}",
                     self.profile
                 ),
-                format!("a {} value", self.profile),
+                expected,
             )
             .with_help(self.profile_reason.clone()),
         );
     }
 
+    /// A field that only the other profile has: the caret goes on its name.
+    pub fn field_of_other_profile(&mut self, f: &RawField, other: Profile, instead: &str) {
+        self.diags.push(
+            Diagnostic::error(
+                f.name_span.clone(),
+                format!(
+                    "`{}:` is a field of the {other} profile, but this file is read as {}",
+                    f.name.trim(),
+                    self.profile
+                ),
+                instead.to_string(),
+            )
+            .with_help(self.profile_reason.clone()),
+        );
+    }
+
+    fn no_value(&mut self, f: &RawField, expected: &str) {
+        self.diags.push(Diagnostic::error(
+            f.span(),
+            format!("`{}:` has no value", f.name.trim()),
+            expected.to_string(),
+        ));
+    }
+
     pub fn text(&mut self, f: &RawField) -> Option<String> {
         let v = f.value();
         if v.is_empty() {
-            self.error(
-                f,
-                format!("`{}:` has no value", f.name.trim()),
-                "a value after the colon",
-            );
+            self.no_value(f, "a value after the colon");
             return None;
         }
         Some(v)
@@ -75,11 +99,32 @@ impl Cx<'_> {
 
     pub fn uint(&mut self, f: &RawField) -> Option<u32> {
         let v = f.value();
+        if v.is_empty() {
+            self.no_value(f, "a whole number (0 or more)");
+            return None;
+        }
         let digits = v.strip_prefix('+').unwrap_or(&v);
+        let all_digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
         match digits.parse::<u32>() {
-            Ok(n) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => Some(n),
+            Ok(n) if all_digits => Some(n),
+            _ if is_integer(&v) && v.starts_with('-') => {
+                self.error(
+                    f,
+                    format!("`{}:` cannot be negative", f.name.trim()),
+                    "a whole number, 0 or more",
+                );
+                None
+            }
+            _ if all_digits => {
+                self.error(f, format!("`{v}` is too large"), "a whole number below 4294967296");
+                None
+            }
             _ => {
-                self.error(f, format!("`{v}` is not a whole number"), "a whole number such as 12");
+                self.error(
+                    f,
+                    format!("`{v}` is not a whole number"),
+                    "a whole number (0 or more), digits only",
+                );
                 None
             }
         }
@@ -87,10 +132,14 @@ impl Cx<'_> {
 
     pub fn int(&mut self, f: &RawField) -> Option<i64> {
         let v = f.value();
-        if is_integer(&v) {
-            if let Ok(n) = v.trim_start_matches('+').parse::<i64>() {
-                return Some(n);
-            }
+        if v.is_empty() {
+            self.no_value(f, "an integer");
+            return None;
+        }
+        if is_integer(&v)
+            && let Ok(n) = v.trim_start_matches('+').parse::<i64>()
+        {
+            return Some(n);
         }
         self.error(f, format!("`{v}` is not an integer"), "an integer such as 3 or -2");
         None
@@ -106,7 +155,9 @@ impl Cx<'_> {
             TextType::Float => is_float(&v),
             TextType::Clock => clock(&v).is_some(),
             TextType::Course => match self.profile {
-                Profile::Fb1 => v.parse::<i64>().is_ok_and(|d| (0..360).contains(&d)),
+                Profile::Fb1 => {
+                    v.bytes().all(|b| b.is_ascii_digit()) && v.parse::<i64>().is_ok_and(|d| (0..360).contains(&d))
+                }
                 Profile::Ft2 => clock(&v).is_some(),
             },
             TextType::Keyword(words) => {
@@ -186,33 +237,46 @@ impl Cx<'_> {
         let crew_allowed = self.profile == Profile::Fb1;
         let mut rows = Vec::new();
         let mut ok = true;
+        let mut star_reported = false;
         for tok in f.tokens() {
             let mut row = Vec::new();
             for (i, c) in tok.text.char_indices() {
+                let at = tok.span.start + i;
                 match self.check_box(c, crew_allowed) {
                     Some(b) => row.push(b),
+                    None if c == '*' => {
+                        ok = false;
+                        if !star_reported {
+                            star_reported = true;
+                            self.diags.push(
+                                Diagnostic::error(
+                                    at..at + 1,
+                                    "`*` crew-factor boxes belong to the FB1 profile",
+                                    "`O` for an open box in an FT2 damage track",
+                                )
+                                .with_help(self.profile_reason.clone()),
+                            );
+                        }
+                    }
                     None => {
                         ok = false;
-                        let at = tok.span.start + i;
                         let expected = self.box_expectation(crew_allowed);
-                        let message = if c == '*' {
-                            "`*` crew-factor boxes belong to the FB1 profile".to_string()
-                        } else {
-                            format!("`{c}` is not a check box")
-                        };
-                        self.diags
-                            .push(Diagnostic::error(at..at + c.len_utf8(), message, expected));
+                        self.diags.push(Diagnostic::error(
+                            at..at + c.len_utf8(),
+                            format!("`{c}` is not a check box"),
+                            expected,
+                        ));
                     }
                 }
             }
             rows.push(row);
         }
         if rows.is_empty() {
-            self.error(
-                f,
-                "the damage track has no boxes",
-                "rows of boxes such as `OOO* OOO* OO*`",
-            );
+            let example = match self.profile {
+                Profile::Fb1 => "rows of boxes such as `OOO* OOO* OO*`",
+                Profile::Ft2 => "rows of boxes such as `OOOO OOOO OOO`",
+            };
+            self.no_value(f, example);
             return None;
         }
         ok.then_some(rows)
@@ -283,10 +347,16 @@ impl Cx<'_> {
                 }
                 _ => {
                     ok = false;
+                    let expected = match self.profile {
+                        Profile::Fb1 => {
+                            "Active, Inactive, Launched, Docked, Damaged, Repaired, Destroyed, Powerless, Lifeless or Uncontrolled"
+                        }
+                        Profile::Ft2 => "Active, Inactive, Launched, Docked, Damaged, Repaired or Destroyed",
+                    };
                     self.diags.push(Diagnostic::error(
                         tok.span.clone(),
                         format!("`{}` is not a status", tok.text),
-                        "Active, Inactive, Launched, Docked, Damaged, Repaired, Destroyed, Powerless, Lifeless or Uncontrolled",
+                        expected,
                     ));
                     continue;
                 }
@@ -324,7 +394,7 @@ impl Cx<'_> {
                         .any(|a| a.code().eq_ignore_ascii_case(tok.text));
                     let mut d = Diagnostic::error(
                         tok.span.clone(),
-                        format!("`{}` is not a {} firing arc", tok.text, self.profile),
+                        format!("`{}` is not an {} firing arc", tok.text, self.profile),
                         format!("one or more of {}", codes.join(" ")),
                     );
                     if other {
@@ -377,10 +447,14 @@ impl Cx<'_> {
                     base: FighterBase::Standard,
                 });
             }
+            _ if rest == "drone pod" && self.profile == Profile::Fb1 => {
+                self.wrong_profile(f, &v, Profile::Ft2, None);
+                return None;
+            }
             _ => {
                 let expected = match self.profile {
                     Profile::Fb1 => "[Fast|Heavy|Long Range] Standard|Interceptor|Attack|Torpedo",
-                    Profile::Ft2 => "[Fast|Heavy|Long Range] Interceptor|Attack|Torpedo, or Drone Pod",
+                    Profile::Ft2 => "[Fast|Heavy|Long Range] Standard|Interceptor|Attack|Torpedo, or Drone Pod",
                 };
                 self.error(f, format!("`{v}` is not a fighter type"), expected);
                 return None;
@@ -432,8 +506,13 @@ impl Cx<'_> {
     pub fn percent(&mut self, f: &RawField) -> Option<u32> {
         let v = f.value();
         let digits = v.strip_suffix('%').map(str::trim_end);
-        match digits.and_then(|d| d.parse::<u32>().ok()) {
+        let number = digits.filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+        match number.and_then(|d| d.parse::<u32>().ok()) {
             Some(n) if n <= 100 => Some(n),
+            Some(_) => {
+                self.error(f, format!("morale `{v}` is over 100%"), "a percentage from 0% to 100%");
+                None
+            }
             _ => {
                 self.error(
                     f,
@@ -445,8 +524,8 @@ impl Cx<'_> {
         }
     }
 
-    pub fn profile_mismatch(&mut self, f: &RawField, what: &str, other: Profile) {
-        self.wrong_profile(f, what, other);
+    pub fn profile_mismatch(&mut self, f: &RawField, what: &str, other: Profile, instead: Option<String>) {
+        self.wrong_profile(f, what, other, instead);
     }
 }
 
@@ -493,7 +572,8 @@ pub fn is_float(v: &str) -> bool {
 }
 
 fn clock(v: &str) -> Option<u8> {
-    v.parse::<u8>().ok().filter(|c| (1..=12).contains(c))
+    let digits = !v.is_empty() && v.len() <= 2 && v.bytes().all(|b| b.is_ascii_digit());
+    v.parse::<u8>().ok().filter(|c| digits && (1..=12).contains(c))
 }
 
 /// Cinematic (`RO`, `+2`, `1P`) or vector (`MD2`, `TP1`, `PS3`) order tokens.

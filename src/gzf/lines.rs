@@ -26,7 +26,8 @@ impl Line<'_> {
 /// Splits text into lines. A final line ending does not start a new line.
 pub fn split(text: &str) -> Vec<Line<'_>> {
     let mut out = Vec::new();
-    let mut start = 0;
+    // A UTF-8 byte-order mark is not part of the first line.
+    let mut start = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let mut number = 1;
     while start < text.len() {
         let end = text[start..].find('\n').map_or(text.len(), |i| start + i);

@@ -67,11 +67,32 @@ const HEADER_FIELDS: [&str; 5] = ["profile", "universe", "universe-version", "un
 /// Parses GZF text. Never panics; never stops at the first problem.
 pub fn parse(text: &str, options: &ParseOptions) -> Parsed {
     let mut diags = Vec::new();
+    if let Some(nul) = text.find('\0') {
+        diags.push(Diagnostic::error(
+            nul..nul + 1,
+            "this is not a text file (it holds NUL bytes)",
+            "a GZF text file",
+        ));
+        return Parsed {
+            file: GzfFile::default(),
+            diagnostics: diags,
+            spans: Vec::new(),
+        };
+    }
+    // A byte-order mark (Windows editors add one) is skipped by the lines
+    // layer; say so.
+    if text.starts_with('\u{feff}') {
+        diags.push(Diagnostic::warning(
+            0..3,
+            "the file starts with a byte-order mark",
+            "plain ASCII text (the mark is ignored)",
+        ));
+    }
     let lines = lines::split(text);
     let raw = split_unseparated_blocks(blocks::group(&lines, &mut diags), &mut diags);
     if raw.is_empty() {
         diags.push(Diagnostic::error(
-            0..text.len().min(1),
+            0..0,
             "the file holds no blocks",
             "a GZF file: a header block, then Ship, System, Fleet ... blocks separated by blank lines",
         ));
@@ -168,7 +189,10 @@ fn split_unseparated_blocks(raw: Vec<RawBlock>, diags: &mut Vec<Diagnostic>) -> 
 
 /// Profile: the header's `Profile:` field, or else what the file's names say.
 fn choose_profile(raw: &[RawBlock], diags: &mut Vec<Diagnostic>) -> (Profile, String) {
-    if let Some(header) = raw.first() {
+    let header = raw
+        .first()
+        .filter(|b| HEADER_FIELDS.contains(&b.first().key().as_str()));
+    if let Some(header) = header {
         for f in &header.fields {
             if f.key() == "profile" {
                 let v = f.value();
@@ -545,6 +569,7 @@ impl Builder<'_> {
                             "Base-Sector block with no Base before it",
                             "a Base block, then its Base-Sector blocks",
                         ));
+                        self.owner = Owner::None;
                         return;
                     }
                 };
@@ -577,10 +602,10 @@ impl Builder<'_> {
                         }
                     }
                     Owner::Sector(i) => {
-                        if let Item::Base(b) = &mut file.items[i] {
-                            if let Some(s) = b.sectors.last_mut() {
-                                s.systems.push(sys);
-                            }
+                        if let Item::Base(b) = &mut file.items[i]
+                            && let Some(s) = b.sectors.last_mut()
+                        {
+                            s.systems.push(sys);
                         }
                     }
                     Owner::None => {
@@ -625,9 +650,10 @@ fn header(cx: &mut Cx<'_>, block: &RawBlock) -> Header {
             "universe-version" => h.universe_version = cx.text(f),
             "units" => {
                 if cx.profile == Profile::Ft2 {
-                    cx.profile_mismatch(f, "Units", Profile::Fb1);
+                    cx.field_of_other_profile(f, Profile::Fb1, "no `Units:` line in an FT2 header");
+                } else {
+                    h.units = cx.keyword(f, &[("cm", Units::Cm), ("inches", Units::Inches)]);
                 }
-                h.units = cx.keyword(f, &[("cm", Units::Cm), ("inches", Units::Inches)]);
             }
             _ => {
                 if key != "gzf-version" {
@@ -681,15 +707,21 @@ fn ship(cx: &mut Cx<'_>, block: &RawBlock) -> Ship {
             "class" => s.class = cx.text(f),
             "hull-integrity" => {
                 if cx.profile == Profile::Ft2 {
-                    cx.profile_mismatch(f, "Hull-Integrity", Profile::Fb1);
+                    cx.field_of_other_profile(
+                        f,
+                        Profile::Fb1,
+                        "no `Hull-Integrity:` in an FT2 ship (its hull is its damage track)",
+                    );
+                } else {
+                    let choices: Vec<_> = HullIntegrity::ALL.iter().map(|h| (h.name(), *h)).collect();
+                    s.hull_integrity = cx.keyword(f, &choices);
                 }
-                let choices: Vec<_> = HullIntegrity::ALL.iter().map(|h| (h.name(), *h)).collect();
-                s.hull_integrity = cx.keyword(f, &choices);
             }
             "ship-type" | "hull-type" => s.ship_type = ship_type(cx, f),
             "hull-class" => {
                 if cx.profile == Profile::Fb1 {
-                    cx.profile_mismatch(f, "Hull-Class", Profile::Ft2);
+                    cx.field_of_other_profile(f, Profile::Ft2, "no `Hull-Class:` in an FB1 ship");
+                    continue;
                 }
                 s.hull_class = cx
                     .checked_text(
@@ -733,7 +765,11 @@ fn ship(cx: &mut Cx<'_>, block: &RawBlock) -> Ship {
     }
     s.original_thrust = original.unwrap_or(s.thrust).max(s.thrust);
     if !track_given {
-        missing(cx, block, "Damage-Track", "OOO* OOO* OOO* OO*");
+        let example = match cx.profile {
+            Profile::Fb1 => "OOO* OOO* OOO* OO*",
+            Profile::Ft2 => "OOOO OOOO OOOO OOO",
+        };
+        missing(cx, block, "Damage-Track", example);
     }
     sort_meta(&mut s.meta, SHIP_META);
     s
@@ -742,7 +778,12 @@ fn ship(cx: &mut Cx<'_>, block: &RawBlock) -> Ship {
 fn ship_type(cx: &mut Cx<'_>, f: &RawField) -> Option<ShipType> {
     let ft2 = cx.profile == Profile::Ft2;
     if ft2 && f.key() == "ship-type" {
-        cx.profile_mismatch(f, "Ship-Type", Profile::Fb1);
+        cx.field_of_other_profile(
+            f,
+            Profile::Fb1,
+            "`Hull-Type: Military` or `Hull-Type: Civilian` in an FT2 ship",
+        );
+        return None;
     }
     let mut choices = vec![("Military", ShipType::Military), ("Civilian", ShipType::Civilian)];
     if !ft2 {
@@ -827,9 +868,9 @@ pub fn system_kind(name: &str, profile: Profile) -> Result<SystemKind, Option<Pr
             .map(|class| Beam { class }),
     };
     let ft2_kind = match lower.as_str() {
-        "a battery" => Some(Beam { class: 3 }),
-        "b battery" => Some(Beam { class: 2 }),
-        "c battery" => Some(Beam { class: 1 }),
+        "a battery" | "a-battery" => Some(Beam { class: 3 }),
+        "b battery" | "b-battery" => Some(Beam { class: 2 }),
+        "c battery" | "c-battery" => Some(Beam { class: 1 }),
         "aa megabattery" => Some(AaMegaBattery),
         "1 railgun" => Some(Railgun { class: 1 }),
         "2 railgun" => Some(Railgun { class: 2 }),
@@ -858,7 +899,13 @@ fn system(cx: &mut Cx<'_>, block: &RawBlock, options: &ParseOptions) -> Option<S
     let kind = match system_kind(&name, cx.profile) {
         Ok(k) => Some(k),
         Err(Some(other)) => {
-            cx.profile_mismatch(first, &name, other);
+            // Suggest this profile's name for the same kind, if it has one.
+            let instead = system_kind(&name, other)
+                .ok()
+                .map(|k| k.name(cx.profile))
+                .filter(|n| system_kind(n, cx.profile).is_ok())
+                .map(|n| format!("`{n}`"));
+            cx.profile_mismatch(first, &name, other, instead);
             None
         }
         Err(None) if name.is_empty() => {
@@ -1015,7 +1062,20 @@ fn fighter_group(cx: &mut Cx<'_>, block: &RawBlock) -> FighterGroup {
             }
             "fighter-type" => g.fighter_type = cx.fighter_type(f),
             "pilot-quality" => g.pilot_quality = cx.pilot_quality(f),
-            "endurance" => g.endurance = cx.boxes(f, false),
+            "endurance" => {
+                g.endurance = cx.boxes(f, false);
+                let (lo, hi) = match cx.profile {
+                    Profile::Fb1 => (6, 9),
+                    Profile::Ft2 => (3, 5),
+                };
+                if let Some(n) = g.endurance.as_ref().map(Vec::len).filter(|n| !(lo..=hi).contains(n)) {
+                    cx.error(
+                        f,
+                        format!("{n} endurance boxes"),
+                        format!("{lo} to {hi} endurance boxes (the {} profile)", cx.profile),
+                    );
+                }
+            }
             "status" => g.status = cx.status(f).unwrap_or_default(),
             "carrier" => g.carrier = cx.text(f),
             "screening" => g.screening = cx.text(f),
@@ -1193,14 +1253,25 @@ fn terrain(cx: &mut Cx<'_>, block: &RawBlock) -> Terrain {
     let bounds = has("Low-X") && has("Low-Y") && has("High-X") && has("High-Y");
     if !round && !bounds {
         let first = block.first();
-        cx.diags.push(Diagnostic::error(
-            first.span(),
-            format!(
-                "Terrain `{}` has neither a position with a diameter nor bounds",
-                first.value()
-            ),
-            "`Position-X:`, `Position-Y:` and `Diameter:`, or `Low-X:`, `Low-Y:`, `High-X:` and `High-Y:`",
-        ));
+        let lacking =
+            |names: &[&str]| -> Vec<String> { names.iter().filter(|n| !has(n)).map(|n| format!("`{n}:`")).collect() };
+        let for_round = lacking(&["Position-X", "Position-Y", "Diameter"]);
+        let for_bounds = lacking(&["Low-X", "Low-Y", "High-X", "High-Y"]);
+        let (message, expected) = if for_bounds.len() < 4 {
+            (
+                format!("Terrain `{}` has incomplete bounds", first.value()),
+                format!("{} as well", for_bounds.join(", ")),
+            )
+        } else {
+            (
+                format!(
+                    "Terrain `{}` has neither a position with a diameter nor bounds",
+                    first.value()
+                ),
+                format!("{} (or the four bounds `Low-X:` ... `High-Y:`)", for_round.join(", ")),
+            )
+        };
+        cx.diags.push(Diagnostic::error(first.span(), message, expected));
     }
     sort_meta(&mut t.meta, TERRAIN_META);
     t
@@ -1219,7 +1290,7 @@ fn check_links(
         .filter(|b| matches!(b.first().key().as_str(), "ship" | "base"))
         .map(|b| b.first().value_span())
         .collect();
-    let mut names: BTreeMap<String, usize> = BTreeMap::new();
+    let mut names: BTreeMap<String, (usize, &str)> = BTreeMap::new();
     let units = file.items.iter().filter_map(|i| match i {
         Item::Ship(s) => Some(s.name.as_str()),
         Item::Base(b) => Some(b.name.as_str()),
@@ -1231,18 +1302,18 @@ fn check_links(
         }
         let key = super::fields::collapse(name).to_ascii_lowercase();
         match names.get(&key) {
-            Some(first) => {
+            Some((first, first_name)) => {
                 if let (Some(span), Some(first_span)) = (owner_spans.get(idx), owner_spans.get(*first)) {
                     let line = text[..first_span.start.min(text.len())].matches('\n').count() + 1;
                     cx.diags.push(Diagnostic::error(
                         span.clone(),
                         format!("a second unit named `{name}`"),
-                        format!("unit names unique within a file (the first `{name}` is on line {line})"),
+                        format!("unit names unique within a file (`{first_name}` is on line {line})"),
                     ));
                 }
             }
             None => {
-                names.insert(key, idx);
+                names.insert(key, (idx, name));
             }
         }
     }
