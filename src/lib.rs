@@ -5,5 +5,6 @@
 
 pub mod cli;
 pub mod diag;
+pub mod engine;
 pub mod gzf;
 pub mod sheet;

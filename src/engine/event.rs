@@ -1,0 +1,201 @@
+//! Events: everything the engine did, in order. The report and the JSON
+//! Lines log are rendered from them; the batch runner ignores them.
+
+use super::dice::{Roll, RollSink};
+use super::plot::{FormationId, Maneuver, SystemId, UnitId};
+
+/// What a Volley phase reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    VolleyStarted {
+        volley: u8,
+    },
+    /// A Formation's plot was cut because its thrust fell (fm-readings 8).
+    PlotCut {
+        formation: FormationId,
+        thrust: u32,
+        speed: u32,
+        evasion: u32,
+    },
+    /// Speed and Evasion pools rolled.
+    Pools {
+        formation: FormationId,
+        thrust: u32,
+        speed_dice: Vec<u8>,
+        speed_points: u32,
+        evasion_dice: Vec<u8>,
+        evasion_points: u32,
+    },
+    /// The range of one pair after the three maneuver steps.
+    RangeChanged {
+        a: FormationId,
+        b: FormationId,
+        start: u32,
+        /// Speed points of each side as applied to this pair, with its maneuver.
+        a_move: Option<(Maneuver, u32)>,
+        b_move: Option<(Maneuver, u32)>,
+        after_close: u32,
+        after_withdraw: u32,
+        end: u32,
+    },
+    /// A Fire Control acquired a Unit by percentile roll.
+    Acquired {
+        unit: UnitId,
+        fire_control: SystemId,
+        formation: FormationId,
+        /// Percentile bands (upper bounds, 1..=100) of the target's Units in order.
+        bands: Vec<(UnitId, u8)>,
+        roll: u8,
+        target: UnitId,
+    },
+    /// A Fire Control could not fire (reason given).
+    FireControlIdle {
+        unit: UnitId,
+        fire_control: SystemId,
+        reason: &'static str,
+    },
+    /// One weapon's attack.
+    BeamAttack {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        range: u32,
+        dice: u32,
+        drm: i32,
+        screen: u8,
+        faces: Vec<u8>,
+        reroll_faces: Vec<u8>,
+        normal: u32,
+        penetrating: u32,
+    },
+    /// A weapon that could not fire (out of range, ...).
+    WeaponIdle {
+        unit: UnitId,
+        weapon: SystemId,
+        reason: &'static str,
+    },
+    /// Damage applied to one Unit in the Damage phase.
+    Damage {
+        unit: UnitId,
+        normal: u32,
+        penetrating: u32,
+        armour: u32,
+        hull: u32,
+        rows_completed: u32,
+        crew_lost: u32,
+        destroyed: bool,
+    },
+    /// A threshold check began for a Unit.
+    ThresholdCheck {
+        unit: UnitId,
+        row: u32,
+        extra_rows: u32,
+        needed: u8,
+    },
+    /// One system's threshold roll (system `None` = the main drive).
+    ThresholdRoll {
+        unit: UnitId,
+        system: Option<SystemId>,
+        face: u8,
+        modifier: i32,
+        lost: bool,
+    },
+    /// Thrust after a drive loss.
+    DriveHit {
+        unit: UnitId,
+        thrust: u32,
+    },
+    BridgeLost {
+        unit: UnitId,
+        face: u8,
+        /// Volleys out of control, `None` = permanently.
+        volleys: Option<u8>,
+    },
+    LifeSupportLost {
+        unit: UnitId,
+        face: u8,
+    },
+    CoreBreached {
+        unit: UnitId,
+    },
+    /// A damage-control job (system `None` = the main drive).
+    Repair {
+        unit: UnitId,
+        system: Option<SystemId>,
+        parties: u32,
+        face: u8,
+        repaired: bool,
+    },
+    /// The end-of-Volley power-core roll.
+    ReactorRoll {
+        unit: UnitId,
+        face: u8,
+        exploded: bool,
+    },
+    /// Reactor blast damage rolled against another Unit.
+    Blast {
+        source: UnitId,
+        unit: UnitId,
+        faces: Vec<u8>,
+        damage: u32,
+    },
+    ControlRegained {
+        unit: UnitId,
+    },
+    Abandoned {
+        unit: UnitId,
+    },
+    /// A Unit left the fight (destroyed) at the end of this Volley.
+    Destroyed {
+        unit: UnitId,
+        cause: &'static str,
+    },
+}
+
+/// Receives events and dice. `RECORDS = false` (the `()` sink) lets the
+/// engine skip building event payloads, so a batch run allocates nothing.
+pub trait Sink: RollSink {
+    const RECORDS: bool;
+    fn event(&mut self, event: Event);
+}
+
+impl Sink for () {
+    const RECORDS: bool = false;
+    #[inline]
+    fn event(&mut self, _event: Event) {}
+}
+
+/// Records everything: events and every die in rolling order.
+#[derive(Debug, Default, Clone)]
+pub struct Recorder {
+    pub entries: Vec<Entry>,
+}
+
+/// One item of a recording.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    Roll(Roll),
+    Event(Event),
+}
+
+impl RollSink for Recorder {
+    fn roll(&mut self, roll: Roll) {
+        self.entries.push(Entry::Roll(roll));
+    }
+}
+
+impl Sink for Recorder {
+    const RECORDS: bool = true;
+    fn event(&mut self, event: Event) {
+        self.entries.push(Entry::Event(event));
+    }
+}
+
+impl Recorder {
+    pub fn events(&self) -> impl Iterator<Item = &Event> {
+        self.entries.iter().filter_map(|e| match e {
+            Entry::Event(ev) => Some(ev),
+            Entry::Roll(_) => None,
+        })
+    }
+}

@@ -1,0 +1,26 @@
+//! Rule switches: readings a scenario may choose (`docs/readings.md`,
+//! readings marked *switch*). Defaults follow Continuum and fm-readings.
+
+/// The rule switches of one battle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rules {
+    /// A power core explosion hits the other Units of the same Formation
+    /// (ft-rules §7.5, fm-readings 20). Default on.
+    pub reactor_blast: bool,
+    /// Damage control may restore a Command Bridge lost "permanently"
+    /// (ft-rules §14 A15). Default on (Continuum text).
+    pub repair_permanent_bridge: bool,
+    /// Optional FTC drive rule: with two or more rows lost in one Volley the
+    /// drive rolls twice. Default off.
+    pub double_drive_check: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            reactor_blast: true,
+            repair_permanent_bridge: true,
+            double_drive_check: false,
+        }
+    }
+}

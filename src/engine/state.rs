@@ -1,0 +1,374 @@
+//! Battle state: sides, Formations, Units and the range table.
+//!
+//! A [`Battle`] is built once from validated input and cannot be invalid
+//! afterwards; the Volley phases change it only through their own functions.
+
+use super::plot::{FormationId, UnitId};
+use super::rules::Rules;
+use crate::gzf::model::{self as gzf, Activity, DamageState, Profile, ShipType, SystemKind};
+
+/// A commander's side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Side {
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Formation {
+    pub name: String,
+    pub side: usize,
+    /// Member Units, in scenario order.
+    pub units: Vec<UnitId>,
+}
+
+/// The state of one system on a Unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SysState {
+    /// Working (possibly after a repair).
+    Operational,
+    /// Knocked out; damage control may repair it.
+    Damaged,
+    /// Gone for the battle: destroyed in the record, or a loss that cannot
+    /// be repaired (magazines, racks, needle kills, spent one-shots).
+    Destroyed,
+}
+
+/// One system on a Unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sys {
+    pub kind: SystemKind,
+    /// Arc count as F&M counts it against Evasion (FT2 arcs converted).
+    pub arcs: u32,
+    pub state: SysState,
+    /// Switched off in the record (`Status: Inactive`).
+    pub inactive: bool,
+    /// Was repaired at least once (written back as `Repaired`).
+    pub repaired: bool,
+}
+
+impl Sys {
+    pub fn operational(&self) -> bool {
+        self.state == SysState::Operational && !self.inactive
+    }
+}
+
+/// Command-bridge state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Control {
+    #[default]
+    InControl,
+    /// Out of control for this many more Volleys (counting the current one).
+    OutFor(u8),
+    Permanent,
+}
+
+/// One Unit (ship or base) as the engine sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unit {
+    pub name: String,
+    pub side: usize,
+    pub formation: FormationId,
+    pub profile: Profile,
+    pub mass: u32,
+    pub civilian: bool,
+    pub original_thrust: u32,
+    pub thrust: u32,
+    /// Drive hits taken (0, 1 = halved, 2 = gone).
+    pub drive_hits: u8,
+    /// The drive was knocked out by a threshold this battle and may be repaired.
+    pub drive_damaged: bool,
+    pub armour_total: u32,
+    pub armour_lost: u32,
+    /// Hull boxes per row, top row first.
+    pub rows: Vec<u32>,
+    pub hull_total: u32,
+    /// Hull boxes crossed off, counted left to right, top row first.
+    pub hull_lost: u32,
+    /// 1-based hull box numbers that hold crew factors (FB1 `*` boxes).
+    pub crew_boxes: Vec<u32>,
+    pub systems: Vec<Sys>,
+    pub destroyed: bool,
+    pub control: Control,
+    /// Volleys until life support fails; `None` while it works.
+    pub life_support_failing: Option<u8>,
+    /// The crew has abandoned ship (life support failed): a drifting hulk.
+    pub derelict: bool,
+}
+
+impl Unit {
+    /// Builds a Unit from a ship record.
+    pub fn from_ship(ship: &gzf::Ship, profile: Profile, side: usize, formation: FormationId) -> Unit {
+        let flat: Vec<gzf::CheckBox> = ship.damage_track.iter().flatten().copied().collect();
+        let hull_lost = flat.iter().filter(|b| b.crossed).count() as u32;
+        let crew_boxes = flat
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.crew_factor && !b.crossed)
+            .map(|(i, _)| i as u32 + 1)
+            .collect();
+        let (armour_total, armour_lost) = match &ship.armour {
+            Some(gzf::Armour::Boxes(b)) => (b.len() as u32, b.iter().filter(|x| x.crossed).count() as u32),
+            _ => (0, 0),
+        };
+        let systems = ship
+            .systems
+            .iter()
+            .map(|s| Sys {
+                kind: s.kind.clone(),
+                arcs: gzf::effective_arc_count(&s.arcs, profile),
+                state: match s.status.damage {
+                    Some(DamageState::Damaged) => SysState::Damaged,
+                    Some(DamageState::Destroyed) => SysState::Destroyed,
+                    _ => SysState::Operational,
+                },
+                inactive: s.status.activity == Some(Activity::Inactive),
+                repaired: s.status.damage == Some(DamageState::Repaired),
+            })
+            .collect();
+        let drive_hits = if ship.thrust == ship.original_thrust {
+            0
+        } else if ship.thrust == 0 {
+            2
+        } else {
+            1
+        };
+        let destroyed = ship.status.damage == Some(DamageState::Destroyed)
+            || (!flat.is_empty() && hull_lost as usize == flat.len());
+        Unit {
+            name: ship.name.clone(),
+            side,
+            formation,
+            profile,
+            mass: ship.mass.unwrap_or(flat.len() as u32 * 3),
+            civilian: matches!(ship.ship_type, Some(ShipType::Civilian | ShipType::Merchant)),
+            original_thrust: ship.original_thrust,
+            thrust: ship.thrust,
+            drive_hits,
+            drive_damaged: drive_hits > 0,
+            armour_total,
+            armour_lost,
+            rows: ship.damage_track.iter().map(|r| r.len() as u32).collect(),
+            hull_total: flat.len() as u32,
+            hull_lost,
+            crew_boxes,
+            systems,
+            destroyed,
+            control: if ship.status.uncontrolled {
+                Control::Permanent
+            } else {
+                Control::InControl
+            },
+            life_support_failing: None,
+            derelict: ship.status.lifeless,
+        }
+    }
+
+    /// Writes the Unit's state back into its ship record: damage track,
+    /// armour, thrust and system statuses. Everything else is kept.
+    pub fn write_back(&self, ship: &mut gzf::Ship) {
+        let mut n = 0u32;
+        for row in &mut ship.damage_track {
+            for b in row.iter_mut() {
+                n += 1;
+                if n <= self.hull_lost {
+                    *b = gzf::CheckBox::CROSSED;
+                }
+            }
+        }
+        if let Some(gzf::Armour::Boxes(boxes)) = &mut ship.armour {
+            for (i, b) in boxes.iter_mut().enumerate() {
+                if (i as u32) < self.armour_lost {
+                    *b = gzf::CheckBox::CROSSED;
+                }
+            }
+        }
+        ship.thrust = self.thrust;
+        ship.original_thrust = self.original_thrust;
+        if self.destroyed {
+            ship.status.damage = Some(DamageState::Destroyed);
+        }
+        ship.status.uncontrolled = self.control != Control::InControl;
+        ship.status.lifeless = self.derelict;
+        for (sys, rec) in self.systems.iter().zip(ship.systems.iter_mut()) {
+            rec.status.damage = match sys.state {
+                SysState::Destroyed => Some(DamageState::Destroyed),
+                SysState::Damaged => Some(DamageState::Damaged),
+                SysState::Operational if sys.repaired => Some(DamageState::Repaired),
+                SysState::Operational => rec.status.damage.filter(|d| *d == DamageState::Repaired),
+            };
+        }
+    }
+
+    /// In the fight: not destroyed and not a derelict.
+    pub fn active(&self) -> bool {
+        !self.destroyed && !self.derelict
+    }
+
+    pub fn hull_left(&self) -> u32 {
+        self.hull_total - self.hull_lost.min(self.hull_total)
+    }
+
+    pub fn armour_left(&self) -> u32 {
+        self.armour_total - self.armour_lost.min(self.armour_total)
+    }
+
+    /// Crew factors left: markers in boxes not yet crossed off.
+    pub fn crew_factors(&self) -> u32 {
+        self.crew_boxes.iter().filter(|b| **b > self.hull_lost).count() as u32
+    }
+
+    /// Damage control parties: one per crew factor (FB1) plus FT2 `Damage
+    /// Control Party` systems that work.
+    pub fn damage_control_parties(&self) -> u32 {
+        let dcp_systems = self
+            .systems
+            .iter()
+            .filter(|s| s.kind == SystemKind::DamageControlParty && s.operational())
+            .count() as u32;
+        self.crew_factors() + dcp_systems
+    }
+
+    /// Rows fully crossed off.
+    pub fn rows_lost(&self) -> usize {
+        rows_completed(&self.rows, self.hull_lost)
+    }
+
+    /// Screen level: working generators, at most 2 (ft-rules §7.2, A23).
+    pub fn screen_level(&self) -> u8 {
+        self.systems
+            .iter()
+            .filter(|s| s.kind == SystemKind::ScreenGenerator && s.operational())
+            .count()
+            .min(2) as u8
+    }
+
+    pub fn fire_controls(&self) -> impl Iterator<Item = usize> + '_ {
+        self.systems
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.kind == SystemKind::FireControl && s.operational())
+            .map(|(i, _)| i)
+    }
+
+    /// Can fire and launch: in the fight and in control.
+    pub fn can_act(&self) -> bool {
+        self.active() && self.control == Control::InControl
+    }
+
+    /// Crippled (Continuum §4.12): the first two hull rows gone, or no
+    /// offensive weapon, no Fire Control, or no thrust left.
+    pub fn crippled(&self) -> bool {
+        let offensive = self.systems.iter().any(|s| s.operational() && is_offensive(&s.kind));
+        self.rows_lost() >= 2 || !offensive || self.fire_controls().next().is_none() || self.thrust == 0
+    }
+}
+
+/// Weapons that count as offensive for the crippled test (one-shot weapons
+/// do not count, ft-rules §6.4).
+pub fn is_offensive(kind: &SystemKind) -> bool {
+    use SystemKind::*;
+    matches!(
+        kind,
+        Beam { .. }
+            | AaMegaBattery
+            | NeedleBeam
+            | PulseTorpedo { .. }
+            | Sml
+            | Railgun { .. }
+            | EnergyPulse
+            | WaveGun
+            | NovaCannon
+    )
+}
+
+/// Number of rows completely crossed off by `lost` boxes.
+pub fn rows_completed(rows: &[u32], lost: u32) -> usize {
+    let mut end = 0;
+    let mut done = 0;
+    for r in rows {
+        end += r;
+        if *r > 0 && lost >= end {
+            done += 1;
+        } else if *r > 0 {
+            break;
+        }
+    }
+    done
+}
+
+/// Range between every pair of Formations, in MU.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RangeTable {
+    n: usize,
+    mu: Vec<u32>,
+}
+
+impl RangeTable {
+    /// All pairs at `start` MU.
+    pub fn new(n: usize, start: u32) -> Self {
+        RangeTable {
+            n,
+            mu: vec![start; n * n],
+        }
+    }
+
+    pub fn get(&self, a: FormationId, b: FormationId) -> u32 {
+        self.mu[a * self.n + b]
+    }
+
+    pub fn set(&mut self, a: FormationId, b: FormationId, mu: u32) {
+        self.mu[a * self.n + b] = mu;
+        self.mu[b * self.n + a] = mu;
+    }
+
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+}
+
+/// The whole battle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Battle {
+    pub sides: Vec<Side>,
+    pub formations: Vec<Formation>,
+    pub units: Vec<Unit>,
+    pub ranges: RangeTable,
+    pub rules: Rules,
+}
+
+impl Battle {
+    /// Lowest current thrust of the Formation's active Units (fm-readings 6).
+    pub fn formation_thrust(&self, f: FormationId) -> u32 {
+        self.formations[f]
+            .units
+            .iter()
+            .map(|u| &self.units[*u])
+            .filter(|u| u.active())
+            .map(|u| u.thrust)
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// Formation has a Unit still in the fight.
+    pub fn formation_active(&self, f: FormationId) -> bool {
+        self.formations[f].units.iter().any(|u| self.units[*u].active())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_complete_only_when_their_last_box_is_crossed() {
+        let rows = [4, 4, 4, 3];
+        assert_eq!(rows_completed(&rows, 3), 0);
+        assert_eq!(rows_completed(&rows, 4), 1);
+        assert_eq!(rows_completed(&rows, 11), 2);
+        assert_eq!(rows_completed(&rows, 15), 4);
+    }
+}

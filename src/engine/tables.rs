@@ -1,0 +1,332 @@
+//! Pure dice-reading rules: what a die face means, with no dice rolled.
+//!
+//! Every function here is total and takes faces, ranges and modifiers as
+//! plain numbers, so each rule can be checked face by face. Rolling lives in
+//! [`super::dice`]; a reading of the rules lives here, in one place.
+//!
+//! Section numbers (§) refer to `shared/rules/ft-rules.md`, tags such as A1
+//! to its §14 list of ambiguities.
+
+/// Width of a beam range band in MU (ft-rules §2.1).
+pub const BEAM_BAND_MU: u32 = 12;
+
+/// Band width of the standard projectile table in MU (ft-rules §1.3).
+pub const PROJECTILE_STANDARD_MU: u32 = 6;
+/// Band width of the long-range projectile table in MU.
+pub const PROJECTILE_LONG_MU: u32 = 9;
+/// Band width of the short-range projectile table in MU.
+pub const PROJECTILE_SHORT_MU: u32 = 4;
+
+/// Highest screen level the tables know; higher levels read as this one
+/// (A23: an FT2 level-3 screen counts as level 2).
+pub const MAX_SCREEN: u8 = 2;
+
+/// The 1-based range band a range falls in, for bands `band_width_mu` wide.
+///
+/// Bands have closed upper edges (A1, ft-rules §1.5): band `k` covers
+/// `(w(k-1), wk]`, and range 0 is in band 1 (A2). So with 12 MU bands,
+/// 12 MU is band 1 and 13 MU is band 2.
+///
+/// A width of 0 is treated as 1 (there is no such table; this keeps the
+/// function total).
+pub fn range_band(range_mu: u32, band_width_mu: u32) -> u32 {
+    let width = band_width_mu.max(1);
+    range_mu.div_ceil(width).max(1)
+}
+
+/// A die face after a die-roll modifier: `face + drm`, clamped to 1..=6
+/// (ft-rules §1.1, FTC §1.7). A modifier can therefore make a roll an
+/// automatic success or failure.
+pub fn apply_drm(face: u8, drm: i32) -> u8 {
+    // The clamp keeps the value in 1..=6, so the narrowing cannot truncate.
+    i32::from(face).saturating_add(drm).clamp(1, 6) as u8
+}
+
+/// A d3 read from a d6 face: 1-2 → 1, 3-4 → 2, 5-6 → 3 (FTC §1.7).
+pub fn d3_from_d6(face: u8) -> u8 {
+    face.clamp(1, 6).div_ceil(2)
+}
+
+/// Successes on one die of a Speed or Evasion pool (F&M Definitions,
+/// "Success"): 1-3 → 0, 4-5 → 1, 6 → 2.
+pub fn success_value(face: u8) -> u32 {
+    match face {
+        6 => 2,
+        4 | 5 => 1,
+        _ => 0,
+    }
+}
+
+/// Damage of one beam die (ft-rules §1.2), read on the column of `screen`.
+///
+/// `face` is the result after any DRM (see [`apply_drm`]); reroll dice are
+/// read with `screen` 0. Screen levels above [`MAX_SCREEN`] read as
+/// [`MAX_SCREEN`] (A23).
+///
+/// | face | screen 0 | screen 1 | screen 2 |
+/// |---|---|---|---|
+/// | 1-3 | 0 | 0 | 0 |
+/// | 4 | 1 | 0 | 0 |
+/// | 5 | 1 | 1 | 1 |
+/// | 6 | 2 | 2 | 1 |
+pub fn beam_table(face: u8, screen: u8) -> u32 {
+    match (face, screen.min(MAX_SCREEN)) {
+        (6, 2) => 1,
+        (6, _) => 2,
+        (5, _) => 1,
+        (4, 0) => 1,
+        _ => 0,
+    }
+}
+
+/// Beam dice of a class-`class` battery at `range_mu` (ft-rules §2.1):
+/// `class − (band − 1)` with 12 MU bands ([`range_band`], closed upper
+/// edges), never below 0. A class-3 beam rolls 3 dice at 12 MU, 2 at 24,
+/// 1 at 36 and none at 37.
+pub fn beam_dice(class: u32, range_mu: u32) -> u32 {
+    class.saturating_sub(range_band(range_mu, BEAM_BAND_MU) - 1)
+}
+
+/// The number a projectile die needs at `range_mu` (ft-rules §1.3): 2+, 3+,
+/// 4+, 5+ and 6 in bands 1 to 5 of `band_width_mu` (6 standard, 9 long
+/// range, 4 short range; stealth shrinks the widths, §1.3), `None` beyond
+/// band 5 (out of range). Band edges are closed above ([`range_band`]).
+pub fn projectile_needed(range_mu: u32, band_width_mu: u32) -> Option<u8> {
+    match range_band(range_mu, band_width_mu) {
+        band @ 1..=5 => Some(band as u8 + 1),
+        _ => None,
+    }
+}
+
+/// Whether a projectile die showing `face` (natural) hits when it needs
+/// `needed` and carries the modifier `drm` (negative for Evasion).
+///
+/// The DRM is applied and the result clamped to 1..=6, then compared with
+/// `needed` (A4). So a natural 6 is no automatic hit: with a 6-only band
+/// and any negative DRM the shot cannot hit. See [`effective_needed`] for
+/// the same rule as a shifted target number.
+pub fn projectile_hits(face: u8, needed: u8, drm: i32) -> bool {
+    apply_drm(face, drm) >= needed
+}
+
+/// The natural face a projectile die needs once `drm` is applied: with a
+/// DRM of −k the number rises by k. `None` when no face can hit (above 6);
+/// 1 when every face hits (the clamp of A4 makes a positive DRM an
+/// automatic hit). Agrees with [`projectile_hits`] for every face.
+pub fn effective_needed(needed: u8, drm: i32) -> Option<u8> {
+    let shifted = i32::from(needed).saturating_sub(drm);
+    match shifted {
+        i32::MIN..=1 => Some(1),
+        2..=6 => Some(shifted as u8),
+        _ => None,
+    }
+}
+
+/// How one point-defence die kills fighters or missiles (ft-rules §5.1).
+///
+/// A die whose (modified) face is 6 kills `six_kills`; a face from
+/// `kill_from` to 5 kills one; lower faces miss. A *natural* 6 grants one
+/// extra die when `six_rerolls` is set; extra dice get no DRM, read on the
+/// same table and chain on natural 6 without limit (as beam rerolls, §1.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PdTable {
+    /// Lowest face that kills one.
+    pub kill_from: u8,
+    /// Kills on a face of 6.
+    pub six_kills: u32,
+    /// Whether a natural 6 grants an extra die.
+    pub six_rerolls: bool,
+}
+
+impl PdTable {
+    /// PDS (and ADS, Grapeshot, PD-mode Gatling/TPA/Meson/Pulser/Phaser) vs
+    /// fighters or salvo missiles: 4-5 kill 1, 6 kills 2 and rerolls (also
+    /// fighters dogfighting, §8.10).
+    pub const PDS: PdTable = PdTable {
+        kill_from: 4,
+        six_kills: 2,
+        six_rerolls: true,
+    };
+    /// Beam-1 in PD mode vs fighters or salvo missiles: 5-6 kill 1, a natural
+    /// 6 rerolls (also fighters intercepting salvo missiles, §6.4).
+    pub const BEAM1: PdTable = PdTable {
+        kill_from: 5,
+        six_kills: 1,
+        six_rerolls: true,
+    };
+    /// PDS vs a heavy missile: 5-6 kills it. One kill ends a single missile,
+    /// so there is no reroll.
+    pub const PDS_VS_HEAVY: PdTable = PdTable {
+        kill_from: 5,
+        six_kills: 1,
+        six_rerolls: false,
+    };
+    /// Beam-1 (or a fighter) vs a heavy missile: 6 kills it, no reroll.
+    pub const BEAM1_VS_HEAVY: PdTable = PdTable {
+        kill_from: 6,
+        six_kills: 1,
+        six_rerolls: false,
+    };
+
+    /// Kills scored by one die showing `face` (after any DRM).
+    pub fn kills(self, face: u8) -> u32 {
+        if face >= 6 {
+            self.six_kills
+        } else if face >= self.kill_from {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_bands_have_closed_upper_edges() {
+        assert_eq!(range_band(0, 12), 1);
+        assert_eq!(range_band(1, 12), 1);
+        assert_eq!(range_band(12, 12), 1);
+        assert_eq!(range_band(13, 12), 2);
+        assert_eq!(range_band(24, 12), 2);
+        assert_eq!(range_band(25, 12), 3);
+        assert_eq!(range_band(6, 6), 1);
+        assert_eq!(range_band(7, 6), 2);
+        assert_eq!(range_band(5, 0), 5);
+    }
+
+    #[test]
+    fn drm_clamps_to_one_through_six() {
+        assert_eq!(apply_drm(3, 0), 3);
+        assert_eq!(apply_drm(6, 2), 6);
+        assert_eq!(apply_drm(1, -1), 1);
+        assert_eq!(apply_drm(6, -2), 4);
+        assert_eq!(apply_drm(1, 9), 6);
+        assert_eq!(apply_drm(6, i32::MIN), 1);
+        assert_eq!(apply_drm(1, i32::MAX), 6);
+    }
+
+    #[test]
+    fn d3_reads_pairs_of_faces() {
+        let read: Vec<u8> = (1..=6).map(d3_from_d6).collect();
+        assert_eq!(read, [1, 1, 2, 2, 3, 3]);
+    }
+
+    #[test]
+    fn successes_per_face() {
+        let read: Vec<u32> = (1..=6).map(success_value).collect();
+        assert_eq!(read, [0, 0, 0, 1, 1, 2]);
+    }
+
+    #[test]
+    fn beam_table_matches_ft_rules_1_2() {
+        let column = |screen| (1..=6).map(|f| beam_table(f, screen)).collect::<Vec<_>>();
+        assert_eq!(column(0), [0, 0, 0, 1, 1, 2]);
+        assert_eq!(column(1), [0, 0, 0, 0, 1, 2]);
+        assert_eq!(column(2), [0, 0, 0, 0, 1, 1]);
+        // A23: a level-3 screen reads as level 2.
+        assert_eq!(column(3), column(2));
+    }
+
+    #[test]
+    fn beam_dice_match_ft_rules_2_1() {
+        // Rows of the §2.1 table, one column per band (probed at the band's
+        // upper edge and just inside its lower edge).
+        let rows: [(u32, [u32; 6]); 5] = [
+            (1, [1, 0, 0, 0, 0, 0]),
+            (2, [2, 1, 0, 0, 0, 0]),
+            (3, [3, 2, 1, 0, 0, 0]),
+            (4, [4, 3, 2, 1, 0, 0]),
+            (5, [5, 4, 3, 2, 1, 0]),
+        ];
+        for (class, dice) in rows {
+            for (i, &expected) in dice.iter().enumerate() {
+                let upper = 12 * (i as u32 + 1);
+                assert_eq!(beam_dice(class, upper), expected, "class {class} at {upper} MU");
+                assert_eq!(
+                    beam_dice(class, upper - 11),
+                    expected,
+                    "class {class} at {} MU",
+                    upper - 11
+                );
+            }
+            assert_eq!(beam_dice(class, 0), class, "class {class} at 0 MU");
+        }
+        // Class-3 at exactly 12 MU rolls 3 dice (FTC §4.9 example, A1).
+        assert_eq!(beam_dice(3, 12), 3);
+        assert_eq!(beam_dice(3, 13), 2);
+        assert_eq!(beam_dice(1, 12), 1);
+        assert_eq!(beam_dice(1, 13), 0);
+        assert_eq!(beam_dice(0, 0), 0);
+    }
+
+    #[test]
+    fn projectile_table_matches_ft_rules_1_3() {
+        for (width, max) in [(6, 30), (9, 45), (4, 20)] {
+            assert_eq!(projectile_needed(0, width), Some(2));
+            for band in 1..=5u32 {
+                let needed = Some(band as u8 + 1);
+                assert_eq!(
+                    projectile_needed(width * band, width),
+                    needed,
+                    "edge of band {band}, width {width}"
+                );
+                assert_eq!(projectile_needed(width * (band - 1) + 1, width), needed);
+            }
+            assert_eq!(projectile_needed(max, width), Some(6));
+            assert_eq!(projectile_needed(max + 1, width), None);
+        }
+        // §1.3 cross-check: SR gunboat 2+ to 4, 3+ to 8, 4+ to 12.
+        assert_eq!(projectile_needed(4, PROJECTILE_SHORT_MU), Some(2));
+        assert_eq!(projectile_needed(8, PROJECTILE_SHORT_MU), Some(3));
+        assert_eq!(projectile_needed(12, PROJECTILE_SHORT_MU), Some(4));
+        assert_eq!(projectile_needed(24, PROJECTILE_STANDARD_MU), Some(5));
+        assert_eq!(projectile_needed(27, PROJECTILE_LONG_MU), Some(4));
+    }
+
+    #[test]
+    fn evasion_shifts_the_projectile_number() {
+        // "24-30 MU becomes an automatic miss at −1" (ft-rules §3): a natural
+        // 6 does not hit a 6-only band under any negative DRM (A4).
+        assert!(projectile_hits(6, 6, 0));
+        assert!(!projectile_hits(6, 6, -1));
+        assert_eq!(effective_needed(6, -1), None);
+        assert_eq!(effective_needed(4, -2), Some(6));
+        assert_eq!(effective_needed(2, 1), Some(1));
+        assert_eq!(effective_needed(2, 0), Some(2));
+        assert_eq!(effective_needed(2, i32::MIN), None);
+        assert_eq!(effective_needed(6, i32::MAX), Some(1));
+        // The shifted number and the clamped comparison agree everywhere.
+        for needed in 2..=6 {
+            for drm in -7..=7 {
+                for face in 1..=6 {
+                    let by_number = effective_needed(needed, drm).is_some_and(|n| face >= n);
+                    assert_eq!(
+                        projectile_hits(face, needed, drm),
+                        by_number,
+                        "{face} vs {needed}+ at {drm}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pd_tables_match_ft_rules_5_1() {
+        let column = |t: PdTable| (1..=6).map(|f| t.kills(f)).collect::<Vec<_>>();
+        assert_eq!(column(PdTable::PDS), [0, 0, 0, 1, 1, 2]);
+        assert_eq!(column(PdTable::BEAM1), [0, 0, 0, 0, 1, 1]);
+        assert_eq!(column(PdTable::PDS_VS_HEAVY), [0, 0, 0, 0, 1, 1]);
+        assert_eq!(column(PdTable::BEAM1_VS_HEAVY), [0, 0, 0, 0, 0, 1]);
+        let rerolls = [
+            PdTable::PDS,
+            PdTable::BEAM1,
+            PdTable::PDS_VS_HEAVY,
+            PdTable::BEAM1_VS_HEAVY,
+        ]
+        .map(|t| t.six_rerolls);
+        assert_eq!(rerolls, [true, true, false, false]);
+    }
+}

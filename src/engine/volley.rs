@@ -1,0 +1,1058 @@
+//! One Exchange: three Volleys, each in this order (F&M "Volley Procedure"):
+//!
+//! 1. Maneuver: Formation Thrust, plot cut if thrust fell, Speed and
+//!    Evasion pools, the range of every pair of Formations (close, then
+//!    withdraw, then maintain; fm-readings 1-5).
+//! 2. Weapon attacks: per Fire Control, a percentile roll picks the Unit
+//!    under fire; each assigned beam battery rolls at the current range
+//!    with the Evasion DRM its arcs do not ignore, against the target's
+//!    screens. Damage waits for step 3 (Units destroyed now still fire).
+//! 3. Damage, applied to every Unit at once: normal damage to armour then
+//!    hull, penetrating damage to the hull, crew factors lost with their
+//!    boxes.
+//! 4. Threshold checks: one per Unit at the deepest row completed, +1 per
+//!    extra row; core systems at −1; the drive halves, then fails.
+//! 5. Damage control, in the plotted or the default priority.
+//! 6. Power cores: a breached core explodes on 5-6 (optional blast on the
+//!    rest of the Formation); out-of-control and life-support countdowns.
+//!
+//! Formations, Units, systems and fire orders are visited in index order,
+//! so the dice each step consumes depend only on the inputs and the seed.
+
+use super::dice::{BeamAttack, Dice, Pile, Purpose, Roll, RollSink, beam_attack, successes};
+use super::event::{Event, Sink};
+use super::plot::{ExchangePlot, FormationId, Maneuver, ManeuverOrder, SystemId, UnitId, VolleyPlot};
+use super::state::{Battle, Control, SysState, Unit, rows_completed};
+use super::tables::beam_dice;
+use crate::gzf::model::SystemKind;
+
+/// Working memory reused between Volleys and runs, so a batch allocates
+/// nothing per run once warmed up.
+#[derive(Debug, Default, Clone)]
+pub struct Scratch {
+    speed_points: Vec<u32>,
+    evasion_points: Vec<u32>,
+    /// Per Unit: normal and penetrating damage waiting for the Damage step.
+    pending: Vec<(u32, u32)>,
+    /// Per Unit: rows completed in this Volley (for threshold checks).
+    rows_this_volley: Vec<u32>,
+    bands: Vec<(UnitId, u8)>,
+    ranks: Vec<UnitId>,
+    shares: Vec<i64>,
+    jobs: Vec<Option<SystemId>>,
+}
+
+/// Plays one Exchange (three Volleys) of `plot` on `battle`.
+pub fn run_exchange<S: Sink>(
+    battle: &mut Battle,
+    plot: &ExchangePlot,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    for volley in 0..3u8 {
+        run_volley(battle, plot, volley, dice, sink, scratch);
+    }
+}
+
+static NO_PLOT: VolleyPlot = VolleyPlot {
+    speed: 0,
+    evasion: 0,
+    primary: None,
+    secondary: Vec::new(),
+    shifts: Vec::new(),
+    fire: Vec::new(),
+    point_defence: Vec::new(),
+    damage_control: Vec::new(),
+};
+
+fn volley_plot(plot: &ExchangePlot, f: FormationId, volley: u8) -> &VolleyPlot {
+    plot.formations
+        .get(f)
+        .and_then(Option::as_ref)
+        .map_or(&NO_PLOT, |p| &p.volleys[volley as usize])
+}
+
+/// Plays one Volley (0-based index).
+pub fn run_volley<S: Sink>(
+    battle: &mut Battle,
+    plot: &ExchangePlot,
+    volley: u8,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    if S::RECORDS {
+        sink.event(Event::VolleyStarted { volley: volley + 1 });
+    }
+    let nf = battle.formations.len();
+    let nu = battle.units.len();
+    scratch.speed_points.clear();
+    scratch.speed_points.resize(nf, 0);
+    scratch.evasion_points.clear();
+    scratch.evasion_points.resize(nf, 0);
+    scratch.pending.clear();
+    scratch.pending.resize(nu, (0, 0));
+    scratch.rows_this_volley.clear();
+    scratch.rows_this_volley.resize(nu, 0);
+
+    maneuver(battle, plot, volley, dice, sink, scratch);
+    fire(battle, plot, volley, dice, sink, scratch);
+    apply_damage(battle, sink, scratch);
+    for u in 0..nu {
+        let rows = scratch.rows_this_volley[u];
+        if rows > 0 && battle.units[u].active() {
+            threshold_check(battle, u, rows, dice, sink);
+        }
+    }
+    for u in 0..nu {
+        if battle.units[u].active() {
+            damage_control(battle, plot, volley, u, dice, sink, scratch);
+        }
+    }
+    reactors_and_countdowns(battle, dice, sink, scratch);
+}
+
+/// Speed points Formation `f` brings to its pair with `other`: all for the
+/// primary target, one fewer for a secondary one or an unplotted pair
+/// (which counts as a secondary Maintain; fm-readings 1-2).
+fn move_against(vp: &VolleyPlot, speed_points: u32, other: FormationId) -> (Maneuver, u32) {
+    match vp.primary {
+        Some(ManeuverOrder { target, maneuver }) if target == other => (maneuver, speed_points),
+        _ => {
+            let maneuver = vp
+                .secondary
+                .iter()
+                .find(|m| m.target == other)
+                .map_or(Maneuver::Maintain, |m| m.maneuver);
+            (maneuver, speed_points.saturating_sub(1))
+        }
+    }
+}
+
+/// The range after one pair's maneuvers (fm-readings 3): close, then
+/// withdraw, then maintain back toward the start, never past it.
+/// Returns the range after each step.
+pub fn pair_range(start: u32, a: (Maneuver, u32), b: (Maneuver, u32)) -> (u32, u32, u32) {
+    let sum = |m: Maneuver| [a, b].iter().filter(|(x, _)| *x == m).map(|(_, p)| p * 3).sum::<u32>();
+    let after_close = (i64::from(start) - i64::from(sum(Maneuver::Close))).unsigned_abs() as u32;
+    let after_withdraw = after_close + sum(Maneuver::Withdraw);
+    let maintain = sum(Maneuver::Maintain);
+    let end = if after_withdraw > start {
+        after_withdraw.saturating_sub(maintain).max(start)
+    } else {
+        (after_withdraw + maintain).min(start)
+    };
+    (after_close, after_withdraw, end)
+}
+
+fn maneuver<S: Sink>(
+    battle: &mut Battle,
+    plot: &ExchangePlot,
+    volley: u8,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let nf = battle.formations.len();
+    for f in 0..nf {
+        if !battle.formation_active(f) {
+            continue;
+        }
+        let vp = volley_plot(plot, f, volley);
+        let thrust = battle.formation_thrust(f);
+        let unplotted = plot.formations.get(f).is_none_or(Option::is_none);
+        // An unplotted Formation puts all its thrust into Speed.
+        let (mut speed, mut evasion) = if unplotted { (thrust, 0) } else { (vp.speed, vp.evasion) };
+        if speed + evasion > thrust {
+            let cut = speed + evasion - thrust;
+            let from_speed = cut.min(speed);
+            speed -= from_speed;
+            evasion -= cut - from_speed;
+            if S::RECORDS {
+                sink.event(Event::PlotCut {
+                    formation: f,
+                    thrust,
+                    speed,
+                    evasion,
+                });
+            }
+        }
+        let mut tap = Tap::new(sink);
+        let sp = successes(dice, &mut tap, speed, Purpose::Speed);
+        let speed_dice = tap.take();
+        let ep = successes(dice, &mut tap, evasion, Purpose::Evasion);
+        let evasion_dice = tap.take();
+        scratch.speed_points[f] = sp;
+        scratch.evasion_points[f] = ep;
+        if S::RECORDS {
+            sink.event(Event::Pools {
+                formation: f,
+                thrust,
+                speed_dice,
+                speed_points: sp,
+                evasion_dice,
+                evasion_points: ep,
+            });
+        }
+    }
+    for a in 0..nf {
+        for b in a + 1..nf {
+            if !battle.formation_active(a) || !battle.formation_active(b) {
+                continue;
+            }
+            let start = battle.ranges.get(a, b);
+            let am = move_against(volley_plot(plot, a, volley), scratch.speed_points[a], b);
+            let bm = move_against(volley_plot(plot, b, volley), scratch.speed_points[b], a);
+            let (after_close, after_withdraw, end) = pair_range(start, am, bm);
+            battle.ranges.set(a, b, end);
+            if S::RECORDS {
+                sink.event(Event::RangeChanged {
+                    a,
+                    b,
+                    start,
+                    a_move: Some(am),
+                    b_move: Some(bm),
+                    after_close,
+                    after_withdraw,
+                    end,
+                });
+            }
+        }
+    }
+}
+
+/// Percentile bands of a Formation (fm-readings 10-11): shares by mass,
+/// largest Unit first (ties in Unit order), each plotted shift moved to or
+/// from the other Units in proportion to their shares, no Unit below 1 %,
+/// upper bounds the cumulative share rounded to the nearest percentile.
+/// Shares are kept in thousandths of a percentile, in integers.
+pub fn targeting_bands(battle: &Battle, f: FormationId, shifts: &[(UnitId, i32)], out: &mut Vec<(UnitId, u8)>) {
+    let mut ranks: Vec<UnitId> = Vec::new();
+    let mut shares: Vec<i64> = Vec::new();
+    bands_into(battle, f, shifts, out, &mut ranks, &mut shares);
+}
+
+fn bands_into(
+    battle: &Battle,
+    f: FormationId,
+    shifts: &[(UnitId, i32)],
+    out: &mut Vec<(UnitId, u8)>,
+    ranks: &mut Vec<UnitId>,
+    shares: &mut Vec<i64>,
+) {
+    const UNIT: i64 = 1000;
+    out.clear();
+    ranks.clear();
+    ranks.extend(
+        battle.formations[f]
+            .units
+            .iter()
+            .copied()
+            .filter(|u| battle.units[*u].active()),
+    );
+    ranks.sort_by(|a, b| battle.units[*b].mass.cmp(&battle.units[*a].mass).then(a.cmp(b)));
+    let n = ranks.len();
+    if n == 0 {
+        return;
+    }
+    let total: i64 = ranks.iter().map(|u| i64::from(battle.units[*u].mass.max(1))).sum();
+    shares.clear();
+    shares.extend(
+        ranks
+            .iter()
+            .map(|u| 100 * UNIT * i64::from(battle.units[*u].mass.max(1)) / total),
+    );
+    for (unit, shift) in shifts {
+        let Some(i) = ranks.iter().position(|u| u == unit) else {
+            continue;
+        };
+        let delta = i64::from(*shift) * UNIT;
+        let others: i64 = (0..n).filter(|j| *j != i).map(|j| shares[j]).sum();
+        if others <= 0 {
+            continue;
+        }
+        let mut moved = 0;
+        for (j, share) in shares.iter_mut().enumerate() {
+            if j != i {
+                let part = delta * *share / others;
+                *share -= part;
+                moved += part;
+            }
+        }
+        shares[i] += moved;
+    }
+    // The 1 % floor: lift small shares, taking the points from the largest.
+    for i in 0..n {
+        if shares[i] < UNIT {
+            let need = UNIT - shares[i];
+            shares[i] = UNIT;
+            let largest = (0..n).max_by_key(|j| (shares[*j], std::cmp::Reverse(*j))).unwrap_or(0);
+            shares[largest] -= need;
+        }
+    }
+    let sum: i64 = shares.iter().sum();
+    let mut cum = 0i64;
+    let mut prev = 0u8;
+    for (k, unit) in ranks.iter().enumerate() {
+        cum += shares[k];
+        let remaining = (n - k - 1) as i64;
+        let upper = if k + 1 == n {
+            100
+        } else {
+            // Nearest percentile of the cumulative share (scaled to 100).
+            let exact = cum * 100 * UNIT / sum.max(1);
+            let rounded = (exact + UNIT / 2) / UNIT;
+            rounded.clamp(i64::from(prev) + 1, 100 - remaining)
+        };
+        prev = upper as u8;
+        out.push((*unit, prev));
+    }
+}
+
+/// Evasion Points a weapon with `arcs` arcs ignores (F&M Projectile and
+/// Beam attacks): 3-4 arcs one, 5-6 arcs two.
+pub fn evasion_ignored(arcs: u32) -> u32 {
+    match arcs {
+        0..=2 => 0,
+        3 | 4 => 1,
+        _ => 2,
+    }
+}
+
+fn fire<S: Sink>(
+    battle: &mut Battle,
+    plot: &ExchangePlot,
+    volley: u8,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    for f in 0..battle.formations.len() {
+        let vp = volley_plot(plot, f, volley);
+        for order in &vp.fire {
+            let Some(target_f) = order.target else { continue };
+            let unit = &battle.units[order.unit];
+            let idle = if !unit.active() {
+                Some("the Unit is out of the fight")
+            } else if unit.control != Control::InControl {
+                Some("the Unit is out of control")
+            } else if !unit.systems[order.fire_control].operational() {
+                Some("the Fire Control is not working")
+            } else if !battle.formation_active(target_f) {
+                Some("the target Formation is gone")
+            } else {
+                None
+            };
+            if let Some(reason) = idle {
+                if S::RECORDS {
+                    sink.event(Event::FireControlIdle {
+                        unit: order.unit,
+                        fire_control: order.fire_control,
+                        reason,
+                    });
+                }
+                continue;
+            }
+            let defender = volley_plot(plot, target_f, volley);
+            let mut bands = std::mem::take(&mut scratch.bands);
+            bands_into(
+                battle,
+                target_f,
+                &defender.shifts,
+                &mut bands,
+                &mut scratch.ranks,
+                &mut scratch.shares,
+            );
+            let roll = dice.roll_d100(sink, Purpose::Targeting);
+            let target = bands
+                .iter()
+                .find(|(_, upper)| roll <= *upper)
+                .map_or(bands[bands.len() - 1].0, |(u, _)| *u);
+            if S::RECORDS {
+                sink.event(Event::Acquired {
+                    unit: order.unit,
+                    fire_control: order.fire_control,
+                    formation: target_f,
+                    bands: bands.clone(),
+                    roll,
+                    target,
+                });
+            }
+            scratch.bands = bands;
+            let range = battle.ranges.get(f, target_f);
+            let evasion = scratch.evasion_points[target_f];
+            let screen = battle.units[target].screen_level();
+            for &w in &order.weapons {
+                let sys = &battle.units[order.unit].systems[w];
+                if !sys.operational() {
+                    if S::RECORDS {
+                        sink.event(Event::WeaponIdle {
+                            unit: order.unit,
+                            weapon: w,
+                            reason: "knocked out",
+                        });
+                    }
+                    continue;
+                }
+                let SystemKind::Beam { class } = sys.kind else {
+                    // The orders layer refuses weapons the engine cannot resolve yet.
+                    continue;
+                };
+                let n = beam_dice(u32::from(class), range);
+                if n == 0 {
+                    if S::RECORDS {
+                        sink.event(Event::WeaponIdle {
+                            unit: order.unit,
+                            weapon: w,
+                            reason: "out of range",
+                        });
+                    }
+                    continue;
+                }
+                let drm = -(evasion.saturating_sub(evasion_ignored(sys.arcs)) as i32);
+                let mut tap = Tap::new(sink);
+                let result = beam_attack(
+                    dice,
+                    &mut tap,
+                    BeamAttack {
+                        dice: n,
+                        drm,
+                        screen,
+                        penetrating: true,
+                    },
+                );
+                let faces = tap.take();
+                let reroll_faces = std::mem::take(&mut tap.rerolls);
+                let p = &mut scratch.pending[target];
+                p.0 += result.normal;
+                p.1 += result.penetrating;
+                if S::RECORDS {
+                    sink.event(Event::BeamAttack {
+                        unit: order.unit,
+                        weapon: w,
+                        target,
+                        range,
+                        dice: n,
+                        drm,
+                        screen,
+                        faces,
+                        reroll_faces,
+                        normal: result.normal,
+                        penetrating: result.penetrating,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Applies `normal` (armour first) and `penetrating` (hull) damage to a
+/// Unit; returns (armour boxes, hull boxes, rows completed, crew lost).
+pub fn damage_unit(unit: &mut Unit, normal: u32, penetrating: u32) -> (u32, u32, u32, u32) {
+    let armour = normal.min(unit.armour_left());
+    unit.armour_lost += armour;
+    hull_damage(unit, normal - armour + penetrating, armour)
+}
+
+/// Semi-armour-piercing damage of one hit (ft-rules §1.4): half, rounded
+/// up, to armour; the rest, and what armour cannot take, to the hull.
+pub fn sap_damage(unit: &mut Unit, damage: u32) -> (u32, u32, u32, u32) {
+    let armour = damage.div_ceil(2).min(unit.armour_left());
+    unit.armour_lost += armour;
+    hull_damage(unit, damage - armour, armour)
+}
+
+fn hull_damage(unit: &mut Unit, hull: u32, armour: u32) -> (u32, u32, u32, u32) {
+    let rows_before = rows_completed(&unit.rows, unit.hull_lost) as u32;
+    let crew_before = unit.crew_factors();
+    let hull = hull.min(unit.hull_left());
+    unit.hull_lost += hull;
+    let rows_after = rows_completed(&unit.rows, unit.hull_lost) as u32;
+    if unit.hull_lost >= unit.hull_total && unit.hull_total > 0 {
+        unit.destroyed = true;
+    }
+    (
+        armour,
+        hull,
+        rows_after - rows_before,
+        crew_before - unit.crew_factors(),
+    )
+}
+
+fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratch) {
+    for u in 0..battle.units.len() {
+        let (normal, penetrating) = scratch.pending[u];
+        if normal + penetrating == 0 || !battle.units[u].active() {
+            continue;
+        }
+        let unit = &mut battle.units[u];
+        let (armour, hull, rows, crew_lost) = damage_unit(unit, normal, penetrating);
+        scratch.rows_this_volley[u] += rows;
+        if S::RECORDS {
+            sink.event(Event::Damage {
+                unit: u,
+                normal,
+                penetrating,
+                armour,
+                hull,
+                rows_completed: rows,
+                crew_lost,
+                destroyed: unit.destroyed,
+            });
+            if unit.destroyed {
+                sink.event(Event::Destroyed {
+                    unit: u,
+                    cause: "hull destroyed",
+                });
+            }
+        }
+    }
+}
+
+/// Number a threshold die must reach: 6 after the first row, 5 after the
+/// second, 4 after the third, then 3 and never below 2 (ft-rules §7.1, A24).
+pub fn threshold_needed(row: u32) -> u8 {
+    (7 - row.min(5) as i32).max(2) as u8
+}
+
+/// Systems that are gone for good when a threshold takes them.
+fn lost_for_good(kind: &SystemKind) -> bool {
+    matches!(kind, SystemKind::Smm | SystemKind::Smr | SystemKind::Missile { .. })
+}
+
+/// One threshold check for a Unit that completed `rows` rows this Volley.
+pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice: &mut Dice, sink: &mut S) {
+    let double_drive = battle.rules.double_drive_check;
+    let unit = &mut battle.units[u];
+    let row = unit.rows_lost() as u32;
+    let extra = rows - 1;
+    let needed = threshold_needed(row);
+    if S::RECORDS {
+        sink.event(Event::ThresholdCheck {
+            unit: u,
+            row,
+            extra_rows: extra,
+            needed,
+        });
+    }
+    for s in 0..unit.systems.len() {
+        if unit.systems[s].state != SysState::Operational {
+            continue;
+        }
+        let kind = unit.systems[s].kind.clone();
+        let modifier = extra as i32
+            + if kind.is_core() {
+                -1
+            } else if matches!(kind, SystemKind::EnhancedSensors | SystemKind::SuperiorSensors) {
+                1
+            } else {
+                0
+            };
+        let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
+        let lost = i32::from(face) + modifier >= i32::from(needed);
+        if S::RECORDS {
+            sink.event(Event::ThresholdRoll {
+                unit: u,
+                system: Some(s),
+                face,
+                modifier,
+                lost,
+            });
+        }
+        if !lost {
+            continue;
+        }
+        let sensors_gone = face == 6 && matches!(kind, SystemKind::EnhancedSensors | SystemKind::SuperiorSensors);
+        unit.systems[s].state = if lost_for_good(&kind) || sensors_gone {
+            SysState::Destroyed
+        } else {
+            SysState::Damaged
+        };
+        match kind {
+            SystemKind::CommandBridge => {
+                let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
+                let volleys = (face < 6).then_some(face);
+                unit.control = match volleys {
+                    Some(n) => Control::OutFor(n),
+                    None => Control::Permanent,
+                };
+                if S::RECORDS {
+                    sink.event(Event::BridgeLost { unit: u, face, volleys });
+                }
+            }
+            SystemKind::LifeSupport => {
+                let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
+                unit.life_support_failing = Some(face);
+                if S::RECORDS {
+                    sink.event(Event::LifeSupportLost { unit: u, face });
+                }
+            }
+            SystemKind::PowerCore if S::RECORDS => sink.event(Event::CoreBreached { unit: u }),
+            _ => {}
+        }
+    }
+    let drive_rolls = if double_drive && extra >= 1 { 2 } else { 1 };
+    for _ in 0..drive_rolls {
+        if unit.drive_hits >= 2 || unit.thrust == 0 {
+            break;
+        }
+        let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
+        let lost = i32::from(face) + extra as i32 >= i32::from(needed);
+        if S::RECORDS {
+            sink.event(Event::ThresholdRoll {
+                unit: u,
+                system: None,
+                face,
+                modifier: extra as i32,
+                lost,
+            });
+        }
+        if lost {
+            unit.drive_hits += 1;
+            unit.drive_damaged = true;
+            unit.thrust = drive_thrust(unit.original_thrust, unit.drive_hits);
+            if S::RECORDS {
+                sink.event(Event::DriveHit {
+                    unit: u,
+                    thrust: unit.thrust,
+                });
+            }
+        }
+    }
+}
+
+/// Thrust after `hits` drive hits: half the original (rounded down, A9) after
+/// one (a thrust-1 drive goes straight to 0), none after two.
+pub fn drive_thrust(original: u32, hits: u8) -> u32 {
+    match hits {
+        0 => original,
+        1 if original > 1 => original / 2,
+        _ => 0,
+    }
+}
+
+/// Default damage-control rank of a system (F&M Damage phase): power core,
+/// life support, bridge, (drive), screens, a Fire Control when none works,
+/// weapons by dice (beam class), then the rest.
+fn default_priority(unit: &Unit, system: Option<SystemId>) -> (u32, u32) {
+    let Some(s) = system else { return (3, 0) };
+    let kind = &unit.systems[s].kind;
+    match kind {
+        SystemKind::PowerCore => (0, 0),
+        SystemKind::LifeSupport => (1, 0),
+        SystemKind::CommandBridge => (2, 0),
+        SystemKind::ScreenGenerator => (4, 0),
+        SystemKind::FireControl if unit.fire_controls().next().is_none() => (5, 0),
+        SystemKind::Beam { class } => (6, 10 - u32::from(*class).min(10)),
+        k if k.is_weapon() => (7, 0),
+        _ => (8, 0),
+    }
+}
+
+fn damage_control<S: Sink>(
+    battle: &mut Battle,
+    plot: &ExchangePlot,
+    volley: u8,
+    u: UnitId,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let repair_bridge = battle.rules.repair_permanent_bridge;
+    let formation = battle.units[u].formation;
+    let unit = &mut battle.units[u];
+    let mut parties = unit.damage_control_parties();
+    if parties == 0 {
+        return;
+    }
+    let jobs = &mut scratch.jobs;
+    jobs.clear();
+    for (s, sys) in unit.systems.iter().enumerate() {
+        let bridge_blocked =
+            sys.kind == SystemKind::CommandBridge && unit.control == Control::Permanent && !repair_bridge;
+        if sys.state == SysState::Damaged && !bridge_blocked {
+            jobs.push(Some(s));
+        }
+    }
+    if unit.drive_hits > 0 && unit.drive_damaged {
+        jobs.push(None);
+    }
+    if jobs.is_empty() {
+        return;
+    }
+    let plotted: &[SystemId] = volley_plot(plot, formation, volley)
+        .damage_control
+        .iter()
+        .find(|(unit_id, _)| *unit_id == u)
+        .map_or(&[], |(_, list)| list.as_slice());
+    jobs.sort_by_key(|job| {
+        let rank = job.and_then(|s| plotted.iter().position(|p| *p == s));
+        (
+            rank.unwrap_or(usize::MAX),
+            default_priority(unit, *job),
+            job.map_or(0, |s| s + 1),
+        )
+    });
+    for &job in jobs.iter() {
+        if parties == 0 {
+            break;
+        }
+        let n = parties.min(3);
+        parties -= n;
+        let face = dice.roll_d6(sink, Purpose::DamageControl, Pile::Initial);
+        let repaired = u32::from(face) <= n;
+        if repaired {
+            match job {
+                Some(s) => {
+                    unit.systems[s].state = SysState::Operational;
+                    unit.systems[s].repaired = true;
+                    match unit.systems[s].kind {
+                        SystemKind::CommandBridge => unit.control = Control::InControl,
+                        SystemKind::LifeSupport => unit.life_support_failing = None,
+                        _ => {}
+                    }
+                }
+                None => {
+                    unit.drive_hits -= 1;
+                    unit.thrust = drive_thrust(unit.original_thrust, unit.drive_hits);
+                    unit.drive_damaged = unit.drive_hits > 0;
+                }
+            }
+        }
+        if S::RECORDS {
+            sink.event(Event::Repair {
+                unit: u,
+                system: job,
+                parties: n,
+                face,
+                repaired,
+            });
+        }
+    }
+}
+
+fn reactors_and_countdowns<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scratch: &mut Scratch) {
+    for u in 0..battle.units.len() {
+        let breached = battle.units[u].active()
+            && battle.units[u]
+                .systems
+                .iter()
+                .any(|s| s.kind == SystemKind::PowerCore && s.state == SysState::Damaged);
+        if !breached {
+            continue;
+        }
+        let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
+        let exploded = face >= 5;
+        if S::RECORDS {
+            sink.event(Event::ReactorRoll {
+                unit: u,
+                face,
+                exploded,
+            });
+        }
+        if !exploded {
+            continue;
+        }
+        battle.units[u].destroyed = true;
+        if S::RECORDS {
+            sink.event(Event::Destroyed {
+                unit: u,
+                cause: "power core explosion",
+            });
+        }
+        if battle.rules.reactor_blast {
+            blast(battle, u, dice, sink, scratch);
+        }
+    }
+    for u in 0..battle.units.len() {
+        let unit = &mut battle.units[u];
+        if !unit.active() {
+            continue;
+        }
+        match unit.control {
+            Control::OutFor(1) => {
+                // Control comes back; the bridge itself stays damaged until repaired.
+                unit.control = Control::InControl;
+                if S::RECORDS {
+                    sink.event(Event::ControlRegained { unit: u });
+                }
+            }
+            Control::OutFor(n) => unit.control = Control::OutFor(n - 1),
+            _ => {}
+        }
+        match unit.life_support_failing {
+            Some(1) => {
+                unit.life_support_failing = None;
+                unit.derelict = true;
+                if S::RECORDS {
+                    sink.event(Event::Abandoned { unit: u });
+                }
+            }
+            Some(n) => unit.life_support_failing = Some(n - 1),
+            None => {}
+        }
+    }
+}
+
+/// Reactor blast (ft-rules §7.5, A13-A14): 1d6 per full 25 mass of the
+/// exploding Unit, rolled for each other active Unit of its Formation, as
+/// one semi-armour-piercing hit; those hit check thresholds at once.
+fn blast<S: Sink>(battle: &mut Battle, source: UnitId, dice: &mut Dice, sink: &mut S, scratch: &mut Scratch) {
+    let n = battle.units[source].mass / 25;
+    let formation = battle.units[source].formation;
+    if n == 0 {
+        return;
+    }
+    let mut members = std::mem::take(&mut scratch.ranks);
+    members.clear();
+    members.extend(battle.formations[formation].units.iter().copied());
+    for &u in &members {
+        if u == source || !battle.units[u].active() {
+            continue;
+        }
+        let mut tap = Tap::new(sink);
+        let damage: u32 = (0..n)
+            .map(|_| u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial)))
+            .sum();
+        let faces = tap.take();
+        let (armour, hull, rows, crew_lost) = sap_damage(&mut battle.units[u], damage);
+        let destroyed = battle.units[u].destroyed;
+        if S::RECORDS {
+            sink.event(Event::Blast {
+                source,
+                unit: u,
+                faces,
+                damage,
+            });
+            sink.event(Event::Damage {
+                unit: u,
+                normal: damage,
+                penetrating: 0,
+                armour,
+                hull,
+                rows_completed: rows,
+                crew_lost,
+                destroyed,
+            });
+            if destroyed {
+                sink.event(Event::Destroyed {
+                    unit: u,
+                    cause: "reactor blast",
+                });
+            }
+        }
+        if rows > 0 && !destroyed {
+            threshold_check(battle, u, rows, dice, sink);
+        }
+    }
+    scratch.ranks = members;
+}
+
+/// A roll sink that passes every die on and, when the outer sink records,
+/// also keeps the faces (initial and reroll piles apart) for an event.
+struct Tap<'a, S: Sink> {
+    inner: &'a mut S,
+    faces: Vec<u8>,
+    rerolls: Vec<u8>,
+}
+
+impl<'a, S: Sink> Tap<'a, S> {
+    fn new(inner: &'a mut S) -> Self {
+        Tap {
+            inner,
+            faces: Vec::new(),
+            rerolls: Vec::new(),
+        }
+    }
+
+    /// The initial faces so far (empty when not recording).
+    fn take(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.faces)
+    }
+}
+
+impl<S: Sink> RollSink for Tap<'_, S> {
+    #[inline]
+    fn roll(&mut self, roll: Roll) {
+        self.inner.roll(roll);
+        if S::RECORDS {
+            match roll.pile {
+                Pile::Initial => self.faces.push(roll.face),
+                _ => self.rerolls.push(roll.face),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::plot::Maneuver::*;
+    use crate::engine::rules::Rules;
+    use crate::engine::state::{Formation, RangeTable, Side, Sys};
+    use crate::gzf::model::Profile;
+
+    #[test]
+    fn maneuver_follows_the_worked_examples_of_fm_readings_3() {
+        // A closes with 3 SP, B withdraws with 2 SP: 60 → 51 → 57.
+        assert_eq!(pair_range(60, (Close, 3), (Withdraw, 2)), (51, 57, 57));
+        // A closes with 3, B maintains with 4: 51, then back to 60 (never past it).
+        assert_eq!(pair_range(60, (Close, 3), (Maintain, 4)), (51, 51, 60));
+        // A closes with 25: |60 − 75| = 15 (overshoot).
+        assert_eq!(pair_range(60, (Close, 25), (Maintain, 0)), (15, 15, 15));
+        // Order of the pair does not matter.
+        assert_eq!(
+            pair_range(60, (Withdraw, 2), (Close, 3)),
+            pair_range(60, (Close, 3), (Withdraw, 2))
+        );
+        // Maintain pulls a withdrawal back toward the start.
+        assert_eq!(pair_range(30, (Withdraw, 4), (Maintain, 2)), (30, 42, 36));
+    }
+
+    #[test]
+    fn secondary_and_unplotted_pairs_lose_one_speed_point() {
+        let vp = VolleyPlot {
+            primary: Some(ManeuverOrder {
+                target: 1,
+                maneuver: Close,
+            }),
+            secondary: vec![ManeuverOrder {
+                target: 2,
+                maneuver: Withdraw,
+            }],
+            ..VolleyPlot::default()
+        };
+        assert_eq!(move_against(&vp, 3, 1), (Close, 3));
+        assert_eq!(move_against(&vp, 3, 2), (Withdraw, 2));
+        assert_eq!(move_against(&vp, 3, 3), (Maintain, 2));
+        assert_eq!(move_against(&vp, 0, 3), (Maintain, 0));
+    }
+
+    fn unit(name: &str, mass: u32, thrust: u32) -> Unit {
+        Unit {
+            name: name.into(),
+            side: 0,
+            formation: 0,
+            profile: Profile::Fb1,
+            mass,
+            civilian: false,
+            original_thrust: thrust,
+            thrust,
+            drive_hits: 0,
+            drive_damaged: false,
+            armour_total: 2,
+            armour_lost: 0,
+            rows: vec![3, 3, 2, 2],
+            hull_total: 10,
+            hull_lost: 0,
+            crew_boxes: vec![5, 10],
+            systems: vec![Sys {
+                kind: SystemKind::FireControl,
+                arcs: 0,
+                state: SysState::Operational,
+                inactive: false,
+                repaired: false,
+            }],
+            destroyed: false,
+            control: Control::InControl,
+            life_support_failing: None,
+            derelict: false,
+        }
+    }
+
+    fn battle(units: Vec<Unit>) -> Battle {
+        let ids = (0..units.len()).collect();
+        Battle {
+            sides: vec![Side { name: "A".into() }],
+            formations: vec![Formation {
+                name: "F".into(),
+                side: 0,
+                units: ids,
+            }],
+            units,
+            ranges: RangeTable::new(1, 60),
+            rules: Rules::default(),
+        }
+    }
+
+    #[test]
+    fn targeting_bands_match_the_rules_example_and_its_shifts() {
+        let b = battle(vec![unit("Frigate", 22, 8), unit("Destroyer", 44, 6)]);
+        let mut out = Vec::new();
+        targeting_bands(&b, 0, &[], &mut out);
+        assert_eq!(out, [(1, 67), (0, 100)], "Destroyer 01-67, Frigate 68-100");
+        targeting_bands(&b, 0, &[(0, 10)], &mut out);
+        assert_eq!(out, [(1, 57), (0, 100)], "Frigate takes 10 points more exposure");
+        targeting_bands(&b, 0, &[(0, -10)], &mut out);
+        assert_eq!(out, [(1, 77), (0, 100)], "Frigate sheds 10 points");
+    }
+
+    #[test]
+    fn no_unit_falls_below_one_percentile() {
+        let b = battle(vec![unit("Big", 300, 4), unit("Small", 1, 8)]);
+        let mut out = Vec::new();
+        targeting_bands(&b, 0, &[(1, -20)], &mut out);
+        assert_eq!(out, [(0, 99), (1, 100)]);
+    }
+
+    #[test]
+    fn armour_takes_normal_damage_first_and_penetrating_goes_to_the_hull() {
+        let mut u = unit("T", 40, 4);
+        // 3 normal: 2 to armour, 1 to hull; 2 penetrating to the hull.
+        assert_eq!(damage_unit(&mut u, 3, 2), (2, 3, 1, 0));
+        assert_eq!((u.armour_lost, u.hull_lost), (2, 3));
+        // 2 more hull boxes cross the crew factor in box 5 and no row end.
+        assert_eq!(damage_unit(&mut u, 2, 0), (0, 2, 0, 1));
+        // Overkill destroys the Unit and stops at the last box.
+        assert_eq!(damage_unit(&mut u, 0, 20), (0, 5, 3, 1));
+        assert!(u.destroyed);
+    }
+
+    #[test]
+    fn sap_damage_sends_half_rounded_up_to_armour() {
+        // FTC §6.5 example: hits of 3, 1, 3, 6 on 4 armour → 4 armour, 9 hull.
+        let mut u = unit("T", 100, 4);
+        u.armour_total = 4;
+        u.rows = vec![10, 10, 10, 10];
+        u.hull_total = 40;
+        let mut armour = 0;
+        let mut hull = 0;
+        for hit in [3, 1, 3, 6] {
+            let (a, h, _, _) = sap_damage(&mut u, hit);
+            armour += a;
+            hull += h;
+        }
+        assert_eq!((armour, hull), (4, 9));
+    }
+
+    #[test]
+    fn threshold_numbers_and_the_drive_ladder() {
+        assert_eq!((1..=6).map(threshold_needed).collect::<Vec<_>>(), [6, 5, 4, 3, 2, 2]);
+        assert_eq!((drive_thrust(6, 0), drive_thrust(6, 1), drive_thrust(6, 2)), (6, 3, 0));
+        assert_eq!((drive_thrust(5, 1), drive_thrust(1, 1)), (2, 0));
+    }
+
+    #[test]
+    fn evasion_is_ignored_by_wide_arcs() {
+        assert_eq!((0..=6).map(evasion_ignored).collect::<Vec<_>>(), [0, 0, 0, 1, 1, 2, 2]);
+    }
+
+    #[test]
+    fn a_threshold_check_rolls_every_working_system_then_the_drive() {
+        let mut b = battle(vec![unit("T", 40, 6)]);
+        b.units[0].hull_lost = 3; // first row complete
+        // FCS rolls 6 (lost at 6+), drive rolls 6 (halved).
+        let mut dice = Dice::from_faces(&[6, 6]);
+        threshold_check(&mut b, 0, 1, &mut dice, &mut ());
+        assert_eq!(b.units[0].systems[0].state, SysState::Damaged);
+        assert_eq!(b.units[0].thrust, 3);
+        // Two rows at once: second row needs 5, +1 for the extra row → 4+ effective.
+        let mut b = battle(vec![unit("T", 40, 6)]);
+        b.units[0].hull_lost = 6;
+        let mut dice = Dice::from_faces(&[4, 3]);
+        threshold_check(&mut b, 0, 2, &mut dice, &mut ());
+        assert_eq!(b.units[0].systems[0].state, SysState::Damaged);
+        assert_eq!(b.units[0].thrust, 6, "drive 3 + 1 = 4 < 5 survives");
+    }
+}
