@@ -7,4 +7,6 @@ pub mod cli;
 pub mod diag;
 pub mod engine;
 pub mod gzf;
+pub mod log;
+pub mod report;
 pub mod sheet;

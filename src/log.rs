@@ -1,0 +1,224 @@
+//! The event log as JSON Lines: a versioned mirror of the engine's events,
+//! documented in `docs/events.md`. The first line is a header; every later
+//! line is one die (`"type": "roll"`) or one event, in the order they
+//! happened, numbered by `seq`. Keys come out in alphabetical order.
+
+use serde_json::{Value, json};
+
+use crate::engine::dice::{Pile, Purpose, Roll};
+use crate::engine::event::{Entry, Event, Recorder};
+use crate::engine::plot::Maneuver;
+use crate::engine::state::Battle;
+use crate::report::Header;
+
+/// Version of the log schema; raised whenever a field changes meaning or
+/// disappears (new fields may be added without a raise).
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Renders the whole log of one Exchange.
+pub fn render(header: &Header, battle: &Battle, rec: &Recorder) -> String {
+    let mut out = String::new();
+    let head = json!({
+        "schema": "fam-events",
+        "version": SCHEMA_VERSION,
+        "title": header.title,
+        "seed": header.seed,
+        "exchange": header.exchange,
+        "sides": battle.sides.iter().map(|s| &s.name).collect::<Vec<_>>(),
+        "formations": battle.formations.iter().enumerate().map(|(i, f)| json!({
+            "id": i, "name": f.name, "side": f.side, "units": f.units,
+        })).collect::<Vec<_>>(),
+        "units": battle.units.iter().enumerate().map(|(i, u)| json!({
+            "id": i,
+            "name": u.name,
+            "formation": u.formation,
+            "systems": u.systems.iter().map(|s| s.kind.name(u.profile)).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    });
+    out.push_str(&head.to_string());
+    out.push('\n');
+    for (i, entry) in rec.entries.iter().enumerate() {
+        let mut v = match entry {
+            Entry::Roll(r) => roll(r),
+            Entry::Event(e) => event(e),
+        };
+        if let Value::Object(map) = &mut v {
+            map.insert("seq".into(), json!(i + 1));
+        }
+        out.push_str(&v.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+fn purpose(p: Purpose) -> &'static str {
+    match p {
+        Purpose::Speed => "speed",
+        Purpose::Evasion => "evasion",
+        Purpose::Targeting => "targeting",
+        Purpose::Beam => "beam",
+        Purpose::ToHit => "to_hit",
+        Purpose::PointDefence => "point_defence",
+        Purpose::Damage => "damage",
+        Purpose::MissilesOnTarget => "missiles_on_target",
+        Purpose::Threshold => "threshold",
+        Purpose::DamageControl => "damage_control",
+    }
+}
+
+fn roll(r: &Roll) -> Value {
+    let pile = match r.pile {
+        Pile::Initial => "initial",
+        Pile::Reroll => "reroll",
+        Pile::EvasionReroll => "evasion_reroll",
+    };
+    let die = if r.purpose == Purpose::Targeting { "d100" } else { "d6" };
+    json!({"type": "roll", "die": die, "purpose": purpose(r.purpose), "pile": pile, "face": r.face})
+}
+
+fn maneuver(m: &Option<(Maneuver, u32)>) -> Value {
+    match m {
+        None => Value::Null,
+        Some((man, points)) => json!({
+            "maneuver": match man {
+                Maneuver::Close => "close",
+                Maneuver::Maintain => "maintain",
+                Maneuver::Withdraw => "withdraw",
+            },
+            "speed_points": points,
+        }),
+    }
+}
+
+fn event(e: &Event) -> Value {
+    match e {
+        Event::VolleyStarted { volley } => json!({"type": "volley", "volley": volley}),
+        Event::PlotCut {
+            formation,
+            thrust,
+            speed,
+            evasion,
+        } => json!({"type": "plot_cut", "formation": formation, "thrust": thrust, "speed": speed, "evasion": evasion}),
+        Event::Pools {
+            formation,
+            thrust,
+            speed_dice,
+            speed_points,
+            evasion_dice,
+            evasion_points,
+        } => json!({
+            "type": "pools", "formation": formation, "thrust": thrust,
+            "speed_dice": speed_dice, "speed_points": speed_points,
+            "evasion_dice": evasion_dice, "evasion_points": evasion_points,
+        }),
+        Event::RangeChanged {
+            a,
+            b,
+            start,
+            a_move,
+            b_move,
+            after_close,
+            after_withdraw,
+            end,
+        } => json!({
+            "type": "range", "a": a, "b": b, "start": start,
+            "a_move": maneuver(a_move), "b_move": maneuver(b_move),
+            "after_close": after_close, "after_withdraw": after_withdraw, "end": end,
+        }),
+        Event::Acquired {
+            unit,
+            fire_control,
+            formation,
+            bands,
+            roll,
+            target,
+        } => json!({
+            "type": "acquired", "unit": unit, "fire_control": fire_control, "formation": formation,
+            "bands": bands.iter().map(|(u, hi)| json!({"unit": u, "upper": hi})).collect::<Vec<_>>(),
+            "roll": roll, "target": target,
+        }),
+        Event::FireControlIdle {
+            unit,
+            fire_control,
+            reason,
+        } => json!({"type": "fire_control_idle", "unit": unit, "fire_control": fire_control, "reason": reason}),
+        Event::BeamAttack {
+            unit,
+            weapon,
+            target,
+            range,
+            dice,
+            drm,
+            screen,
+            faces,
+            reroll_faces,
+            normal,
+            penetrating,
+        } => json!({
+            "type": "beam_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
+            "dice": dice, "drm": drm, "screen": screen, "faces": faces, "reroll_faces": reroll_faces,
+            "normal": normal, "penetrating": penetrating,
+        }),
+        Event::WeaponIdle { unit, weapon, reason } => {
+            json!({"type": "weapon_idle", "unit": unit, "weapon": weapon, "reason": reason})
+        }
+        Event::Damage {
+            unit,
+            normal,
+            penetrating,
+            armour,
+            hull,
+            rows_completed,
+            crew_lost,
+            destroyed,
+        } => json!({
+            "type": "damage", "unit": unit, "normal": normal, "penetrating": penetrating,
+            "armour": armour, "hull": hull, "rows_completed": rows_completed,
+            "crew_lost": crew_lost, "destroyed": destroyed,
+        }),
+        Event::ThresholdCheck {
+            unit,
+            row,
+            extra_rows,
+            needed,
+        } => json!({"type": "threshold_check", "unit": unit, "row": row, "extra_rows": extra_rows, "needed": needed}),
+        Event::ThresholdRoll {
+            unit,
+            system,
+            face,
+            modifier,
+            lost,
+        } => json!({
+            "type": "threshold_roll", "unit": unit, "system": system, "face": face,
+            "modifier": modifier, "lost": lost,
+        }),
+        Event::DriveHit { unit, thrust } => json!({"type": "drive_hit", "unit": unit, "thrust": thrust}),
+        Event::BridgeLost { unit, face, volleys } => {
+            json!({"type": "bridge_lost", "unit": unit, "face": face, "volleys": volleys})
+        }
+        Event::LifeSupportLost { unit, face } => json!({"type": "life_support_lost", "unit": unit, "face": face}),
+        Event::CoreBreached { unit } => json!({"type": "core_breached", "unit": unit}),
+        Event::Repair {
+            unit,
+            system,
+            parties,
+            face,
+            repaired,
+        } => json!({
+            "type": "repair", "unit": unit, "system": system, "parties": parties,
+            "face": face, "repaired": repaired,
+        }),
+        Event::ReactorRoll { unit, face, exploded } => {
+            json!({"type": "reactor_roll", "unit": unit, "face": face, "exploded": exploded})
+        }
+        Event::Blast {
+            source,
+            unit,
+            faces,
+            damage,
+        } => json!({"type": "blast", "source": source, "unit": unit, "faces": faces, "damage": damage}),
+        Event::ControlRegained { unit } => json!({"type": "control_regained", "unit": unit}),
+        Event::Abandoned { unit } => json!({"type": "abandoned", "unit": unit}),
+        Event::Destroyed { unit, cause } => json!({"type": "destroyed", "unit": unit, "cause": cause}),
+    }
+}

@@ -1,0 +1,524 @@
+//! The report for people: what happened in an Exchange, Volley by Volley,
+//! rendered from the engine's events. Plain text by default; Markdown for
+//! forums and mail.
+
+use std::fmt::Write as _;
+
+use crate::engine::event::{Entry, Event, Recorder};
+use crate::engine::plot::{Maneuver, SystemId, UnitId};
+use crate::engine::state::{Battle, Control};
+
+/// Output style of the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Style {
+    #[default]
+    Text,
+    Markdown,
+}
+
+/// What the report says about the run besides the events.
+#[derive(Debug, Clone)]
+pub struct Header {
+    pub title: String,
+    pub seed: u64,
+    pub exchange: u32,
+}
+
+/// Renders the report of one Exchange: `before` is the battle as it
+/// started, `after` as it ended, `rec` what happened in between.
+pub fn render(header: &Header, before: &Battle, after: &Battle, rec: &Recorder, style: Style) -> String {
+    let mut r = Report {
+        out: String::new(),
+        style,
+        battle: after,
+        section: "",
+    };
+    r.title(&format!("{} (Exchange {})", header.title, header.exchange));
+    r.line(&format!("Seed {}", header.seed));
+    r.heading("Formations");
+    for formation in &before.formations {
+        let units: Vec<_> = formation.units.iter().map(|u| before.units[*u].name.as_str()).collect();
+        r.item(&format!(
+            "{} ({}): {}",
+            formation.name,
+            before.sides[formation.side].name,
+            units.join(", ")
+        ));
+    }
+    r.heading("Ranges at the start (MU)");
+    r.ranges(before);
+    for entry in &rec.entries {
+        let Entry::Event(event) = entry else { continue };
+        r.event(event);
+    }
+    r.heading("End of the Exchange");
+    r.line("Ranges (MU):");
+    r.ranges(after);
+    r.status(after);
+    r.finish()
+}
+
+struct Report<'a> {
+    out: String,
+    style: Style,
+    battle: &'a Battle,
+    /// The section of the current Volley being written.
+    section: &'static str,
+}
+
+fn maneuver_word(m: Maneuver) -> &'static str {
+    match m {
+        Maneuver::Close => "close",
+        Maneuver::Maintain => "maintain",
+        Maneuver::Withdraw => "withdraw",
+    }
+}
+
+fn faces(f: &[u8]) -> String {
+    let v: Vec<String> = f.iter().map(u8::to_string).collect();
+    format!("[{}]", v.join(" "))
+}
+
+fn plural(n: u32, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+impl Report<'_> {
+    fn finish(self) -> String {
+        let mut s: String = self.out.lines().map(str::trim_end).collect::<Vec<_>>().join("\n");
+        s.push('\n');
+        s
+    }
+
+    fn title(&mut self, t: &str) {
+        match self.style {
+            Style::Text => {
+                let _ = writeln!(self.out, "{t}\n{}", "=".repeat(t.chars().count()));
+            }
+            Style::Markdown => {
+                let _ = writeln!(self.out, "# {t}\n");
+            }
+        }
+    }
+
+    fn heading(&mut self, t: &str) {
+        match self.style {
+            Style::Text => {
+                let _ = writeln!(self.out, "\n{t}\n{}", "-".repeat(t.chars().count()));
+            }
+            Style::Markdown => {
+                let _ = writeln!(self.out, "\n## {t}\n");
+            }
+        }
+    }
+
+    fn subheading(&mut self, t: &str) {
+        match self.style {
+            Style::Text => {
+                let _ = writeln!(self.out, "\n{t}:");
+            }
+            Style::Markdown => {
+                let _ = writeln!(self.out, "\n### {t}\n");
+            }
+        }
+    }
+
+    /// Opens a section of the current Volley unless it is already open.
+    fn section(&mut self, name: &'static str) {
+        if self.section != name {
+            self.section = name;
+            self.subheading(name);
+        }
+    }
+
+    fn line(&mut self, t: &str) {
+        let _ = writeln!(self.out, "{t}");
+    }
+
+    fn item(&mut self, t: &str) {
+        let _ = writeln!(
+            self.out,
+            "{}{t}",
+            if self.style == Style::Markdown { "- " } else { "  " }
+        );
+    }
+
+    fn detail(&mut self, t: &str) {
+        let _ = writeln!(
+            self.out,
+            "{}{t}",
+            if self.style == Style::Markdown {
+                "  - "
+            } else {
+                "      "
+            }
+        );
+    }
+
+    fn unit(&self, u: UnitId) -> &str {
+        &self.battle.units[u].name
+    }
+
+    fn system(&self, u: UnitId, s: Option<SystemId>) -> String {
+        match s {
+            None => "main drive".to_string(),
+            Some(s) => {
+                let unit = &self.battle.units[u];
+                format!("{} #{}", unit.systems[s].kind.name(unit.profile), s + 1)
+            }
+        }
+    }
+
+    fn formation(&self, f: usize) -> &str {
+        &self.battle.formations[f].name
+    }
+
+    fn table(&mut self, header: &[String], rows: &[Vec<String>]) {
+        match self.style {
+            Style::Markdown => {
+                let _ = writeln!(self.out, "\n| {} |", header.join(" | "));
+                let _ = writeln!(self.out, "|{}", "---|".repeat(header.len()));
+                for row in rows {
+                    let _ = writeln!(self.out, "| {} |", row.join(" | "));
+                }
+                let _ = writeln!(self.out);
+            }
+            Style::Text => {
+                let widths: Vec<usize> = (0..header.len())
+                    .map(|c| {
+                        rows.iter()
+                            .map(|r| r[c].chars().count())
+                            .chain([header[c].chars().count()])
+                            .max()
+                            .unwrap_or(0)
+                    })
+                    .collect();
+                let fmt_row = |row: &[String]| {
+                    let cells: Vec<String> = row
+                        .iter()
+                        .zip(&widths)
+                        .map(|(cell, w)| format!("{cell:<w$}", w = *w))
+                        .collect();
+                    format!("  {}", cells.join("  "))
+                };
+                let _ = writeln!(self.out, "{}", fmt_row(header));
+                for row in rows {
+                    let _ = writeln!(self.out, "{}", fmt_row(row));
+                }
+            }
+        }
+    }
+
+    fn ranges(&mut self, battle: &Battle) {
+        let n = battle.formations.len();
+        let mut header = vec![String::new()];
+        header.extend(battle.formations.iter().map(|f| f.name.clone()));
+        let rows: Vec<Vec<String>> = (0..n)
+            .map(|a| {
+                let mut row = vec![battle.formations[a].name.clone()];
+                row.extend((0..n).map(|b| {
+                    if a == b {
+                        "-".to_string()
+                    } else {
+                        battle.ranges.get(a, b).to_string()
+                    }
+                }));
+                row
+            })
+            .collect();
+        self.table(&header, &rows);
+    }
+
+    fn status(&mut self, battle: &Battle) {
+        let header: Vec<String> = ["Unit", "Formation", "Hull", "Armour", "Thrust", "Crew", "Status"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let rows: Vec<Vec<String>> = battle
+            .units
+            .iter()
+            .map(|u| {
+                let state = if u.destroyed {
+                    "destroyed".to_string()
+                } else if u.derelict {
+                    "derelict (crew abandoned ship)".to_string()
+                } else {
+                    let mut words = vec![if u.crippled() {
+                        "crippled"
+                    } else if u.hull_lost > 0 {
+                        "damaged"
+                    } else {
+                        "intact"
+                    }];
+                    match u.control {
+                        Control::InControl => {}
+                        Control::OutFor(_) => words.push("out of control"),
+                        Control::Permanent => words.push("out of control for good"),
+                    }
+                    words.join(", ")
+                };
+                vec![
+                    u.name.clone(),
+                    battle.formations[u.formation].name.clone(),
+                    format!("{}/{}", u.hull_left(), u.hull_total),
+                    format!("{}/{}", u.armour_left(), u.armour_total),
+                    format!("{}/{}", u.thrust, u.original_thrust),
+                    u.crew_factors().to_string(),
+                    state,
+                ]
+            })
+            .collect();
+        self.line("");
+        self.line("Units:");
+        self.table(&header, &rows);
+    }
+
+    fn event(&mut self, event: &Event) {
+        match event {
+            Event::VolleyStarted { volley } => {
+                self.heading(&format!("Volley {volley}"));
+                self.section = "";
+                self.section("Maneuver");
+            }
+            Event::PlotCut {
+                formation,
+                thrust,
+                speed,
+                evasion,
+            } => self.item(&format!(
+                "{}: thrust fell to {thrust}; plot cut to speed {speed}, evasion {evasion}",
+                self.formation(*formation)
+            )),
+            Event::Pools {
+                formation,
+                thrust,
+                speed_dice,
+                speed_points,
+                evasion_dice,
+                evasion_points,
+            } => self.item(&format!(
+                "{}: thrust {thrust}; speed {} {} = {}; evasion {} {} = {}",
+                self.formation(*formation),
+                speed_dice.len(),
+                faces(speed_dice),
+                plural(*speed_points, "point"),
+                evasion_dice.len(),
+                faces(evasion_dice),
+                plural(*evasion_points, "point"),
+            )),
+            Event::RangeChanged {
+                a,
+                b,
+                start,
+                a_move,
+                b_move,
+                after_close,
+                after_withdraw,
+                end,
+            } => {
+                let mv = |f: usize, m: &Option<(Maneuver, u32)>| match m {
+                    Some((man, p)) => format!("{} {} {p}", self.formation(f), maneuver_word(*man)),
+                    None => format!("{} no move", self.formation(f)),
+                };
+                self.item(&format!(
+                    "{} and {}: {start} MU; close → {after_close}, withdraw → {after_withdraw}, maintain → {end} MU ({}, {})",
+                    self.formation(*a),
+                    self.formation(*b),
+                    mv(*a, a_move),
+                    mv(*b, b_move),
+                ));
+            }
+            Event::Acquired {
+                unit,
+                fire_control,
+                formation,
+                bands,
+                roll,
+                target,
+            } => {
+                self.section("Fire");
+                let mut lo = 1;
+                let spread: Vec<String> = bands
+                    .iter()
+                    .map(|(u, hi)| {
+                        let s = format!("{} {:02}-{:02}", self.unit(*u), lo, hi);
+                        lo = hi + 1;
+                        s
+                    })
+                    .collect();
+                self.item(&format!(
+                    "{} {} at {}: d100 {roll} → {} ({})",
+                    self.unit(*unit),
+                    self.system(*unit, Some(*fire_control)),
+                    self.formation(*formation),
+                    self.unit(*target),
+                    spread.join(", "),
+                ));
+            }
+            Event::FireControlIdle {
+                unit,
+                fire_control,
+                reason,
+            } => {
+                self.section("Fire");
+                self.item(&format!(
+                    "{} {}: does not fire ({reason})",
+                    self.unit(*unit),
+                    self.system(*unit, Some(*fire_control))
+                ));
+            }
+            Event::BeamAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                dice,
+                drm,
+                screen,
+                faces: f,
+                reroll_faces,
+                normal,
+                penetrating,
+            } => {
+                let mut s = format!(
+                    "{} at {range} MU: {} {}, DRM {drm}, screen {screen} → {normal}",
+                    self.system(*unit, Some(*weapon)),
+                    plural(*dice, "die"),
+                    faces(f),
+                );
+                if !reroll_faces.is_empty() {
+                    let _ = write!(s, "; rerolls {} → {penetrating} penetrating", faces(reroll_faces));
+                }
+                self.detail(&s);
+            }
+            Event::WeaponIdle { unit, weapon, reason } => {
+                self.detail(&format!("{}: {reason}", self.system(*unit, Some(*weapon))));
+            }
+            Event::Damage {
+                unit,
+                normal,
+                penetrating,
+                armour,
+                hull,
+                rows_completed,
+                crew_lost,
+                destroyed,
+            } => {
+                self.section("Damage");
+                let mut s = format!(
+                    "{}: {normal} normal + {penetrating} penetrating → {armour} armour, {hull} hull",
+                    self.unit(*unit)
+                );
+                if *rows_completed > 0 {
+                    let _ = write!(s, ", {} completed", plural(*rows_completed, "row"));
+                }
+                if *crew_lost > 0 {
+                    let _ = write!(s, ", {} lost", plural(*crew_lost, "crew factor"));
+                }
+                if *destroyed {
+                    s.push_str(", DESTROYED");
+                }
+                self.item(&s);
+            }
+            Event::ThresholdCheck {
+                unit,
+                row,
+                extra_rows,
+                needed,
+            } => {
+                self.section("Thresholds");
+                let extra = if *extra_rows > 0 {
+                    format!(", +{extra_rows} per die for extra rows")
+                } else {
+                    String::new()
+                };
+                self.item(&format!(
+                    "{}: row {row} complete, systems lost on {needed}+{extra}",
+                    self.unit(*unit)
+                ));
+            }
+            Event::ThresholdRoll {
+                unit,
+                system,
+                face,
+                modifier,
+                lost,
+            } => {
+                let m = if *modifier == 0 {
+                    String::new()
+                } else {
+                    format!(" {modifier:+}")
+                };
+                self.detail(&format!(
+                    "{}: {face}{m}{}",
+                    self.system(*unit, *system),
+                    if *lost { " LOST" } else { "" }
+                ));
+            }
+            Event::DriveHit { unit, thrust } => {
+                self.detail(&format!("{}: drive hit, thrust now {thrust}", self.unit(*unit)));
+            }
+            Event::BridgeLost { unit, face, volleys } => self.detail(&format!(
+                "{}: bridge lost, d6 {face}: out of control {}",
+                self.unit(*unit),
+                volleys.map_or("permanently".to_string(), |n| format!(
+                    "for {}",
+                    plural(u32::from(n), "Volley")
+                ))
+            )),
+            Event::LifeSupportLost { unit, face } => self.detail(&format!(
+                "{}: life support lost, d6 {face}: it fails in {}",
+                self.unit(*unit),
+                plural(u32::from(*face), "Volley")
+            )),
+            Event::CoreBreached { unit } => {
+                self.detail(&format!("{}: power core breached", self.unit(*unit)));
+            }
+            Event::Repair {
+                unit,
+                system,
+                parties,
+                face,
+                repaired,
+            } => {
+                self.section("Damage control");
+                self.item(&format!(
+                    "{}: {} on {}: d6 {face} (needs {parties} or less) → {}",
+                    self.unit(*unit),
+                    plural(*parties, "party"),
+                    self.system(*unit, *system),
+                    if *repaired { "repaired" } else { "not repaired" }
+                ));
+            }
+            Event::ReactorRoll { unit, face, exploded } => {
+                self.section("Power cores");
+                self.item(&format!(
+                    "{}: breached core d6 {face} → {}",
+                    self.unit(*unit),
+                    if *exploded { "EXPLODES" } else { "holds" }
+                ));
+            }
+            Event::Blast {
+                source,
+                unit,
+                faces: f,
+                damage,
+            } => self.detail(&format!(
+                "blast of {} hits {}: {} = {damage} (semi-armour-piercing)",
+                self.unit(*source),
+                self.unit(*unit),
+                faces(f)
+            )),
+            Event::ControlRegained { unit } => self.item(&format!("{}: back under control", self.unit(*unit))),
+            Event::Abandoned { unit } => self.item(&format!(
+                "{}: life support failed; the crew abandons ship",
+                self.unit(*unit)
+            )),
+            Event::Destroyed { unit, cause } => {
+                if *cause != "hull destroyed" {
+                    self.item(&format!("{} is destroyed ({cause})", self.unit(*unit)));
+                }
+            }
+        }
+    }
+}
