@@ -1,0 +1,426 @@
+//! TOML text → raw scenario and orders records, every value with its span.
+//!
+//! Syntax errors come from `toml`'s recovering parser, so every one of them is
+//! reported. The document is then deserialized piece by piece (each top-level
+//! key, each Volley entry on its own), so one wrong value does not hide the
+//! problems in the rest of the file. Nothing here knows ships or thrust:
+//! names and numbers are checked in `build`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+
+use serde::Deserialize;
+use serde::de::{DeserializeOwned, IntoDeserializer, SeqAccess, Visitor};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use crate::diag::Diagnostic;
+
+/// A value and its byte span in the TOML text.
+pub(crate) type S<T> = Spanned<T>;
+
+/// Where the format is described, for help lines.
+pub(crate) const FORMAT_DOC: &str = "the orders format is described in docs/orders.md";
+
+/// A maneuver word as written: `close`, `maintain` or `withdraw`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Word {
+    Close,
+    Maintain,
+    Withdraw,
+}
+
+impl Word {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Word::Close => "close",
+            Word::Maintain => "maintain",
+            Word::Withdraw => "withdraw",
+        }
+    }
+}
+
+/// One name or an array of names (`maintain = "Anvil"` or `maintain = ["Anvil", "Pickets"]`).
+#[derive(Debug, Clone)]
+pub(crate) enum Names {
+    /// A single string: its span is the span of the enclosing value.
+    One(String),
+    Many(Vec<S<String>>),
+}
+
+impl<'de> Deserialize<'de> for Names {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Names;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a Formation name or an array of Formation names")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Names, E> {
+                Ok(Names::One(v.to_string()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Names, A::Error> {
+                let mut out = Vec::new();
+                while let Some(x) = seq.next_element::<S<String>>()? {
+                    out.push(x);
+                }
+                Ok(Names::Many(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawRules {
+    pub reactor_blast: Option<bool>,
+    pub repair_permanent_bridge: Option<bool>,
+    pub double_drive_check: Option<bool>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawRange {
+    pub between: S<Vec<S<String>>>,
+    pub mu: S<i64>,
+}
+
+/// One Fire Control's orders, as written in `fire = [...]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawFire {
+    pub unit: Option<S<String>>,
+    pub fc: Option<S<i64>>,
+    pub target: S<String>,
+    pub weapons: Option<S<Vec<S<i64>>>>,
+}
+
+/// Weapons fired in point-defence mode, as written in `pd = [...]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawPd {
+    pub unit: Option<S<String>>,
+    pub weapons: S<Vec<S<i64>>>,
+}
+
+/// One Volley of a Formation's plot.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawVolley {
+    pub speed: Option<S<i64>>,
+    pub evasion: Option<S<i64>>,
+    pub primary: Option<S<BTreeMap<S<Word>, S<String>>>>,
+    pub secondary: Option<S<BTreeMap<S<Word>, S<Names>>>>,
+    pub shift: Option<BTreeMap<S<String>, S<i64>>>,
+    pub fire: Option<Vec<S<RawFire>>>,
+    pub pd: Option<Vec<S<RawPd>>>,
+    pub damage_control: Option<BTreeMap<S<String>, S<Vec<S<i64>>>>>,
+}
+
+/// A Formation's plot: one or three Volleys.
+#[derive(Debug, Clone)]
+pub(crate) struct RawPlot {
+    pub formation: S<String>,
+    /// Span of the `volley` array (or of the Formation's key).
+    pub span: Range<usize>,
+    /// `None` for an entry that could not be read (already reported).
+    pub volleys: Vec<Option<S<RawVolley>>>,
+}
+
+/// A name → value list in file order.
+pub(crate) type Entries<V> = Vec<(S<String>, S<V>)>;
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RawScenario {
+    pub title: Option<S<String>>,
+    pub gzf: Option<S<Vec<S<String>>>>,
+    pub seed: Option<S<i64>>,
+    pub start_range: Option<S<i64>>,
+    pub rules: Option<RawRules>,
+    pub sides: Option<(Range<usize>, Entries<Vec<S<String>>>)>,
+    pub formations: Option<(Range<usize>, Entries<Vec<S<String>>>)>,
+    pub ranges: Vec<S<RawRange>>,
+    pub plots: Vec<RawPlot>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RawOrders {
+    pub commander: Option<S<String>>,
+    pub scenario: Option<S<String>>,
+    pub plots: Vec<RawPlot>,
+}
+
+/// Keys only a scenario file has; an orders file has none of them.
+pub(crate) const SCENARIO_KEYS: [&str; 9] = [
+    "title",
+    "gzf",
+    "seed",
+    "start_range",
+    "rules",
+    "sides",
+    "formations",
+    "range",
+    "plot",
+];
+const ORDERS_KEYS: [&str; 3] = ["commander", "scenario", "plot"];
+
+/// Parses TOML, reporting every syntax error. `None` when there were any.
+fn parse_document<'i>(text: &'i str, diags: &mut Vec<Diagnostic>) -> Option<S<DeTable<'i>>> {
+    let (doc, errors) = DeTable::parse_recoverable(text);
+    let mut seen = Vec::new();
+    for e in &errors {
+        let span = e.span().unwrap_or(0..0);
+        if seen.contains(&(span.clone(), e.message().to_string())) {
+            continue;
+        }
+        seen.push((span.clone(), e.message().to_string()));
+        let (message, expected) = split_expected(e.message());
+        diags.push(Diagnostic::error(
+            span,
+            format!("TOML syntax error: {message}"),
+            expected.unwrap_or_else(|| "valid TOML".to_string()),
+        ));
+    }
+    errors.is_empty().then_some(doc)
+}
+
+/// Splits "…, expected X" into its two halves.
+fn split_expected(message: &str) -> (String, Option<String>) {
+    let first = message.lines().next().unwrap_or(message);
+    match first.rfind(", expected ") {
+        Some(i) => (first[..i].to_string(), Some(first[i + 2..].to_string())),
+        None => (first.to_string(), None),
+    }
+}
+
+/// Makes serde's wording readable for a moderator.
+fn plain(message: &str) -> String {
+    message
+        .replace("expected i64", "expected a whole number")
+        .replace("expected a sequence", "expected an array")
+        .replace("expected a map", "expected a table")
+        .replace("expected struct RawVolley", "expected a table of Volley orders")
+        .replace("expected struct RawFire", "expected a table like { unit = \"…\", fc = 5, target = \"…\" }")
+        .replace("expected struct RawPd", "expected a table like { unit = \"…\", weapons = [7] }")
+        .replace("expected struct RawRange", "expected a table with `between` and `mu`")
+        .replace("expected struct RawRules", "expected a table of rule switches")
+        .replace("floating point", "number")
+}
+
+/// Deserializes one value; a problem becomes a diagnostic at its span (or at
+/// `fallback` when the error has none).
+fn piece<T: DeserializeOwned>(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<T> {
+    match T::deserialize(value.clone().into_deserializer()) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let span = e.span().unwrap_or_else(|| value.span());
+            let message = plain(e.message());
+            let (message, expected) = split_expected(&message);
+            let expected = expected.unwrap_or_else(|| "see docs/orders.md".to_string());
+            diags.push(Diagnostic::error(span, message, expected).with_help(FORMAT_DOC));
+            None
+        }
+    }
+}
+
+/// Entries of a table in file order.
+fn sorted_entries<'a, 'i>(table: &'a DeTable<'i>) -> Vec<(&'a S<std::borrow::Cow<'i, str>>, &'a S<DeValue<'i>>)> {
+    let mut out: Vec<_> = table.iter().collect();
+    out.sort_by_key(|(k, _)| k.span().start);
+    out
+}
+
+/// A table of names → arrays of names (`[sides]`, `[formations]`), in file order.
+fn name_lists(
+    value: &S<DeValue<'_>>,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Range<usize>, Entries<Vec<S<String>>>)> {
+    let map: BTreeMap<S<String>, S<Vec<S<String>>>> = match value.get_ref() {
+        DeValue::Table(_) => piece(value, diags)?,
+        other => {
+            diags.push(
+                Diagnostic::error(
+                    value.span(),
+                    format!("`{what}` must be a table, not {}", other.type_str()),
+                    format!("a table: [{what}]"),
+                )
+                .with_help(FORMAT_DOC),
+            );
+            return None;
+        }
+    };
+    let mut entries: Entries<Vec<S<String>>> = map.into_iter().collect();
+    entries.sort_by_key(|(k, _)| k.span().start);
+    Some((value.span(), entries))
+}
+
+fn plots(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Vec<RawPlot> {
+    let DeValue::Table(table) = value.get_ref() else {
+        diags.push(
+            Diagnostic::error(value.span(), "`plot` must be a table", "[[plot.FORMATION.volley]]").with_help(FORMAT_DOC),
+        );
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (key, v) in sorted_entries(table) {
+        let formation = Spanned::new(key.span(), key.get_ref().to_string());
+        let DeValue::Table(inner) = v.get_ref() else {
+            diags.push(
+                Diagnostic::error(
+                    v.span(),
+                    format!("the plot of `{}` must be a table", formation.get_ref()),
+                    format!("[[plot.{}.volley]] entries", quoted_key(formation.get_ref())),
+                )
+                .with_help(FORMAT_DOC),
+            );
+            continue;
+        };
+        let mut volleys = None;
+        for (k, vv) in sorted_entries(inner) {
+            if k.get_ref() != "volley" {
+                diags.push(
+                    Diagnostic::error(
+                        k.span(),
+                        format!("unknown key `{}` in the plot of `{}`", k.get_ref(), formation.get_ref()),
+                        "`volley`",
+                    )
+                    .with_help(FORMAT_DOC),
+                );
+                continue;
+            }
+            match vv.get_ref() {
+                DeValue::Array(items) => {
+                    let list = items
+                        .iter()
+                        .map(|item| piece::<RawVolley>(item, diags).map(|r| Spanned::new(item.span(), r)))
+                        .collect();
+                    volleys = Some((vv.span(), list));
+                }
+                other => diags.push(
+                    Diagnostic::error(
+                        vv.span(),
+                        format!("`volley` must be an array of tables, not {}", other.type_str()),
+                        format!("[[plot.{}.volley]] entries", quoted_key(formation.get_ref())),
+                    )
+                    .with_help(FORMAT_DOC),
+                ),
+            }
+        }
+        match volleys {
+            Some((span, volleys)) => out.push(RawPlot {
+                formation,
+                span,
+                volleys,
+            }),
+            None if inner.is_empty() || !inner.contains_key("volley") => {
+                diags.push(
+                    Diagnostic::error(
+                        key.span(),
+                        format!("the plot of `{}` has no Volleys", formation.get_ref()),
+                        format!("one or three [[plot.{}.volley]] entries", quoted_key(formation.get_ref())),
+                    )
+                    .with_help(FORMAT_DOC),
+                );
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// A key as it must be written in a TOML header.
+pub(crate) fn quoted_key(name: &str) -> String {
+    if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+        name.to_string()
+    } else {
+        format!("{name:?}")
+    }
+}
+
+/// Parses a scenario file.
+pub(crate) fn scenario(text: &str, diags: &mut Vec<Diagnostic>) -> Option<RawScenario> {
+    let doc = parse_document(text, diags)?;
+    let mut raw = RawScenario::default();
+    for (key, value) in sorted_entries(doc.get_ref()) {
+        match key.get_ref().as_ref() {
+            "title" => raw.title = piece(value, diags),
+            "gzf" => raw.gzf = piece(value, diags),
+            "seed" => raw.seed = piece(value, diags),
+            "start_range" => raw.start_range = piece(value, diags),
+            "rules" => raw.rules = piece(value, diags),
+            "sides" => raw.sides = name_lists(value, "sides", diags),
+            "formations" => raw.formations = name_lists(value, "formations", diags),
+            "range" => raw.ranges = piece(value, diags).unwrap_or_default(),
+            "plot" => raw.plots = plots(value, diags),
+            other => {
+                let mut d = Diagnostic::error(
+                    key.span(),
+                    format!("unknown key `{other}` in a scenario file"),
+                    format!("one of {}", SCENARIO_KEYS.map(|k| format!("`{k}`")).join(", ")),
+                );
+                d = if ORDERS_KEYS.contains(&other) {
+                    d.with_help("this looks like an orders file: give it to `fam resolve` with --orders")
+                } else {
+                    d.with_help(FORMAT_DOC)
+                };
+                diags.push(d);
+            }
+        }
+    }
+    Some(raw)
+}
+
+/// Parses an orders file.
+pub(crate) fn orders(text: &str, diags: &mut Vec<Diagnostic>) -> Option<RawOrders> {
+    let doc = parse_document(text, diags)?;
+    let mut raw = RawOrders::default();
+    for (key, value) in sorted_entries(doc.get_ref()) {
+        match key.get_ref().as_ref() {
+            "commander" => raw.commander = piece(value, diags),
+            "scenario" => raw.scenario = piece(value, diags),
+            "plot" => raw.plots = plots(value, diags),
+            other => {
+                let mut d = Diagnostic::error(
+                    key.span(),
+                    format!("unknown key `{other}` in an orders file"),
+                    "`commander`, `scenario` or `plot`",
+                );
+                d = if SCENARIO_KEYS.contains(&other) {
+                    d.with_help(format!(
+                        "an orders file holds only plots; `{other}` belongs in the scenario file"
+                    ))
+                } else {
+                    d.with_help(FORMAT_DOC)
+                };
+                diags.push(d);
+            }
+        }
+    }
+    Some(raw)
+}
+
+/// Whether a TOML text is a scenario (it has a scenario-only key) rather than
+/// an orders file. Text that does not parse counts as a scenario.
+pub fn is_scenario_text(text: &str) -> bool {
+    match DeTable::parse(text) {
+        Ok(doc) => doc
+            .get_ref()
+            .keys()
+            .any(|k| SCENARIO_KEYS.contains(&k.get_ref().as_ref()) && k.get_ref() != "plot"),
+        Err(_) => true,
+    }
+}
+
+/// The `scenario = "…"` reference of an orders file, if it parses and has one.
+pub(crate) fn scenario_reference(text: &str) -> Option<S<String>> {
+    let doc = DeTable::parse(text).ok()?;
+    let value = doc.get_ref().get("scenario")?;
+    match value.get_ref() {
+        DeValue::String(s) => Some(Spanned::new(value.span(), s.to_string())),
+        _ => None,
+    }
+}
