@@ -146,3 +146,65 @@ fn listing_order_does_not_change_the_outcome_distribution_of_a_symmetric_duel() 
     }
     assert!(mean(a1) > 0.5, "the duel does damage");
 }
+
+/// A worked Volley with fixed dice: A's Class 3 battery fires at B at 12 MU
+/// (3 dice, no Evasion, B has one screen); B does not fire.
+#[test]
+fn a_scripted_volley_scores_exactly_as_the_rules_read() {
+    let (mut battle, mut plot) = duel(12, false);
+    for p in plot.formations.iter_mut().flatten() {
+        for v in &mut p.volleys {
+            v.speed = 0;
+            v.evasion = 0;
+            v.primary = None;
+        }
+    }
+    let b_plot = plot.formations[1].as_mut().unwrap();
+    for v in &mut b_plot.volleys {
+        v.fire.clear();
+    }
+    let a_plot = plot.formations[0].as_mut().unwrap();
+    for v in &mut a_plot.volleys {
+        v.fire.truncate(1);
+        v.fire[0].weapons = vec![7]; // Class 3 Battery #8
+    }
+    assert_eq!(battle.units[1].screen_level(), 1);
+    // Per Volley: d100 50 picks B (only Unit), beam 6 5 4 (screen 1: 2+1+0 = 3)
+    // and one reroll 3 (0 penetrating). B's 18 hull boxes are rows of
+    // 5/5/4/4, so Volley 2 (6 boxes gone) completes row 1: a threshold check
+    // where each of its 13 systems, then the drive, rolls (1s: nothing lost).
+    let volley = [50, 6, 5, 4, 3];
+    let mut faces = volley.to_vec();
+    faces.extend(volley);
+    faces.extend([1; 14]);
+    faces.extend(volley);
+    let mut dice = Dice::from_faces(&faces);
+    let mut rec = Recorder::default();
+    run_exchange(&mut battle, &plot, &mut dice, &mut rec, &mut Scratch::default());
+    assert_eq!(dice.count_draws(), faces.len() as u64);
+    assert_eq!(battle.units[1].hull_lost, 9, "3 hull per Volley, no armour");
+    assert_eq!(battle.ranges.get(0, 1), 12, "no Speed: the range holds");
+    let attacks: Vec<_> = rec
+        .events()
+        .filter_map(|e| match e {
+            fam::engine::event::Event::BeamAttack {
+                dice,
+                drm,
+                screen,
+                normal,
+                penetrating,
+                ..
+            } => Some((*dice, *drm, *screen, *normal, *penetrating)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(attacks, vec![(3, 0, 1, 3, 0); 3]);
+    let checks: Vec<_> = rec
+        .events()
+        .filter_map(|e| match e {
+            fam::engine::event::Event::ThresholdCheck { unit, row, needed, .. } => Some((*unit, *row, *needed)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(checks, [(1, 1, 6)]);
+}
