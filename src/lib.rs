@@ -9,4 +9,5 @@ pub mod engine;
 pub mod gzf;
 pub mod log;
 pub mod report;
+pub mod resolve;
 pub mod sheet;
