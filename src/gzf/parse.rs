@@ -489,6 +489,19 @@ impl Seen {
     }
 }
 
+/// The block's fields after its first, each with its normalised name; a
+/// field given twice is reported and left out.
+fn body<'b>(cx: &mut Cx<'_>, block: &'b RawBlock) -> Vec<(&'b RawField, String)> {
+    let mut seen = Seen::new();
+    block.fields[1..]
+        .iter()
+        .filter_map(|f| {
+            let key = f.key();
+            seen.first_time(cx, f, &key).then_some((f, key))
+        })
+        .collect()
+}
+
 /// Adds a kept-as-text field (known or not) to a meta list.
 fn push_meta(cx: &mut Cx<'_>, meta: &mut Vec<Meta>, specs: &[FieldSpec], f: &RawField, block: &str) {
     let name = f.name.trim();
@@ -694,15 +707,10 @@ fn ship(cx: &mut Cx<'_>, block: &RawBlock) -> Ship {
         meta: Vec::new(),
         systems: Vec::new(),
     };
-    let mut seen = Seen::new();
     let mut thrust = None;
     let mut original = None;
     let mut track_given = false;
-    for f in &block.fields[1..] {
-        let key = f.key();
-        if !seen.first_time(cx, f, &key) {
-            continue;
-        }
+    for (f, key) in body(cx, block) {
         match key.as_str() {
             "class" => s.class = cx.text(f),
             "hull-integrity" => {
@@ -932,12 +940,7 @@ fn system(cx: &mut Cx<'_>, block: &RawBlock, options: &ParseOptions) -> Option<S
         }
     };
     let mut s = System::new(kind.clone().unwrap_or(SystemKind::Inert(String::new())));
-    let mut seen = Seen::new();
-    for f in &block.fields[1..] {
-        let key = f.key();
-        if !seen.first_time(cx, f, &key) {
-            continue;
-        }
+    for (f, key) in body(cx, block) {
         match key.as_str() {
             "firing-arc" => s.arcs = cx.arcs(f).unwrap_or_default(),
             "cost" => s.cost = cx.uint(f),
@@ -963,13 +966,8 @@ fn scenario(cx: &mut Cx<'_>, block: &RawBlock) -> Scenario {
         turn: 0,
         meta: Vec::new(),
     };
-    let mut seen = Seen::new();
     let mut turn = false;
-    for f in &block.fields[1..] {
-        let key = f.key();
-        if !seen.first_time(cx, f, &key) {
-            continue;
-        }
+    for (f, key) in body(cx, block) {
         match key.as_str() {
             "turn" => {
                 turn = true;
@@ -992,13 +990,8 @@ fn fleet(cx: &mut Cx<'_>, block: &RawBlock) -> Fleet {
         morale: None,
         meta: Vec::new(),
     };
-    let mut seen = Seen::new();
     let mut admiral = false;
-    for f in &block.fields[1..] {
-        let key = f.key();
-        if !seen.first_time(cx, f, &key) {
-            continue;
-        }
+    for (f, key) in body(cx, block) {
         match key.as_str() {
             "admiral" => {
                 admiral = true;
@@ -1100,12 +1093,7 @@ fn launched(cx: &mut Cx<'_>, block: &RawBlock) -> LaunchedSystem {
         carrier: None,
         meta: Vec::new(),
     };
-    let mut seen = Seen::new();
-    for f in &block.fields[1..] {
-        let key = f.key();
-        if !seen.first_time(cx, f, &key) {
-            continue;
-        }
+    for (f, key) in body(cx, block) {
         match key.as_str() {
             "type" => l.launched_type = cx.text(f).map(|t| super::fields::collapse(&t)),
             "detection-range" => l.detection_range = cx.int(f),
@@ -1145,12 +1133,7 @@ fn base(cx: &mut Cx<'_>, block: &RawBlock) -> Base {
         systems: Vec::new(),
         sectors: Vec::new(),
     };
-    let mut seen = Seen::new();
-    for f in &block.fields[1..] {
-        let key = f.key();
-        if !seen.first_time(cx, f, &key) {
-            continue;
-        }
+    for (f, key) in body(cx, block) {
         match key.as_str() {
             "class" => b.class = cx.text(f),
             "hull-type" | "ship-type" => {
@@ -1186,12 +1169,7 @@ fn sector(cx: &mut Cx<'_>, block: &RawBlock) -> BaseSector {
         meta: Vec::new(),
         systems: Vec::new(),
     };
-    let mut seen = Seen::new();
-    for f in &block.fields[1..] {
-        let key = f.key();
-        if !seen.first_time(cx, f, &key) {
-            continue;
-        }
+    for (f, key) in body(cx, block) {
         match key.as_str() {
             "mass" => s.mass = cx.uint(f),
             "cost" => s.cost = cx.uint(f),
@@ -1212,13 +1190,8 @@ fn terrain(cx: &mut Cx<'_>, block: &RawBlock) -> Terrain {
         damage_track: Vec::new(),
         meta: Vec::new(),
     };
-    let mut seen = Seen::new();
     let mut typed = false;
-    for f in &block.fields[1..] {
-        let key = f.key();
-        if !seen.first_time(cx, f, &key) {
-            continue;
-        }
+    for (f, key) in body(cx, block) {
         match key.as_str() {
             "type" => {
                 typed = true;
