@@ -30,11 +30,48 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Validate GZF ship records, listing every problem (exit 2 if any).
+    /// Validate GZF ship records and scenario/orders files (`.toml`), listing
+    /// every problem (exit 2 if any).
     Check(CheckArgs),
     /// Ship record sheets: show them, or rewrite them canonically.
     #[command(subcommand)]
     Ssd(SsdCommand),
+    /// Resolve one Exchange of a scenario: print the report; optionally write
+    /// the event log and the updated records.
+    Resolve(ResolveArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ResolveArgs {
+    /// The scenario file (TOML).
+    pub scenario: PathBuf,
+    /// An orders file with plots (one per commander); may be repeated.
+    #[arg(long = "orders", value_name = "FILE")]
+    pub orders: Vec<PathBuf>,
+    /// The seed of this Exchange (overrides the scenario's `seed`).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write the event log (JSON Lines, docs/events.md) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Write the updated ship records (GZF) and `state.toml` (ranges and
+    /// statuses for the next Exchange) into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+/// Report format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Plain text.
+    Text,
+    /// Markdown, for forums and mail.
+    Markdown,
 }
 
 #[derive(Debug, Args)]
@@ -55,7 +92,8 @@ impl LoadArgs {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// GZF files to check.
+    /// GZF files to check; `.toml` files are checked as scenarios or orders
+    /// files (with the records and scenario they name).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Treat breaches of the design rules (hull boxes, rows, crew factors,
@@ -130,6 +168,92 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check(args) => check(&args),
         Command::Ssd(SsdCommand::Show(args)) => show(&args),
         Command::Ssd(SsdCommand::Fmt(args)) => fmt(&args),
+        Command::Resolve(args) => resolve(&args),
+    }
+}
+
+fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
+    let mut loaded = match crate::orders::load_scenario(&args.scenario, &args.orders, &args.load.options()) {
+        Ok(l) => l,
+        Err(reports) => {
+            for (source, diags) in &reports {
+                eprint!("{}", source.render(diags, DIAGNOSTIC_LIMIT));
+            }
+            return Ok(ExitCode::from(BAD_INPUT));
+        }
+    };
+    for (source, diags) in &loaded.warnings {
+        eprint!("{}", source.render(diags, DIAGNOSTIC_LIMIT));
+    }
+    let Some(seed) = args.seed.or(loaded.seed) else {
+        eprintln!(
+            "error: {}: no seed: write `seed = N` in the scenario or pass --seed N (results are reproducible only from a seed)",
+            loaded.scenario
+        );
+        return Ok(ExitCode::from(BAD_INPUT));
+    };
+    for f in loaded.unplotted() {
+        eprintln!(
+            "note: Formation `{}` has no plot: it puts its thrust into Speed, maintains and does not fire",
+            loaded.battle.formations[f].name
+        );
+    }
+    let header = crate::report::Header {
+        title: loaded.title.clone().unwrap_or_else(|| loaded.scenario.clone()),
+        seed,
+        exchange: loaded.exchange,
+    };
+    let style = match args.format {
+        Format::Text => crate::report::Style::Text,
+        Format::Markdown => crate::report::Style::Markdown,
+    };
+    let resolved = crate::resolve::resolve(&header, &loaded.battle, &loaded.plot, style);
+    // Everything is computed before anything is written.
+    let mut outputs: Vec<(PathBuf, String)> = Vec::new();
+    if let Some(log) = &args.log {
+        outputs.push((log.clone(), resolved.log.clone()));
+    }
+    if let Some(dir) = &args.out {
+        loaded.write_back(&resolved.battle);
+        let mut names = std::collections::BTreeSet::new();
+        for record in &loaded.records {
+            let name = Path::new(&record.path).file_name().unwrap_or_default().to_os_string();
+            if !names.insert(name.clone()) || name == "state.toml" {
+                eprintln!(
+                    "error: two records would be written to {} in {}",
+                    name.to_string_lossy(),
+                    dir.display()
+                );
+                return Ok(ExitCode::from(BAD_INPUT));
+            }
+            outputs.push((dir.join(name), gzf::write(&record.file)));
+        }
+        outputs.push((dir.join("state.toml"), resolved.state.clone()));
+    }
+    for (path, text) in &outputs {
+        for input in std::iter::once(&args.scenario).chain(&args.orders) {
+            if same_file(path, input) {
+                eprintln!("error: {} would overwrite an input file", path.display());
+                return Ok(ExitCode::from(BAD_INPUT));
+            }
+        }
+        let _ = text;
+    }
+    if let Some(dir) = &args.out {
+        fs::create_dir_all(dir)?;
+    }
+    for (path, text) in &outputs {
+        write_atomic(path, text.as_bytes())?;
+    }
+    io::stdout().lock().write_all(resolved.report.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Whether two paths name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
     }
 }
 
@@ -178,6 +302,15 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let mut stdout = io::stdout().lock();
     let mut any_error = false;
     for path in &args.files {
+        if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("toml")) {
+            let checked = crate::orders::check_path(path, &options);
+            for (source, diags) in &checked.reports {
+                eprint!("{}", source.render(diags, DIAGNOSTIC_LIMIT));
+            }
+            any_error |= checked.failed;
+            writeln!(stdout, "{}", checked.summary)?;
+            continue;
+        }
         let loaded = match load(path, &options) {
             Ok(l) => l,
             Err(msg) => {

@@ -8,6 +8,7 @@ pub mod diag;
 pub mod engine;
 pub mod gzf;
 pub mod log;
+pub mod orders;
 pub mod report;
 pub mod resolve;
 pub mod sheet;

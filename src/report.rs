@@ -85,8 +85,17 @@ fn plural(n: u32, word: &str) -> String {
 
 impl Report<'_> {
     fn finish(self) -> String {
-        let mut s: String = self.out.lines().map(str::trim_end).collect::<Vec<_>>().join("\n");
-        s.push('\n');
+        // Trailing blanks off, runs of blank lines folded to one.
+        let mut s = String::new();
+        let mut blank = false;
+        for line in self.out.lines().map(str::trim_end) {
+            if line.is_empty() && (blank || s.is_empty()) {
+                continue;
+            }
+            blank = line.is_empty();
+            s.push_str(line);
+            s.push('\n');
+        }
         s
     }
 
@@ -383,7 +392,11 @@ impl Report<'_> {
                 let mut s = format!(
                     "{} at {range} MU: {} {}, DRM {drm}, screen {screen} → {normal}",
                     self.system(*unit, Some(*weapon)),
-                    plural(*dice, "die"),
+                    if *dice == 1 {
+                        "1 die".to_string()
+                    } else {
+                        format!("{dice} dice")
+                    },
                     faces(f),
                 );
                 if !reroll_faces.is_empty() {
@@ -447,7 +460,7 @@ impl Report<'_> {
                 let m = if *modifier == 0 {
                     String::new()
                 } else {
-                    format!(" {modifier:+}")
+                    format!(" ({modifier:+})")
                 };
                 self.detail(&format!(
                     "{}: {face}{m}{}",
@@ -485,7 +498,11 @@ impl Report<'_> {
                 self.item(&format!(
                     "{}: {} on {}: d6 {face} (needs {parties} or less) → {}",
                     self.unit(*unit),
-                    plural(*parties, "party"),
+                    if *parties == 1 {
+                        "1 party".to_string()
+                    } else {
+                        format!("{parties} parties")
+                    },
                     self.system(*unit, *system),
                     if *repaired { "repaired" } else { "not repaired" }
                 ));

@@ -9,7 +9,6 @@ use crate::engine::event::Recorder;
 use crate::engine::plot::ExchangePlot;
 use crate::engine::state::{Battle, Control};
 use crate::engine::volley::{Scratch, run_exchange};
-use crate::gzf::GzfFile;
 use crate::report::{self, Header, Style};
 
 /// What one resolved Exchange produced.
@@ -37,23 +36,6 @@ pub fn resolve(header: &Header, battle: &Battle, plot: &ExchangePlot, style: Sty
     }
 }
 
-/// Writes every Unit's state back into the ship records it came from
-/// (matched by ship name). Returns the names of Units with no record.
-pub fn write_back(battle: &Battle, files: &mut [GzfFile]) -> Vec<String> {
-    let mut missing = Vec::new();
-    for unit in &battle.units {
-        let ship = files
-            .iter_mut()
-            .flat_map(GzfFile::ships_mut)
-            .find(|s| s.name.eq_ignore_ascii_case(&unit.name));
-        match ship {
-            Some(s) => unit.write_back(s),
-            None => missing.push(unit.name.clone()),
-        }
-    }
-    missing
-}
-
 fn quote(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
@@ -75,8 +57,16 @@ fn quote(s: &str) -> String {
 /// loaded with) the next Exchange's scenario.
 pub fn state_toml(header: &Header, battle: &Battle) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "# State after Exchange {} of {}.", header.exchange, quote(&header.title));
-    let _ = writeln!(s, "# The [[range]] tables start the next Exchange; the [[unit]] tables are for reading.");
+    let _ = writeln!(
+        s,
+        "# State after Exchange {} of {}.",
+        header.exchange,
+        quote(&header.title)
+    );
+    let _ = writeln!(
+        s,
+        "# The [[range]] tables start the next Exchange; the [[unit]] tables are for reading."
+    );
     let _ = writeln!(s, "exchange = {}", header.exchange);
     let _ = writeln!(s, "seed = {}", header.seed);
     let n = battle.formations.len();

@@ -32,16 +32,6 @@ pub(crate) enum Word {
     Withdraw,
 }
 
-impl Word {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Word::Close => "close",
-            Word::Maintain => "maintain",
-            Word::Withdraw => "withdraw",
-        }
-    }
-}
-
 /// One name or an array of names (`maintain = "Anvil"` or `maintain = ["Anvil", "Pickets"]`).
 #[derive(Debug, Clone)]
 pub(crate) enum Names {
@@ -95,7 +85,7 @@ pub(crate) struct RawFire {
     pub unit: Option<S<String>>,
     pub fc: Option<S<i64>>,
     pub target: S<String>,
-    pub weapons: Option<S<Vec<S<i64>>>>,
+    pub weapons: Option<Numbers>,
 }
 
 /// Weapons fired in point-defence mode, as written in `pd = [...]`.
@@ -103,7 +93,7 @@ pub(crate) struct RawFire {
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawPd {
     pub unit: Option<S<String>>,
-    pub weapons: S<Vec<S<i64>>>,
+    pub weapons: Numbers,
 }
 
 /// One Volley of a Formation's plot.
@@ -117,7 +107,7 @@ pub(crate) struct RawVolley {
     pub shift: Option<BTreeMap<S<String>, S<i64>>>,
     pub fire: Option<Vec<S<RawFire>>>,
     pub pd: Option<Vec<S<RawPd>>>,
-    pub damage_control: Option<BTreeMap<S<String>, S<Vec<S<i64>>>>>,
+    pub damage_control: Option<BTreeMap<S<String>, Numbers>>,
 }
 
 /// A Formation's plot: one or three Volleys.
@@ -132,16 +122,21 @@ pub(crate) struct RawPlot {
 
 /// A name → value list in file order.
 pub(crate) type Entries<V> = Vec<(S<String>, S<V>)>;
+/// System numbers as written.
+pub(crate) type Numbers = S<Vec<S<i64>>>;
+/// A `[sides]` or `[formations]` table: its span and its name lists.
+pub(crate) type NameLists = (Range<usize>, Entries<Vec<S<String>>>);
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RawScenario {
     pub title: Option<S<String>>,
+    pub exchange: Option<S<i64>>,
     pub gzf: Option<S<Vec<S<String>>>>,
     pub seed: Option<S<i64>>,
     pub start_range: Option<S<i64>>,
     pub rules: Option<RawRules>,
-    pub sides: Option<(Range<usize>, Entries<Vec<S<String>>>)>,
-    pub formations: Option<(Range<usize>, Entries<Vec<S<String>>>)>,
+    pub sides: Option<NameLists>,
+    pub formations: Option<NameLists>,
     pub ranges: Vec<S<RawRange>>,
     pub plots: Vec<RawPlot>,
 }
@@ -154,8 +149,9 @@ pub(crate) struct RawOrders {
 }
 
 /// Keys only a scenario file has; an orders file has none of them.
-pub(crate) const SCENARIO_KEYS: [&str; 9] = [
+pub(crate) const SCENARIO_KEYS: [&str; 10] = [
     "title",
+    "exchange",
     "gzf",
     "seed",
     "start_range",
@@ -169,14 +165,18 @@ const ORDERS_KEYS: [&str; 3] = ["commander", "scenario", "plot"];
 
 /// Parses TOML, reporting every syntax error. `None` when there were any.
 fn parse_document<'i>(text: &'i str, diags: &mut Vec<Diagnostic>) -> Option<S<DeTable<'i>>> {
-    let (doc, errors) = DeTable::parse_recoverable(text);
-    let mut seen = Vec::new();
+    let (doc, mut errors) = DeTable::parse_recoverable(text);
+    errors.sort_by_key(|e| e.span().map_or(0, |s| s.start));
+    // The parser recovers and goes on, but one mistake often sets off more
+    // on the same line: only the first on each line is shown.
+    let mut lines_seen = Vec::new();
     for e in &errors {
         let span = e.span().unwrap_or(0..0);
-        if seen.contains(&(span.clone(), e.message().to_string())) {
+        let line = text.get(..span.start).map_or(0, |t| t.matches('\n').count());
+        if lines_seen.contains(&line) {
             continue;
         }
-        seen.push((span.clone(), e.message().to_string()));
+        lines_seen.push(line);
         let (message, expected) = split_expected(e.message());
         diags.push(Diagnostic::error(
             span,
@@ -203,8 +203,14 @@ fn plain(message: &str) -> String {
         .replace("expected a sequence", "expected an array")
         .replace("expected a map", "expected a table")
         .replace("expected struct RawVolley", "expected a table of Volley orders")
-        .replace("expected struct RawFire", "expected a table like { unit = \"…\", fc = 5, target = \"…\" }")
-        .replace("expected struct RawPd", "expected a table like { unit = \"…\", weapons = [7] }")
+        .replace(
+            "expected struct RawFire",
+            "expected a table like { unit = \"…\", fc = 5, target = \"…\" }",
+        )
+        .replace(
+            "expected struct RawPd",
+            "expected a table like { unit = \"…\", weapons = [7] }",
+        )
         .replace("expected struct RawRange", "expected a table with `between` and `mu`")
         .replace("expected struct RawRules", "expected a table of rule switches")
         .replace("floating point", "number")
@@ -234,34 +240,43 @@ fn sorted_entries<'a, 'i>(table: &'a DeTable<'i>) -> Vec<(&'a S<std::borrow::Cow
 }
 
 /// A table of names → arrays of names (`[sides]`, `[formations]`), in file order.
-fn name_lists(
-    value: &S<DeValue<'_>>,
-    what: &str,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<(Range<usize>, Entries<Vec<S<String>>>)> {
-    let map: BTreeMap<S<String>, S<Vec<S<String>>>> = match value.get_ref() {
-        DeValue::Table(_) => piece(value, diags)?,
-        other => {
-            diags.push(
-                Diagnostic::error(
-                    value.span(),
-                    format!("`{what}` must be a table, not {}", other.type_str()),
-                    format!("a table: [{what}]"),
-                )
-                .with_help(FORMAT_DOC),
-            );
-            return None;
-        }
+fn name_lists(value: &S<DeValue<'_>>, what: &str, diags: &mut Vec<Diagnostic>) -> Option<NameLists> {
+    let DeValue::Table(table) = value.get_ref() else {
+        diags.push(
+            Diagnostic::error(
+                value.span(),
+                format!("`{what}` must be a table, not {}", value.get_ref().type_str()),
+                format!("a table: [{what}]"),
+            )
+            .with_help(FORMAT_DOC),
+        );
+        return None;
     };
-    let mut entries: Entries<Vec<S<String>>> = map.into_iter().collect();
-    entries.sort_by_key(|(k, _)| k.span().start);
+    let mut entries = Vec::new();
+    for (key, v) in sorted_entries(table) {
+        let before = diags.len();
+        if let Some(list) = piece::<Vec<S<String>>>(v, diags) {
+            entries.push((
+                Spanned::new(key.span(), key.get_ref().to_string()),
+                Spanned::new(v.span(), list),
+            ));
+        } else if SCENARIO_KEYS.contains(&key.get_ref().as_ref()) && diags.len() > before {
+            // `seed = 3` written after `[formations]` belongs to that table.
+            let d = diags.pop().expect("just pushed");
+            diags.push(d.with_help(format!(
+                "`{}` here is read as part of [{what}]: top-level keys go before the first [table]",
+                key.get_ref()
+            )));
+        }
+    }
     Some((value.span(), entries))
 }
 
 fn plots(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Vec<RawPlot> {
     let DeValue::Table(table) = value.get_ref() else {
         diags.push(
-            Diagnostic::error(value.span(), "`plot` must be a table", "[[plot.FORMATION.volley]]").with_help(FORMAT_DOC),
+            Diagnostic::error(value.span(), "`plot` must be a table", "[[plot.FORMATION.volley]]")
+                .with_help(FORMAT_DOC),
         );
         return Vec::new();
     };
@@ -321,7 +336,10 @@ fn plots(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Vec<RawPlot> {
                     Diagnostic::error(
                         key.span(),
                         format!("the plot of `{}` has no Volleys", formation.get_ref()),
-                        format!("one or three [[plot.{}.volley]] entries", quoted_key(formation.get_ref())),
+                        format!(
+                            "one or three [[plot.{}.volley]] entries",
+                            quoted_key(formation.get_ref())
+                        ),
                     )
                     .with_help(FORMAT_DOC),
                 );
@@ -334,7 +352,11 @@ fn plots(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Vec<RawPlot> {
 
 /// A key as it must be written in a TOML header.
 pub(crate) fn quoted_key(name: &str) -> String {
-    if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+    if !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    {
         name.to_string()
     } else {
         format!("{name:?}")
@@ -348,6 +370,7 @@ pub(crate) fn scenario(text: &str, diags: &mut Vec<Diagnostic>) -> Option<RawSce
     for (key, value) in sorted_entries(doc.get_ref()) {
         match key.get_ref().as_ref() {
             "title" => raw.title = piece(value, diags),
+            "exchange" => raw.exchange = piece(value, diags),
             "gzf" => raw.gzf = piece(value, diags),
             "seed" => raw.seed = piece(value, diags),
             "start_range" => raw.start_range = piece(value, diags),

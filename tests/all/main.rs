@@ -3,5 +3,7 @@
 mod cli;
 mod engine;
 mod golden;
+mod orders;
+mod resolve;
 mod roundtrip;
 mod support;

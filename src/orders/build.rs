@@ -1,0 +1,1669 @@
+//! The pure core: scenario and orders texts plus GZF records → a validated
+//! [`Battle`] and [`ExchangePlot`], or every problem found.
+//!
+//! Checks run as far as they can: a wrong value is reported and left out,
+//! and later checks that would only repeat it (thrust sums of a Formation
+//! whose Units did not load, say) are skipped.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use super::raw::{self, Names, RawFire, RawPlot, RawScenario, RawVolley, S, Word};
+use super::{Loaded, Origin, Record, Report};
+use crate::diag::{Diagnostic, SourceFile};
+use crate::engine::plot::{
+    ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, SystemId, UnitId, VolleyPlot,
+};
+use crate::engine::rules::Rules;
+use crate::engine::state::{Battle, Formation, RangeTable, Side, SysState, Unit};
+use crate::gzf::fields::collapse;
+use crate::gzf::{self, Item, ParseOptions, SystemKind};
+
+/// Starting range between Formations when the scenario gives none (F&M
+/// "Starting Positions").
+pub const DEFAULT_START_RANGE: u32 = 60;
+
+/// The word for a Fire Control without a target.
+const INACTIVE: &str = "inactive";
+
+/// Unit names compare as the GZF reader compares them within a file: case
+/// and runs of blanks ignored (readings G16).
+fn unit_key(name: &str) -> String {
+    collapse(name).to_ascii_lowercase()
+}
+
+fn list_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let v: Vec<String> = names.map(|n| format!("`{n}`")).collect();
+    if v.is_empty() { "none".to_string() } else { v.join(", ") }
+}
+
+/// Diagnostics per file: 0 is the scenario, then the orders files, then the
+/// GZF records as they are loaded.
+struct Files {
+    list: Vec<(SourceFile, Vec<Diagnostic>)>,
+}
+
+impl Files {
+    fn push(&mut self, file: usize, d: Diagnostic) {
+        self.list[file].1.push(d);
+    }
+
+    fn line(&self, file: usize, span: &Range<usize>) -> usize {
+        self.list[file].0.line_col(span.start).0
+    }
+
+    /// "line 12" or "orders/bob.toml line 12" when `file` differs from `here`.
+    fn at(&self, here: usize, file: usize, span: &Range<usize>) -> String {
+        if here == file {
+            format!("line {}", self.line(file, span))
+        } else {
+            format!("{} line {}", self.list[file].0.name, self.line(file, span))
+        }
+    }
+}
+
+/// A Formation as defined in the scenario, before and while the Battle is built.
+struct FormationDef {
+    name: String,
+    span: Range<usize>,
+    side: Option<usize>,
+    /// (record, item) of each member ship, in scenario order.
+    members: Vec<(usize, usize)>,
+    /// Every Unit loaded and a side known: thrust checks can run.
+    complete: bool,
+}
+
+struct ShipRef {
+    record: usize,
+    item: usize,
+    name: String,
+}
+
+/// Builds the battle and plot. See [`super::build`].
+pub(crate) fn build(
+    scenario: SourceFile,
+    orders: Vec<(SourceFile, Vec<Diagnostic>)>,
+    read_gzf: &mut dyn FnMut(&str) -> Result<SourceFile, String>,
+    options: &ParseOptions,
+) -> Result<Loaded, Vec<Report>> {
+    let mut files = Files {
+        list: vec![(scenario, Vec::new())],
+    };
+    files.list.extend(orders);
+    let n_orders = files.list.len() - 1;
+
+    let mut diags = Vec::new();
+    let raw_scenario = raw::scenario(&files.list[0].0.text, &mut diags);
+    files.list[0].1.extend(diags);
+    let mut raw_orders = Vec::new();
+    for i in 1..=n_orders {
+        let mut diags = Vec::new();
+        let r = raw::orders(&files.list[i].0.text, &mut diags);
+        files.list[i].1.extend(diags);
+        raw_orders.push(r);
+    }
+
+    let loaded = raw_scenario.map(|raw| assemble(&mut files, raw, raw_orders, read_gzf, options));
+    let failed = files.list.iter().any(|(_, d)| d.iter().any(Diagnostic::is_error));
+    let mut reports: Vec<Report> = files
+        .list
+        .into_iter()
+        .filter(|(_, d)| !d.is_empty())
+        .map(|(s, mut d)| {
+            d.sort_by_key(|x| (x.span.start, x.span.end));
+            (s, d)
+        })
+        .collect();
+    match loaded {
+        Some(mut l) if !failed => {
+            l.warnings = std::mem::take(&mut reports);
+            Ok(l)
+        }
+        _ => Err(reports),
+    }
+}
+
+fn assemble(
+    files: &mut Files,
+    raw: RawScenario,
+    raw_orders: Vec<Option<raw::RawOrders>>,
+    read_gzf: &mut dyn FnMut(&str) -> Result<SourceFile, String>,
+    options: &ParseOptions,
+) -> Loaded {
+    const SC: usize = 0;
+
+    // GZF records.
+    let mut records: Vec<Record> = Vec::new();
+    let mut record_spans: Vec<Range<usize>> = Vec::new();
+    let mut gzf_failed = false;
+    match &raw.gzf {
+        None => {
+            files.push(
+                SC,
+                Diagnostic::error(
+                    0..0,
+                    "the scenario names no GZF ship records",
+                    "gzf = [\"ships.gzf\", …] (paths relative to this file)",
+                )
+                .with_help(raw::FORMAT_DOC),
+            );
+            gzf_failed = true;
+        }
+        Some(list) => {
+            if list.get_ref().is_empty() {
+                files.push(
+                    SC,
+                    Diagnostic::error(list.span(), "no GZF files given", "at least one file name"),
+                );
+                gzf_failed = true;
+            }
+            let mut seen: BTreeMap<String, Range<usize>> = BTreeMap::new();
+            for p in list.get_ref() {
+                if let Some(first) = seen.get(p.get_ref()) {
+                    let at = files.at(SC, SC, first);
+                    files.push(
+                        SC,
+                        Diagnostic::error(
+                            p.span(),
+                            format!("`{}` is listed twice (first on {at})", p.get_ref()),
+                            "each file once",
+                        ),
+                    );
+                    continue;
+                }
+                seen.insert(p.get_ref().clone(), p.span());
+                match read_gzf(p.get_ref()) {
+                    Err(msg) => {
+                        files.push(
+                            SC,
+                            Diagnostic::error(
+                                p.span(),
+                                format!("cannot read `{}`: {msg}", p.get_ref()),
+                                "a GZF file (path relative to this scenario file)",
+                            ),
+                        );
+                        gzf_failed = true;
+                    }
+                    Ok(source) => {
+                        let parsed = gzf::parse(&source.text, options);
+                        if parsed.has_errors() {
+                            gzf_failed = true;
+                        }
+                        let name = source.name.clone();
+                        files.list.push((source, parsed.diagnostics));
+                        records.push(Record {
+                            path: p.get_ref().clone(),
+                            name,
+                            file: parsed.file,
+                        });
+                        record_spans.push(p.span());
+                    }
+                }
+            }
+        }
+    }
+
+    // Ship names, unique across the records.
+    let mut ships: BTreeMap<String, ShipRef> = BTreeMap::new();
+    let mut bases: BTreeMap<String, usize> = BTreeMap::new();
+    for (r, rec) in records.iter().enumerate() {
+        for (i, item) in rec.file.items.iter().enumerate() {
+            match item {
+                Item::Ship(s) if !s.name.trim().is_empty() => {
+                    let key = unit_key(&s.name);
+                    match ships.get(&key) {
+                        Some(first) if first.record != r => {
+                            let msg = format!(
+                                "ship `{}` is in both `{}` and `{}`",
+                                s.name, records[first.record].path, rec.path
+                            );
+                            files.push(
+                                SC,
+                                Diagnostic::error(record_spans[r].clone(), msg, "ship names unique across all records")
+                                    .with_help("orders name ships, so no two loaded ships may share a name"),
+                            );
+                        }
+                        // Two in one file: the GZF reader reports it.
+                        Some(_) => {}
+                        None => {
+                            ships.insert(
+                                key,
+                                ShipRef {
+                                    record: r,
+                                    item: i,
+                                    name: s.name.clone(),
+                                },
+                            );
+                        }
+                    }
+                }
+                Item::Base(b) if !b.name.trim().is_empty() => {
+                    bases.insert(unit_key(&b.name), r);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    // Formations.
+    let mut defs: Vec<FormationDef> = Vec::new();
+    let mut by_name: BTreeMap<String, FormationId> = BTreeMap::new();
+    let mut placed: BTreeMap<String, (usize, Range<usize>)> = BTreeMap::new();
+    match &raw.formations {
+        None => files.push(
+            SC,
+            Diagnostic::error(
+                0..0,
+                "the scenario defines no Formations",
+                "a [formations] table: NAME = [\"ship\", …]",
+            )
+            .with_help(raw::FORMAT_DOC),
+        ),
+        Some((_, entries)) => {
+            for (name, units) in entries {
+                let f = defs.len();
+                let mut def = FormationDef {
+                    name: name.get_ref().clone(),
+                    span: name.span(),
+                    side: None,
+                    members: Vec::new(),
+                    complete: !gzf_failed,
+                };
+                if name.get_ref().trim().is_empty() || name.get_ref().eq_ignore_ascii_case(INACTIVE) {
+                    files.push(
+                        SC,
+                        Diagnostic::error(
+                            name.span(),
+                            format!("`{}` cannot be a Formation name", name.get_ref()),
+                            "a name other than `inactive` (the word for a Fire Control without a target)",
+                        ),
+                    );
+                }
+                if units.get_ref().is_empty() {
+                    files.push(
+                        SC,
+                        Diagnostic::error(
+                            units.span(),
+                            format!("Formation `{}` has no Units", name.get_ref()),
+                            "one or more ship names",
+                        ),
+                    );
+                    def.complete = false;
+                }
+                for u in units.get_ref() {
+                    if gzf_failed {
+                        continue;
+                    }
+                    let key = unit_key(u.get_ref());
+                    let Some(ship) = ships.get(&key) else {
+                        def.complete = false;
+                        let d = if bases.contains_key(&key) {
+                            Diagnostic::error(
+                                u.span(),
+                                format!("`{}` is a base: bases cannot take part in a battle yet", u.get_ref()),
+                                "a ship name",
+                            )
+                        } else {
+                            Diagnostic::error(
+                                u.span(),
+                                format!("no ship named `{}` in the scenario's records", u.get_ref()),
+                                "a ship name from the GZF files",
+                            )
+                            .with_help(format!(
+                                "ships loaded: {}",
+                                list_names(ships.values().map(|s| s.name.as_str()))
+                            ))
+                        };
+                        files.push(SC, d);
+                        continue;
+                    };
+                    if let Some((other, span)) = placed.get(&key) {
+                        let at = files.at(SC, SC, span);
+                        let other_name = if *other == f {
+                            "this Formation".to_string()
+                        } else {
+                            format!("Formation `{}`", defs[*other].name)
+                        };
+                        files.push(
+                            SC,
+                            Diagnostic::error(
+                                u.span(),
+                                format!("`{}` is already in {other_name} ({at})", ship.name),
+                                "each Unit in exactly one Formation",
+                            ),
+                        );
+                        def.complete = false;
+                        continue;
+                    }
+                    placed.insert(key, (f, u.span()));
+                    def.members.push((ship.record, ship.item));
+                }
+                by_name.insert(def.name.clone(), f);
+                defs.push(def);
+            }
+        }
+    }
+
+    // Sides.
+    let mut sides: Vec<Side> = Vec::new();
+    match &raw.sides {
+        None => files.push(
+            SC,
+            Diagnostic::error(
+                0..0,
+                "the scenario defines no sides",
+                "a [sides] table: COMMANDER = [\"Formation\", …]",
+            )
+            .with_help(raw::FORMAT_DOC),
+        ),
+        Some((span, entries)) => {
+            let mut side_of: BTreeMap<FormationId, Range<usize>> = BTreeMap::new();
+            for (commander, list) in entries {
+                let s = sides.len();
+                sides.push(Side {
+                    name: commander.get_ref().clone(),
+                });
+                if commander.get_ref().trim().is_empty() {
+                    files.push(
+                        SC,
+                        Diagnostic::error(commander.span(), "a side needs a commander's name", "a name"),
+                    );
+                }
+                if list.get_ref().is_empty() {
+                    files.push(
+                        SC,
+                        Diagnostic::error(
+                            list.span(),
+                            format!("side `{}` has no Formation", commander.get_ref()),
+                            "one or more Formation names",
+                        ),
+                    );
+                }
+                for name in list.get_ref() {
+                    let Some(&f) = by_name.get(name.get_ref()) else {
+                        files.push(
+                            SC,
+                            Diagnostic::error(
+                                name.span(),
+                                format!("unknown Formation `{}`", name.get_ref()),
+                                "a Formation defined under [formations]",
+                            )
+                            .with_help(format!(
+                                "Formations: {}",
+                                list_names(defs.iter().map(|d| d.name.as_str()))
+                            )),
+                        );
+                        continue;
+                    };
+                    if let Some(first) = side_of.get(&f) {
+                        let at = files.at(SC, SC, first);
+                        let owner = defs[f].side.map_or(String::new(), |o| format!("`{}`", sides[o].name));
+                        files.push(
+                            SC,
+                            Diagnostic::error(
+                                name.span(),
+                                format!("Formation `{}` is already on side {owner} ({at})", name.get_ref()),
+                                "each Formation on exactly one side",
+                            ),
+                        );
+                        continue;
+                    }
+                    side_of.insert(f, name.span());
+                    defs[f].side = Some(s);
+                }
+            }
+            if sides.len() < 2 {
+                files.push(
+                    SC,
+                    Diagnostic::error(
+                        span.clone(),
+                        format!(
+                            "a battle needs two sides or more, and this scenario has {}",
+                            sides.len()
+                        ),
+                        "two or more commanders under [sides]",
+                    ),
+                );
+            }
+        }
+    }
+    for def in &mut defs {
+        if def.side.is_none() {
+            def.complete = false;
+            if raw.sides.is_some() {
+                files.push(
+                    SC,
+                    Diagnostic::error(
+                        def.span.clone(),
+                        format!("Formation `{}` is in no side", def.name),
+                        "the Formation listed under one commander in [sides]",
+                    ),
+                );
+            }
+        }
+    }
+
+    // Units and the Battle.
+    let mut units: Vec<Unit> = Vec::new();
+    let mut origins: Vec<Origin> = Vec::new();
+    let mut formations: Vec<Formation> = Vec::new();
+    for (f, def) in defs.iter().enumerate() {
+        let side = def.side.unwrap_or(0);
+        let mut members = Vec::new();
+        for &(record, item) in &def.members {
+            let Item::Ship(ship) = &records[record].file.items[item] else {
+                continue;
+            };
+            members.push(units.len());
+            units.push(Unit::from_ship(ship, records[record].file.profile, side, f));
+            origins.push(Origin { record, item });
+        }
+        formations.push(Formation {
+            name: def.name.clone(),
+            side,
+            units: members,
+        });
+    }
+
+    let rules = match &raw.rules {
+        None => Rules::default(),
+        Some(r) => {
+            let d = Rules::default();
+            Rules {
+                reactor_blast: r.reactor_blast.unwrap_or(d.reactor_blast),
+                repair_permanent_bridge: r.repair_permanent_bridge.unwrap_or(d.repair_permanent_bridge),
+                double_drive_check: r.double_drive_check.unwrap_or(d.double_drive_check),
+            }
+        }
+    };
+
+    let start = match &raw.start_range {
+        None => DEFAULT_START_RANGE,
+        Some(v) => match u32::try_from(*v.get_ref()) {
+            Ok(mu) => mu,
+            Err(_) => {
+                files.push(
+                    SC,
+                    Diagnostic::error(v.span(), "a range cannot be negative", "a range in MU, 0 or more"),
+                );
+                DEFAULT_START_RANGE
+            }
+        },
+    };
+    let mut ranges = RangeTable::new(defs.len(), start);
+    let mut pairs: BTreeMap<(usize, usize), Range<usize>> = BTreeMap::new();
+    for r in &raw.ranges {
+        let r_ = r.get_ref();
+        let between = r_.between.get_ref();
+        if between.len() != 2 {
+            files.push(
+                SC,
+                Diagnostic::error(
+                    r_.between.span(),
+                    format!("`between` names {} Formations", between.len()),
+                    "two Formation names: between = [\"A\", \"B\"]",
+                ),
+            );
+            continue;
+        }
+        let a = formation_ref(files, SC, &by_name, &defs, &between[0]);
+        let b = formation_ref(files, SC, &by_name, &defs, &between[1]);
+        let mu = match u32::try_from(*r_.mu.get_ref()) {
+            Ok(mu) => Some(mu),
+            Err(_) => {
+                files.push(
+                    SC,
+                    Diagnostic::error(r_.mu.span(), "a range cannot be negative", "a range in MU, 0 or more"),
+                );
+                None
+            }
+        };
+        let (Some(a), Some(b)) = (a, b) else { continue };
+        if a == b {
+            files.push(
+                SC,
+                Diagnostic::error(
+                    r_.between.span(),
+                    format!("a range between `{}` and itself", defs[a].name),
+                    "two different Formations",
+                ),
+            );
+            continue;
+        }
+        let key = (a.min(b), a.max(b));
+        if let Some(first) = pairs.get(&key) {
+            let at = files.at(SC, SC, first);
+            files.push(
+                SC,
+                Diagnostic::error(
+                    r_.between.span(),
+                    format!(
+                        "the range between `{}` and `{}` is already given ({at})",
+                        defs[a].name, defs[b].name
+                    ),
+                    "one range per pair",
+                ),
+            );
+            continue;
+        }
+        pairs.insert(key, r_.between.span());
+        if let Some(mu) = mu {
+            ranges.set(a, b, mu);
+        }
+    }
+
+    let battle = Battle {
+        sides,
+        formations,
+        units,
+        ranges,
+        rules,
+    };
+
+    let seed = raw.seed.as_ref().and_then(|s| match u64::try_from(*s.get_ref()) {
+        Ok(v) => Some(v),
+        Err(_) => {
+            files.push(
+                SC,
+                Diagnostic::error(s.span(), "a seed cannot be negative", "a whole number, 0 or more"),
+            );
+            None
+        }
+    });
+
+    let exchange = match &raw.exchange {
+        None => 1,
+        Some(e) => match u32::try_from(*e.get_ref()) {
+            Ok(n) if n >= 1 => n,
+            _ => {
+                files.push(
+                    SC,
+                    Diagnostic::error(e.span(), "Exchanges are numbered from 1", "a whole number, 1 or more"),
+                );
+                1
+            }
+        },
+    };
+
+    // Plots.
+    let mut plot = ExchangePlot {
+        formations: vec![None; defs.len()],
+    };
+    let mut plotted_in: Vec<Option<(usize, Range<usize>)>> = vec![None; defs.len()];
+    let cx = Cx {
+        battle: &battle,
+        defs: &defs,
+        by_name: &by_name,
+        ships: &ships,
+    };
+    let mut sources: Vec<(usize, Vec<RawPlot>, Option<usize>, bool)> = vec![(SC, raw.plots, None, false)];
+    for (i, ro) in raw_orders.into_iter().enumerate() {
+        let file = i + 1;
+        let Some(ro) = ro else { continue };
+        let mut owner = None;
+        if let Some(c) = &ro.commander {
+            match battle.sides.iter().position(|s| &s.name == c.get_ref()) {
+                Some(s) => owner = Some(s),
+                None => files.push(
+                    file,
+                    Diagnostic::error(
+                        c.span(),
+                        format!("no commander named `{}` in the scenario", c.get_ref()),
+                        "a commander listed under [sides]",
+                    )
+                    .with_help(format!(
+                        "commanders: {}",
+                        list_names(battle.sides.iter().map(|s| s.name.as_str()))
+                    )),
+                ),
+            }
+        }
+        let explicit = ro.commander.is_some();
+        sources.push((file, ro.plots, owner, explicit));
+    }
+    for (file, plots, mut owner, explicit) in sources {
+        let mut first_plot: Option<(FormationId, Range<usize>)> = None;
+        for p in plots {
+            let Some(f) = formation_ref(files, file, &by_name, &defs, &p.formation) else {
+                continue;
+            };
+            if let Some((other, span)) = &plotted_in[f] {
+                let at = files.at(file, *other, span);
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        p.formation.span(),
+                        format!("Formation `{}` is already plotted ({at})", defs[f].name),
+                        "one plot per Formation",
+                    ),
+                );
+                continue;
+            }
+            if file != SC
+                && let Some(side) = defs[f].side
+            {
+                match owner {
+                    None => {
+                        owner = Some(side);
+                        first_plot = Some((f, p.formation.span()));
+                    }
+                    Some(o) if o != side => {
+                        let msg = if explicit {
+                            format!(
+                                "Formation `{}` belongs to `{}`, and this orders file is `{}`'s",
+                                defs[f].name, battle.sides[side].name, battle.sides[o].name
+                            )
+                        } else {
+                            let (g, span) = first_plot.clone().unwrap_or((f, 0..0));
+                            format!(
+                                "Formation `{}` belongs to `{}`, but this file also plots `{}` of `{}` ({}): one orders file holds one commander's plots",
+                                defs[f].name,
+                                battle.sides[side].name,
+                                defs[g].name,
+                                battle.sides[o].name,
+                                files.at(file, file, &span)
+                            )
+                        };
+                        files.push(
+                            file,
+                            Diagnostic::error(p.formation.span(), msg, "a Formation of this commander"),
+                        );
+                        continue;
+                    }
+                    Some(_) => {}
+                }
+            }
+            plotted_in[f] = Some((file, p.formation.span()));
+            let n = p.volleys.len();
+            if n != 1 && n != 3 {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        p.span.clone(),
+                        format!("the plot of `{}` has {n} Volleys", defs[f].name),
+                        "one Volley entry (used for all three Volleys) or three",
+                    ),
+                );
+            }
+            let mut built = Vec::new();
+            for v in p.volleys.iter().flatten() {
+                built.push(cx.volley(files, file, f, v));
+            }
+            if (n == 1 || n == 3) && built.len() == n {
+                let volleys = if n == 1 {
+                    let v = built.pop().unwrap_or_default();
+                    [v.clone(), v.clone(), v]
+                } else {
+                    let mut it = built.into_iter();
+                    [
+                        it.next().unwrap_or_default(),
+                        it.next().unwrap_or_default(),
+                        it.next().unwrap_or_default(),
+                    ]
+                };
+                plot.formations[f] = Some(FormationPlot { volleys });
+            }
+        }
+    }
+
+    let plot_sources = plotted_in
+        .iter()
+        .map(|p| p.as_ref().map(|(file, _)| files.list[*file].0.name.clone()))
+        .collect();
+    Loaded {
+        scenario: files.list[SC].0.name.clone(),
+        title: raw.title.map(|t| t.into_inner()),
+        exchange,
+        seed,
+        battle,
+        plot,
+        records,
+        origins,
+        plot_sources,
+        warnings: Vec::new(),
+    }
+}
+
+/// Looks a Formation up by its exact name, reporting an unknown one.
+fn formation_ref(
+    files: &mut Files,
+    file: usize,
+    by_name: &BTreeMap<String, FormationId>,
+    defs: &[FormationDef],
+    name: &S<String>,
+) -> Option<FormationId> {
+    if let Some(&f) = by_name.get(name.get_ref()) {
+        return Some(f);
+    }
+    let mut d = Diagnostic::error(
+        name.span(),
+        format!("unknown Formation `{}`", name.get_ref()),
+        "a Formation of the scenario",
+    );
+    let near = defs.iter().find(|x| x.name.eq_ignore_ascii_case(name.get_ref()));
+    d = match near {
+        Some(x) => d.with_help(format!("Formation names are exact: did you mean `{}`?", x.name)),
+        None => d.with_help(format!(
+            "Formations: {}",
+            list_names(defs.iter().map(|x| x.name.as_str()))
+        )),
+    };
+    files.push(file, d);
+    None
+}
+
+/// What the Volley checks look things up in.
+struct Cx<'a> {
+    battle: &'a Battle,
+    defs: &'a [FormationDef],
+    by_name: &'a BTreeMap<String, FormationId>,
+    ships: &'a BTreeMap<String, ShipRef>,
+}
+
+fn maneuver(w: Word) -> Maneuver {
+    match w {
+        Word::Close => Maneuver::Close,
+        Word::Maintain => Maneuver::Maintain,
+        Word::Withdraw => Maneuver::Withdraw,
+    }
+}
+
+/// Dedicated point-defence systems defend on their own (F&M Point Defense
+/// Phase) and are not part of a Fire Control's default "all weapons".
+fn dedicated_pd(kind: &SystemKind) -> bool {
+    matches!(kind, SystemKind::Pds | SystemKind::Adaf)
+}
+
+const NOT_YET: &str = "only beam batteries are resolved in this version; missiles, torpedoes, needle beams, \
+     submunitions and point defence come with a later issue";
+
+/// One Fire Control order while the Volley is checked.
+struct Pending {
+    order: usize,
+    unit: UnitId,
+    span: Range<usize>,
+}
+
+impl Cx<'_> {
+    fn unit(&self, u: UnitId) -> &Unit {
+        &self.battle.units[u]
+    }
+
+    /// "system 7 of `MCS Patient Ember` (Pulse Torpedo)".
+    fn system_label(&self, u: UnitId, s: SystemId) -> String {
+        let unit = self.unit(u);
+        format!(
+            "system {} of `{}` ({})",
+            s + 1,
+            unit.name,
+            unit.systems[s].kind.name(unit.profile)
+        )
+    }
+
+    /// A Unit of Formation `f` by name, reporting where else the name is.
+    fn member(&self, files: &mut Files, file: usize, f: FormationId, name: &S<String>) -> Option<UnitId> {
+        let key = unit_key(name.get_ref());
+        if let Some(&u) = self.battle.formations[f]
+            .units
+            .iter()
+            .find(|&&u| unit_key(&self.unit(u).name) == key)
+        {
+            return Some(u);
+        }
+        let fname = &self.defs[f].name;
+        let msg = if let Some(u) = self.battle.units.iter().find(|u| unit_key(&u.name) == key) {
+            format!(
+                "`{}` is in Formation `{}`, not in `{fname}`",
+                u.name, self.battle.formations[u.formation].name
+            )
+        } else if let Some(s) = self.ships.get(&key) {
+            format!("`{}` is not in any Formation of this scenario", s.name)
+        } else if !self.defs[f].complete {
+            // The Formation's own Units did not all load: already reported.
+            return None;
+        } else {
+            format!("no ship named `{}` in the scenario", name.get_ref())
+        };
+        files.push(
+            file,
+            Diagnostic::error(name.span(), msg, format!("a Unit of Formation `{fname}`")).with_help(format!(
+                "Units of `{fname}`: {}",
+                list_names(
+                    self.battle.formations[f]
+                        .units
+                        .iter()
+                        .map(|&u| self.unit(u).name.as_str())
+                )
+            )),
+        );
+        None
+    }
+
+    /// The Unit an entry names, or the Formation's only Unit when it names none.
+    fn entry_unit(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        unit: &Option<S<String>>,
+        span: &Range<usize>,
+    ) -> Option<UnitId> {
+        match unit {
+            Some(name) => self.member(files, file, f, name),
+            None => {
+                let members = &self.battle.formations[f].units;
+                if members.len() == 1 && self.defs[f].complete {
+                    return Some(members[0]);
+                }
+                if self.defs[f].complete {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            span.clone(),
+                            format!(
+                                "Formation `{}` has {} Units: say which one with unit = \"…\"",
+                                self.defs[f].name,
+                                members.len()
+                            ),
+                            "unit = \"SHIP NAME\"",
+                        ),
+                    );
+                }
+                None
+            }
+        }
+    }
+
+    /// A 1-based system number written in the orders → its index.
+    fn system(&self, files: &mut Files, file: usize, u: UnitId, n: &S<i64>) -> Option<SystemId> {
+        let unit = self.unit(u);
+        let count = unit.systems.len();
+        match usize::try_from(*n.get_ref()) {
+            Ok(k) if k >= 1 && k <= count => Some(k - 1),
+            _ => {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        n.span(),
+                        format!("`{}` has no system {} (it has {count})", unit.name, n.get_ref()),
+                        format!("a system number from 1 to {count}, as `fam ssd show` lists them"),
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn fire_control(
+        &self,
+        files: &mut Files,
+        file: usize,
+        u: UnitId,
+        fc: &Option<S<i64>>,
+        span: &Range<usize>,
+    ) -> Option<SystemId> {
+        let unit = self.unit(u);
+        let all: Vec<SystemId> = unit
+            .systems
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.kind == SystemKind::FireControl)
+            .map(|(i, _)| i)
+            .collect();
+        let numbers = || all.iter().map(|i| (i + 1).to_string()).collect::<Vec<_>>().join(", ");
+        let (s, at) = match fc {
+            Some(n) => {
+                let s = self.system(files, file, u, n)?;
+                if unit.systems[s].kind != SystemKind::FireControl {
+                    let help = if all.is_empty() {
+                        format!("`{}` has no Fire Control", unit.name)
+                    } else {
+                        format!("Fire Controls of `{}`: system {}", unit.name, numbers())
+                    };
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            n.span(),
+                            format!("{} is not a Fire Control", self.system_label(u, s)),
+                            "the system number of a Fire Control (FCS, FireCon)",
+                        )
+                        .with_help(help),
+                    );
+                    return None;
+                }
+                (s, n.span())
+            }
+            None => match all.as_slice() {
+                [] => {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            span.clone(),
+                            format!("`{}` has no Fire Control and cannot fire", unit.name),
+                            "a Unit with a Fire Control",
+                        ),
+                    );
+                    return None;
+                }
+                [one] => (*one, span.clone()),
+                _ => {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            span.clone(),
+                            format!(
+                                "`{}` has {} Fire Controls (systems {}): say which one with fc = N",
+                                unit.name,
+                                all.len(),
+                                numbers()
+                            ),
+                            "fc = SYSTEM NUMBER",
+                        ),
+                    );
+                    return None;
+                }
+            },
+        };
+        let sys = &unit.systems[s];
+        if !sys.operational() {
+            let why = match sys.state {
+                SysState::Damaged => "damaged",
+                SysState::Destroyed => "destroyed",
+                SysState::Operational => "switched off (Status: Inactive)",
+            };
+            files.push(
+                file,
+                Diagnostic::error(
+                    at,
+                    format!(
+                        "Fire Control {} of `{}` is {why} and cannot direct fire",
+                        s + 1,
+                        unit.name
+                    ),
+                    "an operational Fire Control",
+                ),
+            );
+            return None;
+        }
+        Some(s)
+    }
+
+    fn formation_target(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        name: &S<String>,
+        what: &str,
+    ) -> Option<FormationId> {
+        let t = formation_ref(files, file, self.by_name, self.defs, name)?;
+        if t == f {
+            files.push(
+                file,
+                Diagnostic::error(
+                    name.span(),
+                    format!("Formation `{}` cannot {what} itself", self.defs[f].name),
+                    "another Formation",
+                ),
+            );
+            return None;
+        }
+        Some(t)
+    }
+
+    /// Checks one Volley entry and builds its plot.
+    fn volley(&self, files: &mut Files, file: usize, f: FormationId, raw: &S<RawVolley>) -> VolleyPlot {
+        let v = raw.get_ref();
+        let def = &self.defs[f];
+        let fname = &def.name;
+        let thrust = def.complete.then(|| self.battle.formation_thrust(f));
+        let mut out = VolleyPlot::default();
+
+        // Speed and Evasion.
+        let non_negative = |files: &mut Files, x: &Option<S<i64>>, what: &str| -> Option<(u32, Range<usize>)> {
+            let x = x.as_ref()?;
+            match u32::try_from(*x.get_ref()) {
+                Ok(n) => Some((n, x.span())),
+                Err(_) => {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            x.span(),
+                            format!("{what} cannot be negative"),
+                            "a number of dice, 0 or more",
+                        ),
+                    );
+                    None
+                }
+            }
+        };
+        let speed = non_negative(files, &v.speed, "Speed");
+        let evasion = non_negative(files, &v.evasion, "Evasion");
+        let thrust_help = || {
+            let parts: Vec<String> = self.battle.formations[f]
+                .units
+                .iter()
+                .map(|&u| self.unit(u))
+                .filter(|u| u.active())
+                .map(|u| format!("`{}` {}", u.name, u.thrust))
+                .collect();
+            format!(
+                "Formation Thrust is the lowest current thrust of its Units in the fight: {}",
+                parts.join(", ")
+            )
+        };
+        if v.speed.is_none() && v.evasion.is_none() {
+            files.push(
+                file,
+                Diagnostic::error(
+                    raw.span(),
+                    format!("this Volley of `{fname}` gives neither `speed` nor `evasion`"),
+                    "speed = N and evasion = N (they add up to the Formation Thrust)",
+                ),
+            );
+        }
+        match (&speed, &evasion, thrust) {
+            (Some((s, s_span)), Some((e, _)), Some(t)) => {
+                if s + e != t {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            s_span.clone(),
+                            format!(
+                                "Speed {s} + Evasion {e} = {}, but the Formation Thrust of `{fname}` is {t}",
+                                s + e
+                            ),
+                            format!("Speed + Evasion = {t}"),
+                        )
+                        .with_help(thrust_help()),
+                    );
+                }
+                out.speed = *s;
+                out.evasion = *e;
+            }
+            (Some((x, span)), None, Some(t)) | (None, Some((x, span)), Some(t))
+                if v.speed.is_none() || v.evasion.is_none() =>
+            {
+                let given_speed = v.evasion.is_none();
+                let what = if given_speed { "Speed" } else { "Evasion" };
+                if *x > t {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            span.clone(),
+                            format!("{what} {x} is more than the Formation Thrust of `{fname}` ({t})"),
+                            format!("at most {t}"),
+                        )
+                        .with_help(thrust_help()),
+                    );
+                } else if given_speed {
+                    out.speed = *x;
+                    out.evasion = t - x;
+                } else {
+                    out.evasion = *x;
+                    out.speed = t - x;
+                }
+            }
+            (s, e, _) => {
+                out.speed = s.as_ref().map_or(0, |x| x.0);
+                out.evasion = e.as_ref().map_or(0, |x| x.0);
+            }
+        }
+        if let Some(t) = thrust
+            && out.evasion > t / 2
+        {
+            let span = evasion.as_ref().or(speed.as_ref()).map_or(raw.span(), |x| x.1.clone());
+            files.push(
+                file,
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "Evasion {} is more than half the Formation Thrust of `{fname}` ({t}, so at most {})",
+                        out.evasion,
+                        t / 2
+                    ),
+                    format!("evasion = {} or less", t / 2),
+                )
+                .with_help("maximum Evasion is half Formation Thrust, rounded down (fm-readings 7)"),
+            );
+        }
+
+        // Maneuvers.
+        let mut targets: BTreeMap<FormationId, Range<usize>> = BTreeMap::new();
+        let mut closes: Vec<(Range<usize>, FormationId)> = Vec::new();
+        let mut withdraws: Vec<(Range<usize>, FormationId)> = Vec::new();
+        let mut take = |files: &mut Files, word: &S<Word>, name: &S<String>| -> Option<ManeuverOrder> {
+            let t = self.formation_target(files, file, f, name, "maneuver against")?;
+            if let Some(first) = targets.get(&t) {
+                let at = files.at(file, file, first);
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        name.span(),
+                        format!("`{}` already has a maneuver in this Volley ({at})", self.defs[t].name),
+                        "one maneuver per target Formation",
+                    ),
+                );
+                return None;
+            }
+            targets.insert(t, name.span());
+            match word.get_ref() {
+                Word::Close => closes.push((word.span(), t)),
+                Word::Withdraw => withdraws.push((word.span(), t)),
+                Word::Maintain => {}
+            }
+            Some(ManeuverOrder {
+                target: t,
+                maneuver: maneuver(*word.get_ref()),
+            })
+        };
+        if let Some(p) = &v.primary {
+            let mut entries: Vec<_> = p.get_ref().iter().collect();
+            entries.sort_by_key(|(k, _)| k.span().start);
+            match entries.split_first() {
+                None => files.push(
+                    file,
+                    Diagnostic::error(
+                        p.span(),
+                        "the primary maneuver is empty",
+                        "primary = { close = \"FORMATION\" } (or maintain, withdraw)",
+                    ),
+                ),
+                Some(((word, name), rest)) => {
+                    out.primary = take(files, word, name);
+                    for (word, _) in rest {
+                        files.push(
+                            file,
+                            Diagnostic::error(
+                                word.span(),
+                                "a Volley has one primary maneuver",
+                                "other targets under `secondary`",
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        if let Some(sec) = &v.secondary {
+            if v.primary.is_none() {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        sec.span(),
+                        "secondary maneuvers without a primary one",
+                        "primary = { close = \"FORMATION\" } first",
+                    ),
+                );
+            }
+            let mut entries: Vec<_> = sec.get_ref().iter().collect();
+            entries.sort_by_key(|(k, _)| k.span().start);
+            for (word, names) in entries {
+                let list: Vec<S<String>> = match names.get_ref() {
+                    Names::One(n) => vec![S::new(names.span(), n.clone())],
+                    Names::Many(v) => v.clone(),
+                };
+                for name in &list {
+                    if let Some(m) = take(files, word, name) {
+                        out.secondary.push(m);
+                    }
+                }
+            }
+        }
+        if let (Some(c), Some(w)) = (closes.first(), withdraws.first()) {
+            let (later, earlier) = if c.0.start > w.0.start { (c, w) } else { (w, c) };
+            let word = |x: &(Range<usize>, FormationId)| {
+                if closes.first() == Some(x) {
+                    format!("Close on `{}`", self.defs[x.1].name)
+                } else {
+                    format!("Withdraw from `{}`", self.defs[x.1].name)
+                }
+            };
+            let at = files.at(file, file, &earlier.0);
+            files.push(
+                file,
+                Diagnostic::error(
+                    later.0.clone(),
+                    format!(
+                        "{} and {} ({at}) in one Volley: a Formation may not Close and Withdraw in the same Volley",
+                        word(later),
+                        word(earlier)
+                    ),
+                    "Close or Withdraw, not both",
+                )
+                .with_help("fm-readings 5; Maintain goes with either"),
+            );
+        }
+
+        // Formation-targeting shifts.
+        if let Some(shifts) = &v.shift {
+            let mut entries: Vec<_> = shifts.iter().collect();
+            entries.sort_by_key(|(k, _)| k.span().start);
+            let mut seen: BTreeMap<UnitId, Range<usize>> = BTreeMap::new();
+            for (name, pts) in entries {
+                let Some(u) = self.member(files, file, f, name) else {
+                    continue;
+                };
+                if let Some(first) = seen.get(&u) {
+                    let at = files.at(file, file, first);
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            name.span(),
+                            format!("`{}` already has a shift in this Volley ({at})", self.unit(u).name),
+                            "one shift per Unit",
+                        ),
+                    );
+                    continue;
+                }
+                seen.insert(u, name.span());
+                let unit = self.unit(u);
+                if !unit.active() {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            name.span(),
+                            format!("`{}` is out of the fight and takes no share of fire", unit.name),
+                            "a Unit in the fight",
+                        ),
+                    );
+                    continue;
+                }
+                let Some(t) = thrust else { continue };
+                let surplus = unit.thrust.saturating_sub(t);
+                let limit = 5 * i64::from(surplus);
+                let p = *pts.get_ref();
+                if p.abs() > limit {
+                    let msg = if surplus == 0 {
+                        format!(
+                            "`{}` cannot shift its share: its thrust {} is no more than the Formation Thrust {t}",
+                            unit.name, unit.thrust
+                        )
+                    } else {
+                        format!(
+                            "a shift of {p} points is more than `{}` may make: 5 points per surplus Thrust point, \
+                             {surplus} × 5 = {limit} (thrust {} over Formation Thrust {t})",
+                            unit.name, unit.thrust
+                        )
+                    };
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            pts.span(),
+                            msg,
+                            if limit == 0 {
+                                "no shift".to_string()
+                            } else {
+                                format!("a shift from -{limit} to {limit}")
+                            },
+                        ),
+                    );
+                    continue;
+                }
+                out.shifts.push((u, p as i32));
+            }
+        }
+
+        // Fire.
+        let mut assigned: BTreeMap<(UnitId, SystemId), Range<usize>> = BTreeMap::new();
+        let mut fcs: BTreeMap<(UnitId, SystemId), Range<usize>> = BTreeMap::new();
+        let mut targets_per_unit: BTreeMap<UnitId, usize> = BTreeMap::new();
+        let mut defaults: Vec<Pending> = Vec::new();
+        let mut default_of: BTreeMap<UnitId, Range<usize>> = BTreeMap::new();
+        for entry in v.fire.iter().flatten() {
+            let RawFire {
+                unit,
+                fc,
+                target,
+                weapons,
+            } = entry.get_ref();
+            let Some(u) = self.entry_unit(files, file, f, unit, &entry.span()) else {
+                continue;
+            };
+            let uname = self.unit(u).name.clone();
+            if !self.unit(u).active() {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        unit.as_ref().map_or(entry.span(), |n| n.span()),
+                        format!("`{uname}` is out of the fight (destroyed or derelict) and cannot fire"),
+                        "a Unit in the fight",
+                    ),
+                );
+                continue;
+            }
+            let target_f = if target.get_ref().eq_ignore_ascii_case(INACTIVE) {
+                None
+            } else {
+                match self.formation_target(files, file, f, target, "fire on") {
+                    Some(t) => {
+                        if self.battle.formations[t].side == self.battle.formations[f].side
+                            && self.defs[t].side.is_some()
+                        {
+                            files.push(
+                                file,
+                                Diagnostic::warning(
+                                    target.span(),
+                                    format!("`{}` is a Formation of the same side", self.defs[t].name),
+                                    "friendly fire",
+                                ),
+                            );
+                        }
+                        Some(t)
+                    }
+                    None => continue,
+                }
+            };
+            // Problems with the Fire Control do not stop the weapons being
+            // checked; the order is only kept when everything is right.
+            let s = self.fire_control(files, file, u, fc, &entry.span());
+            let mut ok = s.is_some();
+            if let Some(s) = s {
+                let working = self.unit(u).fire_controls().count();
+                let k = targets_per_unit.entry(u).or_insert(0);
+                if target_f.is_some() {
+                    *k += 1;
+                }
+                let fc_span = fc.as_ref().map_or(entry.span(), |n| n.span());
+                if target_f.is_some() && *k > working {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            target.span(),
+                            format!(
+                                "more fire targets than working Fire Controls: `{uname}` has {working} and this is target {k}",
+                            ),
+                            format!("at most {working} target(s) for `{uname}`"),
+                        )
+                        .with_help("each working Fire Control directs fire at one Formation"),
+                    );
+                    ok = false;
+                } else if let Some(first) = fcs.get(&(u, s)) {
+                    let at = files.at(file, file, first);
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            fc_span,
+                            format!(
+                                "Fire Control {} of `{uname}` already has orders in this Volley ({at})",
+                                s + 1
+                            ),
+                            "one order per Fire Control",
+                        ),
+                    );
+                    ok = false;
+                } else {
+                    fcs.insert((u, s), fc_span);
+                }
+            }
+            let mut list = Vec::new();
+            let mut pending = false;
+            match (target_f, weapons) {
+                (None, Some(w)) if !w.get_ref().is_empty() => {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            w.span(),
+                            "an inactive Fire Control directs no weapons",
+                            "a target Formation, or no `weapons`",
+                        ),
+                    );
+                    ok = false;
+                }
+                (None, _) => {}
+                (Some(_), Some(w)) => {
+                    for n in w.get_ref() {
+                        if let Some(x) = self.weapon(files, file, u, n, &mut assigned, "fire") {
+                            list.push(x);
+                        }
+                    }
+                    if w.get_ref().is_empty() {
+                        files.push(
+                            file,
+                            Diagnostic::warning(
+                                w.span(),
+                                format!("this Fire Control of `{uname}` has a target but no weapons"),
+                                "weapon system numbers",
+                            ),
+                        );
+                    }
+                }
+                (Some(_), None) => {
+                    if let Some(first) = default_of.get(&u) {
+                        let at = files.at(file, file, first);
+                        files.push(
+                            file,
+                            Diagnostic::error(
+                                entry.span(),
+                                format!(
+                                    "two Fire Controls of `{uname}` take the default weapons (all not assigned elsewhere; the other on {at})"
+                                ),
+                                "weapons = [SYSTEM NUMBERS] on all but one",
+                            ),
+                        );
+                        ok = false;
+                    } else {
+                        default_of.insert(u, entry.span());
+                        pending = true;
+                    }
+                }
+            }
+            let (true, Some(s)) = (ok, s) else { continue };
+            if pending {
+                defaults.push(Pending {
+                    order: out.fire.len(),
+                    unit: u,
+                    span: entry.span(),
+                });
+            }
+            out.fire.push(FireOrder {
+                unit: u,
+                fire_control: s,
+                target: target_f,
+                weapons: list,
+            });
+        }
+
+        // Point defence: checked, then refused.
+        for entry in v.pd.iter().flatten() {
+            let e = entry.get_ref();
+            let Some(u) = self.entry_unit(files, file, f, &e.unit, &entry.span()) else {
+                continue;
+            };
+            for n in e.weapons.get_ref() {
+                if let Some(s) = self.weapon(files, file, u, n, &mut assigned, "pd") {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            n.span(),
+                            format!(
+                                "{} in point-defence mode: PD mode is not resolved yet",
+                                self.system_label(u, s)
+                            ),
+                            "no `pd` orders in this version",
+                        )
+                        .with_help(format!("{NOT_YET}; remove this `pd` entry")),
+                    );
+                }
+            }
+            if e.weapons.get_ref().is_empty() {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        entry.span(),
+                        "point-defence orders are not resolved yet",
+                        "no `pd` orders in this version",
+                    )
+                    .with_help(NOT_YET),
+                );
+            }
+        }
+
+        // The default "all": every weapon of the Unit not assigned elsewhere.
+        for p in defaults {
+            let unit = self.unit(p.unit);
+            let mut list = Vec::new();
+            let mut refused = Vec::new();
+            for (i, sys) in unit.systems.iter().enumerate() {
+                if !sys.kind.is_weapon()
+                    || dedicated_pd(&sys.kind)
+                    || sys.state == SysState::Destroyed
+                    || assigned.contains_key(&(p.unit, i))
+                {
+                    continue;
+                }
+                assigned.insert((p.unit, i), p.span.clone());
+                if matches!(sys.kind, SystemKind::Beam { .. }) {
+                    list.push(i);
+                } else {
+                    refused.push(i);
+                }
+            }
+            for &i in &refused {
+                let beams: Vec<String> = list.iter().map(|i| (i + 1).to_string()).collect();
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        p.span.clone(),
+                        format!(
+                            "{} would fire with this Fire Control (weapons default to all), but it is not resolved yet",
+                            self.system_label(p.unit, i)
+                        ),
+                        "beam batteries only",
+                    )
+                    .with_help(format!(
+                        "{NOT_YET}. List the weapons explicitly to leave it out, e.g. weapons = [{}]",
+                        beams.join(", ")
+                    )),
+                );
+            }
+            if list.is_empty() && refused.is_empty() {
+                files.push(
+                    file,
+                    Diagnostic::warning(
+                        p.span.clone(),
+                        format!("this Fire Control of `{}` has no weapons left to direct", unit.name),
+                        "weapons not assigned elsewhere",
+                    ),
+                );
+            }
+            out.fire[p.order].weapons = list;
+        }
+
+        // Damage control priorities.
+        if let Some(dc) = &v.damage_control {
+            let mut entries: Vec<_> = dc.iter().collect();
+            entries.sort_by_key(|(k, _)| k.span().start);
+            let mut seen: BTreeMap<UnitId, Range<usize>> = BTreeMap::new();
+            for (name, list) in entries {
+                let Some(u) = self.member(files, file, f, name) else {
+                    continue;
+                };
+                if let Some(first) = seen.get(&u) {
+                    let at = files.at(file, file, first);
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            name.span(),
+                            format!(
+                                "`{}` already has a damage-control order in this Volley ({at})",
+                                self.unit(u).name
+                            ),
+                            "one list per Unit",
+                        ),
+                    );
+                    continue;
+                }
+                seen.insert(u, name.span());
+                let mut order: Vec<SystemId> = Vec::new();
+                for n in list.get_ref() {
+                    let Some(s) = self.system(files, file, u, n) else {
+                        continue;
+                    };
+                    if order.contains(&s) {
+                        files.push(
+                            file,
+                            Diagnostic::error(
+                                n.span(),
+                                format!("system {} is already in this damage-control list", s + 1),
+                                "each system once",
+                            ),
+                        );
+                        continue;
+                    }
+                    order.push(s);
+                }
+                out.damage_control.push((u, order));
+            }
+        }
+        out
+    }
+
+    /// A weapon named by number for a Fire Control (`fire`) or PD mode (`pd`):
+    /// it must be a weapon, assigned once per Volley, and (for fire) a beam.
+    fn weapon(
+        &self,
+        files: &mut Files,
+        file: usize,
+        u: UnitId,
+        n: &S<i64>,
+        assigned: &mut BTreeMap<(UnitId, SystemId), Range<usize>>,
+        mode: &str,
+    ) -> Option<SystemId> {
+        let s = self.system(files, file, u, n)?;
+        let unit = self.unit(u);
+        let sys = &unit.systems[s];
+        if !sys.kind.is_weapon() {
+            files.push(
+                file,
+                Diagnostic::error(
+                    n.span(),
+                    format!("{} is not a weapon", self.system_label(u, s)),
+                    "the system number of a weapon",
+                ),
+            );
+            return None;
+        }
+        if let Some(first) = assigned.get(&(u, s)) {
+            let at = files.at(file, file, first);
+            files.push(
+                file,
+                Diagnostic::error(
+                    n.span(),
+                    format!(
+                        "{} is already assigned in this Volley ({at}): a weapon fires once per Volley",
+                        self.system_label(u, s)
+                    ),
+                    "each weapon on one Fire Control or in PD mode",
+                ),
+            );
+            return None;
+        }
+        assigned.insert((u, s), n.span());
+        if mode == "pd" {
+            return Some(s);
+        }
+        if !matches!(sys.kind, SystemKind::Beam { .. }) {
+            files.push(
+                file,
+                Diagnostic::error(
+                    n.span(),
+                    format!("{} is not resolved yet", self.system_label(u, s)),
+                    "beam batteries only",
+                )
+                .with_help(format!("{NOT_YET}; leave it out of `weapons`")),
+            );
+            return None;
+        }
+        if sys.state == SysState::Destroyed {
+            files.push(
+                file,
+                Diagnostic::warning(
+                    n.span(),
+                    format!("{} is destroyed and will not fire", self.system_label(u, s)),
+                    "a working weapon",
+                ),
+            );
+        }
+        Some(s)
+    }
+}

@@ -1,0 +1,322 @@
+//! Scenario and orders files (TOML) → a validated battle and plot.
+//!
+//! A scenario names the GZF records to load, the sides, Formations and
+//! Units, the starting ranges, the seed and the rule switches, and may carry
+//! plots; orders files (one per commander) carry only plots. The format is
+//! described in `docs/orders.md`.
+//!
+//! Everything is checked before any die is rolled, and every problem is
+//! reported with its file, line and column. The core, [`build`], is pure: it
+//! reads GZF records through a closure, so tests need no files.
+//! [`load_scenario`] and [`check_path`] are the thin file-reading shells the
+//! command line uses.
+
+mod build;
+mod raw;
+
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Diagnostic, SourceFile};
+use crate::engine::plot::{ExchangePlot, FormationId, UnitId};
+use crate::engine::state::Battle;
+use crate::gzf::{GzfFile, Item, ParseOptions, Ship};
+
+pub use build::DEFAULT_START_RANGE;
+pub use raw::is_scenario_text;
+
+/// A file and the problems found in it.
+pub type Report = (SourceFile, Vec<Diagnostic>);
+
+/// A GZF file loaded by the scenario.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// The path as written in the scenario's `gzf` list.
+    pub path: String,
+    /// The name it was read under (the path as resolved by the caller).
+    pub name: String,
+    pub file: GzfFile,
+}
+
+/// Where a Unit came from: `records[record].file.items[item]` is its `Item::Ship`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Origin {
+    pub record: usize,
+    pub item: usize,
+}
+
+/// A validated scenario with its plots.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The scenario's source name.
+    pub scenario: String,
+    pub title: Option<String>,
+    /// Which Exchange of the battle this is (`exchange = N`, default 1).
+    pub exchange: u32,
+    /// The scenario's seed; the command line may override it.
+    pub seed: Option<u64>,
+    pub battle: Battle,
+    pub plot: ExchangePlot,
+    /// The GZF files, in the order the scenario lists them.
+    pub records: Vec<Record>,
+    /// For each `UnitId`, the record and item it was built from.
+    pub origins: Vec<Origin>,
+    /// For each `FormationId`, the source file its plot came from; `None`
+    /// for a Formation without a plot (it maintains and does not fire).
+    pub plot_sources: Vec<Option<String>>,
+    /// Warnings (nothing here stops the battle), per file.
+    pub warnings: Vec<Report>,
+}
+
+impl Loaded {
+    /// The ship record a Unit was built from.
+    pub fn ship(&self, unit: UnitId) -> &Ship {
+        let o = self.origins[unit];
+        match &self.records[o.record].file.items[o.item] {
+            Item::Ship(s) => s,
+            _ => unreachable!("origins point at ships"),
+        }
+    }
+
+    /// Writes every Unit's state back into its ship record
+    /// (`Unit::write_back`), ready for `gzf::write`.
+    pub fn write_back(&mut self, battle: &Battle) {
+        for (u, o) in self.origins.iter().enumerate() {
+            if let Item::Ship(s) = &mut self.records[o.record].file.items[o.item] {
+                battle.units[u].write_back(s);
+            }
+        }
+    }
+
+    /// Formations without a plot.
+    pub fn unplotted(&self) -> Vec<FormationId> {
+        (0..self.plot.formations.len())
+            .filter(|f| self.plot.formations[*f].is_none())
+            .collect()
+    }
+}
+
+/// The pure core: checks a scenario and its orders files and builds the
+/// battle and plot.
+///
+/// `read_gzf` gets each path as written in the scenario's `gzf` list and
+/// returns the file (named as it should appear in messages) or why it could
+/// not be read. Plots may sit in the scenario and in the orders files; each
+/// Formation is plotted at most once.
+///
+/// On success, warnings are in [`Loaded::warnings`]. On failure, every file
+/// with a problem (scenario, orders or GZF) comes back with all its
+/// diagnostics, errors and warnings, in file order.
+pub fn build(
+    scenario: SourceFile,
+    orders: Vec<SourceFile>,
+    read_gzf: &mut dyn FnMut(&str) -> Result<SourceFile, String>,
+    options: &ParseOptions,
+) -> Result<Loaded, Vec<Report>> {
+    build::build(
+        scenario,
+        orders.into_iter().map(|o| (o, Vec::new())).collect(),
+        read_gzf,
+        options,
+    )
+}
+
+fn read_source(path: &Path) -> Result<SourceFile, Report> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(SourceFile::from_bytes(path.display().to_string(), &bytes)),
+        Err(e) => Err((
+            SourceFile::new(path.display().to_string(), ""),
+            vec![Diagnostic::error(
+                0..0,
+                format!("cannot read this file: {e}"),
+                "a readable file",
+            )],
+        )),
+    }
+}
+
+/// The scenario an orders file names with `scenario = "…"`, resolved from
+/// the orders file's directory.
+fn referenced_scenario(orders_path: &Path, text: &str) -> Option<(PathBuf, std::ops::Range<usize>, String)> {
+    let r = raw::scenario_reference(text)?;
+    let dir = orders_path.parent().unwrap_or(Path::new(""));
+    Some((dir.join(r.get_ref()), r.span(), r.into_inner()))
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// Reads a scenario, its GZF records (paths relative to the scenario) and
+/// the given orders files, and checks them all (see [`build`]).
+///
+/// An orders file that names its scenario (`scenario = "…"`) must name this one.
+pub fn load_scenario(path: &Path, extra_orders: &[PathBuf], options: &ParseOptions) -> Result<Loaded, Vec<Report>> {
+    let mut unreadable = Vec::new();
+    let scenario = read_source(path).map_err(|r| vec![r])?;
+    let mut orders = Vec::new();
+    for o in extra_orders {
+        match read_source(o) {
+            Err(r) => unreadable.push(r),
+            Ok(source) => {
+                let mut diags = Vec::new();
+                if let Some((target, span, written)) = referenced_scenario(o, &source.text)
+                    && !same_file(&target, path)
+                {
+                    diags.push(Diagnostic::error(
+                        span,
+                        format!(
+                            "this orders file is for scenario `{written}`, not for `{}`",
+                            path.display()
+                        ),
+                        format!("scenario = the path of {}", path.display()),
+                    ));
+                }
+                orders.push((source, diags));
+            }
+        }
+    }
+    let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+    let mut read_gzf = |p: &str| -> Result<SourceFile, String> {
+        let full = dir.join(p);
+        std::fs::read(&full)
+            .map(|bytes| SourceFile::from_bytes(full.display().to_string(), &bytes))
+            .map_err(|e| e.to_string())
+    };
+    let result = build::build(scenario, orders, &mut read_gzf, options);
+    if unreadable.is_empty() {
+        return result;
+    }
+    let mut reports = unreadable;
+    if let Err(r) = result {
+        reports.extend(r);
+    }
+    Err(reports)
+}
+
+/// What `fam check` says about one TOML file.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// Files with problems (the file itself, its scenario, orders or records).
+    pub reports: Vec<Report>,
+    /// One line for standard output.
+    pub summary: String,
+    /// Any error in any of the files.
+    pub failed: bool,
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+fn counts(reports: &[Report]) -> (usize, usize) {
+    let errors = reports.iter().flat_map(|r| &r.1).filter(|d| d.is_error()).count();
+    let all = reports.iter().map(|r| r.1.len()).sum::<usize>();
+    (errors, all - errors)
+}
+
+/// Checks a scenario or an orders file.
+///
+/// A scenario is checked with its records and its own plots. An orders file
+/// that names its scenario (`scenario = "…"`) is checked against it; one
+/// that does not can only be checked for its form, which a warning says.
+pub fn check_path(path: &Path, options: &ParseOptions) -> Checked {
+    let name = path.display().to_string();
+    let source = match read_source(path) {
+        Ok(s) => s,
+        Err(r) => {
+            return Checked {
+                reports: vec![r],
+                summary: format!("{name}: 1 error, 0 warnings"),
+                failed: true,
+            };
+        }
+    };
+    let (result, against) = if is_scenario_text(&source.text) {
+        (load_scenario(path, &[], options), None)
+    } else if let Some((scenario, _, _)) = referenced_scenario(path, &source.text) {
+        let r = load_scenario(&scenario, &[path.to_path_buf()], options);
+        (r, Some(scenario))
+    } else {
+        let mut diags = Vec::new();
+        let raw = raw::orders(&source.text, &mut diags);
+        if let Some(raw) = raw {
+            diags.push(
+                Diagnostic::warning(
+                    0..0,
+                    "this orders file names no scenario, so only its form was checked",
+                    "scenario = \"PATH/TO/SCENARIO.toml\"",
+                )
+                .with_help("add `scenario = \"…\"` to check names, thrust and systems, or use `fam resolve`"),
+            );
+            let reports = vec![(source, diags)];
+            let (errors, warnings) = counts(&reports);
+            let summary = if errors > 0 {
+                format!("{name}: {}, {}", plural(errors, "error"), plural(warnings, "warning"))
+            } else {
+                format!(
+                    "{name}: ok (orders, {} plotted, not checked against a scenario)",
+                    plural(raw.plots.len(), "Formation")
+                )
+            };
+            return Checked {
+                reports,
+                summary,
+                failed: errors > 0,
+            };
+        }
+        let reports = vec![(source, diags)];
+        let (errors, warnings) = counts(&reports);
+        return Checked {
+            reports,
+            summary: format!("{name}: {}, {}", plural(errors, "error"), plural(warnings, "warning")),
+            failed: true,
+        };
+    };
+    match result {
+        Err(reports) => {
+            let (errors, warnings) = counts(&reports);
+            Checked {
+                summary: format!("{name}: {}, {}", plural(errors, "error"), plural(warnings, "warning")),
+                reports,
+                failed: true,
+            }
+        }
+        Ok(loaded) => {
+            let (_, warnings) = counts(&loaded.warnings);
+            let b = &loaded.battle;
+            let plotted = loaded.plot.formations.iter().filter(|p| p.is_some()).count();
+            let mut parts = match &against {
+                None => vec![
+                    "scenario".to_string(),
+                    plural(b.sides.len(), "side"),
+                    plural(b.formations.len(), "Formation"),
+                    plural(b.units.len(), "Unit"),
+                    format!("plots for {plotted} of {}", b.formations.len()),
+                ],
+                Some(scenario) => {
+                    let mine = loaded
+                        .plot_sources
+                        .iter()
+                        .filter(|s| s.as_deref() == Some(name.as_str()))
+                        .count();
+                    vec![
+                        "orders".to_string(),
+                        format!("{} plotted", plural(mine, "Formation")),
+                        format!("checked against {}", scenario.display()),
+                    ]
+                }
+            };
+            if warnings > 0 {
+                parts.push(plural(warnings, "warning"));
+            }
+            Checked {
+                summary: format!("{name}: ok ({})", parts.join(", ")),
+                reports: loaded.warnings,
+                failed: false,
+            }
+        }
+    }
+}

@@ -1,0 +1,1280 @@
+//! The orders layer: scenario and orders files → Battle and ExchangePlot.
+//! Every validation rule has a test asserting the message and its exact
+//! position; the shipped scenarios must load; split plots equal one file.
+
+use fam::diag::SourceFile;
+use fam::engine::plot::{FireOrder, Maneuver, ManeuverOrder};
+use fam::gzf::ParseOptions;
+use fam::orders::{self, Loaded, Report};
+
+use crate::support::{fam, files_with, fixtures, repo, text};
+
+/// Two ships for tests of damaged and missing systems: a cutter with two
+/// Fire Controls (the second damaged, the third switched off) and a
+/// destroyed hulk.
+const CUSTOM_GZF: &str = "Profile: FB1
+
+Ship: Test Cutter
+Mass: 20
+Thrust-Rating: 6
+Damage-Track: OO OO O *
+
+System: FCS
+
+System: FCS
+Status: Damaged
+
+System: FCS
+Status: Inactive
+
+System: Class 2 Battery
+Firing-Arc: FP F FS
+
+System: Class 1 Battery
+Firing-Arc: FP F FS AP A AS
+
+Ship: Test Hulk
+Mass: 20
+Status: Destroyed
+Thrust-Rating: 6
+Damage-Track: -- -- - -
+
+System: FCS
+
+System: Class 1 Battery
+Firing-Arc: FP F FS AP A AS
+";
+
+/// Reads `ssd/NAME` for the library's files, `CUSTOM_GZF` for `custom.gzf`,
+/// and a broken record for `broken.gzf`; `dup.gzf` is a copy of the Meridian file.
+fn read_gzf(p: &str) -> Result<SourceFile, String> {
+    match p {
+        "custom.gzf" => Ok(SourceFile::new(p, CUSTOM_GZF)),
+        "broken.gzf" => Ok(SourceFile::new(p, "Ship: Broken\nThrust-Rating: fast\n")),
+        "dup.gzf" => read_gzf("meridian-compact.gzf").map(|s| SourceFile::new(p, s.text)),
+        _ => std::fs::read_to_string(repo().join("ssd").join(p))
+            .map(|t| SourceFile::new(p, t))
+            .map_err(|e| e.to_string()),
+    }
+}
+
+fn build(scenario: &str, orders: &[&str]) -> Result<Loaded, Vec<Report>> {
+    let orders = orders
+        .iter()
+        .enumerate()
+        .map(|(i, t)| SourceFile::new(format!("orders{}.toml", i + 1), *t))
+        .collect();
+    orders::build(
+        SourceFile::new("scenario.toml", scenario),
+        orders,
+        &mut read_gzf,
+        &ParseOptions::default(),
+    )
+}
+
+/// Every diagnostic as `file:line:col: error|warning: message`.
+fn lines(reports: &[Report]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (source, diags) in reports {
+        for d in diags {
+            let (line, col) = source.line_col(d.span.start);
+            let sev = if d.is_error() { "error" } else { "warning" };
+            out.push(format!("{}:{line}:{col}: {sev}: {}", source.name, d.message));
+        }
+    }
+    out
+}
+
+fn problems(scenario: &str, orders: &[&str]) -> Vec<String> {
+    match build(scenario, orders) {
+        Ok(l) => panic!("expected errors, got none; warnings: {:?}", lines(&l.warnings)),
+        Err(r) => lines(&r),
+    }
+}
+
+/// Line and column (1-based) where `needle` starts in `text`; it must occur
+/// once. A `|` in the needle marks the position after some context.
+fn pos(text: &str, needle: &str) -> (usize, usize) {
+    let (context, rest) = needle.split_once('|').unwrap_or(("", needle));
+    let whole = format!("{context}{rest}");
+    assert_eq!(
+        text.matches(&whole).count(),
+        1,
+        "needle {whole:?} not unique in\n{text}"
+    );
+    SourceFile::new("x", text).line_col(text.find(&whole).unwrap() + context.len())
+}
+
+/// Asserts an error in `file` starting exactly where `needle` starts whose
+/// message contains `fragment`.
+fn expect(found: &[String], file: &str, text: &str, needle: &str, fragment: &str) {
+    let (line, col) = pos(text, needle);
+    let head = format!("{file}:{line}:{col}: error: ");
+    assert!(
+        found.iter().any(|l| l.starts_with(&head) && l.contains(fragment)),
+        "no error at {file}:{line}:{col} ({needle:?}) saying {fragment:?}; found:\n{}",
+        found.join("\n")
+    );
+}
+
+const BASE: &str = r#"gzf = ["meridian-compact.gzf", "kestrel-reach.gzf"]
+
+[sides]
+Ilse = ["Lancers", "Needle"]
+Marek = ["Wardens"]
+
+[formations]
+Lancers = ["MCS Clear Heading", "MCS Small Hours"]
+Needle = ["MCS Patient Ember"]
+Wardens = ["KRD Ridge Warden", "KRD Long Watch"]
+"#;
+
+/// BASE with a plot for Lancers.
+fn lancers(volley: &str) -> String {
+    format!("{BASE}\n[[plot.Lancers.volley]]\n{volley}")
+}
+
+// ---------------------------------------------------------------- success
+
+#[test]
+fn a_valid_scenario_builds_the_battle_and_the_plot() {
+    let text = format!(
+        "start_range = 50\nseed = 42\nexchange = 3\n{BASE}[rules]\nreactor_blast = false\n\n[[range]]\nbetween = [\"Needle\", \"Wardens\"]\nmu = 24\n\n\
+         [[plot.Lancers.volley]]\nspeed = 4\nevasion = 2\nprimary = {{ close = \"Wardens\" }}\nsecondary = {{ maintain = \"Needle\" }}\n\
+         shift = {{ \"MCS Small Hours\" = 10 }}\n\
+         fire = [\n  {{ unit = \"MCS Clear Heading\", fc = 6, target = \"Wardens\", weapons = [8, 9] }},\n  \
+         {{ unit = \"MCS Clear Heading\", fc = 7, target = \"Wardens\" }},\n  {{ unit = \"MCS Small Hours\", target = \"Wardens\" }},\n]\n\
+         damage_control = {{ \"MCS Clear Heading\" = [6, 2] }}\n"
+    );
+    let l = build(&text, &[]).unwrap_or_else(|r| panic!("{:?}", lines(&r)));
+    let b = &l.battle;
+    assert_eq!((l.seed, l.exchange), (Some(42), 3));
+    assert!(!b.rules.reactor_blast && b.rules.repair_permanent_bridge && !b.rules.double_drive_check);
+    assert_eq!(
+        b.sides.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+        ["Ilse", "Marek"]
+    );
+    let names: Vec<_> = b
+        .formations
+        .iter()
+        .map(|f| (f.name.as_str(), f.side, f.units.clone()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("Lancers", 0, vec![0, 1]),
+            ("Needle", 0, vec![2]),
+            ("Wardens", 1, vec![3, 4])
+        ]
+    );
+    assert_eq!(b.units[4].name, "KRD Long Watch");
+    assert_eq!(b.units[4].formation, 2);
+    assert_eq!(b.ranges.get(0, 2), 50);
+    assert_eq!(b.ranges.get(1, 2), 24);
+    assert_eq!(l.origins[4].record, 1);
+    assert_eq!(l.ship(4).name, "KRD Long Watch");
+
+    let p = l.plot.formations[0].as_ref().expect("Lancers plotted");
+    assert!(l.plot.formations[1].is_none() && l.plot.formations[2].is_none());
+    assert_eq!(l.unplotted(), [1, 2]);
+    // One entry stands for all three Volleys.
+    assert_eq!(p.volleys[0], p.volleys[1]);
+    assert_eq!(p.volleys[1], p.volleys[2]);
+    let v = &p.volleys[0];
+    assert_eq!((v.speed, v.evasion), (4, 2));
+    assert_eq!(
+        v.primary,
+        Some(ManeuverOrder {
+            target: 2,
+            maneuver: Maneuver::Close
+        })
+    );
+    assert_eq!(
+        v.secondary,
+        [ManeuverOrder {
+            target: 1,
+            maneuver: Maneuver::Maintain
+        }]
+    );
+    assert_eq!(v.shifts, [(1, 10)]);
+    // System numbers are 1-based in the file, 0-based in the plot; the
+    // default takes every weapon not assigned elsewhere, PDS excepted.
+    assert_eq!(
+        v.fire,
+        [
+            FireOrder {
+                unit: 0,
+                fire_control: 5,
+                target: Some(2),
+                weapons: vec![7, 8]
+            },
+            FireOrder {
+                unit: 0,
+                fire_control: 6,
+                target: Some(2),
+                weapons: vec![9, 10, 11]
+            },
+            FireOrder {
+                unit: 1,
+                fire_control: 4,
+                target: Some(2),
+                weapons: vec![5]
+            },
+        ]
+    );
+    assert_eq!(v.damage_control, [(0, vec![5, 1])]);
+    assert!(v.point_defence.is_empty());
+}
+
+#[test]
+fn speed_or_evasion_may_be_left_out_and_is_then_the_rest_of_the_thrust() {
+    let l = build(&lancers("speed = 5\n"), &[]).unwrap_or_else(|r| panic!("{:?}", lines(&r)));
+    let v = &l.plot.formations[0].as_ref().unwrap().volleys[0];
+    assert_eq!((v.speed, v.evasion), (5, 1));
+    let l = build(&lancers("evasion = 3\n"), &[]).unwrap_or_else(|r| panic!("{:?}", lines(&r)));
+    let v = &l.plot.formations[0].as_ref().unwrap().volleys[2];
+    assert_eq!((v.speed, v.evasion), (3, 3));
+}
+
+#[test]
+fn every_range_starts_at_60_mu_unless_the_scenario_says_otherwise() {
+    let l = build(BASE, &[]).unwrap();
+    for a in 0..3 {
+        for b in 0..3 {
+            if a != b {
+                assert_eq!(l.battle.ranges.get(a, b), 60);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_shipped_scenarios_load_without_errors_or_warnings() {
+    let paths = files_with(&repo().join("scenarios"), "toml");
+    assert!(paths.len() >= 3, "{paths:?}");
+    let mut most = 0;
+    for p in &paths {
+        let l = orders::load_scenario(p, &[], &ParseOptions::default()).unwrap_or_else(|r| {
+            panic!(
+                "{}:\n{}",
+                p.display(),
+                r.iter().map(|(s, d)| s.render(d, 50)).collect::<String>()
+            )
+        });
+        assert!(l.warnings.is_empty(), "{}: {:?}", p.display(), lines(&l.warnings));
+        assert!(l.unplotted().is_empty(), "{}: unplotted Formations", p.display());
+        assert!(l.seed.is_some(), "{}: no seed", p.display());
+        for side in 0..l.battle.sides.len() {
+            let n = l.battle.formations.iter().filter(|f| f.side == side).count();
+            most = most.max(n.min(5));
+        }
+    }
+    assert!(most >= 4, "no scenario with four Formations a side");
+    let duel = orders::load_scenario(&repo().join("scenarios/duel.toml"), &[], &ParseOptions::default()).unwrap();
+    assert_eq!(duel.battle.formations.len(), 2);
+    let fleet = orders::load_scenario(
+        &repo().join("scenarios/fleet-action.toml"),
+        &[],
+        &ParseOptions::default(),
+    )
+    .unwrap();
+    for side in 0..2 {
+        assert!(fleet.battle.formations.iter().filter(|f| f.side == side).count() >= 4);
+    }
+}
+
+#[test]
+fn plots_split_over_two_orders_files_equal_the_same_plots_in_one_file() {
+    let dir = fixtures("orders");
+    let opts = ParseOptions::default();
+    let whole =
+        orders::load_scenario(&dir.join("split-whole.toml"), &[], &opts).unwrap_or_else(|r| panic!("{:?}", lines(&r)));
+    let split = orders::load_scenario(
+        &dir.join("split.toml"),
+        &[dir.join("split-ilse.toml"), dir.join("split-marek.toml")],
+        &opts,
+    )
+    .unwrap_or_else(|r| panic!("{:?}", lines(&r)));
+    assert_eq!(split.plot, whole.plot);
+    assert_eq!(split.battle, whole.battle);
+    assert!(split.plot.formations.iter().all(Option::is_some));
+    // The order of the orders files does not matter either.
+    let swapped = orders::load_scenario(
+        &dir.join("split.toml"),
+        &[dir.join("split-marek.toml"), dir.join("split-ilse.toml")],
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(swapped.plot, whole.plot);
+    assert_eq!(
+        split.plot_sources[2].as_deref(),
+        Some(dir.join("split-marek.toml").display().to_string().as_str())
+    );
+}
+
+#[test]
+fn write_back_puts_unit_state_into_the_loaded_records() {
+    let mut l = build(BASE, &[]).unwrap();
+    let mut battle = l.battle.clone();
+    battle.units[3].hull_lost = 2;
+    battle.units[3].thrust = 3;
+    l.write_back(&battle);
+    let ship = l.ship(3);
+    assert_eq!(ship.thrust, 3);
+    assert_eq!(ship.hull_remaining(), ship.hull_boxes() - 2);
+}
+
+// ------------------------------------------------------------ TOML errors
+
+#[test]
+fn toml_syntax_errors_are_positioned_one_per_line() {
+    let text = "gzf = [\"meridian-compact.gzf\"]\ntitle = Duel\nseed = 3 4\n";
+    let found = problems(text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        text,
+        "Duel",
+        "TOML syntax error: string values must be quoted",
+    );
+    expect(&found, "scenario.toml", text, "3 4", "TOML syntax error");
+    assert_eq!(found.len(), 2, "{found:#?}");
+}
+
+#[test]
+fn syntax_errors_in_an_orders_file_are_positioned_too() {
+    let o = "[[plot.Lancers.volley]]\nspeed = = 3\n";
+    let found = problems(BASE, &[o]);
+    assert!(
+        found
+            .iter()
+            .any(|l| l.starts_with("orders1.toml:2:") && l.contains("TOML syntax error")),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn unknown_keys_and_wrong_types_are_errors_everywhere_in_the_file() {
+    let text = format!(
+        "colour = \"red\"\n{BASE}seed = 3\n[rules]\nreactor_blast = true\nlaser_sharks = true\n\
+         [[plot.Lancers.volley]]\nspeed = 4\nevasion = \"two\"\n\
+         [[plot.Needle.volley]]\nspeed = 4\nevade = 2\n"
+    );
+    let found = problems(&text, &[]);
+    expect(&found, "scenario.toml", &text, "colour", "unknown key `colour`");
+    // A top-level key after [formations] belongs to it: the help says so.
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "3\n[rules]",
+        "invalid type: integer `3`",
+    );
+    let r = build(&text, &[]).unwrap_err();
+    let rendered: String = r.iter().map(|(s, d)| s.render(d, 50)).collect();
+    assert!(
+        rendered.contains("top-level keys go before the first [table]"),
+        "{rendered}"
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "laser_sharks",
+        "unknown field `laser_sharks`",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"two\"",
+        "invalid type: string \"two\"",
+    );
+    expect(&found, "scenario.toml", &text, "evade", "unknown field `evade`");
+}
+
+#[test]
+fn an_orders_file_holds_only_plots() {
+    let o = "commander = \"Ilse\"\nseed = 4\n";
+    let found = problems(BASE, &[o]);
+    expect(
+        &found,
+        "orders1.toml",
+        o,
+        "seed",
+        "unknown key `seed` in an orders file",
+    );
+}
+
+// ------------------------------------------------- scenario: ships, sides
+
+#[test]
+fn unknown_ship_and_base_in_a_formation() {
+    let text = BASE.replace("\"MCS Patient Ember\"", "\"MCS Patient Amber\", \"Waypoint Halcyon\"");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"MCS Patient Amber\"",
+        "no ship named `MCS Patient Amber`",
+    );
+    expect(&found, "scenario.toml", &text, "\"Waypoint Halcyon\"", "is a base");
+}
+
+#[test]
+fn ship_names_ignore_case_and_blank_runs_like_the_gzf_reader() {
+    let text = BASE.replace("\"MCS Patient Ember\"", "\"mcs  patient ember\"");
+    let l = build(&text, &[]).unwrap();
+    assert_eq!(l.battle.units[2].name, "MCS Patient Ember");
+}
+
+#[test]
+fn a_unit_in_two_formations() {
+    let text = BASE.replace(
+        "Needle = [\"MCS Patient Ember\"]",
+        "Needle = [\"MCS Patient Ember\", \"mcs small hours\"]",
+    );
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"mcs small hours\"",
+        "`MCS Small Hours` is already in Formation `Lancers` (line 8)",
+    );
+}
+
+#[test]
+fn a_formation_in_no_side_in_two_sides_or_unknown() {
+    let text = BASE
+        .replace(
+            "Ilse = [\"Lancers\", \"Needle\"]",
+            "Ilse = [\"Lancers\", \"Wardens\", \"Lancer\"]",
+        )
+        .replace("Marek = [\"Wardens\"]", "Marek = [\"Wardens \", \"Wardens\"]");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "Needle = ",
+        "Formation `Needle` is in no side",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"Lancer\"",
+        "unknown Formation `Lancer`",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"Wardens \"",
+        "unknown Formation `Wardens `",
+    );
+    let (line, col) = pos(&text, "\"Wardens\"]\n");
+    assert!(
+        found.contains(&format!(
+            "scenario.toml:{line}:{col}: error: Formation `Wardens` is already on side `Ilse` (line 4)"
+        )),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn ship_names_must_be_unique_across_the_records() {
+    let text = BASE.replace(
+        "gzf = [\"meridian-compact.gzf\",",
+        "gzf = [\"meridian-compact.gzf\", \"dup.gzf\",",
+    );
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"dup.gzf\"",
+        "ship `MCS Small Hours` is in both `meridian-compact.gzf` and `dup.gzf`",
+    );
+}
+
+#[test]
+fn gzf_problems_and_unreadable_records_are_reported() {
+    let text = BASE.replace(
+        "gzf = [\"meridian-compact.gzf\",",
+        "gzf = [\"meridian-compact.gzf\", \"broken.gzf\", \"missing.gzf\",",
+    );
+    let r = build(&text, &[]).unwrap_err();
+    let found = lines(&r);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"missing.gzf\"",
+        "cannot read `missing.gzf`",
+    );
+    assert!(found.iter().any(|l| l.starts_with("broken.gzf:2:")), "{found:#?}");
+    // With records missing, ship names are not checked (nothing but noise).
+    assert!(!found.iter().any(|l| l.contains("no ship named")), "{found:#?}");
+}
+
+#[test]
+fn rule_switches_map_to_rules_and_unknown_ones_are_errors() {
+    let text = format!("{BASE}[rules]\ndouble_drive_check = true\nrepair_permanent_bridge = false\n");
+    let l = build(&text, &[]).unwrap();
+    assert!(l.battle.rules.double_drive_check && !l.battle.rules.repair_permanent_bridge);
+    assert!(l.battle.rules.reactor_blast);
+    let text = format!("{BASE}[rules]\nreactor_blasts = true\n");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "reactor_blasts",
+        "unknown field `reactor_blasts`",
+    );
+}
+
+#[test]
+fn range_overrides_name_two_known_formations_once() {
+    let text = format!(
+        "{BASE}[[range]]\nbetween = [\"Lancers\", \"Needle\"]\nmu = 12\n\
+         [[range]]\nbetween = [\"Needle\", \"Lancers\"]\nmu = 18\n\
+         [[range]]\nbetween = [\"Wardens\", \"Nowhere\"]\nmu = -4\n"
+    );
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "[\"Needle\", \"Lancers\"]",
+        "the range between `Needle` and `Lancers` is already given",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"Nowhere\"",
+        "unknown Formation `Nowhere`",
+    );
+    expect(&found, "scenario.toml", &text, "-4", "a range cannot be negative");
+}
+
+// --------------------------------------------------------- plots: maneuver
+
+#[test]
+fn speed_plus_evasion_must_equal_formation_thrust() {
+    // Lancers: thrust 6 (Clear Heading) and 8 (Small Hours) → 6.
+    let text = lancers("speed = 4\nevasion = 3\n");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "4\nevasion",
+        "Speed 4 + Evasion 3 = 7, but the Formation Thrust of `Lancers` is 6",
+    );
+    let text = lancers("speed = 7\n");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "7\n",
+        "Speed 7 is more than the Formation Thrust",
+    );
+}
+
+#[test]
+fn evasion_may_not_exceed_half_the_formation_thrust() {
+    let text = lancers("speed = 2\nevasion = 4\n");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "4\n",
+        "Evasion 4 is more than half the Formation Thrust of `Lancers` (6, so at most 3)",
+    );
+    // Rounded down: thrust 5 allows 2.
+    let text = BASE.replace(
+        "Needle = [\"MCS Patient Ember\"]",
+        "Needle = [\"KRD High Fell Thunder\"]",
+    ) + "\n[[plot.Needle.volley]]\nspeed = 2\nevasion = 3\n";
+    let found = problems(&text, &[]);
+    expect(&found, "scenario.toml", &text, "3\n", "at most 2");
+}
+
+#[test]
+fn a_volley_needs_speed_or_evasion() {
+    let text = lancers("primary = { close = \"Wardens\" }\n");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "[[plot",
+        "gives neither `speed` nor `evasion`",
+    );
+}
+
+#[test]
+fn close_and_withdraw_in_one_volley() {
+    let text =
+        lancers("speed = 4\nevasion = 2\nprimary = { close = \"Wardens\" }\nsecondary = { withdraw = \"Needle\" }\n");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "withdraw =",
+        "Withdraw from `Needle` and Close on `Wardens` (line 15) in one Volley",
+    );
+}
+
+#[test]
+fn a_formation_cannot_maneuver_against_itself_or_the_unknown() {
+    let text = lancers(
+        "speed = 4\nevasion = 2\nprimary = { close = \"Lancers\" }\nsecondary = { maintain = [\"Needle\", \"Sardines\", \"Needle\"] }\n",
+    );
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"Lancers\" }",
+        "Formation `Lancers` cannot maneuver against itself",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"Sardines\"",
+        "unknown Formation `Sardines`",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"Needle\"] }",
+        "`Needle` already has a maneuver in this Volley",
+    );
+}
+
+#[test]
+fn maneuver_words_and_a_single_primary() {
+    let text = lancers("speed = 4\nevasion = 2\nprimary = { close = \"Wardens\", maintain = \"Needle\" }\n");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "maintain",
+        "a Volley has one primary maneuver",
+    );
+    let text = lancers("speed = 4\nevasion = 2\nprimary = { charge = \"Wardens\" }\n");
+    let found = problems(&text, &[]);
+    expect(&found, "scenario.toml", &text, "charge", "unknown variant `charge`");
+    let text = lancers("speed = 4\nevasion = 2\nsecondary = { close = \"Wardens\" }\n");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "{ close",
+        "secondary maneuvers without a primary one",
+    );
+}
+
+#[test]
+fn one_or_three_volleys() {
+    let text = format!("{}\n[[plot.Lancers.volley]]\nspeed = 6\n", lancers("speed = 6\n"));
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "]\n\n|[[plot",
+        "the plot of `Lancers` has 2 Volleys",
+    );
+}
+
+// ----------------------------------------------------------- plots: shifts
+
+#[test]
+fn shifts_are_limited_to_5_points_per_surplus_thrust() {
+    // Small Hours: thrust 8 in a thrust-6 Formation → ±10.
+    let ok = build(&lancers("speed = 6\nshift = { \"MCS Small Hours\" = -10 }\n"), &[]).unwrap();
+    assert_eq!(ok.plot.formations[0].as_ref().unwrap().volleys[0].shifts, [(1, -10)]);
+    let text = lancers("speed = 6\nshift = { \"MCS Small Hours\" = 11, \"MCS Clear Heading\" = 1 }\n");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "11",
+        "a shift of 11 points is more than `MCS Small Hours` may make: 5 points per surplus Thrust point, 2 × 5 = 10",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "1 }",
+        "`MCS Clear Heading` cannot shift its share: its thrust 6 is no more than the Formation Thrust 6",
+    );
+}
+
+#[test]
+fn orders_name_units_of_their_own_formation() {
+    let text =
+        lancers("speed = 6\nshift = { \"KRD Ridge Warden\" = 5, \"MCS Harrow of Stars\" = 5, \"Nobody\" = 5 }\n");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"KRD Ridge Warden\" =",
+        "`KRD Ridge Warden` is in Formation `Wardens`, not in `Lancers`",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"MCS Harrow of Stars\"",
+        "`MCS Harrow of Stars` is not in any Formation of this scenario",
+    );
+    expect(&found, "scenario.toml", &text, "\"Nobody\"", "no ship named `Nobody`");
+}
+
+// ------------------------------------------------------------- plots: fire
+
+#[test]
+fn more_fire_targets_than_working_fire_controls() {
+    let text = lancers(
+        "speed = 6\nfire = [\n  { unit = \"MCS Small Hours\", target = \"Wardens\" },\n  { unit = \"MCS Small Hours\", target = \"Needle\" },\n]\n",
+    );
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"Needle\" }",
+        "more fire targets than working Fire Controls: `MCS Small Hours` has 1 and this is target 2",
+    );
+}
+
+#[test]
+fn a_fire_control_number_must_be_an_operational_fire_control() {
+    let text = r#"gzf = ["custom.gzf", "kestrel-reach.gzf"]
+[sides]
+A = ["Cutters"]
+B = ["Wardens"]
+[formations]
+Cutters = ["Test Cutter"]
+Wardens = ["KRD Ridge Warden"]
+
+[[plot.Cutters.volley]]
+speed = 3
+evasion = 3
+fire = [
+  { fc = 2, target = "Wardens", weapons = [4] },
+  { fc = 3, target = "Wardens", weapons = [5] },
+  { fc = 4, target = "Wardens" },
+]
+
+[[plot.Cutters.volley]]
+speed = 3
+fire = [{ fc = 9, target = "Wardens" }]
+
+[[plot.Cutters.volley]]
+speed = 3
+fire = [{ target = "Wardens" }]
+"#;
+    let found = problems(text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        text,
+        "2, target",
+        "Fire Control 2 of `Test Cutter` is damaged",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        text,
+        "3, target",
+        "Fire Control 3 of `Test Cutter` is switched off",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        text,
+        "4, target = \"Wardens\" }",
+        "system 4 of `Test Cutter` (Class 2 Battery) is not a Fire Control",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        text,
+        "9",
+        "`Test Cutter` has no system 9 (it has 5)",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        text,
+        "{ target = \"Wardens\" }",
+        "`Test Cutter` has 3 Fire Controls (systems 1, 2, 3): say which one with fc = N",
+    );
+}
+
+#[test]
+fn a_fire_control_may_be_left_out_when_the_unit_has_exactly_one() {
+    let text =
+        format!("{BASE}\n[[plot.Needle.volley]]\nspeed = 4\nfire = [{{ target = \"Wardens\", weapons = [8] }}]\n");
+    let l = build(&text, &[]).unwrap();
+    let v = &l.plot.formations[1].as_ref().unwrap().volleys[0];
+    assert_eq!(v.fire[0].fire_control, 5);
+    assert_eq!(v.fire[0].unit, 2);
+    // With two Units the Unit must be named.
+    let text = lancers("speed = 6\nfire = [{ fc = 5, target = \"Wardens\" }]\n");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "{ fc = 5",
+        "Formation `Lancers` has 2 Units: say which one",
+    );
+}
+
+#[test]
+fn a_weapon_assigned_twice_to_two_fire_controls_or_to_fire_and_pd() {
+    let text = lancers(
+        "speed = 6\nfire = [\n  { unit = \"MCS Clear Heading\", fc = 6, target = \"Wardens\", weapons = [8, 9] },\n  \
+         { unit = \"MCS Clear Heading\", fc = 7, target = \"Wardens\", weapons = [10, 9] },\n]\n\
+         pd = [{ unit = \"MCS Clear Heading\", weapons = [10] }]\n",
+    );
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "9] },\n]",
+        "system 9 of `MCS Clear Heading` (Class 2 Battery) is already assigned in this Volley (line 15)",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "10] }]",
+        "system 10 of `MCS Clear Heading` (Class 2 Battery) is already assigned in this Volley (line 16)",
+    );
+}
+
+#[test]
+fn a_fire_control_given_two_orders() {
+    let text = lancers(
+        "speed = 6\nfire = [\n  { unit = \"MCS Clear Heading\", fc = 6, target = \"Wardens\", weapons = [8] },\n  \
+         { unit = \"MCS Clear Heading\", fc = 6, target = \"Needle\", weapons = [9] },\n]\n",
+    );
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "6, target = \"Needle\"",
+        "Fire Control 6 of `MCS Clear Heading` already has orders in this Volley (line 15)",
+    );
+}
+
+#[test]
+fn a_weapon_number_must_name_a_weapon() {
+    let text = lancers(
+        "speed = 6\nfire = [{ unit = \"MCS Clear Heading\", fc = 6, target = \"Wardens\", weapons = [8, 4, 14] }]\n",
+    );
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "4, 14",
+        "system 4 of `MCS Clear Heading` (FTL) is not a weapon",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "14]",
+        "`MCS Clear Heading` has no system 14 (it has 13)",
+    );
+}
+
+#[test]
+fn non_beam_weapons_are_refused_by_name_whether_listed_or_by_default() {
+    // Patient Ember: 7 Pulse Torpedo, 8-10 beams, 11 PDS.
+    let text = format!(
+        "{BASE}\n[[plot.Needle.volley]]\nspeed = 4\nfire = [{{ target = \"Wardens\", weapons = [7, 11, 8] }}]\n\n\
+         [[plot.Needle.volley]]\nspeed = 4\nfire = [{{ target = \"Wardens\" }}]\n\n\
+         [[plot.Needle.volley]]\nspeed = 4\nfire = [{{ target = \"Wardens\", weapons = [8, 9, 10] }}]\n"
+    );
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "7, 11",
+        "system 7 of `MCS Patient Ember` (Pulse Torpedo) is not resolved yet",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "11, 8",
+        "system 11 of `MCS Patient Ember` (PDS) is not resolved yet",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "{ target = \"Wardens\" }",
+        "system 7 of `MCS Patient Ember` (Pulse Torpedo) would fire with this Fire Control (weapons default to all), but it is not resolved yet",
+    );
+    // The help says how to leave it out.
+    let r = build(&text, &[]).unwrap_err();
+    let rendered: String = r.iter().map(|(s, d)| s.render(d, 50)).collect();
+    assert!(
+        rendered.contains("List the weapons explicitly to leave it out, e.g. weapons = [8, 9, 10]"),
+        "{rendered}"
+    );
+    assert!(rendered.contains("missiles, torpedoes, needle beams"), "{rendered}");
+    // The third Volley alone is fine.
+    assert_eq!(found.len(), 3, "{found:#?}");
+}
+
+#[test]
+fn point_defence_orders_are_refused_for_now() {
+    let text = lancers("speed = 6\npd = [{ unit = \"MCS Small Hours\", weapons = [7] }]\n");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "7] }]",
+        "system 7 of `MCS Small Hours` (PDS) in point-defence mode: PD mode is not resolved yet",
+    );
+}
+
+#[test]
+fn fire_targets_are_other_formations_or_inactive() {
+    let text = lancers(
+        "speed = 6\nfire = [\n  { unit = \"MCS Clear Heading\", fc = 6, target = \"Lancers\" },\n  \
+         { unit = \"MCS Clear Heading\", fc = 7, target = \"wardens\" },\n  \
+         { unit = \"MCS Small Hours\", target = \"inactive\", weapons = [6] },\n]\n",
+    );
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"Lancers\" }",
+        "Formation `Lancers` cannot fire on itself",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "\"wardens\"",
+        "unknown Formation `wardens`",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "[6]",
+        "an inactive Fire Control directs no weapons",
+    );
+    let l = build(
+        &lancers("speed = 6\nfire = [{ unit = \"MCS Small Hours\", target = \"Inactive\" }]\n"),
+        &[],
+    )
+    .unwrap();
+    let v = &l.plot.formations[0].as_ref().unwrap().volleys[0];
+    assert_eq!(v.fire[0].target, None);
+    assert!(v.fire[0].weapons.is_empty());
+}
+
+#[test]
+fn firing_on_a_friendly_formation_is_a_warning() {
+    let l = build(
+        &lancers("speed = 6\nfire = [{ unit = \"MCS Small Hours\", target = \"Needle\" }]\n"),
+        &[],
+    )
+    .unwrap();
+    let w = lines(&l.warnings);
+    assert!(
+        w.iter()
+            .any(|l| l.contains("warning: `Needle` is a Formation of the same side")),
+        "{w:#?}"
+    );
+}
+
+#[test]
+fn a_destroyed_unit_cannot_fire_or_shift() {
+    let text = r#"gzf = ["custom.gzf", "kestrel-reach.gzf"]
+[sides]
+A = ["Cutters"]
+B = ["Wardens"]
+[formations]
+Cutters = ["Test Cutter", "Test Hulk"]
+Wardens = ["KRD Ridge Warden"]
+
+[[plot.Cutters.volley]]
+speed = 3
+evasion = 3
+fire = [{ unit = "Test Hulk", target = "Wardens" }]
+"#;
+    let found = problems(text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        text,
+        "\"Test Hulk\", target",
+        "`Test Hulk` is out of the fight",
+    );
+}
+
+#[test]
+fn two_default_weapon_lists_on_one_unit() {
+    let text = lancers(
+        "speed = 6\nfire = [\n  { unit = \"MCS Clear Heading\", fc = 6, target = \"Wardens\" },\n  \
+         { unit = \"MCS Clear Heading\", fc = 7, target = \"Needle\" },\n]\n",
+    );
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "{ unit = \"MCS Clear Heading\", fc = 7",
+        "two Fire Controls of `MCS Clear Heading` take the default weapons",
+    );
+}
+
+#[test]
+fn damage_control_lists_name_systems_of_the_unit_once() {
+    let text = lancers("speed = 6\ndamage_control = { \"MCS Small Hours\" = [2, 2, 8] }\n");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "2, 8",
+        "system 2 is already in this damage-control list",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "8]",
+        "`MCS Small Hours` has no system 8 (it has 7)",
+    );
+}
+
+// ------------------------------------------------------ plots: orders files
+
+#[test]
+fn an_orders_file_plots_only_its_commanders_formations() {
+    let o1 = "commander = \"Ilse\"\n[[plot.Wardens.volley]]\nspeed = 6\n";
+    let o2 = "[[plot.Lancers.volley]]\nspeed = 6\n[[plot.Wardens.volley]]\nspeed = 6\n";
+    let o3 = "commander = \"Ilze\"\n";
+    let found = problems(BASE, &[o1, o2, o3]);
+    expect(
+        &found,
+        "orders1.toml",
+        o1,
+        "Wardens.volley",
+        "Formation `Wardens` belongs to `Marek`, and this orders file is `Ilse`'s",
+    );
+    expect(
+        &found,
+        "orders2.toml",
+        o2,
+        "Wardens.volley",
+        "Formation `Wardens` belongs to `Marek`, but this file also plots `Lancers` of `Ilse` (line 1)",
+    );
+    expect(&found, "orders3.toml", o3, "\"Ilze\"", "no commander named `Ilze`");
+}
+
+#[test]
+fn a_formation_is_plotted_once() {
+    let text = lancers("speed = 6\n");
+    let o = "[[plot.Lancers.volley]]\nspeed = 6\n[[plot.Lancer.volley]]\nspeed = 6\n";
+    let found = problems(&text, &[o]);
+    expect(
+        &found,
+        "orders1.toml",
+        o,
+        "Lancers",
+        "Formation `Lancers` is already plotted (scenario.toml line 12)",
+    );
+    expect(&found, "orders1.toml", o, "Lancer.", "unknown Formation `Lancer`");
+}
+
+#[test]
+fn every_problem_is_reported_not_just_the_first() {
+    let text = format!(
+        "{}\n[[plot.Needle.volley]]\nspeed = 1\nevasion = 1\nprimary = {{ close = \"Needle\" }}\n",
+        lancers("speed = 1\nevasion = 9\n")
+    );
+    let found = problems(&text, &[]);
+    assert_eq!(found.len(), 4, "{found:#?}");
+}
+
+// ------------------------------------------------------------------- CLI
+
+#[test]
+fn fam_check_validates_scenarios_and_orders_files() {
+    let mut args = vec!["check".to_string()];
+    for p in files_with(&repo().join("scenarios"), "toml") {
+        args.push(p.display().to_string());
+    }
+    for p in ["split.toml", "split-ilse.toml", "split-marek.toml", "split-whole.toml"] {
+        args.push(fixtures("orders").join(p).display().to_string());
+    }
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = fam(&refs);
+    assert!(out.status.success(), "{}\n{}", text(&out.stdout), text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.lines().all(|l| l.contains(": ok (")), "{stdout}");
+    assert!(
+        stdout.contains("split-ilse.toml: ok (orders, 2 Formations plotted, checked against"),
+        "{stdout}"
+    );
+    assert!(text(&out.stderr).is_empty(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn fam_check_positions_problems_in_a_scenario_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.toml");
+    let ssd = repo().join("ssd").join("meridian-compact.gzf");
+    std::fs::write(
+        &path,
+        format!(
+            "gzf = [{:?}]\n[sides]\nA = [\"X\"]\nB = [\"Y\"]\n[formations]\nX = [\"MCS Small Hours\"]\nY = [\"MCS Clear Heading\"]\n\
+             [[plot.X.volley]]\nspeed = 5\nevasion = 5\n",
+            ssd.display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = fam(&["check", &path.display().to_string()]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("bad.toml:9:9"), "{stderr}");
+    assert!(
+        stderr.contains("Speed 5 + Evasion 5 = 10, but the Formation Thrust of `X` is 8"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("bad.toml:10:11"), "{stderr}");
+    assert!(
+        stderr.contains("Evasion 5 is more than half the Formation Thrust of `X` (8, so at most 4)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains('^'), "{stderr}");
+    assert!(text(&out.stdout).contains("bad.toml: 2 errors, 0 warnings"));
+}
+
+#[test]
+fn an_orders_file_for_another_scenario_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders_path = dir.path().join("o.toml");
+    std::fs::write(&orders_path, "scenario = \"elsewhere.toml\"\n").unwrap();
+    let r = orders::load_scenario(
+        &fixtures("orders").join("split.toml"),
+        &[orders_path],
+        &ParseOptions::default(),
+    )
+    .unwrap_err();
+    let found = lines(&r);
+    assert!(
+        found
+            .iter()
+            .any(|l| l.contains("o.toml:1:12: error: this orders file is for scenario `elsewhere.toml`")),
+        "{found:#?}"
+    );
+}
+
+// ------------------------------------------------------------------- docs
+
+/// The fenced blocks of `docs/orders.md` with the given language.
+fn doc_blocks(lang: &str) -> Vec<String> {
+    let doc = std::fs::read_to_string(repo().join("docs/orders.md")).unwrap();
+    let mut out = Vec::new();
+    let mut current: Option<String> = None;
+    for line in doc.lines() {
+        match &mut current {
+            None if line == format!("```{lang}") => current = Some(String::new()),
+            Some(block) if line == "```" => {
+                out.push(std::mem::take(block));
+                current = None;
+            }
+            Some(block) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+fn build_doc_example(scenario: &str) -> Result<Loaded, Vec<Report>> {
+    let orders = doc_blocks("toml")
+        .into_iter()
+        .find(|b| b.starts_with("# marek.toml"))
+        .unwrap();
+    orders::build(
+        SourceFile::new("battle.toml", scenario),
+        vec![SourceFile::new("marek.toml", orders)],
+        &mut read_gzf,
+        &ParseOptions::default(),
+    )
+}
+
+#[test]
+fn the_annotated_example_in_the_docs_is_valid() {
+    let scenario = doc_blocks("toml")
+        .into_iter()
+        .find(|b| b.starts_with("# battle.toml"))
+        .unwrap();
+    let l = build_doc_example(&scenario).unwrap_or_else(|r| panic!("{:?}", lines(&r)));
+    assert!(l.warnings.is_empty(), "{:?}", lines(&l.warnings));
+    assert!(l.unplotted().is_empty());
+    assert_eq!(
+        (l.exchange, l.seed, l.title.as_deref()),
+        (1, Some(2024), Some("Skirmish at the Narrows"))
+    );
+    assert_eq!(l.battle.ranges.get(0, 1), 54);
+    assert_eq!(l.battle.ranges.get(0, 2), 36);
+    // What the comments say about the default weapons.
+    let lancers = l.plot.formations[0].as_ref().unwrap();
+    assert_eq!(lancers.volleys[0].fire[1].weapons, [10, 11]);
+    assert_eq!(lancers.volleys[0].fire[2].weapons, [5]);
+    assert_eq!((lancers.volleys[2].speed, lancers.volleys[2].evasion), (4, 2));
+    let wardens = l.plot.formations[2].as_ref().unwrap();
+    assert_eq!(wardens.volleys[1].fire[0].weapons, [6, 7, 8]);
+    assert_eq!(wardens.volleys[1].fire[0].fire_control, 4);
+
+    // The error shown in the docs is the error fam gives.
+    let wrong = scenario.replacen("evasion = 2 ", "evasion = 4 ", 1);
+    let r = build_doc_example(&wrong).unwrap_err();
+    let rendered: String = r.iter().map(|(s, d)| s.render(d, 50)).collect();
+    let shown = doc_blocks("text").into_iter().next().unwrap();
+    assert_eq!(
+        rendered.trim_end(),
+        shown.trim_end(),
+        "docs show\n{shown}\nfam says\n{rendered}"
+    );
+}
