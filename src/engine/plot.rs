@@ -34,6 +34,29 @@ pub struct FireOrder {
     /// Weapons assigned to this Fire Control. The orders layer expands the
     /// default "all" into the Unit's weapons not assigned elsewhere.
     pub weapons: Vec<SystemId>,
+    /// Needle beams among `weapons` name their own Unit and system
+    /// (F&M: precision weapons are plotted against specific Units).
+    pub needles: Vec<NeedleOrder>,
+}
+
+/// A needle beam's target: a Unit of the Fire Control's target Formation
+/// and one of its systems (not a core system).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NeedleOrder {
+    pub weapon: SystemId,
+    pub unit: UnitId,
+    pub system: SystemId,
+}
+
+/// A point-defence weapon's orders for one Volley. PDS (and FT2 ADAF) not
+/// listed defend automatically; a class-1 beam defends only when listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PdOrder {
+    pub unit: UnitId,
+    pub weapon: SystemId,
+    /// The Unit it defends: its own, or (with an ADFC) another Unit of its
+    /// Formation. `None` = allocated automatically.
+    pub defend: Option<UnitId>,
 }
 
 /// A Formation's plot for one Volley.
@@ -48,8 +71,9 @@ pub struct VolleyPlot {
     /// Percentile shift per Unit (positive = more exposed), in points.
     pub shifts: Vec<(UnitId, i32)>,
     pub fire: Vec<FireOrder>,
-    /// Weapons fired in point-defence mode instead of at ships.
-    pub point_defence: Vec<(UnitId, SystemId)>,
+    /// Weapons fired in point-defence mode instead of at ships, and PD
+    /// weapons given a Unit to defend.
+    pub point_defence: Vec<PdOrder>,
     /// Damage-control priority per Unit (systems in order); empty = default.
     pub damage_control: Vec<(UnitId, Vec<SystemId>)>,
 }

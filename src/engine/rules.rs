@@ -13,6 +13,11 @@ pub struct Rules {
     /// Optional FTC drive rule: with two or more rows lost in one Volley the
     /// drive rolls twice. Default off.
     pub double_drive_check: bool,
+    /// Needle beams by the FB1 reading (one die to 12 MU: 5 = 1 hull
+    /// damage, 6 = 1 hull damage and the system knocked out) instead of
+    /// Continuum's (4+ = 1 damage, natural 6 also destroys the system).
+    /// Default off (ft-rules §14 A19).
+    pub needle_fb1: bool,
 }
 
 impl Default for Rules {
@@ -21,6 +26,7 @@ impl Default for Rules {
             reactor_blast: true,
             repair_permanent_bridge: true,
             double_drive_check: false,
+            needle_fb1: false,
         }
     }
 }

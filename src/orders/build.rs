@@ -473,6 +473,7 @@ fn assemble(
                 reactor_blast: r.reactor_blast.unwrap_or(d.reactor_blast),
                 repair_permanent_bridge: r.repair_permanent_bridge.unwrap_or(d.repair_permanent_bridge),
                 double_drive_check: r.double_drive_check.unwrap_or(d.double_drive_check),
+                needle_fb1: d.needle_fb1,
             }
         }
     };
@@ -1460,6 +1461,7 @@ impl Cx<'_> {
                 fire_control: s,
                 target: target_f,
                 weapons: list,
+                needles: Vec::new(),
             });
         }
 
