@@ -44,12 +44,14 @@ fn duel() -> (Battle, ExchangePlot) {
                     fire_control: 5,
                     target: Some(1 - me),
                     weapons: vec![7, 8, 9],
+                    needles: Vec::new(),
                 },
                 FireOrder {
                     unit: me,
                     fire_control: 6,
                     target: Some(1 - me),
                     weapons: vec![10, 11],
+                    needles: Vec::new(),
                 },
             ],
             ..VolleyPlot::default()

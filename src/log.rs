@@ -159,12 +159,91 @@ fn event(e: &Event) -> Value {
             "dice": dice, "drm": drm, "screen": screen, "faces": faces, "reroll_faces": reroll_faces,
             "normal": normal, "penetrating": penetrating,
         }),
+        Event::Launch {
+            unit,
+            weapon,
+            target,
+            range,
+            max_range,
+            wasted,
+        } => json!({
+            "type": "launch", "unit": unit, "weapon": weapon, "target": target, "range": range,
+            "max_range": max_range, "wasted": wasted,
+        }),
+        Event::OnTarget { unit, weapon, face } => {
+            json!({"type": "on_target", "unit": unit, "weapon": weapon, "face": face})
+        }
+        Event::PdAssigned {
+            unit,
+            weapon,
+            defends,
+            threat,
+            automatic,
+        } => json!({
+            "type": "pd_assigned", "unit": unit, "weapon": weapon, "defends": defends,
+            "threat": {"unit": threat.0, "weapon": threat.1}, "automatic": automatic,
+        }),
+        Event::PdRoll {
+            unit,
+            weapon,
+            threat,
+            faces,
+            reroll_faces,
+            evasion_faces,
+            kills,
+        } => json!({
+            "type": "pd_roll", "unit": unit, "weapon": weapon, "threat": {"unit": threat.0, "weapon": threat.1},
+            "faces": faces, "reroll_faces": reroll_faces, "evasion_faces": evasion_faces, "kills": kills,
+        }),
+        Event::MissileHits {
+            unit,
+            weapon,
+            target,
+            on_target,
+            killed,
+            faces,
+            hits,
+        } => json!({
+            "type": "missile_hits", "unit": unit, "weapon": weapon, "target": target,
+            "on_target": on_target, "killed": killed, "faces": faces, "hits": hits,
+        }),
+        Event::TorpedoAttack {
+            unit,
+            weapon,
+            target,
+            range,
+            needed,
+            drm,
+            face,
+            hit,
+            damage,
+        } => json!({
+            "type": "torpedo_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
+            "needed": needed, "drm": drm, "face": face, "hit": hit, "damage": damage,
+        }),
+        Event::NeedleAttack {
+            unit,
+            weapon,
+            target,
+            system,
+            range,
+            drm,
+            faces,
+            damage,
+            kill,
+        } => json!({
+            "type": "needle_attack", "unit": unit, "weapon": weapon, "target": target, "system": system,
+            "range": range, "drm": drm, "faces": faces, "damage": damage, "kill": kill,
+        }),
+        Event::SystemKilled { unit, system } => json!({"type": "system_killed", "unit": unit, "system": system}),
+        Event::BurnOut { unit, weapon } => json!({"type": "burn_out", "unit": unit, "weapon": weapon}),
         Event::WeaponIdle { unit, weapon, reason } => {
             json!({"type": "weapon_idle", "unit": unit, "weapon": weapon, "reason": reason})
         }
         Event::Damage {
             unit,
             normal,
+            sap,
             penetrating,
             armour,
             hull,
@@ -172,7 +251,7 @@ fn event(e: &Event) -> Value {
             crew_lost,
             destroyed,
         } => json!({
-            "type": "damage", "unit": unit, "normal": normal, "penetrating": penetrating,
+            "type": "damage", "unit": unit, "normal": normal, "sap": sap, "penetrating": penetrating,
             "armour": armour, "hull": hull, "rows_completed": rows_completed,
             "crew_lost": crew_lost, "destroyed": destroyed,
         }),

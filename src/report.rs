@@ -404,12 +404,157 @@ impl Report<'_> {
                 }
                 self.detail(&s);
             }
+            Event::Launch {
+                unit,
+                weapon,
+                target,
+                range,
+                max_range,
+                wasted,
+            } => {
+                let tail = match wasted {
+                    Some(why) => format!(" — {why}"),
+                    None => String::new(),
+                };
+                self.detail(&format!(
+                    "{} launches at {} ({range} MU, reach {max_range} MU){tail}",
+                    self.system(*unit, Some(*weapon)),
+                    self.unit(*target)
+                ));
+            }
+            Event::OnTarget { unit, weapon, face } => {
+                self.section("Point defence");
+                self.item(&format!(
+                    "{}'s salvo from {}: d6 {face} missiles on target",
+                    self.unit(*unit),
+                    self.system(*unit, Some(*weapon))
+                ));
+            }
+            Event::PdAssigned {
+                unit,
+                weapon,
+                defends,
+                threat,
+                automatic,
+            } => {
+                self.section("Point defence");
+                self.item(&format!(
+                    "{} {} defends {} against {}'s {}{}",
+                    self.unit(*unit),
+                    self.system(*unit, Some(*weapon)),
+                    self.unit(*defends),
+                    self.unit(threat.0),
+                    self.system(threat.0, Some(threat.1)),
+                    if *automatic { " (automatic)" } else { " (plotted)" }
+                ));
+            }
+            Event::PdRoll {
+                unit,
+                weapon,
+                threat,
+                faces: f,
+                reroll_faces,
+                evasion_faces,
+                kills,
+            } => {
+                let mut s = format!(
+                    "{} {} vs {}'s {}: {}",
+                    self.unit(*unit),
+                    self.system(*unit, Some(*weapon)),
+                    self.unit(threat.0),
+                    self.system(threat.0, Some(threat.1)),
+                    faces(f)
+                );
+                if !reroll_faces.is_empty() {
+                    let _ = write!(s, ", extra dice {}", faces(reroll_faces));
+                }
+                if !evasion_faces.is_empty() {
+                    let _ = write!(s, ", evasion rerolls {}", faces(evasion_faces));
+                }
+                let _ = write!(s, " → {}", plural(*kills, "kill"));
+                self.detail(&s);
+            }
+            Event::MissileHits {
+                unit,
+                weapon,
+                target,
+                on_target,
+                killed,
+                faces: f,
+                hits,
+            } => {
+                self.section("Missile attacks");
+                let through = on_target.saturating_sub(*killed);
+                let mut s = format!(
+                    "{} {} at {}: {on_target} on target, {killed} shot down, {through} through",
+                    self.unit(*unit),
+                    self.system(*unit, Some(*weapon)),
+                    self.unit(*target)
+                );
+                if !hits.is_empty() {
+                    let v: Vec<String> = hits.iter().map(u32::to_string).collect();
+                    let _ = write!(s, ": {} → hits of {} (semi-armour-piercing)", faces(f), v.join(", "));
+                }
+                self.item(&s);
+            }
+            Event::TorpedoAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                needed,
+                drm,
+                face,
+                hit,
+                damage,
+            } => {
+                let mut s = format!(
+                    "{} at {range} MU: needs {needed}+ with DRM {drm}, rolled {face} → {}",
+                    self.system(*unit, Some(*weapon)),
+                    if *hit { "hit" } else { "miss" }
+                );
+                if let Some(d) = damage {
+                    let _ = write!(s, ", 1d6 damage {d} (semi-armour-piercing, screens ignored)");
+                }
+                self.detail(&s);
+            }
+            Event::NeedleAttack {
+                unit,
+                weapon,
+                target,
+                system,
+                range,
+                drm,
+                faces: f,
+                damage,
+                kill,
+            } => self.detail(&format!(
+                "{} at {}'s {} ({range} MU): {} DRM {drm} → {damage} damage{}",
+                self.system(*unit, Some(*weapon)),
+                self.unit(*target),
+                self.system(*target, Some(*system)),
+                faces(f),
+                if *kill { ", system destroyed" } else { "" }
+            )),
+            Event::SystemKilled { unit, system } => {
+                self.section("Damage");
+                self.item(&format!(
+                    "{}: {} destroyed by a needle beam (cannot be repaired)",
+                    self.unit(*unit),
+                    self.system(*unit, Some(*system))
+                ));
+            }
+            Event::BurnOut { unit, weapon } => self.detail(&format!(
+                "{}: two or more ones — the battery burns out",
+                self.system(*unit, Some(*weapon))
+            )),
             Event::WeaponIdle { unit, weapon, reason } => {
                 self.detail(&format!("{}: {reason}", self.system(*unit, Some(*weapon))));
             }
             Event::Damage {
                 unit,
                 normal,
+                sap,
                 penetrating,
                 armour,
                 hull,
@@ -418,8 +563,14 @@ impl Report<'_> {
                 destroyed,
             } => {
                 self.section("Damage");
+                let sap_text = if sap.is_empty() {
+                    String::new()
+                } else {
+                    let v: Vec<String> = sap.iter().map(u32::to_string).collect();
+                    format!(" + semi-armour-piercing hits {}", v.join(", "))
+                };
                 let mut s = format!(
-                    "{}: {normal} normal + {penetrating} penetrating → {armour} armour, {hull} hull",
+                    "{}: {normal} normal{sap_text} + {penetrating} penetrating → {armour} armour, {hull} hull",
                     self.unit(*unit)
                 );
                 if *rows_completed > 0 {

@@ -68,6 +68,90 @@ pub enum Event {
         normal: u32,
         penetrating: u32,
     },
+    /// Ordnance launched (salvo missiles, heavy missiles): the rack or load
+    /// is spent even when the attack turns out to be wasted.
+    Launch {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        range: u32,
+        max_range: u32,
+        /// Why the launch is wasted, if it is.
+        wasted: Option<&'static str>,
+    },
+    /// A salvo's missiles on target (d6).
+    OnTarget {
+        unit: UnitId,
+        weapon: SystemId,
+        face: u8,
+    },
+    /// A point-defence weapon assigned to a threat.
+    PdAssigned {
+        unit: UnitId,
+        weapon: SystemId,
+        /// The Unit it defends.
+        defends: UnitId,
+        /// The threat: launching Unit and weapon.
+        threat: (UnitId, SystemId),
+        /// Allocated by fam's rule rather than plotted.
+        automatic: bool,
+    },
+    /// A point-defence weapon's dice against one threat.
+    PdRoll {
+        unit: UnitId,
+        weapon: SystemId,
+        threat: (UnitId, SystemId),
+        faces: Vec<u8>,
+        reroll_faces: Vec<u8>,
+        evasion_faces: Vec<u8>,
+        kills: u32,
+    },
+    /// Missiles that got through and their damage (semi-armour-piercing,
+    /// one hit per salvo missile; a heavy missile is one 3d6 hit).
+    MissileHits {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        on_target: u32,
+        killed: u32,
+        faces: Vec<u8>,
+        hits: Vec<u32>,
+    },
+    /// A pulse torpedo: to-hit by range band, then 1d6 semi-armour-piercing.
+    TorpedoAttack {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        range: u32,
+        /// The number needed before the Evasion DRM.
+        needed: u8,
+        drm: i32,
+        face: u8,
+        hit: bool,
+        damage: Option<u8>,
+    },
+    /// A needle beam against a named system.
+    NeedleAttack {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        system: SystemId,
+        range: u32,
+        drm: i32,
+        faces: Vec<u8>,
+        damage: u32,
+        kill: bool,
+    },
+    /// A system destroyed outright (needle beam): it cannot be repaired.
+    SystemKilled {
+        unit: UnitId,
+        system: SystemId,
+    },
+    /// An AA MegaBattery burnt out (two or more ones in one shot).
+    BurnOut {
+        unit: UnitId,
+        weapon: SystemId,
+    },
     /// A weapon that could not fire (out of range, ...).
     WeaponIdle {
         unit: UnitId,
@@ -78,6 +162,8 @@ pub enum Event {
     Damage {
         unit: UnitId,
         normal: u32,
+        /// Semi-armour-piercing hits, each split on its own.
+        sap: Vec<u32>,
         penetrating: u32,
         armour: u32,
         hull: u32,

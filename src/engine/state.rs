@@ -44,6 +44,39 @@ pub struct Sys {
     pub inactive: bool,
     /// Was repaired at least once (written back as `Repaired`).
     pub repaired: bool,
+    /// Rounds or loads the system holds (magazine loads, one-shot rounds);
+    /// 0 when the system has none.
+    pub rounds: u32,
+    /// Rounds already spent (fired, or crossed off in the record).
+    pub spent: u32,
+    /// For a salvo launcher: the magazine (system index) it draws from.
+    pub magazine: Option<usize>,
+    /// Extended-range ordnance (salvo and heavy missiles).
+    pub er: bool,
+}
+
+impl Sys {
+    /// Rounds not yet spent.
+    pub fn rounds_left(&self) -> u32 {
+        self.rounds.saturating_sub(self.spent)
+    }
+
+    /// Spends one round; false if there was none.
+    pub fn spend(&mut self) -> bool {
+        if self.rounds_left() == 0 {
+            return false;
+        }
+        self.spent += 1;
+        true
+    }
+}
+
+/// One-shot weapons: spent when fired (ft-rules §4.1, §4.3-4.4, §5.1).
+pub fn is_one_shot(kind: &SystemKind) -> bool {
+    matches!(
+        kind,
+        SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::SubmunitionPack | SystemKind::Scattergun
+    )
 }
 
 impl Sys {
@@ -110,7 +143,7 @@ impl Unit {
             Some(gzf::Armour::Boxes(b)) => (b.len() as u32, b.iter().filter(|x| x.crossed).count() as u32),
             _ => (0, 0),
         };
-        let systems = ship
+        let mut systems: Vec<Sys> = ship
             .systems
             .iter()
             .map(|s| Sys {
@@ -123,8 +156,36 @@ impl Unit {
                 },
                 inactive: s.status.activity == Some(Activity::Inactive),
                 repaired: s.status.damage == Some(DamageState::Repaired),
+                rounds: match (&s.rounds, s.capacity) {
+                    (Some(r), _) => r.len() as u32,
+                    (None, Some(c)) if s.kind == SystemKind::Smm => c,
+                    (None, _) if is_one_shot(&s.kind) => 1,
+                    _ => 0,
+                },
+                spent: s
+                    .rounds
+                    .as_ref()
+                    .map_or(0, |r| r.iter().filter(|b| b.crossed).count() as u32),
+                magazine: None,
+                er: s.ammo == Some(gzf::AmmoType::Er),
             })
             .collect();
+        // Launchers draw from the magazine their `Magazine:` id names.
+        for (i, s) in ship.systems.iter().enumerate() {
+            if s.kind != SystemKind::Sml {
+                continue;
+            }
+            let magazine = ship.systems.iter().position(|m| {
+                m.kind == SystemKind::Smm
+                    && m.magazine.is_some()
+                    && m.magazine.as_deref().map(str::to_ascii_lowercase)
+                        == s.magazine.as_deref().map(str::to_ascii_lowercase)
+            });
+            systems[i].magazine = magazine;
+            if let Some(m) = magazine {
+                systems[i].er = ship.systems[m].ammo == Some(gzf::AmmoType::Er);
+            }
+        }
         let drive_hits = if ship.thrust == ship.original_thrust {
             0
         } else if ship.thrust == 0 {
@@ -190,6 +251,25 @@ impl Unit {
         ship.status.uncontrolled = self.control != Control::InControl;
         ship.status.lifeless = self.derelict;
         for (sys, rec) in self.systems.iter().zip(ship.systems.iter_mut()) {
+            // Spent rounds: cross off open boxes, creating the track if the
+            // record had none (a magazine counted by Capacity, a one-shot).
+            if sys.rounds > 0 && (rec.rounds.is_some() || sys.spent > 0) {
+                let boxes = rec
+                    .rounds
+                    .get_or_insert_with(|| vec![gzf::CheckBox::OPEN; sys.rounds as usize]);
+                let mut to_cross = sys
+                    .spent
+                    .saturating_sub(boxes.iter().filter(|b| b.crossed).count() as u32);
+                for b in boxes.iter_mut() {
+                    if to_cross == 0 {
+                        break;
+                    }
+                    if !b.crossed {
+                        *b = gzf::CheckBox::CROSSED;
+                        to_cross -= 1;
+                    }
+                }
+            }
             rec.status.damage = match sys.state {
                 SysState::Destroyed => Some(DamageState::Destroyed),
                 SysState::Damaged => Some(DamageState::Damaged),

@@ -19,12 +19,12 @@
 //! Formations, Units, systems and fire orders are visited in index order,
 //! so the dice each step consumes depend only on the inputs and the seed.
 
-use super::dice::{BeamAttack, Dice, Pile, Purpose, Roll, RollSink, beam_attack, successes};
+use super::dice::{BeamAttack, Dice, PdFire, Pile, Purpose, Roll, RollSink, beam_attack, point_defence, successes};
 use super::event::{Event, Sink};
 use super::plot::{ExchangePlot, FormationId, Maneuver, ManeuverOrder, SystemId, UnitId, VolleyPlot};
-use super::state::{Battle, Control, SysState, Unit, rows_completed};
-use super::tables::beam_dice;
-use crate::gzf::model::SystemKind;
+use super::state::{Battle, Control, SysState, Unit, is_one_shot, rows_completed};
+use super::tables::{PdTable, beam_dice};
+use crate::gzf::model::{SystemKind, TorpedoRange};
 
 /// Working memory reused between Volleys and runs, so a batch allocates
 /// nothing per run once warmed up.
@@ -40,6 +40,18 @@ pub struct Scratch {
     ranks: Vec<UnitId>,
     shares: Vec<i64>,
     jobs: Vec<Option<SystemId>>,
+    /// Missile attacks waiting for point defence.
+    shots: Vec<MissileShot>,
+    /// Weapons that fired at ships this Volley (they cannot also defend).
+    fired: Vec<(UnitId, SystemId)>,
+    /// Semi-armour-piercing hits waiting for the Damage step.
+    sap: Vec<(UnitId, u32)>,
+    /// Systems destroyed outright (needle beams), applied with the damage.
+    kills: Vec<(UnitId, SystemId)>,
+    /// Point-defence weapons and the threat (index in `shots`) each defends against.
+    pd_assign: Vec<(UnitId, SystemId, usize)>,
+    /// Evasion Points left for PD rerolls, per Formation.
+    pd_evasion: Vec<u32>,
 }
 
 /// Plays one Exchange (three Volleys) of `plot` on `battle`.
@@ -95,9 +107,12 @@ pub fn run_volley<S: Sink>(
     scratch.pending.resize(nu, (0, 0));
     scratch.rows_this_volley.clear();
     scratch.rows_this_volley.resize(nu, 0);
+    scratch.sap.clear();
+    scratch.kills.clear();
 
     maneuver(battle, plot, volley, dice, sink, scratch);
     fire(battle, plot, volley, dice, sink, scratch);
+    point_defence_and_missiles(battle, plot, volley, dice, sink, scratch);
     apply_damage(battle, sink, scratch);
     for u in 0..nu {
         let rows = scratch.rows_this_volley[u];
@@ -320,6 +335,50 @@ pub fn evasion_ignored(arcs: u32) -> u32 {
     }
 }
 
+/// A missile attack waiting for point defence: launched in the Fire step,
+/// resolved after every Fire Control has fired.
+#[derive(Debug, Clone, Copy)]
+struct MissileShot {
+    unit: UnitId,
+    weapon: SystemId,
+    target: UnitId,
+    heavy: bool,
+    on_target: u32,
+    killed: u32,
+}
+
+/// Heavy missiles and salvo missiles reach 24 MU (extended range 36), plus
+/// the 6 MU final approach F&M adds (fm-readings 16).
+pub fn missile_range(er: bool) -> u32 {
+    if er { 42 } else { 30 }
+}
+
+/// Submunition dice by range: 3 to 6 MU, 2 to 12, 1 to 18 (ft-rules §4.1).
+pub fn submunition_dice(range: u32) -> u32 {
+    match super::tables::range_band(range, 6) {
+        1 => 3,
+        2 => 2,
+        3 => 1,
+        _ => 0,
+    }
+}
+
+/// AA MegaBattery dice (FT2/More Thrust): 4 to 18 MU, 3 to 36, 2 to 54.
+pub fn mega_battery_dice(range: u32) -> u32 {
+    match super::tables::range_band(range, 18) {
+        1 => 4,
+        2 => 3,
+        3 => 2,
+        _ => 0,
+    }
+}
+
+fn idle<S: Sink>(sink: &mut S, unit: UnitId, weapon: SystemId, reason: &'static str) {
+    if S::RECORDS {
+        sink.event(Event::WeaponIdle { unit, weapon, reason });
+    }
+}
+
 fn fire<S: Sink>(
     battle: &mut Battle,
     plot: &ExchangePlot,
@@ -328,12 +387,14 @@ fn fire<S: Sink>(
     sink: &mut S,
     scratch: &mut Scratch,
 ) {
+    scratch.shots.clear();
+    scratch.fired.clear();
     for f in 0..battle.formations.len() {
         let vp = volley_plot(plot, f, volley);
         for order in &vp.fire {
             let Some(target_f) = order.target else { continue };
             let unit = &battle.units[order.unit];
-            let idle = if !unit.active() {
+            let idle_reason = if !unit.active() {
                 Some("the Unit is out of the fight")
             } else if unit.control != Control::InControl {
                 Some("the Unit is out of control")
@@ -344,7 +405,7 @@ fn fire<S: Sink>(
             } else {
                 None
             };
-            if let Some(reason) = idle {
+            if let Some(reason) = idle_reason {
                 if S::RECORDS {
                     sink.event(Event::FireControlIdle {
                         unit: order.unit,
@@ -382,66 +443,568 @@ fn fire<S: Sink>(
             scratch.bands = bands;
             let range = battle.ranges.get(f, target_f);
             let evasion = scratch.evasion_points[target_f];
-            let screen = battle.units[target].screen_level();
             for &w in &order.weapons {
-                let sys = &battle.units[order.unit].systems[w];
-                if !sys.operational() {
-                    if S::RECORDS {
-                        sink.event(Event::WeaponIdle {
-                            unit: order.unit,
-                            weapon: w,
-                            reason: "knocked out",
-                        });
-                    }
-                    continue;
+                fire_weapon(battle, order, w, target, range, evasion, dice, sink, scratch);
+            }
+        }
+    }
+}
+
+/// One weapon's shot at the Unit its Fire Control acquired (needle beams:
+/// at their own target).
+#[allow(clippy::too_many_arguments)]
+fn fire_weapon<S: Sink>(
+    battle: &mut Battle,
+    order: &super::plot::FireOrder,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    evasion: u32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let u = order.unit;
+    let sys = &battle.units[u].systems[w];
+    if !sys.operational() {
+        idle(sink, u, w, "knocked out");
+        return;
+    }
+    let drm = -(evasion.saturating_sub(evasion_ignored(sys.arcs)) as i32);
+    let kind = sys.kind.clone();
+    scratch.fired.push((u, w));
+    match kind {
+        SystemKind::Beam { class } => {
+            let n = beam_dice(u32::from(class), range);
+            beam_like(battle, u, w, target, range, n, drm, true, true, dice, sink, scratch);
+        }
+        SystemKind::SubmunitionPack => {
+            battle.units[u].systems[w].spend();
+            let n = submunition_dice(range);
+            // Standard screens do not stop submunitions (ft-rules §4.1).
+            beam_like(battle, u, w, target, range, n, drm, true, false, dice, sink, scratch);
+        }
+        SystemKind::AaMegaBattery => {
+            // Read on the beam table without rerolls; two or more ones in a
+            // shot burn the battery out (More Thrust).
+            let n = mega_battery_dice(range);
+            let ones = beam_like(battle, u, w, target, range, n, drm, false, true, dice, sink, scratch);
+            if ones >= 2 {
+                battle.units[u].systems[w].state = SysState::Destroyed;
+                if S::RECORDS {
+                    sink.event(Event::BurnOut { unit: u, weapon: w });
                 }
-                let SystemKind::Beam { class } = sys.kind else {
-                    // The orders layer refuses weapons the engine cannot resolve yet.
-                    continue;
+            }
+        }
+        SystemKind::Pds | SystemKind::Adaf => {
+            // PDS at ships: to 6 MU, only against a Unit with no working
+            // screen and no armour left; a 6 scores 1 point (ft-rules §5.1).
+            let t = &battle.units[target];
+            if range > 6 || t.screen_level() > 0 || t.armour_left() > 0 {
+                idle(
+                    sink,
+                    u,
+                    w,
+                    "point defence fires at ships only to 6 MU, at a Unit without screens or armour",
+                );
+                return;
+            }
+            let face = dice.roll_d6(sink, Purpose::Beam, Pile::Initial);
+            let damage = u32::from(face == 6);
+            scratch.pending[target].0 += damage;
+            if S::RECORDS {
+                sink.event(Event::BeamAttack {
+                    unit: u,
+                    weapon: w,
+                    target,
+                    range,
+                    dice: 1,
+                    drm: 0,
+                    screen: 0,
+                    faces: vec![face],
+                    reroll_faces: Vec::new(),
+                    normal: damage,
+                    penetrating: 0,
+                });
+            }
+        }
+        SystemKind::PulseTorpedo { range: variant } => {
+            let width = match variant {
+                TorpedoRange::Standard => super::tables::PROJECTILE_STANDARD_MU,
+                TorpedoRange::Long => super::tables::PROJECTILE_LONG_MU,
+                TorpedoRange::Short => super::tables::PROJECTILE_SHORT_MU,
+            };
+            let Some(needed) = super::tables::projectile_needed(range, width) else {
+                idle(sink, u, w, "out of range");
+                return;
+            };
+            let face = dice.roll_d6(sink, Purpose::ToHit, Pile::Initial);
+            let hit = super::tables::projectile_hits(face, needed, drm);
+            let damage = hit.then(|| dice.roll_d6(sink, Purpose::Damage, Pile::Initial));
+            if let Some(d) = damage {
+                // Semi-armour-piercing; screens do not stop torpedoes.
+                scratch.sap.push((target, u32::from(d)));
+            }
+            if S::RECORDS {
+                sink.event(Event::TorpedoAttack {
+                    unit: u,
+                    weapon: w,
+                    target,
+                    range,
+                    needed,
+                    drm,
+                    face,
+                    hit,
+                    damage,
+                });
+            }
+        }
+        SystemKind::NeedleBeam => {
+            let Some(needle) = order.needles.iter().find(|n| n.weapon == w) else {
+                idle(sink, u, w, "no needle target plotted");
+                return;
+            };
+            needle_attack(battle, u, w, *needle, range, drm, dice, sink, scratch);
+        }
+        SystemKind::Sml => {
+            let Some(m) = battle.units[u].systems[w].magazine else {
+                idle(sink, u, w, "no magazine");
+                return;
+            };
+            let er = battle.units[u].systems[w].er;
+            let magazine = &mut battle.units[u].systems[m];
+            if magazine.state != SysState::Operational {
+                idle(sink, u, w, "its magazine is lost");
+                return;
+            }
+            if !magazine.spend() {
+                idle(sink, u, w, "its magazine is empty");
+                return;
+            }
+            launch(u, w, target, range, missile_range(er), false, sink, scratch);
+        }
+        SystemKind::Smr | SystemKind::Missile { .. } => {
+            let heavy = matches!(kind, SystemKind::Missile { .. });
+            let sys = &mut battle.units[u].systems[w];
+            let er = sys.er;
+            if !sys.spend() {
+                idle(sink, u, w, "already fired");
+                return;
+            }
+            launch(u, w, target, range, missile_range(er), heavy, sink, scratch);
+        }
+        _ => {
+            // The orders layer refuses every other weapon with its reason.
+            idle(sink, u, w, "not a weapon fam resolves");
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn launch<S: Sink>(
+    unit: UnitId,
+    weapon: SystemId,
+    target: UnitId,
+    range: u32,
+    max_range: u32,
+    heavy: bool,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let wasted = (range > max_range).then_some("out of range: the ordnance is spent and lost");
+    if S::RECORDS {
+        sink.event(Event::Launch {
+            unit,
+            weapon,
+            target,
+            range,
+            max_range,
+            wasted,
+        });
+    }
+    if wasted.is_none() {
+        scratch.shots.push(MissileShot {
+            unit,
+            weapon,
+            target,
+            heavy,
+            on_target: u32::from(heavy),
+            killed: 0,
+        });
+    }
+}
+
+/// A weapon read on the beam dice table: beams, submunitions, the AA
+/// MegaBattery. `rerolls`: natural 6s grant penetrating rerolls (BD*).
+/// `screened`: the target's standard screens count. Returns the natural
+/// ones among the initial dice.
+#[allow(clippy::too_many_arguments)]
+fn beam_like<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    n: u32,
+    drm: i32,
+    rerolls: bool,
+    screened: bool,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) -> u32 {
+    if n == 0 {
+        idle(sink, u, w, "out of range");
+        return 0;
+    }
+    let screen = if screened {
+        battle.units[target].screen_level()
+    } else {
+        0
+    };
+    let mut tap = Tap::new(sink);
+    let result = beam_attack(
+        dice,
+        &mut tap,
+        BeamAttack {
+            dice: n,
+            drm,
+            screen,
+            penetrating: rerolls,
+        },
+    );
+    let ones = tap.ones;
+    let faces = tap.take();
+    let reroll_faces = std::mem::take(&mut tap.rerolls);
+    let p = &mut scratch.pending[target];
+    p.0 += result.normal;
+    p.1 += result.penetrating;
+    if S::RECORDS {
+        sink.event(Event::BeamAttack {
+            unit: u,
+            weapon: w,
+            target,
+            range,
+            dice: n,
+            drm,
+            screen,
+            faces,
+            reroll_faces,
+            normal: result.normal,
+            penetrating: result.penetrating,
+        });
+    }
+    ones
+}
+
+/// A needle beam (ft-rules §4.2). Continuum: per die (Evasion DRM on it),
+/// 4+ scores 1 damage and a natural 6 also destroys the nominated system;
+/// a needle beam rolls one die to 12 MU. FB1 (switch `needle_fb1`): one die
+/// to 12 MU, 5 scores 1 hull point, 6 a hull point and the system.
+#[allow(clippy::too_many_arguments)]
+fn needle_attack<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    needle: super::plot::NeedleOrder,
+    range: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let fb1 = battle.rules.needle_fb1;
+    if range > 12 {
+        idle(sink, u, w, "out of range (needle beams reach 12 MU)");
+        return;
+    }
+    let face = dice.roll_d6(sink, Purpose::Beam, Pile::Initial);
+    let read = super::tables::apply_drm(face, drm);
+    let (damage, kill) = if fb1 {
+        (u32::from(read >= 5), read == 6)
+    } else {
+        (u32::from(read >= 4), face == 6)
+    };
+    if fb1 {
+        scratch.pending[needle.unit].1 += damage; // FB1: past screens and armour
+    } else {
+        scratch.pending[needle.unit].0 += damage;
+    }
+    if kill {
+        scratch.kills.push((needle.unit, needle.system));
+    }
+    if S::RECORDS {
+        sink.event(Event::NeedleAttack {
+            unit: u,
+            weapon: w,
+            target: needle.unit,
+            system: needle.system,
+            range,
+            drm,
+            faces: vec![face],
+            damage,
+            kill,
+        });
+    }
+    let _ = battle;
+}
+
+/// Point defence and missile attacks (F&M Point Defense phase and the
+/// missile part of the Weapon Attack phase).
+///
+/// 1. Every salvo rolls its missiles on target (d6), in launch order; a
+///    heavy missile is always on target (fm-readings, F&M Missile Attacks).
+/// 2. Point defence is allocated before any PD die is rolled: plotted
+///    allocations first, then every other PD weapon of a Unit in the fight
+///    and in control, in Unit and system order, to the threat against the
+///    Units it may cover (its own; with an ADFC or as an ADAF, one other Unit
+///    of its Formation per ADFC) with the most expected damage still
+///    uncovered (each assigned PD weapon counts its expected kills).
+/// 3. PD dice are rolled threat by threat; each Evasion Point of the
+///    defending Formation rerolls one missed PD die, shared by its weapons.
+/// 4. Surviving salvo missiles score 1d6 each, a heavy missile 3d6; each
+///    missile is one semi-armour-piercing hit.
+fn point_defence_and_missiles<S: Sink>(
+    battle: &mut Battle,
+    plot: &ExchangePlot,
+    volley: u8,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    if scratch.shots.is_empty() {
+        return;
+    }
+    for i in 0..scratch.shots.len() {
+        if !scratch.shots[i].heavy {
+            let shot = scratch.shots[i];
+            let face = dice.roll_d6(sink, Purpose::MissilesOnTarget, Pile::Initial);
+            scratch.shots[i].on_target = u32::from(face);
+            if S::RECORDS {
+                sink.event(Event::OnTarget {
+                    unit: shot.unit,
+                    weapon: shot.weapon,
+                    face,
+                });
+            }
+        }
+    }
+    allocate_pd(battle, plot, volley, sink, scratch);
+    // Roll PD threat by threat, in launch order.
+    let mut evasion_left = std::mem::take(&mut scratch.pd_evasion);
+    evasion_left.clear();
+    evasion_left.extend_from_slice(&scratch.evasion_points);
+    for t in 0..scratch.shots.len() {
+        for a in 0..scratch.pd_assign.len() {
+            let (pu, pw, threat) = scratch.pd_assign[a];
+            if threat != t {
+                continue;
+            }
+            let shot = scratch.shots[t];
+            let left = shot.on_target.saturating_sub(shot.killed);
+            if left == 0 {
+                continue;
+            }
+            let kind = &battle.units[pu].systems[pw].kind;
+            let beam1 = matches!(kind, SystemKind::Beam { class: 1 });
+            let scatter = *kind == SystemKind::Scattergun;
+            let formation = battle.units[pu].formation;
+            let mut tap = Tap::new(sink);
+            let kills = if scatter {
+                // Scattergun: one shot, 1d6 kills (ft-rules §5.1).
+                battle.units[pu].systems[pw].spend();
+                u32::from(dice.roll_d6(&mut tap, Purpose::PointDefence, Pile::Initial)).min(left)
+            } else {
+                let table = match (beam1, shot.heavy) {
+                    (false, false) => PdTable::PDS,
+                    (false, true) => PdTable::PDS_VS_HEAVY,
+                    (true, false) => PdTable::BEAM1,
+                    (true, true) => PdTable::BEAM1_VS_HEAVY,
                 };
-                let n = beam_dice(u32::from(class), range);
-                if n == 0 {
-                    if S::RECORDS {
-                        sink.event(Event::WeaponIdle {
-                            unit: order.unit,
-                            weapon: w,
-                            reason: "out of range",
-                        });
-                    }
-                    continue;
-                }
-                let drm = -(evasion.saturating_sub(evasion_ignored(sys.arcs)) as i32);
-                let mut tap = Tap::new(sink);
-                let result = beam_attack(
+                let result = point_defence(
                     dice,
                     &mut tap,
-                    BeamAttack {
-                        dice: n,
-                        drm,
-                        screen,
-                        penetrating: true,
+                    PdFire {
+                        table,
+                        dice: 1,
+                        drm: 0,
+                        evasion_points: evasion_left[formation],
+                        targets: left,
                     },
                 );
-                let faces = tap.take();
-                let reroll_faces = std::mem::take(&mut tap.rerolls);
-                let p = &mut scratch.pending[target];
-                p.0 += result.normal;
-                p.1 += result.penetrating;
+                evasion_left[formation] -= result.evasion_used;
+                result.kills
+            };
+            let faces = tap.take();
+            let reroll_faces = std::mem::take(&mut tap.rerolls);
+            let evasion_faces = std::mem::take(&mut tap.evasion);
+            scratch.shots[t].killed += kills;
+            if S::RECORDS {
+                sink.event(Event::PdRoll {
+                    unit: pu,
+                    weapon: pw,
+                    threat: (shot.unit, shot.weapon),
+                    faces,
+                    reroll_faces,
+                    evasion_faces,
+                    kills,
+                });
+            }
+        }
+    }
+    scratch.pd_evasion = evasion_left;
+    for t in 0..scratch.shots.len() {
+        let shot = scratch.shots[t];
+        let surviving = shot.on_target.saturating_sub(shot.killed);
+        let mut tap = Tap::new(sink);
+        let mut hits = Vec::new();
+        if shot.heavy {
+            if surviving > 0 {
+                let d: u32 = (0..3)
+                    .map(|_| u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial)))
+                    .sum();
+                scratch.sap.push((shot.target, d));
                 if S::RECORDS {
-                    sink.event(Event::BeamAttack {
-                        unit: order.unit,
-                        weapon: w,
-                        target,
-                        range,
-                        dice: n,
-                        drm,
-                        screen,
-                        faces,
-                        reroll_faces,
-                        normal: result.normal,
-                        penetrating: result.penetrating,
-                    });
+                    hits.push(d);
                 }
+            }
+        } else {
+            for _ in 0..surviving {
+                let d = u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial));
+                scratch.sap.push((shot.target, d));
+                if S::RECORDS {
+                    hits.push(d);
+                }
+            }
+        }
+        let faces = tap.take();
+        if S::RECORDS {
+            sink.event(Event::MissileHits {
+                unit: shot.unit,
+                weapon: shot.weapon,
+                target: shot.target,
+                on_target: shot.on_target,
+                killed: shot.killed.min(shot.on_target),
+                faces,
+                hits,
+            });
+        }
+    }
+}
+
+/// Expected kills of one PD weapon against a threat (for allocation only).
+fn expected_kills(kind: &SystemKind, heavy: bool) -> f64 {
+    match (kind, heavy) {
+        (SystemKind::Beam { .. }, false) => 0.4,
+        (SystemKind::Beam { .. }, true) => 1.0 / 6.0,
+        (SystemKind::Scattergun, _) => 3.5,
+        (_, false) => 0.8,
+        (_, true) => 1.0 / 3.0,
+    }
+}
+
+/// Whether Unit `pu`'s weapon `pw` may defend Unit `target`, given the
+/// other Units it already covers (`covered`).
+fn may_cover(battle: &Battle, pu: UnitId, pw: SystemId, target: UnitId, covered: &[UnitId]) -> bool {
+    if target == pu {
+        return true;
+    }
+    let unit = &battle.units[pu];
+    if unit.formation != battle.units[target].formation {
+        return false;
+    }
+    if matches!(unit.systems[pw].kind, SystemKind::Beam { .. }) {
+        return false; // class-1 beams defend only their own ship
+    }
+    if covered.contains(&target) {
+        return true;
+    }
+    let adfc = unit
+        .systems
+        .iter()
+        .filter(|s| s.kind == SystemKind::Adfc && s.operational())
+        .count()
+        + usize::from(unit.systems[pw].kind == SystemKind::Adaf);
+    covered.len() < adfc
+}
+
+fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: &mut S, scratch: &mut Scratch) {
+    scratch.pd_assign.clear();
+    let shots = &scratch.shots;
+    // Expected damage still uncovered per threat.
+    let mut open: Vec<f64> = shots
+        .iter()
+        .map(|s| if s.heavy { 10.5 } else { 3.5 * f64::from(s.on_target) })
+        .collect();
+    let assign = |scratch_assign: &mut Vec<(UnitId, SystemId, usize)>,
+                  open: &mut [f64],
+                  pu: UnitId,
+                  pw: SystemId,
+                  defends: Option<UnitId>,
+                  covered: &mut Vec<UnitId>|
+     -> Option<(usize, UnitId)> {
+        let kind = &battle.units[pu].systems[pw].kind;
+        let best = shots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| battle.units[s.target].active())
+            .filter(|(_, s)| match defends {
+                Some(d) => s.target == d,
+                None => may_cover(battle, pu, pw, s.target, covered),
+            })
+            .filter(|(i, _)| open[*i] > 0.0)
+            // Own Unit first, then the most expected damage, then launch order.
+            .max_by(|(i, a), (j, b)| {
+                (a.target == pu)
+                    .cmp(&(b.target == pu))
+                    .then(open[*i].total_cmp(&open[*j]))
+                    .then(j.cmp(i))
+            })
+            .map(|(i, s)| (i, s.target));
+        if let Some((i, target)) = best {
+            let per_missile = if shots[i].heavy { 10.5 } else { 3.5 };
+            open[i] -= expected_kills(kind, shots[i].heavy) * per_missile;
+            scratch_assign.push((pu, pw, i));
+            if target != pu && !covered.contains(&target) {
+                covered.push(target);
+            }
+        }
+        best
+    };
+    let mut covered: Vec<UnitId> = Vec::new();
+    for u in 0..battle.units.len() {
+        let unit = &battle.units[u];
+        if !unit.can_act() {
+            continue; // out-of-control ships' active defences do not work
+        }
+        covered.clear();
+        let fplot = volley_plot(plot, unit.formation, volley);
+        // Plotted PD weapons first, then the PDS the plot leaves alone.
+        let plotted = fplot.point_defence.iter().filter(|o| o.unit == u);
+        let automatic = unit.systems.iter().enumerate().filter_map(|(w, s)| {
+            let pd = matches!(s.kind, SystemKind::Pds | SystemKind::Adaf);
+            let listed = fplot.point_defence.iter().any(|o| o.unit == u && o.weapon == w);
+            (pd && !listed).then_some(w)
+        });
+        let mut order: Vec<(SystemId, Option<UnitId>, bool)> = plotted.map(|o| (o.weapon, o.defend, false)).collect();
+        order.extend(automatic.map(|w| (w, None, true)));
+        for (w, defend, auto) in order {
+            let sys = &unit.systems[w];
+            if !sys.operational()
+                || scratch.fired.contains(&(u, w))
+                || (is_one_shot(&sys.kind) && sys.rounds_left() == 0)
+            {
+                continue;
+            }
+            let got = assign(&mut scratch.pd_assign, &mut open, u, w, defend, &mut covered);
+            if let (Some((i, defends)), true) = (got, S::RECORDS) {
+                sink.event(Event::PdAssigned {
+                    unit: u,
+                    weapon: w,
+                    defends,
+                    threat: (shots[i].unit, shots[i].weapon),
+                    automatic: auto,
+                });
             }
         }
     }
@@ -480,19 +1043,42 @@ fn hull_damage(unit: &mut Unit, hull: u32, armour: u32) -> (u32, u32, u32, u32) 
     )
 }
 
+/// The Damage step: for each Unit, normal damage to armour then hull, then
+/// each semi-armour-piercing hit split on its own, then penetrating damage
+/// to the hull; then needle kills on Units still in the fight.
 fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratch) {
     for u in 0..battle.units.len() {
         let (normal, penetrating) = scratch.pending[u];
-        if normal + penetrating == 0 || !battle.units[u].active() {
+        let has_sap = scratch.sap.iter().any(|(t, _)| *t == u);
+        if (normal + penetrating == 0 && !has_sap) || !battle.units[u].active() {
             continue;
         }
         let unit = &mut battle.units[u];
-        let (armour, hull, rows, crew_lost) = damage_unit(unit, normal, penetrating);
+        let (mut armour, mut hull, mut rows, mut crew_lost) = damage_unit(unit, normal, 0);
+        let mut sap = Vec::new();
+        for &(t, d) in &scratch.sap {
+            if t != u {
+                continue;
+            }
+            let (a, h, r, c) = sap_damage(unit, d);
+            armour += a;
+            hull += h;
+            rows += r;
+            crew_lost += c;
+            if S::RECORDS {
+                sap.push(d);
+            }
+        }
+        let (_, h, r, c) = damage_unit_penetrating(unit, penetrating);
+        hull += h;
+        rows += r;
+        crew_lost += c;
         scratch.rows_this_volley[u] += rows;
         if S::RECORDS {
             sink.event(Event::Damage {
                 unit: u,
                 normal,
+                sap,
                 penetrating,
                 armour,
                 hull,
@@ -508,6 +1094,20 @@ fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratc
             }
         }
     }
+    for i in 0..scratch.kills.len() {
+        let (u, s) = scratch.kills[i];
+        let unit = &mut battle.units[u];
+        if unit.active() && unit.systems[s].state != SysState::Destroyed {
+            unit.systems[s].state = SysState::Destroyed;
+            if S::RECORDS {
+                sink.event(Event::SystemKilled { unit: u, system: s });
+            }
+        }
+    }
+}
+
+fn damage_unit_penetrating(unit: &mut Unit, penetrating: u32) -> (u32, u32, u32, u32) {
+    hull_damage(unit, penetrating, 0)
 }
 
 /// Number a threshold die must reach: 6 after the first row, 5 after the
@@ -827,7 +1427,8 @@ fn blast<S: Sink>(battle: &mut Battle, source: UnitId, dice: &mut Dice, sink: &m
             });
             sink.event(Event::Damage {
                 unit: u,
-                normal: damage,
+                normal: 0,
+                sap: vec![damage],
                 penetrating: 0,
                 armour,
                 hull,
@@ -855,6 +1456,9 @@ struct Tap<'a, S: Sink> {
     inner: &'a mut S,
     faces: Vec<u8>,
     rerolls: Vec<u8>,
+    evasion: Vec<u8>,
+    /// Natural ones among the initial dice (counted even when not recording).
+    ones: u32,
 }
 
 impl<'a, S: Sink> Tap<'a, S> {
@@ -863,6 +1467,8 @@ impl<'a, S: Sink> Tap<'a, S> {
             inner,
             faces: Vec::new(),
             rerolls: Vec::new(),
+            evasion: Vec::new(),
+            ones: 0,
         }
     }
 
@@ -876,10 +1482,14 @@ impl<S: Sink> RollSink for Tap<'_, S> {
     #[inline]
     fn roll(&mut self, roll: Roll) {
         self.inner.roll(roll);
+        if roll.pile == Pile::Initial && roll.face == 1 {
+            self.ones += 1;
+        }
         if S::RECORDS {
             match roll.pile {
                 Pile::Initial => self.faces.push(roll.face),
-                _ => self.rerolls.push(roll.face),
+                Pile::Reroll => self.rerolls.push(roll.face),
+                Pile::EvasionReroll => self.evasion.push(roll.face),
             }
         }
     }
@@ -953,6 +1563,10 @@ mod tests {
                 state: SysState::Operational,
                 inactive: false,
                 repaired: false,
+                rounds: 0,
+                spent: 0,
+                magazine: None,
+                er: false,
             }],
             destroyed: false,
             control: Control::InControl,

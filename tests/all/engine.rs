@@ -58,12 +58,14 @@ fn duel(range: u32, swap: bool) -> (Battle, ExchangePlot) {
                     fire_control: 5,
                     target: Some(other),
                     weapons: vec![7, 8, 9],
+                    needles: Vec::new(),
                 },
                 FireOrder {
                     unit: me,
                     fire_control: 6,
                     target: Some(other),
                     weapons: vec![10, 11],
+                    needles: Vec::new(),
                 },
             ],
             ..VolleyPlot::default()

@@ -206,19 +206,22 @@ fn a_valid_scenario_builds_the_battle_and_the_plot() {
                 unit: 0,
                 fire_control: 5,
                 target: Some(2),
-                weapons: vec![7, 8]
+                weapons: vec![7, 8],
+                needles: Vec::new(),
             },
             FireOrder {
                 unit: 0,
                 fire_control: 6,
                 target: Some(2),
-                weapons: vec![9, 10, 11]
+                weapons: vec![9, 10, 11],
+                needles: Vec::new(),
             },
             FireOrder {
                 unit: 1,
                 fire_control: 4,
                 target: Some(2),
-                weapons: vec![5]
+                weapons: vec![5],
+                needles: Vec::new(),
             },
         ]
     );
