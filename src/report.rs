@@ -32,6 +32,8 @@ pub fn render(header: &Header, before: &Battle, after: &Battle, rec: &Recorder, 
         style,
         battle: after,
         section: "",
+        idle: Vec::new(),
+        unchanged: 0,
     };
     r.title(&format!("{} (Exchange {})", header.title, header.exchange));
     r.line(&format!("Seed {}", header.seed));
@@ -49,8 +51,15 @@ pub fn render(header: &Header, before: &Battle, after: &Battle, rec: &Recorder, 
     r.ranges(before);
     for entry in &rec.entries {
         let Entry::Event(event) = entry else { continue };
+        if !matches!(event, Event::WeaponIdle { .. }) {
+            r.flush_idle();
+        }
+        if !matches!(event, Event::RangeChanged { .. }) {
+            r.flush_unchanged();
+        }
         r.event(event);
     }
+    r.flush_idle();
     r.heading("End of the Exchange");
     r.line("Ranges (MU):");
     r.ranges(after);
@@ -64,6 +73,10 @@ struct Report<'a> {
     battle: &'a Battle,
     /// The section of the current Volley being written.
     section: &'static str,
+    /// Consecutive idle weapons of one Unit with one reason, shown as one line.
+    idle: Vec<(UnitId, SystemId, &'static str)>,
+    /// Pairs whose range did not move, counted for one line.
+    unchanged: u32,
 }
 
 fn maneuver_word(m: Maneuver) -> &'static str {
@@ -129,6 +142,29 @@ impl Report<'_> {
             Style::Markdown => {
                 let _ = writeln!(self.out, "\n### {t}\n");
             }
+        }
+    }
+
+    fn flush_idle(&mut self) {
+        if self.idle.is_empty() {
+            return;
+        }
+        let (u, _, reason) = self.idle[0];
+        let names: Vec<String> = self.idle.iter().map(|(u, w, _)| self.system(*u, Some(*w))).collect();
+        let _ = u;
+        self.detail(&format!("{}: {reason}", names.join(", ")));
+        self.idle.clear();
+    }
+
+    fn flush_unchanged(&mut self) {
+        if self.unchanged > 0 {
+            let n = self.unchanged;
+            self.unchanged = 0;
+            self.item(&format!(
+                "{} other {} unchanged",
+                n,
+                if n == 1 { "pair" } else { "pairs" }
+            ));
         }
     }
 
@@ -239,7 +275,7 @@ impl Report<'_> {
     }
 
     fn status(&mut self, battle: &Battle) {
-        let header: Vec<String> = ["Unit", "Formation", "Hull", "Armour", "Thrust", "Crew", "Status"]
+        let header: Vec<String> = ["Unit", "Formation", "Hull", "Armour", "Thrust", "DC parties", "Status"]
             .iter()
             .map(|s| s.to_string())
             .collect();
@@ -272,7 +308,7 @@ impl Report<'_> {
                     format!("{}/{}", u.hull_left(), u.hull_total),
                     format!("{}/{}", u.armour_left(), u.armour_total),
                     format!("{}/{}", u.thrust, u.original_thrust),
-                    u.crew_factors().to_string(),
+                    u.damage_control_parties().to_string(),
                     state,
                 ]
             })
@@ -325,8 +361,12 @@ impl Report<'_> {
                 after_withdraw,
                 end,
             } => {
+                if start == after_close && start == after_withdraw && start == end {
+                    self.unchanged += 1;
+                    return;
+                }
                 let mv = |f: usize, m: &Option<(Maneuver, u32)>| match m {
-                    Some((man, p)) => format!("{} {} {p}", self.formation(f), maneuver_word(*man)),
+                    Some((man, p)) => format!("{} {} {p} SP", self.formation(f), maneuver_word(*man)),
                     None => format!("{} no move", self.formation(f)),
                 };
                 self.item(&format!(
@@ -549,7 +589,10 @@ impl Report<'_> {
                 self.system(*unit, Some(*weapon))
             )),
             Event::WeaponIdle { unit, weapon, reason } => {
-                self.detail(&format!("{}: {reason}", self.system(*unit, Some(*weapon))));
+                if self.idle.first().is_some_and(|(u, _, r)| u != unit || r != reason) {
+                    self.flush_idle();
+                }
+                self.idle.push((*unit, *weapon, reason));
             }
             Event::Damage {
                 unit,
@@ -562,7 +605,9 @@ impl Report<'_> {
                 crew_lost,
                 destroyed,
             } => {
-                self.section("Damage");
+                if self.section != "Power cores" {
+                    self.section("Damage");
+                }
                 let sap_text = if sap.is_empty() {
                     String::new()
                 } else {
@@ -590,7 +635,9 @@ impl Report<'_> {
                 extra_rows,
                 needed,
             } => {
-                self.section("Thresholds");
+                if self.section != "Power cores" {
+                    self.section("Thresholds");
+                }
                 let extra = if *extra_rows > 0 {
                     format!(", +{extra_rows} per die for extra rows")
                 } else {
@@ -671,7 +718,7 @@ impl Report<'_> {
                 unit,
                 faces: f,
                 damage,
-            } => self.detail(&format!(
+            } => self.item(&format!(
                 "blast of {} hits {}: {} = {damage} (semi-armour-piercing)",
                 self.unit(*source),
                 self.unit(*unit),

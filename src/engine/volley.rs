@@ -52,6 +52,8 @@ pub struct Scratch {
     pd_assign: Vec<(UnitId, SystemId, usize)>,
     /// Evasion Points left for PD rerolls, per Formation.
     pd_evasion: Vec<u32>,
+    /// Units whose power core rolls in this Volley's reactor step.
+    breached: Vec<UnitId>,
 }
 
 /// Plays one Exchange (three Volleys) of `plot` on `battle`.
@@ -180,10 +182,17 @@ fn maneuver<S: Sink>(
         // An unplotted Formation puts all its thrust into Speed.
         let (mut speed, mut evasion) = if unplotted { (thrust, 0) } else { (vp.speed, vp.evasion) };
         if speed + evasion > thrust {
+            // Cut Speed first, then Evasion (fm-readings 8); Evasion may then
+            // be at most half the new thrust, the rest goes back to Speed.
             let cut = speed + evasion - thrust;
             let from_speed = cut.min(speed);
             speed -= from_speed;
             evasion -= cut - from_speed;
+            let cap = thrust / 2;
+            if evasion > cap {
+                speed += evasion - cap;
+                evasion = cap;
+            }
             if S::RECORDS {
                 sink.event(Event::PlotCut {
                     formation: f,
@@ -392,7 +401,16 @@ fn fire<S: Sink>(
     for f in 0..battle.formations.len() {
         let vp = volley_plot(plot, f, volley);
         for order in &vp.fire {
-            let Some(target_f) = order.target else { continue };
+            let Some(target_f) = order.target else {
+                if S::RECORDS {
+                    sink.event(Event::FireControlIdle {
+                        unit: order.unit,
+                        fire_control: order.fire_control,
+                        reason: "plotted inactive",
+                    });
+                }
+                continue;
+            };
             let unit = &battle.units[order.unit];
             let idle_reason = if !unit.active() {
                 Some("the Unit is out of the fight")
@@ -1333,14 +1351,21 @@ fn damage_control<S: Sink>(
 }
 
 fn reactors_and_countdowns<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scratch: &mut Scratch) {
-    for u in 0..battle.units.len() {
-        let breached = battle.units[u].active()
+    // Cores breached when the step begins roll now; a core breached by a
+    // blast in this step rolls next Volley, after damage control has had
+    // its chance (whatever the Units' order).
+    let mut breached = std::mem::take(&mut scratch.breached);
+    breached.clear();
+    breached.extend((0..battle.units.len()).filter(|&u| {
+        battle.units[u].active()
             && battle.units[u]
                 .systems
                 .iter()
-                .any(|s| s.kind == SystemKind::PowerCore && s.state == SysState::Damaged);
-        if !breached {
-            continue;
+                .any(|s| s.kind == SystemKind::PowerCore && s.state == SysState::Damaged)
+    }));
+    for &u in &breached {
+        if !battle.units[u].active() {
+            continue; // destroyed by an earlier blast in this step
         }
         let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
         let exploded = face >= 5;
@@ -1365,6 +1390,7 @@ fn reactors_and_countdowns<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: 
             blast(battle, u, dice, sink, scratch);
         }
     }
+    scratch.breached = breached;
     for u in 0..battle.units.len() {
         let unit = &mut battle.units[u];
         if !unit.active() {

@@ -16,6 +16,64 @@ fn the_duel_report_at_seed_1_is_the_one_checked_by_hand() {
     }
 }
 
+/// The squadron action's report at seed 3, checked by hand line by line
+/// against the rules and the scenario's plots. Checked: every Speed and
+/// Evasion pool (4-5 one point, 6 two) and its split against the plot, the
+/// single plot entry of Anvil and Homestead standing for all three Volleys;
+/// Formation Thrust as the slowest Unit (Homestead 2); all 30 pair ranges
+/// through close → withdraw → maintain, with primary, secondary (−1 SP) and
+/// unplotted (secondary Maintain) targets, Maintain stopping at the Volley's
+/// start (Lancers/Furrow 30 → 27 → 30); percentile bands by mass, largest
+/// first, with the plotted +10 shifts (Lancers 01-65/66-100, Homestead
+/// 01-61/62-100) and every d100 → Unit; default weapon lists (PDS and PDAF
+/// left out); out of range by closed 12 MU bands; the six beam attacks at
+/// 30 MU (one die each), DRM from the target Formation's Evasion less the
+/// arcs ignored (FB1 three-arc battery ignores one, FT2 one-arc battery
+/// none), screen level of the Unit hit (Long Furrow and Clear Heading 1,
+/// Thorn Hedge and Small Hours 0), a 4 scoring nothing against a screen;
+/// Steadfast Reckoning's damaged battery knocked out in Volley 1, repaired
+/// by its 3 crew-factor parties on a d6 of 3, then firing (out of range);
+/// the end ranges and the status table (damage carried in from the records:
+/// "damaged", not crippled). No hit lands, so damage, thresholds and core
+/// rolls are not exercised here.
+#[test]
+fn the_squadron_report_at_seed_3_is_the_one_checked_by_hand() {
+    let out = fam(&["resolve", "scenarios/squadron-action.toml", "--seed", "3"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let path = fixtures("reports").join("squadron-seed3.txt");
+    if let Some(diff) = golden(&path, &text(&out.stdout)) {
+        panic!("{diff}");
+    }
+}
+
+/// The fleet action's report at seed 5, checked by hand line by line against
+/// the rules and the scenario's plots. Checked: every Speed and Evasion pool
+/// and its split (Convoy's empty Evasion pool, Gale's 6 6 6 = 6 points);
+/// Formation Thrust as the slowest Unit (Thunder 4 under High Fell Thunder's
+/// 5); all 108 pair ranges through close → withdraw → maintain, with
+/// primary, secondary (−1 SP, floor 0) and unplotted targets, Maintain
+/// stopping at the Volley's start (Screen/Convoy 60 → 66 → 60,
+/// Cruisers/Gale 42 → 39 → 42) and ranges above 60 (Battle Line/Convoy 63);
+/// percentile bands by mass with rounding of the cumulative share (Thunder
+/// 01-56, Carrier Group 01-64, Pickets' frigate 01-67 first though listed
+/// second) and Screen's +10 shift (01-57/58-100); every d100 → Unit; the inactive
+/// Fire Control left out; default weapon lists; class-4 batteries at 42 MU
+/// rolling one die, DRM −1 for a three-arc and −2 for a one-arc battery
+/// against Thunder's 2 Evasion Points, unscreened targets; Steadfast
+/// Reckoning's three failed repairs (d6 5, 5, 6 against 3 parties); the end
+/// ranges and the status table, Sharp Descent crippled from the start (its
+/// only weapons are a one-shot rack and a PDS, E15). No hit lands, so damage,
+/// thresholds and core rolls are not exercised here.
+#[test]
+fn the_fleet_report_at_seed_5_is_the_one_checked_by_hand() {
+    let out = fam(&["resolve", "scenarios/fleet-action.toml", "--seed", "5"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let path = fixtures("reports").join("fleet-seed5.txt");
+    if let Some(diff) = golden(&path, &text(&out.stdout)) {
+        panic!("{diff}");
+    }
+}
+
 #[test]
 fn every_shipped_scenario_resolves_the_same_way_twice() {
     for s in ["duel", "squadron-action", "fleet-action"] {
