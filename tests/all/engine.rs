@@ -210,3 +210,77 @@ fn a_scripted_volley_scores_exactly_as_the_rules_read() {
         .collect();
     assert_eq!(checks, [(1, 1, 6)]);
 }
+
+/// Damage control succeeds on a d6 of at most the parties on the job
+/// (ft-rules §8): checked face by face, so the odds are exactly n/6.
+#[test]
+fn damage_control_repairs_on_a_d6_of_at_most_the_parties() {
+    use fam::engine::state::SysState;
+    use fam::engine::volley::run_volley;
+    for parties in 1..=3u32 {
+        let mut repaired = 0;
+        for face in 1..=6u8 {
+            let (mut battle, mut plot) = duel(60, false);
+            for p in plot.formations.iter_mut().flatten() {
+                for v in &mut p.volleys {
+                    v.speed = 0;
+                    v.evasion = 0;
+                    v.primary = None;
+                    v.fire.clear();
+                }
+            }
+            let u = &mut battle.units[0];
+            u.systems[5].state = SysState::Damaged; // FCS #6
+            // Keep exactly `parties` crew factors: drop the other markers.
+            u.crew_boxes.truncate(parties as usize);
+            let mut dice = Dice::from_faces(&[face]);
+            run_volley(&mut battle, &plot, 0, &mut dice, &mut (), &mut Scratch::default());
+            assert_eq!(dice.count_draws(), 1, "one die for the one job");
+            let fixed = battle.units[0].systems[5].state == SysState::Operational;
+            assert_eq!(fixed, u32::from(face) <= parties, "{parties} parties, face {face}");
+            repaired += u32::from(fixed);
+        }
+        assert_eq!(repaired, parties, "P(repair) = {parties}/6");
+    }
+}
+
+/// Threshold losses face by face: lost when face + extra rows (− 1 for a
+/// core system) reaches 6 / 5 / 4 after rows 1 / 2 / 3 (ft-rules §7.1).
+#[test]
+fn threshold_losses_follow_the_row_and_the_extra_rows_exactly() {
+    use fam::engine::state::SysState;
+    use fam::engine::volley::threshold_check;
+    let (template, _) = duel(60, false);
+    // Clear Heading: 18 boxes in rows of 5/5/4/4; it carries a bridge (core) and FCSs.
+    let ends = [5u32, 10, 14];
+    for (row_index, end) in ends.iter().enumerate() {
+        let row = row_index as u32 + 1;
+        for extra in 0..row {
+            for face in 1..=6u8 {
+                let mut b = template.clone();
+                let u = &mut b.units[0];
+                u.systems.retain(|s| {
+                    matches!(
+                        s.kind,
+                        fam::gzf::SystemKind::FireControl | fam::gzf::SystemKind::CommandBridge
+                    )
+                });
+                u.systems.truncate(2);
+                u.systems.reverse(); // the FCS rolls first, then the bridge (whose loss rolls one more die)
+                u.hull_lost = *end;
+                u.drive_hits = 2; // no drive roll
+                let mut dice = Dice::from_faces(&[face, face, 1]);
+                threshold_check(&mut b, 0, extra + 1, &mut dice, &mut ());
+                let needed = 7 - row as i32;
+                let fcs_lost = b.units[0].systems[0].state == SysState::Damaged;
+                let bridge_lost = b.units[0].systems[1].state == SysState::Damaged;
+                assert_eq!(
+                    fcs_lost,
+                    face as i32 + extra as i32 >= needed,
+                    "row {row} extra {extra} face {face}"
+                );
+                assert_eq!(bridge_lost, face as i32 + extra as i32 - 1 >= needed, "core at -1");
+            }
+        }
+    }
+}
