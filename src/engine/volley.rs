@@ -490,14 +490,21 @@ fn fire_weapon<S: Sink>(
     }
     let drm = -(evasion.saturating_sub(evasion_ignored(sys.arcs)) as i32);
     let kind = sys.kind.clone();
-    scratch.fired.push((u, w));
+    // A weapon that fires at ships does not defend this Volley (PDS only
+    // once it really fires, below).
+    if !matches!(kind, SystemKind::Pds | SystemKind::Adaf) {
+        scratch.fired.push((u, w));
+    }
     match kind {
         SystemKind::Beam { class } => {
             let n = beam_dice(u32::from(class), range);
             beam_like(battle, u, w, target, range, n, drm, true, true, dice, sink, scratch);
         }
         SystemKind::SubmunitionPack => {
-            battle.units[u].systems[w].spend();
+            if !battle.units[u].systems[w].spend() {
+                idle(sink, u, w, "already fired");
+                return;
+            }
             let n = submunition_dice(range);
             // Standard screens do not stop submunitions (ft-rules §4.1).
             beam_like(battle, u, w, target, range, n, drm, true, false, dice, sink, scratch);
@@ -527,6 +534,7 @@ fn fire_weapon<S: Sink>(
                 );
                 return;
             }
+            scratch.fired.push((u, w));
             let face = dice.roll_d6(sink, Purpose::Beam, Pile::Initial);
             let damage = u32::from(face == 6);
             scratch.pending[target].0 += damage;
@@ -738,11 +746,10 @@ fn needle_attack<S: Sink>(
     }
     let face = dice.roll_d6(sink, Purpose::Beam, Pile::Initial);
     let read = super::tables::apply_drm(face, drm);
-    let (damage, kill) = if fb1 {
-        (u32::from(read >= 5), read == 6)
-    } else {
-        (u32::from(read >= 4), face == 6)
-    };
+    // The damage point needs the modified die; the kill a natural 6, as a
+    // natural 6 still rerolls under a DRM (A3).
+    let damage = u32::from(read >= if fb1 { 5 } else { 4 });
+    let kill = face == 6;
     if fb1 {
         scratch.pending[needle.unit].1 += damage; // FB1: past screens and armour
     } else {
@@ -970,8 +977,8 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
                 Some(d) => s.target == d,
                 None => may_cover(battle, pu, pw, s.target, covered),
             })
-            .filter(|(i, _)| open[*i] > 0.0)
-            // Own Unit first, then the most expected damage, then launch order.
+            // Own Unit first, then the most expected damage still uncovered
+            // (it may go below zero: every PD weapon fires), then launch order.
             .max_by(|(i, a), (j, b)| {
                 (a.target == pu)
                     .cmp(&(b.target == pu))

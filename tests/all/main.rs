@@ -7,3 +7,4 @@ mod orders;
 mod resolve;
 mod roundtrip;
 mod support;
+mod weapons;
