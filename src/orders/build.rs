@@ -5,18 +5,20 @@
 //! and later checks that would only repeat it (thrust sums of a Formation
 //! whose Units did not load, say) are skipped.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
-use super::raw::{self, Names, RawFire, RawPlot, RawScenario, RawVolley, S, Word};
+use super::raw::{self, Names, Needles, RawFire, RawPlot, RawScenario, RawVolley, S, Word};
 use super::{Loaded, Origin, Record, Report};
 use crate::diag::{Diagnostic, SourceFile};
 use crate::engine::plot::{
-    ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, SystemId, UnitId, VolleyPlot,
+    ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, NeedleOrder, PdOrder, SystemId,
+    UnitId, VolleyPlot,
 };
 use crate::engine::rules::Rules;
-use crate::engine::state::{Battle, Formation, RangeTable, Side, SysState, Unit};
+use crate::engine::state::{Battle, Formation, RangeTable, Side, Sys, SysState, Unit, is_one_shot};
 use crate::gzf::fields::collapse;
+use crate::gzf::model::Warhead;
 use crate::gzf::{self, Item, ParseOptions, SystemKind};
 
 /// Starting range between Formations when the scenario gives none (F&M
@@ -473,7 +475,7 @@ fn assemble(
                 reactor_blast: r.reactor_blast.unwrap_or(d.reactor_blast),
                 repair_permanent_bridge: r.repair_permanent_bridge.unwrap_or(d.repair_permanent_bridge),
                 double_drive_check: r.double_drive_check.unwrap_or(d.double_drive_check),
-                needle_fb1: d.needle_fb1,
+                needle_fb1: r.needle_fb1.unwrap_or(d.needle_fb1),
             }
         }
     };
@@ -596,6 +598,8 @@ fn assemble(
         defs: &defs,
         by_name: &by_name,
         ships: &ships,
+        records: &records,
+        origins: &origins,
     };
     let mut sources: Vec<(usize, Vec<RawPlot>, Option<usize>, bool)> = vec![(SC, raw.plots, None, false)];
     for (i, ro) in raw_orders.into_iter().enumerate() {
@@ -691,18 +695,18 @@ fn assemble(
                 built.push(cx.volley(files, file, f, v));
             }
             if (n == 1 || n == 3) && built.len() == n {
-                let volleys = if n == 1 {
-                    let v = built.pop().unwrap_or_default();
-                    [v.clone(), v.clone(), v]
+                let (volleys, notes): (Vec<_>, Vec<_>) = if n == 1 {
+                    std::iter::repeat_n(built.pop().unwrap_or_default(), 3).unzip()
                 } else {
-                    let mut it = built.into_iter();
-                    [
-                        it.next().unwrap_or_default(),
-                        it.next().unwrap_or_default(),
-                        it.next().unwrap_or_default(),
-                    ]
+                    built.into_iter().unzip()
                 };
-                plot.formations[f] = Some(FormationPlot { volleys });
+                if let (Ok(mut volleys), Ok(notes)) =
+                    (<[VolleyPlot; 3]>::try_from(volleys), <[Notes; 3]>::try_from(notes))
+                {
+                    // Ammunition is counted over the whole Exchange.
+                    cx.ammunition(files, file, &mut volleys, &notes);
+                    plot.formations[f] = Some(FormationPlot { volleys });
+                }
             }
         }
     }
@@ -759,6 +763,8 @@ struct Cx<'a> {
     defs: &'a [FormationDef],
     by_name: &'a BTreeMap<String, FormationId>,
     ships: &'a BTreeMap<String, ShipRef>,
+    records: &'a [Record],
+    origins: &'a [Origin],
 }
 
 fn maneuver(w: Word) -> Maneuver {
@@ -770,13 +776,105 @@ fn maneuver(w: Word) -> Maneuver {
 }
 
 /// Dedicated point-defence systems defend on their own (F&M Point Defense
-/// Phase) and are not part of a Fire Control's default "all weapons".
+/// Phase) and are not part of a Fire Control's default "all weapons"; nor is
+/// the Scattergun, a one-shot point-defence weapon.
 fn dedicated_pd(kind: &SystemKind) -> bool {
-    matches!(kind, SystemKind::Pds | SystemKind::Adaf)
+    matches!(kind, SystemKind::Pds | SystemKind::Adaf | SystemKind::Scattergun)
 }
 
-const NOT_YET: &str = "only beam batteries are resolved in this version; missiles, torpedoes, needle beams, \
-     submunitions and point defence come with a later issue";
+/// Weapons that may fire in point-defence mode (ft-rules §2.3, §5.1).
+fn pd_capable(kind: &SystemKind) -> bool {
+    matches!(
+        kind,
+        SystemKind::Pds | SystemKind::Adaf | SystemKind::Scattergun | SystemKind::Beam { class: 1 }
+    )
+}
+
+/// Why a weapon cannot fire on a Formation in F&M, if it cannot
+/// (docs/orders.md, "Weapons").
+fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
+    use SystemKind::*;
+    Some(match kind {
+        Railgun { .. } | EnergyPulse => {
+            "no rules text for it is available (ft-rules §14.1: the FT2 rules text was not found)"
+        }
+        WaveGun => {
+            "it is charged over several turns and fired along a straight-ahead template: \
+             F&M's abstract ranges cannot place it"
+        }
+        NovaCannon => "its template moves over three turns: F&M's abstract ranges cannot place it",
+        Ortillery => "orbital artillery has no use in space combat (ft-rules §4.5)",
+        Minelayer | Minesweeper => "mines need positions on a map, and F&M keeps none",
+        Scattergun => "it is a one-shot point-defence weapon: list it under `pd`",
+        Missile {
+            warhead: Warhead::Emp | Warhead::Needle,
+        } => {
+            "the More Thrust EMP and needle missile warheads have no Continuum reading (ft-rules §4.4); \
+             only standard heavy missiles fire"
+        }
+        _ => return None,
+    })
+}
+
+/// One-shot weapons fired at ships: at most once per Exchange (and battle).
+fn fires_once(kind: &SystemKind) -> bool {
+    matches!(
+        kind,
+        SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::SubmunitionPack
+    )
+}
+
+/// Why a one-shot weapon cannot fire any more, if it cannot: its record
+/// shows it spent (`Rounds:` crossed off) or destroyed.
+fn spent(sys: &Sys) -> Option<&'static str> {
+    if !is_one_shot(&sys.kind) {
+        None
+    } else if sys.state == SysState::Destroyed {
+        Some("it is spent or destroyed (`Status: Destroyed`)")
+    } else if sys.rounds_left() == 0 {
+        Some("it has been fired (its `Rounds:` box is crossed off)")
+    } else {
+        None
+    }
+}
+
+/// Spans in first-seen order without repeats (a one-table plot repeats its
+/// spans in all three Volleys).
+fn distinct<'a>(spans: impl Iterator<Item = &'a Range<usize>>) -> Vec<&'a Range<usize>> {
+    let mut out: Vec<&Range<usize>> = Vec::new();
+    for s in spans {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// Where a weapon is plotted to fire: (Volley index, span) pairs.
+type VolleySpans = Vec<(usize, Range<usize>)>;
+
+/// What a weapon number in the orders is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Fire,
+    Pd,
+}
+
+/// What the ammunition checks need to know about a Volley's fire orders
+/// beyond the plot itself.
+#[derive(Debug, Clone, Default)]
+struct Notes {
+    /// One per `VolleyPlot::fire` order, in the same order.
+    fire: Vec<FireNotes>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct FireNotes {
+    /// Weapons listed in `weapons`, with where.
+    explicit: Vec<(SystemId, Range<usize>)>,
+    /// The entry's span when it takes the default "all".
+    default: Option<Range<usize>>,
+}
 
 /// One Fire Control order while the Volley is checked.
 struct Pending {
@@ -1013,8 +1111,9 @@ impl Cx<'_> {
     }
 
     /// Checks one Volley entry and builds its plot.
-    fn volley(&self, files: &mut Files, file: usize, f: FormationId, raw: &S<RawVolley>) -> VolleyPlot {
+    fn volley(&self, files: &mut Files, file: usize, f: FormationId, raw: &S<RawVolley>) -> (VolleyPlot, Notes) {
         let v = raw.get_ref();
+        let mut notes = Notes::default();
         let def = &self.defs[f];
         let fname = &def.name;
         let thrust = def.complete.then(|| self.battle.formation_thrust(f));
@@ -1310,12 +1409,16 @@ impl Cx<'_> {
         let mut targets_per_unit: BTreeMap<UnitId, usize> = BTreeMap::new();
         let mut defaults: Vec<Pending> = Vec::new();
         let mut default_of: BTreeMap<UnitId, Range<usize>> = BTreeMap::new();
+        // Fire orders kept, with their target and `needle` tables, checked
+        // once the default weapons are known.
+        let mut aimed: Vec<(usize, FormationId, Option<&S<Needles>>)> = Vec::new();
         for entry in v.fire.iter().flatten() {
             let RawFire {
                 unit,
                 fc,
                 target,
                 weapons,
+                needle,
             } = entry.get_ref();
             let Some(u) = self.entry_unit(files, file, f, unit, &entry.span()) else {
                 continue;
@@ -1396,25 +1499,37 @@ impl Cx<'_> {
                     fcs.insert((u, s), fc_span);
                 }
             }
-            let mut list = Vec::new();
+            let mut list: Vec<(SystemId, Range<usize>)> = Vec::new();
             let mut pending = false;
             match (target_f, weapons) {
-                (None, Some(w)) if !w.get_ref().is_empty() => {
-                    files.push(
-                        file,
-                        Diagnostic::error(
-                            w.span(),
-                            "an inactive Fire Control directs no weapons",
-                            "a target Formation, or no `weapons`",
-                        ),
-                    );
-                    ok = false;
+                (None, w) => {
+                    if let Some(w) = w.as_ref().filter(|w| !w.get_ref().is_empty()) {
+                        files.push(
+                            file,
+                            Diagnostic::error(
+                                w.span(),
+                                "an inactive Fire Control directs no weapons",
+                                "a target Formation, or no `weapons`",
+                            ),
+                        );
+                        ok = false;
+                    }
+                    if let Some(n) = needle {
+                        files.push(
+                            file,
+                            Diagnostic::error(
+                                n.span(),
+                                "an inactive Fire Control aims no needle beams",
+                                "a target Formation, or no `needle`",
+                            ),
+                        );
+                        ok = false;
+                    }
                 }
-                (None, _) => {}
                 (Some(_), Some(w)) => {
                     for n in w.get_ref() {
-                        if let Some(x) = self.weapon(files, file, u, n, &mut assigned, "fire") {
-                            list.push(x);
+                        if let Some(x) = self.weapon(files, file, u, n, &mut assigned, Mode::Fire) {
+                            list.push((x, n.span()));
                         }
                     }
                     if w.get_ref().is_empty() {
@@ -1456,49 +1571,24 @@ impl Cx<'_> {
                     span: entry.span(),
                 });
             }
+            if let Some(t) = target_f {
+                aimed.push((out.fire.len(), t, needle.as_ref()));
+            }
             out.fire.push(FireOrder {
                 unit: u,
                 fire_control: s,
                 target: target_f,
-                weapons: list,
+                weapons: list.iter().map(|x| x.0).collect(),
                 needles: Vec::new(),
+            });
+            notes.fire.push(FireNotes {
+                explicit: list,
+                default: pending.then(|| entry.span()),
             });
         }
 
-        // Point defence: checked, then refused.
-        for entry in v.pd.iter().flatten() {
-            let e = entry.get_ref();
-            let Some(u) = self.entry_unit(files, file, f, &e.unit, &entry.span()) else {
-                continue;
-            };
-            for n in e.weapons.get_ref() {
-                if let Some(s) = self.weapon(files, file, u, n, &mut assigned, "pd") {
-                    files.push(
-                        file,
-                        Diagnostic::error(
-                            n.span(),
-                            format!(
-                                "{} in point-defence mode: PD mode is not resolved yet",
-                                self.system_label(u, s)
-                            ),
-                            "no `pd` orders in this version",
-                        )
-                        .with_help(format!("{NOT_YET}; remove this `pd` entry")),
-                    );
-                }
-            }
-            if e.weapons.get_ref().is_empty() {
-                files.push(
-                    file,
-                    Diagnostic::error(
-                        entry.span(),
-                        "point-defence orders are not resolved yet",
-                        "no `pd` orders in this version",
-                    )
-                    .with_help(NOT_YET),
-                );
-            }
-        }
+        // Point defence.
+        self.point_defence(files, file, f, v, &mut assigned, &mut out);
 
         // The default "all": every weapon of the Unit not assigned elsewhere.
         for p in defaults {
@@ -1509,32 +1599,32 @@ impl Cx<'_> {
                 if !sys.kind.is_weapon()
                     || dedicated_pd(&sys.kind)
                     || sys.state == SysState::Destroyed
+                    || spent(sys).is_some()
                     || assigned.contains_key(&(p.unit, i))
                 {
                     continue;
                 }
                 assigned.insert((p.unit, i), p.span.clone());
-                if matches!(sys.kind, SystemKind::Beam { .. }) {
-                    list.push(i);
-                } else {
-                    refused.push(i);
+                match fire_refusal(&sys.kind) {
+                    None => list.push(i),
+                    Some(why) => refused.push((i, why)),
                 }
             }
-            for &i in &refused {
-                let beams: Vec<String> = list.iter().map(|i| (i + 1).to_string()).collect();
+            for &(i, why) in &refused {
+                let fired: Vec<String> = list.iter().map(|i| (i + 1).to_string()).collect();
                 files.push(
                     file,
                     Diagnostic::error(
                         p.span.clone(),
                         format!(
-                            "{} would fire with this Fire Control (weapons default to all), but it is not resolved yet",
+                            "{} would fire with this Fire Control (weapons default to all), but it cannot fire on a Formation: {why}",
                             self.system_label(p.unit, i)
                         ),
-                        "beam batteries only",
+                        "weapons that can fire",
                     )
                     .with_help(format!(
-                        "{NOT_YET}. List the weapons explicitly to leave it out, e.g. weapons = [{}]",
-                        beams.join(", ")
+                        "List the weapons explicitly to leave it out, e.g. weapons = [{}]",
+                        fired.join(", ")
                     )),
                 );
             }
@@ -1549,6 +1639,11 @@ impl Cx<'_> {
                 );
             }
             out.fire[p.order].weapons = list;
+        }
+
+        // Needle beams and their targets.
+        for (order, t, needle) in aimed {
+            self.needles(files, file, &mut out.fire[order], t, needle, &notes.fire[order]);
         }
 
         // Damage control priorities.
@@ -1597,11 +1692,12 @@ impl Cx<'_> {
                 out.damage_control.push((u, order));
             }
         }
-        out
+        (out, notes)
     }
 
-    /// A weapon named by number for a Fire Control (`fire`) or PD mode (`pd`):
-    /// it must be a weapon, assigned once per Volley, and (for fire) a beam.
+    /// A weapon named by number for a Fire Control (`Mode::Fire`) or for
+    /// point defence (`Mode::Pd`): it must be a weapon, assigned once per
+    /// Volley, able to do what it is ordered to, and (if a one-shot) unspent.
     fn weapon(
         &self,
         files: &mut Files,
@@ -1609,17 +1705,18 @@ impl Cx<'_> {
         u: UnitId,
         n: &S<i64>,
         assigned: &mut BTreeMap<(UnitId, SystemId), Range<usize>>,
-        mode: &str,
+        mode: Mode,
     ) -> Option<SystemId> {
         let s = self.system(files, file, u, n)?;
         let unit = self.unit(u);
         let sys = &unit.systems[s];
+        let label = self.system_label(u, s);
         if !sys.kind.is_weapon() {
             files.push(
                 file,
                 Diagnostic::error(
                     n.span(),
-                    format!("{} is not a weapon", self.system_label(u, s)),
+                    format!("{label} is not a weapon"),
                     "the system number of a weapon",
                 ),
             );
@@ -1631,41 +1728,603 @@ impl Cx<'_> {
                 file,
                 Diagnostic::error(
                     n.span(),
-                    format!(
-                        "{} is already assigned in this Volley ({at}): a weapon fires once per Volley",
-                        self.system_label(u, s)
-                    ),
+                    format!("{label} is already assigned in this Volley ({at}): a weapon fires once per Volley"),
                     "each weapon on one Fire Control or in PD mode",
                 ),
             );
             return None;
         }
         assigned.insert((u, s), n.span());
-        if mode == "pd" {
-            return Some(s);
+        match mode {
+            Mode::Fire => {
+                if let Some(why) = fire_refusal(&sys.kind) {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            n.span(),
+                            format!("{label} cannot fire on a Formation: {why}"),
+                            "a weapon that can fire",
+                        )
+                        .with_help("leave it out of `weapons`"),
+                    );
+                    return None;
+                }
+            }
+            Mode::Pd => {
+                if !pd_capable(&sys.kind) {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            n.span(),
+                            format!("{label} cannot fire in point-defence mode"),
+                            "a PDS (PDAF), ADAF, Scattergun or class-1 beam",
+                        )
+                        .with_help(
+                            "point defence is fired by PDS/PDAF, ADAF, Scatterguns and class-1 beams \
+                             (Class 1 Battery, C Battery): ft-rules §2.3, §5.1",
+                        ),
+                    );
+                    return None;
+                }
+            }
         }
-        if !matches!(sys.kind, SystemKind::Beam { .. }) {
+        if let Some(why) = spent(sys) {
             files.push(
                 file,
                 Diagnostic::error(
                     n.span(),
-                    format!("{} is not resolved yet", self.system_label(u, s)),
-                    "beam batteries only",
-                )
-                .with_help(format!("{NOT_YET}; leave it out of `weapons`")),
+                    format!("{label} is a one-shot weapon and cannot fire again: {why}"),
+                    "an unspent weapon",
+                ),
             );
             return None;
         }
         if sys.state == SysState::Destroyed {
+            let what = if mode == Mode::Pd { "defend" } else { "fire" };
             files.push(
                 file,
                 Diagnostic::warning(
                     n.span(),
-                    format!("{} is destroyed and will not fire", self.system_label(u, s)),
+                    format!("{label} is destroyed and will not {what}"),
                     "a working weapon",
                 ),
             );
         }
         Some(s)
+    }
+
+    /// The `pd` entries of one Volley: weapons in point-defence mode and
+    /// the Units they defend.
+    fn point_defence(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        v: &RawVolley,
+        assigned: &mut BTreeMap<(UnitId, SystemId), Range<usize>>,
+        out: &mut VolleyPlot,
+    ) {
+        // Other Units each Unit covers through its ADFCs, with where.
+        let mut area: BTreeMap<UnitId, Vec<(UnitId, Range<usize>)>> = BTreeMap::new();
+        for entry in v.pd.iter().flatten() {
+            let e = entry.get_ref();
+            let Some(u) = self.entry_unit(files, file, f, &e.unit, &entry.span()) else {
+                continue;
+            };
+            let unit = self.unit(u);
+            if !unit.active() {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        e.unit.as_ref().map_or(entry.span(), |n| n.span()),
+                        format!(
+                            "`{}` is out of the fight (destroyed or derelict) and cannot defend",
+                            unit.name
+                        ),
+                        "a Unit in the fight",
+                    ),
+                );
+                continue;
+            }
+            // `None`: the `defend` name is wrong (already reported).
+            let defend: Option<Option<(UnitId, Range<usize>)>> = match &e.defend {
+                None => Some(None),
+                Some(name) => match self.member(files, file, f, name) {
+                    None => None,
+                    Some(d) if !self.unit(d).active() => {
+                        files.push(
+                            file,
+                            Diagnostic::error(
+                                name.span(),
+                                format!(
+                                    "`{}` is out of the fight (destroyed or derelict): there is nothing to defend",
+                                    self.unit(d).name
+                                ),
+                                "a Unit in the fight",
+                            ),
+                        );
+                        None
+                    }
+                    Some(d) => Some(Some((d, name.span()))),
+                },
+            };
+            let mut weapons: Vec<(SystemId, Range<usize>)> = Vec::new();
+            for n in e.weapons.get_ref() {
+                if let Some(s) = self.weapon(files, file, u, n, assigned, Mode::Pd) {
+                    weapons.push((s, n.span()));
+                }
+            }
+            if e.weapons.get_ref().is_empty() {
+                files.push(
+                    file,
+                    Diagnostic::warning(
+                        e.weapons.span(),
+                        format!("this `pd` entry of `{}` lists no weapons", unit.name),
+                        "weapon system numbers",
+                    ),
+                );
+            }
+            let Some(defend) = defend else { continue };
+            let mut ok = true;
+            if let Some((d, d_span)) = &defend
+                && *d != u
+            {
+                let dname = &self.unit(*d).name;
+                for (s, span) in &weapons {
+                    if matches!(unit.systems[*s].kind, SystemKind::Beam { .. }) {
+                        files.push(
+                            file,
+                            Diagnostic::error(
+                                span.clone(),
+                                format!(
+                                    "{} cannot defend `{dname}`: class-1 beams defend only their own Unit (ft-rules §2.3: never area defence)",
+                                    self.system_label(u, *s)
+                                ),
+                                format!("a weapon that may defend `{dname}`"),
+                            )
+                            .with_help(format!(
+                                "list it in a `pd` entry without `defend` (or with defend = \"{}\")",
+                                unit.name
+                            )),
+                        );
+                        ok = false;
+                    }
+                }
+                // PDS and Scatterguns reach another Unit through an ADFC;
+                // an ADAF is its own area-defence mount.
+                let through_adfc = weapons
+                    .iter()
+                    .any(|(s, _)| matches!(unit.systems[*s].kind, SystemKind::Pds | SystemKind::Scattergun));
+                let covered = area.entry(u).or_default();
+                if through_adfc && !covered.iter().any(|(x, _)| x == d) {
+                    let adfc = unit
+                        .systems
+                        .iter()
+                        .filter(|s| s.kind == SystemKind::Adfc && s.operational())
+                        .count();
+                    if adfc == 0 {
+                        files.push(
+                            file,
+                            Diagnostic::error(
+                                d_span.clone(),
+                                format!(
+                                    "`{}` has no working ADFC, so its point defence can defend only itself, not `{dname}`",
+                                    unit.name
+                                ),
+                                format!("defend = \"{}\", or no `defend`", unit.name),
+                            )
+                            .with_help(
+                                "an ADFC lets a Unit's PDS and Scatterguns cover one other Unit of its Formation \
+                                 (ft-rules §5.2); an ADAF covers one by itself",
+                            ),
+                        );
+                        ok = false;
+                    } else if covered.len() >= adfc {
+                        let others: Vec<String> = covered
+                            .iter()
+                            .map(|(x, span)| format!("`{}` ({})", self.unit(*x).name, files.at(file, file, span)))
+                            .collect();
+                        files.push(
+                            file,
+                            Diagnostic::error(
+                                d_span.clone(),
+                                format!(
+                                    "`{}` has {} working ADFC{}, so its point defence covers at most {adfc} other Unit{} in a Volley, and it already covers {}",
+                                    unit.name,
+                                    adfc,
+                                    if adfc == 1 { "" } else { "s" },
+                                    if adfc == 1 { "" } else { "s" },
+                                    others.join(", ")
+                                ),
+                                format!("one of the Units already covered, or `{}` itself", unit.name),
+                            )
+                            .with_help("each working ADFC covers one other Unit of the Formation (ft-rules §5.2)"),
+                        );
+                        ok = false;
+                    } else {
+                        covered.push((*d, d_span.clone()));
+                    }
+                }
+            }
+            if ok {
+                for (s, _) in weapons {
+                    out.point_defence.push(PdOrder {
+                        unit: u,
+                        weapon: s,
+                        defend: defend.as_ref().map(|x| x.0),
+                    });
+                }
+            }
+        }
+    }
+
+    /// Checks a fire entry's `needle` tables against its weapons (after the
+    /// default is expanded) and fills `order.needles`.
+    fn needles(
+        &self,
+        files: &mut Files,
+        file: usize,
+        order: &mut FireOrder,
+        t: FormationId,
+        raw: Option<&S<Needles>>,
+        note: &FireNotes,
+    ) {
+        let u = order.unit;
+        let mut given: BTreeMap<SystemId, Range<usize>> = BTreeMap::new();
+        let mut aim: Option<((UnitId, SystemId), Range<usize>)> = None;
+        let tname = &self.defs[t].name;
+        for (span, n) in raw.map(|r| r.get_ref().entries(&r.span())).unwrap_or_default() {
+            let Some(w) = self.system(files, file, u, &n.weapon) else {
+                continue;
+            };
+            let label = self.system_label(u, w);
+            if self.unit(u).systems[w].kind != SystemKind::NeedleBeam {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        n.weapon.span(),
+                        format!("{label} is not a needle beam"),
+                        "the system number of a Needle Beam",
+                    ),
+                );
+                continue;
+            }
+            if !order.weapons.contains(&w) {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        n.weapon.span(),
+                        format!("{label} is not among the weapons of this Fire Control"),
+                        "a needle beam this Fire Control directs",
+                    )
+                    .with_help(
+                        "list it in `weapons` (or leave `weapons` out), or aim it in the fire entry that directs it",
+                    ),
+                );
+                continue;
+            }
+            if let Some(first) = given.get(&w) {
+                let at = files.at(file, file, first);
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        n.weapon.span(),
+                        format!("{label} already has a target in this fire entry ({at})"),
+                        "one `needle` table per needle beam",
+                    ),
+                );
+                continue;
+            }
+            given.insert(w, n.weapon.span());
+            let tu = match &n.unit {
+                Some(name) => self.member(files, file, t, name),
+                None => {
+                    let members = &self.battle.formations[t].units;
+                    if members.len() == 1 && self.defs[t].complete {
+                        Some(members[0])
+                    } else {
+                        if self.defs[t].complete {
+                            files.push(
+                                file,
+                                Diagnostic::error(
+                                    span.clone(),
+                                    format!(
+                                        "Formation `{tname}` has {} Units: say which one the needle beam aims at with unit = \"…\"",
+                                        members.len()
+                                    ),
+                                    "unit = \"SHIP NAME\"",
+                                ),
+                            );
+                        }
+                        None
+                    }
+                }
+            };
+            let Some(tu) = tu else { continue };
+            let target = self.unit(tu);
+            if !target.active() {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        n.unit.as_ref().map_or(span.clone(), |x| x.span()),
+                        format!(
+                            "`{}` is out of the fight (destroyed or derelict): a needle beam cannot aim at it",
+                            target.name
+                        ),
+                        "a Unit in the fight",
+                    ),
+                );
+                continue;
+            }
+            let Some(ts) = self.system(files, file, tu, &n.system) else {
+                continue;
+            };
+            let tsys = &target.systems[ts];
+            let tlabel = self.system_label(tu, ts);
+            if tsys.kind.is_core() {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        n.system.span(),
+                        format!(
+                            "{tlabel} is a core system: core systems cannot be targeted by needle beams (ft-rules §4.2)"
+                        ),
+                        "a system other than the Command Bridge, Power Core and LSS",
+                    ),
+                );
+                continue;
+            }
+            if tsys.state == SysState::Destroyed {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        n.system.span(),
+                        format!("{tlabel} is already destroyed"),
+                        "a system not yet destroyed",
+                    ),
+                );
+                continue;
+            }
+            match &aim {
+                Some((first, at)) if *first != (tu, ts) => {
+                    let at = files.at(file, file, at);
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            span.clone(),
+                            format!(
+                                "the needle beams of one Fire Control aim at one system, and this Fire Control's already aim at {} ({at})",
+                                self.system_label(first.0, first.1)
+                            ),
+                            "the same Unit and system, or another Fire Control",
+                        )
+                        .with_help("one Fire Control per needle-beam target system (ft-rules §2.4)"),
+                    );
+                    continue;
+                }
+                Some(_) => {}
+                None => aim = Some(((tu, ts), span.clone())),
+            }
+            order.needles.push(NeedleOrder {
+                weapon: w,
+                unit: tu,
+                system: ts,
+            });
+        }
+        // Needle beams this Fire Control directs without a target.
+        for &w in &order.weapons {
+            if self.unit(u).systems[w].kind != SystemKind::NeedleBeam || given.contains_key(&w) {
+                continue;
+            }
+            let Some(span) = note
+                .explicit
+                .iter()
+                .find(|(x, _)| *x == w)
+                .map(|(_, s)| s.clone())
+                .or_else(|| note.default.clone())
+            else {
+                continue;
+            };
+            let example = self.battle.formations[t]
+                .units
+                .iter()
+                .map(|&x| self.unit(x))
+                .find(|x| x.active())
+                .and_then(|x| {
+                    let s = x
+                        .systems
+                        .iter()
+                        .position(|s| !s.kind.is_core() && s.state != SysState::Destroyed)?;
+                    Some(format!(
+                        "needle = {{ weapon = {}, unit = \"{}\", system = {} }}",
+                        w + 1,
+                        x.name,
+                        s + 1
+                    ))
+                });
+            let how = if note.default.is_some() && !note.explicit.iter().any(|(x, _)| *x == w) {
+                "(it fires because weapons default to all) "
+            } else {
+                ""
+            };
+            let mut d = Diagnostic::error(
+                span,
+                format!(
+                    "{} fires with this Fire Control {how}but has no target: a needle beam aims at one system of one Unit",
+                    self.system_label(u, w)
+                ),
+                format!(
+                    "needle = {{ weapon = {}, unit = \"SHIP\", system = N }} in this fire entry",
+                    w + 1
+                ),
+            );
+            d = match example {
+                Some(e) => d.with_help(format!(
+                    "e.g. {e} (`fam ssd show` numbers the systems); or leave it out of `weapons`"
+                )),
+                None => d.with_help("or leave it out of `weapons`"),
+            };
+            files.push(file, d);
+        }
+    }
+
+    /// The name of a magazine: its `Magazine:` id as the record writes it.
+    fn magazine_id(&self, u: UnitId, m: SystemId) -> String {
+        let o = self.origins[u];
+        match &self.records[o.record].file.items[o.item] {
+            Item::Ship(s) => s.systems[m]
+                .magazine
+                .clone()
+                .unwrap_or_else(|| format!("(system {})", m + 1)),
+            _ => format!("(system {})", m + 1),
+        }
+    }
+
+    /// One-shot weapons and magazine loads over the three Volleys of a
+    /// plot: explicit orders that would fire a rack twice or draw more loads
+    /// than a magazine has are errors; the default "all" takes a one-shot in
+    /// the first Volley nothing else fires it, and a launcher while its
+    /// magazine has loads the explicit orders do not need.
+    fn ammunition(&self, files: &mut Files, file: usize, volleys: &mut [VolleyPlot; 3], notes: &[Notes; 3]) {
+        let mut racks: BTreeMap<(UnitId, SystemId), VolleySpans> = BTreeMap::new();
+        let mut mags: BTreeMap<(UnitId, SystemId), Vec<Range<usize>>> = BTreeMap::new();
+        for v in 0..3 {
+            for (i, order) in volleys[v].fire.iter().enumerate() {
+                if order.target.is_none() {
+                    continue;
+                }
+                for (w, span) in &notes[v].fire[i].explicit {
+                    let sys = &self.unit(order.unit).systems[*w];
+                    if fires_once(&sys.kind) {
+                        racks.entry((order.unit, *w)).or_default().push((v, span.clone()));
+                    } else if sys.kind == SystemKind::Sml {
+                        match sys.magazine {
+                            Some(m) => mags.entry((order.unit, m)).or_default().push(span.clone()),
+                            None => files.push(
+                                file,
+                                Diagnostic::error(
+                                    span.clone(),
+                                    format!("{} has no magazine to fire from", self.system_label(order.unit, *w)),
+                                    "a launcher linked to an SMM by its `Magazine:` id",
+                                ),
+                            ),
+                        }
+                    }
+                }
+            }
+        }
+        for ((u, w), uses) in &racks {
+            if uses.len() < 2 {
+                continue;
+            }
+            let mut which: Vec<String> = uses.iter().map(|(v, _)| (v + 1).to_string()).collect();
+            which.dedup();
+            let last = which.pop().unwrap_or_default();
+            let which = if which.is_empty() {
+                format!("Volley {last}")
+            } else {
+                format!("Volleys {} and {last}", which.join(", "))
+            };
+            let spans = distinct(uses.iter().map(|(_, s)| s));
+            let help = if spans.len() == 1 {
+                "a rack, heavy missile or submunition pack is spent when it fires; one [[plot.FORMATION.volley]] \
+                 table stands for all three Volleys, so write three and list it in one"
+            } else {
+                "a rack, heavy missile or submunition pack is spent when it fires: list it in one Volley only"
+            };
+            for span in spans {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        span.clone(),
+                        format!(
+                            "{} is a one-shot weapon, plotted to fire in {which}: it fires once",
+                            self.system_label(*u, *w)
+                        ),
+                        "one Volley",
+                    )
+                    .with_help(help),
+                );
+            }
+        }
+        let loads = |u: UnitId, m: SystemId| {
+            let mag = &self.unit(u).systems[m];
+            if mag.state == SysState::Operational {
+                mag.rounds_left()
+            } else {
+                0
+            }
+        };
+        for ((u, m), uses) in &mags {
+            let n = uses.len() as u32;
+            let left = loads(*u, *m);
+            if n <= left {
+                continue;
+            }
+            let id = self.magazine_id(*u, *m);
+            let times = if n == 1 {
+                "once".to_string()
+            } else {
+                format!("{n} times")
+            };
+            let mag = &self.unit(*u).systems[*m];
+            let message = match mag.state {
+                SysState::Operational => format!(
+                    "magazine {id} has {left} load{} left but its launchers are plotted to fire {times}",
+                    if left == 1 { "" } else { "s" }
+                ),
+                SysState::Damaged => format!(
+                    "magazine {id} is damaged (a magazine is lost, not repaired) but its launchers are plotted to fire {times}"
+                ),
+                SysState::Destroyed => {
+                    format!("magazine {id} is destroyed but its launchers are plotted to fire {times}")
+                }
+            };
+            let spans = distinct(uses.iter());
+            for span in spans {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        span.clone(),
+                        message.clone(),
+                        format!("at most {left} salvo{} from magazine {id} in this Exchange", if left == 1 { "" } else { "s" }),
+                    )
+                    .with_help(format!(
+                        "magazine {id} is system {} of `{}`; each Volley a launcher fires uses one load, and launchers on one magazine share its loads (ft-rules §4.3)",
+                        m + 1,
+                        self.unit(*u).name
+                    )),
+                );
+            }
+        }
+        // The default "all", Volley by Volley.
+        let mut taken: BTreeSet<(UnitId, SystemId)> = BTreeSet::new();
+        let mut drawn: BTreeMap<(UnitId, SystemId), u32> = BTreeMap::new();
+        for v in 0..3 {
+            for (i, order) in volleys[v].fire.iter_mut().enumerate() {
+                if notes[v].fire[i].default.is_none() || order.target.is_none() {
+                    continue;
+                }
+                let u = order.unit;
+                order.weapons.retain(|&w| {
+                    let sys = &self.unit(u).systems[w];
+                    if fires_once(&sys.kind) {
+                        return !racks.contains_key(&(u, w)) && taken.insert((u, w));
+                    }
+                    if sys.kind != SystemKind::Sml {
+                        return true;
+                    }
+                    let Some(m) = sys.magazine else { return false };
+                    let explicit = mags.get(&(u, m)).map_or(0, |x| x.len() as u32);
+                    let d = drawn.entry((u, m)).or_insert(0);
+                    if explicit + *d < loads(u, m) {
+                        *d += 1;
+                        true
+                    } else {
+                        false
+                    }
+                });
+            }
+        }
     }
 }

@@ -11,7 +11,8 @@ use std::fmt;
 use std::ops::Range;
 
 use serde::Deserialize;
-use serde::de::{DeserializeOwned, IntoDeserializer, SeqAccess, Visitor};
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{DeserializeOwned, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
@@ -69,6 +70,7 @@ pub(crate) struct RawRules {
     pub reactor_blast: Option<bool>,
     pub repair_permanent_bridge: Option<bool>,
     pub double_drive_check: Option<bool>,
+    pub needle_fb1: Option<bool>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -86,6 +88,58 @@ pub(crate) struct RawFire {
     pub fc: Option<S<i64>>,
     pub target: S<String>,
     pub weapons: Option<Numbers>,
+    /// Needle beams' targets: one table or an array of them.
+    pub needle: Option<S<Needles>>,
+}
+
+/// A needle beam's target, as written in `needle = { weapon = 7, unit = "…", system = 5 }`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawNeedle {
+    pub weapon: S<i64>,
+    pub unit: Option<S<String>>,
+    pub system: S<i64>,
+}
+
+/// One needle table or an array of them.
+#[derive(Debug, Clone)]
+pub(crate) enum Needles {
+    /// A single table: its span is the span of the enclosing value.
+    One(RawNeedle),
+    Many(Vec<S<RawNeedle>>),
+}
+
+impl Needles {
+    /// Every entry with its span (`whole` is the span of the `needle` value).
+    pub fn entries(&self, whole: &Range<usize>) -> Vec<(Range<usize>, &RawNeedle)> {
+        match self {
+            Needles::One(n) => vec![(whole.clone(), n)],
+            Needles::Many(v) => v.iter().map(|n| (n.span(), n.get_ref())).collect(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Needles {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Needles;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a table like { weapon = 7, unit = \"…\", system = 5 } or an array of them")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Needles, A::Error> {
+                RawNeedle::deserialize(MapAccessDeserializer::new(map)).map(Needles::One)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Needles, A::Error> {
+                let mut out = Vec::new();
+                while let Some(x) = seq.next_element::<S<RawNeedle>>()? {
+                    out.push(x);
+                }
+                Ok(Needles::Many(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// Weapons fired in point-defence mode, as written in `pd = [...]`.
@@ -94,6 +148,9 @@ pub(crate) struct RawFire {
 pub(crate) struct RawPd {
     pub unit: Option<S<String>>,
     pub weapons: Numbers,
+    /// The Unit these weapons defend (own Unit when left out, or as the
+    /// engine allocates).
+    pub defend: Option<S<String>>,
 }
 
 /// One Volley of a Formation's plot.
@@ -209,7 +266,11 @@ fn plain(message: &str) -> String {
         )
         .replace(
             "expected struct RawPd",
-            "expected a table like { unit = \"…\", weapons = [7] }",
+            "expected a table like { unit = \"…\", weapons = [7], defend = \"…\" }",
+        )
+        .replace(
+            "expected struct RawNeedle",
+            "expected a table like { weapon = 7, unit = \"…\", system = 5 }",
         )
         .replace("expected struct RawRange", "expected a table with `between` and `mu`")
         .replace("expected struct RawRules", "expected a table of rule switches")

@@ -3,7 +3,7 @@
 //! position; the shipped scenarios must load; split plots equal one file.
 
 use fam::diag::SourceFile;
-use fam::engine::plot::{FireOrder, Maneuver, ManeuverOrder};
+use fam::engine::plot::{FireOrder, Maneuver, ManeuverOrder, NeedleOrder, PdOrder, VolleyPlot};
 use fam::gzf::ParseOptions;
 use fam::orders::{self, Loaded, Report};
 
@@ -46,12 +46,16 @@ Firing-Arc: FP F FS AP A AS
 ";
 
 /// Reads `ssd/NAME` for the library's files, `CUSTOM_GZF` for `custom.gzf`,
-/// and a broken record for `broken.gzf`; `dup.gzf` is a copy of the Meridian file.
+/// and a broken record for `broken.gzf`; `dup.gzf` is a copy of the Meridian
+/// file; `ordnance.gzf` and `ft2.gzf` are in tests/fixtures/orders.
 fn read_gzf(p: &str) -> Result<SourceFile, String> {
     match p {
         "custom.gzf" => Ok(SourceFile::new(p, CUSTOM_GZF)),
         "broken.gzf" => Ok(SourceFile::new(p, "Ship: Broken\nThrust-Rating: fast\n")),
         "dup.gzf" => read_gzf("meridian-compact.gzf").map(|s| SourceFile::new(p, s.text)),
+        "ordnance.gzf" | "ft2.gzf" => std::fs::read_to_string(fixtures("orders").join(p))
+            .map(|t| SourceFile::new(p, t))
+            .map_err(|e| e.to_string()),
         _ => std::fs::read_to_string(repo().join("ssd").join(p))
             .map(|t| SourceFile::new(p, t))
             .map_err(|e| e.to_string()),
@@ -528,7 +532,9 @@ fn rule_switches_map_to_rules_and_unknown_ones_are_errors() {
     let text = format!("{BASE}[rules]\ndouble_drive_check = true\nrepair_permanent_bridge = false\n");
     let l = build(&text, &[]).unwrap();
     assert!(l.battle.rules.double_drive_check && !l.battle.rules.repair_permanent_bridge);
-    assert!(l.battle.rules.reactor_blast);
+    assert!(l.battle.rules.reactor_blast && !l.battle.rules.needle_fb1);
+    let text = format!("{BASE}[rules]\nneedle_fb1 = true\n");
+    assert!(build(&text, &[]).unwrap().battle.rules.needle_fb1);
     let text = format!("{BASE}[rules]\nreactor_blasts = true\n");
     let found = problems(&text, &[]);
     expect(
@@ -916,57 +922,653 @@ fn a_weapon_number_must_name_a_weapon() {
 }
 
 #[test]
-fn non_beam_weapons_are_refused_by_name_whether_listed_or_by_default() {
+fn pds_and_torpedoes_may_fire_at_ships_and_the_default_takes_the_torpedo() {
     // Patient Ember: 7 Pulse Torpedo, 8-10 beams, 11 PDS.
     let text = format!(
         "{BASE}\n[[plot.Needle.volley]]\nspeed = 4\nfire = [{{ target = \"Wardens\", weapons = [7, 11, 8] }}]\n\n\
          [[plot.Needle.volley]]\nspeed = 4\nfire = [{{ target = \"Wardens\" }}]\n\n\
          [[plot.Needle.volley]]\nspeed = 4\nfire = [{{ target = \"Wardens\", weapons = [8, 9, 10] }}]\n"
     );
+    let l = build(&text, &[]).unwrap_or_else(|r| panic!("{:?}", lines(&r)));
+    assert!(l.warnings.is_empty(), "{:?}", lines(&l.warnings));
+    let p = l.plot.formations[1].as_ref().unwrap();
+    assert_eq!(p.volleys[0].fire[0].weapons, [6, 10, 7]);
+    // The default: every weapon but the PDS, which stays on point defence.
+    assert_eq!(p.volleys[1].fire[0].weapons, [6, 7, 8, 9]);
+    assert_eq!(p.volleys[2].fire[0].weapons, [7, 8, 9]);
+}
+
+// ------------------------------------------------- weapons and ordnance
+
+/// Ships with every kind of weapon, in records of both profiles
+/// (tests/fixtures/orders/ordnance.gzf and ft2.gzf):
+///
+/// - Test Striker: 1-2 FCS, 3 SMR, 4 SMR spent (`Rounds: -`), 5 SMR
+///   destroyed, 6 Missile, 7 Submunition Pack, 8-9 SML on magazine A
+///   (10: 2 of 3 loads left), 11 SML on magazine B (12: `Capacity: 2`, no
+///   `Rounds:`), 13 Needle Beam, 14 Class 1 Battery, 15-16 PDS, 17 Needle Beam,
+///   18 SML on magazine C (19: destroyed).
+/// - Test Oddities: 1 FCS, 2 Minelayer, 3 Minesweeper, 4 Wave Gun, 5 Nova
+///   Cannon, 6 Ortillery, 7 EMP Missile, 8 Needle Missile, 9 Class 2 Battery.
+/// - Test Homestead (FT2): 1 FireCon, 2 1 Railgun, 3 Energy Pulse, 4
+///   Scattergun, 5 ADAF, 6 C Battery, 7 AA MegaBattery, 8 PDAF, 9 B Battery,
+///   10 Scattergun spent. Test Kraal (FT2): 1 FireCon, 2 PDAF, 3 B Battery.
+/// - MCS Harrow of Stars: 6-7 FCS, 8 ADFC, 10-12 Class 2, 13-15 Class 1,
+///   16-21 PDS. MCS Unhurried Tide: 5 FCS, 7 Needle Beam, 8-10 beams, 11 PDS.
+/// - KRD Long Watch: 1-3 core, 6 FCS, 7 ADFC, 8-10 beams, 11-14 PDS.
+///
+/// Units: 0-1 Lancers, 2 Striker, 3 Oddities, 4 Homestead, 5 Kraal, 6
+/// Harrow, 7 Tide, 8 Ember, 9 Ridge Warden, 10 Long Watch, 11 Sharp Descent,
+/// 12 Test Hulk (destroyed).
+const ARMS: &str = r#"gzf = ["meridian-compact.gzf", "kestrel-reach.gzf", "ordnance.gzf", "ft2.gzf", "custom.gzf"]
+
+[sides]
+Ilse = ["Lancers", "Strike", "Odd", "Homestead", "Carrier"]
+Marek = ["Wardens", "Pickets", "Hulks"]
+
+[formations]
+Lancers = ["MCS Clear Heading", "MCS Small Hours"]
+Strike = ["Test Striker"]
+Odd = ["Test Oddities"]
+Homestead = ["Test Homestead", "Test Kraal"]
+Carrier = ["MCS Harrow of Stars", "MCS Unhurried Tide", "MCS Patient Ember"]
+Wardens = ["KRD Ridge Warden", "KRD Long Watch"]
+Pickets = ["KRD Sharp Descent"]
+Hulks = ["Test Hulk"]
+"#;
+
+fn arms(plots: &str) -> String {
+    format!("{ARMS}\n{plots}")
+}
+
+fn volleys(l: &Loaded, formation: usize) -> &[VolleyPlot; 3] {
+    &l.plot.formations[formation].as_ref().expect("plotted").volleys
+}
+
+fn fire(unit: usize, fire_control: usize, target: usize, weapons: &[usize], needles: &[NeedleOrder]) -> FireOrder {
+    FireOrder {
+        unit,
+        fire_control,
+        target: Some(target),
+        weapons: weapons.to_vec(),
+        needles: needles.to_vec(),
+    }
+}
+
+fn needle(weapon: usize, unit: usize, system: usize) -> NeedleOrder {
+    NeedleOrder { weapon, unit, system }
+}
+
+fn pd(unit: usize, weapon: usize, defend: Option<usize>) -> PdOrder {
+    PdOrder { unit, weapon, defend }
+}
+
+#[test]
+fn every_weapon_with_a_reading_may_fire_and_pd_orders_fill_the_plot() {
+    let text = arms(
+        r#"[[plot.Carrier.volley]]
+speed = 2
+fire = [
+  { unit = "MCS Harrow of Stars", fc = 6, target = "Wardens" },
+  { unit = "MCS Harrow of Stars", fc = 7, target = "Pickets", weapons = [16] },
+  { unit = "MCS Unhurried Tide", target = "Wardens", needle = { weapon = 7, unit = "KRD Long Watch", system = 6 } },
+  { unit = "MCS Patient Ember", target = "Pickets" },
+]
+pd = [
+  { unit = "MCS Harrow of Stars", weapons = [17, 18], defend = "MCS Unhurried Tide" },
+  { unit = "MCS Harrow of Stars", weapons = [13, 14] },
+  { unit = "MCS Harrow of Stars", weapons = [19], defend = "MCS Harrow of Stars" },
+  { unit = "MCS Harrow of Stars", weapons = [20], defend = "mcs unhurried  tide" },
+]
+
+[[plot.Homestead.volley]]
+speed = 3
+fire = [
+  { unit = "Test Homestead", target = "Wardens", weapons = [7, 8, 9] },
+  { unit = "Test Kraal", target = "Wardens" },
+]
+pd = [
+  { unit = "Test Homestead", weapons = [4, 6] },
+  { unit = "Test Homestead", weapons = [5], defend = "Test Kraal" },
+]
+
+[[plot.Strike.volley]]
+speed = 3
+fire = [
+  { fc = 1, target = "Wardens", needle = { weapon = 13, unit = "KRD Long Watch", system = 8 } },
+  { fc = 2, target = "Pickets", weapons = [17], needle = [{ weapon = 17, system = 5 }] },
+]
+"#,
+    );
+    let l = build(&text, &[]).unwrap_or_else(|r| panic!("{:?}", lines(&r)));
+    assert!(l.warnings.is_empty(), "{:?}", lines(&l.warnings));
+    let v = &volleys(&l, 4)[0];
+    assert_eq!(
+        v.fire,
+        [
+            // The default leaves out the class-1 beams in PD mode (13, 14)
+            // and the PDS.
+            fire(6, 5, 5, &[9, 10, 11, 14], &[]),
+            // A PDS may fire at ships; the engine applies its limits.
+            fire(6, 6, 6, &[15], &[]),
+            fire(7, 4, 5, &[6, 7, 8, 9], &[needle(6, 10, 5)]),
+            // The torpedo fires by default.
+            fire(8, 5, 6, &[6, 7, 8, 9], &[]),
+        ]
+    );
+    assert_eq!(
+        v.point_defence,
+        [
+            pd(6, 16, Some(7)),
+            pd(6, 17, Some(7)),
+            pd(6, 12, None),
+            pd(6, 13, None),
+            pd(6, 18, Some(6)),
+            pd(6, 19, Some(7)),
+        ]
+    );
+    // FT2: AA MegaBattery and PDAF at ships, the B Battery; the ADAF
+    // defends another Unit without an ADFC; Scattergun and C Battery in PD.
+    let v = &volleys(&l, 3)[2];
+    assert_eq!(v.fire, [fire(4, 0, 5, &[6, 7, 8], &[]), fire(5, 0, 5, &[2], &[])]);
+    assert_eq!(v.point_defence, [pd(4, 3, None), pd(4, 5, None), pd(4, 4, Some(5))]);
+    // A needle at the only Unit of a Formation may leave out `unit`.
+    let v = &volleys(&l, 1)[1];
+    assert_eq!(v.fire[1], fire(2, 1, 6, &[16], &[needle(16, 11, 4)]));
+}
+
+#[test]
+fn the_default_fires_a_one_shot_once_and_a_launcher_while_loads_last() {
+    // One table for all three Volleys: the rack, missile and submunition
+    // pack fire in Volley 1; magazine A (2 loads, two launchers) is empty
+    // after it, magazine B (Capacity 2, one launcher) after Volley 2.
+    let text = arms(
+        r#"[[plot.Strike.volley]]
+speed = 3
+fire = [{ fc = 1, target = "Wardens", needle = [
+  { weapon = 13, unit = "KRD Long Watch", system = 8 },
+  { weapon = 17, unit = "KRD Long Watch", system = 8 },
+] }]
+"#,
+    );
+    let l = build(&text, &[]).unwrap_or_else(|r| panic!("{:?}", lines(&r)));
+    assert!(l.warnings.is_empty(), "{:?}", lines(&l.warnings));
+    let v = volleys(&l, 1);
+    let needles = [needle(12, 10, 7), needle(16, 10, 7)];
+    // Never the spent rack (4), the destroyed one (5) or the PDS.
+    assert_eq!(v[0].fire, [fire(2, 0, 5, &[2, 5, 6, 7, 8, 10, 12, 13, 16], &needles)]);
+    assert_eq!(v[1].fire, [fire(2, 0, 5, &[10, 12, 13, 16], &needles)]);
+    assert_eq!(v[2].fire, [fire(2, 0, 5, &[12, 13, 16], &needles)]);
+
+    // Explicit orders come first: the rack and the pack fire in Volley 3,
+    // magazine B keeps a load for Volley 2.
+    let text = arms(
+        r#"[[plot.Strike.volley]]
+speed = 3
+fire = [{ fc = 1, target = "Wardens", needle = [
+  { weapon = 13, unit = "KRD Long Watch", system = 8 },
+  { weapon = 17, unit = "KRD Long Watch", system = 8 },
+] }]
+
+[[plot.Strike.volley]]
+speed = 3
+fire = [{ fc = 1, target = "Wardens", weapons = [11] }]
+
+[[plot.Strike.volley]]
+speed = 3
+fire = [{ fc = 1, target = "Wardens", weapons = [3, 7] }]
+"#,
+    );
+    let l = build(&text, &[]).unwrap_or_else(|r| panic!("{:?}", lines(&r)));
+    let v = volleys(&l, 1);
+    assert_eq!(v[0].fire, [fire(2, 0, 5, &[5, 7, 8, 10, 12, 13, 16], &needles)]);
+    assert_eq!(v[1].fire, [fire(2, 0, 5, &[10], &[])]);
+    assert_eq!(v[2].fire, [fire(2, 0, 5, &[2, 6], &[])]);
+}
+
+#[test]
+fn weapons_without_a_reading_are_refused_by_name_and_reason() {
+    let text = arms(
+        r#"[[plot.Odd.volley]]
+speed = 3
+fire = [{ target = "Wardens", weapons = [2, 3, 4, 5, 6, 7, 8, 9] }]
+
+[[plot.Odd.volley]]
+speed = 3
+fire = [{ target = "Wardens" }]
+
+[[plot.Odd.volley]]
+speed = 3
+fire = [{ target = "Wardens", weapons = [9] }]
+
+[[plot.Homestead.volley]]
+speed = 3
+fire = [{ unit = "Test Homestead", target = "Wardens", weapons = [2, 3, 4] }]
+"#,
+    );
+    let found = problems(&text, &[]);
+    let at = |needle: &str, fragment: &str| expect(&found, "scenario.toml", &text, needle, fragment);
+    at(
+        "2, 3, 4, 5",
+        "system 2 of `Test Oddities` (Minelayer) cannot fire on a Formation: mines need positions on a map, and F&M keeps none",
+    );
+    at(
+        "3, 4, 5",
+        "system 3 of `Test Oddities` (Minesweeper) cannot fire on a Formation: mines need positions",
+    );
+    at(
+        "4, 5, 6",
+        "system 4 of `Test Oddities` (Wave Gun) cannot fire on a Formation: it is charged over several turns and fired \
+         along a straight-ahead template: F&M's abstract ranges cannot place it",
+    );
+    at(
+        "5, 6, 7",
+        "system 5 of `Test Oddities` (Nova Cannon) cannot fire on a Formation: its template moves over three turns: \
+         F&M's abstract ranges cannot place it",
+    );
+    at(
+        "6, 7, 8",
+        "system 6 of `Test Oddities` (Ortillery) cannot fire on a Formation: orbital artillery has no use in space combat",
+    );
+    at(
+        "7, 8, 9",
+        "system 7 of `Test Oddities` (EMP Missile) cannot fire on a Formation: the More Thrust EMP and needle missile \
+         warheads have no Continuum reading",
+    );
+    at(
+        "8, 9]",
+        "system 8 of `Test Oddities` (Needle Missile) cannot fire on a Formation",
+    );
+    at(
+        "[|2, 3, 4] }",
+        "system 2 of `Test Homestead` (1 Railgun) cannot fire on a Formation: no rules text for it is available (ft-rules §14.1",
+    );
+    at(
+        "3, 4] }",
+        "system 3 of `Test Homestead` (Energy Pulse) cannot fire on a Formation: no rules text",
+    );
+    at(
+        "4] }",
+        "system 4 of `Test Homestead` (Scattergun) cannot fire on a Formation: it is a one-shot point-defence weapon: \
+         list it under `pd`",
+    );
+    // The default sweeps them in: one error each, at the entry.
+    let entry = "{ target = \"Wardens\" }";
+    at(
+        entry,
+        "system 2 of `Test Oddities` (Minelayer) would fire with this Fire Control (weapons default to all), but it \
+         cannot fire on a Formation: mines need positions",
+    );
+    at(
+        entry,
+        "system 8 of `Test Oddities` (Needle Missile) would fire with this Fire Control",
+    );
+    assert_eq!(found.len(), 17, "{found:#?}");
+    let r = build(&text, &[]).unwrap_err();
+    let rendered: String = r.iter().map(|(s, d)| s.render(d, 50)).collect();
+    assert!(
+        rendered.contains("List the weapons explicitly to leave it out, e.g. weapons = [9]"),
+        "{rendered}"
+    );
+}
+
+#[test]
+fn a_spent_or_destroyed_one_shot_cannot_fire() {
+    let text = arms(
+        "[[plot.Strike.volley]]\nspeed = 3\nfire = [{ fc = 1, target = \"Wardens\", weapons = [4, 5] }]\n\n\
+         [[plot.Homestead.volley]]\nspeed = 3\npd = [{ unit = \"Test Homestead\", weapons = [10] }]\n",
+    );
     let found = problems(&text, &[]);
     expect(
         &found,
         "scenario.toml",
         &text,
-        "7, 11",
-        "system 7 of `MCS Patient Ember` (Pulse Torpedo) is not resolved yet",
+        "4, 5]",
+        "system 4 of `Test Striker` (SMR) is a one-shot weapon and cannot fire again: it has been fired (its `Rounds:` box is crossed off)",
     );
     expect(
         &found,
         "scenario.toml",
         &text,
-        "11, 8",
-        "system 11 of `MCS Patient Ember` (PDS) is not resolved yet",
+        "5] }",
+        "system 5 of `Test Striker` (SMR) is a one-shot weapon and cannot fire again: it is spent or destroyed (`Status: Destroyed`)",
     );
     expect(
         &found,
         "scenario.toml",
         &text,
-        "{ target = \"Wardens\" }",
-        "system 7 of `MCS Patient Ember` (Pulse Torpedo) would fire with this Fire Control (weapons default to all), but it is not resolved yet",
+        "10] }",
+        "system 10 of `Test Homestead` (Scattergun) is a one-shot weapon and cannot fire again",
     );
-    // The help says how to leave it out.
-    let r = build(&text, &[]).unwrap_err();
-    let rendered: String = r.iter().map(|(s, d)| s.render(d, 50)).collect();
-    assert!(
-        rendered.contains("List the weapons explicitly to leave it out, e.g. weapons = [8, 9, 10]"),
-        "{rendered}"
-    );
-    assert!(rendered.contains("missiles, torpedoes, needle beams"), "{rendered}");
-    // The third Volley alone is fine.
     assert_eq!(found.len(), 3, "{found:#?}");
 }
 
 #[test]
-fn point_defence_orders_are_refused_for_now() {
-    let text = lancers("speed = 6\npd = [{ unit = \"MCS Small Hours\", weapons = [7] }]\n");
+fn a_one_shot_fires_at_most_once_per_exchange() {
+    // One table stands for all three Volleys.
+    let text =
+        arms("[[plot.Strike.volley]]\nspeed = 3\nfire = [{ fc = 1, target = \"Wardens\", weapons = [3, 14] }]\n");
     let found = problems(&text, &[]);
     expect(
         &found,
         "scenario.toml",
         &text,
-        "7] }]",
-        "system 7 of `MCS Small Hours` (PDS) in point-defence mode: PD mode is not resolved yet",
+        "3, 14",
+        "system 3 of `Test Striker` (SMR) is a one-shot weapon, plotted to fire in Volleys 1, 2 and 3: it fires once",
+    );
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let text = arms(
+        "[[plot.Strike.volley]]\nspeed = 3\nfire = [{ fc = 1, target = \"Wardens\", weapons = [6] }]\n\n\
+         [[plot.Strike.volley]]\nspeed = 3\nfire = [{ fc = 1, target = \"Wardens\", weapons = [7, 14] }]\n\n\
+         [[plot.Strike.volley]]\nspeed = 3\nfire = [{ fc = 1, target = \"Pickets\", weapons = [6, 7] }]\n",
+    );
+    let found = problems(&text, &[]);
+    let heavy = "system 6 of `Test Striker` (Missile) is a one-shot weapon, plotted to fire in Volleys 1 and 3";
+    let pack = "system 7 of `Test Striker` (Submunition Pack) is a one-shot weapon, plotted to fire in Volleys 2 and 3";
+    expect(&found, "scenario.toml", &text, "6] }", heavy);
+    expect(&found, "scenario.toml", &text, "6, 7]", heavy);
+    expect(&found, "scenario.toml", &text, "7, 14]", pack);
+    expect(&found, "scenario.toml", &text, "Pickets\", weapons = [6, |7]", pack);
+    assert_eq!(found.len(), 4, "{found:#?}");
+}
+
+#[test]
+fn salvo_launchers_share_their_magazines_loads() {
+    // Magazine A: 2 of 3 loads left, two launchers (8, 9).
+    let text = arms(
+        "[[plot.Strike.volley]]\nspeed = 3\nfire = [{ fc = 1, target = \"Wardens\", weapons = [8, 9] }]\n\n\
+         [[plot.Strike.volley]]\nspeed = 3\nfire = [{ fc = 1, target = \"Wardens\", weapons = [8] }]\n\n\
+         [[plot.Strike.volley]]\nspeed = 3\nfire = [{ fc = 1, target = \"Wardens\", weapons = [11] }]\n",
+    );
+    let found = problems(&text, &[]);
+    let message = "magazine A has 2 loads left but its launchers are plotted to fire 3 times";
+    expect(&found, "scenario.toml", &text, "8, 9]", message);
+    expect(&found, "scenario.toml", &text, "9]", message);
+    expect(&found, "scenario.toml", &text, "8] }", message);
+    assert_eq!(found.len(), 3, "{found:#?}");
+    // One table for three Volleys: one error per launcher, not per Volley.
+    let text = arms("[[plot.Strike.volley]]\nspeed = 3\nfire = [{ fc = 1, target = \"Wardens\", weapons = [8, 9] }]\n");
+    let found = problems(&text, &[]);
+    let message = "magazine A has 2 loads left but its launchers are plotted to fire 6 times";
+    expect(&found, "scenario.toml", &text, "8, 9]", message);
+    expect(&found, "scenario.toml", &text, "9]", message);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    // A destroyed magazine has no loads (the default leaves its launcher
+    // out: see the_default_fires_a_one_shot_once_and_a_launcher_while_loads_last).
+    let text = arms(
+        "[[plot.Strike.volley]]\nspeed = 3\nfire = [{ fc = 1, target = \"Wardens\", weapons = [18] }]\n\n\
+         [[plot.Strike.volley]]\nspeed = 3\n\n[[plot.Strike.volley]]\nspeed = 3\n",
+    );
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "18]",
+        "magazine C is destroyed but its launchers are plotted to fire once",
+    );
+    // Magazine B has no `Rounds:`: its Capacity (2) is its loads.
+    let text = arms("[[plot.Strike.volley]]\nspeed = 3\nfire = [{ fc = 1, target = \"Wardens\", weapons = [11] }]\n");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "11]",
+        "magazine B has 2 loads left but its launchers are plotted to fire 3 times",
+    );
+    let r = build(&text, &[]).unwrap_err();
+    let rendered: String = r.iter().map(|(s, d)| s.render(d, 50)).collect();
+    assert!(
+        rendered.contains("magazine B is system 12 of `Test Striker`"),
+        "{rendered}"
+    );
+}
+
+#[test]
+fn a_needle_beam_aims_at_a_system_of_a_unit_in_the_target_formation() {
+    let fc = "{ unit = \"MCS Unhurried Tide\", target = \"Wardens\"";
+    let text = arms(&format!(
+        r#"[[plot.Carrier.volley]]
+speed = 2
+fire = [{fc}, weapons = [7, 8] }}]
+
+[[plot.Carrier.volley]]
+speed = 2
+fire = [
+  {fc}, weapons = [8], needle = [
+    {{ weapon = 8, unit = "KRD Long Watch", system = 6 }},
+    {{ weapon = 7, unit = "KRD Long Watch", system = 9 }},
+  ] }},
+  {{ unit = "MCS Patient Ember", target = "inactive", needle = {{ weapon = 7, unit = "KRD Long Watch", system = 6 }} }},
+]
+
+[[plot.Carrier.volley]]
+speed = 2
+fire = [{fc} }}]
+
+[[plot.Strike.volley]]
+speed = 3
+fire = [{{ fc = 1, target = "Wardens", weapons = [13, 17], needle = [
+  {{ weapon = 13, unit = "KRD Sharp Descent", system = 5 }},
+  {{ weapon = 13, unit = "KRD Long Watch", system = 9 }},
+  {{ weapon = 17, unit = "KRD Long Watch", system = 40 }},
+] }}]
+
+[[plot.Strike.volley]]
+speed = 3
+fire = [{{ fc = 1, target = "Wardens", weapons = [13, 17], needle = [
+  {{ weapon = 13, unit = "KRD Long Watch", system = 8 }},
+  {{ weapon = 17, unit = "KRD Long Watch", system = 10 }},
+] }}]
+
+[[plot.Strike.volley]]
+speed = 3
+fire = [
+  {{ fc = 1, target = "Pickets", weapons = [13], needle = {{ weapon = 13, system = 3 }} }},
+  {{ fc = 2, target = "Hulks", weapons = [17], needle = {{ weapon = 17, unit = "Test Hulk", system = 4 }} }},
+]
+
+[[plot.Odd.volley]]
+speed = 3
+fire = [{{ target = "Wardens", weapons = [9], needle = {{ weapon = 9, system = 6, shots = 2 }} }}]
+"#
+    ));
+    let found = problems(&text, &[]);
+    let at = |needle: &str, fragment: &str| expect(&found, "scenario.toml", &text, needle, fragment);
+    at(
+        "7, 8] }]",
+        "system 7 of `MCS Unhurried Tide` (Needle Beam) fires with this Fire Control but has no target: a needle beam \
+         aims at one system of one Unit",
+    );
+    at(
+        &format!("{fc} }}]"),
+        "system 7 of `MCS Unhurried Tide` (Needle Beam) fires with this Fire Control (it fires because weapons \
+         default to all) but has no target",
+    );
+    at(
+        "8, unit = \"KRD Long Watch\", system = 6",
+        "system 8 of `MCS Unhurried Tide` (Class 3 Battery) is not a needle beam",
+    );
+    at(
+        "7, unit = \"KRD Long Watch\", system = 9",
+        "system 7 of `MCS Unhurried Tide` (Needle Beam) is not among the weapons of this Fire Control",
+    );
+    at(
+        "{ weapon = 7, unit = \"KRD Long Watch\", system = 6 } }",
+        "an inactive Fire Control aims no needle beams",
+    );
+    at(
+        "\"KRD Sharp Descent\", system = 5",
+        "`KRD Sharp Descent` is in Formation `Pickets`, not in `Wardens`",
+    );
+    at(
+        "13, unit = \"KRD Long Watch\", system = 9",
+        "system 13 of `Test Striker` (Needle Beam) already has a target in this fire entry (line",
+    );
+    at("40", "`KRD Long Watch` has no system 40 (it has 14)");
+    at(
+        "{ weapon = 17, unit = \"KRD Long Watch\", system = 10 }",
+        "the needle beams of one Fire Control aim at one system, and this Fire Control's already aim at system 8 of \
+         `KRD Long Watch` (Class 2 Battery)",
+    );
+    at(
+        "3 } }",
+        "system 3 of `KRD Sharp Descent` (LSS) is a core system: core systems cannot be targeted by needle beams \
+         (ft-rules §4.2)",
+    );
+    at(
+        "\"Test Hulk\", system",
+        "`Test Hulk` is out of the fight (destroyed or derelict): a needle beam cannot aim at it",
+    );
+    at("shots", "unknown field `shots`");
+    assert_eq!(found.len(), 12, "{found:#?}");
+    // The help says what to write.
+    let r = build(&text, &[]).unwrap_err();
+    let rendered: String = r.iter().map(|(s, d)| s.render(d, 50)).collect();
+    assert!(
+        rendered.contains("e.g. needle = { weapon = 7, unit = \"KRD Ridge Warden\", system = 4 }"),
+        "{rendered}"
+    );
+
+    // A destroyed system, and `unit` left out with two Units to choose from.
+    let text = arms(
+        "[[plot.Lancers.volley]]\nspeed = 6\n\n\
+         [[plot.Strike.volley]]\nspeed = 3\nfire = [\n  \
+         { fc = 1, target = \"Lancers\", weapons = [13], needle = { weapon = 13, unit = \"Test Striker\", system = 5 } },\n]\n",
+    );
+    let text = text.replace("target = \"Lancers\"", "target = \"Homestead\"").replace(
+        "unit = \"Test Striker\", system = 5",
+        "unit = \"Test Kraal\", system = 4",
+    );
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "4 }",
+        "system 4 of `Test Kraal` (Screen Generator) is already destroyed",
+    );
+    let text = text.replace("unit = \"Test Kraal\", system = 4", "system = 2");
+    let found = problems(&text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        &text,
+        "{ weapon = 13, system = 2 }",
+        "Formation `Homestead` has 2 Units: say which one the needle beam aims at with unit = \"…\"",
+    );
+}
+
+#[test]
+fn point_defence_names_pd_weapons_and_whom_they_may_defend() {
+    let text = arms(
+        r#"[[plot.Carrier.volley]]
+speed = 2
+fire = [{ unit = "MCS Harrow of Stars", fc = 6, target = "Wardens", weapons = [13] }]
+pd = [
+  { unit = "MCS Harrow of Stars", weapons = [10, 13] },
+  { unit = "MCS Harrow of Stars", weapons = [15], defend = "MCS Patient Ember" },
+  { unit = "MCS Harrow of Stars", weapons = [16], defend = "MCS Unhurried Tide" },
+  { unit = "MCS Harrow of Stars", weapons = [17], defend = "MCS Unhurried Tide" },
+  { unit = "MCS Harrow of Stars", weapons = [18], defend = "MCS Patient Ember" },
+  { unit = "MCS Harrow of Stars", weapons = [19], defend = "KRD Long Watch" },
+  { unit = "MCS Unhurried Tide", weapons = [11], defend = "MCS Harrow of Stars" },
+  { unit = "MCS Patient Ember", weapons = [] },
+]
+
+[[plot.Homestead.volley]]
+speed = 3
+pd = [
+  { unit = "Test Homestead", weapons = [5, 4], defend = "Test Kraal" },
+  { unit = "Test Homestead", weapons = [8], defend = "Test Kraal" },
+  { unit = "Test Kraal", weapons = [3] },
+]
+"#,
+    );
+    let found = problems(&text, &[]);
+    let at = |needle: &str, fragment: &str| expect(&found, "scenario.toml", &text, needle, fragment);
+    at(
+        "10, 13]",
+        "system 10 of `MCS Harrow of Stars` (Class 2 Battery) cannot fire in point-defence mode",
+    );
+    at(
+        "13] },",
+        "system 13 of `MCS Harrow of Stars` (Class 1 Battery) is already assigned in this Volley (line",
+    );
+    at(
+        "15]",
+        "system 15 of `MCS Harrow of Stars` (Class 1 Battery) cannot defend `MCS Patient Ember`: class-1 beams defend \
+         only their own Unit (ft-rules §2.3: never area defence)",
+    );
+    at(
+        "[18], defend = |\"MCS Patient Ember\"",
+        "`MCS Harrow of Stars` has 1 working ADFC, so its point defence covers at most 1 other Unit in a Volley, and it \
+         already covers `MCS Unhurried Tide` (line",
+    );
+    at(
+        "defend = |\"KRD Long Watch\"",
+        "`KRD Long Watch` is in Formation `Wardens`, not in `Carrier`",
+    );
+    at(
+        "[11], defend = |\"MCS Harrow of Stars\"",
+        "`MCS Unhurried Tide` has no working ADFC, so its point defence can defend only itself, not `MCS Harrow of Stars`",
+    );
+    // FT2: an ADAF covers another Unit by itself, a PDAF needs an ADFC;
+    // a B Battery is no PD weapon.
+    at(
+        "[8], defend = |\"Test Kraal\"",
+        "`Test Homestead` has no working ADFC, so its point defence can defend only itself, not `Test Kraal`",
+    );
+    at(
+        "[5, 4], defend = |\"Test Kraal\"",
+        "`Test Homestead` has no working ADFC, so its point defence can defend only itself",
+    );
+    at(
+        "[|3] }",
+        "system 3 of `Test Kraal` (B Battery) cannot fire in point-defence mode",
+    );
+    // Nine errors and one warning.
+    assert_eq!(found.len(), 10, "{found:#?}");
+    let warnings: Vec<&String> = found.iter().filter(|l| l.contains(": warning: ")).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:#?}");
+    assert!(
+        warnings[0].contains("this `pd` entry of `MCS Patient Ember` lists no weapons"),
+        "{warnings:#?}"
+    );
+}
+
+#[test]
+fn a_destroyed_unit_cannot_defend_or_be_defended() {
+    let text = r#"gzf = ["custom.gzf", "meridian-compact.gzf"]
+[sides]
+A = ["Cutters"]
+B = ["Lancers"]
+[formations]
+Cutters = ["Test Cutter", "Test Hulk"]
+Lancers = ["MCS Small Hours"]
+
+[[plot.Cutters.volley]]
+speed = 3
+pd = [
+  { unit = "Test Hulk", weapons = [2] },
+  { unit = "Test Cutter", weapons = [5], defend = "Test Hulk" },
+]
+"#;
+    let found = problems(text, &[]);
+    expect(
+        &found,
+        "scenario.toml",
+        text,
+        "\"Test Hulk\", weapons",
+        "`Test Hulk` is out of the fight (destroyed or derelict) and cannot defend",
+    );
+    expect(
+        &found,
+        "scenario.toml",
+        text,
+        "defend = |\"Test Hulk\"",
+        "`Test Hulk` is out of the fight (destroyed or derelict): there is nothing to defend",
     );
 }
 
@@ -1269,6 +1871,18 @@ fn the_annotated_example_in_the_docs_is_valid() {
     let wardens = l.plot.formations[2].as_ref().unwrap();
     assert_eq!(wardens.volleys[1].fire[0].weapons, [6, 7, 8]);
     assert_eq!(wardens.volleys[1].fire[0].fire_control, 4);
+    assert_eq!(
+        wardens.volleys[2].point_defence,
+        [pd(3, 9, Some(4)), pd(3, 10, Some(4))]
+    );
+    let needle = l.plot.formations[1].as_ref().unwrap();
+    assert_eq!(needle.volleys[0].fire[0].weapons, [6, 7, 8]);
+    assert_eq!(needle.volleys[0].point_defence, [pd(2, 9, None)]);
+    let pickets = l.plot.formations[3].as_ref().unwrap();
+    assert_eq!(pickets.volleys[0].fire[0].weapons, [5]);
+    assert!(pickets.volleys[1].fire[0].weapons.is_empty());
+    assert!(pickets.volleys[2].fire[0].weapons.is_empty());
+    assert_eq!(pickets.volleys[2].fire[1].weapons, [8]);
 
     // The error shown in the docs is the error fam gives.
     let wrong = scenario.replacen("evasion = 2 ", "evasion = 4 ", 1);
