@@ -280,7 +280,11 @@ fn threshold_losses_follow_the_row_and_the_extra_rows_exactly() {
                     "row {row} extra {extra} face {face}"
                 );
                 let core_modifier = -1;
-                assert_eq!(bridge_lost, face as i32 + extra as i32 + core_modifier >= needed, "core at -1");
+                assert_eq!(
+                    bridge_lost,
+                    face as i32 + extra as i32 + core_modifier >= needed,
+                    "core at -1"
+                );
             }
         }
     }
