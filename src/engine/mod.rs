@@ -6,11 +6,13 @@
 //! * [`tables`]: the pure readings of die faces, ranges and modifiers.
 
 pub mod dice;
+pub mod doctrine;
 pub mod event;
 pub mod plot;
 pub mod rules;
 pub mod state;
 pub mod tables;
+pub mod victory;
 pub mod volley;
 
 pub use dice::{

@@ -103,6 +103,8 @@ pub struct Unit {
     pub formation: FormationId,
     pub profile: Profile,
     pub mass: u32,
+    /// Points value (`Cost:`), 0 when the record gives none.
+    pub points: u32,
     pub civilian: bool,
     pub original_thrust: u32,
     pub thrust: u32,
@@ -201,6 +203,7 @@ impl Unit {
             formation,
             profile,
             mass: ship.mass.unwrap_or(flat.len() as u32 * 3),
+            points: ship.cost.unwrap_or(0),
             civilian: matches!(ship.ship_type, Some(ShipType::Civilian | ShipType::Merchant)),
             original_thrust: ship.original_thrust,
             thrust: ship.thrust,

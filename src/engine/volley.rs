@@ -1579,6 +1579,7 @@ mod tests {
             formation: 0,
             profile: Profile::Fb1,
             mass,
+            points: 0,
             civilian: false,
             original_thrust: thrust,
             thrust,

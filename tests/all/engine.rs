@@ -289,3 +289,98 @@ fn threshold_losses_follow_the_row_and_the_extra_rows_exactly() {
         }
     }
 }
+
+mod battles {
+    use super::*;
+    use fam::engine::doctrine::default_plot;
+    use fam::engine::victory::{Outcome, Reason, Trigger, Victory, decide, run_battle, side_masses};
+
+    #[test]
+    fn conditions_are_checked_in_their_documented_order() {
+        let (mut b, _) = duel(36, false);
+        let start = side_masses(&b);
+        let v = Victory {
+            max_exchanges: 3,
+            morale_percent: Some(50),
+            triggers: vec![Trigger::UnitDestroyed { unit: 1, side: 0 }],
+        };
+        assert_eq!(decide(&b, &start, &v, 1), None, "nothing yet");
+        assert_eq!(
+            decide(&b, &start, &v, 3),
+            Some(Outcome::Draw {
+                reason: Reason::ExchangeLimit
+            })
+        );
+        // B's only ship gone: annihilation comes before the named-Unit trigger.
+        b.units[1].destroyed = true;
+        assert_eq!(
+            decide(&b, &start, &v, 1),
+            Some(Outcome::Winner {
+                side: 0,
+                reason: Reason::Annihilation
+            })
+        );
+        // Both gone in the same Exchange: a draw.
+        b.units[0].destroyed = true;
+        assert_eq!(
+            decide(&b, &start, &v, 1),
+            Some(Outcome::Draw {
+                reason: Reason::Annihilation
+            })
+        );
+    }
+
+    #[test]
+    fn half_the_mass_lost_breaks_a_side() {
+        // Two ships a side: A loses one (half its mass) and breaks.
+        let (s, profile) = ship("meridian-compact.gzf", "MCS Clear Heading");
+        let mut b = duel(36, false).0;
+        for side in 0..2 {
+            let mut u = Unit::from_ship(&s, profile, side, side);
+            u.name = format!("{side} second");
+            b.formations[side].units.push(b.units.len());
+            b.units.push(u);
+        }
+        let start = side_masses(&b);
+        b.units[0].destroyed = true;
+        let v = Victory::default();
+        assert_eq!(
+            decide(&b, &start, &v, 1),
+            Some(Outcome::Winner {
+                side: 1,
+                reason: Reason::Morale
+            })
+        );
+        let no_morale = Victory {
+            morale_percent: None,
+            ..Victory::default()
+        };
+        assert_eq!(decide(&b, &start, &no_morale, 1), None);
+    }
+
+    /// A symmetric duel fought to a decision under the default doctrine:
+    /// each side wins equally often within the sampling error, whichever
+    /// side is listed first, and every battle ends.
+    #[test]
+    fn a_symmetric_duel_to_a_decision_favours_neither_side() {
+        let n = 600u64;
+        let victory = Victory::default();
+        let mut wins = [0u32; 2];
+        let mut scratch = Scratch::default();
+        for seed in 0..n {
+            let (mut b, _) = duel(60, seed % 2 == 1);
+            let result = run_battle(&mut b, &victory, seed, |b, _| default_plot(b), &mut (), &mut scratch);
+            assert!(result.exchanges <= victory.max_exchanges);
+            if let Outcome::Winner { side, .. } = result.outcome {
+                // Map back to the ship that is "A" in both listings.
+                let a_side = if seed % 2 == 1 { 1 } else { 0 };
+                wins[usize::from(side != a_side)] += 1;
+            }
+        }
+        let decided = f64::from(wins[0] + wins[1]);
+        assert!(decided > n as f64 * 0.5, "most duels are decided: {wins:?}");
+        let p = f64::from(wins[0]) / decided;
+        let se = (0.25 / decided).sqrt();
+        assert!((p - 0.5).abs() < 5.0 * se, "A wins {p} of decided duels (se {se})");
+    }
+}
