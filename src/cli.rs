@@ -48,9 +48,17 @@ pub struct ResolveArgs {
     /// An orders file with plots (one per commander); may be repeated.
     #[arg(long = "orders", value_name = "FILE")]
     pub orders: Vec<PathBuf>,
-    /// The seed of this Exchange (overrides the scenario's `seed`).
+    /// The battle seed (overrides the scenario's `seed`); Exchange k is
+    /// played with a seed derived from it and k (Exchange 1: the seed itself).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Play up to this many Exchanges, stopping at a decision ([victory]);
+    /// after the first, Formations follow the default doctrine.
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    pub exchanges: u32,
+    /// With --exchanges: every Exchange in full detail, not only a summary.
+    #[arg(long)]
+    pub detail: bool,
     /// Report format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -200,14 +208,33 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
     }
     let header = crate::report::Header {
         title: loaded.title.clone().unwrap_or_else(|| loaded.scenario.clone()),
-        seed,
+        seed: crate::engine::victory::exchange_seed(seed, loaded.exchange),
         exchange: loaded.exchange,
     };
     let style = match args.format {
         Format::Text => crate::report::Style::Text,
         Format::Markdown => crate::report::Style::Markdown,
     };
-    let resolved = crate::resolve::resolve(&header, &loaded.battle, &loaded.plot, style);
+    let resolved = if args.exchanges > 1 {
+        let b = crate::resolve::resolve_battle(
+            &header,
+            seed,
+            &loaded.battle,
+            &loaded.plot,
+            &loaded.victory,
+            args.exchanges,
+            style,
+            args.detail,
+        );
+        crate::resolve::Resolved {
+            report: b.report,
+            log: b.log,
+            battle: b.battle,
+            state: b.state,
+        }
+    } else {
+        crate::resolve::resolve(&header, &loaded.battle, &loaded.plot, style)
+    };
     // Everything is computed before anything is written.
     let mut outputs: Vec<(PathBuf, String)> = Vec::new();
     if let Some(log) = &args.log {

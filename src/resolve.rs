@@ -108,3 +108,89 @@ pub fn state_toml(header: &Header, battle: &Battle) -> String {
     }
     s
 }
+
+/// What a multi-Exchange run produced.
+#[derive(Debug, Clone)]
+pub struct ResolvedBattle {
+    pub report: String,
+    /// One header line per Exchange, each followed by its entries.
+    pub log: String,
+    pub battle: Battle,
+    pub state: String,
+    /// The decision, if one was reached.
+    pub outcome: Option<crate::engine::victory::Outcome>,
+    /// Exchanges played.
+    pub exchanges: u32,
+}
+
+/// Plays up to `count` Exchanges from `battle` (whose next Exchange is
+/// `header.exchange`, seeded from the battle seed `base_seed`), stopping at
+/// a decision. The first Exchange uses `first_plot`; later ones the default
+/// doctrine (`engine::doctrine`). The report gives each Exchange in full
+/// when `detail`, otherwise a summary, then the result.
+#[allow(clippy::too_many_arguments)]
+pub fn resolve_battle(
+    header: &Header,
+    base_seed: u64,
+    battle: &Battle,
+    first_plot: &ExchangePlot,
+    victory: &crate::engine::victory::Victory,
+    count: u32,
+    style: Style,
+    detail: bool,
+) -> ResolvedBattle {
+    use crate::engine::victory::{decide, exchange_seed, side_masses};
+    let start_mass = side_masses(battle);
+    let mut current = battle.clone();
+    let mut report_text = report::battle_title(&header.title, header.exchange, base_seed, style);
+    report_text.push('\n');
+    let mut log = String::new();
+    let mut outcome = None;
+    let mut played = 0;
+    let mut scratch = Scratch::default();
+    for i in 0..count.max(1) {
+        let k = header.exchange + i;
+        let plot = if i == 0 {
+            first_plot.clone()
+        } else {
+            crate::engine::doctrine::default_plot(&current)
+        };
+        let h = Header {
+            title: header.title.clone(),
+            seed: exchange_seed(base_seed, k),
+            exchange: k,
+        };
+        let before = current.clone();
+        let mut rec = Recorder::default();
+        let mut dice = Dice::new(h.seed);
+        run_exchange(&mut current, &plot, &mut dice, &mut rec, &mut scratch);
+        played += 1;
+        if detail {
+            report_text.push_str(&report::render(&h, &before, &current, &rec, style));
+            report_text.push('\n');
+        } else {
+            report_text.push_str(&report::summary(&h, &before, &current, i > 0, style));
+            report_text.push('\n');
+        }
+        log.push_str(&crate::log::render(&h, &before, &rec));
+        outcome = decide(&current, &start_mass, victory, k);
+        if outcome.is_some() {
+            break;
+        }
+    }
+    let last = Header {
+        title: header.title.clone(),
+        seed: exchange_seed(base_seed, header.exchange + played - 1),
+        exchange: header.exchange + played - 1,
+    };
+    report_text.push_str(&report::result(battle, &current, outcome.as_ref(), style));
+    let report_text = report_text.replace("\n\n\n", "\n\n");
+    ResolvedBattle {
+        report: report_text,
+        log,
+        state: state_toml(&last, &current),
+        battle: current,
+        outcome,
+        exchanges: played,
+    }
+}

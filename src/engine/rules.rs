@@ -20,13 +20,18 @@ pub struct Rules {
     pub needle_fb1: bool,
 }
 
+impl Rules {
+    /// The defaults, as a constant.
+    pub const DEFAULT: Rules = Rules {
+        reactor_blast: true,
+        repair_permanent_bridge: true,
+        double_drive_check: false,
+        needle_fb1: false,
+    };
+}
+
 impl Default for Rules {
     fn default() -> Self {
-        Rules {
-            reactor_blast: true,
-            repair_permanent_bridge: true,
-            double_drive_check: false,
-            needle_fb1: false,
-        }
+        Rules::DEFAULT
     }
 }

@@ -387,6 +387,9 @@ pub struct RangeTable {
 }
 
 impl RangeTable {
+    /// No Formations.
+    pub const EMPTY: RangeTable = RangeTable { n: 0, mu: Vec::new() };
+
     /// All pairs at `start` MU.
     pub fn new(n: usize, start: u32) -> Self {
         RangeTable {

@@ -16,6 +16,7 @@ use crate::engine::plot::{
     UnitId, VolleyPlot,
 };
 use crate::engine::rules::Rules;
+use crate::engine::victory::{Trigger, Victory};
 use crate::engine::state::{Battle, Formation, RangeTable, Side, Sys, SysState, Unit, is_one_shot};
 use crate::gzf::fields::collapse;
 use crate::gzf::model::Warhead;
@@ -563,6 +564,8 @@ fn assemble(
         rules,
     };
 
+    let victory = victory(files, &battle, raw.victory.as_ref());
+
     let seed = raw.seed.as_ref().and_then(|s| match u64::try_from(*s.get_ref()) {
         Ok(v) => Some(v),
         Err(_) => {
@@ -716,6 +719,7 @@ fn assemble(
         .map(|p| p.as_ref().map(|(file, _)| files.list[*file].0.name.clone()))
         .collect();
     Loaded {
+        victory,
         scenario: files.list[SC].0.name.clone(),
         title: raw.title.map(|t| t.into_inner()),
         exchange,
@@ -727,6 +731,89 @@ fn assemble(
         plot_sources,
         warnings: Vec::new(),
     }
+}
+
+/// The `[victory]` table: Exchange limit, fleet morale and named triggers.
+/// Sides are named by their commander; Units by ship name.
+fn victory(files: &mut Files, battle: &Battle, raw: Option<&raw::RawVictory>) -> Victory {
+    const SC: usize = 0; // the scenario file
+    let mut v = Victory::default();
+    let Some(raw) = raw else { return v };
+    if let Some(m) = &raw.max_exchanges {
+        match u32::try_from(*m.get_ref()) {
+            Ok(n @ 1..=1000) => v.max_exchanges = n,
+            _ => files.push(
+                SC,
+                Diagnostic::error(m.span(), "`max_exchanges` out of range", "a whole number from 1 to 1000"),
+            ),
+        }
+    }
+    if let Some(m) = &raw.morale {
+        v.morale_percent = match m.get_ref() {
+            raw::RawMorale::Switch(false) => None,
+            raw::RawMorale::Switch(true) => Some(50),
+            raw::RawMorale::Percent(p) => match u32::try_from(*p) {
+                Ok(p @ 1..=100) => Some(p),
+                _ => {
+                    files.push(
+                        SC,
+                        Diagnostic::error(
+                            m.span(),
+                            "`morale` must be a percentage of starting mass lost",
+                            "a whole number from 1 to 100, true (50) or false (no morale rule)",
+                        ),
+                    );
+                    None
+                }
+            },
+        };
+    }
+    let side = |files: &mut Files, name: &S<String>| -> Option<usize> {
+        let found = battle.sides.iter().position(|s| &s.name == name.get_ref());
+        if found.is_none() {
+            files.push(
+                SC,
+                Diagnostic::error(
+                    name.span(),
+                    format!("unknown side `{}`", name.get_ref()),
+                    "a commander named under [sides]",
+                )
+                .with_help(format!("sides: {}", list_names(battle.sides.iter().map(|s| s.name.as_str())))),
+            );
+        }
+        found
+    };
+    for t in raw.unit_destroyed.iter().flatten() {
+        let t = t.get_ref();
+        let unit = battle.units.iter().position(|u| unit_key(&u.name) == unit_key(t.unit.get_ref()));
+        if unit.is_none() {
+            files.push(
+                SC,
+                Diagnostic::error(
+                    t.unit.span(),
+                    format!("no Unit named `{}` in this battle", t.unit.get_ref()),
+                    "a ship named under [formations]",
+                ),
+            );
+        }
+        if let (Some(unit), Some(side)) = (unit, side(files, &t.winner)) {
+            v.triggers.push(Trigger::UnitDestroyed { unit, side });
+        }
+    }
+    for t in raw.points.iter().flatten() {
+        let t = t.get_ref();
+        let points = u32::try_from(*t.points.get_ref()).ok().filter(|p| *p > 0);
+        if points.is_none() {
+            files.push(
+                SC,
+                Diagnostic::error(t.points.span(), "`points` must be positive", "a whole number above 0"),
+            );
+        }
+        if let (Some(points), Some(side)) = (points, side(files, &t.winner)) {
+            v.triggers.push(Trigger::PointsDestroyed { side, points });
+        }
+    }
+    v
 }
 
 /// Looks a Formation up by its exact name, reporting an unknown one.

@@ -13,6 +13,7 @@
 
 mod build;
 mod raw;
+pub mod write;
 
 use std::path::{Path, PathBuf};
 
@@ -47,6 +48,8 @@ pub struct Origin {
 /// A validated scenario with its plots.
 #[derive(Debug, Clone)]
 pub struct Loaded {
+    /// The `[victory]` table (defaults when absent).
+    pub victory: crate::engine::victory::Victory,
     /// The scenario's source name.
     pub scenario: String,
     pub title: Option<String>,

@@ -73,6 +73,38 @@ pub(crate) struct RawRules {
     pub needle_fb1: Option<bool>,
 }
 
+/// `morale = 50` (percent of starting mass lost) or `morale = false`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum RawMorale {
+    Switch(bool),
+    Percent(i64),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawUnitTrigger {
+    pub unit: S<String>,
+    pub winner: S<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawPointsTrigger {
+    pub winner: S<String>,
+    pub points: S<i64>,
+}
+
+/// The `[victory]` table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawVictory {
+    pub max_exchanges: Option<S<i64>>,
+    pub morale: Option<S<RawMorale>>,
+    pub unit_destroyed: Option<Vec<S<RawUnitTrigger>>>,
+    pub points: Option<Vec<S<RawPointsTrigger>>>,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawRange {
@@ -192,6 +224,7 @@ pub(crate) struct RawScenario {
     pub seed: Option<S<i64>>,
     pub start_range: Option<S<i64>>,
     pub rules: Option<RawRules>,
+    pub victory: Option<RawVictory>,
     pub sides: Option<NameLists>,
     pub formations: Option<NameLists>,
     pub ranges: Vec<S<RawRange>>,
@@ -206,13 +239,14 @@ pub(crate) struct RawOrders {
 }
 
 /// Keys only a scenario file has; an orders file has none of them.
-pub(crate) const SCENARIO_KEYS: [&str; 10] = [
+pub(crate) const SCENARIO_KEYS: [&str; 11] = [
     "title",
     "exchange",
     "gzf",
     "seed",
     "start_range",
     "rules",
+    "victory",
     "sides",
     "formations",
     "range",
@@ -436,6 +470,7 @@ pub(crate) fn scenario(text: &str, diags: &mut Vec<Diagnostic>) -> Option<RawSce
             "seed" => raw.seed = piece(value, diags),
             "start_range" => raw.start_range = piece(value, diags),
             "rules" => raw.rules = piece(value, diags),
+            "victory" => raw.victory = piece(value, diags),
             "sides" => raw.sides = name_lists(value, "sides", diags),
             "formations" => raw.formations = name_lists(value, "formations", diags),
             "range" => raw.ranges = piece(value, diags).unwrap_or_default(),
