@@ -16,8 +16,8 @@ use crate::engine::plot::{
     UnitId, VolleyPlot,
 };
 use crate::engine::rules::Rules;
-use crate::engine::victory::{Trigger, Victory};
 use crate::engine::state::{Battle, Formation, RangeTable, Side, Sys, SysState, Unit, is_one_shot};
+use crate::engine::victory::{Trigger, Victory};
 use crate::gzf::fields::collapse;
 use crate::gzf::model::Warhead;
 use crate::gzf::{self, Item, ParseOptions, SystemKind};
@@ -744,7 +744,11 @@ fn victory(files: &mut Files, battle: &Battle, raw: Option<&raw::RawVictory>) ->
             Ok(n @ 1..=1000) => v.max_exchanges = n,
             _ => files.push(
                 SC,
-                Diagnostic::error(m.span(), "`max_exchanges` out of range", "a whole number from 1 to 1000"),
+                Diagnostic::error(
+                    m.span(),
+                    "`max_exchanges` out of range",
+                    "a whole number from 1 to 1000",
+                ),
             ),
         }
     }
@@ -778,14 +782,20 @@ fn victory(files: &mut Files, battle: &Battle, raw: Option<&raw::RawVictory>) ->
                     format!("unknown side `{}`", name.get_ref()),
                     "a commander named under [sides]",
                 )
-                .with_help(format!("sides: {}", list_names(battle.sides.iter().map(|s| s.name.as_str())))),
+                .with_help(format!(
+                    "sides: {}",
+                    list_names(battle.sides.iter().map(|s| s.name.as_str()))
+                )),
             );
         }
         found
     };
     for t in raw.unit_destroyed.iter().flatten() {
         let t = t.get_ref();
-        let unit = battle.units.iter().position(|u| unit_key(&u.name) == unit_key(t.unit.get_ref()));
+        let unit = battle
+            .units
+            .iter()
+            .position(|u| unit_key(&u.name) == unit_key(t.unit.get_ref()));
         if unit.is_none() {
             files.push(
                 SC,
@@ -865,7 +875,7 @@ fn maneuver(w: Word) -> Maneuver {
 /// Dedicated point-defence systems defend on their own (F&M Point Defense
 /// Phase) and are not part of a Fire Control's default "all weapons"; nor is
 /// the Scattergun, a one-shot point-defence weapon.
-fn dedicated_pd(kind: &SystemKind) -> bool {
+pub(super) fn dedicated_pd(kind: &SystemKind) -> bool {
     matches!(kind, SystemKind::Pds | SystemKind::Adaf | SystemKind::Scattergun)
 }
 
@@ -879,7 +889,7 @@ fn pd_capable(kind: &SystemKind) -> bool {
 
 /// Why a weapon cannot fire on a Formation in F&M, if it cannot
 /// (docs/orders.md, "Weapons").
-fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
+pub(super) fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
     use SystemKind::*;
     Some(match kind {
         Railgun { .. } | EnergyPulse => {
@@ -904,7 +914,7 @@ fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
 }
 
 /// One-shot weapons fired at ships: at most once per Exchange (and battle).
-fn fires_once(kind: &SystemKind) -> bool {
+pub(super) fn fires_once(kind: &SystemKind) -> bool {
     matches!(
         kind,
         SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::SubmunitionPack
@@ -913,7 +923,7 @@ fn fires_once(kind: &SystemKind) -> bool {
 
 /// Why a one-shot weapon cannot fire any more, if it cannot: its record
 /// shows it spent (`Rounds:` crossed off) or destroyed.
-fn spent(sys: &Sys) -> Option<&'static str> {
+pub(super) fn spent(sys: &Sys) -> Option<&'static str> {
     if !is_one_shot(&sys.kind) {
         None
     } else if sys.state == SysState::Destroyed {

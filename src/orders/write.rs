@@ -16,9 +16,8 @@ use crate::engine::plot::{
     ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, NeedleOrder, PdOrder, SystemId,
     UnitId, VolleyPlot,
 };
-use crate::engine::state::{Battle, Sys, SysState, Unit, is_one_shot};
+use crate::engine::state::{Battle, Sys, SysState, Unit};
 use crate::gzf::SystemKind;
-use crate::gzf::model::Warhead;
 
 /// The word for a Fire Control without a target.
 const INACTIVE: &str = "inactive";
@@ -114,7 +113,10 @@ pub fn plot_toml(
         formation_comment(&mut out, battle, f);
         let key = toml_key(&battle.formations[f].name);
         let Some(p) = plot.formations.get(f).and_then(Option::as_ref) else {
-            let _ = writeln!(out, "# No plot: it puts its thrust into Speed, maintains and does not fire.");
+            let _ = writeln!(
+                out,
+                "# No plot: it puts its thrust into Speed, maintains and does not fire."
+            );
             continue;
         };
         let v = &p.volleys;
@@ -270,42 +272,11 @@ fn volley_toml(out: &mut String, battle: &Battle, v: &VolleyPlot) {
 
 // ---- The template -------------------------------------------------------
 
-/// Point-defence systems that the default "all" leaves out.
-fn dedicated_pd(kind: &SystemKind) -> bool {
-    matches!(kind, SystemKind::Pds | SystemKind::Adaf | SystemKind::Scattergun)
-}
+use super::build::{dedicated_pd, fire_refusal, fires_once, spent};
 
-/// Weapons the orders layer refuses to fire at a Formation
-/// (docs/orders.md, "Weapons").
+/// Weapons the orders layer refuses to fire at a Formation.
 fn refused(kind: &SystemKind) -> bool {
-    use SystemKind::*;
-    matches!(
-        kind,
-        Railgun { .. }
-            | EnergyPulse
-            | WaveGun
-            | NovaCannon
-            | Ortillery
-            | Minelayer
-            | Minesweeper
-            | Scattergun
-            | Missile {
-                warhead: Warhead::Emp | Warhead::Needle
-            }
-    )
-}
-
-/// Racks, heavy missiles and submunition packs: one shot per battle.
-fn fires_once(kind: &SystemKind) -> bool {
-    matches!(
-        kind,
-        SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::SubmunitionPack
-    )
-}
-
-/// A one-shot that has been fired or destroyed.
-fn spent(sys: &Sys) -> bool {
-    is_one_shot(&sys.kind) && (sys.state == SysState::Destroyed || sys.rounds_left() == 0)
+    fire_refusal(kind).is_some()
 }
 
 /// Loads a magazine can still give (none when damaged or destroyed).
@@ -454,7 +425,7 @@ pub fn template(battle: &Battle, last: &ExchangePlot) -> ExchangePlot {
                                 || dedicated_pd(&sys.kind)
                                 || refused(&sys.kind)
                                 || sys.state == SysState::Destroyed
-                                || spent(sys)
+                                || spent(sys).is_some()
                                 || (sys.kind == SystemKind::NeedleBeam && aim.is_none())
                             {
                                 continue;

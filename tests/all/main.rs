@@ -1,9 +1,11 @@
 //! All integration tests build into one binary, grouped by area.
 
+mod battle;
 mod cli;
 mod engine;
 mod golden;
 mod orders;
+mod orders_write;
 mod resolve;
 mod roundtrip;
 mod support;

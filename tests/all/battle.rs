@@ -1,0 +1,77 @@
+//! Whole battles through `fam resolve --exchanges K` and the `[victory]` table.
+
+use crate::support::{fam, repo, text};
+
+fn scenario_with(extra: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let base = std::fs::read_to_string(repo().join("scenarios/duel.toml")).unwrap();
+    let fixed = base.replace("../ssd/", &format!("{}/ssd/", repo().display()));
+    // Top-level tables go before the first plot table.
+    let at = fixed.find("[sides]").unwrap();
+    let text = format!("{}{extra}\n{}", &fixed[..at], &fixed[at..]);
+    let path = dir.path().join("battle.toml");
+    std::fs::write(&path, text).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn a_battle_runs_to_a_decision_the_same_way_every_time() {
+    let a = fam(&["resolve", "scenarios/duel.toml", "--exchanges", "20", "--seed", "5"]);
+    assert!(a.status.success(), "{}", text(&a.stderr));
+    let b = fam(&["resolve", "scenarios/duel.toml", "--exchanges", "20", "--seed", "5"]);
+    assert_eq!(a.stdout, b.stdout);
+    let report = text(&a.stdout);
+    assert!(report.contains("Battle seed 5"), "{report}");
+    assert!(report.contains("\nResult\n"), "{report}");
+    assert!(
+        report.contains(" wins: ") || report.contains("A draw: "),
+        "a duel of 20 Exchanges is decided:\n{report}"
+    );
+    // The first Exchange is the one a single resolve plays.
+    let single = text(&fam(&["resolve", "scenarios/duel.toml", "--seed", "5"]).stdout);
+    let end_line = single
+        .lines()
+        .find(|l| l.trim_start().starts_with("MCS Clear Heading  "))
+        .unwrap();
+    let _ = end_line;
+    let detail = text(
+        &fam(&[
+            "resolve",
+            "scenarios/duel.toml",
+            "--exchanges",
+            "20",
+            "--seed",
+            "5",
+            "--detail",
+        ])
+        .stdout,
+    );
+    let first_volley = single.find("Volley 1").unwrap();
+    let first_end = single.find("End of the Exchange").unwrap();
+    assert!(
+        detail.contains(&single[first_volley..first_end]),
+        "Exchange 1 in full matches the single resolve"
+    );
+}
+
+#[test]
+fn the_exchange_limit_from_the_victory_table_ends_in_a_draw() {
+    let (_dir, path) = scenario_with("[victory]\nmax_exchanges = 1\nmorale = false\n");
+    let out = fam(&["resolve", path.to_str().unwrap(), "--exchanges", "5", "--seed", "1"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("A draw: the Exchange limit was reached."), "{report}");
+    assert!(!report.contains("Exchange 2 ("), "stopped after one Exchange");
+}
+
+#[test]
+fn a_named_unit_trigger_needs_a_known_unit_and_side() {
+    let (_dir, path) = scenario_with(
+        "[victory]\nunit_destroyed = [{ unit = \"KRD Nobody\", winner = \"Ilse\" }, { unit = \"KRD Long Watch\", winner = \"Nobody\" }]\n",
+    );
+    let out = fam(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("no Unit named `KRD Nobody`"), "{err}");
+    assert!(err.contains("unknown side `Nobody`"), "{err}");
+}
