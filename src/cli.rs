@@ -225,12 +225,14 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
             args.exchanges,
             style,
             args.detail,
+            &|b, _| crate::engine::doctrine::default_plot(b),
         );
         crate::resolve::Resolved {
             report: b.report,
             log: b.log,
             battle: b.battle,
             state: b.state,
+            last_plot: b.last_plot,
         }
     } else {
         crate::resolve::resolve(&header, &loaded.battle, &loaded.plot, style)
@@ -256,6 +258,49 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
             outputs.push((dir.join(name), gzf::write(&record.file)));
         }
         outputs.push((dir.join("state.toml"), resolved.state.clone()));
+        // The play-by-mail cycle: the next Exchange's scenario and one
+        // editable orders template per commander.
+        let gzf_names: Vec<String> = loaded
+            .records
+            .iter()
+            .map(|r| {
+                Path::new(&r.path)
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        let next_exchange = header.exchange + resolved_exchanges(&resolved, &header);
+        let next = crate::orders::write::NextScenario {
+            title: &header.title,
+            exchange: next_exchange,
+            seed,
+            gzf: &gzf_names,
+            victory: &loaded.victory,
+        };
+        outputs.push((
+            dir.join("scenario.toml"),
+            crate::orders::write::scenario_toml(&resolved.battle, &next),
+        ));
+        let template = crate::orders::write::template(&resolved.battle, &resolved.last_plot);
+        for (s, side) in resolved.battle.sides.iter().enumerate() {
+            let mine: Vec<usize> = (0..resolved.battle.formations.len())
+                .filter(|f| resolved.battle.formations[*f].side == s)
+                .collect();
+            let name = format!("orders-{}.toml", file_slug(&side.name));
+            if !names.insert(name.clone().into()) {
+                eprintln!("error: two commanders' orders would be written to {name}");
+                return Ok(ExitCode::from(BAD_INPUT));
+            }
+            let text = crate::orders::write::plot_toml(
+                &resolved.battle,
+                &template,
+                &mine,
+                Some((&side.name, "scenario.toml")),
+            );
+            outputs.push((dir.join(name), text));
+        }
     }
     for (path, text) in &outputs {
         for input in std::iter::once(&args.scenario).chain(&args.orders) {
@@ -274,6 +319,32 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
     }
     io::stdout().lock().write_all(resolved.report.as_bytes())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The Exchanges a resolve played (1 for a single Exchange).
+fn resolved_exchanges(resolved: &crate::resolve::Resolved, header: &crate::report::Header) -> u32 {
+    // The state file names the last Exchange played.
+    let _ = header;
+    resolved
+        .state
+        .lines()
+        .find_map(|l| l.strip_prefix("exchange = ").and_then(|n| n.parse::<u32>().ok()))
+        .map_or(1, |last| last + 1 - header.exchange)
+}
+
+/// A commander's name as part of a file name.
+fn file_slug(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() { "side".to_string() } else { s }
 }
 
 /// Whether two paths name the same existing file.

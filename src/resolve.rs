@@ -20,6 +20,8 @@ pub struct Resolved {
     pub battle: Battle,
     /// Ranges and statuses as TOML, for the next Exchange's scenario.
     pub state: String,
+    /// The plot of the last Exchange played (the next template starts from it).
+    pub last_plot: ExchangePlot,
 }
 
 /// Plays one Exchange with every die recorded and renders its outputs.
@@ -33,6 +35,7 @@ pub fn resolve(header: &Header, battle: &Battle, plot: &ExchangePlot, style: Sty
         log: crate::log::render(header, battle, &rec),
         state: state_toml(header, &after),
         battle: after,
+        last_plot: plot.clone(),
     }
 }
 
@@ -121,13 +124,15 @@ pub struct ResolvedBattle {
     pub outcome: Option<crate::engine::victory::Outcome>,
     /// Exchanges played.
     pub exchanges: u32,
+    pub last_plot: ExchangePlot,
 }
 
 /// Plays up to `count` Exchanges from `battle` (whose next Exchange is
 /// `header.exchange`, seeded from the battle seed `base_seed`), stopping at
-/// a decision. The first Exchange uses `first_plot`; later ones the default
-/// doctrine (`engine::doctrine`). The report gives each Exchange in full
-/// when `detail`, otherwise a summary, then the result.
+/// a decision. The first Exchange uses `first_plot`; each later one
+/// `later(state, previous plot)` (the CLI passes the default doctrine). The
+/// report gives each Exchange in full when `detail`, otherwise a summary,
+/// then the result.
 #[allow(clippy::too_many_arguments)]
 pub fn resolve_battle(
     header: &Header,
@@ -138,6 +143,7 @@ pub fn resolve_battle(
     count: u32,
     style: Style,
     detail: bool,
+    later: &dyn Fn(&Battle, &ExchangePlot) -> ExchangePlot,
 ) -> ResolvedBattle {
     use crate::engine::victory::{decide, exchange_seed, side_masses};
     let start_mass = side_masses(battle);
@@ -148,13 +154,12 @@ pub fn resolve_battle(
     let mut outcome = None;
     let mut played = 0;
     let mut scratch = Scratch::default();
+    let mut plot = first_plot.clone();
     for i in 0..count.max(1) {
         let k = header.exchange + i;
-        let plot = if i == 0 {
-            first_plot.clone()
-        } else {
-            crate::engine::doctrine::default_plot(&current)
-        };
+        if i > 0 {
+            plot = later(&current, &plot);
+        }
         let h = Header {
             title: header.title.clone(),
             seed: exchange_seed(base_seed, k),
@@ -192,5 +197,6 @@ pub fn resolve_battle(
         battle: current,
         outcome,
         exchanges: played,
+        last_plot: plot,
     }
 }

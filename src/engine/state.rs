@@ -71,6 +71,11 @@ impl Sys {
     }
 }
 
+/// The `Failure:` count of a ship's core system of this kind.
+fn core_failure(ship: &gzf::Ship, kind: SystemKind) -> Option<i64> {
+    ship.systems.iter().find(|s| s.kind == kind).and_then(|s| s.failure)
+}
+
 /// One-shot weapons: spent when fired (ft-rules §4.1, §4.3-4.4, §5.1).
 pub fn is_one_shot(kind: &SystemKind) -> bool {
     matches!(
@@ -217,12 +222,21 @@ impl Unit {
             crew_boxes,
             systems,
             destroyed,
-            control: if ship.status.uncontrolled {
-                Control::Permanent
-            } else {
-                Control::InControl
+            // FB1 `Failure:` on the core systems: Volleys out of control left
+            // (none: permanently), Volleys until life support fails.
+            control: match (ship.status.uncontrolled, core_failure(ship, SystemKind::CommandBridge)) {
+                (false, _) => Control::InControl,
+                (true, Some(n)) if (1..=255).contains(&n) => Control::OutFor(n as u8),
+                (true, _) => Control::Permanent,
             },
-            life_support_failing: None,
+            life_support_failing: core_failure(ship, SystemKind::LifeSupport)
+                .filter(|n| (1..=255).contains(n))
+                .filter(|_| {
+                    ship.systems
+                        .iter()
+                        .any(|s| s.kind == SystemKind::LifeSupport && s.status.damage == Some(DamageState::Damaged))
+                })
+                .map(|n| n as u8),
             derelict: ship.status.lifeless,
         }
     }
@@ -254,6 +268,12 @@ impl Unit {
         ship.status.uncontrolled = self.control != Control::InControl;
         ship.status.lifeless = self.derelict;
         for (sys, rec) in self.systems.iter().zip(ship.systems.iter_mut()) {
+            match (&sys.kind, self.control, self.life_support_failing) {
+                (SystemKind::CommandBridge, Control::OutFor(n), _) => rec.failure = Some(i64::from(n)),
+                (SystemKind::CommandBridge, Control::Permanent, _) => rec.failure = None,
+                (SystemKind::LifeSupport, _, Some(n)) => rec.failure = Some(i64::from(n)),
+                _ => {}
+            }
             // Spent rounds: cross off open boxes, creating the track if the
             // record had none (a magazine counted by Capacity, a one-shot).
             if sys.rounds > 0 && (rec.rounds.is_some() || sys.spent > 0) {

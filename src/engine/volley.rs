@@ -423,6 +423,10 @@ fn fire<S: Sink>(
             } else {
                 None
             };
+            if idle_reason == Some("the target Formation is gone") {
+                // Ordnance plotted to fire is expended all the same (fm-readings 15).
+                expend_ordnance(battle, order, sink);
+            }
             if let Some(reason) = idle_reason {
                 if S::RECORDS {
                     sink.event(Event::FireControlIdle {
@@ -626,6 +630,31 @@ fn fire_weapon<S: Sink>(
     }
 }
 
+/// Spends the ordnance a Fire Control was plotted to fire when its attack
+/// cannot happen: racks, packs and magazine loads are gone all the same.
+fn expend_ordnance<S: Sink>(battle: &mut Battle, order: &super::plot::FireOrder, sink: &mut S) {
+    let u = order.unit;
+    for &w in &order.weapons {
+        let sys = &battle.units[u].systems[w];
+        if !sys.operational() {
+            continue;
+        }
+        let spent = match sys.kind {
+            SystemKind::Sml => match sys.magazine {
+                Some(m) if battle.units[u].systems[m].state == SysState::Operational => {
+                    battle.units[u].systems[m].spend()
+                }
+                _ => false,
+            },
+            ref k if is_one_shot(k) => battle.units[u].systems[w].spend(),
+            _ => false,
+        };
+        if spent {
+            idle(sink, u, w, "spent with no target: the ordnance is lost");
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn launch<S: Sink>(
     unit: UnitId,
@@ -740,6 +769,10 @@ fn needle_attack<S: Sink>(
     scratch: &mut Scratch,
 ) {
     let fb1 = battle.rules.needle_fb1;
+    if !battle.units[needle.unit].active() {
+        idle(sink, u, w, "its target Unit is out of the fight");
+        return;
+    }
     if range > 12 {
         idle(sink, u, w, "out of range (needle beams reach 12 MU)");
         return;
@@ -749,7 +782,7 @@ fn needle_attack<S: Sink>(
     // The damage point needs the modified die; the kill a natural 6, as a
     // natural 6 still rerolls under a DRM (A3).
     let damage = u32::from(read >= if fb1 { 5 } else { 4 });
-    let kill = face == 6;
+    let kill = face == 6 && battle.units[needle.unit].systems[needle.system].state != SysState::Destroyed;
     if fb1 {
         scratch.pending[needle.unit].1 += damage; // FB1: past screens and armour
     } else {
@@ -941,16 +974,13 @@ fn may_cover(battle: &Battle, pu: UnitId, pw: SystemId, target: UnitId, covered:
     if matches!(unit.systems[pw].kind, SystemKind::Beam { .. }) {
         return false; // class-1 beams defend only their own ship
     }
-    if covered.contains(&target) {
-        return true;
-    }
     let adfc = unit
         .systems
         .iter()
         .filter(|s| s.kind == SystemKind::Adfc && s.operational())
         .count()
         + usize::from(unit.systems[pw].kind == SystemKind::Adaf);
-    covered.len() < adfc
+    adfc > 0 && (covered.contains(&target) || covered.len() < adfc)
 }
 
 fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: &mut S, scratch: &mut Scratch) {
@@ -974,7 +1004,9 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
             .enumerate()
             .filter(|(_, s)| battle.units[s.target].active())
             .filter(|(_, s)| match defends {
-                Some(d) => s.target == d,
+                // A plotted Unit to defend, if the weapon may still cover it
+                // (an ADFC lost in this Exchange ends area defence).
+                Some(d) => s.target == d && may_cover(battle, pu, pw, d, covered),
                 None => may_cover(battle, pu, pw, s.target, covered),
             })
             // Own Unit first, then the most expected damage still uncovered
@@ -1162,7 +1194,9 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
         });
     }
     for s in 0..unit.systems.len() {
-        if unit.systems[s].state != SysState::Operational {
+        let sys = &unit.systems[s];
+        // Spent one-shots are crossed off: nothing left to lose (ft-rules §4.3).
+        if sys.state != SysState::Operational || (is_one_shot(&sys.kind) && sys.rounds_left() == 0) {
             continue;
         }
         let kind = unit.systems[s].kind.clone();
@@ -1296,7 +1330,8 @@ fn damage_control<S: Sink>(
     for (s, sys) in unit.systems.iter().enumerate() {
         let bridge_blocked =
             sys.kind == SystemKind::CommandBridge && unit.control == Control::Permanent && !repair_bridge;
-        if sys.state == SysState::Damaged && !bridge_blocked {
+        let spent = is_one_shot(&sys.kind) && sys.rounds_left() == 0;
+        if sys.state == SysState::Damaged && !bridge_blocked && !spent {
             jobs.push(Some(s));
         }
     }

@@ -506,3 +506,106 @@ mod tests {
         assert_eq!(fit(2, 1, 6), (5, 1));
     }
 }
+
+/// What the next Exchange's scenario file needs besides the battle state.
+#[derive(Debug, Clone)]
+pub struct NextScenario<'a> {
+    pub title: &'a str,
+    /// The Exchange the file starts (the one after the resolved one).
+    pub exchange: u32,
+    /// The battle seed (Exchange seeds derive from it and the Exchange).
+    pub seed: u64,
+    /// The ship record files, relative to the scenario file.
+    pub gzf: &'a [String],
+    pub victory: &'a crate::engine::victory::Victory,
+}
+
+/// The scenario of the next Exchange: the same sides, Formations, rules and
+/// victory conditions, the written-back records, and the ranges the battle
+/// ended with. Plots come in the commanders' orders files.
+pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
+    use crate::engine::victory::Trigger;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Exchange {} of {}: written by fam resolve; plots go in the orders files.",
+        next.exchange,
+        toml_string(next.title)
+    );
+    let _ = writeln!(out, "title = {}", toml_string(next.title));
+    let _ = writeln!(out, "exchange = {}", next.exchange);
+    let _ = writeln!(out, "seed = {}", next.seed);
+    let files: Vec<String> = next.gzf.iter().map(|g| toml_string(g)).collect();
+    let _ = writeln!(out, "gzf = [{}]", files.join(", "));
+    let r = &battle.rules;
+    let _ = writeln!(
+        out,
+        "\n[rules]\nreactor_blast = {}\nrepair_permanent_bridge = {}\ndouble_drive_check = {}\nneedle_fb1 = {}",
+        r.reactor_blast, r.repair_permanent_bridge, r.double_drive_check, r.needle_fb1
+    );
+    let v = next.victory;
+    let _ = writeln!(out, "\n[victory]\nmax_exchanges = {}", v.max_exchanges);
+    match v.morale_percent {
+        Some(p) => {
+            let _ = writeln!(out, "morale = {p}");
+        }
+        None => out.push_str("morale = false\n"),
+    }
+    let units: Vec<String> = v
+        .triggers
+        .iter()
+        .filter_map(|t| match t {
+            Trigger::UnitDestroyed { unit, side } => Some(format!(
+                "{{ unit = {}, winner = {} }}",
+                toml_string(&battle.units[*unit].name),
+                toml_string(&battle.sides[*side].name)
+            )),
+            _ => None,
+        })
+        .collect();
+    if !units.is_empty() {
+        let _ = writeln!(out, "unit_destroyed = [{}]", units.join(", "));
+    }
+    let points: Vec<String> = v
+        .triggers
+        .iter()
+        .filter_map(|t| match t {
+            Trigger::PointsDestroyed { side, points } => Some(format!(
+                "{{ winner = {}, points = {points} }}",
+                toml_string(&battle.sides[*side].name)
+            )),
+            _ => None,
+        })
+        .collect();
+    if !points.is_empty() {
+        let _ = writeln!(out, "points = [{}]", points.join(", "));
+    }
+    out.push_str("\n[sides]\n");
+    for (s, side) in battle.sides.iter().enumerate() {
+        let names: Vec<String> = battle
+            .formations
+            .iter()
+            .filter(|f| f.side == s)
+            .map(|f| toml_string(&f.name))
+            .collect();
+        let _ = writeln!(out, "{} = [{}]", toml_key(&side.name), names.join(", "));
+    }
+    out.push_str("\n[formations]\n");
+    for f in &battle.formations {
+        let names: Vec<String> = f.units.iter().map(|u| toml_string(&battle.units[*u].name)).collect();
+        let _ = writeln!(out, "{} = [{}]", toml_key(&f.name), names.join(", "));
+    }
+    let n = battle.formations.len();
+    for a in 0..n {
+        for b in a + 1..n {
+            let _ = writeln!(
+                out,
+                "\n[[range]]\nbetween = [{}, {}]\nmu = {}",
+                toml_string(&battle.formations[a].name),
+                toml_string(&battle.formations[b].name),
+                battle.ranges.get(a, b)
+            );
+        }
+    }
+    out
+}
