@@ -74,9 +74,138 @@ fn the_fleet_report_at_seed_5_is_the_one_checked_by_hand() {
     }
 }
 
+/// The missile strike's report at seed 32, checked by hand line by line
+/// against the rules, the readings and the scenario's plots. Checked: every
+/// Speed and Evasion pool and its split; Formation Thrust as the slowest Unit
+/// (Heavies 4 under High Fell Thunder's 5), the plot cut when it falls
+/// (Needle 3 after Patient Ember's drive hit: speed 2, evasion 1 after the
+/// half-thrust cap; Carrier 2: 1 and 1); pair ranges through close → withdraw
+/// → maintain, Maintain stopping at the Volley's start (Heavies/Carrier 36 →
+/// 33 → 36) and Pickets/Needle closing to 0; percentile bands by mass with
+/// Sharp Descent's +10 shift (Bitter Updraft 01-57, a d100 of 57 on it) and
+/// the single Unit left (01-100); launch ranges after the maneuver: Stone
+/// Patience's ER salvos at 36 MU (reach 42 from magazine SP-1, both loads
+/// in Volley 1), Ninefold Gale's standard salvo at exactly 30 MU (closed
+/// bound, one NG-1 load a Volley), High Fell Thunder's heavy missiles and
+/// salvos at 36 MU wasted but spent (fm-readings 15), the racks at 6 MU;
+/// missiles on target rolled before PD, heavy missiles on target without a
+/// roll; PD allocation (W6): plotted class-1 beams first, then automatic PDS
+/// to the most expected damage not yet covered (PDS #20 to Stone Patience's
+/// SML #9 at 10.5 against 8.4 left on Ninefold Gale's SML #7), own Unit only
+/// for a PDS without ADFC, the PDS plotted to cover Clear Heading idle while
+/// it is not attacked, nothing from an out-of-control Harrow in Volley 3 and
+/// nothing from Clear Heading for it (no ADFC); PD dice: PDS 4-5 one kill,
+/// class-1 beam 5-6 one kill and a natural 6 an extra die, threats rolled in
+/// launch order, Evasion rerolls from the defending Formation's pool (the
+/// Carrier's one point on PDS #20's miss, its two points on one class-1
+/// beam's die, the second reroll's 6 granting an extra die); surviving
+/// missiles 1d6 each as separate semi-armour-piercing hits, half rounded up
+/// to armour (Harrow's 4 armour taking 1 normal then 2 and 1 from the first
+/// two hits of 4); beam dice by closed 12 MU bands, Evasion DRM less the arcs
+/// ignored (one-arc needle, torpedo and Unhurried Tide's class-3 none,
+/// three-arc batteries one, class-1 two), screens 0/1, a natural 6 under −1
+/// still rerolling, rerolls without DRM and penetrating; the torpedo's 2+ at 6 MU with DRM −2 hitting on a 6
+/// for 1d6 semi-armour-piercing; the needle's natural 6 under DRM −2 scoring
+/// 1 normal point and destroying Bitter Updraft's FCS #5 (not rolled again,
+/// not repaired, its Fire Control idle afterwards); damage and rows (Bitter
+/// Updraft 2 armour then 5 hull, Harrow 4 armour and 18 hull with three crew
+/// factors, Patient Ember three rows at once); thresholds at the deepest row
+/// with +1 per extra row, core systems −1, sensors +1, damaged systems not
+/// rolled again, drive halved (6 → 3, 4 → 2); bridge and life-support rolls
+/// and their countdowns (Harrow out of control for Volleys 2-3, back in
+/// control at the end); damage control in the plotted order (ADFC #8 first,
+/// then FCS #6) and the default one (power core first), d6 ≤ parties; the
+/// breached core rolling after damage control, holding on 2, exploding on 5,
+/// its 1d6 blast (40 mass) as one semi-armour-piercing hit on Unhurried
+/// Tide's armour; the end ranges and the status table. Not exercised: a PDS
+/// rolling a 6, PD against heavy missiles.
+#[test]
+fn the_missile_strike_report_at_seed_32_is_the_one_checked_by_hand() {
+    let out = fam(&["resolve", "scenarios/missile-strike.toml", "--seed", "32"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let path = fixtures("reports").join("missile-strike-seed32.txt");
+    if let Some(diff) = golden(&path, &text(&out.stdout)) {
+        panic!("{diff}");
+    }
+}
+
+/// The records written after the hand-checked missile strike (seed 32):
+/// spent ordnance as crossed `Rounds:` boxes (W14), kills as `Destroyed`.
+#[test]
+fn the_missile_strike_records_show_spent_ordnance_and_kills() {
+    use fam::gzf::DamageState::{Damaged, Destroyed};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("next");
+    let run = fam(&[
+        "resolve",
+        "scenarios/missile-strike.toml",
+        "--seed",
+        "32",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let read = |file: &str| {
+        let written = std::fs::read_to_string(out.join(file)).unwrap();
+        let parsed = fam::gzf::parse(&written, &fam::gzf::ParseOptions::default());
+        assert!(!parsed.has_errors(), "{file}");
+        parsed.file
+    };
+    // (open, crossed) `Rounds:` boxes of system `n` (1-based).
+    let rounds = |ship: &fam::gzf::Ship, n: usize| {
+        let boxes = ship.systems[n - 1].rounds.as_deref().unwrap_or_default();
+        let crossed = boxes.iter().filter(|b| b.crossed).count();
+        (boxes.len() - crossed, crossed)
+    };
+    let kestrel = read("kestrel-reach.gzf");
+    // Every magazine load drawn: SP-1 (both ER loads in Volley 1), HF-1 (two
+    // salvos out of range, spent all the same), NG-1 (one a Volley).
+    let thunder = kestrel.ship("KRD High Fell Thunder").unwrap();
+    assert_eq!(rounds(thunder, 12), (0, 2));
+    for rack in [8, 9, 10] {
+        assert_eq!(
+            rounds(thunder, rack),
+            (0, 1),
+            "heavy missile #{rack} spent out of range"
+        );
+    }
+    assert_eq!(rounds(kestrel.ship("KRD Stone Patience").unwrap(), 10), (0, 2));
+    assert_eq!(rounds(kestrel.ship("KRD Ninefold Gale").unwrap(), 8), (0, 3));
+    assert_eq!(rounds(kestrel.ship("KRD Sharp Descent").unwrap(), 6), (0, 1));
+    let updraft = kestrel.ship("KRD Bitter Updraft").unwrap();
+    assert_eq!(updraft.status.damage, Some(Destroyed));
+    assert_eq!(rounds(updraft, 6), (0, 1), "rack spent, then lost to the threshold");
+    assert_eq!(updraft.systems[5].status.damage, Some(Destroyed));
+    assert_eq!(
+        updraft.systems[4].status.damage,
+        Some(Destroyed),
+        "FCS #5 killed by the needle"
+    );
+    assert_eq!(updraft.systems[8].status.damage, Some(Damaged));
+    // Its packs never fired: no Fire Control in Volley 2, destroyed in 3.
+    assert_eq!(updraft.systems[6].rounds, None);
+    assert_eq!(updraft.systems[7].rounds, None);
+
+    let meridian = read("meridian-compact.gzf");
+    let harrow = meridian.ship("MCS Harrow of Stars").unwrap();
+    assert_eq!(
+        harrow.systems[8].status.damage,
+        Some(Destroyed),
+        "sensors lost on a natural 6"
+    );
+    assert_eq!(harrow.systems[1].status.damage, Some(Damaged), "breached core");
+    assert_eq!((harrow.thrust, harrow.original_thrust), (2, 4));
+    assert_eq!(harrow.hull_boxes() - harrow.hull_remaining(), 37);
+    assert_eq!(harrow.armour_remaining(), 0);
+    let ember = meridian.ship("MCS Patient Ember").unwrap();
+    assert_eq!(ember.status.damage, Some(Destroyed), "power core explosion");
+    assert_eq!(ember.hull_remaining(), 2);
+    assert_eq!(meridian.ship("MCS Unhurried Tide").unwrap().armour_remaining(), 1);
+}
+
 #[test]
 fn every_shipped_scenario_resolves_the_same_way_twice() {
-    for s in ["duel", "squadron-action", "fleet-action"] {
+    for s in ["duel", "squadron-action", "fleet-action", "missile-strike"] {
         let p = format!("scenarios/{s}.toml");
         let a = fam(&["resolve", &p, "--seed", "99", "--format", "markdown"]);
         assert!(a.status.success(), "{s}: {}", text(&a.stderr));
@@ -134,8 +263,87 @@ fn log_and_records_are_written_atomically_and_inputs_stay_untouched() {
     let state = std::fs::read_to_string(out.join("state.toml")).unwrap();
     let state: toml::Table = state.parse().unwrap();
     assert_eq!(state["range"][0]["mu"].as_integer(), Some(21));
-    // Nothing else (no temporaries) in the output directory.
-    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 3);
+    // The next Exchange: its scenario and one orders template per commander.
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "kestrel-reach.gzf",
+            "meridian-compact.gzf",
+            "orders-Ilse.toml",
+            "orders-Marek.toml",
+            "scenario.toml",
+            "state.toml"
+        ],
+        "nothing else (no temporaries) in the output directory"
+    );
+}
+
+/// The play-by-mail cycle: Exchange 2 resolved from the files Exchange 1
+/// wrote (its scenario and the unedited orders templates) is the same as
+/// Exchange 2 of one run that plays the same templates.
+#[test]
+fn resuming_from_the_written_files_matches_one_continuous_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("turn2");
+    let o = out.to_str().unwrap();
+    let first = fam(&["resolve", "scenarios/duel.toml", "--seed", "9", "--out", o]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let scenario = out.join("scenario.toml");
+    let ilse = out.join("orders-Ilse.toml");
+    let marek = out.join("orders-Marek.toml");
+    let check = fam(&["check", scenario.to_str().unwrap(), ilse.to_str().unwrap(), marek.to_str().unwrap()]);
+    assert!(check.status.success(), "{}{}", text(&check.stdout), text(&check.stderr));
+    let second = fam(&[
+        "resolve",
+        scenario.to_str().unwrap(),
+        "--orders",
+        ilse.to_str().unwrap(),
+        "--orders",
+        marek.to_str().unwrap(),
+    ]);
+    assert!(second.status.success(), "{}", text(&second.stderr));
+    let report = text(&second.stdout);
+    let seed2 = fam::engine::victory::exchange_seed(9, 2);
+    assert!(report.contains("(Exchange 2)"), "{report}");
+    assert!(report.contains(&format!("Seed {seed2}")), "{report}");
+
+    // The same two Exchanges in one run, Exchange 2 played with the template.
+    let loaded = fam::orders::load_scenario(
+        &repo().join("scenarios/duel.toml"),
+        &[],
+        &fam::gzf::ParseOptions::default(),
+    )
+    .unwrap();
+    let header = fam::report::Header {
+        title: loaded.title.clone().unwrap(),
+        seed: 9,
+        exchange: 1,
+    };
+    let both = fam::resolve::resolve_battle(
+        &header,
+        9,
+        &loaded.battle,
+        &loaded.plot,
+        &fam::engine::victory::Victory {
+            max_exchanges: 100,
+            morale_percent: None,
+            triggers: Vec::new(),
+        },
+        2,
+        fam::report::Style::Text,
+        true,
+        &|b, last| fam::orders::write::template(b, last),
+    );
+    let start = both.report.find("Volley 1").unwrap();
+    let second_start = both.report[start..].find("(Exchange 2)").map(|i| i + start).unwrap();
+    let continuous = &both.report[second_start..];
+    let from_files = &report[report.find("Volley 1").unwrap()..report.find("End of the Exchange").unwrap()];
+    assert!(continuous.contains(from_files), "Exchange 2 differs between the two ways");
 }
 
 #[test]
