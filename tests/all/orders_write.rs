@@ -627,3 +627,26 @@ fn templates_leave_out_what_cannot_fire_and_spread_ordnance_over_the_volleys() {
         assert_eq!(o.weapons, vec![5, 6, 8], "{what}");
     }
 }
+
+/// The default doctrine never produces an illegal plot: its plots, written
+/// as orders, pass the orders checks at the start of every Exchange of
+/// battles it plays itself, for every shipped scenario and many seeds.
+#[test]
+fn default_doctrine_plots_always_pass_the_orders_checks() {
+    use fam::engine::doctrine::default_plot;
+    for (name, text) in scenarios() {
+        for seed in 1..=8 {
+            let mut loaded = must_build(&name, &text, &[], &mut read_shipped);
+            // The doctrine plays from the first Exchange on.
+            loaded.plot = default_plot(&loaded.battle);
+            for exchange in 1..=5 {
+                let what = format!("{name} at seed {seed}, Exchange {exchange}");
+                let (next_text, records, _, next) = next_exchange(&text, &loaded, seed * 100 + exchange);
+                let plot = default_plot(&next.battle);
+                let built = check_template(&what, &next_text, &records, &next.battle, &plot);
+                assert_eq!(built.plot, plot, "{what}: the doctrine's plot reads back differently");
+                loaded = built;
+            }
+        }
+    }
+}
