@@ -80,6 +80,8 @@ pub enum Format {
     Text,
     /// Markdown, for forums and mail.
     Markdown,
+    /// The result as JSON (docs/result-json.md) instead of the report.
+    Json,
 }
 
 #[derive(Debug, Args)]
@@ -212,10 +214,11 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
         exchange: loaded.exchange,
     };
     let style = match args.format {
-        Format::Text => crate::report::Style::Text,
+        Format::Text | Format::Json => crate::report::Style::Text,
         Format::Markdown => crate::report::Style::Markdown,
     };
-    let resolved = if args.exchanges > 1 {
+    // One path for every run: a battle of one Exchange is a single resolve.
+    let resolved = if args.exchanges > 1 || args.format == Format::Json {
         let b = crate::resolve::resolve_battle(
             &header,
             seed,
@@ -228,7 +231,7 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
             &|b, _| crate::engine::doctrine::default_plot(b),
         );
         crate::resolve::Resolved {
-            report: b.report,
+            report: if args.format == Format::Json { b.json } else { b.report },
             log: b.log,
             battle: b.battle,
             state: b.state,

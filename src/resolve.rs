@@ -125,6 +125,8 @@ pub struct ResolvedBattle {
     /// Exchanges played.
     pub exchanges: u32,
     pub last_plot: ExchangePlot,
+    /// The whole result as JSON (docs/result-json.md).
+    pub json: String,
 }
 
 /// Plays up to `count` Exchanges from `battle` (whose next Exchange is
@@ -155,6 +157,7 @@ pub fn resolve_battle(
     let mut played = 0;
     let mut scratch = Scratch::default();
     let mut plot = first_plot.clone();
+    let mut exchanges_json = Vec::new();
     for i in 0..count.max(1) {
         let k = header.exchange + i;
         if i > 0 {
@@ -178,6 +181,7 @@ pub fn resolve_battle(
             report_text.push('\n');
         }
         log.push_str(&crate::log::render(&h, &before, &rec));
+        exchanges_json.push(exchange_json(&h, &before, &current, i > 0));
         outcome = decide(&current, &start_mass, victory, k);
         if outcome.is_some() {
             break;
@@ -190,7 +194,16 @@ pub fn resolve_battle(
     };
     report_text.push_str(&report::result(battle, &current, outcome.as_ref(), style));
     let report_text = report_text.replace("\n\n\n", "\n\n");
+    let json = result_json(
+        &header.title,
+        base_seed,
+        battle,
+        &current,
+        outcome.as_ref(),
+        exchanges_json,
+    );
     ResolvedBattle {
+        json,
         report: report_text,
         log,
         state: state_toml(&last, &current),
@@ -199,4 +212,126 @@ pub fn resolve_battle(
         exchanges: played,
         last_plot: plot,
     }
+}
+
+/// Version of the result JSON (docs/result-json.md).
+pub const RESULT_SCHEMA_VERSION: u32 = 1;
+
+fn exchange_json(h: &Header, before: &Battle, after: &Battle, generated: bool) -> serde_json::Value {
+    use serde_json::json;
+    let n = after.formations.len();
+    let mut ranges = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            ranges.push(json!({"a": a, "b": b, "mu": after.ranges.get(a, b)}));
+        }
+    }
+    let lost: Vec<usize> = (0..after.units.len())
+        .filter(|u| before.units[*u].active() && !after.units[*u].active())
+        .collect();
+    json!({
+        "exchange": h.exchange,
+        "seed": h.seed,
+        "generated_plots": generated,
+        "units_lost": lost,
+        "ranges": ranges,
+    })
+}
+
+fn unit_status(u: &crate::engine::state::Unit) -> &'static str {
+    if u.destroyed {
+        "destroyed"
+    } else if u.derelict {
+        "derelict"
+    } else if u.crippled() {
+        "crippled"
+    } else if u.hull_lost > 0 {
+        "damaged"
+    } else {
+        "intact"
+    }
+}
+
+/// The whole result of a battle (or one Exchange) as JSON.
+pub fn result_json(
+    title: &str,
+    base_seed: u64,
+    start: &Battle,
+    end: &Battle,
+    outcome: Option<&crate::engine::victory::Outcome>,
+    exchanges: Vec<serde_json::Value>,
+) -> String {
+    use crate::engine::victory::{Outcome, Reason};
+    use serde_json::json;
+    let reason = |r: &Reason| match r {
+        Reason::Annihilation => json!({"condition": "annihilation"}),
+        Reason::UnitDestroyed(u) => json!({"condition": "unit_destroyed", "unit": u}),
+        Reason::Morale => json!({"condition": "morale"}),
+        Reason::PointsDestroyed => json!({"condition": "points_destroyed"}),
+        Reason::ExchangeLimit => json!({"condition": "exchange_limit"}),
+    };
+    let outcome = match outcome {
+        None => serde_json::Value::Null,
+        Some(Outcome::Winner { side, reason: r }) => json!({"winner": side, "reason": reason(r)}),
+        Some(Outcome::Draw { reason: r }) => json!({"winner": null, "reason": reason(r)}),
+    };
+    let units: Vec<_> = end
+        .units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| {
+            json!({
+                "id": i,
+                "name": u.name,
+                "side": u.side,
+                "formation": u.formation,
+                "status": unit_status(u),
+                "hull": [u.hull_left(), u.hull_total],
+                "armour": [u.armour_left(), u.armour_total],
+                "thrust": [u.thrust, u.original_thrust],
+                "mass": u.mass,
+                "points": u.points,
+            })
+        })
+        .collect();
+    let sides: Vec<_> = end
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(s, side)| {
+            let mut lost_mass = 0;
+            let mut lost_points = 0;
+            let mut mass = 0;
+            for (a, b) in start.units.iter().zip(&end.units) {
+                if b.side == s {
+                    mass += a.mass;
+                    if a.active() && !b.active() {
+                        lost_mass += b.mass;
+                        lost_points += b.points;
+                    }
+                }
+            }
+            json!({"id": s, "name": side.name, "mass": mass, "mass_lost": lost_mass, "points_lost": lost_points})
+        })
+        .collect();
+    let formations: Vec<_> = end
+        .formations
+        .iter()
+        .enumerate()
+        .map(|(i, f)| json!({"id": i, "name": f.name, "side": f.side, "units": f.units}))
+        .collect();
+    let v = json!({
+        "schema": "fam-result",
+        "version": RESULT_SCHEMA_VERSION,
+        "title": title,
+        "battle_seed": base_seed,
+        "outcome": outcome,
+        "exchanges": exchanges,
+        "sides": sides,
+        "formations": formations,
+        "units": units,
+    });
+    let mut out = serde_json::to_string_pretty(&v).unwrap_or_default();
+    out.push('\n');
+    out
 }

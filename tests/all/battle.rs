@@ -75,3 +75,38 @@ fn a_named_unit_trigger_needs_a_known_unit_and_side() {
     assert!(err.contains("no Unit named `KRD Nobody`"), "{err}");
     assert!(err.contains("unknown side `Nobody`"), "{err}");
 }
+
+#[test]
+fn the_json_result_names_the_winner_and_every_units_fate() {
+    let out = fam(&[
+        "resolve",
+        "scenarios/duel.toml",
+        "--exchanges",
+        "20",
+        "--seed",
+        "5",
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["schema"], "fam-result");
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["battle_seed"], 5);
+    let exchanges = v["exchanges"].as_array().unwrap();
+    assert!(!exchanges.is_empty());
+    assert_eq!(exchanges[0]["seed"], 5, "Exchange 1 plays the battle seed itself");
+    let units = v["units"].as_array().unwrap();
+    assert_eq!(units.len(), 2);
+    // The report and the JSON agree on the decision.
+    let report = text(&fam(&["resolve", "scenarios/duel.toml", "--exchanges", "20", "--seed", "5"]).stdout);
+    match v["outcome"]["winner"].as_u64() {
+        Some(side) => {
+            let name = v["sides"][side as usize]["name"].as_str().unwrap();
+            assert!(report.contains(&format!("{name} wins")), "{report}");
+            let loser_lost = v["sides"][1 - side as usize]["mass_lost"].as_u64().unwrap();
+            assert!(loser_lost > 0);
+        }
+        None => assert!(report.contains("A draw") || report.contains("No decision"), "{report}"),
+    }
+}
