@@ -24,6 +24,7 @@ fn duel() -> (Battle, ExchangePlot) {
                 name: format!("F{i}"),
                 side: i,
                 units: vec![i],
+                reserve: Default::default(),
             })
             .collect(),
         units,

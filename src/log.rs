@@ -297,6 +297,9 @@ fn event(e: &Event) -> Value {
             damage,
         } => json!({"type": "blast", "source": source, "unit": unit, "faces": faces, "damage": damage}),
         Event::ControlRegained { unit } => json!({"type": "control_regained", "unit": unit}),
+        Event::Surrendered { unit, face } => json!({"type": "surrendered", "unit": unit, "face": face}),
+        Event::ToReserve { formation } => json!({"type": "to_reserve", "formation": formation}),
+        Event::Arrived { formation } => json!({"type": "arrived", "formation": formation}),
         Event::Abandoned { unit } => json!({"type": "abandoned", "unit": unit}),
         Event::Destroyed { unit, cause } => json!({"type": "destroyed", "unit": unit, "cause": cause}),
     }

@@ -285,6 +285,10 @@ impl Report<'_> {
             .map(|u| {
                 let state = if u.destroyed {
                     "destroyed".to_string()
+                } else if u.surrendered {
+                    "surrendered (struck its colours)".to_string()
+                } else if battle.formations[u.formation].reserve == crate::engine::state::Reserve::InReserve {
+                    "in the Reserve".to_string()
                 } else if u.derelict {
                     "derelict (crew abandoned ship)".to_string()
                 } else {
@@ -725,6 +729,24 @@ impl Report<'_> {
                 faces(f)
             )),
             Event::ControlRegained { unit } => self.item(&format!("{}: back under control", self.unit(*unit))),
+            Event::Surrendered { unit, face } => self.detail(&format!(
+                "{}: colours roll {face} — the ship STRIKES ITS COLOURS",
+                self.unit(*unit)
+            )),
+            Event::ToReserve { formation } => {
+                self.heading("Reserves");
+                self.item(&format!(
+                    "{} is 65 MU or more from every enemy Formation: it withdraws to the Reserve",
+                    self.formation(*formation)
+                ));
+            }
+            Event::Arrived { formation } => {
+                self.heading("Reserves");
+                self.item(&format!(
+                    "{} arrives from the Reserve, 60 MU from every enemy Formation",
+                    self.formation(*formation)
+                ));
+            }
             Event::Abandoned { unit } => self.item(&format!(
                 "{}: life support failed; the crew abandons ship",
                 self.unit(*unit)
@@ -767,6 +789,8 @@ pub fn summary(header: &Header, before: &Battle, after: &Battle, generated: bool
         let mut what = Vec::new();
         if a.destroyed {
             what.push("destroyed".to_string());
+        } else if a.surrendered {
+            what.push("struck its colours".to_string());
         } else if a.derelict {
             what.push("abandoned".to_string());
         } else {
@@ -812,8 +836,9 @@ pub fn result(start: &Battle, end: &Battle, outcome: Option<&crate::engine::vict
     };
     r.heading("Result");
     let why = |reason: &Reason| match reason {
-        Reason::Annihilation => "no enemy Unit is left in the fight".to_string(),
+        Reason::Annihilation => "no enemy Formation is left in combat".to_string(),
         Reason::UnitDestroyed(u) => format!("{} was destroyed", end.units[*u].name),
+        Reason::UnitEscaped(u) => format!("{} escaped to the Reserve", end.units[*u].name),
         Reason::Morale => "fleet morale: the enemy lost half its starting mass".to_string(),
         Reason::PointsDestroyed => "enough enemy points were destroyed".to_string(),
         Reason::ExchangeLimit => "the Exchange limit was reached".to_string(),

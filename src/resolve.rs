@@ -243,6 +243,8 @@ fn unit_status(u: &crate::engine::state::Unit) -> &'static str {
         "destroyed"
     } else if u.derelict {
         "derelict"
+    } else if u.surrendered {
+        "surrendered"
     } else if u.crippled() {
         "crippled"
     } else if u.hull_lost > 0 {
@@ -266,6 +268,7 @@ pub fn result_json(
     let reason = |r: &Reason| match r {
         Reason::Annihilation => json!({"condition": "annihilation"}),
         Reason::UnitDestroyed(u) => json!({"condition": "unit_destroyed", "unit": u}),
+        Reason::UnitEscaped(u) => json!({"condition": "unit_escaped", "unit": u}),
         Reason::Morale => json!({"condition": "morale"}),
         Reason::PointsDestroyed => json!({"condition": "points_destroyed"}),
         Reason::ExchangeLimit => json!({"condition": "exchange_limit"}),

@@ -228,6 +228,19 @@ pub enum Event {
     ControlRegained {
         unit: UnitId,
     },
+    /// The ship struck its colours at a threshold check (optional rule).
+    Surrendered {
+        unit: UnitId,
+        face: u8,
+    },
+    /// At the end of the Exchange the Formation withdrew to the Reserve.
+    ToReserve {
+        formation: FormationId,
+    },
+    /// A Formation entering from the Reserve arrived at 60 MU.
+    Arrived {
+        formation: FormationId,
+    },
     Abandoned {
         unit: UnitId,
     },

@@ -18,6 +18,17 @@ pub struct Rules {
     /// Continuum's (4+ = 1 damage, natural 6 also destroys the system).
     /// Default off (ft-rules §14 A19).
     pub needle_fb1: bool,
+    /// Reserves (F&M Appendix; fm-readings 22): a Formation 65 MU or more
+    /// from every enemy Formation at the end of an Exchange withdraws to the
+    /// Reserve. Default off (scenarios enable it).
+    pub reserves: bool,
+    /// With reserves: only Formations whose every Unit has a working FTL
+    /// drive may withdraw to the Reserve. Default off.
+    pub reserves_need_ftl: bool,
+    /// Striking the colours (ft-rules §7.3, MT / FTC §12.9): each threshold
+    /// check makes one more roll at the same number; failing it, the ship
+    /// surrenders. Default off.
+    pub strike_colours: bool,
 }
 
 impl Rules {
@@ -27,6 +38,9 @@ impl Rules {
         repair_permanent_bridge: true,
         double_drive_check: false,
         needle_fb1: false,
+        reserves: false,
+        reserves_need_ftl: false,
+        strike_colours: false,
     };
 }
 

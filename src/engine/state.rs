@@ -19,6 +19,20 @@ pub struct Formation {
     pub side: usize,
     /// Member Units, in scenario order.
     pub units: Vec<UnitId>,
+    /// In the fight, in the off-board Reserve, or entering from it.
+    pub reserve: Reserve,
+}
+
+/// Where a Formation is (F&M Appendix "Reserves", fm-readings 22).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Reserve {
+    #[default]
+    InCombat,
+    /// Off-board: cannot fight or be fought; damage control goes on.
+    InReserve,
+    /// Plotted "Enter Combat" this Exchange: no maneuver, no fire; arrives
+    /// at 60 MU from every enemy Formation when the Exchange ends.
+    Entering,
 }
 
 /// The state of one system on a Unit.
@@ -128,6 +142,8 @@ pub struct Unit {
     pub crew_boxes: Vec<u32>,
     pub systems: Vec<Sys>,
     pub destroyed: bool,
+    /// Struck its colours (optional rule): out of the fight.
+    pub surrendered: bool,
     pub control: Control,
     /// Volleys until life support fails; `None` while it works.
     pub life_support_failing: Option<u8>,
@@ -222,6 +238,8 @@ impl Unit {
             crew_boxes,
             systems,
             destroyed,
+            // A ship that struck its colours is written `Status: Inactive`.
+            surrendered: ship.status.activity == Some(Activity::Inactive),
             // FB1 `Failure:` on the core systems: Volleys out of control left
             // (none: permanently), Volleys until life support fails.
             control: match (ship.status.uncontrolled, core_failure(ship, SystemKind::CommandBridge)) {
@@ -265,6 +283,9 @@ impl Unit {
         if self.destroyed {
             ship.status.damage = Some(DamageState::Destroyed);
         }
+        if self.surrendered {
+            ship.status.activity = Some(Activity::Inactive);
+        }
         ship.status.uncontrolled = self.control != Control::InControl;
         ship.status.lifeless = self.derelict;
         for (sys, rec) in self.systems.iter().zip(ship.systems.iter_mut()) {
@@ -304,7 +325,7 @@ impl Unit {
 
     /// In the fight: not destroyed and not a derelict.
     pub fn active(&self) -> bool {
-        !self.destroyed && !self.derelict
+        !self.destroyed && !self.derelict && !self.surrendered
     }
 
     pub fn hull_left(&self) -> u32 {
@@ -461,6 +482,11 @@ impl Battle {
 
     /// Formation has a Unit still in the fight.
     pub fn formation_active(&self, f: FormationId) -> bool {
+        self.formations[f].reserve == Reserve::InCombat && self.formation_has_units(f)
+    }
+
+    /// Formation has a Unit still in the fight, wherever the Formation is.
+    pub fn formation_has_units(&self, f: FormationId) -> bool {
         self.formations[f].units.iter().any(|u| self.units[*u].active())
     }
 }

@@ -3,9 +3,11 @@
 //!
 //! After each Exchange the conditions are checked in a fixed order, and the
 //! first that decides ends the battle:
-//! 1. annihilation: a side with no Unit left in the fight loses; when only
-//!    one side has Units left it wins (none left: a draw);
-//! 2. named Units destroyed (`Trigger::UnitDestroyed`), in declaration order;
+//! 1. annihilation or withdrawal: a side with no Unit left in combat
+//!    (destroyed, abandoned, surrendered, or withdrawn to the Reserve) loses;
+//!    when only one side is left it wins (none left: a draw);
+//! 2. named Units destroyed or escaped to the Reserve
+//!    (`Trigger::UnitDestroyed`, `Trigger::UnitEscaped`), in declaration order;
 //! 3. fleet morale (Continuum §12.8): a side that has lost half its starting
 //!    mass breaks off; when exactly one side is left unbroken it wins (all
 //!    sides broken in the same Exchange: a draw);
@@ -15,7 +17,7 @@
 use super::dice::Dice;
 use super::event::Sink;
 use super::plot::{ExchangePlot, UnitId};
-use super::state::Battle;
+use super::state::{Battle, Reserve};
 use super::volley::{Scratch, run_exchange};
 
 /// What a scenario may declare beyond annihilation and the Exchange limit.
@@ -25,6 +27,9 @@ pub enum Trigger {
     UnitDestroyed { unit: UnitId, side: usize },
     /// `side` has destroyed enemy Units worth at least `points`: it wins.
     PointsDestroyed { side: usize, points: u32 },
+    /// The named Unit reached the Reserve (escaped) while in the fight:
+    /// `side` wins.
+    UnitEscaped { unit: UnitId, side: usize },
 }
 
 /// The victory rules of one battle.
@@ -60,6 +65,7 @@ pub enum Outcome {
 pub enum Reason {
     Annihilation,
     UnitDestroyed(UnitId),
+    UnitEscaped(UnitId),
     Morale,
     PointsDestroyed,
     ExchangeLimit,
@@ -94,8 +100,15 @@ pub fn side_masses(battle: &Battle) -> Vec<u32> {
 /// Checks the conditions after Exchange `k`; `None` = the battle goes on.
 pub fn decide(battle: &Battle, start_mass: &[u32], victory: &Victory, k: u32) -> Option<Outcome> {
     let sides = battle.sides.len();
+    // In combat: a Unit in the fight in a Formation that is not in the
+    // Reserve (one entering from it counts: it is coming back).
     let active: Vec<bool> = (0..sides)
-        .map(|s| battle.units.iter().any(|u| u.side == s && u.active()))
+        .map(|s| {
+            battle
+                .units
+                .iter()
+                .any(|u| u.side == s && u.active() && battle.formations[u.formation].reserve != Reserve::InReserve)
+        })
         .collect();
     let left = active.iter().filter(|a| **a).count();
     if left <= 1 && sides > 1 {
@@ -110,13 +123,23 @@ pub fn decide(battle: &Battle, start_mass: &[u32], victory: &Victory, k: u32) ->
         });
     }
     for t in &victory.triggers {
-        if let Trigger::UnitDestroyed { unit, side } = t
-            && !battle.units[*unit].active()
-        {
-            return Some(Outcome::Winner {
-                side: *side,
-                reason: Reason::UnitDestroyed(*unit),
-            });
+        match t {
+            Trigger::UnitDestroyed { unit, side } if !battle.units[*unit].active() => {
+                return Some(Outcome::Winner {
+                    side: *side,
+                    reason: Reason::UnitDestroyed(*unit),
+                });
+            }
+            Trigger::UnitEscaped { unit, side }
+                if battle.units[*unit].active()
+                    && battle.formations[battle.units[*unit].formation].reserve == Reserve::InReserve =>
+            {
+                return Some(Outcome::Winner {
+                    side: *side,
+                    reason: Reason::UnitEscaped(*unit),
+                });
+            }
+            _ => {}
         }
     }
     if let Some(percent) = victory.morale_percent {

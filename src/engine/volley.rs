@@ -22,7 +22,7 @@
 use super::dice::{BeamAttack, Dice, PdFire, Pile, Purpose, Roll, RollSink, beam_attack, point_defence, successes};
 use super::event::{Event, Sink};
 use super::plot::{ExchangePlot, FormationId, Maneuver, ManeuverOrder, SystemId, UnitId, VolleyPlot};
-use super::state::{Battle, Control, SysState, Unit, is_one_shot, rows_completed};
+use super::state::{Battle, Control, Reserve, SysState, Unit, is_one_shot, rows_completed};
 use super::tables::{PdTable, beam_dice};
 use crate::gzf::model::{SystemKind, TorpedoRange};
 
@@ -66,6 +66,67 @@ pub fn run_exchange<S: Sink>(
 ) {
     for volley in 0..3u8 {
         run_volley(battle, plot, volley, dice, sink, scratch);
+    }
+    if battle.rules.reserves {
+        reserves_wrap_up(battle, sink);
+    }
+}
+
+/// Range at or beyond which a Formation withdraws to the Reserve.
+pub const RESERVE_RANGE: u32 = 65;
+/// Range at which a Formation entering from the Reserve arrives.
+pub const ARRIVAL_RANGE: u32 = 60;
+
+/// The Reserve at the end of an Exchange (F&M Appendix, fm-readings 22):
+/// first every Formation in the fight that is 65 MU or more from every enemy
+/// Formation in the fight (and, with `reserves_need_ftl`, whose Units all
+/// have a working FTL drive) withdraws; then Formations entering from the
+/// Reserve arrive at 60 MU from every enemy Formation.
+fn reserves_wrap_up<S: Sink>(battle: &mut Battle, sink: &mut S) {
+    let n = battle.formations.len();
+    let mut leaving = Vec::new();
+    for f in 0..n {
+        if !battle.formation_active(f) {
+            continue;
+        }
+        let side = battle.formations[f].side;
+        let enemies: Vec<usize> = (0..n)
+            .filter(|e| battle.formations[*e].side != side && battle.formation_active(*e))
+            .collect();
+        if enemies.is_empty() || enemies.iter().any(|e| battle.ranges.get(f, *e) < RESERVE_RANGE) {
+            continue;
+        }
+        let ftl_ok = !battle.rules.reserves_need_ftl
+            || battle.formations[f]
+                .units
+                .iter()
+                .map(|u| &battle.units[*u])
+                .filter(|u| u.active())
+                .all(|u| u.systems.iter().any(|s| s.kind == SystemKind::Ftl && s.operational()));
+        if ftl_ok {
+            leaving.push(f);
+        }
+    }
+    for f in leaving {
+        battle.formations[f].reserve = Reserve::InReserve;
+        if S::RECORDS {
+            sink.event(Event::ToReserve { formation: f });
+        }
+    }
+    for f in 0..n {
+        if battle.formations[f].reserve != Reserve::Entering {
+            continue;
+        }
+        battle.formations[f].reserve = Reserve::InCombat;
+        let side = battle.formations[f].side;
+        for e in 0..n {
+            if e != f && battle.formations[e].side != side {
+                battle.ranges.set(f, e, ARRIVAL_RANGE);
+            }
+        }
+        if S::RECORDS {
+            sink.event(Event::Arrived { formation: f });
+        }
     }
 }
 
@@ -399,6 +460,9 @@ fn fire<S: Sink>(
     scratch.shots.clear();
     scratch.fired.clear();
     for f in 0..battle.formations.len() {
+        if battle.formations[f].reserve != Reserve::InCombat {
+            continue; // off-board: no fire (the orders layer refuses such plots)
+        }
         let vp = volley_plot(plot, f, volley);
         for order in &vp.fire {
             let Some(target_f) = order.target else {
@@ -1181,6 +1245,7 @@ fn lost_for_good(kind: &SystemKind) -> bool {
 /// One threshold check for a Unit that completed `rows` rows this Volley.
 pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice: &mut Dice, sink: &mut S) {
     let double_drive = battle.rules.double_drive_check;
+    let strike_colours = battle.rules.strike_colours;
     let unit = &mut battle.units[u];
     let row = unit.rows_lost() as u32;
     let extra = rows - 1;
@@ -1251,6 +1316,9 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
             _ => {}
         }
     }
+    if battle_strike_colours(unit, extra, needed, strike_colours, u, dice, sink) {
+        return;
+    }
     let drive_rolls = if double_drive && extra >= 1 { 2 } else { 1 };
     for _ in 0..drive_rolls {
         if unit.drive_hits >= 2 || unit.thrust == 0 {
@@ -1279,6 +1347,33 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
             }
         }
     }
+}
+
+/// Striking the colours (ft-rules §7.3): one more roll at the check's
+/// number (with its extra-row modifier); failing it, the ship surrenders and
+/// leaves the fight. Returns whether it did.
+#[allow(clippy::too_many_arguments)]
+fn battle_strike_colours<S: Sink>(
+    unit: &mut Unit,
+    extra: u32,
+    needed: u8,
+    enabled: bool,
+    u: UnitId,
+    dice: &mut Dice,
+    sink: &mut S,
+) -> bool {
+    if !enabled {
+        return false;
+    }
+    let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
+    if i32::from(face) + extra as i32 >= i32::from(needed) {
+        unit.surrendered = true;
+        if S::RECORDS {
+            sink.event(Event::Surrendered { unit: u, face });
+        }
+        return true;
+    }
+    false
 }
 
 /// Thrust after `hits` drive hits: half the original (rounded down, A9) after
@@ -1638,6 +1733,7 @@ mod tests {
                 er: false,
             }],
             destroyed: false,
+            surrendered: false,
             control: Control::InControl,
             life_support_failing: None,
             derelict: false,
@@ -1652,6 +1748,7 @@ mod tests {
                 name: "F".into(),
                 side: 0,
                 units: ids,
+                reserve: Default::default(),
             }],
             units,
             ranges: RangeTable::new(1, 60),

@@ -16,7 +16,7 @@ use crate::engine::plot::{
     UnitId, VolleyPlot,
 };
 use crate::engine::rules::Rules;
-use crate::engine::state::{Battle, Formation, RangeTable, Side, Sys, SysState, Unit, is_one_shot};
+use crate::engine::state::{Battle, Formation, RangeTable, Reserve, Side, Sys, SysState, Unit, is_one_shot};
 use crate::engine::victory::{Trigger, Victory};
 use crate::gzf::fields::collapse;
 use crate::gzf::model::Warhead;
@@ -465,6 +465,7 @@ fn assemble(
             name: def.name.clone(),
             side,
             units: members,
+            reserve: Default::default(),
         });
     }
 
@@ -477,6 +478,8 @@ fn assemble(
                 repair_permanent_bridge: r.repair_permanent_bridge.unwrap_or(d.repair_permanent_bridge),
                 double_drive_check: r.double_drive_check.unwrap_or(d.double_drive_check),
                 needle_fb1: r.needle_fb1.unwrap_or(d.needle_fb1),
+                strike_colours: r.strike_colours.unwrap_or(d.strike_colours),
+                ..d
             }
         }
     };
@@ -556,7 +559,7 @@ fn assemble(
         }
     }
 
-    let battle = Battle {
+    let mut battle = Battle {
         sides,
         formations,
         units,
@@ -565,6 +568,7 @@ fn assemble(
     };
 
     let victory = victory(files, &battle, raw.victory.as_ref());
+    reserves(files, &mut battle, raw.reserves.as_ref());
 
     let seed = raw.seed.as_ref().and_then(|s| match u64::try_from(*s.get_ref()) {
         Ok(v) => Some(v),
@@ -635,6 +639,28 @@ fn assemble(
             let Some(f) = formation_ref(files, file, &by_name, &defs, &p.formation) else {
                 continue;
             };
+            if battle.formations[f].reserve != Reserve::InCombat {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        p.formation.span(),
+                        format!(
+                            "Formation `{}` is {} this Exchange: it has no plot",
+                            defs[f].name,
+                            if battle.formations[f].reserve == Reserve::Entering {
+                                "entering combat from the Reserve"
+                            } else {
+                                "in the Reserve"
+                            }
+                        ),
+                        "plots only for Formations in the fight",
+                    )
+                    .with_help(
+                        "list it under [reserves] enter to bring it back; it arrives at 60 MU when the Exchange ends",
+                    ),
+                );
+                continue;
+            }
             if let Some((other, span)) = &plotted_in[f] {
                 let at = files.at(file, *other, span);
                 files.push(
@@ -733,6 +759,60 @@ fn assemble(
     }
 }
 
+/// The `[reserves]` table: whether the Reserve is used, whether it needs
+/// FTL, which Formations are in it, which enter combat this Exchange.
+fn reserves(files: &mut Files, battle: &mut Battle, raw: Option<&raw::RawReserves>) {
+    const SC: usize = 0; // the scenario file
+    let Some(raw) = raw else { return };
+    battle.rules.reserves = raw.enabled.as_ref().is_none_or(|e| *e.get_ref());
+    battle.rules.reserves_need_ftl = raw.need_ftl.as_ref().is_some_and(|e| *e.get_ref());
+    let find = |files: &mut Files, battle: &Battle, name: &S<String>| -> Option<usize> {
+        let f = battle.formations.iter().position(|f| &f.name == name.get_ref());
+        if f.is_none() {
+            files.push(
+                SC,
+                Diagnostic::error(
+                    name.span(),
+                    format!("unknown Formation `{}`", name.get_ref()),
+                    "a Formation defined under [formations]",
+                ),
+            );
+        }
+        f
+    };
+    for name in raw.in_reserve.iter().flatten() {
+        if let Some(f) = find(files, battle, name) {
+            battle.formations[f].reserve = Reserve::InReserve;
+        }
+    }
+    for name in raw.enter.iter().flatten() {
+        let Some(f) = find(files, battle, name) else { continue };
+        if battle.formations[f].reserve != Reserve::InReserve {
+            files.push(
+                SC,
+                Diagnostic::error(
+                    name.span(),
+                    format!("Formation `{}` is not in the Reserve", name.get_ref()),
+                    "a Formation listed in `in_reserve`",
+                ),
+            );
+            continue;
+        }
+        battle.formations[f].reserve = Reserve::Entering;
+    }
+    if !battle.rules.reserves && (raw.in_reserve.is_some() || raw.enter.is_some()) {
+        let span = raw.enabled.as_ref().map_or(0..0, |e| e.span());
+        files.push(
+            SC,
+            Diagnostic::error(
+                span,
+                "Formations are listed in the Reserve, but reserves are off",
+                "`enabled = true` (or leave it out)",
+            ),
+        );
+    }
+}
+
 /// The `[victory]` table: Exchange limit, fleet morale and named triggers.
 /// Sides are named by their commander; Units by ship name.
 fn victory(files: &mut Files, battle: &Battle, raw: Option<&raw::RawVictory>) -> Victory {
@@ -808,6 +888,26 @@ fn victory(files: &mut Files, battle: &Battle, raw: Option<&raw::RawVictory>) ->
         }
         if let (Some(unit), Some(side)) = (unit, side(files, &t.winner)) {
             v.triggers.push(Trigger::UnitDestroyed { unit, side });
+        }
+    }
+    for t in raw.unit_escaped.iter().flatten() {
+        let t = t.get_ref();
+        let unit = battle
+            .units
+            .iter()
+            .position(|u| unit_key(&u.name) == unit_key(t.unit.get_ref()));
+        if unit.is_none() {
+            files.push(
+                SC,
+                Diagnostic::error(
+                    t.unit.span(),
+                    format!("no Unit named `{}` in this battle", t.unit.get_ref()),
+                    "a ship named under [formations]",
+                ),
+            );
+        }
+        if let (Some(unit), Some(side)) = (unit, side(files, &t.winner)) {
+            v.triggers.push(Trigger::UnitEscaped { unit, side });
         }
     }
     for t in raw.points.iter().flatten() {

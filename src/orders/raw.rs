@@ -71,6 +71,7 @@ pub(crate) struct RawRules {
     pub repair_permanent_bridge: Option<bool>,
     pub double_drive_check: Option<bool>,
     pub needle_fb1: Option<bool>,
+    pub strike_colours: Option<bool>,
 }
 
 /// `morale = 50` (percent of starting mass lost) or `morale = false`.
@@ -95,6 +96,16 @@ pub(crate) struct RawPointsTrigger {
     pub points: S<i64>,
 }
 
+/// The `[reserves]` table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawReserves {
+    pub enabled: Option<S<bool>>,
+    pub need_ftl: Option<S<bool>>,
+    pub in_reserve: Option<Vec<S<String>>>,
+    pub enter: Option<Vec<S<String>>>,
+}
+
 /// The `[victory]` table.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -103,6 +114,7 @@ pub(crate) struct RawVictory {
     pub morale: Option<S<RawMorale>>,
     pub unit_destroyed: Option<Vec<S<RawUnitTrigger>>>,
     pub points: Option<Vec<S<RawPointsTrigger>>>,
+    pub unit_escaped: Option<Vec<S<RawUnitTrigger>>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -225,6 +237,7 @@ pub(crate) struct RawScenario {
     pub start_range: Option<S<i64>>,
     pub rules: Option<RawRules>,
     pub victory: Option<RawVictory>,
+    pub reserves: Option<RawReserves>,
     pub sides: Option<NameLists>,
     pub formations: Option<NameLists>,
     pub ranges: Vec<S<RawRange>>,
@@ -239,7 +252,8 @@ pub(crate) struct RawOrders {
 }
 
 /// Keys only a scenario file has; an orders file has none of them.
-pub(crate) const SCENARIO_KEYS: [&str; 11] = [
+pub(crate) const SCENARIO_KEYS: [&str; 12] = [
+    "reserves",
     "title",
     "exchange",
     "gzf",
@@ -471,6 +485,7 @@ pub(crate) fn scenario(text: &str, diags: &mut Vec<Diagnostic>) -> Option<RawSce
             "start_range" => raw.start_range = piece(value, diags),
             "rules" => raw.rules = piece(value, diags),
             "victory" => raw.victory = piece(value, diags),
+            "reserves" => raw.reserves = piece(value, diags),
             "sides" => raw.sides = name_lists(value, "sides", diags),
             "formations" => raw.formations = name_lists(value, "formations", diags),
             "range" => raw.ranges = piece(value, diags).unwrap_or_default(),

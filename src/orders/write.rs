@@ -540,9 +540,23 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
     let r = &battle.rules;
     let _ = writeln!(
         out,
-        "\n[rules]\nreactor_blast = {}\nrepair_permanent_bridge = {}\ndouble_drive_check = {}\nneedle_fb1 = {}",
-        r.reactor_blast, r.repair_permanent_bridge, r.double_drive_check, r.needle_fb1
+        "\n[rules]\nreactor_blast = {}\nrepair_permanent_bridge = {}\ndouble_drive_check = {}\nneedle_fb1 = {}\nstrike_colours = {}",
+        r.reactor_blast, r.repair_permanent_bridge, r.double_drive_check, r.needle_fb1, r.strike_colours
     );
+    if r.reserves {
+        let in_reserve: Vec<String> = battle
+            .formations
+            .iter()
+            .filter(|f| f.reserve == crate::engine::state::Reserve::InReserve)
+            .map(|f| toml_string(&f.name))
+            .collect();
+        let _ = writeln!(
+            out,
+            "\n[reserves]\nenabled = true\nneed_ftl = {}\nin_reserve = [{}]\n# enter = [\"Formation\"]   # bring Formations back: they arrive at 60 MU when the Exchange ends",
+            r.reserves_need_ftl,
+            in_reserve.join(", ")
+        );
+    }
     let v = next.victory;
     let _ = writeln!(out, "\n[victory]\nmax_exchanges = {}", v.max_exchanges);
     match v.morale_percent {
@@ -565,6 +579,21 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
         .collect();
     if !units.is_empty() {
         let _ = writeln!(out, "unit_destroyed = [{}]", units.join(", "));
+    }
+    let escaped: Vec<String> = v
+        .triggers
+        .iter()
+        .filter_map(|t| match t {
+            Trigger::UnitEscaped { unit, side } => Some(format!(
+                "{{ unit = {}, winner = {} }}",
+                toml_string(&battle.units[*unit].name),
+                toml_string(&battle.sides[*side].name)
+            )),
+            _ => None,
+        })
+        .collect();
+    if !escaped.is_empty() {
+        let _ = writeln!(out, "unit_escaped = [{}]", escaped.join(", "));
     }
     let points: Vec<String> = v
         .triggers

@@ -110,3 +110,99 @@ fn the_json_result_names_the_winner_and_every_units_fate() {
         None => assert!(report.contains("A draw") || report.contains("No decision"), "{report}"),
     }
 }
+
+/// A Reserve round trip through the play-by-mail files: a Formation that
+/// ends an Exchange 65 MU or more from every enemy withdraws to the Reserve
+/// (fm-readings 22), the next scenario lists it there, and entering combat
+/// brings it back at 60 MU from every enemy Formation.
+#[test]
+fn a_formation_withdraws_to_the_reserve_and_comes_back_at_60_mu() {
+    let ssd = repo().join("ssd");
+    let scenario = format!(
+        r#"title = "Reserve trial"
+gzf = ["{m}/meridian-compact.gzf", "{m}/kestrel-reach.gzf"]
+start_range = 30
+
+[reserves]
+enabled = true
+
+[victory]
+max_exchanges = 10
+morale = false
+
+[sides]
+Ilse = ["Heading", "Ember"]
+Marek = ["Watch", "Gale"]
+
+[formations]
+Heading = ["MCS Clear Heading"]
+Ember = ["MCS Patient Ember"]
+Watch = ["KRD Long Watch"]
+Gale = ["KRD Ninefold Gale"]
+
+[[range]]
+between = ["Watch", "Heading"]
+mu = 62
+
+[[range]]
+between = ["Watch", "Ember"]
+mu = 62
+
+[[plot.Watch.volley]]
+speed = 6
+evasion = 0
+primary = {{ withdraw = "Heading" }}
+secondary = {{ withdraw = "Ember" }}
+fire = [{{ target = "inactive" }}]
+"#,
+        m = ssd.display()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("reserve.toml");
+    std::fs::write(&path, scenario).unwrap();
+    let mut found = None;
+    for seed in 1..=40u64 {
+        let out = dir.path().join(format!("next{seed}"));
+        let run = fam(&[
+            "resolve",
+            path.to_str().unwrap(),
+            "--seed",
+            &seed.to_string(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        if text(&run.stdout).contains("Watch is 65 MU or more from every enemy Formation") {
+            found = Some(out);
+            break;
+        }
+    }
+    let out = found.expect("in 40 seeds the withdrawing Formation reaches 65 MU at least once");
+    let next = std::fs::read_to_string(out.join("scenario.toml")).unwrap();
+    assert!(next.contains("in_reserve = [\"Watch\"]"), "{next}");
+    // Plotting a Formation in the Reserve is refused.
+    let marek = std::fs::read_to_string(out.join("orders-Marek.toml")).unwrap();
+    assert!(
+        !marek.contains("[[plot.Watch"),
+        "no template for a Formation in the Reserve:\n{marek}"
+    );
+    // Bring it back.
+    let back = next.replace(
+        "in_reserve = [\"Watch\"]",
+        "in_reserve = [\"Watch\"]\nenter = [\"Watch\"]",
+    );
+    let back_path = out.join("scenario.toml");
+    std::fs::write(&back_path, back).unwrap();
+    let run = fam(&["resolve", back_path.to_str().unwrap(), "--seed", "1"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let report = text(&run.stdout);
+    assert!(
+        report.contains("Watch arrives from the Reserve, 60 MU from every enemy Formation"),
+        "{report}"
+    );
+    let ranges = &report[report.rfind("Ranges (MU):").unwrap()..];
+    let watch_row = ranges.lines().find(|l| l.trim_start().starts_with("Watch")).unwrap();
+    let cells: Vec<&str> = watch_row.split_whitespace().collect();
+    // Columns: Heading, Ember, Watch, Gale.
+    assert_eq!(&cells[1..3], ["60", "60"], "{ranges}");
+}

@@ -37,6 +37,7 @@ fn duel(range: u32, swap: bool) -> (Battle, ExchangePlot) {
                 name: n.to_string(),
                 side: i,
                 units: vec![i],
+                reserve: Default::default(),
             })
             .collect(),
         units,
@@ -382,5 +383,36 @@ mod battles {
         let p = f64::from(wins[0]) / decided;
         let se = (0.25 / decided).sqrt();
         assert!((p - 0.5).abs() < 5.0 * se, "A wins {p} of decided duels (se {se})");
+    }
+}
+
+/// Striking the colours (switch): one more roll at the check's number; a
+/// ship that fails it surrenders and leaves the fight, and the record says
+/// so (`Status: Inactive`).
+#[test]
+fn a_ship_strikes_its_colours_on_the_extra_threshold_roll() {
+    use fam::engine::volley::threshold_check;
+    for (face, surrenders) in [(5u8, false), (6, true)] {
+        let (mut b, _) = duel(60, false);
+        b.rules.strike_colours = true;
+        let u = &mut b.units[0];
+        u.systems.truncate(0);
+        u.hull_lost = 5; // first row of 5/5/4/4 complete: needs 6
+        // No systems; the colours roll, then (if still fighting) the drive.
+        let mut dice = Dice::from_faces(&[face, 1]);
+        threshold_check(&mut b, 0, 1, &mut dice, &mut ());
+        assert_eq!(b.units[0].surrendered, surrenders, "face {face}");
+        assert_eq!(b.units[0].active(), !surrenders);
+        if surrenders {
+            let (s, profile) = ship("meridian-compact.gzf", "MCS Clear Heading");
+            let mut record = s.clone();
+            b.units[0].systems = Unit::from_ship(&s, profile, 0, 0).systems;
+            b.units[0].write_back(&mut record);
+            assert_eq!(record.status.activity, Some(fam::gzf::Activity::Inactive));
+            assert!(
+                Unit::from_ship(&record, profile, 0, 0).surrendered,
+                "read back as surrendered"
+            );
+        }
     }
 }

@@ -109,6 +109,7 @@ fn battle(formations: Vec<Vec<Unit>>, range: u32) -> Battle {
             name: format!("F{f}"),
             side: f,
             units: ids,
+            reserve: Default::default(),
         });
     }
     let n = list.len();
