@@ -101,18 +101,17 @@ pub fn side_masses(battle: &Battle) -> Vec<u32> {
 pub fn decide(battle: &Battle, start_mass: &[u32], victory: &Victory, k: u32) -> Option<Outcome> {
     let sides = battle.sides.len();
     // In combat: a Unit in the fight in a Formation that is not in the
-    // Reserve (one entering from it counts: it is coming back).
-    let active: Vec<bool> = (0..sides)
-        .map(|s| {
-            battle
-                .units
-                .iter()
-                .any(|u| u.side == s && u.active() && battle.formations[u.formation].reserve != Reserve::InReserve)
-        })
-        .collect();
-    let left = active.iter().filter(|a| **a).count();
+    // Reserve (one entering from it counts: it is coming back). No
+    // allocation: this runs after every Exchange of every batch run.
+    let in_combat = |s: usize| {
+        battle
+            .units
+            .iter()
+            .any(|u| u.side == s && u.active() && battle.formations[u.formation].reserve != Reserve::InReserve)
+    };
+    let left = (0..sides).filter(|s| in_combat(*s)).count();
     if left <= 1 && sides > 1 {
-        return Some(match active.iter().position(|a| *a) {
+        return Some(match (0..sides).find(|s| in_combat(*s)) {
             Some(side) => Outcome::Winner {
                 side,
                 reason: Reason::Annihilation,
@@ -143,29 +142,28 @@ pub fn decide(battle: &Battle, start_mass: &[u32], victory: &Victory, k: u32) ->
         }
     }
     if let Some(percent) = victory.morale_percent {
-        let broken: Vec<bool> = (0..sides)
-            .map(|s| {
-                let lost: u32 = battle
-                    .units
-                    .iter()
-                    .filter(|u| u.side == s && !u.active())
-                    .map(|u| u.mass)
-                    .sum();
-                start_mass[s] > 0 && lost * 100 >= start_mass[s] * percent
-            })
-            .collect();
-        if broken.iter().any(|b| *b) {
-            let unbroken: Vec<usize> = (0..sides).filter(|s| !broken[*s]).collect();
-            return Some(match unbroken.as_slice() {
-                [side] => Outcome::Winner {
-                    side: *side,
-                    reason: Reason::Morale,
-                },
-                [] => Outcome::Draw { reason: Reason::Morale },
-                // Several sides still unbroken: the broken ones are out, the
-                // battle goes on only if two or more remain.
-                _ => return None,
-            });
+        let broken = |s: usize| {
+            let lost: u32 = battle
+                .units
+                .iter()
+                .filter(|u| u.side == s && !u.active())
+                .map(|u| u.mass)
+                .sum();
+            start_mass[s] > 0 && lost * 100 >= start_mass[s] * percent
+        };
+        let broken_count = (0..sides).filter(|s| broken(*s)).count();
+        if broken_count > 0 {
+            match sides - broken_count {
+                1 => {
+                    return (0..sides).find(|s| !broken(*s)).map(|side| Outcome::Winner {
+                        side,
+                        reason: Reason::Morale,
+                    });
+                }
+                0 => return Some(Outcome::Draw { reason: Reason::Morale }),
+                // Several sides still unbroken: the battle goes on.
+                _ => {}
+            }
         }
     }
     for t in &victory.triggers {

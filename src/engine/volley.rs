@@ -54,6 +54,9 @@ pub struct Scratch {
     pd_evasion: Vec<u32>,
     /// Units whose power core rolls in this Volley's reactor step.
     breached: Vec<UnitId>,
+    pd_open: Vec<f64>,
+    pd_covered: Vec<UnitId>,
+    pd_order: Vec<(SystemId, Option<UnitId>, bool)>,
 }
 
 /// Plays one Exchange (three Volleys) of `plot` on `battle`.
@@ -1049,12 +1052,18 @@ fn may_cover(battle: &Battle, pu: UnitId, pw: SystemId, target: UnitId, covered:
 
 fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: &mut S, scratch: &mut Scratch) {
     scratch.pd_assign.clear();
+    // Buffers reused between runs (a batch allocates nothing once warm).
+    let mut open = std::mem::take(&mut scratch.pd_open);
+    let mut covered = std::mem::take(&mut scratch.pd_covered);
+    let mut order = std::mem::take(&mut scratch.pd_order);
     let shots = &scratch.shots;
     // Expected damage still uncovered per threat.
-    let mut open: Vec<f64> = shots
-        .iter()
-        .map(|s| if s.heavy { 10.5 } else { 3.5 * f64::from(s.on_target) })
-        .collect();
+    open.clear();
+    open.extend(
+        shots
+            .iter()
+            .map(|s| if s.heavy { 10.5 } else { 3.5 * f64::from(s.on_target) }),
+    );
     let assign = |scratch_assign: &mut Vec<(UnitId, SystemId, usize)>,
                   open: &mut [f64],
                   pu: UnitId,
@@ -1092,7 +1101,6 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
         }
         best
     };
-    let mut covered: Vec<UnitId> = Vec::new();
     for u in 0..battle.units.len() {
         let unit = &battle.units[u];
         if !unit.can_act() {
@@ -1107,9 +1115,10 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
             let listed = fplot.point_defence.iter().any(|o| o.unit == u && o.weapon == w);
             (pd && !listed).then_some(w)
         });
-        let mut order: Vec<(SystemId, Option<UnitId>, bool)> = plotted.map(|o| (o.weapon, o.defend, false)).collect();
+        order.clear();
+        order.extend(plotted.map(|o| (o.weapon, o.defend, false)));
         order.extend(automatic.map(|w| (w, None, true)));
-        for (w, defend, auto) in order {
+        for &(w, defend, auto) in &order {
             let sys = &unit.systems[w];
             if !sys.operational()
                 || scratch.fired.contains(&(u, w))
@@ -1129,6 +1138,9 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
             }
         }
     }
+    scratch.pd_open = open;
+    scratch.pd_covered = covered;
+    scratch.pd_order = order;
 }
 
 /// Applies `normal` (armour first) and `penetrating` (hull) damage to a

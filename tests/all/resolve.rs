@@ -75,50 +75,75 @@ fn the_fleet_report_at_seed_5_is_the_one_checked_by_hand() {
 }
 
 /// The missile strike's report at seed 32, checked by hand line by line
-/// against the rules, the readings and the scenario's plots. Checked: every
-/// Speed and Evasion pool and its split; Formation Thrust as the slowest Unit
-/// (Heavies 4 under High Fell Thunder's 5), the plot cut when it falls
-/// (Needle 3 after Patient Ember's drive hit: speed 2, evasion 1 after the
-/// half-thrust cap; Carrier 2: 1 and 1); pair ranges through close → withdraw
-/// → maintain, Maintain stopping at the Volley's start (Heavies/Carrier 36 →
-/// 33 → 36) and Pickets/Needle closing to 0; percentile bands by mass with
-/// Sharp Descent's +10 shift (Bitter Updraft 01-57, a d100 of 57 on it) and
-/// the single Unit left (01-100); launch ranges after the maneuver: Stone
-/// Patience's ER salvos at 36 MU (reach 42 from magazine SP-1, both loads
-/// in Volley 1), Ninefold Gale's standard salvo at exactly 30 MU (closed
-/// bound, one NG-1 load a Volley), High Fell Thunder's heavy missiles and
-/// salvos at 36 MU wasted but spent (fm-readings 15), the racks at 6 MU;
-/// missiles on target rolled before PD, heavy missiles on target without a
-/// roll; PD allocation (W6): plotted class-1 beams first, then automatic PDS
-/// to the most expected damage not yet covered (PDS #20 to Stone Patience's
-/// SML #9 at 10.5 against 8.4 left on Ninefold Gale's SML #7), own Unit only
-/// for a PDS without ADFC, the PDS plotted to cover Clear Heading idle while
-/// it is not attacked, nothing from an out-of-control Harrow in Volley 3 and
-/// nothing from Clear Heading for it (no ADFC); PD dice: PDS 4-5 one kill,
-/// class-1 beam 5-6 one kill and a natural 6 an extra die, threats rolled in
-/// launch order, Evasion rerolls from the defending Formation's pool (the
-/// Carrier's one point on PDS #20's miss, its two points on one class-1
-/// beam's die, the second reroll's 6 granting an extra die); surviving
-/// missiles 1d6 each as separate semi-armour-piercing hits, half rounded up
-/// to armour (Harrow's 4 armour taking 1 normal then 2 and 1 from the first
-/// two hits of 4); beam dice by closed 12 MU bands, Evasion DRM less the arcs
-/// ignored (one-arc needle, torpedo and Unhurried Tide's class-3 none,
-/// three-arc batteries one, class-1 two), screens 0/1, a natural 6 under −1
-/// still rerolling, rerolls without DRM and penetrating; the torpedo's 2+ at 6 MU with DRM −2 hitting on a 6
-/// for 1d6 semi-armour-piercing; the needle's natural 6 under DRM −2 scoring
-/// 1 normal point and destroying Bitter Updraft's FCS #5 (not rolled again,
-/// not repaired, its Fire Control idle afterwards); damage and rows (Bitter
-/// Updraft 2 armour then 5 hull, Harrow 4 armour and 18 hull with three crew
-/// factors, Patient Ember three rows at once); thresholds at the deepest row
-/// with +1 per extra row, core systems −1, sensors +1, damaged systems not
-/// rolled again, drive halved (6 → 3, 4 → 2); bridge and life-support rolls
-/// and their countdowns (Harrow out of control for Volleys 2-3, back in
-/// control at the end); damage control in the plotted order (ADFC #8 first,
-/// then FCS #6) and the default one (power core first), d6 ≤ parties; the
-/// breached core rolling after damage control, holding on 2, exploding on 5,
-/// its 1d6 blast (40 mass) as one semi-armour-piercing hit on Unhurried
-/// Tide's armour; the end ranges and the status table. Not exercised: a PDS
-/// rolling a 6, PD against heavy missiles.
+/// against the rules, the readings and the scenario's plots (first in full,
+/// then again from the Volley 1 thresholds on after the fixes to spent
+/// one-shots, area PD, ordnance and needles at lost targets, and cut plots:
+/// one die fewer there shifts every roll after it). Checked: every Speed and
+/// Evasion pool and its split; Formation Thrust as the slowest Unit (Heavies
+/// 4 under High Fell Thunder's 5); the plot cut when it falls (Needle 3 after
+/// Patient Ember's drive hit, Volleys 2 and 3: 3/3 cut to speed 0, evasion
+/// 3, then Evasion capped at half the thrust, 1, the other 2 back to Speed,
+/// E4); Pickets at thrust 8 once Bitter Updraft is gone still rolling its
+/// plotted 3/3 (E4a); pair ranges through close → withdraw → maintain,
+/// Maintain stopping at the Volley's start (Heavies/Carrier 36 → 33 → 36),
+/// Pickets/Needle closing to 0, all ten pairs held in Volley 3; percentile
+/// bands by mass with Sharp Descent's +10 shift (Bitter Updraft 01-57, a d100
+/// of 57 on it) and the single Unit left (01-100); launch ranges after the
+/// maneuver: Stone Patience's ER salvos at 36 MU (reach 42 from magazine
+/// SP-1, both loads in Volley 1), Ninefold Gale's standard salvo at exactly
+/// 30 MU (closed bound, one NG-1 load a Volley), High Fell Thunder's heavy
+/// missiles and salvos at 36 MU wasted but spent (fm-readings 15), the racks
+/// at 6 MU; missiles on target rolled before PD; PD allocation (W6): plotted
+/// class-1 beams first, then automatic PDS to the most expected damage not
+/// yet covered (PDS #20 to Stone Patience's SML #9 at 10.5 against 8.4 left
+/// on Ninefold Gale's SML #7), own Unit only for a PDS without ADFC, the PDS
+/// plotted to cover Clear Heading idle while it is not attacked (and without
+/// Harrow's ADFC, lost in Volley 2, in Volley 3), weapons lost in Volley 2
+/// (class-1 #13, PDS #16, #18, #21) out in Volley 3, nothing from Clear
+/// Heading for Harrow (no ADFC); PD dice: PDS 4-5 one kill, class-1 beam 5-6
+/// one kill and a natural 6 an extra die, threats rolled in launch order,
+/// Evasion rerolls from the defending Formation's pool after each weapon's
+/// own dice (W8: the Carrier's one point on PDS #20's miss in Volley 1; in
+/// Volley 2 both points on class-1 #13's 4, rerolled 4 then 6, whose extra
+/// die 5 makes 2 kills; in Volley 3 both on PDS #19's 2, rerolled 3 then 4),
+/// PDS #20 left unrolled in Volley 3 once both missiles are down (W2);
+/// surviving missiles 1d6 each as separate semi-armour-piercing hits, half
+/// rounded up to armour (Harrow's 4 armour taking 1 normal then 2 and 1 from
+/// the first two hits of 4); beam dice by closed 12 MU bands, Evasion DRM
+/// less the arcs ignored (one-arc needle, torpedo and Unhurried Tide's
+/// class-3 none, three-arc batteries one, class-1 two), screens 0/1, a
+/// natural 6 under −1 still rerolling, rerolls without DRM and penetrating;
+/// the torpedo's 2+ at 6 MU with DRM −2 hitting on a 6 for 1d6
+/// semi-armour-piercing; the needle's natural 6 under DRM −2 scoring 1
+/// normal point and destroying Bitter Updraft's FCS #5 (not rolled again,
+/// not repaired, its Fire Control idle afterwards), a 3 at the dead FCS in
+/// Volley 2 and a 5 − 2 at Sharp Descent's in Volley 3 scoring nothing;
+/// knocked-out weapons listed as such (Patient Ember's, Harrow's #11); damage
+/// and rows (Bitter Updraft 2 armour then 5 hull, then 8 normal + 1
+/// penetrating on its last 7 boxes: rows 2-4, both crew factors, destroyed;
+/// Harrow 4 armour and 18 hull with three crew factors, then 9 hull to box
+/// 27: row 2 and the crew factor in box 24; Patient Ember three rows at once;
+/// Sharp Descent 1 + 1 penetrating, two rows); thresholds at the deepest row
+/// with +1 per extra row, core systems −1, sensors +1 (Harrow's 5 + 1 lost,
+/// damaged but not destroyed: no natural 6), damaged and destroyed systems
+/// not rolled again, spent one-shots not rolled at all (Bitter Updraft's and
+/// Sharp Descent's fired SMR #6, E10a) while an unfired submunition pack
+/// still rolls, drive halved (6 → 3, 8 → 4); bridge and life-support rolls
+/// and their countdowns counting the current Volley (Patient Ember out of
+/// control for Volley 1 only, back in control at its end; Sharp Descent out
+/// for 2 from Volley 3); damage control with one party per crew factor left
+/// (Harrow 4, then 3), up to three on a job and one d6 ≤ parties: the plotted
+/// order first (ADFC #8: 5 fails, 3 repairs), then the default one (power
+/// core, life support, bridge, …, beams by class, other weapons, the rest:
+/// Harrow's 3 on class-1 #14 then 1 on the sensors, none left for Hangar Bay
+/// #22; Bitter Updraft's needle-killed FCS skipped, its pack #7 before PDS
+/// #10); Patient Ember's breached core rolling after damage control, holding
+/// on 2, then repaired on a 1 and rolling no more; the end ranges and the
+/// status table (Sharp Descent crippled and out of control, Harrow crippled
+/// at 15/42, Unhurried Tide untouched). Not exercised: a PDS rolling a 6, PD
+/// against heavy missiles, a core explosion and its blast, a rack or magazine
+/// lost to a threshold, a needle or ordnance at a target already out of the
+/// fight.
 #[test]
 fn the_missile_strike_report_at_seed_32_is_the_one_checked_by_hand() {
     let out = fam(&["resolve", "scenarios/missile-strike.toml", "--seed", "32"]);
@@ -129,11 +154,21 @@ fn the_missile_strike_report_at_seed_32_is_the_one_checked_by_hand() {
     }
 }
 
-/// The records written after the hand-checked missile strike (seed 32):
-/// spent ordnance as crossed `Rounds:` boxes (W14), kills as `Destroyed`.
+/// The records written after the hand-checked missile strike (seed 32),
+/// checked by hand against the report and the readings: spent ordnance as
+/// crossed `Rounds:` boxes (W14), every magazine load and rack fired, out of
+/// range or not (fm-readings 15); a spent rack rolls no threshold check, so
+/// it is only crossed off, never `Destroyed` (E10a: Bitter Updraft's in Volley
+/// 1, Sharp Descent's in Volley 3); the needle kill as the one `Destroyed`
+/// system (no rack or magazine is lost to a threshold in this run);
+/// threshold losses as `Damaged` (an unfired submunition pack among them)
+/// and repairs as `Repaired`; sensors lost on a 5 + 1, damaged not destroyed;
+/// hull, armour, crew factors and thrust (with `Original-Thrust:`) after
+/// the damage; the bridge and life-support countdowns left in `Failure:` and
+/// `Status: Uncontrolled` (V5).
 #[test]
 fn the_missile_strike_records_show_spent_ordnance_and_kills() {
-    use fam::gzf::DamageState::{Damaged, Destroyed};
+    use fam::gzf::DamageState::{Damaged, Destroyed, Repaired};
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("next");
     let run = fam(&[
@@ -157,6 +192,8 @@ fn the_missile_strike_records_show_spent_ordnance_and_kills() {
         let crossed = boxes.iter().filter(|b| b.crossed).count();
         (boxes.len() - crossed, crossed)
     };
+    // Damage state of system `n` (1-based).
+    let state = |ship: &fam::gzf::Ship, n: usize| ship.systems[n - 1].status.damage;
     let kestrel = read("kestrel-reach.gzf");
     // Every magazine load drawn: SP-1 (both ER loads in Volley 1), HF-1 (two
     // salvos out of range, spent all the same), NG-1 (one a Volley).
@@ -168,39 +205,115 @@ fn the_missile_strike_records_show_spent_ordnance_and_kills() {
             (0, 1),
             "heavy missile #{rack} spent out of range"
         );
+        assert_eq!(state(thunder, rack), None);
     }
+    assert_eq!(
+        (
+            thunder.hull_boxes() - thunder.hull_remaining(),
+            thunder.armour_remaining()
+        ),
+        (1, 3)
+    );
     assert_eq!(rounds(kestrel.ship("KRD Stone Patience").unwrap(), 10), (0, 2));
     assert_eq!(rounds(kestrel.ship("KRD Ninefold Gale").unwrap(), 8), (0, 3));
-    assert_eq!(rounds(kestrel.ship("KRD Sharp Descent").unwrap(), 6), (0, 1));
+
+    // Sharp Descent: rack fired in Volley 1, then two rows in Volley 3: the
+    // bridge (out of control for 2 Volleys, 1 left), FTL, PDS and drive lost;
+    // the spent rack did not roll.
+    let descent = kestrel.ship("KRD Sharp Descent").unwrap();
+    assert_eq!(rounds(descent, 6), (0, 1));
+    assert_eq!(state(descent, 6), None, "a spent rack rolls no threshold check");
+    assert!(descent.status.uncontrolled);
+    assert_eq!(state(descent, 1), Some(Damaged));
+    assert_eq!(descent.systems[0].failure, Some(1), "one Volley out of control left");
+    assert_eq!(state(descent, 4), Some(Damaged));
+    assert_eq!(state(descent, 5), None, "the needle missed its FCS");
+    assert_eq!(state(descent, 7), Some(Damaged));
+    assert_eq!((descent.thrust, descent.original_thrust), (4, 8));
+    assert_eq!(descent.hull_remaining(), 2);
+
+    // Bitter Updraft: rack fired in Volley 1 (not rolled at the threshold),
+    // FCS #5 killed by the needle, pack #7 and PDS #10 lost at row 1 and
+    // not repaired, destroyed in Volley 2 before its packs could fire.
     let updraft = kestrel.ship("KRD Bitter Updraft").unwrap();
     assert_eq!(updraft.status.damage, Some(Destroyed));
-    assert_eq!(rounds(updraft, 6), (0, 1), "rack spent, then lost to the threshold");
-    assert_eq!(updraft.systems[5].status.damage, Some(Destroyed));
-    assert_eq!(
-        updraft.systems[4].status.damage,
-        Some(Destroyed),
-        "FCS #5 killed by the needle"
-    );
-    assert_eq!(updraft.systems[8].status.damage, Some(Damaged));
-    // Its packs never fired: no Fire Control in Volley 2, destroyed in 3.
+    assert_eq!(updraft.hull_remaining(), 0);
+    assert_eq!(rounds(updraft, 6), (0, 1));
+    assert_eq!(state(updraft, 6), None, "a spent rack rolls no threshold check");
+    assert_eq!(state(updraft, 5), Some(Destroyed), "FCS #5 killed by the needle");
+    assert_eq!(state(updraft, 7), Some(Damaged), "an unfired pack lost on a 6");
+    assert_eq!(state(updraft, 8), None);
+    assert_eq!(state(updraft, 9), None);
+    assert_eq!(state(updraft, 10), Some(Damaged));
     assert_eq!(updraft.systems[6].rounds, None);
     assert_eq!(updraft.systems[7].rounds, None);
 
     let meridian = read("meridian-compact.gzf");
     let harrow = meridian.ship("MCS Harrow of Stars").unwrap();
+    assert_eq!(state(harrow, 2), None, "the core held at both thresholds");
+    assert_eq!(state(harrow, 3), Some(Damaged));
     assert_eq!(
-        harrow.systems[8].status.damage,
-        Some(Destroyed),
-        "sensors lost on a natural 6"
+        harrow.systems[2].failure,
+        Some(2),
+        "life support: 4 Volleys from Volley 2"
     );
-    assert_eq!(harrow.systems[1].status.damage, Some(Damaged), "breached core");
-    assert_eq!((harrow.thrust, harrow.original_thrust), (2, 4));
-    assert_eq!(harrow.hull_boxes() - harrow.hull_remaining(), 37);
+    assert_eq!(state(harrow, 8), Some(Repaired), "ADFC lost in Volley 2, repaired in 3");
+    assert_eq!(
+        state(harrow, 9),
+        Some(Damaged),
+        "sensors lost on 5 + 1, not a natural 6"
+    );
+    assert_eq!(state(harrow, 11), Some(Damaged));
+    assert_eq!(state(harrow, 13), Some(Damaged));
+    assert_eq!(state(harrow, 14), Some(Repaired), "lost and repaired in Volley 1");
+    for pds in [16, 18, 21] {
+        assert_eq!(state(harrow, pds), Some(Damaged), "PDS #{pds}");
+    }
+    assert_eq!(state(harrow, 22), Some(Damaged));
+    assert_eq!((harrow.thrust, harrow.original_thrust), (4, 4));
+    assert_eq!(harrow.hull_boxes() - harrow.hull_remaining(), 27);
     assert_eq!(harrow.armour_remaining(), 0);
+    assert_eq!(harrow.crew_factors(), 3);
+    assert!(!harrow.status.uncontrolled);
+
+    // Patient Ember: three rows in Volley 1; its breached core held on a 2
+    // and was repaired in Volley 2; back in control after Volley 1.
     let ember = meridian.ship("MCS Patient Ember").unwrap();
-    assert_eq!(ember.status.damage, Some(Destroyed), "power core explosion");
+    assert_eq!(ember.status.damage, None, "no core explosion");
+    assert!(!ember.status.uncontrolled);
+    assert_eq!(state(ember, 1), Some(Damaged));
+    assert_eq!(ember.systems[0].failure, None);
+    assert_eq!(state(ember, 2), Some(Repaired));
+    assert_eq!(state(ember, 3), Some(Damaged));
+    assert_eq!(
+        ember.systems[2].failure,
+        Some(2),
+        "life support: 5 Volleys from Volley 1"
+    );
+    assert_eq!(state(ember, 6), None);
+    assert_eq!((ember.thrust, ember.original_thrust), (3, 6));
     assert_eq!(ember.hull_remaining(), 2);
-    assert_eq!(meridian.ship("MCS Unhurried Tide").unwrap().armour_remaining(), 1);
+    assert_eq!(ember.crew_factors(), 1);
+    let tide = meridian.ship("MCS Unhurried Tide").unwrap();
+    assert_eq!(
+        (tide.hull_remaining(), tide.armour_remaining()),
+        (8, 2),
+        "no reactor blast"
+    );
+
+    // The needle's kill is the only system destroyed for good.
+    let destroyed: Vec<(String, usize)> = kestrel
+        .ships()
+        .chain(meridian.ships())
+        .flat_map(|ship| {
+            ship.systems
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.status.damage == Some(Destroyed))
+                .map(|(i, _)| (ship.name.clone(), i + 1))
+        })
+        .collect();
+    assert_eq!(destroyed, [("KRD Bitter Updraft".to_string(), 5)]);
 }
 
 #[test]
