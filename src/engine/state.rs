@@ -152,6 +152,33 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// Copies `start`'s changing state into this Unit (same ship), without
+    /// reallocating its name or lists.
+    pub fn reset_to(&mut self, start: &Unit) {
+        if self.systems.len() != start.systems.len() || self.rows != start.rows || self.name != start.name {
+            self.clone_from(start);
+            return;
+        }
+        self.thrust = start.thrust;
+        self.original_thrust = start.original_thrust;
+        self.drive_hits = start.drive_hits;
+        self.drive_damaged = start.drive_damaged;
+        self.armour_lost = start.armour_lost;
+        self.hull_lost = start.hull_lost;
+        self.crew_boxes.clone_from(&start.crew_boxes);
+        self.destroyed = start.destroyed;
+        self.surrendered = start.surrendered;
+        self.control = start.control;
+        self.life_support_failing = start.life_support_failing;
+        self.derelict = start.derelict;
+        for (s, t) in self.systems.iter_mut().zip(&start.systems) {
+            s.state = t.state;
+            s.inactive = t.inactive;
+            s.repaired = t.repaired;
+            s.spent = t.spent;
+        }
+    }
+
     /// Builds a Unit from a ship record.
     pub fn from_ship(ship: &gzf::Ship, profile: Profile, side: usize, formation: FormationId) -> Unit {
         let flat: Vec<gzf::CheckBox> = ship.damage_track.iter().flatten().copied().collect();
@@ -468,6 +495,28 @@ pub struct Battle {
 }
 
 impl Battle {
+    /// Makes this battle equal to `start` again, reusing its allocations
+    /// (names and system lists are not rebuilt): the batch runner resets one
+    /// working battle per thread before every run.
+    pub fn reset_to(&mut self, start: &Battle) {
+        if self.units.len() != start.units.len()
+            || self.formations.len() != start.formations.len()
+            || self.sides.len() != start.sides.len()
+        {
+            self.clone_from(start);
+            return;
+        }
+        for (u, s) in self.units.iter_mut().zip(&start.units) {
+            u.reset_to(s);
+        }
+        for (f, s) in self.formations.iter_mut().zip(&start.formations) {
+            f.reserve = s.reserve;
+        }
+        self.ranges.mu.clone_from(&start.ranges.mu);
+        self.ranges.n = start.ranges.n;
+        self.rules.clone_from(&start.rules);
+    }
+
     /// Lowest current thrust of the Formation's active Units (fm-readings 6).
     pub fn formation_thrust(&self, f: FormationId) -> u32 {
         self.formations[f]

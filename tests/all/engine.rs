@@ -416,3 +416,16 @@ fn a_ship_strikes_its_colours_on_the_extra_threshold_roll() {
         }
     }
 }
+
+/// The batch runner's reset gives back exactly the starting battle.
+#[test]
+fn reset_to_restores_the_start_after_a_bloody_exchange() {
+    let (start, plot) = duel(12, false);
+    let mut b = start.clone();
+    for seed in 0..20 {
+        run_exchange(&mut b, &plot, &mut Dice::new(seed), &mut (), &mut Scratch::default());
+        assert_ne!(b, start, "the exchange changed something (seed {seed})");
+        b.reset_to(&start);
+        assert_eq!(b, start);
+    }
+}
