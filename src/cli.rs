@@ -39,6 +39,15 @@ pub enum Command {
     /// Resolve one Exchange of a scenario: print the report; optionally write
     /// the event log and the updated records.
     Resolve(ResolveArgs),
+    /// Play a scenario many times from derived seeds: who wins, how often
+    /// and how sure that is, what becomes of each Unit (docs/batch-json.md).
+    Batch(BatchArgs),
+    /// Batch two scenarios (say, one battle with two refits) with the same
+    /// seeds and show them side by side with the differences.
+    Compare(CompareArgs),
+    /// Add up the JSON results of a batch's shards (`fam batch --shard K/N
+    /// --json`): the same result as one run of the whole batch.
+    Merge(MergeArgs),
 }
 
 #[derive(Debug, Args)]
@@ -52,8 +61,9 @@ pub struct ResolveArgs {
     /// played with a seed derived from it and k (Exchange 1: the seed itself).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Play up to this many Exchanges, stopping at a decision ([victory]);
-    /// after the first, Formations follow the default doctrine.
+    /// Play up to this many Exchanges, stopping at a decision ([victory]).
+    /// Formations without an explicit plot (and every Formation after the
+    /// first Exchange) follow their standing orders or the default doctrine.
     #[arg(long, default_value_t = 1, value_name = "K")]
     pub exchanges: u32,
     /// With --exchanges: every Exchange in full detail, not only a summary.
@@ -179,6 +189,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Ssd(SsdCommand::Show(args)) => show(&args),
         Command::Ssd(SsdCommand::Fmt(args)) => fmt(&args),
         Command::Resolve(args) => resolve(&args),
+        Command::Batch(args) => batch(&args),
+        Command::Compare(args) => compare(&args),
+        Command::Merge(args) => merge(&args),
     }
 }
 
@@ -202,9 +215,24 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(BAD_INPUT));
     };
-    for f in loaded.unplotted() {
+    // Explicit plots first; then standing orders; then, in a battle of
+    // several Exchanges, the default doctrine (a single Exchange leaves a
+    // Formation with neither unplotted: readings E3).
+    use crate::engine::doctrine::{PlotSource, standing_plot};
+    let battle_mode = args.exchanges > 1;
+    let (first_plot, first_sources) = standing_plot(&loaded.battle, &loaded.plot, &loaded.doctrine, battle_mode);
+    for (f, source) in first_sources.iter().enumerate() {
+        let what = match source {
+            PlotSource::Explicit => continue,
+            PlotSource::StandingOrders => "it follows its standing orders",
+            PlotSource::DefaultDoctrine => "it follows the default doctrine (docs/doctrine.md)",
+            PlotSource::NoPlot if loaded.battle.formation_active(f) => {
+                "it puts its thrust into Speed, maintains and does not fire"
+            }
+            PlotSource::NoPlot => continue,
+        };
         eprintln!(
-            "note: Formation `{}` has no plot: it puts its thrust into Speed, maintains and does not fire",
+            "note: Formation `{}` has no plot: {what}",
             loaded.battle.formations[f].name
         );
     }
@@ -223,12 +251,13 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
             &header,
             seed,
             &loaded.battle,
-            &loaded.plot,
+            &first_plot,
+            &first_sources,
             &loaded.victory,
             args.exchanges,
             style,
             args.detail,
-            &|b, _| crate::engine::doctrine::default_plot(b),
+            &|b, _| standing_plot(b, &crate::engine::plot::ExchangePlot::default(), &loaded.doctrine, true),
         );
         crate::resolve::Resolved {
             report: if args.format == Format::Json { b.json } else { b.report },
@@ -238,7 +267,7 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
             last_plot: b.last_plot,
         }
     } else {
-        crate::resolve::resolve(&header, &loaded.battle, &loaded.plot, style)
+        crate::resolve::resolve(&header, &loaded.battle, &first_plot, style)
     };
     // Everything is computed before anything is written.
     let mut outputs: Vec<(PathBuf, String)> = Vec::new();
@@ -282,10 +311,21 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
             gzf: &gzf_names,
             victory: &loaded.victory,
         };
-        outputs.push((
-            dir.join("scenario.toml"),
-            crate::orders::write::scenario_toml(&resolved.battle, &next),
-        ));
+        // Standing orders carry over to the next Exchange where they were
+        // given: the scenario's in the next scenario, a commander's in that
+        // commander's orders file (they stay as secret as the plots).
+        let standing = |keep: &dyn Fn(usize, Option<&str>) -> bool| -> String {
+            let only: Vec<_> = (0..loaded.doctrine.len())
+                .map(|f| {
+                    let from = loaded.doctrine_sources.get(f).and_then(Option::as_deref);
+                    loaded.doctrine[f].clone().filter(|_| keep(f, from))
+                })
+                .collect();
+            crate::orders::doctrine::doctrine_toml(&resolved.battle, &only)
+        };
+        let mut next_text = crate::orders::write::scenario_toml(&resolved.battle, &next);
+        next_text.push_str(&standing(&|_, from| from == Some(loaded.scenario.as_str())));
+        outputs.push((dir.join("scenario.toml"), next_text));
         let template = crate::orders::write::template(&resolved.battle, &resolved.last_plot);
         for (s, side) in resolved.battle.sides.iter().enumerate() {
             let mine: Vec<usize> = (0..resolved.battle.formations.len())
@@ -296,12 +336,19 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
                 eprintln!("error: two commanders' orders would be written to {name}");
                 return Ok(ExitCode::from(BAD_INPUT));
             }
-            let text = crate::orders::write::plot_toml(
+            let mut text = crate::orders::write::plot_toml(
                 &resolved.battle,
                 &template,
                 &mine,
                 Some((&side.name, "scenario.toml")),
             );
+            let own = standing(&|f, from| {
+                resolved.battle.formations[f].side == s && from.is_some_and(|x| x != loaded.scenario)
+            });
+            if !own.is_empty() {
+                text.push_str("\n# Standing orders: a Formation without a plot above follows them.\n");
+                text.push_str(&own);
+            }
             outputs.push((dir.join(name), text));
         }
     }
@@ -554,4 +601,363 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
 /// Diagnostics rendered for a file, for tests and library users.
 pub fn render(source: &SourceFile, diagnostics: &[Diagnostic]) -> String {
     source.render(diagnostics, DIAGNOSTIC_LIMIT)
+}
+
+// ---- Batches: `fam batch`, `fam compare`, `fam merge` ----------------------
+
+/// `--shard K/N`: the K-th (1-based) of N equal slices of the runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// The run indices of this shard of a batch of `runs` runs.
+    pub fn range(self, runs: u64) -> std::ops::Range<u64> {
+        let at = |k: u64| (u128::from(runs) * u128::from(k) / u128::from(self.count)) as u64;
+        at(self.index - 1)..at(self.index)
+    }
+}
+
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    let (k, n) = s.split_once('/').ok_or("expected K/N, for example 2/8")?;
+    let index: u64 = k.trim().parse().map_err(|_| format!("`{k}` is not a shard number"))?;
+    let count: u64 = n.trim().parse().map_err(|_| format!("`{n}` is not a shard count"))?;
+    if count == 0 || index == 0 || index > count {
+        return Err(format!("shard {index}/{count}: K must be 1 to N, and N at least 1"));
+    }
+    Ok(Shard { index, count })
+}
+
+/// An interval width: a fraction (`0.02`) or a percentage (`2%`).
+fn parse_width(s: &str) -> Result<f64, String> {
+    let (num, scale) = match s.trim().strip_suffix('%') {
+        Some(p) => (p, 100.0),
+        None => (s.trim(), 1.0),
+    };
+    let w: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a width (0.02 or 2%)"))?;
+    let w = w / scale;
+    if !(w > 0.0 && w < 1.0) {
+        return Err(format!("`{s}`: the width must be between 0 and 1 (0 % and 100 %)"));
+    }
+    Ok(w)
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Base seed (default: the scenario's `seed`, else 0); run i is played
+    /// with the seed derived from it and i (docs/batch-json.md).
+    #[arg(long, value_name = "BASE")]
+    pub seed: Option<u64>,
+    /// Worker threads (default: one per core); results do not depend on it.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// Exchanges at most per run, as `fam resolve --exchanges K` (default:
+    /// up to the scenario's [victory] Exchange limit, so every run ends in
+    /// a decision).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    pub exchanges: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct BatchOutputArgs {
+    /// Print the result as JSON (docs/batch-json.md) instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Write units.csv and sides.csv into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub csv: Option<PathBuf>,
+    /// Draw the outcomes, the Units' fates and the Exchange histogram as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// The scenario file (TOML).
+    pub scenario: PathBuf,
+    /// An orders file with plots (one per commander); may be repeated.
+    #[arg(long = "orders", value_name = "FILE")]
+    pub orders: Vec<PathBuf>,
+    /// Runs to play (with --until-ci: at most this many, default 1000000).
+    #[arg(long, value_name = "N", required_unless_present = "until_ci")]
+    pub runs: Option<u64>,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Play blocks of 1000 runs until every side's 95 % win-rate interval
+    /// is narrower than W (a fraction, 0.02, or a percentage, 2%).
+    #[arg(long, value_name = "W", value_parser = parse_width)]
+    pub until_ci: Option<f64>,
+    /// Play only the K-th of N equal slices of the runs (1-based), to merge
+    /// later with `fam merge`.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with = "until_ci")]
+    pub shard: Option<Shard>,
+    #[command(flatten)]
+    pub out: BatchOutputArgs,
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The first scenario (A).
+    pub a: PathBuf,
+    /// The second scenario (B); sides are matched by position, Units by name.
+    pub b: PathBuf,
+    /// Runs of each scenario (the same run seeds for both).
+    #[arg(long, value_name = "N")]
+    pub runs: u64,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Print the comparison as JSON (docs/batch-json.md).
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// JSON results of `fam batch --shard K/N --json`, in any order.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub out: BatchOutputArgs,
+}
+
+/// Loads a scenario for a batch, printing its problems; `None` on errors.
+fn load_for_batch(path: &Path, orders: &[PathBuf], load: &LoadArgs) -> Option<crate::orders::Loaded> {
+    match crate::orders::load_scenario(path, orders, &load.options()) {
+        Ok(l) => {
+            for (source, diags) in &l.warnings {
+                eprint!("{}", source.render(diags, DIAGNOSTIC_LIMIT));
+            }
+            Some(l)
+        }
+        Err(reports) => {
+            for (source, diags) in &reports {
+                eprint!("{}", source.render(diags, DIAGNOSTIC_LIMIT));
+            }
+            None
+        }
+    }
+}
+
+/// Progress on stderr: a bar appears only when stderr is a terminal and the
+/// batch has been running for more than half a second.
+struct Progress {
+    total: Option<u64>,
+    done: std::sync::atomic::AtomicU64,
+    start: std::time::Instant,
+    terminal: bool,
+    bar: std::sync::OnceLock<indicatif::ProgressBar>,
+}
+
+impl Progress {
+    fn new(total: Option<u64>) -> Progress {
+        use std::io::IsTerminal as _;
+        Progress {
+            total,
+            done: std::sync::atomic::AtomicU64::new(0),
+            start: std::time::Instant::now(),
+            terminal: io::stderr().is_terminal(),
+            bar: std::sync::OnceLock::new(),
+        }
+    }
+
+    fn advance(&self, n: u64) {
+        let done = self.done.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
+        if !self.terminal || (self.bar.get().is_none() && self.start.elapsed().as_millis() < 500) {
+            return;
+        }
+        let bar = self.bar.get_or_init(|| {
+            let bar = match self.total {
+                Some(t) => indicatif::ProgressBar::new(t),
+                None => indicatif::ProgressBar::new_spinner(),
+            };
+            let template = if self.total.is_some() {
+                "{bar:40} {pos}/{len} runs, {per_sec}, {eta} left"
+            } else {
+                "{spinner} {pos} runs, {per_sec}"
+            };
+            if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+                bar.set_style(style);
+            }
+            bar
+        });
+        bar.set_position(done);
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.bar.get() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn batch_options(loaded: &crate::orders::Loaded, run: &RunArgs) -> crate::batch::Options {
+    crate::batch::Options {
+        seed: run.seed.or(loaded.seed).unwrap_or(0),
+        exchanges: run.exchanges.unwrap_or_else(|| crate::batch::default_exchanges(loaded)),
+        threads: run.threads.map(usize::from),
+    }
+}
+
+fn replay_args(orders: &[PathBuf], load: &LoadArgs) -> Vec<String> {
+    let mut args = Vec::new();
+    for o in orders {
+        args.push("--orders".to_string());
+        args.push(o.display().to_string());
+    }
+    if load.inert_unknown_systems {
+        args.push("--inert-unknown-systems".to_string());
+    }
+    args
+}
+
+fn batch(args: &BatchArgs) -> anyhow::Result<ExitCode> {
+    let Some(loaded) = load_for_batch(&args.scenario, &args.orders, &args.load) else {
+        return Ok(ExitCode::from(BAD_INPUT));
+    };
+    let options = batch_options(&loaded, &args.run);
+    let (range, total) = match (args.until_ci, args.shard) {
+        (Some(_), _) => (0..0, args.runs.unwrap_or(1_000_000)),
+        (None, Some(shard)) => {
+            let runs = args.runs.unwrap_or(0);
+            (shard.range(runs), runs)
+        }
+        (None, None) => {
+            let runs = args.runs.unwrap_or(0);
+            (0..runs, runs)
+        }
+    };
+    let progress = Progress::new(if args.until_ci.is_some() {
+        None
+    } else {
+        Some(range.end - range.start)
+    });
+    let tally = match args.until_ci {
+        Some(width) => crate::batch::run_until_ci(&loaded, &options, width, total, &|n| progress.advance(n)),
+        None => crate::batch::run(&loaded, &options, range.clone(), &|n| progress.advance(n)),
+    };
+    progress.finish();
+    let tally = tally?;
+    let mut meta = crate::batch::Meta::new(
+        &loaded,
+        &args.scenario.display().to_string(),
+        &options,
+        range.start..range.start + tally.runs,
+    );
+    meta.shard = args.shard.map(|s| (s.index, s.count));
+    meta.until_ci = args.until_ci;
+    meta.replay_args = replay_args(&args.orders, &args.load);
+    let inputs: Vec<&PathBuf> = std::iter::once(&args.scenario).chain(&args.orders).collect();
+    batch_outputs(&crate::batch::Report { meta, tally }, &args.out, &inputs)
+}
+
+/// Prints a report (table or JSON) and writes its CSV and SVG files: all
+/// computed first, then written atomically.
+fn batch_outputs(
+    report: &crate::batch::Report,
+    out: &BatchOutputArgs,
+    inputs: &[&PathBuf],
+) -> anyhow::Result<ExitCode> {
+    let mut files: Vec<(PathBuf, String)> = Vec::new();
+    if let Some(dir) = &out.csv {
+        files.push((dir.join("units.csv"), crate::batch::text::units_csv(report)));
+        files.push((dir.join("sides.csv"), crate::batch::text::sides_csv(report)));
+    }
+    if let Some(path) = &out.plot {
+        match crate::batch::svg::render(report) {
+            Ok(svg) => files.push((path.clone(), svg)),
+            Err(e) => anyhow::bail!(e),
+        }
+    }
+    for (path, _) in &files {
+        if inputs.iter().any(|i| same_file(path, i)) {
+            eprintln!("error: {} would overwrite an input file", path.display());
+            return Ok(ExitCode::from(BAD_INPUT));
+        }
+    }
+    if let Some(dir) = &out.csv {
+        fs::create_dir_all(dir)?;
+    }
+    for (path, text) in &files {
+        write_atomic(path, text.as_bytes())?;
+    }
+    let text = if out.json {
+        crate::batch::json::render(report)
+    } else {
+        crate::batch::text::table(report)
+    };
+    io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
+    let a = load_for_batch(&args.a, &[], &args.load);
+    let b = load_for_batch(&args.b, &[], &args.load);
+    let (Some(a), Some(b)) = (a, b) else {
+        return Ok(ExitCode::from(BAD_INPUT));
+    };
+    // One base seed for both: A's (from --seed or its scenario).
+    let options_a = batch_options(&a, &args.run);
+    let options_b = crate::batch::Options {
+        seed: options_a.seed,
+        ..batch_options(&b, &args.run)
+    };
+    let progress = Progress::new(Some(2 * args.runs));
+    let ta = crate::batch::run(&a, &options_a, 0..args.runs, &|n| progress.advance(n));
+    let tb = crate::batch::run(&b, &options_b, 0..args.runs, &|n| progress.advance(n));
+    progress.finish();
+    let mut ra = crate::batch::Report {
+        meta: crate::batch::Meta::new(&a, &args.a.display().to_string(), &options_a, 0..args.runs),
+        tally: ta?,
+    };
+    let mut rb = crate::batch::Report {
+        meta: crate::batch::Meta::new(&b, &args.b.display().to_string(), &options_b, 0..args.runs),
+        tally: tb?,
+    };
+    ra.meta.replay_args = replay_args(&[], &args.load);
+    rb.meta.replay_args = replay_args(&[], &args.load);
+    let text = if args.json {
+        crate::batch::text::compare_json(&ra, &rb)
+    } else {
+        crate::batch::text::compare_table(&ra, &rb)
+    };
+    io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
+    let mut parts = Vec::new();
+    let mut failed = false;
+    for path in &args.files {
+        let parsed = fs::read_to_string(path)
+            .map_err(|e| format!("cannot read: {e}"))
+            .and_then(|t| crate::batch::json::parse(&t));
+        match parsed {
+            Ok(r) => parts.push(r),
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        return Ok(ExitCode::from(BAD_INPUT));
+    }
+    let report = match crate::batch::json::merge(parts) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot merge: {e}");
+            return Ok(ExitCode::from(BAD_INPUT));
+        }
+    };
+    let inputs: Vec<&PathBuf> = args.files.iter().collect();
+    batch_outputs(&report, &args.out, &inputs)
 }

@@ -3,6 +3,7 @@
 //! The library holds everything; the `fam` binary is a thin shell over
 //! [`cli`]. See `ARCHITECTURE.md` for the code map and invariants.
 
+pub mod batch;
 pub mod cli;
 pub mod diag;
 pub mod engine;

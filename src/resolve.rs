@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::engine::dice::Dice;
+use crate::engine::doctrine::PlotSource;
 use crate::engine::event::Recorder;
 use crate::engine::plot::ExchangePlot;
 use crate::engine::state::{Battle, Control};
@@ -129,23 +130,29 @@ pub struct ResolvedBattle {
     pub json: String,
 }
 
+/// An Exchange's plot and, per Formation, where its plot came from.
+pub type SourcedPlot = (ExchangePlot, Vec<PlotSource>);
+
 /// Plays up to `count` Exchanges from `battle` (whose next Exchange is
 /// `header.exchange`, seeded from the battle seed `base_seed`), stopping at
-/// a decision. The first Exchange uses `first_plot`; each later one
-/// `later(state, previous plot)` (the CLI passes the default doctrine). The
-/// report gives each Exchange in full when `detail`, otherwise a summary,
-/// then the result.
+/// a decision. The first Exchange uses `first_plot`, whose Formations' plots
+/// came from `first_sources`; each later one `later(state, previous plot)`,
+/// which says where each plot came from too (the CLI passes standing orders
+/// and the default doctrine, `engine::doctrine::standing_plot`). The report
+/// gives each Exchange in full when `detail`, otherwise a summary, each
+/// saying where the plots came from, then the result.
 #[allow(clippy::too_many_arguments)]
 pub fn resolve_battle(
     header: &Header,
     base_seed: u64,
     battle: &Battle,
     first_plot: &ExchangePlot,
+    first_sources: &[PlotSource],
     victory: &crate::engine::victory::Victory,
     count: u32,
     style: Style,
     detail: bool,
-    later: &dyn Fn(&Battle, &ExchangePlot) -> ExchangePlot,
+    later: &dyn Fn(&Battle, &ExchangePlot) -> SourcedPlot,
 ) -> ResolvedBattle {
     use crate::engine::victory::{decide, exchange_seed, side_masses};
     let start_mass = side_masses(battle);
@@ -157,11 +164,12 @@ pub fn resolve_battle(
     let mut played = 0;
     let mut scratch = Scratch::default();
     let mut plot = first_plot.clone();
+    let mut sources = first_sources.to_vec();
     let mut exchanges_json = Vec::new();
     for i in 0..count.max(1) {
         let k = header.exchange + i;
         if i > 0 {
-            plot = later(&current, &plot);
+            (plot, sources) = later(&current, &plot);
         }
         let h = Header {
             title: header.title.clone(),
@@ -174,14 +182,15 @@ pub fn resolve_battle(
         run_exchange(&mut current, &plot, &mut dice, &mut rec, &mut scratch);
         played += 1;
         if detail {
-            report_text.push_str(&report::render(&h, &before, &current, &rec, style));
+            let full = report::render(&h, &before, &current, &rec, style);
+            report_text.push_str(&with_plot_sources(&full, &report::plot_sources(&before, &sources)));
             report_text.push('\n');
         } else {
-            report_text.push_str(&report::summary(&h, &before, &current, i > 0, style));
+            report_text.push_str(&report::summary(&h, &before, &current, &sources, style));
             report_text.push('\n');
         }
         log.push_str(&crate::log::render(&h, &before, &rec));
-        exchanges_json.push(exchange_json(&h, &before, &current, i > 0));
+        exchanges_json.push(exchange_json(&h, &before, &current, &sources));
         outcome = decide(&current, &start_mass, victory, k);
         if outcome.is_some() {
             break;
@@ -214,10 +223,25 @@ pub fn resolve_battle(
     }
 }
 
+/// An Exchange's full report with the line saying where its plots came
+/// from, under the `Seed N` line of its title.
+fn with_plot_sources(report: &str, line: &str) -> String {
+    if line.is_empty() {
+        return report.to_string();
+    }
+    let at = report
+        .find("\nSeed ")
+        .and_then(|i| report[i + 1..].find('\n').map(|j| i + 1 + j + 1));
+    match at {
+        Some(at) => format!("{}{line}\n{}", &report[..at], &report[at..]),
+        None => format!("{line}\n{report}"),
+    }
+}
+
 /// Version of the result JSON (docs/result-json.md).
 pub const RESULT_SCHEMA_VERSION: u32 = 1;
 
-fn exchange_json(h: &Header, before: &Battle, after: &Battle, generated: bool) -> serde_json::Value {
+fn exchange_json(h: &Header, before: &Battle, after: &Battle, sources: &[PlotSource]) -> serde_json::Value {
     use serde_json::json;
     let n = after.formations.len();
     let mut ranges = Vec::new();
@@ -232,7 +256,10 @@ fn exchange_json(h: &Header, before: &Battle, after: &Battle, generated: bool) -
     json!({
         "exchange": h.exchange,
         "seed": h.seed,
-        "generated_plots": generated,
+        "generated_plots": sources.iter().any(|s| s.generated()),
+        "plots": (0..after.formations.len())
+            .map(|f| sources.get(f).copied().unwrap_or(PlotSource::NoPlot).key())
+            .collect::<Vec<_>>(),
         "units_lost": lost,
         "ranges": ranges,
     })

@@ -96,7 +96,7 @@ pub(crate) fn build(
     let n_orders = files.list.len() - 1;
 
     let mut diags = Vec::new();
-    let raw_scenario = raw::scenario(&files.list[0].0.text, &mut diags);
+    let mut raw_scenario = raw::scenario(&files.list[0].0.text, &mut diags);
     files.list[0].1.extend(diags);
     let mut raw_orders = Vec::new();
     for i in 1..=n_orders {
@@ -106,7 +106,25 @@ pub(crate) fn build(
         raw_orders.push(r);
     }
 
-    let loaded = raw_scenario.map(|raw| assemble(&mut files, raw, raw_orders, read_gzf, options));
+    // Standing orders are checked once the battle is known.
+    let scenario_doctrine = raw_scenario
+        .as_mut()
+        .map(|r| std::mem::take(&mut r.doctrine))
+        .unwrap_or_default();
+    let orders_doctrine: Vec<OrdersDoctrine> = raw_orders
+        .iter_mut()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            r.as_mut()
+                .map(|r| (i + 1, r.commander.clone(), std::mem::take(&mut r.doctrine)))
+        })
+        .collect();
+    let loaded = raw_scenario
+        .map(|raw| assemble(&mut files, raw, raw_orders, read_gzf, options))
+        .map(|mut l| {
+            doctrines(&mut files, &mut l, scenario_doctrine, orders_doctrine);
+            l
+        });
     let failed = files.list.iter().any(|(_, d)| d.iter().any(Diagnostic::is_error));
     let mut reports: Vec<Report> = files
         .list
@@ -756,6 +774,8 @@ fn assemble(
         origins,
         plot_sources,
         warnings: Vec::new(),
+        doctrine: Vec::new(),
+        doctrine_sources: Vec::new(),
     }
 }
 
@@ -2524,4 +2544,97 @@ impl Cx<'_> {
             }
         }
     }
+}
+
+/// An orders file's standing orders: (file index, its `commander`, tables).
+type OrdersDoctrine = (usize, Option<S<String>>, Vec<super::doctrine::RawDoctrine>);
+
+/// The `[doctrine.FORMATION]` tables of the scenario and the orders files
+/// (`super::doctrine`): each Formation has standing orders at most once, and
+/// an orders file gives them only for its commander's Formations (the
+/// `commander` key, else the commander whose Formations the file plots,
+/// else the one of its first standing orders). Fills `loaded.doctrine` and
+/// `loaded.doctrine_sources`.
+fn doctrines(
+    files: &mut Files,
+    loaded: &mut Loaded,
+    scenario: Vec<super::doctrine::RawDoctrine>,
+    orders: Vec<OrdersDoctrine>,
+) {
+    const SC: usize = 0; // the scenario file
+    let battle = &loaded.battle;
+    let n = battle.formations.len();
+    let mut out = vec![None; n];
+    let mut given: Vec<Option<(usize, Range<usize>)>> = vec![None; n];
+    let mut sources = vec![(SC, None, scenario)];
+    sources.extend(orders.into_iter().map(|(file, c, d)| (file, Some(c), d)));
+    for (file, commander, tables) in sources {
+        // Whose Formations an orders file may give standing orders to.
+        let mut owner = commander
+            .flatten()
+            .and_then(|c| battle.sides.iter().position(|s| &s.name == c.get_ref()));
+        if file != SC && owner.is_none() {
+            let name = &files.list[file].0.name;
+            owner = (0..n)
+                .find(|&f| loaded.plot_sources.get(f).and_then(Option::as_deref) == Some(name.as_str()))
+                .map(|f| battle.formations[f].side);
+        }
+        for raw in tables {
+            let f = match super::doctrine::formation(battle, &raw.formation) {
+                Ok(f) => f,
+                Err(d) => {
+                    files.push(file, d);
+                    continue;
+                }
+            };
+            if let Some((other, span)) = &given[f] {
+                let at = files.at(file, *other, span);
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        raw.formation.span(),
+                        format!(
+                            "Formation `{}` already has standing orders ({at})",
+                            battle.formations[f].name
+                        ),
+                        "one [doctrine.FORMATION] table per Formation",
+                    ),
+                );
+                continue;
+            }
+            let side = battle.formations[f].side;
+            if file != SC {
+                match owner {
+                    None => owner = Some(side),
+                    Some(o) if o != side => {
+                        files.push(
+                            file,
+                            Diagnostic::error(
+                                raw.formation.span(),
+                                format!(
+                                    "Formation `{}` belongs to `{}`, and this orders file is `{}`'s",
+                                    battle.formations[f].name, battle.sides[side].name, battle.sides[o].name
+                                ),
+                                "a Formation of this commander",
+                            )
+                            .with_help("an orders file gives standing orders only to its commander's Formations"),
+                        );
+                        continue;
+                    }
+                    Some(_) => {}
+                }
+            }
+            given[f] = Some((file, raw.formation.span()));
+            let (d, diags) = super::doctrine::resolve(&raw, f, battle);
+            for d in diags {
+                files.push(file, d);
+            }
+            out[f] = d;
+        }
+    }
+    loaded.doctrine_sources = given
+        .iter()
+        .map(|g| g.as_ref().map(|(file, _)| files.list[*file].0.name.clone()))
+        .collect();
+    loaded.doctrine = out;
 }

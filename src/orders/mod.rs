@@ -12,6 +12,7 @@
 //! command line uses.
 
 mod build;
+pub mod doctrine;
 mod raw;
 pub mod write;
 
@@ -68,6 +69,11 @@ pub struct Loaded {
     pub plot_sources: Vec<Option<String>>,
     /// Warnings (nothing here stops the battle), per file.
     pub warnings: Vec<Report>,
+    /// For each `FormationId`, its `[doctrine.FORMATION]` standing orders
+    /// (from the scenario or its commander's orders file), if any.
+    pub doctrine: Vec<Option<crate::engine::doctrine::Doctrine>>,
+    /// For each `FormationId`, the source file its standing orders came from.
+    pub doctrine_sources: Vec<Option<String>>,
 }
 
 impl Loaded {
@@ -90,10 +96,10 @@ impl Loaded {
         }
     }
 
-    /// Formations without a plot.
+    /// Formations with neither a plot nor standing orders.
     pub fn unplotted(&self) -> Vec<FormationId> {
         (0..self.plot.formations.len())
-            .filter(|f| self.plot.formations[*f].is_none())
+            .filter(|f| self.plot.formations[*f].is_none() && self.doctrine.get(*f).is_none_or(Option::is_none))
             .collect()
     }
 }
@@ -291,25 +297,38 @@ pub fn check_path(path: &Path, options: &ParseOptions) -> Checked {
             let (_, warnings) = counts(&loaded.warnings);
             let b = &loaded.battle;
             let plotted = loaded.plot.formations.iter().filter(|p| p.is_some()).count();
+            let standing = loaded.doctrine.iter().filter(|d| d.is_some()).count();
             let mut parts = match &against {
-                None => vec![
-                    "scenario".to_string(),
-                    plural(b.sides.len(), "side"),
-                    plural(b.formations.len(), "Formation"),
-                    plural(b.units.len(), "Unit"),
-                    format!("plots for {plotted} of {}", b.formations.len()),
-                ],
+                None => {
+                    let mut parts = vec![
+                        "scenario".to_string(),
+                        plural(b.sides.len(), "side"),
+                        plural(b.formations.len(), "Formation"),
+                        plural(b.units.len(), "Unit"),
+                        format!("plots for {plotted} of {}", b.formations.len()),
+                    ];
+                    if standing > 0 {
+                        parts.push(format!("standing orders for {standing}"));
+                    }
+                    parts
+                }
                 Some(scenario) => {
                     let mine = loaded
                         .plot_sources
                         .iter()
                         .filter(|s| s.as_deref() == Some(name.as_str()))
                         .count();
-                    vec![
-                        "orders".to_string(),
-                        format!("{} plotted", plural(mine, "Formation")),
-                        format!("checked against {}", scenario.display()),
-                    ]
+                    let standing = loaded
+                        .doctrine_sources
+                        .iter()
+                        .filter(|s| s.as_deref() == Some(name.as_str()))
+                        .count();
+                    let mut parts = vec!["orders".to_string(), format!("{} plotted", plural(mine, "Formation"))];
+                    if standing > 0 {
+                        parts.push(format!("standing orders for {standing}"));
+                    }
+                    parts.push(format!("checked against {}", scenario.display()));
+                    parts
                 }
             };
             if warnings > 0 {

@@ -242,6 +242,8 @@ pub(crate) struct RawScenario {
     pub formations: Option<NameLists>,
     pub ranges: Vec<S<RawRange>>,
     pub plots: Vec<RawPlot>,
+    /// `[doctrine.FORMATION]` standing orders.
+    pub doctrine: Vec<super::doctrine::RawDoctrine>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -249,10 +251,13 @@ pub(crate) struct RawOrders {
     pub commander: Option<S<String>>,
     pub scenario: Option<S<String>>,
     pub plots: Vec<RawPlot>,
+    /// `[doctrine.FORMATION]` standing orders (the commander's own Formations).
+    pub doctrine: Vec<super::doctrine::RawDoctrine>,
 }
 
-/// Keys only a scenario file has; an orders file has none of them.
-pub(crate) const SCENARIO_KEYS: [&str; 12] = [
+/// Keys a scenario file may have; an orders file has none of them but
+/// `plot` and `doctrine`.
+pub(crate) const SCENARIO_KEYS: [&str; 13] = [
     "reserves",
     "title",
     "exchange",
@@ -265,8 +270,9 @@ pub(crate) const SCENARIO_KEYS: [&str; 12] = [
     "formations",
     "range",
     "plot",
+    "doctrine",
 ];
-const ORDERS_KEYS: [&str; 3] = ["commander", "scenario", "plot"];
+const ORDERS_KEYS: [&str; 4] = ["commander", "scenario", "plot", "doctrine"];
 
 /// Parses TOML, reporting every syntax error. `None` when there were any.
 fn parse_document<'i>(text: &'i str, diags: &mut Vec<Diagnostic>) -> Option<S<DeTable<'i>>> {
@@ -490,6 +496,7 @@ pub(crate) fn scenario(text: &str, diags: &mut Vec<Diagnostic>) -> Option<RawSce
             "formations" => raw.formations = name_lists(value, "formations", diags),
             "range" => raw.ranges = piece(value, diags).unwrap_or_default(),
             "plot" => raw.plots = plots(value, diags),
+            "doctrine" => raw.doctrine = super::doctrine::parse(value, diags),
             other => {
                 let mut d = Diagnostic::error(
                     key.span(),
@@ -517,11 +524,12 @@ pub(crate) fn orders(text: &str, diags: &mut Vec<Diagnostic>) -> Option<RawOrder
             "commander" => raw.commander = piece(value, diags),
             "scenario" => raw.scenario = piece(value, diags),
             "plot" => raw.plots = plots(value, diags),
+            "doctrine" => raw.doctrine = super::doctrine::parse(value, diags),
             other => {
                 let mut d = Diagnostic::error(
                     key.span(),
                     format!("unknown key `{other}` in an orders file"),
-                    "`commander`, `scenario` or `plot`",
+                    "`commander`, `scenario`, `plot` or `doctrine`",
                 );
                 d = if SCENARIO_KEYS.contains(&other) {
                     d.with_help(format!(
@@ -544,7 +552,7 @@ pub fn is_scenario_text(text: &str) -> bool {
         Ok(doc) => doc
             .get_ref()
             .keys()
-            .any(|k| SCENARIO_KEYS.contains(&k.get_ref().as_ref()) && k.get_ref() != "plot"),
+            .any(|k| SCENARIO_KEYS.contains(&k.get_ref().as_ref()) && !ORDERS_KEYS.contains(&k.get_ref().as_ref())),
         Err(_) => true,
     }
 }

@@ -1,7 +1,9 @@
 //! All integration tests build into one binary, grouped by area.
 
+mod batch;
 mod battle;
 mod cli;
+mod doctrine;
 mod engine;
 mod golden;
 mod orders;

@@ -16,7 +16,7 @@ use fam::resolve::resolve;
 use crate::support::{files_with, repo};
 
 /// The shipped scenarios: (file name, text).
-fn scenarios() -> Vec<(String, String)> {
+pub(crate) fn scenarios() -> Vec<(String, String)> {
     let paths = files_with(&repo().join("scenarios"), "toml");
     assert!(paths.len() >= 4, "the shipped scenarios are missing");
     paths
@@ -29,14 +29,14 @@ fn scenarios() -> Vec<(String, String)> {
 }
 
 /// GZF paths as a shipped scenario writes them (relative to `scenarios/`).
-fn read_shipped(p: &str) -> Result<SourceFile, String> {
+pub(crate) fn read_shipped(p: &str) -> Result<SourceFile, String> {
     std::fs::read_to_string(repo().join("scenarios").join(p))
         .map(|t| SourceFile::new(p, t))
         .map_err(|e| e.to_string())
 }
 
 /// Every diagnostic as `file:line:col: message`.
-fn lines(reports: &[Report]) -> String {
+pub(crate) fn lines(reports: &[Report]) -> String {
     let mut out = Vec::new();
     for (source, diags) in reports {
         for d in diags {
@@ -65,7 +65,7 @@ fn build_with(
 }
 
 /// Builds and panics with every diagnostic (and the texts) on failure.
-fn must_build(
+pub(crate) fn must_build(
     what: &str,
     scenario: &str,
     orders: &[(String, String)],
@@ -96,7 +96,7 @@ fn header_key(line: &str) -> Option<String> {
 
 /// The scenario text without the tables under the given top-level keys
 /// (`plot`, `range`), everything else as written (Formation order matters).
-fn without_tables(text: &str, keys: &[&str]) -> String {
+pub(crate) fn without_tables(text: &str, keys: &[&str]) -> String {
     let mut out = String::new();
     let mut skipping = false;
     for line in text.lines() {
@@ -117,7 +117,7 @@ fn without_plots(text: &str) -> String {
 
 /// One orders file per side: the plots of its Formations, with the
 /// `commander` and `scenario` keys.
-fn orders_per_side(battle: &Battle, plot: &ExchangePlot) -> Vec<(String, String)> {
+pub(crate) fn orders_per_side(battle: &Battle, plot: &ExchangePlot) -> Vec<(String, String)> {
     battle
         .sides
         .iter()

@@ -442,6 +442,7 @@ fn resuming_from_the_written_files_matches_one_continuous_run() {
         9,
         &loaded.battle,
         &loaded.plot,
+        &[fam::engine::doctrine::PlotSource::Explicit; 2],
         &fam::engine::victory::Victory {
             max_exchanges: 100,
             morale_percent: None,
@@ -450,7 +451,12 @@ fn resuming_from_the_written_files_matches_one_continuous_run() {
         2,
         fam::report::Style::Text,
         true,
-        &|b, last| fam::orders::write::template(b, last),
+        // The templates, as the commanders send them back unedited.
+        &|b, last| {
+            let t = fam::orders::write::template(b, last);
+            let sources = vec![fam::engine::doctrine::PlotSource::Explicit; t.formations.len()];
+            (t, sources)
+        },
     );
     let start = both.report.find("Volley 1").unwrap();
     let second_start = both.report[start..].find("(Exchange 2)").map(|i| i + start).unwrap();

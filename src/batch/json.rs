@@ -1,0 +1,567 @@
+//! The batch result as JSON (`docs/batch-json.md`): the statistics for
+//! readers, and under `tallies` the raw integer counts, from which
+//! [`parse`] rebuilds the [`Report`] exactly so that [`merge`] can add
+//! shards up. These wire types are separate from the internal ones.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::stats::{Histogram, MeanStats, rate, wilson};
+use super::tally::{DiceTally, Fate, REASONS, SideTally, Tally, UnitTally};
+use super::{Meta, Report, UnitInfo, run_seed};
+
+/// Version of the batch JSON; it rises when a field changes meaning or
+/// disappears (new fields may be added without a rise).
+pub const BATCH_SCHEMA_VERSION: u32 = 1;
+
+/// The whole document.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BatchJson {
+    pub schema: String,
+    pub version: u32,
+    pub fam_version: String,
+    pub scenario: String,
+    pub title: String,
+    pub fingerprint: String,
+    pub seed: u64,
+    pub first_exchange: u32,
+    pub exchanges_cap: u32,
+    pub runs: u64,
+    pub run_range: [u64; 2],
+    pub shard: Option<ShardJson>,
+    pub until_ci: Option<f64>,
+    pub replay_args: Vec<String>,
+    pub sides: Vec<SideJson>,
+    pub draws: u64,
+    pub draw_rate: f64,
+    pub draw_ci95: [f64; 2],
+    pub undecided: u64,
+    pub undecided_rate: f64,
+    pub decided_by: BTreeMap<String, u64>,
+    pub exchanges: DistJson,
+    pub units: Vec<UnitJson>,
+    pub notable_seeds: NotableJson,
+    pub dice_per_battle: DiceJson,
+    pub tallies: TalliesJson,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ShardJson {
+    /// 1-based.
+    pub index: u64,
+    pub count: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SideJson {
+    pub id: usize,
+    pub name: String,
+    pub wins: u64,
+    pub win_rate: f64,
+    pub ci95: [f64; 2],
+    pub points_lost: DistJson,
+}
+
+/// Summary of an integer quantity with its exact histogram.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DistJson {
+    pub mean: Option<f64>,
+    pub sd: Option<f64>,
+    pub ci95: Option<[f64; 2]>,
+    pub min: Option<u32>,
+    pub p10: Option<u32>,
+    pub p50: Option<u32>,
+    pub p90: Option<u32>,
+    pub max: Option<u32>,
+    /// `[value, runs]` for every value seen, in increasing order.
+    pub histogram: Vec<[u64; 2]>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UnitJson {
+    pub id: usize,
+    pub name: String,
+    pub side: usize,
+    pub formation: String,
+    /// Hull boxes left at the start.
+    pub hull: u32,
+    pub points: u32,
+    pub destroyed_rate: f64,
+    pub destroyed_ci95: [f64; 2],
+    pub surrendered_rate: f64,
+    pub withdrawn_rate: f64,
+    pub untouched_rate: f64,
+    pub crippled_rate: f64,
+    pub damaged_rate: f64,
+    pub mean_hull_damage: Option<f64>,
+    pub hull_damage_ci95: Option<[f64; 2]>,
+    pub hull_damage: DistJson,
+    /// P(still in the fight or in the Reserve at the end | its side won).
+    pub survive_if_side_wins: Option<f64>,
+    pub survive_if_side_wins_ci95: Option<[f64; 2]>,
+}
+
+/// A run to replay.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RunJson {
+    pub run: u64,
+    pub seed: u64,
+    pub exchanges: Option<u32>,
+    pub command: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WinJson {
+    pub side: usize,
+    pub name: String,
+    /// True when this side's win rate is below the best side's.
+    pub upset: bool,
+    /// The side's first win (lowest run index); `null` if it never won.
+    pub first: Option<RunJson>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DeathJson {
+    pub unit: usize,
+    pub name: String,
+    /// The first run in which it was destroyed or abandoned; `null` if never.
+    pub first: Option<RunJson>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct NotableJson {
+    pub wins: Vec<WinJson>,
+    pub longest: Option<RunJson>,
+    pub first_draw: Option<RunJson>,
+    pub first_undecided: Option<RunJson>,
+    pub unit_deaths: Vec<DeathJson>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DiceJson {
+    pub mean: Option<f64>,
+    pub sd: Option<f64>,
+    pub min: Option<u64>,
+    pub max: Option<u64>,
+    pub total: u128,
+}
+
+/// A histogram's range and its non-zero counts.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct HistJson {
+    pub lo: u32,
+    pub hi: u32,
+    pub counts: Vec<[u64; 2]>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SideTallyJson {
+    pub wins: u64,
+    pub points_lost: HistJson,
+    pub first_win: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UnitTallyJson {
+    /// Runs per fate: destroyed, surrendered, withdrawn, untouched,
+    /// crippled, damaged.
+    pub fates: [u64; 6],
+    pub survived_side_won: u64,
+    pub hull_damage: HistJson,
+    pub first_death: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DiceTallyJson {
+    pub sum: u128,
+    pub sum_sq: u128,
+    pub min: Option<u64>,
+    pub max: Option<u64>,
+}
+
+/// The raw integer tallies ([`Tally`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TalliesJson {
+    pub runs: u64,
+    pub draws: u64,
+    pub undecided: u64,
+    /// In the order annihilation, unit_destroyed, unit_escaped, morale,
+    /// points_destroyed, exchange_limit.
+    pub decided_by: [u64; 6],
+    pub exchanges: HistJson,
+    pub dice: DiceTallyJson,
+    pub sides: Vec<SideTallyJson>,
+    pub units: Vec<UnitTallyJson>,
+    pub first_draw: Option<u64>,
+    pub first_undecided: Option<u64>,
+    /// `[exchanges, run]` of the longest run (ties: the lower run index).
+    pub longest: Option<[u64; 2]>,
+}
+
+fn hist_json(h: &Histogram) -> HistJson {
+    HistJson {
+        lo: h.lo(),
+        hi: h.hi(),
+        counts: h.nonzero().map(|(v, c)| [u64::from(v), c]).collect(),
+    }
+}
+
+fn hist_from(j: &HistJson) -> Result<Histogram, String> {
+    if j.hi < j.lo {
+        return Err(format!("histogram range {}..={} is empty", j.lo, j.hi));
+    }
+    let mut h = Histogram::new(j.lo, j.hi);
+    for [v, c] in &j.counts {
+        let v = u32::try_from(*v).map_err(|_| format!("histogram value {v} is out of range"))?;
+        if v < j.lo || v > j.hi {
+            return Err(format!("histogram value {v} is outside {}..={}", j.lo, j.hi));
+        }
+        h.add_n(v, *c);
+    }
+    Ok(h)
+}
+
+/// Summary of a histogram.
+pub fn dist(h: &Histogram) -> DistJson {
+    let m: Option<MeanStats> = h.mean();
+    DistJson {
+        mean: m.map(|m| m.mean),
+        sd: m.map(|m| m.sd),
+        ci95: m.map(|m| m.ci95),
+        min: h.min(),
+        p10: h.percentile(10),
+        p50: h.percentile(50),
+        p90: h.percentile(90),
+        max: h.max(),
+        histogram: h.nonzero().map(|(v, c)| [u64::from(v), c]).collect(),
+    }
+}
+
+fn conditional(hits: u64, n: u64) -> (Option<f64>, Option<[f64; 2]>) {
+    if n == 0 {
+        (None, None)
+    } else {
+        (Some(rate(hits, n)), Some(wilson(hits, n)))
+    }
+}
+
+/// Sides whose win rate is below the best side's (their wins are upsets).
+pub fn underdogs(t: &Tally) -> Vec<bool> {
+    let best = t.sides.iter().map(|s| s.wins).max().unwrap_or(0);
+    t.sides.iter().map(|s| s.wins < best).collect()
+}
+
+fn run_json(meta: &Meta, run: u64, exchanges: Option<u32>) -> RunJson {
+    let seed = run_seed(meta.seed, run);
+    RunJson {
+        run,
+        seed,
+        exchanges,
+        command: meta.replay(seed),
+    }
+}
+
+/// The document for a report.
+pub fn to_json(report: &Report) -> BatchJson {
+    let Report { meta, tally: t } = report;
+    let n = t.runs;
+    let sides = t
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, s)| SideJson {
+            id: i,
+            name: meta.sides[i].clone(),
+            wins: s.wins,
+            win_rate: rate(s.wins, n),
+            ci95: wilson(s.wins, n),
+            points_lost: dist(&s.points_lost),
+        })
+        .collect();
+    let units = t
+        .units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| {
+            let info = &meta.units[i];
+            let f = |fate: Fate| rate(u.fates[fate as usize], n);
+            let hull = u.hull_damage.mean();
+            let (survive, survive_ci) = conditional(u.survived_side_won, t.sides[info.side].wins);
+            UnitJson {
+                id: i,
+                name: info.name.clone(),
+                side: info.side,
+                formation: info.formation.clone(),
+                hull: info.hull,
+                points: info.points,
+                destroyed_rate: f(Fate::Destroyed),
+                destroyed_ci95: wilson(u.fates[Fate::Destroyed as usize], n),
+                surrendered_rate: f(Fate::Surrendered),
+                withdrawn_rate: f(Fate::Withdrawn),
+                untouched_rate: f(Fate::Untouched),
+                crippled_rate: f(Fate::Crippled),
+                damaged_rate: f(Fate::Damaged),
+                mean_hull_damage: hull.map(|m| m.mean),
+                hull_damage_ci95: hull.map(|m| m.ci95),
+                hull_damage: dist(&u.hull_damage),
+                survive_if_side_wins: survive,
+                survive_if_side_wins_ci95: survive_ci,
+            }
+        })
+        .collect();
+    let under = underdogs(t);
+    let notable = NotableJson {
+        wins: t
+            .sides
+            .iter()
+            .enumerate()
+            .map(|(i, s)| WinJson {
+                side: i,
+                name: meta.sides[i].clone(),
+                upset: under[i],
+                first: s.first_win.map(|r| run_json(meta, r, None)),
+            })
+            .collect(),
+        longest: t.longest.map(|(k, r)| run_json(meta, r, Some(k))),
+        first_draw: t.first_draw.map(|r| run_json(meta, r, None)),
+        first_undecided: t.first_undecided.map(|r| run_json(meta, r, None)),
+        unit_deaths: t
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| DeathJson {
+                unit: i,
+                name: meta.units[i].name.clone(),
+                first: u.first_death.map(|r| run_json(meta, r, None)),
+            })
+            .collect(),
+    };
+    let dice = super::stats::mean_interval(n, t.dice.sum, t.dice.sum_sq);
+    BatchJson {
+        schema: "fam-batch".into(),
+        version: BATCH_SCHEMA_VERSION,
+        fam_version: meta.fam_version.clone(),
+        scenario: meta.scenario.clone(),
+        title: meta.title.clone(),
+        fingerprint: meta.fingerprint.clone(),
+        seed: meta.seed,
+        first_exchange: meta.first_exchange,
+        exchanges_cap: meta.exchanges,
+        runs: n,
+        run_range: meta.range,
+        shard: meta.shard.map(|(index, count)| ShardJson { index, count }),
+        until_ci: meta.until_ci,
+        replay_args: meta.replay_args.clone(),
+        sides,
+        draws: t.draws,
+        draw_rate: rate(t.draws, n),
+        draw_ci95: wilson(t.draws, n),
+        undecided: t.undecided,
+        undecided_rate: rate(t.undecided, n),
+        decided_by: REASONS
+            .iter()
+            .zip(t.decided_by)
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        exchanges: dist(&t.exchanges),
+        units,
+        notable_seeds: notable,
+        dice_per_battle: DiceJson {
+            mean: dice.map(|d| d.mean),
+            sd: dice.map(|d| d.sd),
+            min: t.dice.min,
+            max: t.dice.max,
+            total: t.dice.sum,
+        },
+        tallies: TalliesJson {
+            runs: n,
+            draws: t.draws,
+            undecided: t.undecided,
+            decided_by: t.decided_by,
+            exchanges: hist_json(&t.exchanges),
+            dice: DiceTallyJson {
+                sum: t.dice.sum,
+                sum_sq: t.dice.sum_sq,
+                min: t.dice.min,
+                max: t.dice.max,
+            },
+            sides: t
+                .sides
+                .iter()
+                .map(|s| SideTallyJson {
+                    wins: s.wins,
+                    points_lost: hist_json(&s.points_lost),
+                    first_win: s.first_win,
+                })
+                .collect(),
+            units: t
+                .units
+                .iter()
+                .map(|u| UnitTallyJson {
+                    fates: u.fates,
+                    survived_side_won: u.survived_side_won,
+                    hull_damage: hist_json(&u.hull_damage),
+                    first_death: u.first_death,
+                })
+                .collect(),
+            first_draw: t.first_draw,
+            first_undecided: t.first_undecided,
+            longest: t.longest.map(|(k, r)| [u64::from(k), r]),
+        },
+    }
+}
+
+/// The report as JSON text (pretty, ending in a newline).
+pub fn render(report: &Report) -> String {
+    let mut s = serde_json::to_string_pretty(&to_json(report)).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Reads a batch JSON document back into a report (from its `tallies` and
+/// descriptive fields; the statistics are recomputed, not trusted).
+pub fn parse(text: &str) -> Result<Report, String> {
+    let j: BatchJson = serde_json::from_str(text).map_err(|e| format!("not a fam batch result: {e}"))?;
+    if j.schema != "fam-batch" {
+        return Err(format!("schema is `{}`, not `fam-batch`", j.schema));
+    }
+    if j.version != BATCH_SCHEMA_VERSION {
+        return Err(format!(
+            "batch JSON version {} (this fam reads version {BATCH_SCHEMA_VERSION})",
+            j.version
+        ));
+    }
+    let t = &j.tallies;
+    if t.sides.len() != j.sides.len() || t.units.len() != j.units.len() {
+        return Err("the tallies do not match the sides and units".into());
+    }
+    let tally = Tally {
+        runs: t.runs,
+        sides: t
+            .sides
+            .iter()
+            .map(|s| {
+                Ok(SideTally {
+                    wins: s.wins,
+                    points_lost: hist_from(&s.points_lost)?,
+                    first_win: s.first_win,
+                })
+            })
+            .collect::<Result<_, String>>()?,
+        draws: t.draws,
+        undecided: t.undecided,
+        decided_by: t.decided_by,
+        exchanges: hist_from(&t.exchanges)?,
+        dice: DiceTally {
+            sum: t.dice.sum,
+            sum_sq: t.dice.sum_sq,
+            min: t.dice.min,
+            max: t.dice.max,
+        },
+        units: t
+            .units
+            .iter()
+            .map(|u| {
+                Ok(UnitTally {
+                    fates: u.fates,
+                    survived_side_won: u.survived_side_won,
+                    hull_damage: hist_from(&u.hull_damage)?,
+                    first_death: u.first_death,
+                })
+            })
+            .collect::<Result<_, String>>()?,
+        first_draw: t.first_draw,
+        first_undecided: t.first_undecided,
+        longest: match t.longest {
+            Some([k, r]) => Some((u32::try_from(k).map_err(|_| "longest run out of range")?, r)),
+            None => None,
+        },
+    };
+    if tally.runs != j.run_range[1].saturating_sub(j.run_range[0]) {
+        return Err(format!(
+            "{} runs counted, but the run range {}..{} holds {}",
+            tally.runs,
+            j.run_range[0],
+            j.run_range[1],
+            j.run_range[1].saturating_sub(j.run_range[0])
+        ));
+    }
+    let meta = Meta {
+        fam_version: j.fam_version,
+        scenario: j.scenario,
+        title: j.title,
+        fingerprint: j.fingerprint,
+        seed: j.seed,
+        first_exchange: j.first_exchange,
+        exchanges: j.exchanges_cap,
+        range: j.run_range,
+        shard: j.shard.map(|s| (s.index, s.count)),
+        until_ci: j.until_ci,
+        sides: j.sides.into_iter().map(|s| s.name).collect(),
+        units: j
+            .units
+            .into_iter()
+            .map(|u| UnitInfo {
+                name: u.name,
+                side: u.side,
+                formation: u.formation,
+                hull: u.hull,
+                points: u.points,
+            })
+            .collect(),
+        replay_args: j.replay_args,
+    };
+    Ok(Report { meta, tally })
+}
+
+/// Adds up batches of the same scenario, seed and Exchange cap whose run
+/// ranges tile one range without gap or overlap (the shards of one batch,
+/// in any order). The result equals the batch of the whole range.
+pub fn merge(mut parts: Vec<Report>) -> Result<Report, String> {
+    if parts.is_empty() {
+        return Err("nothing to merge".into());
+    }
+    parts.sort_by_key(|p| p.meta.range);
+    let mut out = parts[0].clone();
+    out.meta.shard = None;
+    for (i, p) in parts.iter().enumerate() {
+        let m = &p.meta;
+        if m.until_ci.is_some() {
+            return Err(format!(
+                "part {} is an --until-ci batch; only fixed batches merge",
+                i + 1
+            ));
+        }
+        let same = |what: &str, ok: bool| {
+            if ok {
+                Ok(())
+            } else {
+                Err(format!("the parts differ in {what}: they are not shards of one batch"))
+            }
+        };
+        same("fam version", m.fam_version == out.meta.fam_version)?;
+        same("scenario fingerprint", m.fingerprint == out.meta.fingerprint)?;
+        same("base seed", m.seed == out.meta.seed)?;
+        same("Exchange cap", m.exchanges == out.meta.exchanges)?;
+        same("first Exchange", m.first_exchange == out.meta.first_exchange)?;
+        same("sides or units", m.sides == out.meta.sides && m.units == out.meta.units)?;
+        if i == 0 {
+            continue;
+        }
+        let prev_end = parts[i - 1].meta.range[1];
+        if m.range[0] > prev_end {
+            return Err(format!("runs {prev_end}..{} are missing", m.range[0]));
+        }
+        if m.range[0] < prev_end {
+            return Err(format!(
+                "runs {}..{} are counted twice",
+                m.range[0],
+                prev_end.min(m.range[1])
+            ));
+        }
+        out.tally.merge(&p.tally)?;
+        out.meta.range[1] = m.range[1];
+    }
+    Ok(out)
+}

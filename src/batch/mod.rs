@@ -1,0 +1,406 @@
+//! Monte Carlo batches: the same scenario played many times from derived
+//! seeds, counted into fixed-size integer tallies ([`Tally`]), and the
+//! statistics, tables, JSON, CSV and pictures made from them.
+//!
+//! * Run `i` (0-based) of a batch with base seed `B` is the battle `fam
+//!   resolve SCENARIO --seed run_seed(B, i) --exchanges K` plays: the same
+//!   plots ([`crate::resolve::battle_plot`]), the same Exchange seeds
+//!   ([`exchange_seed`]), the same victory checks ([`decide`]), with nothing
+//!   recorded (the `()` sink).
+//! * The runs are cut into chunks of [`CHUNK`]; rayon hands chunks to
+//!   workers, each with its own working [`Battle`] (reset with
+//!   [`Battle::reset_to`]) and [`Scratch`], counting into its own [`Tally`];
+//!   tallies are added up. Integer addition and "lowest run index" are
+//!   associative and commutative, so the result is the same for any thread
+//!   count, split or merge order, machine, or sharding.
+//! * Memory is flat in the number of runs: a tally's size is fixed by the
+//!   scenario (histograms over Exchanges `1..=K`, hull boxes and points).
+//!
+//! This is the only module that knows about threads.
+
+pub mod json;
+pub mod stats;
+pub mod svg;
+pub mod tally;
+pub mod text;
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use crate::engine::dice::Dice;
+use crate::engine::plot::ExchangePlot;
+use crate::engine::state::Battle;
+use crate::engine::victory::{Outcome, decide, exchange_seed, side_masses};
+use crate::engine::volley::{Scratch, run_exchange};
+use crate::orders::Loaded;
+
+pub use stats::{Histogram, MeanStats, newcombe, wilson};
+pub use tally::{Fate, RunResult, Tally};
+
+/// Runs handed to a worker at a time (also the granularity of progress).
+pub const CHUNK: u64 = 64;
+
+/// Runs per block with `--until-ci`: the stopping rule is checked after
+/// every block, so the same width and seed always stop at the same count.
+pub const CI_BLOCK: u64 = 1000;
+
+const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The seed of run `run` (0-based) of a batch with base seed `base`: output
+/// number `run + 1` of the SplitMix64 generator seeded with `base`, that is
+/// the SplitMix64 finaliser of `base + (run + 1) · 0x9E3779B97F4A7C15`
+/// (wrapping). Unlike [`exchange_seed`], run 0 does not use the base itself.
+pub fn run_seed(base: u64, run: u64) -> u64 {
+    let mut z = base.wrapping_add(run.wrapping_add(1).wrapping_mul(GAMMA));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// How to run a batch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// Base seed: run `i` is played with [`run_seed`]`(seed, i)`.
+    pub seed: u64,
+    /// Exchanges at most per run (`fam resolve --exchanges K`); a run that
+    /// reaches it undecided counts as undecided.
+    pub exchanges: u32,
+    /// Worker threads; `None`: one per core.
+    pub threads: Option<usize>,
+}
+
+/// Exchanges that take a scenario to its `[victory]` Exchange limit (so
+/// every run ends in a decision), at least 1.
+pub fn default_exchanges(loaded: &Loaded) -> u32 {
+    (loaded.victory.max_exchanges + 1)
+        .saturating_sub(loaded.exchange)
+        .max(1)
+}
+
+/// A 64-bit FNV-1a fingerprint of everything that decides a scenario's
+/// runs (battle, plots, standing orders, victory rules, first Exchange), as
+/// 16 hex digits: merged shards must share it.
+pub fn fingerprint(loaded: &Loaded) -> String {
+    let text = format!(
+        "{:?}|{:?}|{:?}|{:?}|{}",
+        loaded.battle, loaded.plot, loaded.doctrine, loaded.victory, loaded.exchange
+    );
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    format!("{h:016x}")
+}
+
+/// What a batch was, besides its tallies: enough to render every output
+/// and to check that shards belong together.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Meta {
+    /// The fam version that played the runs (shards must agree).
+    pub fam_version: String,
+    /// The scenario path as given on the command line.
+    pub scenario: String,
+    pub title: String,
+    /// [`fingerprint`] of the scenario.
+    pub fingerprint: String,
+    pub seed: u64,
+    /// The scenario's `exchange` (the first Exchange each run plays).
+    pub first_exchange: u32,
+    /// Exchanges at most per run.
+    pub exchanges: u32,
+    /// Run indices played: `[start, end)`.
+    pub range: [u64; 2],
+    /// `--shard K/N` as `(K, N)`, 1-based.
+    pub shard: Option<(u64, u64)>,
+    /// `--until-ci W`.
+    pub until_ci: Option<f64>,
+    /// Commanders' names, by side id.
+    pub sides: Vec<String>,
+    pub units: Vec<UnitInfo>,
+    /// Arguments `fam resolve` needs besides the scenario, the seed and
+    /// `--exchanges` to replay a run (orders files, load options).
+    pub replay_args: Vec<String>,
+}
+
+/// A Unit as the outputs name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitInfo {
+    pub name: String,
+    pub side: usize,
+    pub formation: String,
+    /// Hull boxes left at the start.
+    pub hull: u32,
+    pub points: u32,
+}
+
+impl Meta {
+    /// The description of a batch of `loaded` (read from `scenario`).
+    pub fn new(loaded: &Loaded, scenario: &str, options: &Options, range: Range<u64>) -> Meta {
+        let b = &loaded.battle;
+        Meta {
+            fam_version: env!("CARGO_PKG_VERSION").to_string(),
+            scenario: scenario.to_string(),
+            title: loaded.title.clone().unwrap_or_else(|| loaded.scenario.clone()),
+            fingerprint: fingerprint(loaded),
+            seed: options.seed,
+            first_exchange: loaded.exchange,
+            exchanges: options.exchanges,
+            range: [range.start, range.end],
+            shard: None,
+            until_ci: None,
+            sides: b.sides.iter().map(|s| s.name.clone()).collect(),
+            units: b
+                .units
+                .iter()
+                .map(|u| UnitInfo {
+                    name: u.name.clone(),
+                    side: u.side,
+                    formation: b.formations[u.formation].name.clone(),
+                    hull: u.hull_left(),
+                    points: u.points,
+                })
+                .collect(),
+            replay_args: Vec::new(),
+        }
+    }
+
+    /// The command that replays the run with seed `seed`.
+    pub fn replay(&self, seed: u64) -> String {
+        let mut parts = vec!["fam".to_string(), "resolve".to_string(), shell_quote(&self.scenario)];
+        parts.extend(self.replay_args.iter().map(|a| shell_quote(a)));
+        parts.push(format!("--seed {seed}"));
+        parts.push(format!("--exchanges {}", self.exchanges));
+        parts.join(" ")
+    }
+}
+
+/// A word for a POSIX shell: as it is when it needs no quoting.
+pub fn shell_quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '=' | ':' | ',' | '+' | '@'));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// A batch's description and tallies: what every output is made from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub meta: Meta,
+    pub tally: Tally,
+}
+
+/// How one run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunSummary {
+    pub run: u64,
+    pub seed: u64,
+    /// `None`: the Exchange cap was reached with no decision.
+    pub outcome: Option<Outcome>,
+    pub exchanges: u32,
+    /// Dice rolled over the whole battle.
+    pub dice: u64,
+}
+
+/// One worker: a working battle and scratch memory reused for every run it
+/// plays, and the tally it counts into.
+pub struct Worker<'a> {
+    loaded: &'a Loaded,
+    options: &'a Options,
+    /// The plots of the first Exchange: the same for every run, since they
+    /// depend only on the starting state.
+    first_plot: &'a ExchangePlot,
+    battle: Battle,
+    scratch: Scratch,
+    start_mass: Vec<u32>,
+    pub tally: Tally,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(loaded: &'a Loaded, options: &'a Options, first_plot: &'a ExchangePlot) -> Worker<'a> {
+        Worker {
+            loaded,
+            options,
+            first_plot,
+            battle: loaded.battle.clone(),
+            scratch: Scratch::default(),
+            start_mass: side_masses(&loaded.battle),
+            tally: Tally::new(&loaded.battle, options.exchanges),
+        }
+    }
+
+    /// Plays run `run` and counts it. After the first few runs this
+    /// allocates nothing except what the plot rule allocates for Exchanges
+    /// after the first (see [`crate::resolve::battle_plot`]).
+    pub fn run(&mut self, run: u64) -> RunSummary {
+        let seed = run_seed(self.options.seed, run);
+        self.battle.reset_to(&self.loaded.battle);
+        let mut generated: Option<ExchangePlot> = None;
+        let mut outcome = None;
+        let mut played = 0;
+        let mut dice_count = 0;
+        for i in 0..self.options.exchanges.max(1) {
+            let k = self.loaded.exchange + i;
+            if i > 0 {
+                let previous = generated.as_ref().unwrap_or(self.first_plot);
+                let next = battle_plot(self.loaded, &self.battle, i, self.options.exchanges, previous);
+                generated = Some(next.0);
+            }
+            let plot = generated.as_ref().unwrap_or(self.first_plot);
+            let mut dice = Dice::new(exchange_seed(seed, k));
+            run_exchange(&mut self.battle, plot, &mut dice, &mut (), &mut self.scratch);
+            dice_count += dice.count_draws();
+            played += 1;
+            outcome = decide(&self.battle, &self.start_mass, &self.loaded.victory, k);
+            if outcome.is_some() {
+                break;
+            }
+        }
+        self.tally.record(
+            &self.loaded.battle,
+            &self.battle,
+            RunResult {
+                run,
+                outcome: outcome.as_ref(),
+                exchanges: played,
+                dice: dice_count,
+            },
+        );
+        RunSummary {
+            run,
+            seed,
+            outcome,
+            exchanges: played,
+            dice: dice_count,
+        }
+    }
+
+    /// The working battle as the last run left it.
+    pub fn battle(&self) -> &Battle {
+        &self.battle
+    }
+}
+
+/// The plots of a batch's first Exchange (computed once).
+pub fn first_plot(loaded: &Loaded, options: &Options) -> ExchangePlot {
+    battle_plot(loaded, &loaded.battle, 0, options.exchanges, &loaded.plot).0
+}
+
+/// Why a batch could not run.
+#[derive(Debug)]
+pub enum BatchError {
+    /// The thread pool could not be built.
+    Threads(String),
+}
+
+impl std::fmt::Display for BatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BatchError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BatchError {}
+
+/// Plays runs `runs` (indices, so a shard plays its own slice of the whole
+/// batch) on `options.threads` threads. `progress(n)` is called from the
+/// workers after every chunk with the runs it finished.
+pub fn run(
+    loaded: &Loaded,
+    options: &Options,
+    runs: Range<u64>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Tally, BatchError> {
+    let first = first_plot(loaded, options);
+    let work = || {
+        let chunks = runs.end.saturating_sub(runs.start).div_ceil(CHUNK);
+        (0..chunks)
+            .into_par_iter()
+            .fold(
+                || Worker::new(loaded, options, &first),
+                |mut w, c| {
+                    let lo = runs.start + c * CHUNK;
+                    let hi = (lo + CHUNK).min(runs.end);
+                    for i in lo..hi {
+                        w.run(i);
+                    }
+                    progress(hi - lo);
+                    w
+                },
+            )
+            .map(|w| w.tally)
+            .reduce(
+                || Tally::new(&loaded.battle, options.exchanges),
+                |mut a, b| {
+                    // Same scenario and cap on both sides: cannot fail.
+                    let _ = a.merge(&b);
+                    a
+                },
+            )
+    };
+    match options.threads {
+        None => Ok(work()),
+        Some(t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(t.max(1))
+            .build()
+            .map_err(|e| BatchError::Threads(e.to_string()))
+            .map(|pool| pool.install(work)),
+    }
+}
+
+/// Width of the widest win-rate interval (the stopping rule of `--until-ci`).
+pub fn widest_win_interval(tally: &Tally) -> f64 {
+    tally
+        .sides
+        .iter()
+        .map(|s| {
+            let [lo, hi] = wilson(s.wins, tally.runs);
+            hi - lo
+        })
+        .fold(0.0, f64::max)
+}
+
+/// Plays blocks of [`CI_BLOCK`] runs (0.., then the next block, …) until
+/// every side's win-rate interval is narrower than `width`, or `max_runs`
+/// runs were played (rounded up to a whole block). Deterministic: the same
+/// width, seed and scenario always stop after the same number of runs.
+pub fn run_until_ci(
+    loaded: &Loaded,
+    options: &Options,
+    width: f64,
+    max_runs: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Tally, BatchError> {
+    let mut total = Tally::new(&loaded.battle, options.exchanges);
+    loop {
+        let start = total.runs;
+        let block = run(loaded, options, start..start + CI_BLOCK, progress)?;
+        let _ = total.merge(&block);
+        if widest_win_interval(&total) < width || total.runs >= max_runs {
+            return Ok(total);
+        }
+    }
+}
+
+/// TEMPORARY until the plot rule is factored into crate::resolve.
+pub fn battle_plot(
+    loaded: &Loaded,
+    battle: &Battle,
+    i: u32,
+    count: u32,
+    previous: &ExchangePlot,
+) -> (ExchangePlot, Vec<crate::engine::doctrine::PlotSource>) {
+    use crate::engine::doctrine::standing_plot;
+    let _ = previous;
+    if i == 0 {
+        standing_plot(battle, &loaded.plot, &loaded.doctrine, count > 1)
+    } else {
+        standing_plot(battle, &ExchangePlot::default(), &loaded.doctrine, true)
+    }
+}

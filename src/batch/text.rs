@@ -1,0 +1,618 @@
+//! The batch for people (a table with its precision shown), for
+//! spreadsheets (CSV), and two batches side by side (`fam compare`).
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::Report;
+use super::json::{BatchJson, underdogs};
+use super::stats::{Histogram, MeanStats, mean_difference, newcombe, rate, wilson};
+use super::tally::{Fate, REASONS};
+
+/// Decimals for percentages: enough to show the precision of `runs` runs
+/// (a 95 % interval is about ±1/√runs wide), no more.
+fn decimals(runs: u64) -> usize {
+    match runs {
+        0..40_000 => 1,
+        40_000..4_000_000 => 2,
+        _ => 3,
+    }
+}
+
+fn pct(x: f64, d: usize) -> String {
+    format!("{:.*} %", d, x * 100.0)
+}
+
+fn interval(ci: [f64; 2], d: usize) -> String {
+    format!("[{:.*}, {:.*}]", d, ci[0] * 100.0, d, ci[1] * 100.0)
+}
+
+fn mean_text(m: Option<MeanStats>) -> String {
+    match m {
+        None => "-".into(),
+        Some(m) => format!("{:.2} [{:.2}, {:.2}]", m.mean, m.ci95[0], m.ci95[1]),
+    }
+}
+
+fn opt(v: Option<u32>) -> String {
+    v.map_or("-".into(), |v| v.to_string())
+}
+
+fn plural(n: u64, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// Width of `s` in characters (names are printed padded to a column).
+fn width(s: &str) -> usize {
+    s.chars().count()
+}
+
+fn pad(s: &str, w: usize) -> String {
+    let mut out = s.to_string();
+    for _ in width(s)..w {
+        out.push(' ');
+    }
+    out
+}
+
+/// A bar of `frac` (0..=1) of `cells` characters, in eighths.
+fn bar(frac: f64, cells: usize) -> String {
+    const PARTS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+    let eighths = (frac.clamp(0.0, 1.0) * cells as f64 * 8.0).round() as usize;
+    let mut s = "█".repeat(eighths / 8);
+    if !eighths.is_multiple_of(8) {
+        s.push(PARTS[eighths % 8]);
+    }
+    s
+}
+
+/// What a run was, for the list of runs to replay.
+fn replay_line(out: &mut String, what: &str, report: &Report, run: u64) {
+    let seed = super::run_seed(report.meta.seed, run);
+    let _ = writeln!(out, "  {what}: run {run}, seed {seed}");
+    let _ = writeln!(out, "      {}", report.meta.replay(seed));
+}
+
+fn histogram_lines(out: &mut String, h: &Histogram, runs: u64, d: usize) {
+    let most = h.nonzero().map(|(_, c)| c).max().unwrap_or(0);
+    let label_w = width(&h.hi().to_string());
+    let count_w = width(&most.to_string());
+    for (v, c) in h.nonzero() {
+        let _ = writeln!(
+            out,
+            "  {v:>label_w$} │{} {c:>count_w$}  {}",
+            pad(&bar(c as f64 / most.max(1) as f64, 30), 31),
+            pct(rate(c, runs), d)
+        );
+    }
+}
+
+/// The human-readable table of a batch.
+pub fn table(report: &Report) -> String {
+    let Report { meta, tally: t } = report;
+    let n = t.runs;
+    let d = decimals(n);
+    let mut out = String::new();
+    let _ = writeln!(out, "{} ({})", meta.title, meta.scenario);
+    let range = if meta.range[0] == 0 {
+        String::new()
+    } else {
+        format!(" (runs {}..{})", meta.range[0], meta.range[1])
+    };
+    let shard = meta
+        .shard
+        .map_or(String::new(), |(k, of)| format!(", shard {k} of {of}"));
+    let _ = writeln!(
+        out,
+        "{}{range}{shard}, base seed {}, at most {} per run",
+        plural(n, "run"),
+        meta.seed,
+        plural(u64::from(meta.exchanges), "Exchange"),
+    );
+    if let Some(w) = meta.until_ci {
+        let _ = writeln!(
+            out,
+            "Ran blocks of {} runs until every win-rate interval was narrower than {}.",
+            super::CI_BLOCK,
+            pct(w, d)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "Brackets: 95 % intervals (Wilson score for rates, normal for means)."
+    );
+
+    // Outcomes.
+    let mut rows: Vec<(String, u64)> = meta
+        .sides
+        .iter()
+        .zip(&t.sides)
+        .map(|(name, s)| (format!("{name} wins"), s.wins))
+        .collect();
+    rows.push(("Draw".into(), t.draws));
+    if t.undecided > 0 {
+        rows.push((
+            format!("Undecided after {}", plural(u64::from(meta.exchanges), "Exchange")),
+            t.undecided,
+        ));
+    }
+    let name_w = rows.iter().map(|r| width(&r.0)).max().unwrap_or(0).max(7);
+    let count_w = width(&n.to_string()).max(4);
+    let _ = writeln!(
+        out,
+        "\n{}  {:>count_w$}  {:>9}  95 % interval",
+        pad("Outcome", name_w),
+        "runs",
+        "rate"
+    );
+    for (name, c) in &rows {
+        let _ = writeln!(
+            out,
+            "{}  {c:>count_w$}  {:>9}  {}",
+            pad(name, name_w),
+            pct(rate(*c, n), d),
+            interval(wilson(*c, n), d)
+        );
+    }
+    let decided: Vec<String> = REASONS
+        .iter()
+        .zip(t.decided_by)
+        .filter(|(_, c)| *c > 0)
+        .map(|(r, c)| format!("{} {c}", r.replace('_', " ")))
+        .collect();
+    if !decided.is_empty() {
+        let _ = writeln!(out, "Decided by: {}", decided.join(", "));
+    }
+
+    // Exchanges.
+    let h = &t.exchanges;
+    let _ = writeln!(
+        out,
+        "\nExchanges per battle: mean {}, min {}, median {}, 90th percentile {}, max {}",
+        mean_text(h.mean()),
+        opt(h.min()),
+        opt(h.percentile(50)),
+        opt(h.percentile(90)),
+        opt(h.max())
+    );
+    histogram_lines(&mut out, h, n, d);
+
+    // Units.
+    let unit_w = meta.units.iter().map(|u| width(&u.name)).max().unwrap_or(0).max(4);
+    let side_w = meta.sides.iter().map(|s| width(s)).max().unwrap_or(0).max(4);
+    let _ = writeln!(out, "\nUnits: how each battle left them (the first that applies)");
+    let _ = writeln!(
+        out,
+        "{}  {}  {:>23}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>24}  {:>9}",
+        pad("Unit", unit_w),
+        pad("Side", side_w),
+        "destroyed [95 %]",
+        "surrender",
+        "withdrawn",
+        "untouched",
+        "crippled",
+        "damaged",
+        "hull lost: mean [95 %]",
+        "lives|win"
+    );
+    for (i, u) in t.units.iter().enumerate() {
+        let info = &meta.units[i];
+        let f = |fate: Fate| pct(rate(u.fates[fate as usize], n), d);
+        let destroyed = u.fates[Fate::Destroyed as usize];
+        let side_wins = t.sides[info.side].wins;
+        let lives = if side_wins == 0 {
+            "-".to_string()
+        } else {
+            pct(rate(u.survived_side_won, side_wins), d)
+        };
+        let _ = writeln!(
+            out,
+            "{}  {}  {:>23}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>24}  {:>9}",
+            pad(&info.name, unit_w),
+            pad(&meta.sides[info.side], side_w),
+            format!("{} {}", f(Fate::Destroyed), interval(wilson(destroyed, n), d)),
+            f(Fate::Surrendered),
+            f(Fate::Withdrawn),
+            f(Fate::Untouched),
+            f(Fate::Crippled),
+            f(Fate::Damaged),
+            format!("{} of {}", mean_text(u.hull_damage.mean()), info.hull),
+            lives,
+        );
+    }
+    let _ = writeln!(
+        out,
+        "(destroyed includes abandoned; hull lost counts every box of a destroyed Unit; lives|win: still in the fight or in the Reserve when its side won)"
+    );
+
+    // Points.
+    let _ = writeln!(out, "\nPoints lost per battle");
+    for (i, s) in t.sides.iter().enumerate() {
+        let h = &s.points_lost;
+        let _ = writeln!(
+            out,
+            "  {}  mean {}, median {}, 90th percentile {}, max {} of {}",
+            pad(&meta.sides[i], side_w),
+            mean_text(h.mean()),
+            opt(h.percentile(50)),
+            opt(h.percentile(90)),
+            opt(h.max()),
+            h.hi()
+        );
+    }
+
+    // Dice.
+    if let Some(m) = super::stats::mean_interval(n, t.dice.sum, t.dice.sum_sq) {
+        let _ = writeln!(
+            out,
+            "\nDice per battle: mean {:.1} (sd {:.1}), min {}, max {}; {} in all",
+            m.mean,
+            m.sd,
+            t.dice.min.unwrap_or(0),
+            t.dice.max.unwrap_or(0),
+            t.dice.sum
+        );
+    }
+
+    // Runs to replay.
+    let _ = writeln!(out, "\nRuns to replay");
+    let under = underdogs(t);
+    for (i, s) in t.sides.iter().enumerate() {
+        let what = if under[i] {
+            format!("{}'s first win (an upset: the lower win rate)", meta.sides[i])
+        } else {
+            format!("{}'s first win", meta.sides[i])
+        };
+        match s.first_win {
+            Some(r) => replay_line(&mut out, &what, report, r),
+            None => {
+                let _ = writeln!(out, "  {}: never", what);
+            }
+        }
+    }
+    if let Some((k, r)) = t.longest {
+        replay_line(
+            &mut out,
+            &format!("Longest battle ({})", plural(u64::from(k), "Exchange")),
+            report,
+            r,
+        );
+    }
+    if let Some(r) = t.first_draw {
+        replay_line(&mut out, "First draw", report, r);
+    }
+    if let Some(r) = t.first_undecided {
+        replay_line(&mut out, "First undecided", report, r);
+    }
+    for (i, u) in t.units.iter().enumerate() {
+        if let Some(r) = u.first_death {
+            replay_line(&mut out, &format!("{} first destroyed", meta.units[i].name), report, r);
+        }
+    }
+    out
+}
+
+/// One CSV field, quoted when it needs it (RFC 4180).
+fn field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn num(x: Option<f64>) -> String {
+    x.map_or(String::new(), |x| format!("{x}"))
+}
+
+fn num_u(x: Option<u32>) -> String {
+    x.map_or(String::new(), |x| x.to_string())
+}
+
+/// `units.csv`: one row per Unit.
+pub fn units_csv(report: &Report) -> String {
+    let Report { meta, tally: t } = report;
+    let n = t.runs;
+    let mut out = String::from(
+        "id,name,side,side_name,formation,hull,points,runs,destroyed,destroyed_rate,destroyed_ci95_lo,destroyed_ci95_hi,surrendered,surrendered_rate,withdrawn,withdrawn_rate,untouched,untouched_rate,crippled,crippled_rate,damaged,damaged_rate,mean_hull_damage,hull_damage_ci95_lo,hull_damage_ci95_hi,hull_damage_p50,hull_damage_p90,side_wins,survived_side_won,survive_if_side_wins\n",
+    );
+    for (i, u) in t.units.iter().enumerate() {
+        let info = &meta.units[i];
+        let mut cells = vec![
+            i.to_string(),
+            field(&info.name),
+            info.side.to_string(),
+            field(&meta.sides[info.side]),
+            field(&info.formation),
+            info.hull.to_string(),
+            info.points.to_string(),
+            n.to_string(),
+        ];
+        for fate in Fate::ALL {
+            let c = u.fates[fate as usize];
+            cells.push(c.to_string());
+            cells.push(format!("{}", rate(c, n)));
+            if fate == Fate::Destroyed {
+                let [lo, hi] = wilson(c, n);
+                cells.push(format!("{lo}"));
+                cells.push(format!("{hi}"));
+            }
+        }
+        let m = u.hull_damage.mean();
+        cells.push(num(m.map(|m| m.mean)));
+        cells.push(num(m.map(|m| m.ci95[0])));
+        cells.push(num(m.map(|m| m.ci95[1])));
+        cells.push(num_u(u.hull_damage.percentile(50)));
+        cells.push(num_u(u.hull_damage.percentile(90)));
+        let wins = t.sides[info.side].wins;
+        cells.push(wins.to_string());
+        cells.push(u.survived_side_won.to_string());
+        cells.push(if wins == 0 {
+            String::new()
+        } else {
+            format!("{}", rate(u.survived_side_won, wins))
+        });
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// `sides.csv`: one row per side, then one for draws and one for undecided
+/// runs (`kind` says which).
+pub fn sides_csv(report: &Report) -> String {
+    let Report { meta, tally: t } = report;
+    let n = t.runs;
+    let mut out = String::from(
+        "kind,id,name,runs,count,rate,ci95_lo,ci95_hi,points_lost_mean,points_lost_ci95_lo,points_lost_ci95_hi,points_lost_p50,points_lost_p90,points_lost_max,points_at_start\n",
+    );
+    let row = |kind: &str, id: String, name: &str, c: u64, h: Option<&Histogram>| {
+        let [lo, hi] = wilson(c, n);
+        let mut cells = vec![
+            kind.to_string(),
+            id,
+            field(name),
+            n.to_string(),
+            c.to_string(),
+            format!("{}", rate(c, n)),
+            format!("{lo}"),
+            format!("{hi}"),
+        ];
+        match h {
+            Some(h) => {
+                let m = h.mean();
+                cells.push(num(m.map(|m| m.mean)));
+                cells.push(num(m.map(|m| m.ci95[0])));
+                cells.push(num(m.map(|m| m.ci95[1])));
+                cells.push(num_u(h.percentile(50)));
+                cells.push(num_u(h.percentile(90)));
+                cells.push(num_u(h.max()));
+                cells.push(h.hi().to_string());
+            }
+            None => cells.extend(std::iter::repeat_n(String::new(), 7)),
+        }
+        cells.join(",") + "\n"
+    };
+    for (i, s) in t.sides.iter().enumerate() {
+        out.push_str(&row(
+            "side",
+            i.to_string(),
+            &meta.sides[i],
+            s.wins,
+            Some(&s.points_lost),
+        ));
+    }
+    out.push_str(&row("draw", String::new(), "draw", t.draws, None));
+    out.push_str(&row("undecided", String::new(), "undecided", t.undecided, None));
+    out
+}
+
+/// Two batches side by side.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompareJson {
+    pub schema: String,
+    pub version: u32,
+    /// Sides are matched by id (position in `[sides]`).
+    pub sides: Vec<SideDiff>,
+    pub draws: RateDiff,
+    /// Units are matched by name; a Unit in only one scenario has `null`
+    /// on the other side.
+    pub units: Vec<UnitDiff>,
+    pub a: BatchJson,
+    pub b: BatchJson,
+}
+
+/// A rate in A and in B and their difference (A − B) with Newcombe's 95 %
+/// interval.
+#[derive(Debug, Clone, Serialize)]
+pub struct RateDiff {
+    pub a: f64,
+    pub b: f64,
+    pub difference: f64,
+    pub ci95: [f64; 2],
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SideDiff {
+    pub id: usize,
+    pub name_a: Option<String>,
+    pub name_b: Option<String>,
+    pub win_rate: RateDiff,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct UnitDiff {
+    pub name: String,
+    pub destroyed_rate: Option<RateDiff>,
+    pub destroyed_rate_a: Option<f64>,
+    pub destroyed_rate_b: Option<f64>,
+    pub mean_hull_damage_a: Option<f64>,
+    pub mean_hull_damage_b: Option<f64>,
+    /// A − B with a Welch 95 % interval, when both have runs.
+    pub hull_damage_difference: Option<f64>,
+    pub hull_damage_ci95: Option<[f64; 2]>,
+}
+
+fn rate_diff(x: u64, n: u64, y: u64, m: u64) -> RateDiff {
+    let (difference, ci95) = newcombe(x, n, y, m);
+    RateDiff {
+        a: rate(x, n),
+        b: rate(y, m),
+        difference,
+        ci95,
+    }
+}
+
+/// The comparison of batch `a` with batch `b` (A − B).
+pub fn compare(a: &Report, b: &Report) -> CompareJson {
+    let (ta, tb) = (&a.tally, &b.tally);
+    let sides = (0..ta.sides.len().max(tb.sides.len()))
+        .map(|i| SideDiff {
+            id: i,
+            name_a: a.meta.sides.get(i).cloned(),
+            name_b: b.meta.sides.get(i).cloned(),
+            win_rate: rate_diff(
+                ta.sides.get(i).map_or(0, |s| s.wins),
+                ta.runs,
+                tb.sides.get(i).map_or(0, |s| s.wins),
+                tb.runs,
+            ),
+        })
+        .collect();
+    let mut names: Vec<&str> = a.meta.units.iter().map(|u| u.name.as_str()).collect();
+    for u in &b.meta.units {
+        if !names.contains(&u.name.as_str()) {
+            names.push(&u.name);
+        }
+    }
+    let units = names
+        .iter()
+        .map(|name| {
+            let ua = a.meta.units.iter().position(|u| u.name == *name).map(|i| &ta.units[i]);
+            let ub = b.meta.units.iter().position(|u| u.name == *name).map(|i| &tb.units[i]);
+            let dead = |u: &super::tally::UnitTally| u.fates[Fate::Destroyed as usize];
+            let (ma, mb) = (
+                ua.and_then(|u| u.hull_damage.mean()),
+                ub.and_then(|u| u.hull_damage.mean()),
+            );
+            let hull = match (ma, mb) {
+                (Some(x), Some(y)) => Some(mean_difference(&x, ta.runs, &y, tb.runs)),
+                _ => None,
+            };
+            UnitDiff {
+                name: name.to_string(),
+                destroyed_rate: match (ua, ub) {
+                    (Some(x), Some(y)) => Some(rate_diff(dead(x), ta.runs, dead(y), tb.runs)),
+                    _ => None,
+                },
+                destroyed_rate_a: ua.map(|u| rate(dead(u), ta.runs)),
+                destroyed_rate_b: ub.map(|u| rate(dead(u), tb.runs)),
+                mean_hull_damage_a: ma.map(|m| m.mean),
+                mean_hull_damage_b: mb.map(|m| m.mean),
+                hull_damage_difference: hull.map(|h| h.0),
+                hull_damage_ci95: hull.map(|h| h.1),
+            }
+        })
+        .collect();
+    CompareJson {
+        schema: "fam-compare".into(),
+        version: super::json::BATCH_SCHEMA_VERSION,
+        sides,
+        draws: rate_diff(ta.draws, ta.runs, tb.draws, tb.runs),
+        units,
+        a: super::json::to_json(a),
+        b: super::json::to_json(b),
+    }
+}
+
+fn signed_pts(x: f64, d: usize) -> String {
+    format!("{:+.*}", d, x * 100.0)
+}
+
+fn diff_text(r: &RateDiff, d: usize) -> String {
+    format!(
+        "{} [{}, {}]",
+        signed_pts(r.difference, d),
+        signed_pts(r.ci95[0], d),
+        signed_pts(r.ci95[1], d)
+    )
+}
+
+/// The comparison for people.
+pub fn compare_table(a: &Report, b: &Report) -> String {
+    let c = compare(a, b);
+    let d = decimals(a.tally.runs.min(b.tally.runs));
+    let mut out = String::new();
+    let _ = writeln!(out, "A: {} ({})", a.meta.title, a.meta.scenario);
+    let _ = writeln!(out, "B: {} ({})", b.meta.title, b.meta.scenario);
+    let _ = writeln!(
+        out,
+        "{} and {}, base seed {} (the same run seeds in both)",
+        plural(a.tally.runs, "run"),
+        plural(b.tally.runs, "run"),
+        a.meta.seed
+    );
+    let _ = writeln!(
+        out,
+        "A − B in percentage points, 95 % interval in brackets (Newcombe; conservative, as the shared seeds make A and B move together)."
+    );
+    let label = |s: &SideDiff| match (&s.name_a, &s.name_b) {
+        (Some(x), Some(y)) if x == y => format!("{x} wins"),
+        (Some(x), Some(y)) => format!("{x} / {y} wins"),
+        (Some(x), None) | (None, Some(x)) => format!("{x} wins"),
+        (None, None) => format!("side {} wins", s.id),
+    };
+    let mut rows: Vec<(String, &RateDiff)> = c.sides.iter().map(|s| (label(s), &s.win_rate)).collect();
+    rows.push(("Draw".into(), &c.draws));
+    let w = rows.iter().map(|r| width(&r.0)).max().unwrap_or(0).max(7);
+    let _ = writeln!(out, "\n{}  {:>9}  {:>9}  A − B [95 %]", pad("Outcome", w), "A", "B");
+    for (name, r) in &rows {
+        let _ = writeln!(
+            out,
+            "{}  {:>9}  {:>9}  {}",
+            pad(name, w),
+            pct(r.a, d),
+            pct(r.b, d),
+            diff_text(r, d)
+        );
+    }
+    let (ea, eb) = (a.tally.exchanges.mean(), b.tally.exchanges.mean());
+    let _ = writeln!(out, "\nExchanges per battle: A {}, B {}", mean_text(ea), mean_text(eb));
+    let uw = c.units.iter().map(|u| width(&u.name)).max().unwrap_or(0).max(4);
+    let _ = writeln!(
+        out,
+        "\n{}  {:>9}  {:>9}  {:>26}  {:>7}  {:>7}  hull lost A − B [95 %]",
+        pad("Unit", uw),
+        "lost A",
+        "lost B",
+        "A − B [95 %]",
+        "hull A",
+        "hull B"
+    );
+    let o = |x: Option<f64>, f: &dyn Fn(f64) -> String| x.map_or("-".to_string(), f);
+    for u in &c.units {
+        let _ = writeln!(
+            out,
+            "{}  {:>9}  {:>9}  {:>26}  {:>7}  {:>7}  {}",
+            pad(&u.name, uw),
+            o(u.destroyed_rate_a, &|x| pct(x, d)),
+            o(u.destroyed_rate_b, &|x| pct(x, d)),
+            u.destroyed_rate.as_ref().map_or("-".into(), |r| diff_text(r, d)),
+            o(u.mean_hull_damage_a, &|x| format!("{x:.2}")),
+            o(u.mean_hull_damage_b, &|x| format!("{x:.2}")),
+            match (u.hull_damage_difference, u.hull_damage_ci95) {
+                (Some(x), Some([lo, hi])) => format!("{x:+.2} [{lo:+.2}, {hi:+.2}]"),
+                _ => "-".into(),
+            }
+        );
+    }
+    out
+}
+
+/// The comparison as JSON (pretty, ending in a newline).
+pub fn compare_json(a: &Report, b: &Report) -> String {
+    let mut s = serde_json::to_string_pretty(&compare(a, b)).unwrap_or_default();
+    s.push('\n');
+    s
+}

@@ -1,0 +1,576 @@
+//! `fam batch`, `fam compare`, `fam merge` and the `fam::batch` library:
+//! reproducibility (threads, shards, replay by seed, `--until-ci`), the
+//! statistics against hand-computed values, flat memory and no allocation
+//! per run.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use fam::batch::json::{self, BatchJson};
+use fam::batch::stats::{Histogram, Z95, mean_interval, newcombe, wilson};
+use fam::batch::{self, Options, Tally, Worker, run_seed};
+use fam::engine::victory::Outcome;
+use fam::gzf::ParseOptions;
+
+use crate::support::{fam, repo, text};
+
+// ---- A counting allocator: allocations made by the current thread. --------
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: every call is forwarded to the system allocator unchanged; the
+// counter is a thread-local `Cell` without a destructor.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: the caller upholds `GlobalAlloc::realloc`'s contract.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
+// ---- Helpers ---------------------------------------------------------------
+
+fn load(name: &str) -> fam::orders::Loaded {
+    fam::orders::load_scenario(&repo().join("scenarios").join(name), &[], &ParseOptions::default())
+        .unwrap_or_else(|_| panic!("{name} loads"))
+}
+
+fn options(loaded: &fam::orders::Loaded, threads: Option<usize>) -> Options {
+    Options {
+        seed: 7,
+        exchanges: batch::default_exchanges(loaded),
+        threads,
+    }
+}
+
+fn batch_json(args: &[&str]) -> String {
+    let mut all = vec!["batch"];
+    all.extend_from_slice(args);
+    let out = fam(&all);
+    assert!(out.status.success(), "fam {all:?}: {}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+fn parse(s: &str) -> BatchJson {
+    serde_json::from_str(s).expect("batch JSON")
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol
+}
+
+// ---- Reproducibility -------------------------------------------------------
+
+#[test]
+fn one_thread_and_four_threads_give_identical_json() {
+    let args = |t: &'static str| {
+        batch_json(&[
+            "scenarios/squadron-action.toml",
+            "--runs",
+            "400",
+            "--seed",
+            "3",
+            "--threads",
+            t,
+            "--json",
+        ])
+    };
+    let one = args("1");
+    let four = args("4");
+    assert_eq!(one, four);
+    let j = parse(&one);
+    assert_eq!(j.runs, 400);
+    let decided: u64 = j.sides.iter().map(|s| s.wins).sum::<u64>() + j.draws + j.undecided;
+    assert_eq!(decided, 400, "every run is a win, a draw or undecided");
+}
+
+#[test]
+fn the_library_gives_the_same_tally_for_any_thread_count() {
+    let loaded = load("duel.toml");
+    let tallies: Vec<Tally> = [Some(1), Some(2), Some(3), None]
+        .into_iter()
+        .map(|t| batch::run(&loaded, &options(&loaded, t), 0..333, &|_| {}).expect("batch"))
+        .collect();
+    assert!(tallies.windows(2).all(|w| w[0] == w[1]));
+}
+
+#[test]
+fn notable_runs_replay_with_fam_resolve() {
+    let out = batch_json(&["scenarios/duel.toml", "--runs", "300", "--seed", "11", "--json"]);
+    let j = parse(&out);
+    let k = j.exchanges_cap.to_string();
+    let resolve = |seed: u64| {
+        let out = fam(&[
+            "resolve",
+            "scenarios/duel.toml",
+            "--seed",
+            &seed.to_string(),
+            "--exchanges",
+            &k,
+            "--format",
+            "json",
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("result JSON")
+    };
+    // The longest battle: same length, and decided the same way.
+    let longest = j.notable_seeds.longest.as_ref().expect("a longest run");
+    assert_eq!(longest.seed, run_seed(11, longest.run));
+    assert!(
+        longest.command.contains(&format!("--seed {}", longest.seed)),
+        "{}",
+        longest.command
+    );
+    let r = resolve(longest.seed);
+    assert_eq!(
+        r["exchanges"].as_array().unwrap().len() as u32,
+        longest.exchanges.unwrap()
+    );
+    // Each side's first win is a win for that side.
+    for w in &j.notable_seeds.wins {
+        let Some(first) = &w.first else { continue };
+        let r = resolve(first.seed);
+        assert_eq!(r["outcome"]["winner"], serde_json::json!(w.side), "{}", first.command);
+    }
+    // The first run in which a Unit died has it dead.
+    for d in &j.notable_seeds.unit_deaths {
+        let Some(first) = &d.first else { continue };
+        let r = resolve(first.seed);
+        let status = r["units"][d.unit]["status"].as_str().unwrap().to_string();
+        assert!(status == "destroyed" || status == "derelict", "{}: {status}", d.name);
+    }
+}
+
+#[test]
+fn any_run_replays_with_the_same_outcome_and_length() {
+    let loaded = load("squadron-action.toml");
+    let opts = options(&loaded, Some(1));
+    let first = batch::first_plot(&loaded, &opts);
+    let mut w = Worker::new(&loaded, &opts, &first);
+    for run in [0u64, 1, 2, 17, 40] {
+        let s = w.run(run);
+        let out = fam(&[
+            "resolve",
+            "scenarios/squadron-action.toml",
+            "--seed",
+            &s.seed.to_string(),
+            "--exchanges",
+            &opts.exchanges.to_string(),
+            "--format",
+            "json",
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            r["exchanges"].as_array().unwrap().len() as u32,
+            s.exchanges,
+            "run {run}"
+        );
+        let winner = match &s.outcome {
+            Some(Outcome::Winner { side, .. }) => serde_json::json!(side),
+            _ => serde_json::Value::Null,
+        };
+        assert_eq!(r["outcome"]["winner"], winner, "run {run}");
+        // And the end state: every Unit's hull.
+        for (u, unit) in w.battle().units.iter().enumerate() {
+            assert_eq!(
+                r["units"][u]["hull"][0],
+                serde_json::json!(unit.hull_left()),
+                "run {run}, unit {u}"
+            );
+        }
+    }
+}
+
+#[test]
+fn run_seeds_follow_the_documented_splitmix64_derivation() {
+    // SplitMix64 seeded with 0: its first outputs (Vigna's reference code).
+    assert_eq!(run_seed(0, 0), 0xE220_A839_7B1D_CDAF);
+    assert_eq!(run_seed(0, 1), 0x6E78_9E6A_A1B9_65F4);
+    assert_eq!(run_seed(0, 2), 0x06C4_5D18_8009_454F);
+    // Different from the Exchange seeds.
+    assert_ne!(run_seed(5, 0), fam::engine::victory::exchange_seed(5, 1));
+}
+
+#[test]
+fn shards_merge_into_exactly_the_whole_batch() {
+    let common = ["scenarios/duel.toml", "--runs", "500", "--seed", "9", "--json"];
+    let whole = batch_json(&common);
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    // Written out of order on purpose.
+    for k in ["3/3", "1/3", "2/3"] {
+        let mut args = common.to_vec();
+        args.extend(["--shard", k]);
+        let part = batch_json(&args);
+        let j = parse(&part);
+        assert_eq!(j.shard.as_ref().map(|s| s.count), Some(3));
+        let path = dir.path().join(format!("part-{}.json", &k[..1]));
+        std::fs::write(&path, part).unwrap();
+        files.push(path.display().to_string());
+    }
+    let mut args = vec!["merge", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let out = fam(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), whole);
+
+    // A missing shard is refused.
+    let out = fam(&["merge", &files[0], &files[1]]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("missing"), "{}", text(&out.stderr));
+    // So is a shard counted twice.
+    let out = fam(&["merge", &files[0], &files[1], &files[2], &files[1]]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("twice"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn shards_of_a_different_seed_do_not_merge() {
+    let a = batch::json::parse(&batch_json(&[
+        "scenarios/duel.toml",
+        "--runs",
+        "20",
+        "--seed",
+        "1",
+        "--shard",
+        "1/2",
+        "--json",
+    ]))
+    .unwrap();
+    let b = batch::json::parse(&batch_json(&[
+        "scenarios/duel.toml",
+        "--runs",
+        "20",
+        "--seed",
+        "2",
+        "--shard",
+        "2/2",
+        "--json",
+    ]))
+    .unwrap();
+    let err = json::merge(vec![a, b]).unwrap_err();
+    assert!(err.contains("base seed"), "{err}");
+}
+
+#[test]
+fn until_ci_stops_at_the_same_count_every_time_and_not_before_it_must() {
+    let loaded = load("duel.toml");
+    let opts = options(&loaded, None);
+    let width = 0.05;
+    let a = batch::run_until_ci(&loaded, &opts, width, 1_000_000, &|_| {}).unwrap();
+    let b = batch::run_until_ci(
+        &loaded,
+        &Options {
+            threads: Some(1),
+            ..opts.clone()
+        },
+        width,
+        1_000_000,
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.runs % batch::CI_BLOCK, 0);
+    assert!(batch::widest_win_interval(&a) < width);
+    if a.runs > batch::CI_BLOCK {
+        let before = batch::run(&loaded, &opts, 0..a.runs - batch::CI_BLOCK, &|_| {}).unwrap();
+        assert!(
+            batch::widest_win_interval(&before) >= width,
+            "it did not stop a block early"
+        );
+    }
+    // The cap stops it too.
+    let capped = batch::run_until_ci(&loaded, &opts, 0.001, 1, &|_| {}).unwrap();
+    assert_eq!(capped.runs, batch::CI_BLOCK, "whole blocks only");
+    // Through the command line: the same count and the same statistics.
+    let x = parse(&batch_json(&[
+        "scenarios/duel.toml",
+        "--seed",
+        "7",
+        "--until-ci",
+        "5%",
+        "--json",
+    ]));
+    assert_eq!((x.runs, x.until_ci), (a.runs, Some(0.05)));
+    assert_eq!(x.sides[0].wins, a.sides[0].wins);
+}
+
+// ---- Statistics against hand-computed values -------------------------------
+
+#[test]
+fn wilson_intervals_match_hand_computed_values() {
+    // 5 of 10: p = 0.5, z² = 3.8415; centre (0.5 + z²/20)/(1 + z²/10) = 0.5,
+    // half-width z/(1 + z²/10)·√(0.025 + z²/400) = 0.26341.
+    let [lo, hi] = wilson(5, 10);
+    assert!(close(lo, 0.23659, 1e-5) && close(hi, 0.76341, 1e-5), "{lo} {hi}");
+    // 0 of 10: [0, z²/(n + z²)] = [0, 0.27753].
+    let [lo, hi] = wilson(0, 10);
+    assert_eq!(lo, 0.0);
+    assert!(close(hi, Z95 * Z95 / (10.0 + Z95 * Z95), 1e-12), "{hi}");
+    // 9 of 10 mirrors 1 of 10.
+    let [a_lo, a_hi] = wilson(1, 10);
+    let [b_lo, b_hi] = wilson(9, 10);
+    assert!(close(a_lo, 1.0 - b_hi, 1e-12) && close(a_hi, 1.0 - b_lo, 1e-12));
+    // Newcombe (1998) example (a): 56/70 − 48/80 → [0.0524, 0.3339].
+    let (d, [lo, hi]) = newcombe(56, 70, 48, 80);
+    assert!(close(d, 0.2, 1e-12) && close(lo, 0.0524, 5e-5) && close(hi, 0.3339, 5e-5));
+}
+
+#[test]
+fn percentiles_of_histograms_match_hand_computed_values() {
+    // Values 5, 7, 7, 9, 12 (nearest rank: rank = max(1, ⌈p·n/100⌉)).
+    let mut h = Histogram::new(5, 12);
+    for v in [7, 12, 5, 9, 7] {
+        h.add(v);
+    }
+    let p = |q| h.percentile(q).unwrap();
+    assert_eq!(p(0), 5); // rank 1
+    assert_eq!(p(20), 5); // rank 1
+    assert_eq!(p(21), 7); // rank ⌈1.05⌉ = 2
+    assert_eq!(p(40), 7); // rank 2
+    assert_eq!(p(50), 7); // rank ⌈2.5⌉ = 3
+    assert_eq!(p(60), 7); // rank 3
+    assert_eq!(p(61), 9); // rank ⌈3.05⌉ = 4
+    assert_eq!(p(80), 9); // rank 4
+    assert_eq!(p(81), 12); // rank ⌈4.05⌉ = 5
+    assert_eq!(p(100), 12);
+    assert_eq!((h.min(), h.max(), h.total()), (Some(5), Some(12), 5));
+    // Mean 8; deviations −3, −1, −1, 1, 4: variance 28/4 = 7.
+    let m = h.mean().unwrap();
+    assert!(close(m.mean, 8.0, 1e-12) && close(m.sd, 7f64.sqrt(), 1e-12));
+    let half = Z95 * 7f64.sqrt() / 5f64.sqrt();
+    assert!(close(m.ci95[0], 8.0 - half, 1e-12) && close(m.ci95[1], 8.0 + half, 1e-12));
+    // An even count: the median is the lower middle value.
+    let mut e = Histogram::new(1, 4);
+    for v in 1..=4 {
+        e.add(v);
+    }
+    assert_eq!(e.percentile(50), Some(2));
+    assert_eq!(e.percentile(75), Some(3));
+    assert_eq!(e.percentile(76), Some(4));
+    // Heavy ties: 90 runs of 3 and 10 of 8.
+    let mut t = Histogram::new(1, 10);
+    t.add_n(3, 90);
+    t.add_n(8, 10);
+    assert_eq!(t.percentile(90), Some(3));
+    assert_eq!(t.percentile(91), Some(8));
+    assert_eq!(Histogram::new(0, 3).percentile(50), None);
+    // The mean of a single value has no spread.
+    assert_eq!(mean_interval(1, 4, 16).unwrap().ci95, [4.0, 4.0]);
+    assert!(mean_interval(0, 0, 0).is_none());
+}
+
+#[test]
+fn the_json_carries_the_documented_fields_and_consistent_rates() {
+    let out = batch_json(&["scenarios/duel.toml", "--runs", "200", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for key in [
+        "runs",
+        "seed",
+        "sides",
+        "draws",
+        "units",
+        "exchanges",
+        "notable_seeds",
+        "dice_per_battle",
+        "tallies",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["schema"], "fam-batch");
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["seed"], 1, "the scenario's seed is the default base");
+    let j = parse(&out);
+    for s in &j.sides {
+        assert!(close(s.win_rate, s.wins as f64 / 200.0, 1e-12));
+        assert_eq!(s.ci95, wilson(s.wins, 200));
+    }
+    for u in &j.units {
+        let sum = u.destroyed_rate
+            + u.surrendered_rate
+            + u.withdrawn_rate
+            + u.untouched_rate
+            + u.crippled_rate
+            + u.damaged_rate;
+        assert!(close(sum, 1.0, 1e-9), "{}: fates add up to {sum}", u.name);
+        assert!(u.mean_hull_damage.unwrap() <= f64::from(u.hull));
+    }
+    let counted: u64 = j.exchanges.histogram.iter().map(|[_, c]| c).sum();
+    assert_eq!(counted, 200);
+    assert!(j.dice_per_battle.mean.unwrap() > 0.0);
+    // The document reads back into the same report.
+    let report = json::parse(&out).unwrap();
+    assert_eq!(json::render(&report), out);
+}
+
+// ---- Flat memory, no allocation per run ------------------------------------
+
+#[test]
+fn the_tally_does_not_grow_with_the_number_of_runs() {
+    let loaded = load("squadron-action.toml");
+    let opts = options(&loaded, Some(1));
+    let empty = Tally::new(&loaded.battle, opts.exchanges);
+    let few = batch::run(&loaded, &opts, 0..10, &|_| {}).unwrap();
+    let many = batch::run(&loaded, &opts, 0..400, &|_| {}).unwrap();
+    assert_eq!(few.heap_bytes(), empty.heap_bytes());
+    assert_eq!(many.heap_bytes(), empty.heap_bytes());
+    // And the JSON of a tally has a size bounded by the scenario, not N
+    // (the histograms are sparse, so it is at most the dense size).
+    assert_eq!(many.runs, 400);
+}
+
+#[test]
+fn a_warm_worker_allocates_nothing_per_run_when_no_plot_is_generated() {
+    // One Exchange per run: the first Exchange's plots are made once, so a
+    // warm worker must not allocate at all.
+    let loaded = load("squadron-action.toml");
+    let opts = Options {
+        exchanges: 1,
+        ..options(&loaded, Some(1))
+    };
+    let first = batch::first_plot(&loaded, &opts);
+    let mut w = Worker::new(&loaded, &opts, &first);
+    for run in 0..20 {
+        w.run(run);
+    }
+    let before = allocations();
+    for run in 20..220 {
+        w.run(run);
+    }
+    assert_eq!(allocations() - before, 0, "allocations in 200 warm one-Exchange runs");
+
+    // Whole battles: the engine, the dice, the victory checks and the
+    // tally still allocate nothing; what is left is the plot rule's output
+    // for each Exchange after the first (new plot vectors).
+    let opts = options(&loaded, Some(1));
+    let first = batch::first_plot(&loaded, &opts);
+    let mut w = Worker::new(&loaded, &opts, &first);
+    for run in 0..20 {
+        w.run(run);
+    }
+    let mut generated = 0u64;
+    let before = allocations();
+    for run in 20..120 {
+        generated += u64::from(w.run(run).exchanges - 1);
+    }
+    let per_plot = (allocations() - before) as f64 / generated.max(1) as f64;
+    let start = loaded.battle.clone();
+    let before = allocations();
+    let plot = fam::batch::battle_plot(&loaded, &start, 1, opts.exchanges, &first);
+    let one_call = allocations() - before;
+    drop(plot);
+    assert!(
+        per_plot <= one_call as f64 * 1.5,
+        "{per_plot} allocations per generated plot, the plot rule alone makes {one_call}"
+    );
+}
+
+// ---- The other outputs -----------------------------------------------------
+
+#[test]
+fn the_table_csv_and_picture_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("csv");
+    let svg = dir.path().join("duel.svg");
+    let out = fam(&[
+        "batch",
+        "scenarios/duel.toml",
+        "--runs",
+        "100",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    for needle in [
+        "100 runs, base seed 1",
+        "95 % interval",
+        "Ilse wins",
+        "Draw",
+        "Exchanges per battle: mean",
+        "MCS Clear Heading",
+        "Runs to replay",
+        "fam resolve scenarios/duel.toml --seed ",
+    ] {
+        assert!(table.contains(needle), "missing `{needle}` in\n{table}");
+    }
+    let units = std::fs::read_to_string(csv.join("units.csv")).unwrap();
+    assert_eq!(units.lines().count(), 3, "{units}");
+    assert!(units.starts_with("id,name,side,"));
+    let sides = std::fs::read_to_string(csv.join("sides.csv")).unwrap();
+    assert_eq!(sides.lines().count(), 5, "header, two sides, draw, undecided:\n{sides}");
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.starts_with("<svg") && picture.trim_end().ends_with("</svg>"));
+    assert!(picture.contains("MCS Clear Heading"));
+}
+
+#[test]
+fn comparing_a_scenario_with_itself_shows_no_difference() {
+    let out = fam(&[
+        "compare",
+        "scenarios/duel.toml",
+        "scenarios/duel.toml",
+        "--runs",
+        "150",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for s in v["sides"].as_array().unwrap() {
+        assert_eq!(s["win_rate"]["difference"], 0.0);
+        let ci = s["win_rate"]["ci95"].as_array().unwrap();
+        assert!(ci[0].as_f64().unwrap() < 0.0 && ci[1].as_f64().unwrap() > 0.0);
+    }
+    for u in v["units"].as_array().unwrap() {
+        assert_eq!(u["destroyed_rate"]["difference"], 0.0);
+        assert_eq!(u["hull_damage_difference"], 0.0);
+    }
+    let table = fam(&["compare", "scenarios/duel.toml", "scenarios/duel.toml", "--runs", "50"]);
+    assert!(text(&table.stdout).contains("A − B"), "{}", text(&table.stdout));
+}
+
+#[test]
+fn bad_batch_arguments_are_usage_errors() {
+    for args in [
+        vec!["batch", "scenarios/duel.toml"],
+        vec!["batch", "scenarios/duel.toml", "--runs", "10", "--shard", "0/2"],
+        vec!["batch", "scenarios/duel.toml", "--runs", "10", "--shard", "3/2"],
+        vec!["batch", "scenarios/duel.toml", "--until-ci", "150%"],
+        vec!["batch", "scenarios/duel.toml", "--runs", "10", "--threads", "0"],
+        vec!["batch", "scenarios/duel.toml", "--runs", "10", "--exchanges", "0"],
+    ] {
+        let out = fam(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{}").unwrap();
+    let out = fam(&["merge", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("bad.json"), "{}", text(&out.stderr));
+}
