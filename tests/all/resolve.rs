@@ -409,7 +409,12 @@ fn resuming_from_the_written_files_matches_one_continuous_run() {
     let scenario = out.join("scenario.toml");
     let ilse = out.join("orders-Ilse.toml");
     let marek = out.join("orders-Marek.toml");
-    let check = fam(&["check", scenario.to_str().unwrap(), ilse.to_str().unwrap(), marek.to_str().unwrap()]);
+    let check = fam(&[
+        "check",
+        scenario.to_str().unwrap(),
+        ilse.to_str().unwrap(),
+        marek.to_str().unwrap(),
+    ]);
     assert!(check.status.success(), "{}{}", text(&check.stdout), text(&check.stderr));
     let second = fam(&[
         "resolve",
@@ -462,7 +467,10 @@ fn resuming_from_the_written_files_matches_one_continuous_run() {
     let second_start = both.report[start..].find("(Exchange 2)").map(|i| i + start).unwrap();
     let continuous = &both.report[second_start..];
     let from_files = &report[report.find("Volley 1").unwrap()..report.find("End of the Exchange").unwrap()];
-    assert!(continuous.contains(from_files), "Exchange 2 differs between the two ways");
+    assert!(
+        continuous.contains(from_files),
+        "Exchange 2 differs between the two ways"
+    );
 }
 
 #[test]
