@@ -218,9 +218,9 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
     // Explicit plots first; then standing orders; then, in a battle of
     // several Exchanges, the default doctrine (a single Exchange leaves a
     // Formation with neither unplotted: readings E3).
-    use crate::engine::doctrine::{PlotSource, standing_plot};
-    let battle_mode = args.exchanges > 1;
-    let (first_plot, first_sources) = standing_plot(&loaded.battle, &loaded.plot, &loaded.doctrine, battle_mode);
+    // The one rule `fam batch` plays too (`resolve::battle_plot`).
+    use crate::engine::doctrine::PlotSource;
+    let (first_plot, first_sources) = crate::resolve::battle_plot(&loaded, &loaded.battle, 0, args.exchanges);
     for (f, source) in first_sources.iter().enumerate() {
         let what = match source {
             PlotSource::Explicit => continue,
@@ -257,7 +257,7 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
             args.exchanges,
             style,
             args.detail,
-            &|b, _| standing_plot(b, &crate::engine::plot::ExchangePlot::default(), &loaded.doctrine, true),
+            &|b, _| crate::resolve::battle_plot(&loaded, b, 1, args.exchanges),
         );
         crate::resolve::Resolved {
             report: if args.format == Format::Json { b.json } else { b.report },
@@ -750,50 +750,59 @@ fn load_for_batch(path: &Path, orders: &[PathBuf], load: &LoadArgs) -> Option<cr
 /// Progress on stderr: a bar appears only when stderr is a terminal and the
 /// batch has been running for more than half a second.
 struct Progress {
-    total: Option<u64>,
-    done: std::sync::atomic::AtomicU64,
     start: std::time::Instant,
-    terminal: bool,
-    bar: std::sync::OnceLock<indicatif::ProgressBar>,
+    shown: std::sync::atomic::AtomicBool,
+    /// `None` when stderr is not a terminal. Drawn nowhere until shown, so
+    /// its rate and time estimates count from the start.
+    bar: Option<indicatif::ProgressBar>,
 }
 
 impl Progress {
     fn new(total: Option<u64>) -> Progress {
         use std::io::IsTerminal as _;
+        let bar = io::stderr().is_terminal().then(|| {
+            let hidden = indicatif::ProgressDrawTarget::hidden();
+            let (bar, template) = match total {
+                Some(t) => (
+                    indicatif::ProgressBar::with_draw_target(Some(t), hidden),
+                    "{bar:30} {pos}/{len} runs, {rate}, {eta} left",
+                ),
+                None => (
+                    indicatif::ProgressBar::with_draw_target(None, hidden),
+                    "{spinner} {pos} runs, {rate}",
+                ),
+            };
+            if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+                bar.set_style(style.with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.0} runs/s", state.per_sec());
+                    },
+                ));
+            }
+            bar
+        });
         Progress {
-            total,
-            done: std::sync::atomic::AtomicU64::new(0),
             start: std::time::Instant::now(),
-            terminal: io::stderr().is_terminal(),
-            bar: std::sync::OnceLock::new(),
+            shown: std::sync::atomic::AtomicBool::new(false),
+            bar,
         }
     }
 
     fn advance(&self, n: u64) {
-        let done = self.done.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
-        if !self.terminal || (self.bar.get().is_none() && self.start.elapsed().as_millis() < 500) {
-            return;
+        use std::sync::atomic::Ordering;
+        let Some(bar) = &self.bar else { return };
+        bar.inc(n);
+        if !self.shown.load(Ordering::Relaxed)
+            && self.start.elapsed().as_millis() >= 500
+            && !self.shown.swap(true, Ordering::Relaxed)
+        {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
         }
-        let bar = self.bar.get_or_init(|| {
-            let bar = match self.total {
-                Some(t) => indicatif::ProgressBar::new(t),
-                None => indicatif::ProgressBar::new_spinner(),
-            };
-            let template = if self.total.is_some() {
-                "{bar:40} {pos}/{len} runs, {per_sec}, {eta} left"
-            } else {
-                "{spinner} {pos} runs, {per_sec}"
-            };
-            if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
-                bar.set_style(style);
-            }
-            bar
-        });
-        bar.set_position(done);
     }
 
     fn finish(&self) {
-        if let Some(bar) = self.bar.get() {
+        if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
     }

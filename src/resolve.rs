@@ -133,12 +133,35 @@ pub struct ResolvedBattle {
 /// An Exchange's plot and, per Formation, where its plot came from.
 pub type SourcedPlot = (ExchangePlot, Vec<PlotSource>);
 
+/// The plots of Exchange `i` (0-based: the `i + 1`-th Exchange played) of a
+/// battle of at most `count` Exchanges from `loaded`, given the state
+/// `battle` at its start: the one rule `fam resolve` and `fam batch` both
+/// play, so that a batch run replays exactly with `fam resolve --seed`.
+///
+/// * The first Exchange: each Formation's explicit plot (scenario or orders
+///   file), else its standing orders (`[doctrine.F]`), else, in a battle of
+///   several Exchanges (`count > 1`), the default doctrine; a single
+///   Exchange leaves a Formation with neither unplotted (readings E3).
+/// * Every later Exchange: standing orders, else the default doctrine, for
+///   every Formation.
+///
+/// Pure: no dice. It builds new plot vectors on every call (about fifty
+/// allocations for a squadron), the only allocation a warm batch worker makes.
+pub fn battle_plot(loaded: &crate::orders::Loaded, battle: &Battle, i: u32, count: u32) -> SourcedPlot {
+    use crate::engine::doctrine::standing_plot;
+    if i == 0 {
+        standing_plot(battle, &loaded.plot, &loaded.doctrine, count > 1)
+    } else {
+        standing_plot(battle, &ExchangePlot::default(), &loaded.doctrine, true)
+    }
+}
+
 /// Plays up to `count` Exchanges from `battle` (whose next Exchange is
 /// `header.exchange`, seeded from the battle seed `base_seed`), stopping at
 /// a decision. The first Exchange uses `first_plot`, whose Formations' plots
 /// came from `first_sources`; each later one `later(state, previous plot)`,
-/// which says where each plot came from too (the CLI passes standing orders
-/// and the default doctrine, `engine::doctrine::standing_plot`). The report
+/// which says where each plot came from too (the CLI passes
+/// [`battle_plot`]: standing orders and the default doctrine). The report
 /// gives each Exchange in full when `detail`, otherwise a summary, each
 /// saying where the plots came from, then the result.
 #[allow(clippy::too_many_arguments)]

@@ -478,6 +478,17 @@ pub fn parse(text: &str) -> Result<Report, String> {
             None => None,
         },
     };
+    let outcomes = tally.sides.iter().map(|s| s.wins).sum::<u64>() + tally.draws + tally.undecided;
+    let consistent = outcomes == tally.runs
+        && tally.exchanges.total() == tally.runs
+        && tally.sides.iter().all(|s| s.points_lost.total() == tally.runs)
+        && tally
+            .units
+            .iter()
+            .all(|u| u.fates.iter().sum::<u64>() == tally.runs && u.hull_damage.total() == tally.runs);
+    if !consistent {
+        return Err(format!("the tallies do not add up to its {} runs", tally.runs));
+    }
     if tally.runs != j.run_range[1].saturating_sub(j.run_range[0]) {
         return Err(format!(
             "{} runs counted, but the run range {}..{} holds {}",

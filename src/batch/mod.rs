@@ -4,7 +4,7 @@
 //!
 //! * Run `i` (0-based) of a batch with base seed `B` is the battle `fam
 //!   resolve SCENARIO --seed run_seed(B, i) --exchanges K` plays: the same
-//!   plots ([`crate::resolve::battle_plot`]), the same Exchange seeds
+//!   plots ([`battle_plot`]), the same Exchange seeds
 //!   ([`exchange_seed`]), the same victory checks ([`decide`]), with nothing
 //!   recorded (the `()` sink).
 //! * The runs are cut into chunks of [`CHUNK`]; rayon hands chunks to
@@ -34,6 +34,7 @@ use crate::engine::state::Battle;
 use crate::engine::victory::{Outcome, decide, exchange_seed, side_masses};
 use crate::engine::volley::{Scratch, run_exchange};
 use crate::orders::Loaded;
+use crate::resolve::battle_plot;
 
 pub use stats::{Histogram, MeanStats, newcombe, wilson};
 pub use tally::{Fate, RunResult, Tally};
@@ -236,7 +237,7 @@ impl<'a> Worker<'a> {
 
     /// Plays run `run` and counts it. After the first few runs this
     /// allocates nothing except what the plot rule allocates for Exchanges
-    /// after the first (see [`crate::resolve::battle_plot`]).
+    /// after the first (see [`battle_plot`]).
     pub fn run(&mut self, run: u64) -> RunSummary {
         let seed = run_seed(self.options.seed, run);
         self.battle.reset_to(&self.loaded.battle);
@@ -247,9 +248,7 @@ impl<'a> Worker<'a> {
         for i in 0..self.options.exchanges.max(1) {
             let k = self.loaded.exchange + i;
             if i > 0 {
-                let previous = generated.as_ref().unwrap_or(self.first_plot);
-                let next = battle_plot(self.loaded, &self.battle, i, self.options.exchanges, previous);
-                generated = Some(next.0);
+                generated = Some(battle_plot(self.loaded, &self.battle, i, self.options.exchanges).0);
             }
             let plot = generated.as_ref().unwrap_or(self.first_plot);
             let mut dice = Dice::new(exchange_seed(seed, k));
@@ -288,7 +287,7 @@ impl<'a> Worker<'a> {
 
 /// The plots of a batch's first Exchange (computed once).
 pub fn first_plot(loaded: &Loaded, options: &Options) -> ExchangePlot {
-    battle_plot(loaded, &loaded.battle, 0, options.exchanges, &loaded.plot).0
+    battle_plot(loaded, &loaded.battle, 0, options.exchanges).0
 }
 
 /// Why a batch could not run.
@@ -318,32 +317,12 @@ pub fn run(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Tally, BatchError> {
     let first = first_plot(loaded, options);
-    let work = || {
-        let chunks = runs.end.saturating_sub(runs.start).div_ceil(CHUNK);
-        (0..chunks)
-            .into_par_iter()
-            .fold(
-                || Worker::new(loaded, options, &first),
-                |mut w, c| {
-                    let lo = runs.start + c * CHUNK;
-                    let hi = (lo + CHUNK).min(runs.end);
-                    for i in lo..hi {
-                        w.run(i);
-                    }
-                    progress(hi - lo);
-                    w
-                },
-            )
-            .map(|w| w.tally)
-            .reduce(
-                || Tally::new(&loaded.battle, options.exchanges),
-                |mut a, b| {
-                    // Same scenario and cap on both sides: cannot fail.
-                    let _ = a.merge(&b);
-                    a
-                },
-            )
-    };
+    in_pool(options, || play(loaded, options, &first, runs, progress))
+}
+
+/// Runs `work` on a pool of `options.threads` threads (the global pool,
+/// one thread per core, when `None`).
+fn in_pool<T: Send>(options: &Options, work: impl FnOnce() -> T + Send) -> Result<T, BatchError> {
     match options.threads {
         None => Ok(work()),
         Some(t) => rayon::ThreadPoolBuilder::new()
@@ -352,6 +331,40 @@ pub fn run(
             .map_err(|e| BatchError::Threads(e.to_string()))
             .map(|pool| pool.install(work)),
     }
+}
+
+/// The parallel loop: chunks of [`CHUNK`] runs to workers, tallies added.
+fn play(
+    loaded: &Loaded,
+    options: &Options,
+    first: &ExchangePlot,
+    runs: Range<u64>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Tally {
+    let chunks = runs.end.saturating_sub(runs.start).div_ceil(CHUNK);
+    (0..chunks)
+        .into_par_iter()
+        .fold(
+            || Worker::new(loaded, options, first),
+            |mut w, c| {
+                let lo = runs.start + c * CHUNK;
+                let hi = (lo + CHUNK).min(runs.end);
+                for i in lo..hi {
+                    w.run(i);
+                }
+                progress(hi - lo);
+                w
+            },
+        )
+        .map(|w| w.tally)
+        .reduce(
+            || Tally::new(&loaded.battle, options.exchanges),
+            |mut a, b| {
+                // Same scenario and cap on both sides: cannot fail.
+                let _ = a.merge(&b);
+                a
+            },
+        )
 }
 
 /// Width of the widest win-rate interval (the stopping rule of `--until-ci`).
@@ -377,30 +390,16 @@ pub fn run_until_ci(
     max_runs: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Tally, BatchError> {
-    let mut total = Tally::new(&loaded.battle, options.exchanges);
-    loop {
-        let start = total.runs;
-        let block = run(loaded, options, start..start + CI_BLOCK, progress)?;
-        let _ = total.merge(&block);
-        if widest_win_interval(&total) < width || total.runs >= max_runs {
-            return Ok(total);
+    let first = first_plot(loaded, options);
+    in_pool(options, || {
+        let mut total = Tally::new(&loaded.battle, options.exchanges);
+        loop {
+            let start = total.runs;
+            let block = play(loaded, options, &first, start..start + CI_BLOCK, progress);
+            let _ = total.merge(&block);
+            if widest_win_interval(&total) < width || total.runs >= max_runs {
+                return total;
+            }
         }
-    }
-}
-
-/// TEMPORARY until the plot rule is factored into crate::resolve.
-pub fn battle_plot(
-    loaded: &Loaded,
-    battle: &Battle,
-    i: u32,
-    count: u32,
-    previous: &ExchangePlot,
-) -> (ExchangePlot, Vec<crate::engine::doctrine::PlotSource>) {
-    use crate::engine::doctrine::standing_plot;
-    let _ = previous;
-    if i == 0 {
-        standing_plot(battle, &loaded.plot, &loaded.doctrine, count > 1)
-    } else {
-        standing_plot(battle, &ExchangePlot::default(), &loaded.doctrine, true)
-    }
+    })
 }

@@ -81,7 +81,7 @@ fn histogram_lines(out: &mut String, h: &Histogram, runs: u64, d: usize) {
     for (v, c) in h.nonzero() {
         let _ = writeln!(
             out,
-            "  {v:>label_w$} │{} {c:>count_w$}  {}",
+            "  {v:>label_w$} │{} {c:>count_w$}  {:>7}",
             pad(&bar(c as f64 / most.max(1) as f64, 30), 31),
             pct(rate(c, runs), d)
         );
@@ -141,7 +141,7 @@ pub fn table(report: &Report) -> String {
     let count_w = width(&n.to_string()).max(4);
     let _ = writeln!(
         out,
-        "\n{}  {:>count_w$}  {:>9}  95 % interval",
+        "\n{}  {:>count_w$}  {:>9}  95 % interval (%)",
         pad("Outcome", name_w),
         "runs",
         "rate"

@@ -164,42 +164,49 @@ fn notable_runs_replay_with_fam_resolve() {
 }
 
 #[test]
-fn any_run_replays_with_the_same_outcome_and_length() {
-    let loaded = load("squadron-action.toml");
-    let opts = options(&loaded, Some(1));
-    let first = batch::first_plot(&loaded, &opts);
-    let mut w = Worker::new(&loaded, &opts, &first);
-    for run in [0u64, 1, 2, 17, 40] {
-        let s = w.run(run);
-        let out = fam(&[
-            "resolve",
-            "scenarios/squadron-action.toml",
-            "--seed",
-            &s.seed.to_string(),
-            "--exchanges",
-            &opts.exchanges.to_string(),
-            "--format",
-            "json",
-        ]);
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(
-            r["exchanges"].as_array().unwrap().len() as u32,
-            s.exchanges,
-            "run {run}"
-        );
-        let winner = match &s.outcome {
-            Some(Outcome::Winner { side, .. }) => serde_json::json!(side),
-            _ => serde_json::Value::Null,
-        };
-        assert_eq!(r["outcome"]["winner"], winner, "run {run}");
-        // And the end state: every Unit's hull.
-        for (u, unit) in w.battle().units.iter().enumerate() {
+fn any_run_replays_with_the_same_outcome_length_and_end_state() {
+    // Standing orders and the default doctrine decide the later plots:
+    // `resolve::battle_plot` is the one rule both commands play.
+    for (name, runs) in [
+        ("squadron-action.toml", [0u64, 1, 17]),
+        ("standing-orders.toml", [0, 2, 40]),
+    ] {
+        let loaded = load(name);
+        let opts = options(&loaded, Some(1));
+        let first = batch::first_plot(&loaded, &opts);
+        let mut w = Worker::new(&loaded, &opts, &first);
+        let path = format!("scenarios/{name}");
+        for run in runs {
+            let s = w.run(run);
+            let out = fam(&[
+                "resolve",
+                &path,
+                "--seed",
+                &s.seed.to_string(),
+                "--exchanges",
+                &opts.exchanges.to_string(),
+                "--format",
+                "json",
+            ]);
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             assert_eq!(
-                r["units"][u]["hull"][0],
-                serde_json::json!(unit.hull_left()),
-                "run {run}, unit {u}"
+                r["exchanges"].as_array().unwrap().len() as u32,
+                s.exchanges,
+                "{name} run {run}"
             );
+            let winner = match &s.outcome {
+                Some(Outcome::Winner { side, .. }) => serde_json::json!(side),
+                _ => serde_json::Value::Null,
+            };
+            assert_eq!(r["outcome"]["winner"], winner, "{name} run {run}");
+            for (u, unit) in w.battle().units.iter().enumerate() {
+                assert_eq!(
+                    r["units"][u]["hull"][0],
+                    serde_json::json!(unit.hull_left()),
+                    "{name} run {run}, unit {u}"
+                );
+            }
         }
     }
 }
@@ -479,7 +486,7 @@ fn a_warm_worker_allocates_nothing_per_run_when_no_plot_is_generated() {
     let per_plot = (allocations() - before) as f64 / generated.max(1) as f64;
     let start = loaded.battle.clone();
     let before = allocations();
-    let plot = fam::batch::battle_plot(&loaded, &start, 1, opts.exchanges, &first);
+    let plot = fam::resolve::battle_plot(&loaded, &start, 1, opts.exchanges);
     let one_call = allocations() - before;
     drop(plot);
     assert!(
@@ -573,4 +580,10 @@ fn bad_batch_arguments_are_usage_errors() {
     let out = fam(&["merge", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("bad.json"), "{}", text(&out.stderr));
+    // Tallies that do not add up are refused.
+    let mut v: serde_json::Value =
+        serde_json::from_str(&batch_json(&["scenarios/duel.toml", "--runs", "10", "--json"])).unwrap();
+    v["tallies"]["draws"] = serde_json::json!(v["tallies"]["draws"].as_u64().unwrap() + 1);
+    let err = json::parse(&v.to_string()).unwrap_err();
+    assert!(err.contains("do not add up"), "{err}");
 }
