@@ -590,7 +590,20 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
+    let mut builder = tempfile::Builder::new();
+    // A replaced file keeps its permissions; a new one gets the usual 0644
+    // (a bare temporary file would be private, 0600).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let permissions = fs::metadata(path)
+            .map(|m| m.permissions())
+            .unwrap_or_else(|_| fs::Permissions::from_mode(0o644));
+        builder.permissions(permissions);
+    }
+    let mut tmp = builder
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
     tmp.write_all(contents)
         .with_context(|| format!("cannot write {}", path.display()))?;
     tmp.persist(path)

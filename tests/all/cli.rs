@@ -125,3 +125,18 @@ fn missing_input_file_is_bad_input() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no/such/file.gzf: cannot read"));
 }
+
+#[cfg(unix)]
+#[test]
+fn written_files_are_readable_by_others_like_any_new_file() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixtures("ok").join("fb1-profile-examples.gzf").display().to_string();
+    let o = dir.path().display().to_string();
+    assert!(fam(&["ssd", "fmt", "--out", &o, &input]).status.success());
+    let mode = std::fs::metadata(dir.path().join("fb1-profile-examples.gzf"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o644);
+}
