@@ -709,6 +709,11 @@ pub struct BatchArgs {
     /// later with `fam merge`.
     #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with = "until_ci")]
     pub shard: Option<Shard>,
+    /// Keep the batch's state in FILE, rewritten after every block of 1000
+    /// runs; if FILE holds the state of this same batch, resume from it
+    /// (the result is the same as an uninterrupted batch).
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
     #[command(flatten)]
     pub out: BatchOutputArgs,
     #[command(flatten)]
@@ -862,12 +867,26 @@ fn batch(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     } else {
         Some(range.end - range.start)
     });
-    let tally = match args.until_ci {
-        Some(width) => crate::batch::run_until_ci(&loaded, &options, width, total, &|n| progress.advance(n)),
-        None => crate::batch::run(&loaded, &options, range.clone(), &|n| progress.advance(n)),
+    let tally = match (&args.checkpoint, args.until_ci) {
+        (Some(path), _) => {
+            let plan = match args.until_ci {
+                Some(width) => crate::batch::Plan::UntilCi { width, max_runs: total },
+                None => crate::batch::Plan::Runs(range.clone()),
+            };
+            let cp = crate::batch::Checkpoint::at(path);
+            crate::batch::run_resumable(&loaded, &options, &plan, &cp, &|n| progress.advance(n)).map(|r| r.tally)
+        }
+        (None, Some(width)) => crate::batch::run_until_ci(&loaded, &options, width, total, &|n| progress.advance(n)),
+        (None, None) => crate::batch::run(&loaded, &options, range.clone(), &|n| progress.advance(n)),
     };
     progress.finish();
-    let tally = tally?;
+    let tally = match tally {
+        Err(crate::batch::BatchError::Checkpoint(e)) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(BAD_INPUT));
+        }
+        t => t?,
+    };
     let mut meta = crate::batch::Meta::new(
         &loaded,
         &args.scenario.display().to_string(),

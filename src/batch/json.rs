@@ -374,41 +374,46 @@ pub fn to_json(report: &Report) -> BatchJson {
             max: t.dice.max,
             total: t.dice.sum,
         },
-        tallies: TalliesJson {
-            runs: n,
-            draws: t.draws,
-            undecided: t.undecided,
-            decided_by: t.decided_by,
-            exchanges: hist_json(&t.exchanges),
-            dice: DiceTallyJson {
-                sum: t.dice.sum,
-                sum_sq: t.dice.sum_sq,
-                min: t.dice.min,
-                max: t.dice.max,
-            },
-            sides: t
-                .sides
-                .iter()
-                .map(|s| SideTallyJson {
-                    wins: s.wins,
-                    points_lost: hist_json(&s.points_lost),
-                    first_win: s.first_win,
-                })
-                .collect(),
-            units: t
-                .units
-                .iter()
-                .map(|u| UnitTallyJson {
-                    fates: u.fates,
-                    survived_side_won: u.survived_side_won,
-                    hull_damage: hist_json(&u.hull_damage),
-                    first_death: u.first_death,
-                })
-                .collect(),
-            first_draw: t.first_draw,
-            first_undecided: t.first_undecided,
-            longest: t.longest.map(|(k, r)| [u64::from(k), r]),
+        tallies: tallies_json(t),
+    }
+}
+
+/// The raw integer tallies of `t`, as the JSON (and a checkpoint) carries them.
+pub fn tallies_json(t: &Tally) -> TalliesJson {
+    TalliesJson {
+        runs: t.runs,
+        draws: t.draws,
+        undecided: t.undecided,
+        decided_by: t.decided_by,
+        exchanges: hist_json(&t.exchanges),
+        dice: DiceTallyJson {
+            sum: t.dice.sum,
+            sum_sq: t.dice.sum_sq,
+            min: t.dice.min,
+            max: t.dice.max,
         },
+        sides: t
+            .sides
+            .iter()
+            .map(|s| SideTallyJson {
+                wins: s.wins,
+                points_lost: hist_json(&s.points_lost),
+                first_win: s.first_win,
+            })
+            .collect(),
+        units: t
+            .units
+            .iter()
+            .map(|u| UnitTallyJson {
+                fates: u.fates,
+                survived_side_won: u.survived_side_won,
+                hull_damage: hist_json(&u.hull_damage),
+                first_death: u.first_death,
+            })
+            .collect(),
+        first_draw: t.first_draw,
+        first_undecided: t.first_undecided,
+        longest: t.longest.map(|(k, r)| [u64::from(k), r]),
     }
 }
 
@@ -419,24 +424,10 @@ pub fn render(report: &Report) -> String {
     s
 }
 
-/// Reads a batch JSON document back into a report (from its `tallies` and
-/// descriptive fields; the statistics are recomputed, not trusted).
-pub fn parse(text: &str) -> Result<Report, String> {
-    let j: BatchJson = serde_json::from_str(text).map_err(|e| format!("not a fam batch result: {e}"))?;
-    if j.schema != "fam-batch" {
-        return Err(format!("schema is `{}`, not `fam-batch`", j.schema));
-    }
-    if j.version != BATCH_SCHEMA_VERSION {
-        return Err(format!(
-            "batch JSON version {} (this fam reads version {BATCH_SCHEMA_VERSION})",
-            j.version
-        ));
-    }
-    let t = &j.tallies;
-    if t.sides.len() != j.sides.len() || t.units.len() != j.units.len() {
-        return Err("the tallies do not match the sides and units".into());
-    }
-    let tally = Tally {
+/// Rebuilds a [`Tally`] from its raw integer counts (not checked for
+/// consistency: see [`parse`]).
+pub fn tally_from_json(t: &TalliesJson) -> Result<Tally, String> {
+    Ok(Tally {
         runs: t.runs,
         sides: t
             .sides
@@ -477,7 +468,27 @@ pub fn parse(text: &str) -> Result<Report, String> {
             Some([k, r]) => Some((u32::try_from(k).map_err(|_| "longest run out of range")?, r)),
             None => None,
         },
-    };
+    })
+}
+
+/// Reads a batch JSON document back into a report (from its `tallies` and
+/// descriptive fields; the statistics are recomputed, not trusted).
+pub fn parse(text: &str) -> Result<Report, String> {
+    let j: BatchJson = serde_json::from_str(text).map_err(|e| format!("not a fam batch result: {e}"))?;
+    if j.schema != "fam-batch" {
+        return Err(format!("schema is `{}`, not `fam-batch`", j.schema));
+    }
+    if j.version != BATCH_SCHEMA_VERSION {
+        return Err(format!(
+            "batch JSON version {} (this fam reads version {BATCH_SCHEMA_VERSION})",
+            j.version
+        ));
+    }
+    let t = &j.tallies;
+    if t.sides.len() != j.sides.len() || t.units.len() != j.units.len() {
+        return Err("the tallies do not match the sides and units".into());
+    }
+    let tally = tally_from_json(t)?;
     let outcomes = tally.sides.iter().map(|s| s.wins).sum::<u64>() + tally.draws + tally.undecided;
     let consistent = outcomes == tally.runs
         && tally.exchanges.total() == tally.runs

@@ -18,6 +18,7 @@
 //!
 //! This is the only module that knows about threads.
 
+pub mod checkpoint;
 pub mod json;
 pub mod stats;
 pub mod svg;
@@ -36,6 +37,7 @@ use crate::engine::volley::{Scratch, run_exchange};
 use crate::orders::Loaded;
 use crate::resolve::battle_plot;
 
+pub use checkpoint::Checkpoint;
 pub use stats::{Histogram, MeanStats, newcombe, wilson};
 pub use tally::{Fate, RunResult, Tally};
 
@@ -295,12 +297,16 @@ pub fn first_plot(loaded: &Loaded, options: &Options) -> ExchangePlot {
 pub enum BatchError {
     /// The thread pool could not be built.
     Threads(String),
+    /// The checkpoint file belongs to another batch, is damaged, or cannot
+    /// be written.
+    Checkpoint(String),
 }
 
 impl std::fmt::Display for BatchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             BatchError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
+            BatchError::Checkpoint(e) => write!(f, "{e}"),
         }
     }
 }
@@ -402,4 +408,101 @@ pub fn run_until_ci(
             }
         }
     })
+}
+
+/// What a resumable batch plays.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Plan {
+    /// These run indices (a whole batch or a shard).
+    Runs(Range<u64>),
+    /// Blocks of [`CI_BLOCK`] runs from run 0, as [`run_until_ci`].
+    UntilCi { width: f64, max_runs: u64 },
+}
+
+/// The state a resumable batch ends in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resumed {
+    /// The runs counted so far (all of them when `complete`).
+    pub tally: Tally,
+    /// The run the batch resumed from, when a checkpoint was found.
+    pub resumed_from: Option<u64>,
+    /// False when it stopped early ([`Checkpoint::max_blocks`]).
+    pub complete: bool,
+}
+
+/// The identity a checkpoint of this batch carries.
+pub fn checkpoint_identity(loaded: &Loaded, options: &Options, plan: &Plan) -> checkpoint::Identity {
+    let (range, until_ci) = match plan {
+        Plan::Runs(r) => ([r.start, r.end], None),
+        Plan::UntilCi { width, max_runs } => ([0, *max_runs], Some(*width)),
+    };
+    checkpoint::Identity {
+        fam_version: env!("CARGO_PKG_VERSION").to_string(),
+        fingerprint: fingerprint(loaded),
+        seed: options.seed,
+        exchanges: options.exchanges,
+        range,
+        until_ci,
+    }
+}
+
+/// Plays `plan` in blocks, writing the tallies and the next run index to
+/// the checkpoint file after every block; if the file already holds a
+/// checkpoint of this same batch (scenario, seed, Exchange cap, runs,
+/// stopping rule, fam version), it starts from there instead of run 0. A
+/// checkpoint of another batch is refused ([`BatchError::Checkpoint`]).
+/// Because tallies add up exactly, the result is the same as [`run`] or
+/// [`run_until_ci`] however often the batch was interrupted and resumed.
+pub fn run_resumable(
+    loaded: &Loaded,
+    options: &Options,
+    plan: &Plan,
+    cp: &Checkpoint,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Resumed, BatchError> {
+    let id = checkpoint_identity(loaded, options, plan);
+    let empty = Tally::new(&loaded.battle, options.exchanges);
+    let start = match plan {
+        Plan::Runs(r) => r.start,
+        Plan::UntilCi { .. } => 0,
+    };
+    let found = checkpoint::load(&cp.path, &id, &empty).map_err(BatchError::Checkpoint)?;
+    let resumed_from = found.as_ref().map(|(next, _)| *next);
+    let (mut next, mut total) = found.unwrap_or((start, empty));
+    if next > start {
+        progress(next - start);
+    }
+    let first = first_plot(loaded, options);
+    in_pool(options, || {
+        let mut blocks = 0;
+        loop {
+            let block = match plan {
+                Plan::Runs(r) if next >= r.end => None,
+                Plan::Runs(r) => Some(next..(next + cp.block.max(1)).min(r.end)),
+                Plan::UntilCi { width, max_runs } => {
+                    let done = total.runs > 0 && (widest_win_interval(&total) < *width || total.runs >= *max_runs);
+                    (!done).then_some(next..next + CI_BLOCK)
+                }
+            };
+            let Some(block) = block else {
+                return Ok(Resumed {
+                    tally: total,
+                    resumed_from,
+                    complete: true,
+                });
+            };
+            if cp.max_blocks.is_some_and(|m| blocks >= m) {
+                return Ok(Resumed {
+                    tally: total,
+                    resumed_from,
+                    complete: false,
+                });
+            }
+            next = block.end;
+            let counted = play(loaded, options, &first, block, progress);
+            let _ = total.merge(&counted);
+            checkpoint::save(&cp.path, &id, next, &total).map_err(BatchError::Checkpoint)?;
+            blocks += 1;
+        }
+    })?
 }

@@ -325,7 +325,321 @@ fn until_ci_stops_at_the_same_count_every_time_and_not_before_it_must() {
     assert_eq!(x.sides[0].wins, a.sides[0].wins);
 }
 
+// ---- Checkpoints -------------------------------------------------------------
+
+fn report_json(loaded: &fam::orders::Loaded, opts: &Options, range: std::ops::Range<u64>, tally: Tally) -> String {
+    let meta = batch::Meta::new(loaded, "scenarios/squadron-action.toml", opts, range);
+    json::render(&batch::Report { meta, tally })
+}
+
+#[test]
+fn a_batch_interrupted_and_resumed_from_its_checkpoint_equals_a_straight_run() {
+    let loaded = load("squadron-action.toml");
+    let opts = options(&loaded, Some(3));
+    let range = 100..1_100;
+    let straight = batch::run(&loaded, &opts, range.clone(), &|_| {}).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("batch.checkpoint");
+    let plan = batch::Plan::Runs(range.clone());
+    // Stopped after 2 blocks of 150 runs, as by a Ctrl-C between blocks.
+    let cp = batch::Checkpoint {
+        path: path.clone(),
+        block: 150,
+        max_blocks: Some(2),
+    };
+    let part = batch::run_resumable(&loaded, &opts, &plan, &cp, &|_| {}).unwrap();
+    assert!(!part.complete);
+    assert_eq!((part.tally.runs, part.resumed_from), (300, None));
+    assert!(path.exists());
+    // Resumed on another thread count and block size, stopped again, then finished.
+    let one = Options {
+        threads: Some(1),
+        ..opts.clone()
+    };
+    let cp2 = batch::Checkpoint {
+        block: 64,
+        max_blocks: Some(3),
+        ..cp.clone()
+    };
+    let part2 = batch::run_resumable(&loaded, &one, &plan, &cp2, &|_| {}).unwrap();
+    assert_eq!(
+        (part2.tally.runs, part2.resumed_from, part2.complete),
+        (492, Some(400), false)
+    );
+    let counted = std::sync::atomic::AtomicU64::new(0);
+    let end = batch::run_resumable(&loaded, &opts, &plan, &batch::Checkpoint::at(&path), &|n| {
+        counted.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    })
+    .unwrap();
+    assert!(end.complete);
+    assert_eq!(end.resumed_from, Some(592));
+    assert_eq!(counted.into_inner(), 1_000, "progress counts the resumed runs too");
+    assert_eq!(end.tally, straight);
+    assert_eq!(
+        report_json(&loaded, &opts, range.clone(), end.tally),
+        report_json(&loaded, &opts, range.clone(), straight.clone())
+    );
+    // A finished checkpoint resumes to the same result without playing.
+    let again = batch::run_resumable(&loaded, &opts, &plan, &batch::Checkpoint::at(&path), &|_| {}).unwrap();
+    assert_eq!((again.tally, again.resumed_from), (straight, Some(1_100)));
+}
+
+#[test]
+fn an_until_ci_batch_resumes_to_the_same_count() {
+    let loaded = load("duel.toml");
+    let opts = options(&loaded, None);
+    let straight = batch::run_until_ci(&loaded, &opts, 0.03, 1_000_000, &|_| {}).unwrap();
+    assert!(straight.runs > batch::CI_BLOCK, "the test needs several blocks");
+    let dir = tempfile::tempdir().unwrap();
+    let plan = batch::Plan::UntilCi {
+        width: 0.03,
+        max_runs: 1_000_000,
+    };
+    let cp = batch::Checkpoint {
+        max_blocks: Some(1),
+        ..batch::Checkpoint::at(dir.path().join("cp.json"))
+    };
+    let part = batch::run_resumable(&loaded, &opts, &plan, &cp, &|_| {}).unwrap();
+    assert_eq!((part.tally.runs, part.complete), (batch::CI_BLOCK, false));
+    let cp = batch::Checkpoint { max_blocks: None, ..cp };
+    let end = batch::run_resumable(&loaded, &opts, &plan, &cp, &|_| {}).unwrap();
+    assert!(end.complete);
+    assert_eq!(end.tally, straight);
+}
+
+#[test]
+fn the_command_line_checkpoint_resumes_and_refuses_another_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("cp.json");
+    let cp = cp.to_str().unwrap();
+    let common = ["scenarios/duel.toml", "--runs", "2500", "--seed", "5", "--json"];
+    let straight = batch_json(&common);
+    // A checkpoint of the first 1000 runs, as an interrupted batch leaves it.
+    let loaded = load("duel.toml");
+    let opts = Options {
+        seed: 5,
+        ..options(&loaded, None)
+    };
+    let plan = batch::Plan::Runs(0..2_500);
+    let partial = batch::Checkpoint {
+        max_blocks: Some(1),
+        ..batch::Checkpoint::at(cp)
+    };
+    let part = batch::run_resumable(&loaded, &opts, &plan, &partial, &|_| {}).unwrap();
+    assert_eq!(part.tally.runs, 1_000);
+    let mut args = common.to_vec();
+    args.extend(["--checkpoint", cp]);
+    assert_eq!(batch_json(&args), straight);
+    // Another seed, run count or scenario: refused, and the file is left alone.
+    let before = std::fs::read(cp).unwrap();
+    for (other, what) in [
+        (
+            vec!["scenarios/duel.toml", "--runs", "2500", "--seed", "6"],
+            "base seed",
+        ),
+        (
+            vec!["scenarios/duel.toml", "--runs", "3000", "--seed", "5"],
+            "run range",
+        ),
+        (
+            vec!["scenarios/squadron-action.toml", "--runs", "2500", "--seed", "5"],
+            "scenario",
+        ),
+    ] {
+        let mut args = vec!["batch"];
+        args.extend(other);
+        args.extend(["--checkpoint", cp]);
+        let out = fam(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains("cannot be resumed") && err.contains(what), "{err}");
+    }
+    assert_eq!(std::fs::read(cp).unwrap(), before);
+    std::fs::write(cp, "not json").unwrap();
+    let out = fam(&["batch", "scenarios/duel.toml", "--runs", "10", "--checkpoint", cp]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("not a fam batch checkpoint"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 // ---- Statistics against hand-computed values -------------------------------
+
+/// P(at least `need` damage) from `dice` beam dice on the unscreened
+/// column with penetrating rerolls (ft-rules §1.2, §1.4): 4 and 5 score 1,
+/// a 6 scores 2 and grants a reroll die, read the same way, without limit.
+/// Exact enumeration over faces, cut off once `need` is reached.
+fn p_beam_damage_at_least(dice: u32, need: u32) -> f64 {
+    fn go(initial: u32, rerolls: u32, need: u32) -> f64 {
+        if need == 0 {
+            return 1.0;
+        }
+        if initial == 0 && rerolls == 0 {
+            return 0.0;
+        }
+        let (initial, rerolls) = if initial > 0 {
+            (initial - 1, rerolls)
+        } else {
+            (0, rerolls - 1)
+        };
+        (1..=6u8)
+            .map(|face| {
+                let damage = fam::engine::tables::beam_table(face, 0);
+                go(initial, rerolls + u32::from(face == 6), need.saturating_sub(damage)) / 6.0
+            })
+            .sum()
+    }
+    go(dice, 0, need)
+}
+
+/// A Unit from the Meridian record cut down to its core systems, its Fire
+/// Control and one beam battery of class `class`, with no armour and a
+/// hull of one row of `hull` boxes.
+fn bare_ship(name: &str, side: usize, class: u8, hull: u32) -> fam::engine::state::Unit {
+    use fam::gzf::SystemKind;
+    let text = std::fs::read_to_string(repo().join("ssd/meridian-compact.gzf")).unwrap();
+    let file = fam::gzf::parse(&text, &ParseOptions::default()).file;
+    let mut u = fam::engine::state::Unit::from_ship(file.ship("MCS Clear Heading").unwrap(), file.profile, side, side);
+    u.name = name.to_string();
+    let mut beam = false;
+    u.systems.retain(|s| match s.kind {
+        SystemKind::Beam { class: c } if c == class && !beam => {
+            beam = true;
+            true
+        }
+        SystemKind::FireControl => true,
+        ref k => k.is_core(),
+    });
+    assert!(beam, "the record has a class-{class} battery");
+    assert_eq!(u.screen_level(), 0);
+    u.armour_total = 0;
+    u.armour_lost = 0;
+    u.rows = vec![hull];
+    u.hull_total = hull;
+    u.hull_lost = 0;
+    u.crew_boxes.clear();
+    u
+}
+
+/// A one-Volley duel at 10 MU with nothing to chance but the beam dice:
+/// side 0 fires a class-2 battery (2 dice), side 1 a class-1 battery (1
+/// die), in Volley 1 only; no screens, armour, Evasion or Speed; each hull
+/// is one row of 3 boxes, so a ship is destroyed exactly when it takes 3
+/// damage, and no threshold check comes before. One Exchange, no morale
+/// rule: a side wins iff it destroys the other and survives; a draw
+/// otherwise (both destroyed, or neither at the Exchange limit).
+fn closed_form_duel() -> fam::orders::Loaded {
+    use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, VolleyPlot};
+    use fam::engine::state::{Battle, Formation, RangeTable, Side};
+    use fam::engine::victory::Victory;
+    let mut loaded = load("duel.toml");
+    let units = vec![bare_ship("A", 0, 2, 3), bare_ship("B", 1, 1, 3)];
+    let battle = Battle {
+        sides: (0..2).map(|i| Side { name: format!("S{i}") }).collect(),
+        formations: (0..2)
+            .map(|f| Formation {
+                name: format!("F{f}"),
+                side: f,
+                units: vec![f],
+                reserve: Default::default(),
+            })
+            .collect(),
+        units,
+        ranges: RangeTable::new(2, 10),
+        rules: loaded.battle.rules.clone(),
+    };
+    let fire = |u: usize| {
+        let sys = &battle.units[u].systems;
+        let find = |f: &dyn Fn(&fam::gzf::SystemKind) -> bool| sys.iter().position(|s| f(&s.kind)).unwrap();
+        FireOrder {
+            unit: u,
+            fire_control: find(&|k| *k == fam::gzf::SystemKind::FireControl),
+            target: Some(1 - u),
+            weapons: vec![find(&|k| matches!(k, fam::gzf::SystemKind::Beam { .. }))],
+            needles: Vec::new(),
+        }
+    };
+    let plot = |u: usize| {
+        Some(FormationPlot {
+            volleys: [
+                VolleyPlot {
+                    fire: vec![fire(u)],
+                    ..VolleyPlot::default()
+                },
+                VolleyPlot::default(),
+                VolleyPlot::default(),
+            ],
+        })
+    };
+    loaded.plot = ExchangePlot {
+        formations: vec![plot(0), plot(1)],
+    };
+    loaded.battle = battle;
+    loaded.doctrine = vec![None, None];
+    loaded.exchange = 1;
+    loaded.victory = Victory {
+        max_exchanges: 1,
+        morale_percent: None,
+        triggers: Vec::new(),
+    };
+    loaded
+}
+
+#[test]
+fn a_one_volley_duel_wins_as_often_as_its_closed_form_says() {
+    let loaded = closed_form_duel();
+    let opts = Options {
+        seed: 2024,
+        exchanges: batch::default_exchanges(&loaded),
+        threads: None,
+    };
+    assert_eq!(opts.exchanges, 1);
+    // Exactly: A kills B with 2 dice, B kills A with 1 die (rerolls count).
+    let p_a = p_beam_damage_at_least(2, 3);
+    let p_b = p_beam_damage_at_least(1, 3);
+    assert!((p_b - 1.0 / 12.0).abs() < 1e-12, "one die: a 6, then 4+ ({p_b})");
+    // Two dice, 3+ damage: two 6s (1/36), a 6 and a 4 or 5 (4/36), or a 6
+    // and a 1-3 (6/36) whose reroll scores (1/2): 8/36.
+    assert!((p_a - 2.0 / 9.0).abs() < 1e-12, "{p_a}");
+    let exact = [p_a * (1.0 - p_b), p_b * (1.0 - p_a)];
+    let exact_draw = 1.0 - exact[0] - exact[1];
+    let n = 40_000;
+    let t = batch::run(&loaded, &opts, 0..n, &|_| {}).unwrap();
+    assert_eq!(t.runs, n);
+    assert_eq!(t.undecided, 0, "every run ends in a decision");
+    let counts = [t.sides[0].wins, t.sides[1].wins, t.draws];
+    let probs = [exact[0], exact[1], exact_draw];
+    for (k, p) in counts.into_iter().zip(probs) {
+        let [lo, hi] = wilson(k, n);
+        let rate = k as f64 / n as f64;
+        let se = (p * (1.0 - p) / n as f64).sqrt();
+        assert!(
+            lo <= p && p <= hi,
+            "exact {p} outside the Wilson interval [{lo}, {hi}] of {k}/{n}"
+        );
+        assert!((rate - p).abs() < 5.0 * se, "rate {rate} vs exact {p} (se {se})");
+    }
+    // The same through the engine alone: one Exchange under `run_battle`.
+    let mut scratch = fam::engine::volley::Scratch::default();
+    let mut wins = 0u64;
+    let m = 2_000u64;
+    for i in 0..m {
+        let mut b = loaded.battle.clone();
+        let r = fam::engine::victory::run_battle(
+            &mut b,
+            &loaded.victory,
+            run_seed(opts.seed, i),
+            |_, _| loaded.plot.clone(),
+            &mut (),
+            &mut scratch,
+        );
+        wins += u64::from(matches!(r.outcome, Outcome::Winner { side: 0, .. }));
+    }
+    let batch_wins = batch::run(&loaded, &opts, 0..m, &|_| {}).unwrap().sides[0].wins;
+    assert_eq!(wins, batch_wins, "the batch plays what run_battle plays");
+}
 
 #[test]
 fn wilson_intervals_match_hand_computed_values() {

@@ -1,0 +1,156 @@
+//! `fam batch --checkpoint FILE`: the state of a batch between blocks of
+//! runs (its raw integer tallies, the next run index, and what identifies
+//! the batch), written atomically after every block so that an interrupted
+//! batch resumes where it stopped and ends with exactly the statistics of
+//! an uninterrupted one (tallies add up exactly, in any order).
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::json::{TalliesJson, tallies_json, tally_from_json};
+use super::tally::Tally;
+
+/// Version of the checkpoint file; a file of another version is refused.
+pub const CHECKPOINT_VERSION: u32 = 1;
+
+/// What a checkpoint belongs to: a checkpoint is only resumed by the batch
+/// it identifies.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Identity {
+    pub fam_version: String,
+    /// [`super::fingerprint`] of the scenario.
+    pub fingerprint: String,
+    pub seed: u64,
+    /// Exchanges at most per run.
+    pub exchanges: u32,
+    /// The runs the batch plays, `[start, end)` (for `--until-ci`: `[0, max]`).
+    pub range: [u64; 2],
+    /// `--until-ci W`.
+    pub until_ci: Option<f64>,
+}
+
+/// The file's contents.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CheckpointJson {
+    pub schema: String,
+    pub version: u32,
+    pub identity: Identity,
+    /// The first run not yet counted.
+    pub next_run: u64,
+    /// The runs `range[0]..next_run`, counted.
+    pub tallies: TalliesJson,
+}
+
+/// Where to keep a batch's checkpoint, and (for tests) when to stop early.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checkpoint {
+    pub path: PathBuf,
+    /// Runs per block (a checkpoint is written after each); `--until-ci`
+    /// always uses [`super::CI_BLOCK`].
+    pub block: u64,
+    /// Stop (as if interrupted) after playing this many blocks in this
+    /// call; `None`: play to the end.
+    pub max_blocks: Option<u64>,
+}
+
+impl Checkpoint {
+    /// A checkpoint at `path` with blocks of [`super::CI_BLOCK`] runs.
+    pub fn at(path: impl Into<PathBuf>) -> Checkpoint {
+        Checkpoint {
+            path: path.into(),
+            block: super::CI_BLOCK,
+            max_blocks: None,
+        }
+    }
+}
+
+/// Reads the checkpoint at `path` if there is one: `Ok(None)` when the file
+/// does not exist, `Ok(Some((next_run, tally)))` when it belongs to the
+/// batch `id` and fits `empty` (the tally shape of the scenario), an error
+/// saying why otherwise.
+pub fn load(path: &Path, id: &Identity, empty: &Tally) -> Result<Option<(u64, Tally)>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read the checkpoint {}: {e}", path.display())),
+    };
+    let bad = |why: String| format!("the checkpoint {} cannot be resumed: {why}", path.display());
+    let j: CheckpointJson =
+        serde_json::from_str(&text).map_err(|e| bad(format!("it is not a fam batch checkpoint ({e})")))?;
+    if j.schema != "fam-batch-checkpoint" {
+        return Err(bad(format!("its schema is `{}`", j.schema)));
+    }
+    if j.version != CHECKPOINT_VERSION {
+        return Err(bad(format!(
+            "it is version {} (this fam reads version {CHECKPOINT_VERSION})",
+            j.version
+        )));
+    }
+    let mine = &j.identity;
+    let differ = |what: &str, theirs: String, ours: String| {
+        Err(bad(format!(
+            "it is of a batch with a different {what} ({theirs}, not {ours}); \
+             delete it or choose another file to start afresh"
+        )))
+    };
+    if mine.fingerprint != id.fingerprint {
+        return differ("scenario", mine.fingerprint.clone(), id.fingerprint.clone());
+    }
+    if mine.seed != id.seed {
+        return differ("base seed", mine.seed.to_string(), id.seed.to_string());
+    }
+    if mine.exchanges != id.exchanges {
+        return differ("Exchange cap", mine.exchanges.to_string(), id.exchanges.to_string());
+    }
+    if mine.range != id.range {
+        let r = |r: [u64; 2]| format!("runs {}..{}", r[0], r[1]);
+        return differ("run range", r(mine.range), r(id.range));
+    }
+    if mine.until_ci != id.until_ci {
+        let w = |w: Option<f64>| w.map_or("no --until-ci".to_string(), |w| format!("--until-ci {w}"));
+        return differ("stopping rule", w(mine.until_ci), w(id.until_ci));
+    }
+    if mine.fam_version != id.fam_version {
+        return differ("fam version", mine.fam_version.clone(), id.fam_version.clone());
+    }
+    let tally = tally_from_json(&j.tallies).map_err(bad)?;
+    let mut check = empty.clone();
+    check
+        .merge(&tally)
+        .map_err(|e| bad(format!("its tallies do not fit the scenario ({e})")))?;
+    let counted = j.next_run.checked_sub(id.range[0]);
+    let past_end = id.until_ci.is_none() && j.next_run > id.range[1];
+    if counted != Some(tally.runs) || past_end {
+        return Err(bad(format!(
+            "it counts {} runs but says the next run is {}",
+            tally.runs, j.next_run
+        )));
+    }
+    Ok(Some((j.next_run, check)))
+}
+
+/// Writes the checkpoint atomically: to a temporary file in the same
+/// directory, flushed to disk, then renamed over `path`.
+pub fn save(path: &Path, id: &Identity, next_run: u64, tally: &Tally) -> Result<(), String> {
+    let j = CheckpointJson {
+        schema: "fam-batch-checkpoint".into(),
+        version: CHECKPOINT_VERSION,
+        identity: id.clone(),
+        next_run,
+        tallies: tallies_json(tally),
+    };
+    let mut text = serde_json::to_string(&j).map_err(|e| e.to_string())?;
+    text.push('\n');
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let fail = |e: std::io::Error| format!("cannot write the checkpoint {}: {e}", path.display());
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    tmp.write_all(text.as_bytes()).map_err(fail)?;
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
