@@ -86,17 +86,7 @@ pub fn state_toml(header: &Header, battle: &Battle) -> String {
         }
     }
     for u in &battle.units {
-        let status = if u.destroyed {
-            "destroyed"
-        } else if u.derelict {
-            "derelict"
-        } else if u.crippled() {
-            "crippled"
-        } else if u.hull_lost > 0 {
-            "damaged"
-        } else {
-            "intact"
-        };
+        let status = unit_status(u);
         let _ = writeln!(
             s,
             "\n[[unit]]\nname = {}\nformation = {}\nstatus = \"{status}\"\nhull = \"{}/{}\"\narmour = \"{}/{}\"\nthrust = {}\nout_of_control = {}",

@@ -890,7 +890,13 @@ fn victory(files: &mut Files, battle: &Battle, raw: Option<&raw::RawVictory>) ->
         }
         found
     };
-    for t in raw.unit_destroyed.iter().flatten() {
+    let named = raw
+        .unit_destroyed
+        .iter()
+        .flatten()
+        .map(|t| (t, true))
+        .chain(raw.unit_escaped.iter().flatten().map(|t| (t, false)));
+    for (t, destroyed) in named {
         let t = t.get_ref();
         let unit = battle
             .units
@@ -907,27 +913,11 @@ fn victory(files: &mut Files, battle: &Battle, raw: Option<&raw::RawVictory>) ->
             );
         }
         if let (Some(unit), Some(side)) = (unit, side(files, &t.winner)) {
-            v.triggers.push(Trigger::UnitDestroyed { unit, side });
-        }
-    }
-    for t in raw.unit_escaped.iter().flatten() {
-        let t = t.get_ref();
-        let unit = battle
-            .units
-            .iter()
-            .position(|u| unit_key(&u.name) == unit_key(t.unit.get_ref()));
-        if unit.is_none() {
-            files.push(
-                SC,
-                Diagnostic::error(
-                    t.unit.span(),
-                    format!("no Unit named `{}` in this battle", t.unit.get_ref()),
-                    "a ship named under [formations]",
-                ),
-            );
-        }
-        if let (Some(unit), Some(side)) = (unit, side(files, &t.winner)) {
-            v.triggers.push(Trigger::UnitEscaped { unit, side });
+            v.triggers.push(if destroyed {
+                Trigger::UnitDestroyed { unit, side }
+            } else {
+                Trigger::UnitEscaped { unit, side }
+            });
         }
     }
     for t in raw.points.iter().flatten() {
