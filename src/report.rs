@@ -27,14 +27,7 @@ pub struct Header {
 /// Renders the report of one Exchange: `before` is the battle as it
 /// started, `after` as it ended, `rec` what happened in between.
 pub fn render(header: &Header, before: &Battle, after: &Battle, rec: &Recorder, style: Style) -> String {
-    let mut r = Report {
-        out: String::new(),
-        style,
-        battle: after,
-        section: "",
-        idle: Vec::new(),
-        unchanged: 0,
-    };
+    let mut r = Report::new(after, style);
     r.title(&format!("{} (Exchange {})", header.title, header.exchange));
     r.line(&format!("Seed {}", header.seed));
     r.heading("Formations");
@@ -94,6 +87,19 @@ fn faces(f: &[u8]) -> String {
 
 fn plural(n: u32, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+impl<'a> Report<'a> {
+    fn new(battle: &'a Battle, style: Style) -> Report<'a> {
+        Report {
+            out: String::new(),
+            style,
+            battle,
+            section: "",
+            idle: Vec::new(),
+            unchanged: 0,
+        }
+    }
 }
 
 impl Report<'_> {
@@ -769,14 +775,7 @@ pub fn summary(
     plots: &[crate::engine::doctrine::PlotSource],
     style: Style,
 ) -> String {
-    let mut r = Report {
-        out: String::new(),
-        style,
-        battle: after,
-        section: "",
-        idle: Vec::new(),
-        unchanged: 0,
-    };
+    let mut r = Report::new(after, style);
     r.heading(&format!(
         "Exchange {} (seed {}){}",
         header.exchange,
@@ -864,14 +863,7 @@ pub fn plot_sources(before: &Battle, plots: &[crate::engine::doctrine::PlotSourc
 /// points each side lost.
 pub fn result(start: &Battle, end: &Battle, outcome: Option<&crate::engine::victory::Outcome>, style: Style) -> String {
     use crate::engine::victory::{Outcome, Reason};
-    let mut r = Report {
-        out: String::new(),
-        style,
-        battle: end,
-        section: "",
-        idle: Vec::new(),
-        unchanged: 0,
-    };
+    let mut r = Report::new(end, style);
     r.heading("Result");
     let why = |reason: &Reason| match reason {
         Reason::Annihilation => "no enemy Formation is left in combat".to_string(),
@@ -908,14 +900,7 @@ pub fn result(start: &Battle, end: &Battle, outcome: Option<&crate::engine::vict
 
 /// The title block of a multi-Exchange report.
 pub fn battle_title(title: &str, first_exchange: u32, base_seed: u64, style: Style) -> String {
-    let mut r = Report {
-        out: String::new(),
-        style,
-        battle: &EMPTY,
-        section: "",
-        idle: Vec::new(),
-        unchanged: 0,
-    };
+    let mut r = Report::new(&EMPTY, style);
     r.title(&format!("{title} (from Exchange {first_exchange})"));
     r.line(&format!("Battle seed {base_seed}"));
     r.finish()
