@@ -61,6 +61,8 @@ pub struct SideJson {
     pub win_rate: f64,
     pub ci95: [f64; 2],
     pub points_lost: DistJson,
+    /// Mean damage points scored per battle by this side's weapons, by kind.
+    pub damage_by_kind: std::collections::BTreeMap<String, f64>,
 }
 
 /// Summary of an integer quantity with its exact histogram.
@@ -160,6 +162,10 @@ pub struct SideTallyJson {
     pub wins: u64,
     pub points_lost: HistJson,
     pub first_win: Option<u64>,
+    /// Damage points scored, summed over runs, in `DamageKind` order
+    /// (absent in files from before it was counted: zeros).
+    #[serde(default)]
+    pub damage_by_kind: [u64; 8],
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -277,6 +283,13 @@ pub fn to_json(report: &Report) -> BatchJson {
             win_rate: rate(s.wins, n),
             ci95: wilson(s.wins, n),
             points_lost: dist(&s.points_lost),
+            damage_by_kind: crate::engine::volley::DamageKind::ALL
+                .iter()
+                .map(|k| {
+                    let total = s.damage_by_kind[*k as usize];
+                    (k.key().to_string(), if n == 0 { 0.0 } else { total as f64 / n as f64 })
+                })
+                .collect(),
         })
         .collect();
     let units = t
@@ -399,6 +412,7 @@ pub fn tallies_json(t: &Tally) -> TalliesJson {
                 wins: s.wins,
                 points_lost: hist_json(&s.points_lost),
                 first_win: s.first_win,
+                damage_by_kind: s.damage_by_kind,
             })
             .collect(),
         units: t
@@ -437,6 +451,7 @@ pub fn tally_from_json(t: &TalliesJson) -> Result<Tally, String> {
                     wins: s.wins,
                     points_lost: hist_from(&s.points_lost)?,
                     first_win: s.first_win,
+                    damage_by_kind: s.damage_by_kind,
                 })
             })
             .collect::<Result<_, String>>()?,

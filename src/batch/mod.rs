@@ -243,6 +243,7 @@ impl<'a> Worker<'a> {
     pub fn run(&mut self, run: u64) -> RunSummary {
         let seed = run_seed(self.options.seed, run);
         self.battle.reset_to(&self.loaded.battle);
+        self.scratch.clear_damage_dealt(self.loaded.battle.sides.len());
         let mut generated: Option<ExchangePlot> = None;
         let mut outcome = None;
         let mut played = 0;
@@ -270,6 +271,7 @@ impl<'a> Worker<'a> {
                 outcome: outcome.as_ref(),
                 exchanges: played,
                 dice: dice_count,
+                damage: self.scratch.damage_dealt(),
             },
         );
         RunSummary {

@@ -6,6 +6,7 @@
 use super::stats::Histogram;
 use crate::engine::state::{Battle, Reserve, SysState, Unit};
 use crate::engine::victory::{Outcome, Reason};
+use crate::engine::volley::DamageKind;
 
 /// What became of a Unit by the end of a run. Exactly one applies, the
 /// first in this order.
@@ -155,6 +156,9 @@ pub struct SideTally {
     pub points_lost: Histogram,
     /// The first run the side won.
     pub first_win: RunMark,
+    /// Damage points its weapons scored, summed over runs, by
+    /// `engine::volley::DamageKind`.
+    pub damage_by_kind: [u64; DamageKind::COUNT],
 }
 
 /// Dice rolled per battle: moments and extremes (exact integers).
@@ -217,6 +221,8 @@ pub struct RunResult<'a> {
     pub outcome: Option<&'a Outcome>,
     pub exchanges: u32,
     pub dice: u64,
+    /// Damage points scored in the run, per side and kind.
+    pub damage: &'a [[u64; DamageKind::COUNT]],
 }
 
 impl Tally {
@@ -235,6 +241,7 @@ impl Tally {
                     wins: 0,
                     points_lost: Histogram::new(0, points),
                     first_win: None,
+                    damage_by_kind: [0; DamageKind::COUNT],
                 }
             })
             .collect();
@@ -291,6 +298,11 @@ impl Tally {
         self.longest = longer(self.longest, Some((r.exchanges, r.run)));
         for (s, side) in self.sides.iter_mut().enumerate() {
             side.points_lost.add(points_lost(start, end, s));
+            if let Some(d) = r.damage.get(s) {
+                for (total, add) in side.damage_by_kind.iter_mut().zip(d) {
+                    *total += add;
+                }
+            }
         }
         for ((t, a), b) in self.units.iter_mut().zip(&start.units).zip(&end.units) {
             t.fates[Fate::of(a, b, end) as usize] += 1;
@@ -321,6 +333,9 @@ impl Tally {
         for (a, b) in self.sides.iter_mut().zip(&o.sides) {
             a.wins += b.wins;
             a.points_lost.merge(&b.points_lost)?;
+            for (x, y) in a.damage_by_kind.iter_mut().zip(&b.damage_by_kind) {
+                *x += y;
+            }
             a.first_win = first(a.first_win, b.first_win);
         }
         for (a, b) in self.units.iter_mut().zip(&o.units) {

@@ -242,6 +242,28 @@ pub fn table(report: &Report) -> String {
         );
     }
 
+    // Damage dealt by weapon kind.
+    let _ = writeln!(out, "\nDamage points scored per battle, by weapon kind");
+    for (i, s) in t.sides.iter().enumerate() {
+        let parts: Vec<String> = crate::engine::volley::DamageKind::ALL
+            .iter()
+            .filter(|k| s.damage_by_kind[**k as usize] > 0)
+            .map(|k| {
+                format!(
+                    "{} {:.2}",
+                    k.key(),
+                    s.damage_by_kind[*k as usize] as f64 / n.max(1) as f64
+                )
+            })
+            .collect();
+        let text = if parts.is_empty() {
+            "none".to_string()
+        } else {
+            parts.join(", ")
+        };
+        let _ = writeln!(out, "  {}  {text}", pad(&meta.sides[i], side_w));
+    }
+
     // Dice.
     if let Some(m) = super::stats::mean_interval(n, t.dice.sum, t.dice.sum_sq) {
         let _ = writeln!(

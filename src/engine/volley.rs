@@ -26,6 +26,46 @@ use super::state::{Battle, Control, Reserve, SysState, Unit, is_one_shot, rows_c
 use super::tables::{PdTable, beam_dice};
 use crate::gzf::model::{SystemKind, TorpedoRange};
 
+/// What dealt damage, for the batch's "damage dealt by weapon kind".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DamageKind {
+    Beam,
+    Torpedo,
+    SalvoMissile,
+    HeavyMissile,
+    Submunition,
+    Needle,
+    PointDefence,
+    ReactorBlast,
+}
+
+impl DamageKind {
+    pub const COUNT: usize = 8;
+    pub const ALL: [DamageKind; 8] = [
+        DamageKind::Beam,
+        DamageKind::Torpedo,
+        DamageKind::SalvoMissile,
+        DamageKind::HeavyMissile,
+        DamageKind::Submunition,
+        DamageKind::Needle,
+        DamageKind::PointDefence,
+        DamageKind::ReactorBlast,
+    ];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            DamageKind::Beam => "beam",
+            DamageKind::Torpedo => "torpedo",
+            DamageKind::SalvoMissile => "salvo_missile",
+            DamageKind::HeavyMissile => "heavy_missile",
+            DamageKind::Submunition => "submunition",
+            DamageKind::Needle => "needle",
+            DamageKind::PointDefence => "pds",
+            DamageKind::ReactorBlast => "reactor_blast",
+        }
+    }
+}
+
 /// Working memory reused between Volleys and runs, so a batch allocates
 /// nothing per run once warmed up.
 #[derive(Debug, Default, Clone)]
@@ -57,6 +97,29 @@ pub struct Scratch {
     pd_open: Vec<f64>,
     pd_covered: Vec<UnitId>,
     pd_order: Vec<(SystemId, Option<UnitId>, bool)>,
+    /// Damage points scored per attacking side and kind (before armour and
+    /// the last hull box cap them), summed until cleared.
+    dealt: Vec<[u64; DamageKind::COUNT]>,
+}
+
+impl Scratch {
+    /// Damage points scored since the last clear, per side and kind.
+    pub fn damage_dealt(&self) -> &[[u64; DamageKind::COUNT]] {
+        &self.dealt
+    }
+
+    /// Starts counting damage dealt afresh for a battle of `sides` sides.
+    pub fn clear_damage_dealt(&mut self, sides: usize) {
+        self.dealt.clear();
+        self.dealt.resize(sides, [0; DamageKind::COUNT]);
+    }
+
+    fn deal(&mut self, side: usize, kind: DamageKind, points: u32) {
+        if self.dealt.len() <= side {
+            self.dealt.resize(side + 1, [0; DamageKind::COUNT]);
+        }
+        self.dealt[side][kind as usize] += u64::from(points);
+    }
 }
 
 /// Plays one Exchange (three Volleys) of `plot` on `battle`.
@@ -609,6 +672,7 @@ fn fire_weapon<S: Sink>(
             let face = dice.roll_d6(sink, Purpose::Beam, Pile::Initial);
             let damage = u32::from(face == 6);
             scratch.pending[target].0 += damage;
+            scratch.deal(battle.units[u].side, DamageKind::PointDefence, damage);
             if S::RECORDS {
                 sink.event(Event::BeamAttack {
                     unit: u,
@@ -641,6 +705,7 @@ fn fire_weapon<S: Sink>(
             if let Some(d) = damage {
                 // Semi-armour-piercing; screens do not stop torpedoes.
                 scratch.sap.push((target, u32::from(d)));
+                scratch.deal(battle.units[u].side, DamageKind::Torpedo, u32::from(d));
             }
             if S::RECORDS {
                 sink.event(Event::TorpedoAttack {
@@ -801,6 +866,12 @@ fn beam_like<S: Sink>(
     let p = &mut scratch.pending[target];
     p.0 += result.normal;
     p.1 += result.penetrating;
+    let kind = if battle.units[u].systems[w].kind == SystemKind::SubmunitionPack {
+        DamageKind::Submunition
+    } else {
+        DamageKind::Beam
+    };
+    scratch.deal(battle.units[u].side, kind, result.normal + result.penetrating);
     if S::RECORDS {
         sink.event(Event::BeamAttack {
             unit: u,
@@ -858,6 +929,7 @@ fn needle_attack<S: Sink>(
     if kill {
         scratch.kills.push((needle.unit, needle.system));
     }
+    scratch.deal(battle.units[u].side, DamageKind::Needle, damage);
     if S::RECORDS {
         sink.event(Event::NeedleAttack {
             unit: u,
@@ -989,6 +1061,8 @@ fn point_defence_and_missiles<S: Sink>(
                     .map(|_| u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial)))
                     .sum();
                 scratch.sap.push((shot.target, d));
+                let side = battle.units[shot.unit].side;
+                scratch.deal(side, DamageKind::HeavyMissile, d);
                 if S::RECORDS {
                     hits.push(d);
                 }
@@ -997,6 +1071,8 @@ fn point_defence_and_missiles<S: Sink>(
             for _ in 0..surviving {
                 let d = u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial));
                 scratch.sap.push((shot.target, d));
+                let side = battle.units[shot.unit].side;
+                scratch.deal(side, DamageKind::SalvoMissile, d);
                 if S::RECORDS {
                     hits.push(d);
                 }
@@ -1591,6 +1667,7 @@ fn blast<S: Sink>(battle: &mut Battle, source: UnitId, dice: &mut Dice, sink: &m
             .map(|_| u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial)))
             .sum();
         let faces = tap.take();
+        scratch.deal(battle.units[source].side, DamageKind::ReactorBlast, damage);
         let (armour, hull, rows, crew_lost) = sap_damage(&mut battle.units[u], damage);
         let destroyed = battle.units[u].destroyed;
         if S::RECORDS {

@@ -901,3 +901,52 @@ fn bad_batch_arguments_are_usage_errors() {
     let err = json::parse(&v.to_string()).unwrap_err();
     assert!(err.contains("do not add up"), "{err}");
 }
+
+/// Damage dealt by weapon kind: each side's weapons get the damage points
+/// they scored, by kind, and nothing appears for kinds a side does not carry.
+#[test]
+fn damage_is_counted_by_the_kind_of_weapon_that_scored_it() {
+    let v: serde_json::Value = serde_json::from_str(&batch_json(&[
+        "scenarios/missile-strike.toml",
+        "--runs",
+        "300",
+        "--json",
+    ]))
+    .unwrap();
+    let sides = v["sides"].as_array().unwrap();
+    let by_name = |name: &str| {
+        sides
+            .iter()
+            .find(|s| s["name"] == name)
+            .map(|s| s["damage_by_kind"].clone())
+            .unwrap()
+    };
+    // The Kestrel side (Halloran) carries salvo and heavy missiles, no torpedoes or needles.
+    let kestrel = by_name("Commodore Halloran");
+    assert!(kestrel["salvo_missile"].as_f64().unwrap() > 0.0, "{kestrel}");
+    assert!(kestrel["beam"].as_f64().unwrap() > 0.0, "{kestrel}");
+    assert_eq!(kestrel["torpedo"].as_f64(), Some(0.0));
+    assert_eq!(kestrel["needle"].as_f64(), Some(0.0));
+    // The Meridian side (Varga) carries torpedoes and needles, no missiles.
+    let meridian = by_name("Admiral Varga");
+    assert!(meridian["torpedo"].as_f64().unwrap() > 0.0, "{meridian}");
+    assert_eq!(meridian["salvo_missile"].as_f64(), Some(0.0));
+    assert_eq!(meridian["heavy_missile"].as_f64(), Some(0.0));
+    // A beam duel scores with beams (and possibly reactor blasts) only.
+    let duel: serde_json::Value =
+        serde_json::from_str(&batch_json(&["scenarios/duel.toml", "--runs", "200", "--json"])).unwrap();
+    for s in duel["sides"].as_array().unwrap() {
+        let d = &s["damage_by_kind"];
+        for kind in [
+            "torpedo",
+            "salvo_missile",
+            "heavy_missile",
+            "submunition",
+            "needle",
+            "pds",
+        ] {
+            assert_eq!(d[kind].as_f64(), Some(0.0), "{kind} in a beam duel: {d}");
+        }
+        assert!(d["beam"].as_f64().unwrap() > 0.0);
+    }
+}
