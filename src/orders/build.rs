@@ -1181,6 +1181,44 @@ impl Cx<'_> {
     }
 
     /// A 1-based system number written in the orders → its index.
+    /// The entries of a table keyed by Unit name (`shift`, `damage_control`)
+    /// in file order, each with its Unit; unknown Units and a second entry
+    /// for the same Unit are reported and left out.
+    fn unit_table<'v, V>(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        table: &'v BTreeMap<S<String>, S<V>>,
+        what: &str,
+        expected: &str,
+    ) -> Vec<(UnitId, &'v S<String>, &'v S<V>)> {
+        let mut entries: Vec<_> = table.iter().collect();
+        entries.sort_by_key(|(k, _)| k.span().start);
+        let mut seen: BTreeMap<UnitId, Range<usize>> = BTreeMap::new();
+        let mut out = Vec::new();
+        for (name, value) in entries {
+            let Some(u) = self.member(files, file, f, name) else {
+                continue;
+            };
+            if let Some(first) = seen.get(&u) {
+                let at = files.at(file, file, first);
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        name.span(),
+                        format!("`{}` already has {what} in this Volley ({at})", self.unit(u).name),
+                        expected.to_string(),
+                    ),
+                );
+                continue;
+            }
+            seen.insert(u, name.span());
+            out.push((u, name, value));
+        }
+        out
+    }
+
     fn system(&self, files: &mut Files, file: usize, u: UnitId, n: &S<i64>) -> Option<SystemId> {
         let unit = self.unit(u);
         let count = unit.systems.len();
@@ -1543,26 +1581,7 @@ impl Cx<'_> {
 
         // Formation-targeting shifts.
         if let Some(shifts) = &v.shift {
-            let mut entries: Vec<_> = shifts.iter().collect();
-            entries.sort_by_key(|(k, _)| k.span().start);
-            let mut seen: BTreeMap<UnitId, Range<usize>> = BTreeMap::new();
-            for (name, pts) in entries {
-                let Some(u) = self.member(files, file, f, name) else {
-                    continue;
-                };
-                if let Some(first) = seen.get(&u) {
-                    let at = files.at(file, file, first);
-                    files.push(
-                        file,
-                        Diagnostic::error(
-                            name.span(),
-                            format!("`{}` already has a shift in this Volley ({at})", self.unit(u).name),
-                            "one shift per Unit",
-                        ),
-                    );
-                    continue;
-                }
-                seen.insert(u, name.span());
+            for (u, name, pts) in self.unit_table(files, file, f, shifts, "a shift", "one shift per Unit") {
                 let unit = self.unit(u);
                 if !unit.active() {
                     files.push(
@@ -1855,29 +1874,7 @@ impl Cx<'_> {
 
         // Damage control priorities.
         if let Some(dc) = &v.damage_control {
-            let mut entries: Vec<_> = dc.iter().collect();
-            entries.sort_by_key(|(k, _)| k.span().start);
-            let mut seen: BTreeMap<UnitId, Range<usize>> = BTreeMap::new();
-            for (name, list) in entries {
-                let Some(u) = self.member(files, file, f, name) else {
-                    continue;
-                };
-                if let Some(first) = seen.get(&u) {
-                    let at = files.at(file, file, first);
-                    files.push(
-                        file,
-                        Diagnostic::error(
-                            name.span(),
-                            format!(
-                                "`{}` already has a damage-control order in this Volley ({at})",
-                                self.unit(u).name
-                            ),
-                            "one list per Unit",
-                        ),
-                    );
-                    continue;
-                }
-                seen.insert(u, name.span());
+            for (u, _, list) in self.unit_table(files, file, f, dc, "a damage-control order", "one list per Unit") {
                 let mut order: Vec<SystemId> = Vec::new();
                 for n in list.get_ref() {
                     let Some(s) = self.system(files, file, u, n) else {
