@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::engine::dice::Dice;
-use crate::engine::doctrine::PlotSource;
+use crate::engine::doctrine::{PlotSource, PlotWork};
 use crate::engine::event::Recorder;
 use crate::engine::plot::ExchangePlot;
 use crate::engine::state::{Battle, Control};
@@ -135,14 +135,40 @@ pub type SourcedPlot = (ExchangePlot, Vec<PlotSource>);
 /// * Every later Exchange: standing orders, else the default doctrine, for
 ///   every Formation.
 ///
-/// Pure: no dice. It builds new plot vectors on every call (about fifty
-/// allocations for a squadron), the only allocation a warm batch worker makes.
+/// Pure: no dice. [`battle_plot_into`] is the same rule writing into reused
+/// memory, for the batch hot path.
 pub fn battle_plot(loaded: &crate::orders::Loaded, battle: &Battle, i: u32, count: u32) -> SourcedPlot {
-    use crate::engine::doctrine::standing_plot;
+    let mut plot = ExchangePlot::default();
+    let mut sources = Vec::new();
+    battle_plot_into(
+        loaded,
+        battle,
+        i,
+        count,
+        &mut plot,
+        &mut sources,
+        &mut PlotWork::default(),
+    );
+    (plot, sources)
+}
+
+/// [`battle_plot`] into `plot` and `sources`, reusing their memory and
+/// `work`'s; once warm it allocates nothing for Exchanges after the first.
+pub fn battle_plot_into(
+    loaded: &crate::orders::Loaded,
+    battle: &Battle,
+    i: u32,
+    count: u32,
+    plot: &mut ExchangePlot,
+    sources: &mut Vec<PlotSource>,
+    work: &mut PlotWork,
+) {
+    use crate::engine::doctrine::standing_plot_into;
     if i == 0 {
-        standing_plot(battle, &loaded.plot, &loaded.doctrine, count > 1)
+        standing_plot_into(battle, &loaded.plot, &loaded.doctrine, count > 1, plot, sources, work);
     } else {
-        standing_plot(battle, &ExchangePlot::default(), &loaded.doctrine, true)
+        let none = ExchangePlot::default();
+        standing_plot_into(battle, &none, &loaded.doctrine, true, plot, sources, work);
     }
 }
 

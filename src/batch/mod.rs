@@ -30,12 +30,13 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use crate::engine::dice::Dice;
+use crate::engine::doctrine::{PlotSource, PlotWork};
 use crate::engine::plot::ExchangePlot;
 use crate::engine::state::Battle;
 use crate::engine::victory::{Outcome, decide, exchange_seed, side_masses};
 use crate::engine::volley::{Scratch, run_exchange};
 use crate::orders::Loaded;
-use crate::resolve::battle_plot;
+use crate::resolve::{battle_plot, battle_plot_into};
 
 pub use checkpoint::Checkpoint;
 pub use stats::{Histogram, MeanStats, newcombe, wilson};
@@ -220,6 +221,10 @@ pub struct Worker<'a> {
     first_plot: &'a ExchangePlot,
     battle: Battle,
     scratch: Scratch,
+    /// The plots of Exchanges after the first, rewritten in place.
+    plot: ExchangePlot,
+    sources: Vec<PlotSource>,
+    plot_work: PlotWork,
     start_mass: Vec<u32>,
     pub tally: Tally,
 }
@@ -232,28 +237,41 @@ impl<'a> Worker<'a> {
             first_plot,
             battle: loaded.battle.clone(),
             scratch: Scratch::default(),
+            plot: ExchangePlot::default(),
+            sources: Vec::new(),
+            plot_work: PlotWork::default(),
             start_mass: side_masses(&loaded.battle),
             tally: Tally::new(&loaded.battle, options.exchanges),
         }
     }
 
     /// Plays run `run` and counts it. After the first few runs this
-    /// allocates nothing except what the plot rule allocates for Exchanges
-    /// after the first (see [`battle_plot`]).
+    /// allocates nothing: the plots of later Exchanges are written into the
+    /// worker's own plot memory ([`battle_plot_into`]).
     pub fn run(&mut self, run: u64) -> RunSummary {
         let seed = run_seed(self.options.seed, run);
         self.battle.reset_to(&self.loaded.battle);
         self.scratch.clear_damage_dealt(self.loaded.battle.sides.len());
-        let mut generated: Option<ExchangePlot> = None;
         let mut outcome = None;
         let mut played = 0;
         let mut dice_count = 0;
         for i in 0..self.options.exchanges.max(1) {
             let k = self.loaded.exchange + i;
-            if i > 0 {
-                generated = Some(battle_plot(self.loaded, &self.battle, i, self.options.exchanges).0);
-            }
-            let plot = generated.as_ref().unwrap_or(self.first_plot);
+            let plot = if i == 0 {
+                self.first_plot
+            } else {
+                let (loaded, count) = (self.loaded, self.options.exchanges);
+                battle_plot_into(
+                    loaded,
+                    &self.battle,
+                    i,
+                    count,
+                    &mut self.plot,
+                    &mut self.sources,
+                    &mut self.plot_work,
+                );
+                &self.plot
+            };
             let mut dice = Dice::new(exchange_seed(seed, k));
             run_exchange(&mut self.battle, plot, &mut dice, &mut (), &mut self.scratch);
             dice_count += dice.count_draws();

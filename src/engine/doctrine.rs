@@ -11,8 +11,6 @@
 //! checks (`tests/all/doctrine.rs`). The rules are written out in
 //! `docs/doctrine.md`.
 
-use std::cmp::Reverse;
-
 use super::plot::{
     ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, NeedleOrder, PdOrder, SystemId,
     UnitId, VolleyPlot,
@@ -235,24 +233,23 @@ impl PlotSource {
 /// Range in MU at which a Formation's beams roll the most dice (ties go to
 /// the longer range); `None` if it has no working beam.
 pub fn best_beam_range(battle: &Battle, f: FormationId) -> Option<u32> {
-    let classes: Vec<u32> = battle.formations[f]
-        .units
-        .iter()
-        .map(|u| &battle.units[*u])
-        .filter(|u| u.active())
-        .flat_map(|u| u.systems.iter())
-        .filter(|s| s.state == SysState::Operational)
-        .filter_map(|s| match s.kind {
-            SystemKind::Beam { class } => Some(u32::from(class)),
-            _ => None,
-        })
-        .collect();
-    if classes.is_empty() {
-        return None;
-    }
+    let classes = || {
+        battle.formations[f]
+            .units
+            .iter()
+            .map(|u| &battle.units[*u])
+            .filter(|u| u.active())
+            .flat_map(|u| u.systems.iter())
+            .filter(|s| s.state == SysState::Operational)
+            .filter_map(|s| match s.kind {
+                SystemKind::Beam { class } => Some(u32::from(class)),
+                _ => None,
+            })
+    };
+    classes().next()?;
     (1..=20u32)
         .map(|k| k * 3)
-        .map(|r| (classes.iter().map(|c| beam_dice(*c, r)).sum::<u32>(), r))
+        .map(|r| (classes().map(|c| beam_dice(c, r)).sum::<u32>(), r))
         .max()
         .map(|(_, r)| r)
 }
@@ -311,26 +308,37 @@ pub fn beam_dice_at(battle: &Battle, f: FormationId, range: u32) -> u32 {
 /// to the nearest, then to the first listed. `Selector::Formation(t)` puts
 /// `t` first when it is an enemy in the fight, the rest by range.
 pub fn rank(battle: &Battle, f: FormationId, by: Selector) -> Vec<FormationId> {
-    let mut list: Vec<(i64, u32, FormationId)> = enemies(battle, f)
-        .map(|e| {
-            let range = battle.ranges.get(f, e);
-            let key = match by {
-                Selector::Nearest => 0,
-                Selector::Largest => -i64::from(mass_in_fight(battle, e)),
-                Selector::Weakest => i64::from(hull_in_fight(battle, e)),
-                Selector::MostDangerous => -i64::from(beam_dice_at(battle, e, range)),
-                Selector::Formation(t) => i64::from(e != t),
-            };
-            (key, range, e)
-        })
-        .collect();
-    list.sort_unstable();
-    list.into_iter().map(|(_, _, e)| e).collect()
+    let mut keyed = Vec::new();
+    rank_into(battle, f, by, &mut keyed);
+    keyed.into_iter().map(|(_, _, e)| e).collect()
+}
+
+/// The sort key of enemy Formation `e` for `f` under `by`: smaller first.
+fn rank_key(battle: &Battle, f: FormationId, e: FormationId, by: Selector) -> (i64, u32, FormationId) {
+    let range = battle.ranges.get(f, e);
+    let key = match by {
+        Selector::Nearest => 0,
+        Selector::Largest => -i64::from(mass_in_fight(battle, e)),
+        Selector::Weakest => i64::from(hull_in_fight(battle, e)),
+        Selector::MostDangerous => -i64::from(beam_dice_at(battle, e, range)),
+        Selector::Formation(t) => i64::from(e != t),
+    };
+    (key, range, e)
+}
+
+/// [`rank`] into a reused buffer of `(key, range, Formation)`, best first.
+fn rank_into(battle: &Battle, f: FormationId, by: Selector, keyed: &mut Vec<(i64, u32, FormationId)>) {
+    keyed.clear();
+    keyed.extend(enemies(battle, f).map(|e| rank_key(battle, f, e, by)));
+    keyed.sort_unstable();
 }
 
 /// The enemy Formation `by` picks, if any enemy is left in the fight.
 pub fn select_enemy(battle: &Battle, f: FormationId, by: Selector) -> Option<FormationId> {
-    rank(battle, f, by).first().copied()
+    enemies(battle, f)
+        .map(|e| rank_key(battle, f, e, by))
+        .min()
+        .map(|(_, _, e)| e)
 }
 
 /// The Formation `f` maneuvers against: a named Formation (friend or foe,
@@ -417,20 +425,21 @@ pub fn enemy_has_missiles(battle: &Battle, f: FormationId) -> bool {
 /// (most mass, ties the first listed) that has a weapon not destroyed, at
 /// the first such weapon (lowest system number).
 pub fn needle_aim(battle: &Battle, t: FormationId) -> Option<(UnitId, SystemId)> {
-    let mut units: Vec<UnitId> = battle.formations[t]
-        .units
-        .iter()
-        .copied()
-        .filter(|&u| battle.units[u].active())
-        .collect();
-    units.sort_by_key(|&u| Reverse(battle.units[u].mass));
-    units.into_iter().find_map(|u| {
-        battle.units[u]
+    let mut best: Option<(u32, UnitId, SystemId)> = None;
+    for &u in &battle.formations[t].units {
+        let unit = &battle.units[u];
+        if !unit.active() || best.is_some_and(|(mass, _, _)| unit.mass <= mass) {
+            continue;
+        }
+        if let Some(s) = unit
             .systems
             .iter()
             .position(|s| s.kind.is_weapon() && !s.kind.is_core() && s.state != SysState::Destroyed)
-            .map(|s| (u, s))
-    })
+        {
+            best = Some((unit.mass, u, s));
+        }
+    }
+    best.map(|(_, u, s)| (u, s))
 }
 
 // ---- Plots ----------------------------------------------------------------
@@ -453,11 +462,127 @@ fn maneuver_for(battle: &Battle, f: FormationId, t: FormationId, movement: Movem
     }
 }
 
+/// Reusable memory for the plot rule: the plot vectors of earlier calls
+/// (returned to pools and handed out again) and working lists, so that a
+/// warm [`PlotWork`] makes plots without allocating (the batch hot path).
+#[derive(Debug, Default)]
+pub struct PlotWork {
+    formations: Vec<FormationPlot>,
+    fire: Vec<FireOrder>,
+    lists: Vec<Vec<SystemId>>,
+    ranked: Vec<(i64, u32, FormationId)>,
+    pd: Vec<SystemId>,
+    every: Vec<SystemId>,
+    weapons: [Vec<SystemId>; 3],
+    drawn: Vec<(SystemId, u32)>,
+    /// Bounds for this battle: Formations, Units, most systems on a Unit,
+    /// most systems in a Formation.
+    bounds: (usize, usize, usize, usize),
+}
+
+impl PlotWork {
+    /// Sizes every pool and list for `battle` at once, so that which plot
+    /// vector is handed to which Formation never makes one grow later.
+    fn prepare(&mut self, battle: &Battle) {
+        let systems = |u: &UnitId| battle.units[*u].systems.len();
+        let unit_max = battle.units.iter().map(|u| u.systems.len()).max().unwrap_or(0);
+        let formation_max = battle
+            .formations
+            .iter()
+            .map(|f| f.units.iter().map(systems).sum::<usize>())
+            .max()
+            .unwrap_or(0);
+        self.bounds = (battle.formations.len(), battle.units.len(), unit_max, formation_max);
+        let (formations, units, _, _) = self.bounds;
+        room(&mut self.formations, formations);
+        room(&mut self.fire, 3 * units);
+        room(&mut self.lists, 3 * units);
+        room(&mut self.ranked, formations);
+        for list in [&mut self.pd, &mut self.every]
+            .into_iter()
+            .chain(self.weapons.iter_mut())
+        {
+            room(list, unit_max);
+        }
+        room(&mut self.drawn, unit_max);
+    }
+
+    /// Gives an emptied Volley plot the room the largest plot can need.
+    fn size_volley(&self, v: &mut VolleyPlot) {
+        let (formations, units, _, formation_max) = self.bounds;
+        room(&mut v.secondary, formations);
+        room(&mut v.point_defence, formation_max);
+        room(&mut v.fire, units);
+        room(&mut v.damage_control, units);
+    }
+
+    /// Empties `v` (Volley plots keep their capacity), returning its fire
+    /// orders and damage-control lists to the pools.
+    fn recycle_volley(&mut self, v: &mut VolleyPlot) {
+        v.secondary.clear();
+        v.shifts.clear();
+        v.point_defence.clear();
+        self.fire.append(&mut v.fire);
+        self.lists.extend(v.damage_control.drain(..).map(|(_, list)| list));
+    }
+
+    /// Returns a Formation's plot vectors to the pools.
+    fn recycle(&mut self, mut p: FormationPlot) {
+        for v in &mut p.volleys {
+            self.recycle_volley(v);
+        }
+        self.formations.push(p);
+    }
+
+    fn fire_order(&mut self, unit: UnitId, fire_control: SystemId, target: FormationId) -> FireOrder {
+        let mut order = self.fire.pop().unwrap_or_else(|| FireOrder {
+            unit,
+            fire_control,
+            target: None,
+            weapons: Vec::new(),
+            needles: Vec::new(),
+        });
+        order.unit = unit;
+        order.fire_control = fire_control;
+        order.target = Some(target);
+        order.weapons.clear();
+        order.needles.clear();
+        room(&mut order.weapons, self.bounds.2);
+        room(&mut order.needles, self.bounds.2);
+        order
+    }
+}
+
+/// Makes sure `v` can hold `n` items in all without growing.
+fn room<T>(v: &mut Vec<T>, n: usize) {
+    if v.capacity() < n {
+        v.reserve(n - v.len());
+    }
+}
+
 /// Formation `f`'s plot for a whole Exchange under doctrine `d`; `None` for
 /// a Formation out of the fight.
 pub fn doctrine_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine) -> Option<FormationPlot> {
+    let mut out = FormationPlot::default();
+    doctrine_formation_plot_into(battle, f, d, &mut out, &mut PlotWork::default()).then_some(out)
+}
+
+/// [`doctrine_formation_plot`] written into `out` (whose vectors are
+/// recycled through `w`); `false`, leaving `out` empty, for a Formation out
+/// of the fight.
+fn doctrine_formation_plot_into(
+    battle: &Battle,
+    f: FormationId,
+    d: &Doctrine,
+    out: &mut FormationPlot,
+    w: &mut PlotWork,
+) -> bool {
+    for v in &mut out.volleys {
+        w.recycle_volley(v);
+        w.size_volley(v);
+    }
     if !battle.formation_active(f) {
-        return None;
+        return false;
     }
     let withdrawing = withdraw_triggered(battle, f, d.withdraw_when);
     let thrust = battle.formation_thrust(f);
@@ -472,25 +597,30 @@ pub fn doctrine_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine) ->
         }
         .min(cap)
     };
-    let mut base = VolleyPlot {
-        speed: thrust - evasion,
-        evasion,
-        ..VolleyPlot::default()
-    };
-    if withdrawing {
+    let primary = if withdrawing {
         // Away from every enemy: the nearest as the primary target.
-        let order = |target| ManeuverOrder {
+        rank_into(battle, f, Selector::Nearest, &mut w.ranked);
+        w.ranked.first().map(|&(_, _, target)| ManeuverOrder {
             target,
             maneuver: Maneuver::Withdraw,
-        };
-        let all = rank(battle, f, Selector::Nearest);
-        base.primary = all.first().map(|&t| order(t));
-        base.secondary = all.iter().skip(1).map(|&t| order(t)).collect();
+        })
     } else {
-        base.primary = maneuver_target(battle, f, d.target).map(|t| ManeuverOrder {
+        maneuver_target(battle, f, d.target).map(|t| ManeuverOrder {
             target: t,
             maneuver: maneuver_for(battle, f, t, d.maneuver),
-        });
+        })
+    };
+    for v in &mut out.volleys {
+        v.speed = thrust - evasion;
+        v.evasion = evasion;
+        v.primary = primary;
+        if withdrawing {
+            v.secondary
+                .extend(w.ranked.iter().skip(1).map(|&(_, _, target)| ManeuverOrder {
+                    target,
+                    maneuver: Maneuver::Withdraw,
+                }));
+        }
     }
     let target = fire_target(battle, f, d);
     let pd_on = match d.pd {
@@ -499,39 +629,43 @@ pub fn doctrine_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine) ->
         PdMode::Auto => enemy_has_missiles(battle, f),
     };
     let aim = target.filter(|_| d.use_needles).and_then(|t| needle_aim(battle, t));
-    let mut volleys = [base.clone(), base.clone(), base];
     for &u in &battle.formations[f].units {
         let unit = &battle.units[u];
         if !unit.active() {
             continue;
         }
-        let live = |s: &&super::state::Sys| s.state != SysState::Destroyed;
-        let pd: Vec<SystemId> = unit
-            .systems
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| pd_on && s.kind == SystemKind::Beam { class: 1 } && live(s))
-            .map(|(i, _)| i)
-            .collect();
-        for v in &mut volleys {
-            v.point_defence.extend(pd.iter().map(|&w| PdOrder {
+        let live = |s: &super::state::Sys| s.state != SysState::Destroyed;
+        w.pd.clear();
+        w.pd.extend(
+            unit.systems
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| pd_on && s.kind == SystemKind::Beam { class: 1 } && live(s))
+                .map(|(i, _)| i),
+        );
+        for v in &mut out.volleys {
+            v.point_defence.extend(w.pd.iter().map(|&weapon| PdOrder {
                 unit: u,
-                weapon: w,
+                weapon,
                 defend: None,
             }));
         }
         if !d.damage_control.is_empty() {
-            let mut list: Vec<SystemId> = Vec::new();
+            w.every.clear();
             for kind in &d.damage_control {
                 for (i, s) in unit.systems.iter().enumerate() {
-                    if kind.matches(&s.kind) && live(&s) && !list.contains(&i) {
-                        list.push(i);
+                    if kind.matches(&s.kind) && live(s) && !w.every.contains(&i) {
+                        w.every.push(i);
                     }
                 }
             }
-            if !list.is_empty() {
-                for v in &mut volleys {
-                    v.damage_control.push((u, list.clone()));
+            if !w.every.is_empty() {
+                for vi in 0..3 {
+                    let mut list = w.lists.pop().unwrap_or_default();
+                    list.clear();
+                    room(&mut list, w.bounds.2);
+                    list.extend_from_slice(&w.every);
+                    out.volleys[vi].damage_control.push((u, list));
                 }
             }
         }
@@ -539,56 +673,63 @@ pub fn doctrine_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine) ->
             continue;
         };
         // Beams (but class-1 beams defending) and torpedoes, every Volley.
-        let mut every: Vec<SystemId> = unit
-            .systems
-            .iter()
-            .enumerate()
-            .filter(|(i, s)| {
-                live(s)
-                    && !pd.contains(i)
-                    && (matches!(s.kind, SystemKind::Beam { .. } | SystemKind::PulseTorpedo { .. })
-                        || (aim.is_some() && s.kind == SystemKind::NeedleBeam))
-            })
-            .map(|(i, _)| i)
-            .collect();
-        every.sort_unstable();
-        let mut weapons = [every.clone(), every.clone(), every];
-        if d.use_ordnance {
-            ordnance(battle, f, t, u, &mut weapons);
+        w.every.clear();
+        w.every.extend(
+            unit.systems
+                .iter()
+                .enumerate()
+                .filter(|(i, s)| {
+                    live(s)
+                        && !w.pd.contains(i)
+                        && (matches!(s.kind, SystemKind::Beam { .. } | SystemKind::PulseTorpedo { .. })
+                            || (aim.is_some() && s.kind == SystemKind::NeedleBeam))
+                })
+                .map(|(i, _)| i),
+        );
+        for list in &mut w.weapons {
+            list.clear();
+            list.extend_from_slice(&w.every);
         }
-        for (v, list) in volleys.iter_mut().zip(weapons) {
-            if list.is_empty() {
+        if d.use_ordnance {
+            ordnance(battle, f, t, u, &mut w.weapons, &mut w.drawn);
+        }
+        for vi in 0..3 {
+            if w.weapons[vi].is_empty() {
                 continue;
             }
-            let needles = match aim {
-                Some((tu, ts)) => list
-                    .iter()
-                    .filter(|&&w| unit.systems[w].kind == SystemKind::NeedleBeam)
-                    .map(|&w| NeedleOrder {
-                        weapon: w,
-                        unit: tu,
-                        system: ts,
-                    })
-                    .collect(),
-                None => Vec::new(),
-            };
-            v.fire.push(FireOrder {
-                unit: u,
-                fire_control: fc,
-                target: Some(t),
-                weapons: list,
-                needles,
-            });
+            let mut order = w.fire_order(u, fc, t);
+            order.weapons.extend_from_slice(&w.weapons[vi]);
+            if let Some((tu, ts)) = aim {
+                order.needles.extend(
+                    w.weapons[vi]
+                        .iter()
+                        .filter(|&&weapon| unit.systems[weapon].kind == SystemKind::NeedleBeam)
+                        .map(|&weapon| NeedleOrder {
+                            weapon,
+                            unit: tu,
+                            system: ts,
+                        }),
+                );
+            }
+            out.volleys[vi].fire.push(order);
         }
     }
-    Some(FormationPlot { volleys })
+    true
 }
 
 /// Adds Unit `u`'s ordnance to its weapons per Volley when the target `t`
 /// is within reach at the start of the Exchange: racks, heavy missiles and
 /// submunition packs in Volley 1, salvo launchers one load a Volley while
-/// their magazine has loads (launchers on one magazine share it).
-fn ordnance(battle: &Battle, f: FormationId, t: FormationId, u: UnitId, weapons: &mut [Vec<SystemId>; 3]) {
+/// their magazine has loads (launchers on one magazine share it). Each list
+/// ends sorted.
+fn ordnance(
+    battle: &Battle,
+    f: FormationId,
+    t: FormationId,
+    u: UnitId,
+    weapons: &mut [Vec<SystemId>; 3],
+    drawn: &mut Vec<(SystemId, u32)>,
+) {
     let unit = &battle.units[u];
     let range = battle.ranges.get(f, t);
     for (i, s) in unit.systems.iter().enumerate() {
@@ -607,7 +748,7 @@ fn ordnance(battle: &Battle, f: FormationId, t: FormationId, u: UnitId, weapons:
             weapons[0].push(i);
         }
     }
-    let mut drawn: Vec<(SystemId, u32)> = Vec::new();
+    drawn.clear();
     for list in weapons.iter_mut() {
         for (i, s) in unit.systems.iter().enumerate() {
             if s.kind != SystemKind::Sml || !s.operational() || range > missile_range(s.er) {
@@ -619,8 +760,8 @@ fn ordnance(battle: &Battle, f: FormationId, t: FormationId, u: UnitId, weapons:
                 .get(m)
                 .filter(|m| m.state == SysState::Operational)
                 .map_or(0, |m| m.rounds_left());
-            let n = match drawn.iter_mut().find(|x| x.0 == m) {
-                Some(x) => &mut x.1,
+            let n = match drawn.iter().position(|x| x.0 == m) {
+                Some(k) => &mut drawn[k].1,
                 None => {
                     drawn.push((m, 0));
                     &mut drawn.last_mut().expect("just pushed").1
@@ -668,23 +809,71 @@ pub fn standing_plot(
     doctrines: &[Option<Doctrine>],
     default_for_rest: bool,
 ) -> (ExchangePlot, Vec<PlotSource>) {
-    let n = battle.formations.len();
-    let mut plot = ExchangePlot {
-        formations: Vec::with_capacity(n),
-    };
-    let mut sources = Vec::with_capacity(n);
-    for f in 0..n {
-        let (p, source) = if let Some(p) = explicit.formations.get(f).and_then(Option::as_ref) {
-            (Some(p.clone()), PlotSource::Explicit)
-        } else if let Some(d) = doctrines.get(f).and_then(Option::as_ref) {
-            (doctrine_formation_plot(battle, f, d), PlotSource::StandingOrders)
-        } else if default_for_rest {
-            (default_formation_plot(battle, f), PlotSource::DefaultDoctrine)
-        } else {
-            (None, PlotSource::NoPlot)
-        };
-        sources.push(if p.is_some() { source } else { PlotSource::NoPlot });
-        plot.formations.push(p);
-    }
+    let mut plot = ExchangePlot::default();
+    let mut sources = Vec::new();
+    standing_plot_into(
+        battle,
+        explicit,
+        doctrines,
+        default_for_rest,
+        &mut plot,
+        &mut sources,
+        &mut PlotWork::default(),
+    );
     (plot, sources)
+}
+
+/// [`standing_plot`] written into `plot` and `sources`, reusing their
+/// memory and `work`'s: once warm, it allocates nothing unless an explicit
+/// plot is copied.
+pub fn standing_plot_into(
+    battle: &Battle,
+    explicit: &ExchangePlot,
+    doctrines: &[Option<Doctrine>],
+    default_for_rest: bool,
+    plot: &mut ExchangePlot,
+    sources: &mut Vec<PlotSource>,
+    work: &mut PlotWork,
+) {
+    work.prepare(battle);
+    let n = battle.formations.len();
+    while plot.formations.len() > n {
+        if let Some(p) = plot.formations.pop().flatten() {
+            work.recycle(p);
+        }
+    }
+    plot.formations.resize_with(n, || None);
+    sources.clear();
+    let default = Doctrine::default();
+    for f in 0..n {
+        let slot = &mut plot.formations[f];
+        let source = if let Some(p) = explicit.formations.get(f).and_then(Option::as_ref) {
+            if let Some(old) = slot.take() {
+                work.recycle(old);
+            }
+            *slot = Some(p.clone());
+            PlotSource::Explicit
+        } else {
+            let (d, source) = match doctrines.get(f).and_then(Option::as_ref) {
+                Some(d) => (d, PlotSource::StandingOrders),
+                None if default_for_rest => (&default, PlotSource::DefaultDoctrine),
+                None => {
+                    if let Some(old) = slot.take() {
+                        work.recycle(old);
+                    }
+                    sources.push(PlotSource::NoPlot);
+                    continue;
+                }
+            };
+            let mut p = slot.take().or_else(|| work.formations.pop()).unwrap_or_default();
+            if doctrine_formation_plot_into(battle, f, d, &mut p, work) {
+                *slot = Some(p);
+                source
+            } else {
+                work.recycle(p);
+                PlotSource::NoPlot
+            }
+        };
+        sources.push(source);
+    }
 }

@@ -114,11 +114,48 @@ impl Scratch {
         self.dealt.resize(sides, [0; DamageKind::COUNT]);
     }
 
+    /// Gives every buffer room for the most `battle` can ask of it in one
+    /// Volley, so that no buffer grows in a warm batch worker when a rare
+    /// roll asks for more than earlier runs did. Buffers hold Units,
+    /// systems or Formations; missile and submunition damage is counted in
+    /// hits (at most six per system before rerolls; a buffer may still
+    /// grow past that on a long run of rerolls).
+    fn size_for(&mut self, battle: &Battle) {
+        let units = battle.units.len();
+        let formations = battle.formations.len();
+        let systems: usize = battle.units.iter().map(|u| u.systems.len()).sum();
+        for v in [&mut self.speed_points, &mut self.evasion_points, &mut self.pd_evasion] {
+            room(v, formations);
+        }
+        room(&mut self.pending, units);
+        room(&mut self.rows_this_volley, units);
+        room(&mut self.bands, units);
+        room(&mut self.ranks, units);
+        room(&mut self.shares, units);
+        room(&mut self.breached, units);
+        room(&mut self.pd_covered, units);
+        room(&mut self.jobs, systems);
+        room(&mut self.shots, systems);
+        room(&mut self.fired, systems);
+        room(&mut self.kills, systems);
+        room(&mut self.pd_assign, systems);
+        room(&mut self.pd_open, systems);
+        room(&mut self.pd_order, systems);
+        room(&mut self.sap, 8 * systems);
+    }
+
     fn deal(&mut self, side: usize, kind: DamageKind, points: u32) {
         if self.dealt.len() <= side {
             self.dealt.resize(side + 1, [0; DamageKind::COUNT]);
         }
         self.dealt[side][kind as usize] += u64::from(points);
+    }
+}
+
+/// Makes sure `v` can hold `n` items in all without growing.
+fn room<T>(v: &mut Vec<T>, n: usize) {
+    if v.capacity() < n {
+        v.reserve(n - v.len());
     }
 }
 
@@ -130,6 +167,7 @@ pub fn run_exchange<S: Sink>(
     sink: &mut S,
     scratch: &mut Scratch,
 ) {
+    scratch.size_for(battle);
     for volley in 0..3u8 {
         run_volley(battle, plot, volley, dice, sink, scratch);
     }
