@@ -233,23 +233,31 @@ impl PlotSource {
 /// Range in MU at which a Formation's beams roll the most dice (ties go to
 /// the longer range); `None` if it has no working beam.
 pub fn best_beam_range(battle: &Battle, f: FormationId) -> Option<u32> {
-    let classes = || {
-        battle.formations[f]
-            .units
-            .iter()
-            .map(|u| &battle.units[*u])
-            .filter(|u| u.active())
-            .flat_map(|u| u.systems.iter())
-            .filter(|s| s.state == SysState::Operational)
-            .filter_map(|s| match s.kind {
-                SystemKind::Beam { class } => Some(u32::from(class)),
-                _ => None,
-            })
-    };
-    classes().next()?;
+    // Working batteries counted by class (classes are a byte).
+    let mut count = [0u32; 256];
+    let mut top = 0usize;
+    for s in battle.formations[f]
+        .units
+        .iter()
+        .map(|u| &battle.units[*u])
+        .filter(|u| u.active())
+        .flat_map(|u| u.systems.iter())
+        .filter(|s| s.state == SysState::Operational)
+    {
+        if let SystemKind::Beam { class } = s.kind {
+            count[usize::from(class)] += 1;
+            top = top.max(usize::from(class));
+        }
+    }
+    if count.iter().all(|&n| n == 0) {
+        return None;
+    }
     (1..=20u32)
         .map(|k| k * 3)
-        .map(|r| (classes().map(|c| beam_dice(c, r)).sum::<u32>(), r))
+        .map(|r| {
+            let dice = (0..=top).map(|c| count[c] * beam_dice(c as u32, r)).sum::<u32>();
+            (dice, r)
+        })
         .max()
         .map(|(_, r)| r)
 }

@@ -904,7 +904,7 @@ fn beam_like<S: Sink>(
     let p = &mut scratch.pending[target];
     p.0 += result.normal;
     p.1 += result.penetrating;
-    let kind = if battle.units[u].systems[w].kind == SystemKind::SubmunitionPack {
+    let kind = if matches!(battle.units[u].systems[w].kind, SystemKind::SubmunitionPack) {
         DamageKind::Submunition
     } else {
         DamageKind::Beam
