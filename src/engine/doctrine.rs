@@ -549,10 +549,12 @@ impl PlotWork {
             target: None,
             weapons: Vec::new(),
             needles: Vec::new(),
+            group: None,
         });
         order.unit = unit;
         order.fire_control = fire_control;
         order.target = Some(target);
+        order.group = None;
         order.weapons.clear();
         order.needles.clear();
         room(&mut order.weapons, self.bounds.2);

@@ -37,6 +37,10 @@ pub struct FireOrder {
     /// Needle beams among `weapons` name their own Unit and system
     /// (F&M: precision weapons are plotted against specific Units).
     pub needles: Vec<NeedleOrder>,
+    /// A fighter group or gunboat squadron this Fire Control engages
+    /// instead of a Formation (docs/fighters.md §3.7, §5); `target` is then
+    /// the group's Formation.
+    pub group: Option<UnitId>,
 }
 
 /// A needle beam's target: a Unit of the Fire Control's target Formation
@@ -76,6 +80,34 @@ pub struct VolleyPlot {
     pub point_defence: Vec<PdOrder>,
     /// Damage-control priority per Unit (systems in order); empty = default.
     pub damage_control: Vec<(UnitId, Vec<SystemId>)>,
+    /// Docked groups of this Formation's carriers launched this Volley
+    /// (each into the Formation it belongs to).
+    pub launch: Vec<UnitId>,
+    /// Groups recovered this Volley into a bay of their carrier.
+    pub recover: Vec<UnitId>,
+    /// What each of this Formation's small-craft Units does this Volley.
+    pub craft: Vec<CraftOrder>,
+    /// Secondary maneuver of a Formation of small craft only (reading F4).
+    pub after: Option<ManeuverOrder>,
+}
+
+/// One small-craft Unit's action for a Volley (docs/fighters.md §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CraftOrder {
+    pub group: UnitId,
+    pub action: CraftAction,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CraftAction {
+    /// An attack run (or torpedo run, or gunboat attack) on a ship Unit.
+    Attack(UnitId),
+    /// A dogfight against an enemy group.
+    Dogfight(UnitId),
+    /// Screen a ship Unit of the own Formation.
+    Screen(UnitId),
+    /// Intercept missiles aimed at Units of the own Formation.
+    Intercept,
 }
 
 /// A Formation's plot for a whole Exchange: three Volleys.

@@ -29,6 +29,20 @@ pub struct Rules {
     /// check makes one more roll at the same number; failing it, the ship
     /// surrenders. Default off.
     pub strike_colours: bool,
+    /// Aces and turkeys (reading F18): `Off` ignores `Pilot-Quality`,
+    /// `Record` uses it. Default `Off`.
+    pub pilot_quality: PilotQualityRule,
+    /// Ship Evasion gives a DRM against fighter attack runs (reading F6).
+    /// Default off: Evasion rerolls missed PD dice against attacking groups.
+    pub fighter_evasion_drm: bool,
+}
+
+/// The `pilot_quality` switch (reading F18).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PilotQualityRule {
+    #[default]
+    Off,
+    Record,
 }
 
 impl Rules {
@@ -41,6 +55,8 @@ impl Rules {
         reserves: false,
         reserves_need_ftl: false,
         strike_colours: false,
+        pilot_quality: PilotQualityRule::Off,
+        fighter_evasion_drm: false,
     };
 }
 

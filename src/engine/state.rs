@@ -149,6 +149,63 @@ pub struct Unit {
     pub life_support_failing: Option<u8>,
     /// The crew has abandoned ship (life support failed): a drifting hulk.
     pub derelict: bool,
+    /// A fighter group or gunboat squadron: a Unit with no hull track, no
+    /// systems and no mass (docs/fighters.md). `None` for ships.
+    pub craft: Option<Craft>,
+    /// Launches plus recoveries this Unit may make per Volley beyond its
+    /// hangar bays' own limit (`[launch_tubes]`, reading F15); `None` = bays only.
+    pub launch_tubes: Option<u32>,
+}
+
+/// A fighter group or gunboat squadron (docs/fighters.md §3.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Craft {
+    pub kind: CraftKind,
+    /// Ace or turkey, when the `pilot_quality` switch uses it.
+    pub quality: Option<gzf::PilotQuality>,
+    /// Craft still flying.
+    pub craft: u32,
+    /// Craft boxes in the record (flying or lost), for writing back.
+    pub boxes: u32,
+    /// Combat endurance left, and the most it holds (re-arming fills it).
+    pub cef: u32,
+    pub cef_max: u32,
+    /// Torpedo fighters: the group's torpedoes are spent this sortie.
+    pub torpedoes_spent: bool,
+    /// The carrier (a ship Unit) and the hangar bay (its system index) the
+    /// group belongs to; `None` for a group without a carrier.
+    pub carrier: Option<(UnitId, usize)>,
+    /// In its bay: not in the fight, may be launched when ready.
+    pub docked: bool,
+    /// Volleys until a docked group may launch again (re-arming, §3.9).
+    pub rearm: Rearm,
+    /// Launched in the current Volley (half thrust, reading F2).
+    pub launched_now: bool,
+}
+
+/// What a small-craft Unit is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CraftKind {
+    Fighter(gzf::FighterType),
+    Gunboat(GunboatKind),
+}
+
+/// Gunboat types fam models (reading F22).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GunboatKind {
+    Beam,
+    Torpedo,
+}
+
+/// Whether a docked group may launch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rearm {
+    #[default]
+    Ready,
+    /// Ready after this many more Volleys.
+    In(u32),
+    /// Not again this battle.
+    Never,
 }
 
 impl Unit {
@@ -171,6 +228,7 @@ impl Unit {
         self.control = start.control;
         self.life_support_failing = start.life_support_failing;
         self.derelict = start.derelict;
+        self.craft = start.craft;
         for (s, t) in self.systems.iter_mut().zip(&start.systems) {
             s.state = t.state;
             s.inactive = t.inactive;
@@ -283,6 +341,8 @@ impl Unit {
                 })
                 .map(|n| n as u8),
             derelict: ship.status.lifeless,
+            craft: None,
+            launch_tubes: None,
         }
     }
 
@@ -350,9 +410,14 @@ impl Unit {
         }
     }
 
-    /// In the fight: not destroyed and not a derelict.
+    /// In the fight: not destroyed, not a derelict, not docked in a bay.
     pub fn active(&self) -> bool {
-        !self.destroyed && !self.derelict && !self.surrendered
+        !self.destroyed && !self.derelict && !self.surrendered && !self.craft.is_some_and(|c| c.docked)
+    }
+
+    /// A fighter group or gunboat squadron.
+    pub fn is_craft(&self) -> bool {
+        self.craft.is_some()
     }
 
     pub fn hull_left(&self) -> u32 {

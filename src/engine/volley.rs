@@ -243,6 +243,10 @@ static NO_PLOT: VolleyPlot = VolleyPlot {
     fire: Vec::new(),
     point_defence: Vec::new(),
     damage_control: Vec::new(),
+    launch: Vec::new(),
+    recover: Vec::new(),
+    craft: Vec::new(),
+    after: None,
 };
 
 fn volley_plot(plot: &ExchangePlot, f: FormationId, volley: u8) -> &VolleyPlot {
@@ -1864,6 +1868,8 @@ mod tests {
             control: Control::InControl,
             life_support_failing: None,
             derelict: false,
+            craft: None,
+            launch_tubes: None,
         }
     }
 

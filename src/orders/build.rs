@@ -1806,6 +1806,7 @@ impl Cx<'_> {
                 target: target_f,
                 weapons: list.iter().map(|x| x.0).collect(),
                 needles: Vec::new(),
+                group: None,
             });
             notes.fire.push(FireNotes {
                 explicit: list,

@@ -470,6 +470,7 @@ pub fn template(battle: &Battle, last: &ExchangePlot) -> ExchangePlot {
                         target: aimed,
                         weapons,
                         needles,
+                        group: None,
                     });
                 }
             }

@@ -559,6 +559,7 @@ fn closed_form_duel() -> fam::orders::Loaded {
             target: Some(1 - u),
             weapons: vec![find(&|k| matches!(k, fam::gzf::SystemKind::Beam { .. }))],
             needles: Vec::new(),
+            group: None,
         }
     };
     let plot = |u: usize| {

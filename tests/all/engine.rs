@@ -60,6 +60,7 @@ fn duel(range: u32, swap: bool) -> (Battle, ExchangePlot) {
                     target: Some(other),
                     weapons: vec![7, 8, 9],
                     needles: Vec::new(),
+                    group: None,
                 },
                 FireOrder {
                     unit: me,
@@ -67,6 +68,7 @@ fn duel(range: u32, swap: bool) -> (Battle, ExchangePlot) {
                     target: Some(other),
                     weapons: vec![10, 11],
                     needles: Vec::new(),
+                    group: None,
                 },
             ],
             ..VolleyPlot::default()

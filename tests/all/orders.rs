@@ -212,6 +212,7 @@ fn a_valid_scenario_builds_the_battle_and_the_plot() {
                 target: Some(2),
                 weapons: vec![7, 8],
                 needles: Vec::new(),
+                group: None,
             },
             FireOrder {
                 unit: 0,
@@ -219,6 +220,7 @@ fn a_valid_scenario_builds_the_battle_and_the_plot() {
                 target: Some(2),
                 weapons: vec![9, 10, 11],
                 needles: Vec::new(),
+                group: None,
             },
             FireOrder {
                 unit: 1,
@@ -226,6 +228,7 @@ fn a_valid_scenario_builds_the_battle_and_the_plot() {
                 target: Some(2),
                 weapons: vec![5],
                 needles: Vec::new(),
+                group: None,
             },
         ]
     );
@@ -992,6 +995,7 @@ fn fire(unit: usize, fire_control: usize, target: usize, weapons: &[usize], need
         target: Some(target),
         weapons: weapons.to_vec(),
         needles: needles.to_vec(),
+        group: None,
     }
 }
 

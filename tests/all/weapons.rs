@@ -129,6 +129,7 @@ fn fire(unit: UnitId, fire_control: SystemId, target: usize, weapons: &[SystemId
         target: Some(target),
         weapons: weapons.to_vec(),
         needles: Vec::new(),
+        group: None,
     }
 }
 
