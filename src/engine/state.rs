@@ -583,15 +583,29 @@ impl Battle {
     }
 
     /// Lowest current thrust of the Formation's active Units (fm-readings 6).
+    /// Small craft in a Formation with ships do not count (reading F3); a
+    /// Formation of small craft only uses their thrust equivalents, halved
+    /// for a group launched this Volley (reading F2).
     pub fn formation_thrust(&self, f: FormationId) -> u32 {
-        self.formations[f]
-            .units
-            .iter()
-            .map(|u| &self.units[*u])
-            .filter(|u| u.active())
-            .map(|u| u.thrust)
-            .min()
+        let active = || self.formations[f].units.iter().map(|u| &self.units[*u]).filter(|u| u.active());
+        let ships = active().filter(|u| !u.is_craft()).map(|u| u.thrust).min();
+        ships
+            .or_else(|| {
+                active()
+                    .filter_map(|u| u.craft.map(|c| if c.launched_now { u.thrust / 2 } else { u.thrust }))
+                    .min()
+            })
             .unwrap_or(0)
+    }
+
+    /// The Formation has small craft in the fight and no ship in it.
+    pub fn craft_only(&self, f: FormationId) -> bool {
+        let mut active = self.formations[f].units.iter().map(|u| &self.units[*u]).filter(|u| u.active());
+        let mut any = false;
+        active.all(|u| {
+            any = true;
+            u.is_craft()
+        }) && any
     }
 
     /// Formation has a Unit still in the fight.
