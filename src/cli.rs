@@ -4,6 +4,7 @@
 //! written), 2 bad input or usage. Output files are written atomically, and
 //! nothing is written when any input has an error.
 
+use std::fmt::Write as _;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -48,6 +49,13 @@ pub enum Command {
     /// Add up the JSON results of a batch's shards (`fam batch --shard K/N
     /// --json`): the same result as one run of the whole batch.
     Merge(MergeArgs),
+    /// Import ship records (and games with their orders) written by other
+    /// tools: FTJava XML to GZF and scenario TOML (docs/import.md).
+    #[command(subcommand)]
+    Import(ImportCommand),
+    /// Export ship records for other tools: GZF to FTJava XML (docs/import.md).
+    #[command(subcommand)]
+    Export(ExportCommand),
 }
 
 #[derive(Debug, Args)]
@@ -192,6 +200,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Batch(args) => batch(&args),
         Command::Compare(args) => compare(&args),
         Command::Merge(args) => merge(&args),
+        Command::Import(ImportCommand::Ftjava(args)) => import_ftjava(&args),
+        Command::Export(ExportCommand::Ftjava(args)) => export_ftjava(&args),
     }
 }
 
@@ -614,6 +624,251 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
 /// Diagnostics rendered for a file, for tests and library users.
 pub fn render(source: &SourceFile, diagnostics: &[Diagnostic]) -> String {
     source.render(diagnostics, DIAGNOSTIC_LIMIT)
+}
+
+// ---- FTJava: `fam import ftjava`, `fam export ftjava` ----------------------
+
+#[derive(Debug, Subcommand)]
+pub enum ImportCommand {
+    /// FTJava `Ship` files and `GameEngine` documents → GZF records (FB1),
+    /// and for a game of two or more sides a scenario whose plots come from
+    /// the ships' `FM.Orders`. Writes DIR/NAME.gzf (and DIR/NAME.toml) per
+    /// input; nothing is written if any input has an error.
+    Ftjava(ImportFtjavaArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ExportCommand {
+    /// A GZF record → FTJava XML: one ship as a `Ship` document, several
+    /// (with fighter groups and the game's name) as a `GameEngine` document.
+    Ftjava(ExportFtjavaArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ImportFtjavaArgs {
+    /// FTJava XML files (`Ship` or `GameEngine` documents).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The directory to write the records (and scenarios) into.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Leave out elements fam has no mapping for (a warning each) instead
+    /// of refusing the file.
+    #[arg(long)]
+    pub skip_unmapped: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportFtjavaArgs {
+    /// A GZF file (FB1 profile).
+    pub file: PathBuf,
+    /// Export only this ship (as a `Ship` document).
+    #[arg(long)]
+    pub ship: Option<String>,
+    /// Write DIR/NAME.xml instead of standard output.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Leave out systems FTJava has no element for (a warning each) instead
+    /// of refusing the record.
+    #[arg(long)]
+    pub skip_unmapped: bool,
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+fn import_ftjava(args: &ImportFtjavaArgs) -> anyhow::Result<ExitCode> {
+    let options = crate::ftjava::Options {
+        skip_unmapped: args.skip_unmapped,
+    };
+    let mut outputs: Vec<(PathBuf, String)> = Vec::new();
+    let mut summaries: Vec<String> = Vec::new();
+    let mut failed = false;
+    for path in &args.files {
+        let bytes = match fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: {}: cannot read: {e}", path.display());
+                failed = true;
+                continue;
+            }
+        };
+        let source = SourceFile::from_bytes(path.display().to_string(), &bytes);
+        let imported = crate::ftjava::import(&source, &options);
+        if !imported.diagnostics.is_empty() {
+            eprint!("{}", source.render(&imported.diagnostics, DIAGNOSTIC_LIMIT));
+        }
+        if imported.has_errors() {
+            failed = true;
+            continue;
+        }
+        if !imported.ignored.is_empty() {
+            eprintln!(
+                "note: {}: left out, having no place in GZF or F&M: {}",
+                source.name,
+                imported.ignored.join("; ")
+            );
+        }
+        let stem = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+        let gzf_name = format!("{stem}.gzf");
+        let gzf_path = args.out.join(&gzf_name);
+        let gzf_text = gzf::write(&imported.gzf);
+        let load = ParseOptions {
+            inert_unknown_systems: imported.inert > 0,
+        };
+        // What was written must read back as it was meant.
+        let check = gzf::parse(&gzf_text, &load);
+        if check.has_errors() {
+            let written = SourceFile::new(gzf_path.display().to_string(), gzf_text.as_str());
+            eprint!("{}", written.render(&check.diagnostics, DIAGNOSTIC_LIMIT));
+            anyhow::bail!("the record imported from {} does not read back", source.name);
+        }
+        if imported.inert > 0 {
+            eprintln!(
+                "note: {}: {} system(s) fam has no rules for were imported as inert systems; load {} with --inert-unknown-systems",
+                source.name,
+                imported.inert,
+                gzf_path.display()
+            );
+        }
+        let ships = imported.gzf.ships().count();
+        let mut summary = format!(
+            "{}: {ships} ship{} -> {}",
+            source.name,
+            if ships == 1 { "" } else { "s" },
+            gzf_path.display()
+        );
+        outputs.push((gzf_path.clone(), gzf_text.clone()));
+        if let Some(scenario) = &imported.scenario {
+            let toml_path = args.out.join(format!("{stem}.toml"));
+            let text = scenario.to_toml(&source.name, &gzf_name);
+            let scenario_source = SourceFile::new(toml_path.display().to_string(), text.as_str());
+            let mut read = |p: &str| -> Result<SourceFile, String> {
+                if p == gzf_name {
+                    Ok(SourceFile::new(gzf_path.display().to_string(), gzf_text.as_str()))
+                } else {
+                    Err(format!("{p} is not part of this import"))
+                }
+            };
+            match crate::orders::build(scenario_source, Vec::new(), &mut read, &load) {
+                Ok(loaded) => {
+                    for (file, diags) in &loaded.warnings {
+                        eprint!("{}", file.render(diags, DIAGNOSTIC_LIMIT));
+                    }
+                }
+                Err(reports) => {
+                    for (file, diags) in &reports {
+                        eprint!("{}", file.render(diags, DIAGNOSTIC_LIMIT));
+                    }
+                    anyhow::bail!("the scenario imported from {} does not pass fam's checks", source.name);
+                }
+            }
+            let _ = write!(summary, " and scenario {}", toml_path.display());
+            outputs.push((toml_path, text));
+        }
+        summaries.push(summary);
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for (path, _) in &outputs {
+        if !names.insert(path.clone()) {
+            eprintln!(
+                "error: two inputs would be written to {} (inputs need different file names)",
+                path.display()
+            );
+            failed = true;
+        }
+        if args.files.iter().any(|input| same_file(path, input)) {
+            eprintln!("error: {} would overwrite an input file", path.display());
+            failed = true;
+        }
+    }
+    if failed {
+        return Ok(ExitCode::from(BAD_INPUT));
+    }
+    fs::create_dir_all(&args.out)?;
+    for (path, text) in &outputs {
+        write_atomic(path, text.as_bytes())?;
+    }
+    let mut stdout = io::stdout().lock();
+    for s in &summaries {
+        writeln!(stdout, "{s}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn export_ftjava(args: &ExportFtjavaArgs) -> anyhow::Result<ExitCode> {
+    let loaded = match load(&args.file, &args.load.options()) {
+        Ok(l) => l,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return Ok(ExitCode::from(BAD_INPUT));
+        }
+    };
+    if !loaded.parsed.diagnostics.is_empty() {
+        eprint!("{}", loaded.source.render(&loaded.parsed.diagnostics, DIAGNOSTIC_LIMIT));
+    }
+    if loaded.parsed.has_errors() {
+        return Ok(ExitCode::from(BAD_INPUT));
+    }
+    let file = &loaded.parsed.file;
+    let ship = match &args.ship {
+        None => None,
+        Some(name) => {
+            let wanted = |s: &gzf::Ship| s.name.eq_ignore_ascii_case(name);
+            match file
+                .items
+                .iter()
+                .position(|i| matches!(i, gzf::Item::Ship(s) if wanted(s)))
+            {
+                Some(i) => Some(i),
+                None => {
+                    let known: Vec<_> = file.ships().map(|s| s.name.as_str()).collect();
+                    eprintln!(
+                        "error: {}: no ship named `{name}` (ships in the file: {})",
+                        args.file.display(),
+                        if known.is_empty() {
+                            "none".to_string()
+                        } else {
+                            known.join(", ")
+                        }
+                    );
+                    return Ok(ExitCode::from(BAD_INPUT));
+                }
+            }
+        }
+    };
+    let stem = args.file.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+    let request = crate::ftjava::export::Request {
+        text: &loaded.source.text,
+        file,
+        spans: &loaded.parsed.spans,
+        ship,
+        title: &stem,
+        skip_unmapped: args.skip_unmapped,
+    };
+    let exported = crate::ftjava::export::export(&request);
+    if !exported.diagnostics.is_empty() {
+        eprint!("{}", loaded.source.render(&exported.diagnostics, DIAGNOSTIC_LIMIT));
+    }
+    if exported.diagnostics.iter().any(Diagnostic::is_error) {
+        return Ok(ExitCode::from(BAD_INPUT));
+    }
+    match &args.out {
+        None => io::stdout().lock().write_all(exported.xml.as_bytes())?,
+        Some(dir) => {
+            let name = match &args.ship {
+                Some(ship) => format!("{}.xml", file_slug(ship)),
+                None => format!("{stem}.xml"),
+            };
+            let path = dir.join(name);
+            if same_file(&path, &args.file) {
+                eprintln!("error: {} would overwrite the input file", path.display());
+                return Ok(ExitCode::from(BAD_INPUT));
+            }
+            fs::create_dir_all(dir)?;
+            write_atomic(&path, exported.xml.as_bytes())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 // ---- Batches: `fam batch`, `fam compare`, `fam merge` ----------------------

@@ -1,0 +1,775 @@
+//! GZF ships → FTJava XML, so that a ship fought in fam can go back to an
+//! FTJava user with its damage.
+//!
+//! Importing what this writes gives back the same GZF model for every ship
+//! that came from FTJava (tested over the Fleet Book files and our own
+//! fixtures). What FTJava has no place for is an error naming the record's
+//! line (a warning with `skip_unmapped`): FB1 core systems, sensors and the
+//! other systems without an FTJava element, bases, terrain. Values that are
+//! lost on the way (system switches, FB1 core states, crew-factor positions
+//! that differ from the design rules, SSD layout) are warnings.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use super::ship::{Section, class_field, inert_element, split_class, split_log_line};
+use crate::diag::Diagnostic;
+use crate::gzf::design::{crew_factor_boxes, crew_factors_for, hull_boxes_for, row_sizes};
+use crate::gzf::parse::FieldSpans;
+use crate::gzf::{
+    Activity, AmmoType, Arc, Armour, CheckBox, DamageState, FighterBase, FighterGroup, FighterModifier, GzfFile, Item,
+    PilotQuality, Profile, Ship, ShipType, System, SystemKind, TorpedoRange, Warhead,
+};
+
+/// What to export.
+pub struct Request<'a> {
+    /// The record's text (to point diagnostics at its lines).
+    pub text: &'a str,
+    pub file: &'a GzfFile,
+    /// `Parsed::spans` of the file.
+    pub spans: &'a [FieldSpans],
+    /// Only this item (a ship), as a `Ship` document.
+    pub ship: Option<usize>,
+    /// The game's name when the file has no `Scenario:` block.
+    pub title: &'a str,
+    pub skip_unmapped: bool,
+}
+
+/// The XML and the problems found (errors mean the XML must not be used).
+pub struct Exported {
+    pub xml: String,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+struct Out<'a> {
+    req: &'a Request<'a>,
+    xml: String,
+    diags: Vec<Diagnostic>,
+}
+
+/// Escapes text for XML content and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `(FP/F/FS)`, or `(All arcs)` for all six.
+fn arcs_text(arcs: &[Arc]) -> String {
+    if Arc::FB1.iter().all(|a| arcs.contains(a)) {
+        return "(All arcs)".into();
+    }
+    let codes: Vec<&str> = arcs.iter().map(|a| a.code()).collect();
+    format!("({})", codes.join("/"))
+}
+
+/// Degrees (GZF `Course:`) as FTJava's clock course.
+fn clock_course(degrees: &str) -> Option<String> {
+    let d: f64 = degrees.trim().parse().ok()?;
+    Some(super::ship::float_text(d / 30.0))
+}
+
+/// Exports a file, or one ship of it.
+pub fn export(req: &Request<'_>) -> Exported {
+    let mut out = Out {
+        req,
+        xml: String::from("<?xml version=\"1.0\" standalone=\"yes\" ?>\n"),
+        diags: Vec::new(),
+    };
+    if req.file.profile != Profile::Fb1 {
+        out.diags.push(Diagnostic::error(
+            0..0,
+            "an FT2 record cannot be exported to FTJava",
+            "an FB1 record (FTJava uses FB1's six arcs and numbered beams)",
+        ));
+        return Exported {
+            xml: String::new(),
+            diagnostics: out.diags,
+        };
+    }
+    let ships: Vec<usize> = match req.ship {
+        Some(i) => vec![i],
+        None => (0..req.file.items.len())
+            .filter(|&i| matches!(req.file.items[i], Item::Ship(_)))
+            .collect(),
+    };
+    let lone = req.ship.is_some()
+        || (ships.len() == 1
+            && req
+                .file
+                .items
+                .iter()
+                .all(|i| matches!(i, Item::Ship(_) | Item::System(_))));
+    if lone {
+        if let Some(&i) = ships.first() {
+            out.ship(i, 0, None);
+        }
+    } else {
+        out.game(&ships);
+    }
+    Exported {
+        xml: out.xml,
+        diagnostics: out.diags,
+    }
+}
+
+impl Out<'_> {
+    fn item_span(&self, item: usize) -> Range<usize> {
+        self.req
+            .spans
+            .get(item)
+            .and_then(|s| s.values().min_by_key(|r| r.start).cloned())
+            .unwrap_or(0..0)
+    }
+
+    /// The span of the `k`-th `System:` line after a ship's first line.
+    fn system_span(&self, item: usize, k: usize) -> Range<usize> {
+        let start = self.item_span(item).start;
+        let mut offset = start;
+        let mut seen = 0;
+        for line in self.req.text[start.min(self.req.text.len())..].split_inclusive('\n') {
+            let head = line.trim_start().to_ascii_lowercase();
+            if head.starts_with("system:") {
+                if seen == k {
+                    return offset..offset + line.trim_end().len();
+                }
+                seen += 1;
+            }
+            offset += line.len();
+        }
+        self.item_span(item)
+    }
+
+    fn unmapped(&mut self, span: Range<usize>, what: String) {
+        if self.req.skip_unmapped {
+            self.diags.push(Diagnostic::warning(
+                span,
+                format!("{what} has no FTJava element: left out (--skip-unmapped)"),
+                "a system FTJava knows (docs/import.md)",
+            ));
+        } else {
+            self.diags.push(
+                Diagnostic::error(
+                    span,
+                    format!("{what} has no FTJava element"),
+                    "a system FTJava knows (docs/import.md)",
+                )
+                .with_help("pass --skip-unmapped to export without it"),
+            );
+        }
+    }
+
+    fn lost(&mut self, span: Range<usize>, what: String) {
+        self.diags.push(Diagnostic::warning(
+            span,
+            format!("{what} is not exported"),
+            "values FTJava has a place for (docs/import.md)",
+        ));
+    }
+
+    fn game(&mut self, ships: &[usize]) {
+        let file = self.req.file;
+        let scenario = file.items.iter().find_map(|i| match i {
+            Item::Scenario(s) => Some(s),
+            _ => None,
+        });
+        let (title, turn) = scenario.map_or((self.req.title.to_string(), 0), |s| (s.title.clone(), s.turn));
+        let _ = writeln!(
+            self.xml,
+            "<GameEngine id=\"-1\" name=\"{}\" turn=\"{turn}\">",
+            escape(&title)
+        );
+        if let Some(s) = scenario {
+            let lines: Vec<&String> = s
+                .meta
+                .iter()
+                .filter(|m| m.name == "Log")
+                .flat_map(|m| &m.lines)
+                .collect();
+            if !lines.is_empty() {
+                let body: Vec<String> = lines.iter().map(|l| escape(l)).collect();
+                let _ = writeln!(
+                    self.xml,
+                    "    <Briefing>\n        {}\n    </Briefing>",
+                    body.join("\n        ")
+                );
+            }
+        }
+        let _ = writeln!(self.xml, "    <Player id=\"1\" name=\"{}\">", escape("fam"));
+        let mut ids: Vec<(String, usize)> = Vec::new();
+        for (k, &i) in ships.iter().enumerate() {
+            if let Item::Ship(s) = &file.items[i] {
+                ids.push((s.name.clone(), k + 1));
+            }
+            self.ship(i, 2, Some(k + 1));
+        }
+        for (i, item) in file.items.iter().enumerate() {
+            match item {
+                Item::Ship(_) | Item::Scenario(_) => {}
+                Item::FighterGroup(g) => self.fighter_group(i, g, &ids),
+                Item::System(_) => {}
+                Item::Fleet(f) => self.unmapped(self.item_span(i), format!("fleet block `{}`", f.name)),
+                Item::Launched(l) => self.unmapped(self.item_span(i), format!("launched system `{}`", l.id)),
+                Item::Base(b) => self.unmapped(self.item_span(i), format!("base `{}`", b.name)),
+                Item::Terrain(t) => self.unmapped(self.item_span(i), format!("terrain `{}`", t.name)),
+            }
+        }
+        self.xml.push_str("    </Player>\n</GameEngine>\n");
+    }
+
+    fn fighter_group(&mut self, item: usize, g: &FighterGroup, ids: &[(String, usize)]) {
+        let span = self.item_span(item);
+        let _ = writeln!(self.xml, "        <FighterGroup id=\"{}\">", escape(&g.id));
+        let meta = |n: &str| {
+            g.meta
+                .iter()
+                .find(|m| m.name == n)
+                .and_then(|m| m.lines.first())
+                .cloned()
+        };
+        if let (Some(x), Some(y)) = (meta("Position-X"), meta("Position-Y")) {
+            let _ = writeln!(
+                self.xml,
+                "            <Position x=\"{}\" y=\"{}\"/>",
+                escape(&x),
+                escape(&y)
+            );
+        }
+        if let Some(h) = meta("Facing") {
+            let _ = writeln!(self.xml, "            <Heading heading=\"{}\"/>", escape(&h));
+        }
+        if let Some(r) = meta("Fleet") {
+            let _ = writeln!(self.xml, "            <Race>{}</Race>", escape(&r));
+        }
+        if let Some(t) = g.fighter_type {
+            let name = match (t.modifier, t.base) {
+                (None, FighterBase::Standard) => Some("Standard"),
+                (None, FighterBase::Interceptor) => Some("Interceptor"),
+                (None, FighterBase::Attack) => Some("Attack"),
+                (None, FighterBase::Torpedo) => Some("Torpedo"),
+                (Some(FighterModifier::Heavy), FighterBase::Standard) => Some("Heavy"),
+                (Some(FighterModifier::Fast), FighterBase::Standard) => Some("Fast"),
+                (Some(FighterModifier::LongRange), FighterBase::Standard) => Some("LongRange"),
+                _ => None,
+            };
+            match name {
+                Some(n) => {
+                    let _ = writeln!(self.xml, "            <Type>{n}</Type>");
+                }
+                None => self.lost(span.clone(), format!("fighter type `{}`", t.name())),
+            }
+        }
+        let open = |b: &[CheckBox]| b.iter().filter(|x| !x.crossed).count();
+        let _ = writeln!(self.xml, "            <Count>{}</Count>", open(&g.craft));
+        if let Some(e) = &g.endurance {
+            let _ = writeln!(self.xml, "            <Endurance>{}</Endurance>", open(e));
+        }
+        let quality = match g.pilot_quality {
+            None => "Normal",
+            Some(PilotQuality::Ace) => "Ace",
+            Some(PilotQuality::Turkey) => "Turkey",
+        };
+        let _ = writeln!(self.xml, "            <PilotQuality>{quality}</PilotQuality>");
+        if let Some(c) = &g.carrier {
+            match ids.iter().find(|(n, _)| n.eq_ignore_ascii_case(c)) {
+                Some((_, id)) => {
+                    let _ = writeln!(self.xml, "            <Carrier id=\"{id}\"/>");
+                }
+                None => self.lost(
+                    span.clone(),
+                    format!("carrier `{c}` (no ship of that name is exported)"),
+                ),
+            }
+        }
+        if !g.status.is_empty() || g.screening.is_some() {
+            self.lost(span.clone(), format!("fighter group `{}`'s status and screening", g.id));
+        }
+        self.xml.push_str("        </FighterGroup>\n");
+    }
+
+    fn ship(&mut self, item: usize, depth: usize, id: Option<usize>) {
+        let Item::Ship(s) = &self.req.file.items[item] else {
+            return;
+        };
+        let span = self.item_span(item);
+        let pad = "    ".repeat(depth);
+        let inner = "    ".repeat(depth + 1);
+        let open = match id {
+            Some(id) => format!("{pad}<Ship id=\"{id}\">"),
+            None => format!("{pad}<Ship>"),
+        };
+        let _ = writeln!(self.xml, "{open}");
+        let el = |xml: &mut String, name: &str, value: &str| {
+            let _ = writeln!(xml, "{inner}<{name}>{}</{name}>", escape(value));
+        };
+        el(&mut self.xml, "Name", &s.name);
+        el(&mut self.xml, "Status", &status_word(s));
+        let meta = |n: &str| s.meta.iter().find(|m| m.name.eq_ignore_ascii_case(n));
+        let first = |n: &str| meta(n).and_then(|m| m.lines.first()).cloned();
+        if let Some(o) = meta("Orders") {
+            el(&mut self.xml, "Orders", &o.lines.join("\n"));
+        }
+        if let (Some(x), Some(y)) = (first("Position-X"), first("Position-Y")) {
+            let _ = writeln!(self.xml, "{inner}<Position x=\"{}\" y=\"{}\"/>", escape(&x), escape(&y));
+        }
+        if let Some(h) = first("Facing") {
+            let _ = writeln!(self.xml, "{inner}<Heading heading=\"{}\"/>", escape(&h));
+        }
+        if let Some(v) = first("Velocity") {
+            let _ = writeln!(self.xml, "{inner}<Speed speed=\"{}\"/>", escape(&v));
+        }
+        if let Some(c) = first("Course").and_then(|c| clock_course(&c)) {
+            let _ = writeln!(self.xml, "{inner}<Course course=\"{c}\"/>");
+        }
+        if let Some(r) = &s.fleet {
+            el(&mut self.xml, "Race", r);
+        }
+        if let Some(c) = &s.class {
+            let (name, abbrev, ship_class) = split_class(c);
+            if !abbrev.is_empty() || !ship_class.is_empty() {
+                el(&mut self.xml, "ClassAbbrev", &abbrev);
+            }
+            el(&mut self.xml, "ClassName", &name);
+            if !abbrev.is_empty() || !ship_class.is_empty() {
+                el(&mut self.xml, "ShipClass", &ship_class);
+            }
+            debug_assert_eq!(class_field(&name, &abbrev, &ship_class).as_deref(), Some(c.as_str()));
+        }
+        if let Some(c) = first("Crew") {
+            el(&mut self.xml, "CrewQuality", &c);
+        }
+        if let Some(d) = first("Designer") {
+            el(&mut self.xml, "Designer", &d);
+        }
+        for m in &s.meta {
+            if ![
+                "Orders",
+                "Position-X",
+                "Position-Y",
+                "Facing",
+                "Velocity",
+                "Course",
+                "Crew",
+                "Designer",
+                "Log",
+                "Payload-Track",
+            ]
+            .iter()
+            .any(|n| m.name.eq_ignore_ascii_case(n))
+            {
+                self.lost(span.clone(), format!("`{}:` of `{}`", m.name, s.name));
+            }
+        }
+        if let Some(m) = s.mass {
+            el(&mut self.xml, "Mass", &m.to_string());
+        }
+        if let Some(c) = s.cost {
+            el(&mut self.xml, "PointValue", &c.to_string());
+        }
+        // System ids: 1 the main drive, then the systems in written order.
+        let mut drive = format!(
+            "{inner}<MainDrive id=\"1\" type=\"Standard\" initialThrust=\"{}\"",
+            s.original_thrust
+        );
+        if s.thrust != s.original_thrust {
+            let state = if s.thrust == 0 { "Destroyed" } else { "Damaged" };
+            let _ = write!(drive, " currentThrust=\"{}\" status=\"{state}\"", s.thrust);
+        }
+        drive.push_str("/>\n");
+        self.xml.push_str(&drive);
+        let mut sections: Vec<(Section, String)> = Vec::new();
+        let mut next_id = 2usize;
+        let order: Vec<usize> = sorted_systems(s);
+        // Magazine ids: kept when numeric and clear of the system ids.
+        let system_count = s.systems.len() + 1;
+        let mut magazines: Vec<(String, String)> = Vec::new();
+        let mut spare = 101usize;
+        for sys in &s.systems {
+            if sys.kind == SystemKind::Smm
+                && let Some(m) = &sys.magazine
+            {
+                let keep = m.parse::<usize>().is_ok_and(|n| n > system_count) && !magazines.iter().any(|(_, v)| v == m);
+                let value = if keep {
+                    m.clone()
+                } else {
+                    while spare <= system_count || magazines.iter().any(|(_, v)| *v == spare.to_string()) {
+                        spare += 1;
+                    }
+                    spare.to_string()
+                };
+                magazines.push((m.to_ascii_lowercase(), value));
+            }
+        }
+        for k in order {
+            let sys = &s.systems[k];
+            let sys_span = self.system_span(item, k);
+            let id = next_id;
+            next_id += 1;
+            if let Some((section, line)) = self.system(sys, id, &magazines, sys_span, &s.name) {
+                if sys.kind == SystemKind::Ftl || matches!(&sys.kind, SystemKind::Inert(n) if n == "Advanced FTL Drive")
+                {
+                    let _ = writeln!(self.xml, "{inner}{line}");
+                } else {
+                    sections.push((section, line));
+                }
+            }
+        }
+        let (total, remaining) = match &s.armour {
+            Some(Armour::Boxes(b)) => (b.len(), b.iter().filter(|x| !x.crossed).count()),
+            _ => (0, 0),
+        };
+        if total == remaining {
+            let _ = writeln!(self.xml, "{inner}<Armor totalArmor=\"{total}\"/>");
+        } else {
+            let _ = writeln!(
+                self.xml,
+                "{inner}<Armor totalArmor=\"{total}\" remainingArmor=\"{remaining}\"/>"
+            );
+        }
+        self.hull(s, &inner, span.clone());
+        let payload = first("Payload-Track");
+        for section in [
+            Section::Electronics,
+            Section::Defenses,
+            Section::Holds,
+            Section::Weapons,
+        ] {
+            let lines: Vec<&String> = sections.iter().filter(|(x, _)| *x == section).map(|(_, l)| l).collect();
+            let mut holds = Vec::new();
+            if section == Section::Holds
+                && let Some(p) = &payload
+            {
+                for word in p.split_whitespace() {
+                    let (letter, size) = word.split_at(1);
+                    let kind = match letter {
+                        "H" => Some("Cargo Hold"),
+                        "P" => Some("Passenger"),
+                        "T" => Some("Troop Transport"),
+                        _ => None,
+                    };
+                    match (kind, size.parse::<u32>()) {
+                        (Some(k), Ok(n)) => holds.push(format!("<CargoHold type=\"{k}\" totalSize=\"{n}\"/>")),
+                        _ => self.lost(span.clone(), format!("payload box `{word}`")),
+                    }
+                }
+            }
+            if lines.is_empty() && holds.is_empty() {
+                let _ = writeln!(self.xml, "{inner}<{}/>", section.element());
+                continue;
+            }
+            let _ = writeln!(self.xml, "{inner}<{}>", section.element());
+            for l in holds.iter().chain(lines) {
+                let _ = writeln!(self.xml, "{inner}    {l}");
+            }
+            let _ = writeln!(self.xml, "{inner}</{}>", section.element());
+        }
+        if let Some(log) = meta("Log") {
+            let _ = writeln!(self.xml, "{inner}<Log>");
+            for line in &log.lines {
+                match split_log_line(line) {
+                    (Some((turn, event, priority)), body) => {
+                        let _ = writeln!(
+                            self.xml,
+                            "{inner}    <Record turn=\"{}\" event=\"{}\" priority=\"{}\">{}</Record>",
+                            escape(&turn),
+                            escape(&event),
+                            escape(&priority),
+                            escape(&body)
+                        );
+                    }
+                    (None, body) => {
+                        let _ = writeln!(self.xml, "{inner}    <Record>{}</Record>", escape(&body));
+                    }
+                }
+            }
+            let _ = writeln!(self.xml, "{inner}</Log>");
+        }
+        let st = &s.status;
+        if st.activity.is_some() || st.launch.is_some() || st.powerless || st.lifeless || st.uncontrolled {
+            let words: Vec<&str> = st.words().into_iter().filter(|w| *w != "Destroyed").collect();
+            self.lost(span, format!("status `{}` of `{}`", words.join(" "), s.name));
+        }
+        let _ = writeln!(self.xml, "{pad}</Ship>");
+    }
+
+    fn hull(&mut self, s: &Ship, inner: &str, span: Range<usize>) {
+        let boxes = s.hull_boxes() as u32;
+        let mass = s.mass.unwrap_or(boxes);
+        let rows = s.damage_track.len();
+        let mut line = format!("{inner}<Hull value=\"{mass}\"");
+        match s.hull_integrity {
+            Some(h) => {
+                let _ = write!(line, " type=\"{}\"", h.name());
+                if boxes != hull_boxes_for(mass, h) {
+                    let _ = write!(line, " totalHullBoxes=\"{boxes}\"");
+                }
+            }
+            None => {
+                let _ = write!(line, " type=\"Custom\" totalHullBoxes=\"{boxes}\"");
+            }
+        }
+        match s.ship_type {
+            Some(ShipType::Military) => line.push_str(" class=\"Military\""),
+            Some(ShipType::Civilian) => line.push_str(" class=\"Civilian\""),
+            Some(ShipType::Merchant) => line.push_str(" class=\"Merchant\""),
+            None => {}
+        }
+        if rows != (boxes as usize).min(4) {
+            let _ = write!(line, " rows=\"{rows}\"");
+        }
+        let remaining = s.hull_remaining();
+        if remaining != boxes as usize {
+            let _ = write!(line, " remainingHullBoxes=\"{remaining}\"");
+        }
+        line.push_str("/>\n");
+        self.xml.push_str(&line);
+        // What an import will rebuild: balanced rows, crew factors where the
+        // design rules put them, damage from the first box.
+        let sizes: Vec<usize> = s.damage_track.iter().map(Vec::len).collect();
+        if sizes != row_sizes(boxes as usize, rows) {
+            self.lost(span.clone(), format!("the row layout {sizes:?} of `{}`", s.name));
+        }
+        let want = crew_factor_boxes(boxes as usize, crew_factors_for(mass, s.ship_type) as usize);
+        let flat: Vec<CheckBox> = s.damage_track.iter().flatten().copied().collect();
+        let lost = boxes as usize - remaining;
+        let mismatch = flat
+            .iter()
+            .enumerate()
+            .any(|(i, b)| b.crossed != (i < lost) || (!b.crossed && b.crew_factor != want.contains(&(i + 1))));
+        if mismatch {
+            self.lost(
+                span,
+                format!(
+                    "where `{}`'s crew factors and crossed boxes sit (FTJava keeps counts; an import puts them by the design rules)",
+                    s.name
+                ),
+            );
+        }
+    }
+
+    /// One system as an XML line (without indentation) in its section;
+    /// `None` when it has no FTJava element.
+    fn system(
+        &mut self,
+        sys: &System,
+        id: usize,
+        magazines: &[(String, String)],
+        span: Range<usize>,
+        ship: &str,
+    ) -> Option<(Section, String)> {
+        use SystemKind::*;
+        let magazine = |m: &Option<String>| {
+            m.as_ref().and_then(|m| {
+                magazines
+                    .iter()
+                    .find(|(k, _)| *k == m.to_ascii_lowercase())
+                    .map(|(_, v)| v.clone())
+            })
+        };
+        let (section, element, rating): (Section, &str, Option<u32>) = match &sys.kind {
+            Ftl => (Section::Electronics, "FTLDrive", None),
+            FireControl => (Section::Electronics, "FireControl", None),
+            Adfc => (Section::Electronics, "AreaDefenseFireControl", None),
+            EnhancedSensors => (Section::Electronics, "EnhancedSensors", None),
+            SuperiorSensors => (Section::Electronics, "SuperiorSensors", None),
+            ScreenGenerator => (Section::Defenses, "Screen", None),
+            IndividualEcm => (Section::Defenses, "ECMSuite", None),
+            AreaEcm => (Section::Defenses, "AreaECMSuite", None),
+            CloakingField => (Section::Defenses, "CloakingField", None),
+            Beam { class } => (Section::Weapons, "BeamBattery", Some(u32::from(*class))),
+            NeedleBeam => (Section::Weapons, "NeedleBeam", None),
+            Pds => (Section::Weapons, "PointDefense", None),
+            PulseTorpedo { range } => (
+                Section::Weapons,
+                match range {
+                    TorpedoRange::Standard => "PulseTorpedo",
+                    TorpedoRange::Short => "ShortRangePulseTorpedo",
+                    TorpedoRange::Long => "LongRangePulseTorpedo",
+                },
+                None,
+            ),
+            SubmunitionPack => (Section::Weapons, "SubmunitionPack", None),
+            Missile {
+                warhead: Warhead::Standard,
+            } => (Section::Weapons, "MissileLauncher", None),
+            Smr => (Section::Weapons, "SalvoMissileRack", None),
+            Sml => (Section::Weapons, "SalvoMissileLauncher", None),
+            Smm => (Section::Weapons, "SalvoMissileMagazine", None),
+            HangarBay => (Section::Weapons, "FighterBay", None),
+            Minesweeper => (Section::Weapons, "Minesweeper", None),
+            Ortillery => (Section::Weapons, "Ortillery", None),
+            Inert(name) => match inert_element(name) {
+                Some((element, section, rating)) => (section, element, rating),
+                None => {
+                    self.unmapped(span, format!("system `{name}` of `{ship}`"));
+                    return None;
+                }
+            },
+            other => {
+                self.unmapped(span, format!("{} of `{ship}`", other.name(Profile::Fb1)));
+                return None;
+            }
+        };
+        let id_text = if sys.kind == Smm {
+            magazine(&sys.magazine).unwrap_or_else(|| id.to_string())
+        } else {
+            id.to_string()
+        };
+        let mut line = format!("<{element} id=\"{id_text}\"");
+        if let Some(r) = rating {
+            let _ = write!(line, " rating=\"{r}\"");
+        }
+        if sys.kind.is_weapon() && sys.kind != Pds && !sys.arcs.is_empty()
+            || matches!(sys.kind, Inert(_)) && !sys.arcs.is_empty()
+        {
+            let _ = write!(line, " arcs=\"{}\"", arcs_text(&sys.arcs));
+        }
+        if sys.kind == Sml
+            && let Some(m) = magazine(&sys.magazine)
+        {
+            let _ = write!(line, " smmId=\"{m}\"");
+        }
+        match sys.status.damage {
+            Some(DamageState::Damaged) => line.push_str(" status=\"Damaged\""),
+            Some(DamageState::Destroyed) => line.push_str(" status=\"Destroyed\""),
+            Some(DamageState::Repaired) => line.push_str(" status=\"Repaired\""),
+            None => {}
+        }
+        let mut children: Vec<String> = Vec::new();
+        match &sys.kind {
+            Smm => {
+                let capacity = sys
+                    .capacity
+                    .unwrap_or_else(|| sys.rounds.as_ref().map_or(0, |r| r.len() as u32));
+                let _ = write!(line, " maxInRow=\"3\" capacity=\"{capacity}\"");
+                let open = sys
+                    .rounds
+                    .as_ref()
+                    .map_or(capacity as usize, |r| r.iter().filter(|b| !b.crossed).count());
+                let kind = if sys.ammo == Some(AmmoType::Er) {
+                    "Extended Range Salvo"
+                } else {
+                    "Standard Salvo"
+                };
+                for k in 0..capacity as usize {
+                    let status = if k < capacity as usize - open.min(capacity as usize) {
+                        "Expended"
+                    } else {
+                        "Available"
+                    };
+                    children.push(format!("<Salvo type=\"{kind}\" status=\"{status}\"/>"));
+                }
+                if sys.rounds.as_ref().is_some_and(|r| r.len() != capacity as usize) {
+                    self.lost(
+                        span.clone(),
+                        format!("a Rounds track that does not match Capacity on `{ship}`"),
+                    );
+                }
+            }
+            Smr | Missile { .. } => {
+                let spent = sys.rounds.as_ref().is_some_and(|r| r.iter().any(|b| b.crossed));
+                let er = sys.ammo == Some(AmmoType::Er);
+                if spent || er {
+                    let status = if spent { "Expended" } else { "Available" };
+                    children.push(match (&sys.kind, er) {
+                        (Smr, true) => format!("<Salvo type=\"Extended Range Salvo\" status=\"{status}\"/>"),
+                        (Smr, false) => format!("<Salvo type=\"Standard Salvo\" status=\"{status}\"/>"),
+                        (_, true) => format!("<HeavyMissile type=\"Extended Range\" status=\"{status}\"/>"),
+                        (_, false) => format!("<StandardHeavyMissile status=\"{status}\"/>"),
+                    });
+                }
+            }
+            _ => {
+                if sys.rounds.is_some() {
+                    self.lost(
+                        span.clone(),
+                        format!("the Rounds track of {} on `{ship}`", sys.kind.name(Profile::Fb1)),
+                    );
+                }
+                if sys.capacity.is_some() {
+                    self.lost(
+                        span.clone(),
+                        format!("the Capacity of {} on `{ship}`", sys.kind.name(Profile::Fb1)),
+                    );
+                }
+            }
+        }
+        if sys.status.activity == Some(Activity::Inactive)
+            || sys.status.launch.is_some()
+            || sys.failure.is_some()
+            || sys.fighter_type.is_some()
+            || sys.pilot_quality.is_some()
+            || !sys.meta.is_empty()
+            || sys.cost.is_some()
+            || sys.mass.is_some()
+        {
+            self.lost(
+                span,
+                format!(
+                    "what FTJava has no attribute for on {} of `{ship}` (switches, failure, fighter type, cost, mass, notes)",
+                    sys.kind.name(Profile::Fb1)
+                ),
+            );
+        }
+        if children.is_empty() {
+            line.push_str("/>");
+        } else {
+            line.push('>');
+            for c in &children {
+                let _ = write!(line, "\n                {c}");
+            }
+            let _ = write!(line, "\n            </{element}>");
+        }
+        Some((section, line))
+    }
+}
+
+/// Systems in the order an import will read them back: FTL drives, then
+/// Electronics, Defenses and Weapons, each in record order.
+fn sorted_systems(s: &Ship) -> Vec<usize> {
+    use SystemKind::*;
+    let rank = |sys: &System| match &sys.kind {
+        Ftl => 0,
+        Inert(n) => match inert_element(n) {
+            Some(("AdvancedFTLDrive", ..)) => 0,
+            Some((_, Section::Electronics, _)) => 1,
+            Some((_, Section::Defenses, _)) => 2,
+            _ => 4,
+        },
+        FireControl | Adfc | EnhancedSensors | SuperiorSensors => 1,
+        ScreenGenerator | IndividualEcm | AreaEcm | CloakingField => 2,
+        _ => 4,
+    };
+    let mut order: Vec<usize> = (0..s.systems.len()).collect();
+    order.sort_by_key(|&i| rank(&s.systems[i]));
+    order
+}
+
+/// FTJava's damage word for a ship: Destroyed, Ok (no hull lost), or by
+/// hull rows lost: Light (none), Moderate (1), Heavy (2), Crippled (3+).
+pub fn status_word(s: &Ship) -> String {
+    if s.status.damage == Some(DamageState::Destroyed) {
+        return "Destroyed".into();
+    }
+    let lost = s.hull_boxes() - s.hull_remaining();
+    if lost == 0 {
+        return "Ok".into();
+    }
+    let rows: Vec<u32> = s.damage_track.iter().map(|r| r.len() as u32).collect();
+    match crate::engine::state::rows_completed(&rows, lost as u32) {
+        0 => "Light",
+        1 => "Moderate",
+        2 => "Heavy",
+        _ => "Crippled",
+    }
+    .into()
+}

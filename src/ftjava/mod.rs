@@ -1,0 +1,408 @@
+//! FTJava XML: import of `Ship` files and `GameEngine` documents (with the
+//! `FM.Orders` of Fire and Maneuver) into GZF records and a scenario, and
+//! export of GZF ships back to FTJava.
+//!
+//! - [`import`]: one XML document → a [`GzfFile`] (FB1 profile) and, for a
+//!   game with two or more sides, a scenario TOML ([`scenario::Scenario`]).
+//!   Every element is mapped, left out on purpose (layout, FTJava's own
+//!   game state: tallied in [`Import::ignored`]) or reported by name and
+//!   position as having no mapping (an error; a warning with
+//!   `skip_unmapped`).
+//! - [`export::export`]: a GZF file (or one ship of it) → FTJava XML.
+//!
+//! The mapping is in `docs/import.md`, the readings in `docs/readings.md`
+//! (section I). Like the GZF reader, nothing here touches files.
+
+pub mod export;
+pub mod scenario;
+pub mod ship;
+mod xml;
+
+use roxmltree::Node;
+
+use crate::diag::{Diagnostic, SourceFile};
+use crate::gzf::{self, CheckBox, FighterBase, FighterGroup, FighterModifier, FighterType, GzfFile, Item, Meta};
+use xml::{Cx, attr_span, elements, tag_span, text, text_span};
+
+/// Import switches.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Leave out elements with no mapping (with a warning each) instead of
+    /// refusing the file.
+    pub skip_unmapped: bool,
+}
+
+/// The result of importing one document.
+pub struct Import {
+    pub gzf: GzfFile,
+    /// A scenario, when the document is a game with two or more sides.
+    pub scenario: Option<scenario::Scenario>,
+    /// Errors and warnings, with spans into the document.
+    pub diagnostics: Vec<Diagnostic>,
+    /// What was left out on purpose, one line per kind with its count.
+    pub ignored: Vec<String>,
+    /// Systems imported as inert (the records need `--inert-unknown-systems`).
+    pub inert: usize,
+}
+
+impl Import {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// A ship read from a game, with its player.
+pub(crate) struct GameShip<'a, 'i> {
+    pub node: Node<'a, 'i>,
+    pub imported: ship::Imported,
+    /// Index into the players (`None` for a lone Ship document).
+    pub player: Option<usize>,
+}
+
+/// A `Player` of a game.
+pub(crate) struct Player {
+    pub name: String,
+    pub team: Option<String>,
+    pub objectives: String,
+    pub span: std::ops::Range<usize>,
+}
+
+/// Imports one FTJava document: a `Ship`, or a `GameEngine` (a faction
+/// bundle, a scenario or a game turn).
+pub fn import(source: &SourceFile, options: &Options) -> Import {
+    let mut cx = Cx::new(options.skip_unmapped);
+    let mut out = Import {
+        gzf: GzfFile::default(),
+        scenario: None,
+        diagnostics: Vec::new(),
+        ignored: Vec::new(),
+        inert: 0,
+    };
+    let doc = match xml::parse(&source.text) {
+        Ok(d) => d,
+        Err(d) => {
+            out.diagnostics.push(d);
+            return out;
+        }
+    };
+    let root = doc.root_element();
+    let mut ships: Vec<GameShip> = Vec::new();
+    let mut players: Vec<Player> = Vec::new();
+    let mut groups: Vec<(Node, FighterGroup, Option<i64>)> = Vec::new();
+    let mut game: Option<(String, i64, Vec<String>)> = None;
+    match root.tag_name().name() {
+        "Ship" => ships.push(GameShip {
+            node: root,
+            imported: ship::import(&mut cx, root, false),
+            player: None,
+        }),
+        "GameEngine" => {
+            cx.attributes(root, &["id", "name", "turn", "combat"]);
+            if root.has_attribute("id") {
+                cx.ignore("`GameEngine` `id` (FTJava's game number)");
+            }
+            if root.has_attribute("combat") {
+                cx.ignore("`GameEngine` `combat` (FTJava's phase flag)");
+            }
+            cx.no_text(root);
+            let turn = cx.int_attr(root, "turn").unwrap_or(0);
+            let title = root
+                .attribute("name")
+                .unwrap_or("")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let mut briefing = Vec::new();
+            for c in elements(root) {
+                match c.tag_name().name() {
+                    "Briefing" => {
+                        cx.attributes(c, &[]);
+                        briefing = xml::lines(c);
+                    }
+                    "GameOptions" => {
+                        for _ in elements(c) {
+                            cx.ignore("`GameOptions` (FTJava's table-top options; F&M has its own rules)");
+                        }
+                    }
+                    "Report" => {
+                        if elements(c).next().is_some() || !text(c).is_empty() {
+                            cx.ignore("`Report` (FTJava's turn report)");
+                        }
+                    }
+                    "Player" => player(&mut cx, c, &mut players, &mut ships, &mut groups),
+                    other => cx.unmapped(
+                        tag_span(c),
+                        format!("element `{other}` in a GameEngine"),
+                        "Briefing, GameOptions, Report or Player",
+                    ),
+                }
+            }
+            game = Some((title, turn, briefing));
+        }
+        other => {
+            cx.error(
+                tag_span(root),
+                format!("an FTJava document starts with `{other}`"),
+                "a `Ship` or `GameEngine` document",
+            );
+        }
+    }
+    unique_names(&mut cx, &mut ships);
+    // Fighter groups name their carrier by ship id.
+    for (node, g, carrier) in &mut groups {
+        if let Some(id) = carrier {
+            match ships.iter().find(|s| s.imported.xml_id == Some(*id)) {
+                Some(s) => g.carrier = Some(s.imported.ship.name.clone()),
+                None => cx.warn(
+                    tag_span(*node),
+                    format!("fighter group `{}` names carrier {id}, which is no ship here", g.id),
+                    "the id of a Ship of this game (the carrier is left out)",
+                ),
+            }
+        }
+    }
+    if let Some((title, turn, briefing)) = &game {
+        let mut meta = Vec::new();
+        if !briefing.is_empty() {
+            meta.push(Meta {
+                name: "Log".into(),
+                lines: briefing.clone(),
+            });
+        }
+        out.gzf.items.push(Item::Scenario(gzf::Scenario {
+            title: title.clone(),
+            turn: *turn,
+            meta,
+        }));
+    }
+    if let Some((title, turn, briefing)) = &game
+        && !cx.diags.iter().any(Diagnostic::is_error)
+    {
+        out.scenario = scenario::build(&mut cx, &ships, &players, title, *turn, briefing);
+    }
+    for s in &ships {
+        out.inert += s.imported.inert;
+        out.gzf.items.push(Item::Ship(s.imported.ship.clone()));
+    }
+    for (_, g, _) in groups {
+        out.gzf.items.push(Item::FighterGroup(g));
+    }
+    out.diagnostics = cx.diags;
+    out.diagnostics.sort_by_key(|d| d.span.start);
+    out.ignored = cx.ignored.iter().map(|(what, n)| format!("{what} ×{n}")).collect();
+    out
+}
+
+fn player<'a, 'i>(
+    cx: &mut Cx,
+    p: Node<'a, 'i>,
+    players: &mut Vec<Player>,
+    ships: &mut Vec<GameShip<'a, 'i>>,
+    groups: &mut Vec<(Node<'a, 'i>, FighterGroup, Option<i64>)>,
+) {
+    cx.attributes(p, &["id", "name", "email", "team", "key"]);
+    if p.has_attribute("key") {
+        cx.ignore("`Player` `key` (FTJava's password)");
+    }
+    cx.no_text(p);
+    let index = players.len();
+    let id = p.attribute("id").unwrap_or("").trim();
+    let mut name = p.attribute("name").unwrap_or("").trim().to_string();
+    if name.is_empty() {
+        name = if id.is_empty() {
+            format!("Player {}", index + 1)
+        } else {
+            format!("Player {id}")
+        };
+    }
+    if let Some(email) = p.attribute("email").map(str::trim).filter(|e| !e.is_empty())
+        && !name.contains(email)
+    {
+        cx.ignore("`Player` `email`");
+    }
+    let team = p
+        .attribute("team")
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty());
+    let mut objectives = String::new();
+    for c in elements(p) {
+        match c.tag_name().name() {
+            "Objectives" => {
+                cx.attributes(c, &[]);
+                objectives = text(c).split_whitespace().collect::<Vec<_>>().join(" ");
+            }
+            "Ship" => ships.push(GameShip {
+                node: c,
+                imported: ship::import(cx, c, true),
+                player: Some(index),
+            }),
+            "FighterGroup" => {
+                let (g, carrier) = fighter_group(cx, c);
+                groups.push((c, g, carrier));
+            }
+            other => cx.unmapped(
+                tag_span(c),
+                format!("element `{other}` in a Player"),
+                "Objectives, Ship or FighterGroup",
+            ),
+        }
+    }
+    players.push(Player {
+        name,
+        team,
+        objectives,
+        span: tag_span(p),
+    });
+}
+
+/// Ship names must be unique within a GZF file (readings G16).
+fn unique_names(cx: &mut Cx, ships: &mut [GameShip]) {
+    let key = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase();
+    let mut taken: Vec<String> = Vec::new();
+    for s in ships.iter_mut() {
+        let name = s.imported.ship.name.clone();
+        if !taken.contains(&key(&name)) {
+            taken.push(key(&name));
+            continue;
+        }
+        let mut k = 2;
+        while taken.contains(&key(&format!("{name} {k}"))) {
+            k += 1;
+        }
+        let new = format!("{name} {k}");
+        cx.warn(
+            s.imported.span.clone(),
+            format!("a second ship named `{name}`"),
+            format!("a name of its own (imported as `{new}`)"),
+        );
+        taken.push(key(&new));
+        s.imported.ship.name = new;
+    }
+}
+
+/// A `FighterGroup` → a GZF Fighter-Group; also returns its carrier's id.
+fn fighter_group(cx: &mut Cx, n: Node<'_, '_>) -> (FighterGroup, Option<i64>) {
+    cx.attributes(n, &["id"]);
+    cx.no_text(n);
+    let mut g = FighterGroup {
+        id: n.attribute("id").unwrap_or("").trim().to_string(),
+        craft: Vec::new(),
+        fighter_type: None,
+        pilot_quality: None,
+        endurance: None,
+        status: gzf::Status::default(),
+        carrier: None,
+        screening: None,
+        meta: Vec::new(),
+    };
+    let mut carrier = None;
+    let mut count = None;
+    for c in elements(n) {
+        let name = c.tag_name().name();
+        match name {
+            "Position" => {
+                cx.attributes(c, &["x", "y"]);
+                for (axis, field) in [("x", "Position-X"), ("y", "Position-Y")] {
+                    if let Some(v) = cx.float_attr(c, axis) {
+                        g.meta.push(Meta::new(field, ship::float_text(v)));
+                    }
+                }
+            }
+            "Heading" => {
+                cx.attributes(c, &["heading"]);
+                if let Some(h) = cx.int_attr(c, "heading") {
+                    if (1..=12).contains(&h) {
+                        g.meta.push(Meta::new("Facing", h.to_string()));
+                    } else {
+                        cx.error(
+                            attr_span(c, "heading"),
+                            format!("heading {h}"),
+                            "a clock facing from 1 to 12",
+                        );
+                    }
+                }
+            }
+            "Race" => {
+                cx.attributes(c, &[]);
+                let t = xml::line(c);
+                if !t.is_empty() {
+                    g.meta.push(Meta::new("Fleet", t));
+                }
+            }
+            "Type" => {
+                cx.attributes(c, &[]);
+                let t = text(c);
+                let ty = match t.to_ascii_lowercase().replace(' ', "").as_str() {
+                    "standard" => Some((None, FighterBase::Standard)),
+                    "interceptor" => Some((None, FighterBase::Interceptor)),
+                    "attack" => Some((None, FighterBase::Attack)),
+                    "torpedo" => Some((None, FighterBase::Torpedo)),
+                    "heavy" => Some((Some(FighterModifier::Heavy), FighterBase::Standard)),
+                    "fast" => Some((Some(FighterModifier::Fast), FighterBase::Standard)),
+                    "longrange" => Some((Some(FighterModifier::LongRange), FighterBase::Standard)),
+                    _ => None,
+                };
+                match ty {
+                    Some((modifier, base)) => g.fighter_type = Some(FighterType { modifier, base }),
+                    None => cx.unmapped(
+                        text_span(c),
+                        format!("fighter type `{t}`"),
+                        "Standard, Interceptor, Attack, Torpedo, Heavy, Fast or LongRange",
+                    ),
+                }
+            }
+            "Count" => {
+                cx.attributes(c, &[]);
+                count = cx.uint_text(c);
+            }
+            "Endurance" => {
+                cx.attributes(c, &[]);
+                if let Some(e) = cx.uint_text(c) {
+                    g.endurance = Some(padded(e, 6));
+                }
+            }
+            "PilotQuality" => {
+                cx.attributes(c, &[]);
+                let t = text(c);
+                g.pilot_quality = match t.to_ascii_lowercase().as_str() {
+                    "normal" | "" => None,
+                    "ace" => Some(gzf::PilotQuality::Ace),
+                    "turkey" => Some(gzf::PilotQuality::Turkey),
+                    _ => {
+                        cx.error(text_span(c), format!("pilot quality `{t}`"), "Normal, Ace or Turkey");
+                        None
+                    }
+                };
+            }
+            "Carrier" => {
+                cx.attributes(c, &["id"]);
+                carrier = cx.int_attr(c, "id");
+            }
+            "FTL" | "Robot" => cx.unmapped(tag_span(c), format!("a fighter group's `{name}`"), "no such element"),
+            _ => cx.unmapped(
+                tag_span(c),
+                format!("element `{name}` in a FighterGroup"),
+                "Position, Heading, Race, Type, Count, Endurance, PilotQuality or Carrier",
+            ),
+        }
+    }
+    match count {
+        Some(c) if (1..=6).contains(&c) => g.craft = padded(c, 6),
+        Some(c) => cx.error(
+            tag_span(n),
+            format!("a fighter group of {c} craft"),
+            "1 to 6 craft (`Count`)",
+        ),
+        None => cx.error(tag_span(n), "a FighterGroup without `Count`", "<Count>6</Count>"),
+    }
+    (g, carrier)
+}
+
+/// `open` open boxes after enough crossed ones to make at least `min`.
+fn padded(open: u32, min: u32) -> Vec<CheckBox> {
+    let crossed = min.saturating_sub(open);
+    (0..crossed)
+        .map(|_| CheckBox::CROSSED)
+        .chain((0..open).map(|_| CheckBox::OPEN))
+        .collect()
+}

@@ -1,0 +1,1380 @@
+//! One FTJava `Ship` element → one GZF [`Ship`] (FB1 profile).
+//!
+//! The mapping is in `docs/import.md`; the readings behind it are in
+//! `docs/readings.md`, section I.
+
+use std::ops::Range;
+
+use roxmltree::Node;
+
+use super::xml::{Cx, attr_span, elements, line, lines, tag_span, text, text_span};
+use crate::gzf::design::{crew_factor_boxes, crew_factors_for, hull_boxes_for, row_sizes};
+use crate::gzf::{
+    AmmoType, Arc, Armour, CheckBox, DamageState, HullIntegrity, Meta, Ship, ShipType, Status, System, SystemKind,
+    TorpedoRange, Warhead,
+};
+
+/// Where an FTJava system element goes in the GZF record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    Electronics,
+    Defenses,
+    Holds,
+    Weapons,
+}
+
+impl Section {
+    pub fn element(self) -> &'static str {
+        match self {
+            Section::Electronics => "Electronics",
+            Section::Defenses => "Defenses",
+            Section::Holds => "Holds",
+            Section::Weapons => "Weapons",
+        }
+    }
+}
+
+/// FTJava systems fam has no kind for, imported as inert GZF systems under
+/// these names (`--inert-unknown-systems` loads them): element, GZF name,
+/// section, whether the name carries the element's `rating`.
+pub const INERT: &[(&str, &str, Section, bool)] = &[
+    (
+        "AdvancedFireControl",
+        "Advanced Fire Control",
+        Section::Electronics,
+        false,
+    ),
+    (
+        "AdvancedAreaDefenseFireControl",
+        "Advanced Area Defense Fire Control",
+        Section::Electronics,
+        false,
+    ),
+    ("AdvancedScreen", "Advanced Screen", Section::Defenses, false),
+    ("AreaScreen", "Area Screen", Section::Defenses, false),
+    ("AdvancedAreaScreen", "Advanced Area Screen", Section::Defenses, false),
+    ("VapourShroud", "Vapour Shroud", Section::Defenses, false),
+    ("StealthField", "Stealth Field", Section::Defenses, false),
+    ("HoloField", "Holo Field", Section::Defenses, false),
+    ("AreaDefensePDS", "Area Defense PDS", Section::Weapons, false),
+    ("Grapeshot", "Grapeshot", Section::Weapons, false),
+    ("Graser", "Class {} Graser", Section::Weapons, true),
+    ("HeavyGraser", "Class {} Heavy Graser", Section::Weapons, true),
+    (
+        "HighIntensityGraser",
+        "Class {} High Intensity Graser",
+        Section::Weapons,
+        true,
+    ),
+    ("EMPProjector", "Class {} EMP Projector", Section::Weapons, true),
+    ("Pulser", "Pulser", Section::Weapons, false),
+    ("PlasmaCannon", "Class {} Plasma Cannon", Section::Weapons, true),
+    ("TransporterBeam", "Class {} Transporter Beam", Section::Weapons, true),
+    ("GatlingBattery", "Gatling Battery", Section::Weapons, false),
+    ("TwinParticleArray", "Twin Particle Array", Section::Weapons, false),
+    ("MesonProjector", "Meson Projector", Section::Weapons, false),
+    ("Phaser", "Class {} Phaser", Section::Weapons, true),
+    ("RocketPod", "Rocket Pod", Section::Weapons, false),
+    (
+        "VariablePulseTorpedo",
+        "Variable Pulse Torpedo",
+        Section::Weapons,
+        false,
+    ),
+    ("KineticGun", "Class {} Kinetic Gun", Section::Weapons, true),
+    (
+        "MultipleKineticPenetratorPack",
+        "Multiple Kinetic Penetrator Pack",
+        Section::Weapons,
+        false,
+    ),
+    (
+        "AntiMatterTorpedoLauncher",
+        "Antimatter Torpedo Launcher",
+        Section::Weapons,
+        false,
+    ),
+    ("PlasmaBoltLauncher", "Plasma Bolt Launcher", Section::Weapons, false),
+    ("FighterLaunchTube", "Fighter Launch Tube", Section::Weapons, false),
+    (
+        "AntimatterSuicideCharge",
+        "Antimatter Suicide Charge",
+        Section::Weapons,
+        false,
+    ),
+    ("AdvancedFTLDrive", "Advanced FTL Drive", Section::Electronics, false),
+];
+
+/// The GZF name of an inert system for an element and rating.
+pub fn inert_name(pattern: &str, rating: Option<u32>) -> String {
+    match rating {
+        Some(r) => pattern.replace("{}", &r.to_string()),
+        None => pattern.replace("Class {} ", ""),
+    }
+}
+
+/// The FTJava element and rating for an inert GZF system name, if any.
+pub fn inert_element(name: &str) -> Option<(&'static str, Section, Option<u32>)> {
+    for (element, pattern, section, rated) in INERT {
+        if *rated {
+            let (head, tail) = pattern.split_once("{}").unwrap_or((pattern, ""));
+            if let Some(n) = name
+                .strip_prefix(head)
+                .and_then(|r| r.strip_suffix(tail))
+                .and_then(|r| r.parse::<u32>().ok())
+            {
+                return Some((element, *section, Some(n)));
+            }
+            if name.eq_ignore_ascii_case(&inert_name(pattern, None)) {
+                return Some((element, *section, None));
+            }
+        } else if name.eq_ignore_ascii_case(pattern) {
+            return Some((element, *section, None));
+        }
+    }
+    None
+}
+
+/// What an FTJava system id names on the imported ship.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdTarget {
+    /// The main drive (not a GZF system: it is the ship's thrust).
+    Drive,
+    /// `ship.systems[i]`.
+    System(usize),
+    /// A cargo hold or another element that is no GZF system.
+    Other,
+}
+
+/// An imported ship with what the scenario import needs to resolve orders.
+pub struct Imported {
+    pub ship: Ship,
+    /// The `Ship` element's `id`, if it has one.
+    pub xml_id: Option<i64>,
+    /// FTJava system ids: explicit `id` attributes, or, when no system of
+    /// the ship has one, 1, 2, 3 … in document order from `MainDrive`.
+    pub ids: Vec<(i64, IdTarget, Range<usize>)>,
+    /// Whether the ids were numbered implicitly.
+    pub implicit_ids: bool,
+    /// The start tag of the `Ship` element.
+    pub span: Range<usize>,
+    /// Systems imported as inert (fam loads them with --inert-unknown-systems).
+    pub inert: usize,
+}
+
+/// Arcs an element gets when it has no `arcs` attribute (readings I5).
+fn default_arcs(kind: &SystemKind) -> Vec<Arc> {
+    use SystemKind::*;
+    match kind {
+        Beam { .. } => Arc::FB1.to_vec(),
+        PulseTorpedo { .. } | SubmunitionPack | NeedleBeam => vec![Arc::F],
+        Sml | Smr | Missile { .. } => vec![Arc::Fp, Arc::F, Arc::Fs],
+        _ => Vec::new(),
+    }
+}
+
+/// Parses `(FP/F/FS)` or `(All arcs)`.
+fn arcs(cx: &mut Cx, n: Node<'_, '_>) -> Option<Vec<Arc>> {
+    let raw = n.attribute("arcs")?;
+    let span = attr_span(n, "arcs");
+    let mut s = raw.trim();
+    let expected = "arcs such as `(FP/F/FS)` or `(All arcs)` (FP, F, FS, AP, A, AS)";
+    if let Some(r) = s.strip_prefix('(') {
+        s = r;
+    }
+    let mut closing = 0;
+    while let Some(r) = s.strip_suffix(')') {
+        s = r;
+        closing += 1;
+    }
+    if closing > 1 {
+        cx.warn(
+            span.clone(),
+            format!("arcs `{raw}` end in {closing} closing parentheses"),
+            "one `)` (read as if there were one)",
+        );
+    }
+    let inner = s.trim();
+    if inner.eq_ignore_ascii_case("all arcs") || inner.eq_ignore_ascii_case("all") {
+        return Some(Arc::FB1.to_vec());
+    }
+    let mut out = Vec::new();
+    for part in inner.split('/') {
+        let code = part.trim().to_ascii_uppercase();
+        let arc = match code.as_str() {
+            "FP" => Arc::Fp,
+            "F" => Arc::F,
+            "FS" => Arc::Fs,
+            "AP" => Arc::Ap,
+            "A" => Arc::A,
+            "AS" => Arc::As,
+            _ => {
+                cx.error(span, format!("`{}` in `{raw}` is not an arc", part.trim()), expected);
+                return None;
+            }
+        };
+        out.push(arc);
+    }
+    out.sort();
+    out.dedup();
+    Some(out)
+}
+
+/// A system `status` attribute.
+fn status_attr(cx: &mut Cx, n: Node<'_, '_>) -> Status {
+    let Some(v) = n.attribute("status") else {
+        return Status::default();
+    };
+    let damage = match v.trim().to_ascii_lowercase().as_str() {
+        "operational" | "ok" => None,
+        "damaged" => Some(DamageState::Damaged),
+        "destroyed" => Some(DamageState::Destroyed),
+        "repaired" => Some(DamageState::Repaired),
+        _ => {
+            cx.error(
+                attr_span(n, "status"),
+                format!("system status `{}`", v.trim()),
+                "Operational, Damaged, Repaired or Destroyed",
+            );
+            None
+        }
+    };
+    Status {
+        damage,
+        ..Status::default()
+    }
+}
+
+/// One system element: its kind (or `None` when it is not a GZF system or
+/// has no mapping) and which section it belongs to.
+struct Element<'a, 'i> {
+    node: Node<'a, 'i>,
+    system: Option<System>,
+    /// A cargo hold: a payload box for the ship's `Payload-Track`.
+    payload: Option<String>,
+    section: Section,
+}
+
+fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert: &mut usize) -> Element<'a, 'i> {
+    use SystemKind::*;
+    let name = n.tag_name().name();
+    let mut out = Element {
+        node: n,
+        system: None,
+        payload: None,
+        section,
+    };
+    const BASE: [&str; 2] = ["id", "status"];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> { BASE.iter().chain(extra).copied().collect() };
+    let kind = match (section, name) {
+        (Section::Electronics, "FireControl") => Some(FireControl),
+        (Section::Electronics, "AreaDefenseFireControl") => Some(Adfc),
+        (Section::Electronics, "EnhancedSensors") => Some(EnhancedSensors),
+        (Section::Electronics, "SuperiorSensors") => Some(SuperiorSensors),
+        (Section::Defenses, "Screen") => Some(ScreenGenerator),
+        (Section::Defenses, "ECMSuite") => Some(IndividualEcm),
+        (Section::Defenses, "AreaECMSuite") => Some(AreaEcm),
+        (Section::Defenses, "CloakingDevice" | "CloakingField") => Some(CloakingField),
+        (Section::Weapons, "BeamBattery") => {
+            let rating = cx.uint_attr(n, "rating");
+            match rating {
+                Some(r @ 1..=9) => Some(Beam { class: r as u8 }),
+                Some(r) => {
+                    cx.error(
+                        attr_span(n, "rating"),
+                        format!("a beam battery of rating {r}"),
+                        "a rating from 1 to 9",
+                    );
+                    None
+                }
+                None => {
+                    if n.attribute("rating").is_none() {
+                        cx.error(tag_span(n), "a `BeamBattery` without `rating`", "rating=\"1\" to \"9\"");
+                    }
+                    None
+                }
+            }
+        }
+        (Section::Weapons, "NeedleBeam") => Some(NeedleBeam),
+        (Section::Weapons, "PointDefense") => Some(Pds),
+        (Section::Weapons, "PulseTorpedo") => Some(PulseTorpedo {
+            range: TorpedoRange::Standard,
+        }),
+        (Section::Weapons, "ShortRangePulseTorpedo") => Some(PulseTorpedo {
+            range: TorpedoRange::Short,
+        }),
+        (Section::Weapons, "LongRangePulseTorpedo") => Some(PulseTorpedo {
+            range: TorpedoRange::Long,
+        }),
+        (Section::Weapons, "SubmunitionPack") => Some(SubmunitionPack),
+        (Section::Weapons, "MissileLauncher") => Some(Missile {
+            warhead: Warhead::Standard,
+        }),
+        (Section::Weapons, "SalvoMissileRack") => Some(Smr),
+        (Section::Weapons, "SalvoMissileLauncher") => Some(Sml),
+        (Section::Weapons, "SalvoMissileMagazine") => Some(Smm),
+        (Section::Weapons, "FighterBay") => Some(HangarBay),
+        (Section::Weapons, "Minesweeper") => Some(Minesweeper),
+        (Section::Weapons, "Ortillery") => Some(Ortillery),
+        (Section::Holds, "CargoHold") => {
+            cx.attributes(n, &["id", "type", "totalSize"]);
+            let size = cx.uint_attr(n, "totalSize");
+            let letter = match n.attribute("type").map(|t| t.trim().to_ascii_lowercase()) {
+                Some(t) if t == "cargo hold" || t == "cargo" => Some('H'),
+                Some(t) if t == "passenger" || t == "passenger transport" => Some('P'),
+                Some(t) if t == "troop transport" || t == "troops" => Some('T'),
+                _ => {
+                    cx.error(
+                        attr_span(n, "type"),
+                        "a cargo hold type fam does not know",
+                        "type=\"Cargo Hold\", \"Passenger\" or \"Troop Transport\"",
+                    );
+                    None
+                }
+            };
+            if n.attribute("totalSize").is_none() {
+                cx.error(tag_span(n), "a `CargoHold` without `totalSize`", "totalSize=\"N\"");
+            }
+            if let (Some(l), Some(s)) = (letter, size) {
+                out.payload = Some(format!("{l}{s}"));
+            }
+            return out;
+        }
+        _ => {
+            if let Some((_, pattern, sec, rated)) = INERT.iter().find(|(e, ..)| *e == name)
+                && (*sec == section || name == "AdvancedFTLDrive")
+            {
+                let rating = if *rated { cx.uint_attr(n, "rating") } else { None };
+                cx.attributes(n, &with(&["arcs", "rating"]));
+                let gzf_name = inert_name(pattern, rating);
+                cx.warn(
+                    tag_span(n),
+                    format!("fam has no `{name}`: imported as the inert system `{gzf_name}`"),
+                    "a system fam knows (docs/import.md)",
+                );
+                *inert += 1;
+                let mut s = System::new(Inert(gzf_name));
+                s.arcs = arcs(cx, n).unwrap_or_default();
+                s.status = status_attr(cx, n);
+                out.system = Some(s);
+                return out;
+            }
+            cx.unmapped(
+                tag_span(n),
+                format!("element `{name}` in `{}`", section.element()),
+                "a system of this section that fam knows (docs/import.md)",
+            );
+            return out;
+        }
+    };
+    let Some(kind) = kind else {
+        return out;
+    };
+    let known: Vec<&str> = match &kind {
+        Beam { .. } => with(&["rating", "arcs"]),
+        Sml => with(&["arcs", "smmId"]),
+        Smm => with(&["capacity"]),
+        k if k.is_weapon() && *k != Pds => with(&["arcs"]),
+        _ => with(&[]),
+    };
+    cx.attributes(n, &known);
+    let mut s = System::new(kind.clone());
+    s.status = status_attr(cx, n);
+    if kind.is_weapon() && kind != Pds {
+        s.arcs = arcs(cx, n).unwrap_or_else(|| default_arcs(&kind));
+    }
+    match kind {
+        Sml => s.magazine = n.attribute("smmId").map(|v| v.trim().to_string()),
+        Smm => {
+            s.magazine = n.attribute("id").map(|v| v.trim().to_string());
+            magazine(cx, n, &mut s);
+        }
+        Smr | Missile { .. } => one_shot(cx, n, &mut s),
+        _ => {
+            for c in elements(n) {
+                cx.unmapped(
+                    tag_span(c),
+                    format!("element `{}` in `{name}`", c.tag_name().name()),
+                    "no child elements here",
+                );
+            }
+        }
+    }
+    cx.no_text(n);
+    out.system = Some(s);
+    out
+}
+
+/// Salvo type words → extended range or not.
+fn salvo_er(cx: &mut Cx, n: Node<'_, '_>) -> Option<bool> {
+    let t = n
+        .attribute("type")
+        .unwrap_or("Standard Salvo")
+        .trim()
+        .to_ascii_lowercase();
+    match t.as_str() {
+        "standard salvo" | "standard" | "salvo" => Some(false),
+        "extended range salvo" | "extendedrangesalvo" | "extended range" | "er salvo" | "er" => Some(true),
+        _ => {
+            cx.error(
+                attr_span(n, "type"),
+                format!("salvo type `{t}`"),
+                "type=\"Standard Salvo\" or \"Extended Range Salvo\"",
+            );
+            None
+        }
+    }
+}
+
+/// Ordnance `status`: available (true) or spent (false).
+fn ordnance_available(cx: &mut Cx, n: Node<'_, '_>) -> bool {
+    match n.attribute("status").map(|s| s.trim().to_ascii_lowercase()) {
+        None => true,
+        Some(s) if s == "available" => true,
+        Some(s) if ["expended", "fired", "used", "launched", "spent"].contains(&s.as_str()) => false,
+        Some(s) => {
+            cx.error(
+                attr_span(n, "status"),
+                format!("ordnance status `{s}`"),
+                "status=\"Available\" or \"Expended\"",
+            );
+            true
+        }
+    }
+}
+
+/// A salvo magazine: `capacity` loads, one `Salvo` element per load held.
+fn magazine(cx: &mut Cx, n: Node<'_, '_>, s: &mut System) {
+    let capacity = cx.uint_attr(n, "capacity");
+    if n.attribute("capacity").is_none() {
+        cx.error(
+            tag_span(n),
+            "a `SalvoMissileMagazine` without `capacity`",
+            "capacity=\"N\"",
+        );
+    }
+    let mut available = 0u32;
+    let mut listed = 0u32;
+    let mut er: Option<bool> = None;
+    for c in elements(n) {
+        if c.tag_name().name() != "Salvo" {
+            cx.unmapped(
+                tag_span(c),
+                format!("element `{}` in a magazine", c.tag_name().name()),
+                "`Salvo` elements",
+            );
+            continue;
+        }
+        cx.attributes(c, &["type", "status"]);
+        listed += 1;
+        if ordnance_available(cx, c) {
+            available += 1;
+        }
+        if let Some(this) = salvo_er(cx, c) {
+            match er {
+                Some(e) if e != this => cx.unmapped(
+                    tag_span(c),
+                    "a magazine holding both standard and extended-range salvos".to_string(),
+                    "one salvo type per magazine (GZF `Ammo-Type:`)",
+                ),
+                _ => er = Some(this),
+            }
+        }
+    }
+    let Some(capacity) = capacity else { return };
+    if listed > capacity {
+        cx.error(
+            tag_span(n),
+            format!("a magazine of capacity {capacity} holding {listed} salvos"),
+            format!("at most {capacity} `Salvo` elements"),
+        );
+        return;
+    }
+    s.capacity = Some(capacity);
+    let spent = capacity - available;
+    s.rounds = Some(
+        (0..capacity)
+            .map(|i| if i < spent { CheckBox::CROSSED } else { CheckBox::OPEN })
+            .collect(),
+    );
+    if er == Some(true) {
+        s.ammo = Some(AmmoType::Er);
+    }
+}
+
+/// A rack or heavy missile launcher: an optional ordnance element says
+/// whether it is extended range and whether it has fired.
+fn one_shot(cx: &mut Cx, n: Node<'_, '_>, s: &mut System) {
+    let mut seen = false;
+    for c in elements(n) {
+        let name = c.tag_name().name();
+        let er = match (s.kind == SystemKind::Smr, name) {
+            (true, "Salvo") => {
+                cx.attributes(c, &["type", "status"]);
+                salvo_er(cx, c)
+            }
+            (false, "StandardHeavyMissile") => {
+                cx.attributes(c, &["status"]);
+                Some(false)
+            }
+            (false, "HeavyMissile") => {
+                cx.attributes(c, &["type", "status"]);
+                match c.attribute("type").map(|t| t.trim().to_ascii_lowercase()) {
+                    None => Some(false),
+                    Some(t) if t == "standard" => Some(false),
+                    Some(t) if t == "extended range" || t == "er" => Some(true),
+                    Some(t) => {
+                        cx.error(
+                            attr_span(c, "type"),
+                            format!("heavy missile type `{t}`"),
+                            "type=\"Standard\" or \"Extended Range\"",
+                        );
+                        None
+                    }
+                }
+            }
+            _ => {
+                cx.unmapped(
+                    tag_span(c),
+                    format!("element `{name}` in `{}`", n.tag_name().name()),
+                    "one ordnance element (`Salvo` in a rack; `StandardHeavyMissile` or `HeavyMissile` in a launcher)",
+                );
+                continue;
+            }
+        };
+        if seen {
+            cx.error(
+                tag_span(c),
+                "a second load in a one-shot launcher",
+                "one ordnance element",
+            );
+            continue;
+        }
+        seen = true;
+        if er == Some(true) {
+            s.ammo = Some(AmmoType::Er);
+        }
+        if !ordnance_available(cx, c) {
+            s.rounds = Some(vec![CheckBox::CROSSED]);
+        }
+    }
+}
+
+/// Elements of `Ship` that are read, in the order FTJava writes them.
+const SHIP_CHILDREN: &[&str] = &[
+    "Name",
+    "IconFamily",
+    "Status",
+    "Orders",
+    "FM.Orders",
+    "DamageControl",
+    "Position",
+    "Heading",
+    "Speed",
+    "VectorSpeed",
+    "Course",
+    "Race",
+    "ClassAbbrev",
+    "ClassName",
+    "ShipClass",
+    "CrewQuality",
+    "Designer",
+    "Mass",
+    "PointValue",
+    "MainDrive",
+    "FTLDrive",
+    "AdvancedFTLDrive",
+    "Armor",
+    "Hull",
+    "Electronics",
+    "Defenses",
+    "Holds",
+    "Weapons",
+    "Log",
+];
+
+/// `Class:` from the three FTJava class elements: `Huron (CL, Light Cruiser)`.
+pub fn class_field(name: &str, abbrev: &str, ship_class: &str) -> Option<String> {
+    match (name.is_empty(), abbrev.is_empty() && ship_class.is_empty()) {
+        (true, true) => None,
+        (_, true) => Some(name.to_string()),
+        _ => Some(format!("{name} ({abbrev}, {ship_class})").trim_start().to_string()),
+    }
+}
+
+/// The three FTJava class elements back from `Class:`.
+pub fn split_class(class: &str) -> (String, String, String) {
+    if let Some(body) = class.strip_suffix(')')
+        && let Some(open) = body.rfind('(')
+        && let Some((abbrev, ship_class)) = body[open + 1..].split_once(", ")
+        && !abbrev.contains(',')
+    {
+        return (
+            body[..open].trim_end().to_string(),
+            abbrev.to_string(),
+            ship_class.to_string(),
+        );
+    }
+    (class.to_string(), String::new(), String::new())
+}
+
+/// Imports one `Ship` element. `orders_handled`: the caller reads its
+/// `FM.Orders` (a scenario); otherwise they are reported as not imported.
+pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
+    cx.attributes(n, &["id"]);
+    cx.no_text(n);
+    let xml_id = cx.int_attr(n, "id");
+    let mut ship = Ship {
+        name: String::new(),
+        class: None,
+        hull_integrity: None,
+        ship_type: None,
+        hull_class: None,
+        streamlining: None,
+        mass: None,
+        cost: None,
+        fleet: None,
+        status: Status::default(),
+        thrust: 0,
+        original_thrust: 0,
+        armour: None,
+        damage_track: Vec::new(),
+        meta: Vec::new(),
+        systems: Vec::new(),
+    };
+    let mut meta: Vec<Meta> = Vec::new();
+    let mut class = (String::new(), String::new(), String::new());
+    let mut status_text: Option<(String, Range<usize>)> = None;
+    let mut hull: Option<Node> = None;
+    let mut armour: Option<Node> = None;
+    let mut drive: Option<Node> = None;
+    let mut elements_in_order: Vec<Element> = Vec::new();
+    let mut inert = 0usize;
+    let mut seen: Vec<&str> = Vec::new();
+    for c in elements(n) {
+        let name = c.tag_name().name();
+        if !SHIP_CHILDREN.contains(&name) {
+            cx.unmapped(
+                tag_span(c),
+                format!("element `{name}` in a Ship"),
+                "an element of an FTJava Ship (docs/import.md)",
+            );
+            continue;
+        }
+        if seen.contains(&name) && !matches!(name, "FTLDrive" | "AdvancedFTLDrive") {
+            cx.error(
+                tag_span(c),
+                format!("a second `{name}` in one ship"),
+                format!("one `{name}`"),
+            );
+            continue;
+        }
+        seen.push(name);
+        let leaf = |cx: &mut Cx, known: &[&str]| {
+            cx.attributes(c, known);
+            for e in elements(c) {
+                cx.unmapped(
+                    tag_span(e),
+                    format!("element `{}` in `{name}`", e.tag_name().name()),
+                    "no child elements here",
+                );
+            }
+        };
+        match name {
+            "Name" => {
+                leaf(cx, &[]);
+                ship.name = line(c);
+            }
+            "IconFamily" => {
+                leaf(cx, &["value"]);
+                cx.ignore("`IconFamily` (FTJava's counter artwork)");
+            }
+            "Status" => {
+                leaf(cx, &[]);
+                status_text = Some((line(c), text_span(c)));
+            }
+            "Orders" => {
+                leaf(cx, &[]);
+                let l = lines(c);
+                if !l.is_empty() {
+                    meta.push(Meta {
+                        name: "Orders".into(),
+                        lines: l,
+                    });
+                }
+            }
+            "FM.Orders" => {
+                if !orders_handled {
+                    cx.warn(
+                        tag_span(c),
+                        "`FM.Orders` of a ship outside a game are not imported",
+                        "F&M orders inside a GameEngine file (their targets are ships of the game)",
+                    );
+                }
+            }
+            "DamageControl" => {
+                leaf(cx, &[]);
+                if !text(c).is_empty() {
+                    cx.unmapped(
+                        text_span(c),
+                        "damage-control orders".to_string(),
+                        "an empty `DamageControl`",
+                    );
+                }
+            }
+            "Position" => {
+                leaf(cx, &["x", "y"]);
+                for (axis, field) in [("x", "Position-X"), ("y", "Position-Y")] {
+                    if let Some(v) = cx.float_attr(c, axis) {
+                        meta.push(Meta::new(field, float_text(v)));
+                    }
+                }
+            }
+            "Heading" => {
+                leaf(cx, &["heading"]);
+                if let Some(h) = cx.int_attr(c, "heading") {
+                    if (1..=12).contains(&h) {
+                        meta.push(Meta::new("Facing", h.to_string()));
+                    } else {
+                        cx.error(
+                            attr_span(c, "heading"),
+                            format!("heading {h}"),
+                            "a clock facing from 1 to 12",
+                        );
+                    }
+                }
+            }
+            "Speed" => {
+                leaf(cx, &["speed"]);
+                if let Some(v) = cx.float_attr(c, "speed") {
+                    if v < 0.0 {
+                        cx.error(attr_span(c, "speed"), format!("speed {v}"), "a speed of 0 or more");
+                    } else {
+                        if v.fract() != 0.0 {
+                            cx.warn(
+                                attr_span(c, "speed"),
+                                format!("speed {v} is not a whole number"),
+                                "a whole number of MU (GZF `Velocity:`; rounded)",
+                            );
+                        }
+                        meta.push(Meta::new("Velocity", format!("{}", v.round() as i64)));
+                    }
+                }
+            }
+            "VectorSpeed" => {
+                leaf(cx, &["speed"]);
+                cx.ignore("`VectorSpeed` (vector movement; GZF keeps one `Velocity:`, from `Speed`)");
+            }
+            "Course" => {
+                leaf(cx, &["course"]);
+                if let Some(v) = cx.float_attr(c, "course") {
+                    let degrees = ((v * 30.0).round() as i64).rem_euclid(360);
+                    meta.push(Meta::new("Course", degrees.to_string()));
+                }
+            }
+            "Race" => {
+                leaf(cx, &[]);
+                let t = line(c);
+                if !t.is_empty() {
+                    ship.fleet = Some(t);
+                }
+            }
+            "ClassAbbrev" => {
+                leaf(cx, &[]);
+                class.1 = line(c);
+            }
+            "ClassName" => {
+                leaf(cx, &[]);
+                class.0 = line(c);
+            }
+            "ShipClass" => {
+                leaf(cx, &[]);
+                class.2 = line(c);
+            }
+            "CrewQuality" => {
+                leaf(cx, &[]);
+                let t = line(c);
+                if !t.is_empty() {
+                    meta.push(Meta::new("Crew", t));
+                }
+            }
+            "Designer" => {
+                leaf(cx, &[]);
+                let t = line(c);
+                if !t.is_empty() {
+                    meta.push(Meta::new("Designer", t));
+                }
+            }
+            "Mass" => {
+                leaf(cx, &[]);
+                ship.mass = cx.uint_text(c);
+                if ship.mass == Some(0) {
+                    cx.error(text_span(c), "a ship of mass 0", "a mass of 1 or more");
+                }
+            }
+            "PointValue" => {
+                leaf(cx, &[]);
+                ship.cost = cx.uint_text(c);
+            }
+            "MainDrive" => {
+                leaf(cx, &["id", "type", "initialThrust", "currentThrust", "status"]);
+                drive = Some(c);
+            }
+            "FTLDrive" => {
+                leaf(cx, &["id", "status"]);
+                let mut s = System::new(SystemKind::Ftl);
+                s.status = status_attr(cx, c);
+                elements_in_order.push(Element {
+                    node: c,
+                    system: Some(s),
+                    payload: None,
+                    section: Section::Electronics,
+                });
+            }
+            "AdvancedFTLDrive" => {
+                let e = system_element(cx, c, Section::Electronics, &mut inert);
+                elements_in_order.push(e);
+            }
+            "Armor" => {
+                leaf(cx, &["totalArmor", "remainingArmor"]);
+                armour = Some(c);
+            }
+            "Hull" => {
+                leaf(
+                    cx,
+                    &[
+                        "value",
+                        "type",
+                        "class",
+                        "stealth",
+                        "totalHullBoxes",
+                        "remainingHullBoxes",
+                        "rows",
+                    ],
+                );
+                hull = Some(c);
+            }
+            "Electronics" | "Defenses" | "Holds" | "Weapons" => {
+                cx.attributes(c, &[]);
+                cx.no_text(c);
+                let section = match name {
+                    "Electronics" => Section::Electronics,
+                    "Defenses" => Section::Defenses,
+                    "Holds" => Section::Holds,
+                    _ => Section::Weapons,
+                };
+                for e in elements(c) {
+                    let el = system_element(cx, e, section, &mut inert);
+                    elements_in_order.push(el);
+                }
+            }
+            "Log" => {
+                cx.attributes(c, &[]);
+                cx.no_text(c);
+                let mut lines = Vec::new();
+                for r in elements(c) {
+                    if r.tag_name().name() != "Record" {
+                        cx.unmapped(
+                            tag_span(r),
+                            format!("element `{}` in a Log", r.tag_name().name()),
+                            "`Record` elements",
+                        );
+                        continue;
+                    }
+                    cx.attributes(r, &["turn", "event", "priority"]);
+                    lines.push(log_line(r));
+                }
+                if !lines.is_empty() {
+                    meta.push(Meta {
+                        name: "Log".into(),
+                        lines,
+                    });
+                }
+            }
+            _ => unreachable!("SHIP_CHILDREN lists every name matched here"),
+        }
+    }
+    ship.class = class_field(&class.0, &class.1, &class.2);
+    if ship.name.is_empty() {
+        // A design file names no ship: call it after its class.
+        ship.name = if class.0.is_empty() {
+            "Unnamed".to_string()
+        } else {
+            class.0.clone()
+        };
+    }
+    read_drive(cx, drive, n, &mut ship);
+    read_hull(cx, hull, n, &mut ship);
+    read_armour(cx, armour, &mut ship);
+    if let Some((t, span)) = status_text {
+        match t.to_ascii_lowercase().as_str() {
+            "destroyed" => ship.status.damage = Some(DamageState::Destroyed),
+            "" | "ok" | "light" | "moderate" | "heavy" | "crippled" => {}
+            _ => cx.warn(
+                span,
+                format!("ship status `{t}` is not one fam knows"),
+                "Ok, Light, Moderate, Heavy, Crippled or Destroyed (only Destroyed is kept; the others follow from the hull)",
+            ),
+        }
+    }
+    // Systems go in section order (FTL drives, Electronics, Defenses,
+    // Weapons), whatever order the file has them in; ids follow the file.
+    let implicit_ids =
+        !(drive.is_some_and(|d| d.has_attribute("id")) || elements_in_order.iter().any(|e| e.node.has_attribute("id")));
+    let mut ids: Vec<(i64, IdTarget, Range<usize>)> = Vec::new();
+    let mut counter = 0i64;
+    if let Some(d) = drive {
+        counter += 1;
+        if implicit_ids {
+            ids.push((counter, IdTarget::Drive, tag_span(d)));
+        } else if let Some(id) = cx.int_attr(d, "id") {
+            ids.push((id, IdTarget::Drive, attr_span(d, "id")));
+        }
+    }
+    let order = |s: Section, node: Node| match (s, node.tag_name().name()) {
+        (_, "FTLDrive" | "AdvancedFTLDrive") => 0,
+        (Section::Electronics, _) => 1,
+        (Section::Defenses, _) => 2,
+        (Section::Holds, _) => 3,
+        (Section::Weapons, _) => 4,
+    };
+    let mut positions: Vec<usize> = (0..elements_in_order.len()).collect();
+    positions.sort_by_key(|&i| order(elements_in_order[i].section, elements_in_order[i].node));
+    let mut index_of = vec![None; elements_in_order.len()];
+    let mut payload: Vec<String> = Vec::new();
+    for &i in &positions {
+        let e = &mut elements_in_order[i];
+        if let Some(s) = e.system.take() {
+            index_of[i] = Some(ship.systems.len());
+            ship.systems.push(s);
+        }
+        if let Some(p) = e.payload.take() {
+            payload.push(p);
+        }
+    }
+    for (i, e) in elements_in_order.iter().enumerate() {
+        counter += 1;
+        let target = index_of[i].map_or(IdTarget::Other, IdTarget::System);
+        if implicit_ids {
+            ids.push((counter, target, tag_span(e.node)));
+        } else if e.node.has_attribute("id") && e.node.tag_name().name() != "SalvoMissileMagazine" {
+            if let Some(id) = cx.int_attr(e.node, "id") {
+                ids.push((id, target, attr_span(e.node, "id")));
+            }
+        } else if e.node.tag_name().name() == "SalvoMissileMagazine"
+            && let Some(id) = e.node.attribute("id").and_then(|v| v.trim().parse::<i64>().ok())
+        {
+            ids.push((id, target, attr_span(e.node, "id")));
+        }
+    }
+    if !payload.is_empty() {
+        meta.push(Meta {
+            name: "Payload-Track".into(),
+            lines: vec![payload.join(" ")],
+        });
+    }
+    link_magazines(cx, n, &mut ship, &elements_in_order, &index_of);
+    ship.meta = order_meta(meta);
+    Imported {
+        ship,
+        xml_id,
+        ids,
+        implicit_ids,
+        span: tag_span(n),
+        inert,
+    }
+}
+
+/// GZF's canonical order for the kept-as-text ship fields this import
+/// writes (the reader sorts them so; unknown ones go last).
+fn order_meta(mut meta: Vec<Meta>) -> Vec<Meta> {
+    const ORDER: &[&str] = &[
+        "Crew",
+        "Facing",
+        "Course",
+        "Velocity",
+        "Position-X",
+        "Position-Y",
+        "Orders",
+        "Log",
+        "Designer",
+        "Payload-Track",
+    ];
+    meta.sort_by_key(|m| ORDER.iter().position(|n| *n == m.name).unwrap_or(ORDER.len()));
+    meta
+}
+
+/// A number as GZF float text: `12.0`, `-3.5`.
+pub fn float_text(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.1}")
+    } else {
+        let s = format!("{v:.6}");
+        s.trim_end_matches('0').to_string()
+    }
+}
+
+/// A log record as one GZF `Log:` line: `Turn 2 Attack (High): text`.
+fn log_line(r: Node<'_, '_>) -> String {
+    let body: String = text(r).split_whitespace().collect::<Vec<_>>().join(" ");
+    let attr = |a: &str| r.attribute(a).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+    match (attr("turn"), attr("event"), attr("priority")) {
+        (Some(t), Some(e), Some(p)) => format!("Turn {t} {e} ({p}): {body}"),
+        _ => body,
+    }
+}
+
+/// A `Log:` line back into a record's turn, event, priority and text.
+pub fn split_log_line(line: &str) -> (Option<(String, String, String)>, String) {
+    let parsed = (|| {
+        let rest = line.strip_prefix("Turn ")?;
+        let (turn, rest) = rest.split_once(' ')?;
+        let (event, rest) = rest.split_once(" (")?;
+        let (priority, body) = rest.split_once("): ")?;
+        if turn.is_empty() || event.contains(' ') || priority.contains(' ') {
+            return None;
+        }
+        Some((
+            (turn.to_string(), event.to_string(), priority.to_string()),
+            body.to_string(),
+        ))
+    })();
+    match parsed {
+        Some((head, body)) => (Some(head), body),
+        None => (None, line.to_string()),
+    }
+}
+
+fn read_drive(cx: &mut Cx, drive: Option<Node>, ship_node: Node, ship: &mut Ship) {
+    let Some(d) = drive else {
+        cx.warn(
+            tag_span(ship_node),
+            format!("ship `{}` has no `MainDrive`", ship.name),
+            "a MainDrive element (read as thrust 0)",
+        );
+        return;
+    };
+    if let Some(t) = d.attribute("type")
+        && !t.trim().eq_ignore_ascii_case("standard")
+    {
+        cx.unmapped(
+            attr_span(d, "type"),
+            format!("a main drive of type `{}`", t.trim()),
+            "type=\"Standard\" (fam has no advanced drives)",
+        );
+    }
+    let initial = cx.uint_attr(d, "initialThrust");
+    if d.attribute("initialThrust").is_none() {
+        cx.error(
+            tag_span(d),
+            "a `MainDrive` without `initialThrust`",
+            "initialThrust=\"N\"",
+        );
+    }
+    let initial = initial.unwrap_or(0);
+    let state = d.attribute("status").map(|s| s.trim().to_ascii_lowercase());
+    let current = match (cx.uint_attr(d, "currentThrust"), state.as_deref()) {
+        (Some(c), _) => c,
+        (None, None | Some("operational")) => initial,
+        (None, Some("damaged")) => {
+            cx.warn(
+                attr_span(d, "status"),
+                "a damaged main drive without `currentThrust`",
+                "currentThrust (read as half the initial thrust, rounded down)",
+            );
+            initial / 2
+        }
+        (None, Some("destroyed")) => 0,
+        (None, Some(other)) => {
+            cx.error(
+                attr_span(d, "status"),
+                format!("main drive status `{other}`"),
+                "Operational, Damaged or Destroyed",
+            );
+            initial
+        }
+    };
+    if current > initial {
+        cx.error(
+            attr_span(d, "currentThrust"),
+            format!("current thrust {current} is more than the initial thrust {initial}"),
+            format!("currentThrust from 0 to {initial}"),
+        );
+    }
+    ship.original_thrust = initial;
+    ship.thrust = current.min(initial);
+}
+
+fn read_hull(cx: &mut Cx, hull: Option<Node>, ship_node: Node, ship: &mut Ship) {
+    let Some(h) = hull else {
+        cx.error(
+            tag_span(ship_node),
+            format!("ship `{}` has no `Hull`", ship.name),
+            "<Hull value=\"MASS\" type=\"Average\"/>",
+        );
+        return;
+    };
+    ship.ship_type = match h.attribute("class").map(|c| c.trim().to_ascii_lowercase()) {
+        None => None,
+        Some(c) if c == "military" => Some(ShipType::Military),
+        Some(c) if c == "civilian" => Some(ShipType::Civilian),
+        Some(c) if c == "merchant" => Some(ShipType::Merchant),
+        Some(c) => {
+            cx.error(
+                attr_span(h, "class"),
+                format!("hull class `{c}`"),
+                "Military, Civilian or Merchant",
+            );
+            None
+        }
+    };
+    if let Some(s) = cx.int_attr(h, "stealth")
+        && s != 0
+    {
+        cx.unmapped(
+            attr_span(h, "stealth"),
+            format!("a stealth hull (level {s})"),
+            "stealth=\"0\"",
+        );
+    }
+    let value = cx.uint_attr(h, "value");
+    let basis = match (value, ship.mass) {
+        (Some(v), Some(m)) if v != m => {
+            cx.warn(
+                attr_span(h, "value"),
+                format!("hull value {v} differs from the ship's mass {m}"),
+                format!("value=\"{m}\" (the hull is figured on {v}, as written)"),
+            );
+            v
+        }
+        (Some(v), _) => v,
+        (None, Some(m)) => m,
+        (None, None) => {
+            cx.error(tag_span(h), "no hull value and no mass", "value=\"MASS\"");
+            return;
+        }
+    };
+    let kind = h.attribute("type").map(|t| t.trim().to_ascii_lowercase());
+    let integrity = match kind.as_deref() {
+        Some("fragile") => Some(HullIntegrity::Fragile),
+        Some("weak") => Some(HullIntegrity::Weak),
+        Some("average") => Some(HullIntegrity::Average),
+        Some("strong") => Some(HullIntegrity::Strong),
+        Some("super") => Some(HullIntegrity::Super),
+        Some("custom") => None,
+        None => {
+            cx.error(
+                tag_span(h),
+                "a `Hull` without `type`",
+                "type=\"Average\" (or Fragile, Weak, Strong, Super, Custom)",
+            );
+            return;
+        }
+        Some(other) => {
+            cx.error(
+                attr_span(h, "type"),
+                format!("hull type `{other}`"),
+                "Fragile, Weak, Average, Strong, Super or Custom",
+            );
+            return;
+        }
+    };
+    let total = cx.uint_attr(h, "totalHullBoxes");
+    let boxes = match (integrity, total) {
+        (None, Some(t)) => t,
+        (None, None) => {
+            cx.error(
+                attr_span(h, "type"),
+                "a Custom hull without `totalHullBoxes`",
+                "totalHullBoxes=\"N\" with type=\"Custom\"",
+            );
+            return;
+        }
+        (Some(i), Some(t)) if t != hull_boxes_for(basis, i) => {
+            cx.warn(
+                attr_span(h, "totalHullBoxes"),
+                format!(
+                    "{t} hull boxes, but a {} hull of {basis} has {}",
+                    i.name(),
+                    hull_boxes_for(basis, i)
+                ),
+                format!("{} boxes (the file's {t} are kept)", hull_boxes_for(basis, i)),
+            );
+            t
+        }
+        (Some(i), _) => hull_boxes_for(basis, i),
+    };
+    if boxes == 0 {
+        cx.error(attr_span(h, "totalHullBoxes"), "a hull of 0 boxes", "1 box or more");
+        return;
+    }
+    ship.hull_integrity = integrity;
+    let rows = match cx.uint_attr(h, "rows") {
+        Some(r) if r == 0 || r > boxes => {
+            cx.error(
+                attr_span(h, "rows"),
+                format!("{r} rows for {boxes} hull boxes"),
+                format!("1 to {} rows", boxes.min(4)),
+            );
+            return;
+        }
+        Some(r) => r as usize,
+        None => (boxes as usize).min(4),
+    };
+    let remaining = match cx.uint_attr(h, "remainingHullBoxes") {
+        Some(r) if r > boxes => {
+            cx.error(
+                attr_span(h, "remainingHullBoxes"),
+                format!("{r} hull boxes left of {boxes}"),
+                format!("0 to {boxes}"),
+            );
+            boxes
+        }
+        Some(r) => r,
+        None => boxes,
+    };
+    let cf = crew_factors_for(ship.mass.unwrap_or(basis), ship.ship_type) as usize;
+    let crew = crew_factor_boxes(boxes as usize, cf);
+    let lost = (boxes - remaining) as usize;
+    let mut n = 0usize;
+    ship.damage_track = row_sizes(boxes as usize, rows)
+        .into_iter()
+        .map(|len| {
+            (0..len)
+                .map(|_| {
+                    n += 1;
+                    if n <= lost {
+                        CheckBox::CROSSED
+                    } else if crew.contains(&n) {
+                        CheckBox::CREW
+                    } else {
+                        CheckBox::OPEN
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    if remaining == 0 {
+        ship.status.damage = Some(DamageState::Destroyed);
+    }
+}
+
+fn read_armour(cx: &mut Cx, armour: Option<Node>, ship: &mut Ship) {
+    let Some(a) = armour else { return };
+    let raw = a.attribute("totalArmor").unwrap_or("0");
+    let layers: Vec<&str> = raw.split(',').map(str::trim).collect();
+    let span = attr_span(a, "totalArmor");
+    let mut total = 0;
+    for (i, l) in layers.iter().enumerate() {
+        let Some(v) = cx.int_value(l, span.clone(), "`totalArmor`") else {
+            return;
+        };
+        if v < 0 {
+            cx.error(span.clone(), format!("armour {v}"), "0 or more armour boxes");
+            return;
+        }
+        if i == 0 {
+            total = v as u32;
+        } else if v != 0 {
+            cx.unmapped(
+                span.clone(),
+                format!("layered armour `{raw}`"),
+                "one layer of armour (FB1 has one armour row)",
+            );
+        }
+    }
+    let remaining = match cx.uint_attr(a, "remainingArmor") {
+        Some(r) if r > total => {
+            cx.error(
+                attr_span(a, "remainingArmor"),
+                format!("{r} armour boxes left of {total}"),
+                format!("0 to {total}"),
+            );
+            total
+        }
+        Some(r) => r,
+        None => total,
+    };
+    if total > 0 {
+        let lost = total - remaining;
+        ship.armour = Some(Armour::Boxes(
+            (0..total)
+                .map(|i| if i < lost { CheckBox::CROSSED } else { CheckBox::OPEN })
+                .collect(),
+        ));
+    }
+}
+
+/// Launchers name their magazine by `smmId`; a magazine without `id`, or a
+/// launcher without `smmId` on a ship with one magazine, is linked here.
+fn link_magazines(cx: &mut Cx, ship_node: Node, ship: &mut Ship, elements: &[Element], index_of: &[Option<usize>]) {
+    let magazines: Vec<usize> = (0..ship.systems.len())
+        .filter(|&i| ship.systems[i].kind == SystemKind::Smm)
+        .collect();
+    let mut next = 101;
+    for &m in &magazines {
+        if ship.systems[m].magazine.is_none() {
+            while magazines
+                .iter()
+                .any(|&o| ship.systems[o].magazine.as_deref() == Some(next.to_string().as_str()))
+            {
+                next += 1;
+            }
+            ship.systems[m].magazine = Some(next.to_string());
+            let span = elements
+                .iter()
+                .zip(index_of)
+                .find(|(_, i)| **i == Some(m))
+                .map_or_else(|| tag_span(ship_node), |(e, _)| tag_span(e.node));
+            cx.warn(
+                span,
+                "a salvo magazine without `id`",
+                format!("an id for its launchers' smmId (given id {next})"),
+            );
+            next += 1;
+        }
+    }
+    for (e, i) in elements.iter().zip(index_of) {
+        let Some(i) = *i else { continue };
+        if ship.systems[i].kind != SystemKind::Sml {
+            continue;
+        }
+        let want = ship.systems[i].magazine.clone();
+        let found = magazines.iter().any(|&m| {
+            want.as_deref()
+                .is_some_and(|w| ship.systems[m].magazine.as_deref() == Some(w))
+        });
+        if found {
+            continue;
+        }
+        if magazines.len() == 1 {
+            let id = ship.systems[magazines[0]].magazine.clone();
+            cx.warn(
+                if e.node.has_attribute("smmId") {
+                    attr_span(e.node, "smmId")
+                } else {
+                    tag_span(e.node)
+                },
+                match &want {
+                    Some(w) => format!("salvo launcher names magazine {w}, which the ship does not have"),
+                    None => "a salvo launcher without `smmId`".to_string(),
+                },
+                format!(
+                    "the id of one of its magazines (linked to the ship's only magazine, {})",
+                    id.as_deref().unwrap_or("")
+                ),
+            );
+            ship.systems[i].magazine = id;
+        } else {
+            cx.error(
+                if e.node.has_attribute("smmId") {
+                    attr_span(e.node, "smmId")
+                } else {
+                    tag_span(e.node)
+                },
+                "a salvo launcher whose magazine cannot be found",
+                "smmId=\"ID\" naming a SalvoMissileMagazine of the same ship",
+            );
+        }
+    }
+}
