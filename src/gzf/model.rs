@@ -705,7 +705,61 @@ pub struct FighterGroup {
     pub status: Status,
     pub carrier: Option<String>,
     pub screening: Option<String>,
+    /// fam extension `Rounds:`: one box for the group's torpedo load,
+    /// crossed when the torpedoes are spent (torpedo fighters).
+    pub rounds: Option<Vec<CheckBox>>,
+    /// fam extension `Rearm:`: Volleys until a docked group may launch
+    /// again, or never in this battle.
+    pub rearm: Option<GroupRearm>,
+    /// fam extension `Gunboat:`: the block is a gunboat squadron of this
+    /// type (docs/fighters.md §5).
+    pub gunboat: Option<GunboatType>,
     pub meta: Vec<Meta>,
+}
+
+impl FighterGroup {
+    /// An empty group block with this id (no craft yet).
+    pub fn new(id: impl Into<String>) -> Self {
+        FighterGroup {
+            id: id.into(),
+            craft: Vec::new(),
+            fighter_type: None,
+            pilot_quality: None,
+            endurance: None,
+            status: Status::default(),
+            carrier: None,
+            screening: None,
+            rounds: None,
+            rearm: None,
+            gunboat: None,
+            meta: Vec::new(),
+        }
+    }
+}
+
+/// `Rearm:` on a Fighter-Group (fam extension).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupRearm {
+    /// May launch again after this many more Volleys.
+    Volleys(u32),
+    /// Not again this battle.
+    Never,
+}
+
+/// `Gunboat:` on a Fighter-Group (fam extension, reading F22).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GunboatType {
+    Beam,
+    Torpedo,
+}
+
+impl GunboatType {
+    pub fn name(self) -> &'static str {
+        match self {
+            GunboatType::Beam => "Beam",
+            GunboatType::Torpedo => "Torpedo",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

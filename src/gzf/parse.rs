@@ -1016,19 +1016,11 @@ fn require_position(cx: &mut Cx<'_>, block: &RawBlock, meta: &[Meta]) {
 }
 
 fn fighter_group(cx: &mut Cx<'_>, block: &RawBlock) -> FighterGroup {
-    let mut g = FighterGroup {
-        id: block.first().value(),
-        craft: Vec::new(),
-        fighter_type: None,
-        pilot_quality: None,
-        endurance: None,
-        status: Status::default(),
-        carrier: None,
-        screening: None,
-        meta: Vec::new(),
-    };
+    let mut g = FighterGroup::new(block.first().value());
     let mut seen = Seen::new();
     let mut craft = false;
+    let mut status_span = None;
+    let mut gunboat_field = None;
     for f in &block.fields[1..] {
         // The profiles' examples write `Type:` and `Quality:`.
         let key = match f.key().as_str() {
@@ -1069,18 +1061,68 @@ fn fighter_group(cx: &mut Cx<'_>, block: &RawBlock) -> FighterGroup {
                     );
                 }
             }
-            "status" => g.status = cx.status(f).unwrap_or_default(),
+            "status" => {
+                g.status = cx.status(f).unwrap_or_default();
+                status_span = Some(f.value_span());
+            }
             "carrier" => g.carrier = cx.text(f),
             "screening" => g.screening = cx.text(f),
+            // fam extensions (docs/fighters.md §7).
+            "rounds" => {
+                g.rounds = cx.boxes(f, false);
+                if let Some(n) = g.rounds.as_ref().map(Vec::len).filter(|n| *n != 1) {
+                    cx.error(
+                        f,
+                        format!("{n} boxes in a group's `Rounds:`"),
+                        "one box: `Rounds: O` (torpedoes aboard) or `Rounds: -` (spent)",
+                    );
+                }
+            }
+            "rearm" => g.rearm = rearm(cx, f),
+            "gunboat" => {
+                g.gunboat = cx.keyword(f, &[("Beam", GunboatType::Beam), ("Torpedo", GunboatType::Torpedo)]);
+                gunboat_field = Some(f.value_span());
+            }
             _ => push_meta(cx, &mut g.meta, MOVING_META, f, "Fighter-Group"),
         }
     }
     if !craft {
         missing(cx, block, "Craft", "O O O O O O");
     }
-    require_position(cx, block, &g.meta);
+    if g.gunboat.is_some() && g.status.launch == Some(Launch::Docked) {
+        cx.diags.push(
+            Diagnostic::error(
+                status_span.or(gunboat_field).unwrap_or_else(|| block.first().span()),
+                format!("gunboat squadron `{}` is docked", g.id),
+                "`Status: Launched` (gunboats start the battle launched)",
+            )
+            .with_help("GZF has no gunboat racks or boat bays, so fam cannot launch gunboats (docs/fighters.md §5)"),
+        );
+    }
+    // A group in or launched from its carrier needs no position of its own
+    // (readings G25): fam writes such groups without one.
+    let placed_by_carrier = g.carrier.is_some() && g.status.launch.is_some();
+    if !placed_by_carrier {
+        require_position(cx, block, &g.meta);
+    }
     sort_meta(&mut g.meta, MOVING_META);
     g
+}
+
+/// `Rearm: N` (Volleys until the group may launch) or `Rearm: Never`.
+fn rearm(cx: &mut Cx<'_>, f: &RawField) -> Option<GroupRearm> {
+    if same_words(&f.value(), "Never") {
+        return Some(GroupRearm::Never);
+    }
+    if f.value().bytes().all(|b| b.is_ascii_digit()) && !f.value().is_empty() {
+        return cx.uint(f).map(GroupRearm::Volleys);
+    }
+    cx.error(
+        f,
+        format!("`{}` is not a re-arming count", f.value()),
+        "a number of Volleys (0 or more) or `Never`",
+    );
+    None
 }
 
 fn launched(cx: &mut Cx<'_>, block: &RawBlock) -> LaunchedSystem {

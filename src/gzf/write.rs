@@ -245,11 +245,20 @@ impl Writer {
         self.field("Fighter-Group", &g.id);
         self.field("Craft", &boxes_spaced(&g.craft));
         self.opt("Fighter-Type", &g.fighter_type.map(|t| t.name()));
+        self.opt("Gunboat", &g.gunboat.map(GunboatType::name));
         self.opt("Pilot-Quality", &g.pilot_quality.map(pilot));
         if let Some(e) = &g.endurance {
             self.field("Endurance", &boxes_spaced(e));
         }
+        if let Some(r) = &g.rounds {
+            self.field("Rounds", &boxes_spaced(r));
+        }
         self.status(&g.status);
+        match g.rearm {
+            Some(GroupRearm::Volleys(n)) => self.field("Rearm", &n.to_string()),
+            Some(GroupRearm::Never) => self.field("Rearm", "Never"),
+            None => {}
+        }
         self.opt("Carrier", &g.carrier);
         self.opt("Screening", &g.screening);
         self.meta(&g.meta);
