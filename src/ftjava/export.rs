@@ -247,7 +247,14 @@ impl Out<'_> {
         if let Some(h) = meta("Facing") {
             let _ = writeln!(self.xml, "            <Heading heading=\"{}\"/>", escape(&h));
         }
-        if let Some(r) = meta("Fleet") {
+        // Without its own race, a group has its carrier's (else the first ship's).
+        let carrier_race = g
+            .carrier
+            .as_ref()
+            .and_then(|c| self.req.file.ship(c))
+            .or_else(|| self.req.file.ships().next())
+            .and_then(|s| s.fleet.clone());
+        if let Some(r) = meta("Fleet").or(carrier_race) {
             let _ = writeln!(self.xml, "            <Race>{}</Race>", escape(&r));
         }
         if let Some(t) = g.fighter_type {

@@ -88,7 +88,7 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
     let root = doc.root_element();
     let mut ships: Vec<GameShip> = Vec::new();
     let mut players: Vec<Player> = Vec::new();
-    let mut groups: Vec<(Node, FighterGroup, Option<i64>)> = Vec::new();
+    let mut groups: Vec<(Node, FighterGroup, Option<i64>, usize)> = Vec::new();
     let mut game: Option<(String, i64, Vec<String>)> = None;
     match root.tag_name().name() {
         "Ship" => ships.push(GameShip {
@@ -149,16 +149,28 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
     }
     unique_names(&mut cx, &mut ships);
     // Fighter groups name their carrier by ship id.
-    for (node, g, carrier) in &mut groups {
+    for (node, g, carrier, player) in &mut groups {
+        let mut race = ships
+            .iter()
+            .find(|s| s.player == Some(*player))
+            .and_then(|s| s.imported.ship.fleet.clone());
         if let Some(id) = carrier {
             match ships.iter().find(|s| s.imported.xml_id == Some(*id)) {
-                Some(s) => g.carrier = Some(s.imported.ship.name.clone()),
+                Some(s) => {
+                    g.carrier = Some(s.imported.ship.name.clone());
+                    race = s.imported.ship.fleet.clone();
+                }
                 None => cx.warn(
                     tag_span(*node),
                     format!("fighter group `{}` names carrier {id}, which is no ship here", g.id),
                     "the id of a Ship of this game (the carrier is left out)",
                 ),
             }
+        }
+        // A group's race is kept only when it is not its carrier's (or, without
+        // a carrier, its player's first ship's): GZF groups have no `Fleet:`.
+        if race.is_some() && g.meta.iter().find(|m| m.name == "Fleet").map(|m| m.lines.first()) == Some(race.as_ref()) {
+            g.meta.retain(|m| m.name != "Fleet");
         }
     }
     if let Some((title, turn, briefing)) = &game {
@@ -184,7 +196,7 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
         out.inert += s.imported.inert;
         out.gzf.items.push(Item::Ship(s.imported.ship.clone()));
     }
-    for (_, g, _) in groups {
+    for (_, g, ..) in groups {
         out.gzf.items.push(Item::FighterGroup(g));
     }
     out.diagnostics = cx.diags;
@@ -198,7 +210,7 @@ fn player<'a, 'i>(
     p: Node<'a, 'i>,
     players: &mut Vec<Player>,
     ships: &mut Vec<GameShip<'a, 'i>>,
-    groups: &mut Vec<(Node<'a, 'i>, FighterGroup, Option<i64>)>,
+    groups: &mut Vec<(Node<'a, 'i>, FighterGroup, Option<i64>, usize)>,
 ) {
     cx.attributes(p, &["id", "name", "email", "team", "key"]);
     if p.has_attribute("key") {
@@ -238,7 +250,7 @@ fn player<'a, 'i>(
             }),
             "FighterGroup" => {
                 let (g, carrier) = fighter_group(cx, c);
-                groups.push((c, g, carrier));
+                groups.push((c, g, carrier, index));
             }
             other => cx.unmapped(
                 tag_span(c),
@@ -284,17 +296,7 @@ fn unique_names(cx: &mut Cx, ships: &mut [GameShip]) {
 fn fighter_group(cx: &mut Cx, n: Node<'_, '_>) -> (FighterGroup, Option<i64>) {
     cx.attributes(n, &["id"]);
     cx.no_text(n);
-    let mut g = FighterGroup {
-        id: n.attribute("id").unwrap_or("").trim().to_string(),
-        craft: Vec::new(),
-        fighter_type: None,
-        pilot_quality: None,
-        endurance: None,
-        status: gzf::Status::default(),
-        carrier: None,
-        screening: None,
-        meta: Vec::new(),
-    };
+    let mut g = FighterGroup::new(n.attribute("id").unwrap_or("").trim());
     let mut carrier = None;
     let mut count = None;
     for c in elements(n) {
