@@ -46,6 +46,7 @@ fn duel() -> (Battle, ExchangePlot) {
                     target: Some(1 - me),
                     weapons: vec![7, 8, 9],
                     needles: Vec::new(),
+                    group: None,
                 },
                 FireOrder {
                     unit: me,
@@ -53,6 +54,7 @@ fn duel() -> (Battle, ExchangePlot) {
                     target: Some(1 - me),
                     weapons: vec![10, 11],
                     needles: Vec::new(),
+                    group: None,
                 },
             ],
             ..VolleyPlot::default()

@@ -181,7 +181,7 @@ fn event(e: &Event) -> Value {
             automatic,
         } => json!({
             "type": "pd_assigned", "unit": unit, "weapon": weapon, "defends": defends,
-            "threat": {"unit": threat.0, "weapon": threat.1}, "automatic": automatic,
+            "threat": threat_json(threat), "automatic": automatic,
         }),
         Event::PdRoll {
             unit,
@@ -192,7 +192,7 @@ fn event(e: &Event) -> Value {
             evasion_faces,
             kills,
         } => json!({
-            "type": "pd_roll", "unit": unit, "weapon": weapon, "threat": {"unit": threat.0, "weapon": threat.1},
+            "type": "pd_roll", "unit": unit, "weapon": weapon, "threat": threat_json(threat),
             "faces": faces, "reroll_faces": reroll_faces, "evasion_faces": evasion_faces, "kills": kills,
         }),
         Event::MissileHits {
@@ -302,5 +302,88 @@ fn event(e: &Event) -> Value {
         Event::Arrived { formation } => json!({"type": "arrived", "formation": formation}),
         Event::Abandoned { unit } => json!({"type": "abandoned", "unit": unit}),
         Event::Destroyed { unit, cause } => json!({"type": "destroyed", "unit": unit, "cause": cause}),
+        Event::CraftLaunched { group, carrier } => {
+            json!({"type": "craft_launched", "group": group, "carrier": carrier})
+        }
+        Event::CraftRecovered {
+            group,
+            carrier,
+            face,
+            ready_in,
+        } => json!({
+            "type": "craft_recovered", "group": group, "carrier": carrier, "face": face, "ready_in": ready_in,
+        }),
+        Event::CraftReady { group } => json!({"type": "craft_ready", "group": group}),
+        Event::CraftIdle { group, reason } => json!({"type": "craft_idle", "group": group, "reason": reason}),
+        Event::SecondaryMove {
+            formation,
+            target,
+            maneuver,
+            start,
+            end,
+        } => json!({
+            "type": "secondary_move", "formation": formation, "target": target,
+            "maneuver": maneuver_key(*maneuver), "start": start, "end": end,
+        }),
+        Event::CraftEngaged {
+            group,
+            target,
+            action,
+            cef_left,
+        } => json!({
+            "type": "craft_engaged", "group": group, "target": target, "action": action, "cef_left": cef_left,
+        }),
+        Event::CraftRoll {
+            group,
+            target,
+            action,
+            dice,
+            drm,
+            faces,
+            reroll_faces,
+            evasion_faces,
+            kills,
+            normal,
+            penetrating,
+            sap,
+        } => json!({
+            "type": "craft_roll", "group": group, "target": target, "action": action, "dice": dice, "drm": drm,
+            "faces": faces, "reroll_faces": reroll_faces, "evasion_faces": evasion_faces, "kills": kills,
+            "normal": normal, "penetrating": penetrating, "sap": sap,
+        }),
+        Event::GroupShot {
+            unit,
+            weapon,
+            group,
+            drm,
+            faces,
+            kills,
+        } => json!({
+            "type": "group_shot", "unit": unit, "weapon": weapon, "group": group, "drm": drm,
+            "faces": faces, "kills": kills,
+        }),
+        Event::CraftLost {
+            group,
+            lost,
+            left,
+            cause,
+        } => json!({"type": "craft_lost", "group": group, "lost": lost, "left": left, "cause": cause}),
+    }
+}
+
+fn maneuver_key(m: Maneuver) -> &'static str {
+    match m {
+        Maneuver::Close => "close",
+        Maneuver::Maintain => "maintain",
+        Maneuver::Withdraw => "withdraw",
+    }
+}
+
+/// A PD threat: a missile launcher's Unit and weapon, or a group (no weapon).
+fn threat_json(t: &(usize, usize)) -> Value {
+    if t.1 == crate::engine::volley::CRAFT_THREAT {
+        json!({"unit": t.0, "weapon": null})
+    } else {
+        json!({"unit": t.0, "weapon": t.1})
     }
 }

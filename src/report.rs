@@ -213,6 +213,7 @@ impl Report<'_> {
     fn system(&self, u: UnitId, s: Option<SystemId>) -> String {
         match s {
             None => "main drive".to_string(),
+            Some(crate::engine::volley::CRAFT_THREAT) => "attack run".to_string(),
             Some(s) => {
                 let unit = &self.battle.units[u];
                 format!("{} #{}", unit.systems[s].kind.name(unit.profile), s + 1)
@@ -761,6 +762,148 @@ impl Report<'_> {
                 if *cause != "hull destroyed" {
                     self.item(&format!("{} is destroyed ({cause})", self.unit(*unit)));
                 }
+            }
+            Event::CraftLaunched { group, carrier } => {
+                self.section("Launch");
+                self.item(&format!("{} launches from {}", self.unit(*group), self.unit(*carrier)));
+            }
+            Event::CraftRecovered {
+                group,
+                carrier,
+                face,
+                ready_in,
+            } => {
+                self.section("Launch");
+                let ready = match ready_in {
+                    Some(1) => "ready next Volley".to_string(),
+                    Some(n) => format!("ready in {n} Volleys"),
+                    None => "cannot fly again this battle".to_string(),
+                };
+                self.item(&format!(
+                    "{} lands on {}: re-arming die {face}, {ready}",
+                    self.unit(*group),
+                    self.unit(*carrier)
+                ));
+            }
+            Event::CraftReady { group } => {
+                self.section("Launch");
+                self.item(&format!("{} has re-armed", self.unit(*group)));
+            }
+            Event::CraftIdle { group, reason } => {
+                self.item(&format!("{}: {reason}", self.unit(*group)));
+            }
+            Event::SecondaryMove {
+                formation,
+                target,
+                maneuver,
+                start,
+                end,
+            } => {
+                self.section("Maneuver");
+                let how = match maneuver {
+                    Maneuver::Close => "closes on",
+                    Maneuver::Withdraw => "withdraws from",
+                    Maneuver::Maintain => "holds against",
+                };
+                self.item(&format!(
+                    "{} (secondary maneuver) {how} {}: {start} → {end} MU",
+                    self.formation(*formation),
+                    self.formation(*target)
+                ));
+            }
+            Event::CraftEngaged {
+                group,
+                target,
+                action,
+                cef_left,
+            } => {
+                self.section("Small craft");
+                let at = target.map_or_else(|| "its Formation".to_string(), |t| self.unit(t).to_string());
+                self.item(&format!(
+                    "{}: {action} at {at} (endurance left {cef_left})",
+                    self.unit(*group)
+                ));
+            }
+            Event::CraftRoll {
+                group,
+                target,
+                action,
+                dice,
+                drm,
+                faces: f,
+                reroll_faces,
+                evasion_faces,
+                kills,
+                normal,
+                penetrating,
+                sap,
+            } => {
+                self.section("Small-craft attacks");
+                let at = target.map_or_else(String::new, |t| format!(" at {}", self.unit(t)));
+                let mut line = format!("{} {action}{at}: {dice} dice", self.unit(*group));
+                if *drm != 0 {
+                    let _ = write!(line, " (DRM {drm:+})");
+                }
+                let _ = write!(line, " {}", faces(f));
+                if !reroll_faces.is_empty() {
+                    let _ = write!(line, ", extra dice {}", faces(reroll_faces));
+                }
+                if !evasion_faces.is_empty() {
+                    let _ = write!(line, ", evasion rerolls {}", faces(evasion_faces));
+                }
+                match *action {
+                    "attack run" | "gunboat attack" if sap.is_empty() => {
+                        let _ = write!(line, " → {normal} damage, {penetrating} penetrating");
+                    }
+                    "torpedo run" | "gunboat attack" => {
+                        let hits: Vec<String> = sap.iter().map(u32::to_string).collect();
+                        let _ = write!(
+                            line,
+                            " → hits {}",
+                            if hits.is_empty() {
+                                "none".into()
+                            } else {
+                                hits.join(", ")
+                            }
+                        );
+                    }
+                    _ => {
+                        let _ = write!(line, " → {kills} killed");
+                    }
+                }
+                self.item(&line);
+            }
+            Event::GroupShot {
+                unit,
+                weapon,
+                group,
+                drm,
+                faces: f,
+                kills,
+            } => {
+                self.section("Fire");
+                let mut line = format!(
+                    "{} {} at {}",
+                    self.unit(*unit),
+                    self.system(*unit, Some(*weapon)),
+                    self.unit(*group)
+                );
+                if *drm != 0 {
+                    let _ = write!(line, " (DRM {drm:+})");
+                }
+                let _ = write!(line, ": {} → {kills} killed", faces(f));
+                self.item(&line);
+            }
+            Event::CraftLost {
+                group,
+                lost,
+                left,
+                cause,
+            } => {
+                self.item(&format!(
+                    "{} loses {lost} craft to {cause}, {left} left",
+                    self.unit(*group)
+                ));
             }
         }
     }

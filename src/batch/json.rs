@@ -165,7 +165,7 @@ pub struct SideTallyJson {
     /// Damage points scored, summed over runs, in `DamageKind` order
     /// (absent in files from before it was counted: zeros).
     #[serde(default)]
-    pub damage_by_kind: [u64; 8],
+    pub damage_by_kind: [u64; crate::engine::volley::DamageKind::COUNT],
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

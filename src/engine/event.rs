@@ -249,6 +249,77 @@ pub enum Event {
         unit: UnitId,
         cause: &'static str,
     },
+    /// A docked group took off from its carrier (Launch phase).
+    CraftLaunched {
+        group: UnitId,
+        carrier: UnitId,
+    },
+    /// A group landed on its carrier; `face` is the re-arming die and
+    /// `ready_in` the Volleys until it may launch again (`None`: never).
+    CraftRecovered {
+        group: UnitId,
+        carrier: UnitId,
+        face: u8,
+        ready_in: Option<u32>,
+    },
+    /// A docked group finished re-arming: endurance and torpedoes restored.
+    CraftReady {
+        group: UnitId,
+    },
+    /// A small-craft order that did not happen, and why.
+    CraftIdle {
+        group: UnitId,
+        reason: &'static str,
+    },
+    /// A small-craft Formation's secondary maneuver (fixed distance).
+    SecondaryMove {
+        formation: FormationId,
+        target: FormationId,
+        maneuver: Maneuver,
+        start: u32,
+        end: u32,
+    },
+    /// What a group does this Volley, decided before any die; `cef_left`
+    /// is its endurance after paying for it.
+    CraftEngaged {
+        group: UnitId,
+        target: Option<UnitId>,
+        action: &'static str,
+        cef_left: u32,
+    },
+    /// One small-craft roll: a dogfight, an attack run, a torpedo run, a
+    /// gunboat attack or an interception. `kills` are craft or missiles
+    /// killed; `normal`/`penetrating`/`sap` the damage to a ship.
+    CraftRoll {
+        group: UnitId,
+        target: Option<UnitId>,
+        action: &'static str,
+        dice: u32,
+        drm: i32,
+        faces: Vec<u8>,
+        reroll_faces: Vec<u8>,
+        evasion_faces: Vec<u8>,
+        kills: u32,
+        normal: u32,
+        penetrating: u32,
+        sap: Vec<u32>,
+    },
+    /// A ship weapon fired at a group or squadron named by its Fire Control.
+    GroupShot {
+        unit: UnitId,
+        weapon: SystemId,
+        group: UnitId,
+        drm: i32,
+        faces: Vec<u8>,
+        kills: u32,
+    },
+    /// Craft lost by a group (`left` flying afterwards).
+    CraftLost {
+        group: UnitId,
+        lost: u32,
+        left: u32,
+        cause: &'static str,
+    },
 }
 
 /// Receives events and dice. `RECORDS = false` (the `()` sink) lets the

@@ -104,10 +104,10 @@ pub fn decide(battle: &Battle, start_mass: &[u32], victory: &Victory, k: u32) ->
     // Reserve (one entering from it counts: it is coming back). No
     // allocation: this runs after every Exchange of every batch run.
     let in_combat = |s: usize| {
-        battle
-            .units
-            .iter()
-            .any(|u| u.side == s && u.active() && battle.formations[u.formation].reserve != Reserve::InReserve)
+        battle.units.iter().any(|u| {
+            // Small craft alone do not hold the field (reading F23).
+            u.side == s && u.active() && !u.is_craft() && battle.formations[u.formation].reserve != Reserve::InReserve
+        })
     };
     let left = (0..sides).filter(|s| in_combat(*s)).count();
     if left <= 1 && sides > 1 {
@@ -171,7 +171,7 @@ pub fn decide(battle: &Battle, start_mass: &[u32], victory: &Victory, k: u32) ->
             let destroyed: u32 = battle
                 .units
                 .iter()
-                .filter(|u| u.side != *side && !u.active())
+                .filter(|u| u.side != *side && !u.active() && !u.craft.is_some_and(|c| c.docked))
                 .map(|u| u.points)
                 .sum();
             if destroyed >= *points {

@@ -37,11 +37,15 @@ pub enum DamageKind {
     Needle,
     PointDefence,
     ReactorBlast,
+    /// Fighter attack and torpedo runs.
+    Fighter,
+    /// Gunboat attacks.
+    Gunboat,
 }
 
 impl DamageKind {
-    pub const COUNT: usize = 8;
-    pub const ALL: [DamageKind; 8] = [
+    pub const COUNT: usize = 10;
+    pub const ALL: [DamageKind; 10] = [
         DamageKind::Beam,
         DamageKind::Torpedo,
         DamageKind::SalvoMissile,
@@ -50,6 +54,8 @@ impl DamageKind {
         DamageKind::Needle,
         DamageKind::PointDefence,
         DamageKind::ReactorBlast,
+        DamageKind::Fighter,
+        DamageKind::Gunboat,
     ];
 
     pub fn key(self) -> &'static str {
@@ -62,6 +68,8 @@ impl DamageKind {
             DamageKind::Needle => "needle",
             DamageKind::PointDefence => "pds",
             DamageKind::ReactorBlast => "reactor_blast",
+            DamageKind::Fighter => "fighter",
+            DamageKind::Gunboat => "gunboat",
         }
     }
 }
@@ -70,10 +78,10 @@ impl DamageKind {
 /// nothing per run once warmed up.
 #[derive(Debug, Default, Clone)]
 pub struct Scratch {
-    speed_points: Vec<u32>,
-    evasion_points: Vec<u32>,
+    pub(super) speed_points: Vec<u32>,
+    pub(super) evasion_points: Vec<u32>,
     /// Per Unit: normal and penetrating damage waiting for the Damage step.
-    pending: Vec<(u32, u32)>,
+    pub(super) pending: Vec<(u32, u32)>,
     /// Per Unit: rows completed in this Volley (for threshold checks).
     rows_this_volley: Vec<u32>,
     bands: Vec<(UnitId, u8)>,
@@ -81,11 +89,11 @@ pub struct Scratch {
     shares: Vec<i64>,
     jobs: Vec<Option<SystemId>>,
     /// Missile attacks waiting for point defence.
-    shots: Vec<MissileShot>,
+    pub(super) shots: Vec<MissileShot>,
     /// Weapons that fired at ships this Volley (they cannot also defend).
-    fired: Vec<(UnitId, SystemId)>,
+    pub(super) fired: Vec<(UnitId, SystemId)>,
     /// Semi-armour-piercing hits waiting for the Damage step.
-    sap: Vec<(UnitId, u32)>,
+    pub(super) sap: Vec<(UnitId, u32)>,
     /// Systems destroyed outright (needle beams), applied with the damage.
     kills: Vec<(UnitId, SystemId)>,
     /// Point-defence weapons and the threat (index in `shots`) each defends against.
@@ -100,6 +108,8 @@ pub struct Scratch {
     /// Damage points scored per attacking side and kind (before armour and
     /// the last hull box cap them), summed until cleared.
     dealt: Vec<[u64; DamageKind::COUNT]>,
+    /// Fighter groups and gunboat squadrons this Volley.
+    pub(super) craft: super::craft::CraftScratch,
 }
 
 impl Scratch {
@@ -144,7 +154,7 @@ impl Scratch {
         room(&mut self.sap, 8 * systems);
     }
 
-    fn deal(&mut self, side: usize, kind: DamageKind, points: u32) {
+    pub(super) fn deal(&mut self, side: usize, kind: DamageKind, points: u32) {
         if self.dealt.len() <= side {
             self.dealt.resize(side + 1, [0; DamageKind::COUNT]);
         }
@@ -249,7 +259,7 @@ static NO_PLOT: VolleyPlot = VolleyPlot {
     after: None,
 };
 
-fn volley_plot(plot: &ExchangePlot, f: FormationId, volley: u8) -> &VolleyPlot {
+pub(super) fn volley_plot(plot: &ExchangePlot, f: FormationId, volley: u8) -> &VolleyPlot {
     plot.formations
         .get(f)
         .and_then(Option::as_ref)
@@ -281,10 +291,15 @@ pub fn run_volley<S: Sink>(
     scratch.sap.clear();
     scratch.kills.clear();
 
+    super::craft::launch_phase(battle, plot, volley, dice, sink, scratch);
     maneuver(battle, plot, volley, dice, sink, scratch);
+    super::craft::secondary_moves(battle, plot, volley, sink, scratch);
+    super::craft::engage(battle, plot, volley, sink, scratch);
     fire(battle, plot, volley, dice, sink, scratch);
     point_defence_and_missiles(battle, plot, volley, dice, sink, scratch);
+    super::craft::attacks(battle, dice, sink, scratch);
     apply_damage(battle, sink, scratch);
+    super::craft::apply_losses(battle, sink, scratch);
     for u in 0..nu {
         let rows = scratch.rows_this_volley[u];
         if rows > 0 && battle.units[u].active() {
@@ -297,6 +312,7 @@ pub fn run_volley<S: Sink>(
         }
     }
     reactors_and_countdowns(battle, dice, sink, scratch);
+    super::craft::wrap_up(battle, sink, scratch);
 }
 
 /// Speed points Formation `f` brings to its pair with `other`: all for the
@@ -350,6 +366,9 @@ fn maneuver<S: Sink>(
         let unplotted = plot.formations.get(f).is_none_or(Option::is_none);
         // An unplotted Formation puts all its thrust into Speed.
         let (mut speed, mut evasion) = if unplotted { (thrust, 0) } else { (vp.speed, vp.evasion) };
+        // A carrier launching or recovering keeps its drive off: no Speed
+        // (reading F15).
+        let no_speed = scratch.craft.any && scratch.craft.no_speed[f];
         if speed + evasion > thrust {
             // Cut Speed first, then Evasion (fm-readings 8); Evasion may then
             // be at most half the new thrust, the rest goes back to Speed.
@@ -370,6 +389,9 @@ fn maneuver<S: Sink>(
                     evasion,
                 });
             }
+        }
+        if no_speed {
+            speed = 0;
         }
         let mut tap = Tap::new(sink);
         let sp = successes(dice, &mut tap, speed, Purpose::Speed);
@@ -442,7 +464,7 @@ fn bands_into(
             .units
             .iter()
             .copied()
-            .filter(|u| battle.units[*u].active()),
+            .filter(|u| battle.units[*u].active() && !battle.units[*u].is_craft()),
     );
     ranks.sort_by(|a, b| battle.units[*b].mass.cmp(&battle.units[*a].mass).then(a.cmp(b)));
     let n = ranks.len();
@@ -516,13 +538,29 @@ pub fn evasion_ignored(arcs: u32) -> u32 {
 /// A missile attack waiting for point defence: launched in the Fire step,
 /// resolved after every Fire Control has fired.
 #[derive(Debug, Clone, Copy)]
-struct MissileShot {
-    unit: UnitId,
-    weapon: SystemId,
-    target: UnitId,
-    heavy: bool,
-    on_target: u32,
-    killed: u32,
+pub(super) struct MissileShot {
+    /// The launching Unit, or the attacking group.
+    pub(super) unit: UnitId,
+    /// The launcher; [`CRAFT_THREAT`] for an attacking group.
+    pub(super) weapon: SystemId,
+    pub(super) target: UnitId,
+    pub(super) heavy: bool,
+    pub(super) on_target: u32,
+    pub(super) killed: u32,
+}
+
+/// The `weapon` of a PD threat that is a group making an attack run.
+pub const CRAFT_THREAT: SystemId = SystemId::MAX;
+
+impl MissileShot {
+    pub(super) fn is_missile(&self) -> bool {
+        self.weapon != CRAFT_THREAT
+    }
+
+    /// Missiles (or craft) still coming.
+    pub(super) fn left(&self) -> u32 {
+        self.on_target.saturating_sub(self.killed)
+    }
 }
 
 /// Heavy missiles and salvo missiles reach 24 MU (extended range 36), plus
@@ -548,6 +586,20 @@ pub fn mega_battery_dice(range: u32) -> u32 {
         2 => 3,
         3 => 2,
         _ => 0,
+    }
+}
+
+/// A weapon that did not fire, and why.
+pub(super) fn idle_weapon<S: Sink>(sink: &mut S, unit: UnitId, weapon: SystemId, reason: &'static str) {
+    idle(sink, unit, weapon, reason);
+}
+
+/// Projectile band width of a pulse torpedo variant.
+pub(super) fn torpedo_band(variant: TorpedoRange) -> u32 {
+    match variant {
+        TorpedoRange::Standard => super::tables::PROJECTILE_STANDARD_MU,
+        TorpedoRange::Long => super::tables::PROJECTILE_LONG_MU,
+        TorpedoRange::Short => super::tables::PROJECTILE_SHORT_MU,
     }
 }
 
@@ -609,6 +661,12 @@ fn fire<S: Sink>(
                 }
                 continue;
             }
+            if let Some(g) = order.group {
+                let range = battle.ranges.get(f, target_f);
+                let evasion = scratch.evasion_points[target_f];
+                super::craft::fire_at_group(battle, order, g, range, evasion, dice, sink, scratch);
+                continue;
+            }
             let defender = volley_plot(plot, target_f, volley);
             let mut bands = std::mem::take(&mut scratch.bands);
             bands_into(
@@ -619,6 +677,18 @@ fn fire<S: Sink>(
                 &mut scratch.ranks,
                 &mut scratch.shares,
             );
+            if bands.is_empty() {
+                // Small craft only: they are engaged by name (reading F1).
+                scratch.bands = bands;
+                if S::RECORDS {
+                    sink.event(Event::FireControlIdle {
+                        unit: order.unit,
+                        fire_control: order.fire_control,
+                        reason: "the target Formation has no ship: small craft are engaged by naming a group",
+                    });
+                }
+                continue;
+            }
             let roll = dice.roll_d100(sink, Purpose::Targeting);
             let target = bands
                 .iter()
@@ -732,11 +802,7 @@ fn fire_weapon<S: Sink>(
             }
         }
         SystemKind::PulseTorpedo { range: variant } => {
-            let width = match variant {
-                TorpedoRange::Standard => super::tables::PROJECTILE_STANDARD_MU,
-                TorpedoRange::Long => super::tables::PROJECTILE_LONG_MU,
-                TorpedoRange::Short => super::tables::PROJECTILE_SHORT_MU,
-            };
+            let width = torpedo_band(variant);
             let Some(needed) = super::tables::projectile_needed(range, width) else {
                 idle(sink, u, w, "out of range");
                 return;
@@ -1011,11 +1077,29 @@ fn point_defence_and_missiles<S: Sink>(
     sink: &mut S,
     scratch: &mut Scratch,
 ) {
+    // Groups making attack runs are PD threats too, after the missiles.
+    if scratch.craft.any {
+        for g in 0..battle.units.len() {
+            if let Some(super::craft::Shot::Run(ship)) = scratch.craft.fires_at[g]
+                && battle.units[g].active()
+            {
+                let c = battle.units[g].craft.expect("a group");
+                scratch.shots.push(MissileShot {
+                    unit: g,
+                    weapon: CRAFT_THREAT,
+                    target: ship,
+                    heavy: false,
+                    on_target: c.craft,
+                    killed: 0,
+                });
+            }
+        }
+    }
     if scratch.shots.is_empty() {
         return;
     }
     for i in 0..scratch.shots.len() {
-        if !scratch.shots[i].heavy {
+        if scratch.shots[i].is_missile() && !scratch.shots[i].heavy {
             let shot = scratch.shots[i];
             let face = dice.roll_d6(sink, Purpose::MissilesOnTarget, Pile::Initial);
             scratch.shots[i].on_target = u32::from(face);
@@ -1028,11 +1112,12 @@ fn point_defence_and_missiles<S: Sink>(
             }
         }
     }
-    allocate_pd(battle, plot, volley, sink, scratch);
-    // Roll PD threat by threat, in launch order.
     let mut evasion_left = std::mem::take(&mut scratch.pd_evasion);
     evasion_left.clear();
     evasion_left.extend_from_slice(&scratch.evasion_points);
+    super::craft::intercept(battle, dice, sink, scratch, &mut evasion_left);
+    allocate_pd(battle, plot, volley, sink, scratch);
+    // Roll PD threat by threat, in launch order.
     for t in 0..scratch.shots.len() {
         for a in 0..scratch.pd_assign.len() {
             let (pu, pw, threat) = scratch.pd_assign[a];
@@ -1048,25 +1133,47 @@ fn point_defence_and_missiles<S: Sink>(
             let beam1 = matches!(kind, SystemKind::Beam { class: 1 });
             let scatter = *kind == SystemKind::Scattergun;
             let formation = battle.units[pu].formation;
+            // Against craft: heavy fighters take −1 from PDS (not from
+            // class-1 beams, A35); gunboats die only on a 6.
+            let (gunboat, heavy_fighter) = match battle.units[shot.unit].craft {
+                Some(c) if !shot.is_missile() => match c.kind {
+                    super::state::CraftKind::Gunboat(_) => (true, false),
+                    super::state::CraftKind::Fighter(t) => {
+                        (false, t.modifier == Some(crate::gzf::model::FighterModifier::Heavy))
+                    }
+                },
+                _ => (false, false),
+            };
             let mut tap = Tap::new(sink);
             let kills = if scatter {
-                // Scattergun: one shot, 1d6 kills (ft-rules §5.1).
+                // Scattergun: one shot, 1d6 kills (ft-rules §5.1); heavy
+                // fighters 1d3, gunboats a 6.
                 battle.units[pu].systems[pw].spend();
-                u32::from(dice.roll_d6(&mut tap, Purpose::PointDefence, Pile::Initial)).min(left)
+                let face = dice.roll_d6(&mut tap, Purpose::PointDefence, Pile::Initial);
+                let kills = if gunboat {
+                    u32::from(face == 6)
+                } else if heavy_fighter {
+                    u32::from(face).div_ceil(2)
+                } else {
+                    u32::from(face)
+                };
+                kills.min(left)
             } else {
                 let table = match (beam1, shot.heavy) {
+                    _ if gunboat => super::craft::SIX_KILLS_ONE,
                     (false, false) => PdTable::PDS,
                     (false, true) => PdTable::PDS_VS_HEAVY,
                     (true, false) => PdTable::BEAM1,
                     (true, true) => PdTable::BEAM1_VS_HEAVY,
                 };
+                let drm = if heavy_fighter && !beam1 { -1 } else { 0 };
                 let result = point_defence(
                     dice,
                     &mut tap,
                     PdFire {
                         table,
                         dice: 1,
-                        drm: 0,
+                        drm,
                         evasion_points: evasion_left[formation],
                         targets: left,
                     },
@@ -1094,6 +1201,11 @@ fn point_defence_and_missiles<S: Sink>(
     scratch.pd_evasion = evasion_left;
     for t in 0..scratch.shots.len() {
         let shot = scratch.shots[t];
+        if !shot.is_missile() {
+            // Craft killed by PD are gone before they attack.
+            super::craft::remove_craft(battle, shot.unit, shot.killed, "point defence", sink);
+            continue;
+        }
         let surviving = shot.on_target.saturating_sub(shot.killed);
         let mut tap = Tap::new(sink);
         let mut hits = Vec::new();
@@ -1135,6 +1247,18 @@ fn point_defence_and_missiles<S: Sink>(
     }
 }
 
+/// Expected damage of one missile or craft of a threat (allocation only):
+/// a salvo missile 3.5, a heavy missile 10.5, a craft by its type.
+fn threat_value(battle: &Battle, shot: &MissileShot) -> f64 {
+    if shot.is_missile() {
+        if shot.heavy { 10.5 } else { 3.5 }
+    } else {
+        battle.units[shot.unit]
+            .craft
+            .map_or(0.0, |c| super::craft::expected_per_craft(&c))
+    }
+}
+
 /// Expected kills of one PD weapon against a threat (for allocation only).
 fn expected_kills(kind: &SystemKind, heavy: bool) -> f64 {
     match (kind, heavy) {
@@ -1148,7 +1272,7 @@ fn expected_kills(kind: &SystemKind, heavy: bool) -> f64 {
 
 /// Whether Unit `pu`'s weapon `pw` may defend Unit `target`, given the
 /// other Units it already covers (`covered`).
-fn may_cover(battle: &Battle, pu: UnitId, pw: SystemId, target: UnitId, covered: &[UnitId]) -> bool {
+fn may_cover(battle: &Battle, pu: UnitId, pw: SystemId, target: UnitId, covered: &[UnitId], busy: bool) -> bool {
     if target == pu {
         return true;
     }
@@ -1159,10 +1283,11 @@ fn may_cover(battle: &Battle, pu: UnitId, pw: SystemId, target: UnitId, covered:
     if matches!(unit.systems[pw].kind, SystemKind::Beam { .. }) {
         return false; // class-1 beams defend only their own ship
     }
+    // A carrier launching or recovering gives no area defence (F15).
     let adfc = unit
         .systems
         .iter()
-        .filter(|s| s.kind == SystemKind::Adfc && s.operational())
+        .filter(|s| s.kind == SystemKind::Adfc && s.operational() && !busy)
         .count()
         + usize::from(unit.systems[pw].kind == SystemKind::Adaf);
     adfc > 0 && (covered.contains(&target) || covered.len() < adfc)
@@ -1175,12 +1300,13 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
     let mut covered = std::mem::take(&mut scratch.pd_covered);
     let mut order = std::mem::take(&mut scratch.pd_order);
     let shots = &scratch.shots;
+    let craft = &scratch.craft;
     // Expected damage still uncovered per threat.
     open.clear();
     open.extend(
         shots
             .iter()
-            .map(|s| if s.heavy { 10.5 } else { 3.5 * f64::from(s.on_target) }),
+            .map(|s| threat_value(battle, s) * f64::from(if s.heavy { 1 } else { s.on_target })),
     );
     let assign = |scratch_assign: &mut Vec<(UnitId, SystemId, usize)>,
                   open: &mut [f64],
@@ -1190,6 +1316,7 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
                   covered: &mut Vec<UnitId>|
      -> Option<(usize, UnitId)> {
         let kind = &battle.units[pu].systems[pw].kind;
+        let busy = craft.carrier_busy(pu);
         let best = shots
             .iter()
             .enumerate()
@@ -1197,8 +1324,8 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
             .filter(|(_, s)| match defends {
                 // A plotted Unit to defend, if the weapon may still cover it
                 // (an ADFC lost in this Exchange ends area defence).
-                Some(d) => s.target == d && may_cover(battle, pu, pw, d, covered),
-                None => may_cover(battle, pu, pw, s.target, covered),
+                Some(d) => s.target == d && may_cover(battle, pu, pw, d, covered, busy),
+                None => may_cover(battle, pu, pw, s.target, covered, busy),
             })
             // Own Unit first, then the most expected damage still uncovered
             // (it may go below zero: every PD weapon fires), then launch order.
@@ -1210,8 +1337,7 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
             })
             .map(|(i, s)| (i, s.target));
         if let Some((i, target)) = best {
-            let per_missile = if shots[i].heavy { 10.5 } else { 3.5 };
-            open[i] -= expected_kills(kind, shots[i].heavy) * per_missile;
+            open[i] -= expected_kills(kind, shots[i].heavy) * threat_value(battle, &shots[i]);
             scratch_assign.push((pu, pw, i));
             if target != pu && !covered.contains(&target) {
                 covered.push(target);
@@ -1704,6 +1830,24 @@ fn blast<S: Sink>(battle: &mut Battle, source: UnitId, dice: &mut Dice, sink: &m
         if u == source || !battle.units[u].active() {
             continue;
         }
+        if battle.units[u].is_craft() {
+            // Craft in the Formation: one lost per point (reading F21).
+            let mut tap = Tap::new(sink);
+            let damage: u32 = (0..n)
+                .map(|_| u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial)))
+                .sum();
+            let faces = tap.take();
+            if S::RECORDS {
+                sink.event(Event::Blast {
+                    source,
+                    unit: u,
+                    faces,
+                    damage,
+                });
+            }
+            super::craft::remove_craft(battle, u, damage, "a power core blast", sink);
+            continue;
+        }
         let mut tap = Tap::new(sink);
         let damage: u32 = (0..n)
             .map(|_| u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial)))
@@ -1746,17 +1890,17 @@ fn blast<S: Sink>(battle: &mut Battle, source: UnitId, dice: &mut Dice, sink: &m
 
 /// A roll sink that passes every die on and, when the outer sink records,
 /// also keeps the faces (initial and reroll piles apart) for an event.
-struct Tap<'a, S: Sink> {
+pub(super) struct Tap<'a, S: Sink> {
     inner: &'a mut S,
     faces: Vec<u8>,
-    rerolls: Vec<u8>,
-    evasion: Vec<u8>,
+    pub(super) rerolls: Vec<u8>,
+    pub(super) evasion: Vec<u8>,
     /// Natural ones among the initial dice (counted even when not recording).
     ones: u32,
 }
 
 impl<'a, S: Sink> Tap<'a, S> {
-    fn new(inner: &'a mut S) -> Self {
+    pub(super) fn new(inner: &'a mut S) -> Self {
         Tap {
             inner,
             faces: Vec::new(),
@@ -1767,7 +1911,7 @@ impl<'a, S: Sink> Tap<'a, S> {
     }
 
     /// The initial faces so far (empty when not recording).
-    fn take(&mut self) -> Vec<u8> {
+    pub(super) fn take(&mut self) -> Vec<u8> {
         std::mem::take(&mut self.faces)
     }
 }

@@ -1,0 +1,1099 @@
+//! Small craft in the Volley: fighter groups and gunboat squadrons
+//! (docs/fighters.md; readings F1-F27). The steps here slot into
+//! [`super::volley`]'s order:
+//!
+//! 1. Launch phase ([`launch_phase`]): re-arming countdowns, recoveries,
+//!    launches; carriers that launch or recover roll no Speed this Volley
+//!    and give no area defence.
+//! 2. After every primary maneuver, the secondary maneuvers of small-craft
+//!    Formations ([`secondary_moves`]): a fixed distance, 1 endurance each.
+//! 3. Engagement ([`engage`], no dice): named dogfights, screens meeting
+//!    attackers, attack runs, firing back, interceptions; endurance paid.
+//! 4. In the Fire step, Fire Controls aimed at a group ([`fire_at_group`]).
+//! 5. In the point-defence step: interception of missiles by fighters
+//!    ([`intercept`]), then ship PD at missiles and at attacking craft
+//!    (in `volley`), craft killed by PD removed at once.
+//! 6. Small-craft attacks ([`attacks`]): dogfights, attack runs, torpedo
+//!    runs, gunboat attacks, all at once; damage to ships waits for the
+//!    Damage step with everything else, craft lost in dogfights and to ship
+//!    fire too ([`apply_losses`]).
+//!
+//! A battle without small craft rolls no die here and changes nothing.
+
+use super::dice::{BeamAttack, Dice, PdFire, Pile, Purpose, beam_attack, point_defence};
+use super::event::{Event, Sink};
+use super::plot::{CraftAction, ExchangePlot, FormationId, Maneuver, UnitId};
+use super::state::{Battle, Craft, CraftKind, GunboatKind, Rearm, SysState};
+use super::tables::{PdTable, beam_dice};
+use super::volley::{DamageKind, Scratch, Tap, evasion_ignored, volley_plot};
+use crate::gzf::model::{FighterBase, FighterModifier, PilotQuality, SystemKind};
+
+/// Attack range of fighters (and dogfights), in MU (reading F5).
+pub const FIGHTER_REACH: u32 = 6;
+/// Attack range of gunboats, in MU.
+pub const GUNBOAT_REACH: u32 = 12;
+
+/// A ship beam die at gunboats, a fighter die at gunboats: every die that
+/// scores (4+ on the beam table) kills one boat; a natural 6 rolls again.
+pub const GUNBOAT_KILL: PdTable = PdTable {
+    kill_from: 4,
+    six_kills: 1,
+    six_rerolls: true,
+};
+/// An exhausted group in a dogfight, a PDS at gunboats: a 6 kills one.
+pub const SIX_KILLS_ONE: PdTable = PdTable {
+    kill_from: 6,
+    six_kills: 1,
+    six_rerolls: false,
+};
+
+/// Whom a group fires at this Volley.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shot {
+    /// An attack run (torpedo run, gunboat attack) on a ship.
+    Run(UnitId),
+    /// A dogfight with a group (or an attack on a gunboat squadron).
+    Dogfight(UnitId),
+}
+
+/// Per-Volley small-craft working memory (part of [`Scratch`]).
+#[derive(Debug, Default, Clone)]
+pub struct CraftScratch {
+    /// The battle has small craft: otherwise every step here is skipped.
+    pub any: bool,
+    pub fires_at: Vec<Option<Shot>>,
+    pub engaged: Vec<bool>,
+    engaged_by: Vec<Option<UnitId>>,
+    /// Exhausted when the Volley's combat began.
+    exhausted: Vec<bool>,
+    /// Interception: `Some(None)` for any Unit of the group's Formation,
+    /// `Some(Some(ship))` for a screen's own ship.
+    pub intercept: Vec<Option<Option<UnitId>>>,
+    /// Craft lost in dogfights and to ship fire, applied at the Damage step.
+    losses: Vec<u32>,
+    /// Carriers that launched or recovered this Volley.
+    pub busy: Vec<bool>,
+    /// Formations that roll no Speed this Volley (a carrier launched).
+    pub no_speed: Vec<bool>,
+    /// Launches plus recoveries per carrier this Volley.
+    deck: Vec<u32>,
+    screens: Vec<(UnitId, UnitId)>,
+    attackers: Vec<(UnitId, UnitId)>,
+    free: Vec<UnitId>,
+    queue: Vec<UnitId>,
+}
+
+impl CraftScratch {
+    /// Sizes and clears everything for a Volley of `battle`.
+    pub fn start(&mut self, battle: &Battle) {
+        self.any = battle.units.iter().any(|u| u.is_craft());
+        if !self.any {
+            return;
+        }
+        let nu = battle.units.len();
+        let nf = battle.formations.len();
+        self.fires_at.clear();
+        self.fires_at.resize(nu, None);
+        self.engaged.clear();
+        self.engaged.resize(nu, false);
+        self.engaged_by.clear();
+        self.engaged_by.resize(nu, None);
+        self.exhausted.clear();
+        self.exhausted.resize(nu, false);
+        self.intercept.clear();
+        self.intercept.resize(nu, None);
+        self.losses.clear();
+        self.losses.resize(nu, 0);
+        self.busy.clear();
+        self.busy.resize(nu, false);
+        self.no_speed.clear();
+        self.no_speed.resize(nf, false);
+        self.deck.clear();
+        self.deck.resize(nu, 0);
+        for v in [&mut self.free, &mut self.queue] {
+            if v.capacity() < nu {
+                v.reserve(nu - v.len());
+            }
+        }
+        for v in [&mut self.screens, &mut self.attackers] {
+            if v.capacity() < nu {
+                v.reserve(nu - v.len());
+            }
+        }
+    }
+
+    /// Whether the carrier `u` gives no area defence this Volley.
+    pub fn carrier_busy(&self, u: UnitId) -> bool {
+        self.any && self.busy.get(u).copied().unwrap_or(false)
+    }
+}
+
+fn craft(battle: &Battle, u: UnitId) -> Craft {
+    battle.units[u].craft.expect("a small-craft Unit")
+}
+
+fn craft_mut(battle: &mut Battle, u: UnitId) -> &mut Craft {
+    battle.units[u].craft.as_mut().expect("a small-craft Unit")
+}
+
+fn fighter(c: &Craft) -> Option<crate::gzf::model::FighterType> {
+    match c.kind {
+        CraftKind::Fighter(t) => Some(t),
+        CraftKind::Gunboat(_) => None,
+    }
+}
+
+fn is_gunboat(battle: &Battle, u: UnitId) -> bool {
+    matches!(
+        battle.units[u].craft,
+        Some(Craft {
+            kind: CraftKind::Gunboat(_),
+            ..
+        })
+    )
+}
+
+fn idle<S: Sink>(sink: &mut S, group: UnitId, reason: &'static str) {
+    if S::RECORDS {
+        sink.event(Event::CraftIdle { group, reason });
+    }
+}
+
+/// The Unit's hangar bay `bay` works.
+fn bay_works(battle: &Battle, carrier: UnitId, bay: usize) -> bool {
+    battle.units[carrier]
+        .systems
+        .get(bay)
+        .is_some_and(|s| s.state == SysState::Operational && !s.inactive)
+}
+
+/// Whether carrier `c` may use its deck once more this Volley.
+fn deck_free(battle: &Battle, scratch: &Scratch, c: UnitId) -> bool {
+    battle.units[c]
+        .launch_tubes
+        .is_none_or(|tubes| scratch.craft.deck[c] < tubes)
+}
+
+/// Step 1, the Launch phase.
+pub fn launch_phase<S: Sink>(
+    battle: &mut Battle,
+    plot: &ExchangePlot,
+    volley: u8,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    scratch.craft.start(battle);
+    if !scratch.craft.any {
+        return;
+    }
+    // a) Re-arming countdowns.
+    for u in 0..battle.units.len() {
+        if battle.units[u].destroyed {
+            continue;
+        }
+        let Some(c) = battle.units[u].craft.as_mut() else {
+            continue;
+        };
+        if !c.docked {
+            continue;
+        }
+        if let Rearm::In(n) = c.rearm {
+            if n <= 1 {
+                c.rearm = Rearm::Ready;
+                c.cef = c.cef_max;
+                c.torpedoes_spent = false;
+                if S::RECORDS {
+                    sink.event(Event::CraftReady { group: u });
+                }
+            } else {
+                c.rearm = Rearm::In(n - 1);
+            }
+        }
+    }
+    let nf = battle.formations.len();
+    // b) Recoveries, Formation by Formation in plot order.
+    for f in 0..nf {
+        let vp = volley_plot(plot, f, volley);
+        for &g in &vp.recover {
+            let c = craft(battle, g);
+            let reason = match c.carrier {
+                _ if !battle.units[g].active() => Some("the group is not in the fight"),
+                None => Some("the group has no carrier"),
+                Some((carrier, bay)) => {
+                    let cf = battle.units[carrier].formation;
+                    let gf = battle.units[g].formation;
+                    if !battle.units[carrier].can_act() {
+                        Some("its carrier is out of the fight or out of control")
+                    } else if !bay_works(battle, carrier, bay) {
+                        Some("its hangar bay is knocked out")
+                    } else if cf != gf && battle.ranges.get(cf, gf) > FIGHTER_REACH {
+                        Some("its carrier's Formation is more than 6 MU away")
+                    } else if !deck_free(battle, scratch, carrier) {
+                        Some("its carrier's launch tubes are all in use this Volley")
+                    } else {
+                        None
+                    }
+                }
+            };
+            if let Some(reason) = reason {
+                idle(sink, g, reason);
+                continue;
+            }
+            let (carrier, _) = c.carrier.expect("checked above");
+            let face = dice.roll_d6(sink, Purpose::Damage, Pile::Initial);
+            let rearm = match face {
+                6 => Rearm::In(1),
+                1 => Rearm::Never,
+                _ => Rearm::In(2),
+            };
+            let cm = craft_mut(battle, g);
+            cm.docked = true;
+            cm.rearm = rearm;
+            scratch.craft.busy[carrier] = true;
+            scratch.craft.deck[carrier] += 1;
+            if S::RECORDS {
+                sink.event(Event::CraftRecovered {
+                    group: g,
+                    carrier,
+                    face,
+                    ready_in: match rearm {
+                        Rearm::In(n) => Some(n),
+                        _ => None,
+                    },
+                });
+            }
+        }
+    }
+    // c) Launches.
+    for f in 0..nf {
+        let vp = volley_plot(plot, f, volley);
+        for &g in &vp.launch {
+            let c = craft(battle, g);
+            let reason = match c.carrier {
+                _ if battle.units[g].destroyed => Some("the group is destroyed"),
+                _ if !c.docked => Some("the group is not docked"),
+                None => Some("the group has no carrier"),
+                Some(_) if c.rearm != Rearm::Ready => Some("the group is still re-arming"),
+                Some((carrier, bay)) => {
+                    if !battle.units[carrier].can_act() {
+                        Some("its carrier is out of the fight or out of control")
+                    } else if !bay_works(battle, carrier, bay) {
+                        Some("its hangar bay is knocked out")
+                    } else if !deck_free(battle, scratch, carrier) {
+                        Some("its carrier's launch tubes are all in use this Volley")
+                    } else {
+                        None
+                    }
+                }
+            };
+            if let Some(reason) = reason {
+                idle(sink, g, reason);
+                continue;
+            }
+            let (carrier, _) = c.carrier.expect("checked above");
+            let gf = battle.units[g].formation;
+            let cf = battle.units[carrier].formation;
+            if gf != cf && !battle.formation_has_units(gf) {
+                // A Formation coming into the fight starts where its
+                // carrier's Formation is (reading F17).
+                for other in 0..nf {
+                    if other != gf {
+                        let r = if other == cf { 0 } else { battle.ranges.get(cf, other) };
+                        battle.ranges.set(gf, other, r);
+                    }
+                }
+            }
+            let cm = craft_mut(battle, g);
+            cm.docked = false;
+            cm.launched_now = true;
+            scratch.craft.busy[carrier] = true;
+            scratch.craft.deck[carrier] += 1;
+            if S::RECORDS {
+                sink.event(Event::CraftLaunched { group: g, carrier });
+            }
+        }
+    }
+    for u in 0..battle.units.len() {
+        if scratch.craft.busy[u] {
+            let f = battle.units[u].formation;
+            scratch.craft.no_speed[f] = true;
+        }
+    }
+}
+
+/// Step 2: secondary maneuvers of Formations of small craft only.
+pub fn secondary_moves<S: Sink>(
+    battle: &mut Battle,
+    plot: &ExchangePlot,
+    volley: u8,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    if !scratch.craft.any {
+        return;
+    }
+    for f in 0..battle.formations.len() {
+        let Some(order) = volley_plot(plot, f, volley).after else {
+            continue;
+        };
+        if !battle.formation_active(f) || !battle.craft_only(f) || !battle.formation_active(order.target) {
+            continue;
+        }
+        let members = || {
+            battle.formations[f]
+                .units
+                .iter()
+                .copied()
+                .filter(|&u| battle.units[u].active())
+        };
+        if members().any(|u| craft(battle, u).cef == 0) {
+            for u in members() {
+                idle(sink, u, "no secondary maneuver: a group of the Formation is exhausted");
+            }
+            continue;
+        }
+        let start = battle.ranges.get(f, order.target);
+        if order.maneuver == Maneuver::Close && start <= FIGHTER_REACH {
+            continue; // already in reach: no move, no cost
+        }
+        let distance = if members().any(|u| is_gunboat(battle, u)) {
+            9
+        } else {
+            12
+        };
+        let end = match order.maneuver {
+            Maneuver::Close => start.saturating_sub(distance),
+            Maneuver::Withdraw => start + distance,
+            Maneuver::Maintain => start,
+        };
+        battle.ranges.set(f, order.target, end);
+        for u in 0..battle.units.len() {
+            if battle.units[u].formation == f && battle.units[u].active() {
+                let c = craft_mut(battle, u);
+                c.cef = c.cef.saturating_sub(1);
+            }
+        }
+        if S::RECORDS {
+            sink.event(Event::SecondaryMove {
+                formation: f,
+                target: order.target,
+                maneuver: order.maneuver,
+                start,
+                end,
+            });
+        }
+    }
+}
+
+/// The range between the Formations of Units `a` and `b`.
+fn unit_range(battle: &Battle, a: UnitId, b: UnitId) -> u32 {
+    let (fa, fb) = (battle.units[a].formation, battle.units[b].formation);
+    if fa == fb { 0 } else { battle.ranges.get(fa, fb) }
+}
+
+fn reach(battle: &Battle, g: UnitId) -> u32 {
+    if is_gunboat(battle, g) {
+        GUNBOAT_REACH
+    } else {
+        FIGHTER_REACH
+    }
+}
+
+/// Fighters of these types may not intercept missiles.
+fn may_intercept(c: &Craft) -> bool {
+    fighter(c).is_some_and(|t| !matches!(t.base, FighterBase::Attack | FighterBase::Torpedo))
+}
+
+/// Step 3: who fights whom this Volley (no dice); endurance paid.
+pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sink: &mut S, scratch: &mut Scratch) {
+    if !scratch.craft.any {
+        return;
+    }
+    let cs = &mut scratch.craft;
+    for u in 0..battle.units.len() {
+        if let Some(c) = battle.units[u].craft {
+            cs.exhausted[u] = battle.units[u].active() && c.cef == 0;
+        }
+    }
+    cs.screens.clear();
+    cs.attackers.clear();
+    let enemy = |battle: &Battle, a: UnitId, b: UnitId| battle.units[a].side != battle.units[b].side;
+    // Named dogfights first; screens and attack runs gathered in plot order.
+    for f in 0..battle.formations.len() {
+        if !battle.formation_active(f) {
+            continue;
+        }
+        for order in &volley_plot(plot, f, volley).craft {
+            let g = order.group;
+            if !battle.units[g].active() || battle.units[g].formation != f {
+                continue;
+            }
+            match order.action {
+                CraftAction::Dogfight(h) => {
+                    if cs.exhausted[g] {
+                        idle(sink, g, "exhausted: it cannot start a dogfight");
+                    } else if !battle.units[h].active() || !enemy(battle, g, h) {
+                        idle(sink, g, "its dogfight target is out of the fight");
+                    } else if unit_range(battle, g, h) > FIGHTER_REACH {
+                        idle(sink, g, "its dogfight target is more than 6 MU away");
+                    } else if cs.fires_at[g].is_none() {
+                        cs.fires_at[g] = Some(Shot::Dogfight(h));
+                        cs.engaged[g] = true;
+                        if !is_gunboat(battle, h) {
+                            cs.engaged[h] = true;
+                            cs.engaged_by[h].get_or_insert(g);
+                        }
+                    }
+                }
+                CraftAction::Screen(ship) => {
+                    if battle.units[ship].active() && battle.units[ship].formation == f {
+                        cs.screens.push((g, ship));
+                    }
+                }
+                CraftAction::Attack(ship) => {
+                    if cs.exhausted[g] {
+                        idle(sink, g, "exhausted: no attack run");
+                    } else if !battle.units[ship].active() {
+                        idle(sink, g, "its target is out of the fight");
+                    } else if unit_range(battle, g, ship) > reach(battle, g) {
+                        idle(
+                            sink,
+                            g,
+                            if is_gunboat(battle, g) {
+                                "its target's Formation is more than 12 MU away"
+                            } else {
+                                "its target's Formation is more than 6 MU away"
+                            },
+                        );
+                    } else {
+                        cs.attackers.push((g, ship));
+                    }
+                }
+                CraftAction::Intercept => {
+                    let c = craft(battle, g);
+                    if cs.exhausted[g] {
+                        idle(sink, g, "exhausted: no interception");
+                    } else if may_intercept(&c) {
+                        cs.intercept[g] = Some(None);
+                    }
+                }
+            }
+        }
+    }
+    // Screens meet the fighters attacking their ship, one to one in plot
+    // order; extra screens join against the attackers (reading F9).
+    let mut ships: Vec<UnitId> = Vec::new();
+    if !cs.screens.is_empty() {
+        ships.extend(cs.screens.iter().map(|s| s.1));
+        ships.sort_unstable();
+        ships.dedup();
+    }
+    for &ship in &ships {
+        cs.free.clear();
+        cs.free.extend(
+            cs.screens
+                .iter()
+                .filter(|(g, s)| *s == ship && !cs.engaged[*g] && cs.fires_at[*g].is_none())
+                .map(|(g, _)| *g),
+        );
+        cs.queue.clear();
+        cs.queue.extend(
+            cs.attackers
+                .iter()
+                .filter(|(a, s)| *s == ship && !cs.engaged[*a] && !is_gunboat(battle, *a))
+                .map(|(a, _)| *a),
+        );
+        if cs.queue.is_empty() {
+            continue;
+        }
+        for (i, &screen) in cs.free.iter().enumerate() {
+            let attacker = cs.queue[i % cs.queue.len()];
+            cs.fires_at[screen] = Some(Shot::Dogfight(attacker));
+            cs.engaged[screen] = true;
+            cs.engaged[attacker] = true;
+            cs.engaged_by[attacker].get_or_insert(screen);
+            if i < cs.queue.len() {
+                cs.engaged_by[screen].get_or_insert(attacker);
+            }
+        }
+    }
+    // Attack runs by those no screen met.
+    for i in 0..cs.attackers.len() {
+        let (g, ship) = cs.attackers[i];
+        if !cs.engaged[g] && cs.fires_at[g].is_none() {
+            cs.fires_at[g] = Some(Shot::Run(ship));
+        }
+    }
+    // Engaged groups with no target of their own fire back; free screens
+    // of a fighter type that may intercept cover their ship.
+    for g in 0..battle.units.len() {
+        if cs.fires_at[g].is_none()
+            && cs.engaged[g]
+            && let Some(h) = cs.engaged_by[g]
+            && !is_gunboat(battle, g)
+        {
+            cs.fires_at[g] = Some(Shot::Dogfight(h));
+        }
+        if cs.engaged[g] {
+            cs.intercept[g] = None;
+        }
+    }
+    for &(g, ship) in &cs.screens {
+        if !cs.engaged[g] && !cs.exhausted[g] && may_intercept(&craft(battle, g)) {
+            cs.intercept[g] = Some(Some(ship));
+        }
+    }
+    // Endurance: one per Volley of combat (reading F8); interceptions pay
+    // when they roll.
+    for g in 0..battle.units.len() {
+        let Some(shot) = cs.fires_at[g] else { continue };
+        let c = craft_mut(battle, g);
+        c.cef = c.cef.saturating_sub(1);
+        if S::RECORDS {
+            let (target, action) = match shot {
+                Shot::Dogfight(h) => (h, "dogfight"),
+                Shot::Run(s) => (
+                    s,
+                    match c.kind {
+                        CraftKind::Gunboat(_) => "gunboat attack",
+                        CraftKind::Fighter(t) if t.base == FighterBase::Torpedo && !c.torpedoes_spent => "torpedo run",
+                        CraftKind::Fighter(_) => "attack run",
+                    },
+                ),
+            };
+            let cef_left = c.cef;
+            sink.event(Event::CraftEngaged {
+                group: g,
+                target: Some(target),
+                action,
+                cef_left,
+            });
+        }
+    }
+    if S::RECORDS {
+        for g in 0..battle.units.len() {
+            if let Some(ship) = cs.intercept[g] {
+                sink.event(Event::CraftEngaged {
+                    group: g,
+                    target: ship,
+                    action: "intercept",
+                    cef_left: craft(battle, g).cef,
+                });
+            }
+        }
+    }
+}
+
+/// Step 4: a Fire Control aimed at a group (readings F7, F14) or a gunboat
+/// squadron (§5). Fighters: one die per beam battery in reach, a modified
+/// 6 kills one, losses at the Damage step. Gunboats: each beam die that
+/// scores kills one boat, a torpedo hit one, at once.
+#[allow(clippy::too_many_arguments)]
+pub fn fire_at_group<S: Sink>(
+    battle: &mut Battle,
+    order: &super::plot::FireOrder,
+    g: UnitId,
+    range: u32,
+    evasion: u32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let u = order.unit;
+    if !battle.units[g].active() {
+        for &w in &order.weapons {
+            super::volley::idle_weapon(sink, u, w, "its target group is out of the fight");
+        }
+        return;
+    }
+    if scratch.craft.engaged.get(g).copied().unwrap_or(false) {
+        for &w in &order.weapons {
+            super::volley::idle_weapon(
+                sink,
+                u,
+                w,
+                "its target group is in a dogfight: ships cannot fire into it",
+            );
+        }
+        return;
+    }
+    let gunboat = is_gunboat(battle, g);
+    for &w in &order.weapons {
+        let sys = &battle.units[u].systems[w];
+        if !sys.operational() {
+            super::volley::idle_weapon(sink, u, w, "knocked out");
+            continue;
+        }
+        let drm = -(evasion.saturating_sub(evasion_ignored(sys.arcs)) as i32);
+        let kind = sys.kind.clone();
+        let (class, torpedo) = match kind {
+            SystemKind::Beam { class } => (u32::from(class), None),
+            SystemKind::PulseTorpedo { range: r } if gunboat => (0, Some(r)),
+            _ => {
+                super::volley::idle_weapon(
+                    sink,
+                    u,
+                    w,
+                    if gunboat {
+                        "only beams and torpedoes fire at gunboats"
+                    } else {
+                        "only beam batteries fire at fighters"
+                    },
+                );
+                continue;
+            }
+        };
+        scratch.fired.push((u, w));
+        let mut tap = Tap::new(sink);
+        let left = craft(battle, g).craft;
+        let kills = if let Some(variant) = torpedo {
+            let width = super::volley::torpedo_band(variant);
+            match super::tables::projectile_needed(range, width) {
+                Some(needed) => {
+                    let face = dice.roll_d6(&mut tap, Purpose::ToHit, Pile::Initial);
+                    u32::from(super::tables::projectile_hits(face, needed, drm))
+                }
+                None => 0,
+            }
+        } else {
+            let n = beam_dice(class, range);
+            if n == 0 {
+                drop(tap);
+                super::volley::idle_weapon(sink, u, w, "out of range");
+                continue;
+            }
+            let (table, count) = if gunboat { (GUNBOAT_KILL, n) } else { (SIX_KILLS_ONE, 1) };
+            point_defence(
+                dice,
+                &mut tap,
+                PdFire {
+                    table,
+                    dice: count,
+                    drm,
+                    evasion_points: 0,
+                    targets: left,
+                },
+            )
+            .kills
+        };
+        let faces = tap.take();
+        let mut reroll_faces = std::mem::take(&mut tap.rerolls);
+        let mut all = faces;
+        all.append(&mut reroll_faces);
+        if gunboat {
+            remove_craft(battle, g, kills, "ship fire", sink);
+        } else {
+            scratch.craft.losses[g] += kills;
+        }
+        if S::RECORDS {
+            sink.event(Event::GroupShot {
+                unit: u,
+                weapon: w,
+                group: g,
+                drm,
+                faces: all,
+                kills,
+            });
+        }
+    }
+}
+
+/// Removes `n` craft from group `g` now (PD, ship fire at gunboats,
+/// interception losses, blasts); the group is destroyed with its last.
+pub fn remove_craft<S: Sink>(battle: &mut Battle, g: UnitId, n: u32, cause: &'static str, sink: &mut S) {
+    let unit = &mut battle.units[g];
+    let Some(c) = unit.craft.as_mut() else { return };
+    let lost = n.min(c.craft);
+    if lost == 0 {
+        return;
+    }
+    c.craft -= lost;
+    let left = c.craft;
+    if left == 0 {
+        unit.destroyed = true;
+    }
+    if S::RECORDS {
+        sink.event(Event::CraftLost {
+            group: g,
+            lost,
+            left,
+            cause,
+        });
+        if left == 0 {
+            sink.event(Event::Destroyed {
+                unit: g,
+                cause: "every craft lost",
+            });
+        }
+    }
+}
+
+/// The dice a group rolls: one per craft, one more for an ace (reading F18).
+fn group_dice(c: &Craft) -> u32 {
+    c.craft + u32::from(c.craft > 0 && c.quality == Some(PilotQuality::Ace))
+}
+
+/// Step 5a: fighters intercept missiles aimed at their Formation (or a
+/// screen's ship) before ship PD, on the class-1 table (reading F12), the
+/// defending Formation's Evasion rerolling misses; each missile killed
+/// costs a craft on a 6. Returns nothing: kills go into the shots.
+pub fn intercept<S: Sink>(
+    battle: &mut Battle,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+    evasion_left: &mut [u32],
+) {
+    if !scratch.craft.any {
+        return;
+    }
+    for g in 0..battle.units.len() {
+        let Some(cover) = scratch.craft.intercept[g] else {
+            continue;
+        };
+        if !battle.units[g].active() {
+            continue;
+        }
+        let gf = battle.units[g].formation;
+        // The threat with the most missiles left aimed at a Unit it covers.
+        let best = (0..scratch.shots.len())
+            .filter(|&t| scratch.shots[t].is_missile())
+            .filter(|&t| {
+                let s = scratch.shots[t];
+                battle.units[s.target].formation == gf && cover.is_none_or(|ship| ship == s.target)
+            })
+            .filter(|&t| scratch.shots[t].left() > 0)
+            .max_by_key(|&t| (scratch.shots[t].left(), std::cmp::Reverse(t)));
+        let Some(t) = best else { continue };
+        let c = craft(battle, g);
+        if c.cef == 0 {
+            idle(sink, g, "exhausted: no interception");
+            continue;
+        }
+        let shot = scratch.shots[t];
+        let t_type = fighter(&c).expect("only fighters intercept");
+        let drm =
+            i32::from(t_type.base == FighterBase::Interceptor) - i32::from(c.quality == Some(PilotQuality::Turkey));
+        let table = if shot.heavy {
+            PdTable::BEAM1_VS_HEAVY
+        } else {
+            PdTable::BEAM1
+        };
+        let mut tap = Tap::new(sink);
+        let result = point_defence(
+            dice,
+            &mut tap,
+            PdFire {
+                table,
+                dice: group_dice(&c),
+                drm,
+                evasion_points: evasion_left[gf],
+                targets: shot.left(),
+            },
+        );
+        evasion_left[gf] -= result.evasion_used;
+        scratch.shots[t].killed += result.kills;
+        craft_mut(battle, g).cef -= 1;
+        // Each missile killed: a 6 and a craft goes with it.
+        let mut lost = 0;
+        for _ in 0..result.kills {
+            if dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial) == 6 {
+                lost += 1;
+            }
+        }
+        let faces = tap.take();
+        let reroll_faces = std::mem::take(&mut tap.rerolls);
+        let evasion_faces = std::mem::take(&mut tap.evasion);
+        if S::RECORDS {
+            sink.event(Event::CraftRoll {
+                group: g,
+                target: Some(shot.target),
+                action: "intercept",
+                dice: group_dice(&c),
+                drm,
+                faces,
+                reroll_faces,
+                evasion_faces,
+                kills: result.kills,
+                normal: 0,
+                penetrating: 0,
+                sap: Vec::new(),
+            });
+        }
+        remove_craft(battle, g, lost, "intercepting missiles", sink);
+    }
+}
+
+/// DRM of a fighter's attack-run dice by type (docs/fighters.md §3.2).
+fn run_drm(t: crate::gzf::model::FighterType, torpedoes_spent: bool) -> i32 {
+    match t.base {
+        FighterBase::Interceptor => -2,
+        FighterBase::Attack => 1,
+        FighterBase::Torpedo if torpedoes_spent => -2,
+        _ => 0,
+    }
+}
+
+/// DRM of a fighter's dogfight dice (§3.4): the shooter's type and pilot,
+/// the target's Heavy type.
+fn dogfight_drm(c: &Craft, target: &Craft) -> i32 {
+    let mut drm = 0;
+    if let Some(t) = fighter(c) {
+        drm += match t.base {
+            FighterBase::Interceptor => 1,
+            FighterBase::Attack | FighterBase::Torpedo => -2,
+            _ => 0,
+        };
+    }
+    if c.quality == Some(PilotQuality::Turkey) {
+        drm -= 1;
+    }
+    if fighter(target).is_some_and(|t| t.modifier == Some(FighterModifier::Heavy)) {
+        drm -= 1;
+    }
+    drm
+}
+
+/// Step 6: dogfights, attack runs, torpedo runs and gunboat attacks, all
+/// from the craft left after point defence, all at once.
+pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scratch: &mut Scratch) {
+    if !scratch.craft.any {
+        return;
+    }
+    for g in 0..battle.units.len() {
+        let Some(shot) = scratch.craft.fires_at[g] else {
+            continue;
+        };
+        if !battle.units[g].active() {
+            continue;
+        }
+        let c = craft(battle, g);
+        if c.craft == 0 {
+            continue;
+        }
+        let side = battle.units[g].side;
+        let mut tap = Tap::new(sink);
+        let mut kills = 0;
+        let (mut normal, mut penetrating) = (0, 0);
+        let mut sap = Vec::new();
+        let (target, action, n, drm) = match shot {
+            Shot::Dogfight(h) => {
+                let th = craft(battle, h);
+                let left = th.craft.saturating_sub(scratch.craft.losses[h]);
+                let result = if matches!(th.kind, CraftKind::Gunboat(_)) {
+                    // Fighters at gunboats: attack-run dice, each scoring
+                    // die kills a boat (reading F24).
+                    let drm = fighter(&c).map_or(0, |t| run_drm(t, true));
+                    let n = group_dice(&c);
+                    kills = point_defence(
+                        dice,
+                        &mut tap,
+                        PdFire {
+                            table: GUNBOAT_KILL,
+                            dice: n,
+                            drm,
+                            evasion_points: 0,
+                            targets: left,
+                        },
+                    )
+                    .kills;
+                    (h, "attack on gunboats", n, drm)
+                } else {
+                    let exhausted = scratch.craft.exhausted[g];
+                    let drm = dogfight_drm(&c, &th);
+                    let n = group_dice(&c);
+                    let table = if exhausted { SIX_KILLS_ONE } else { PdTable::PDS };
+                    kills = point_defence(
+                        dice,
+                        &mut tap,
+                        PdFire {
+                            table,
+                            dice: n,
+                            drm,
+                            evasion_points: 0,
+                            targets: th.craft,
+                        },
+                    )
+                    .kills;
+                    (h, "dogfight", n, drm)
+                };
+                scratch.craft.losses[h] += kills;
+                result
+            }
+            Shot::Run(ship) => {
+                let range = unit_range(battle, g, ship);
+                let tf = battle.units[ship].formation;
+                let ep = scratch.evasion_points[tf];
+                match c.kind {
+                    CraftKind::Fighter(t) if t.base == FighterBase::Torpedo && !c.torpedoes_spent => {
+                        // One torpedo per craft, all at once: 4-6 hits for
+                        // the face in SAP damage (reading F26).
+                        let n = c.craft;
+                        for _ in 0..n {
+                            let face = dice.roll_d6(&mut tap, Purpose::ToHit, Pile::Initial);
+                            if face >= 4 {
+                                let d = u32::from(face);
+                                scratch.sap.push((ship, d));
+                                scratch.deal(side, DamageKind::Fighter, d);
+                                sap.push(d);
+                            }
+                        }
+                        craft_mut(battle, g).torpedoes_spent = true;
+                        (ship, "torpedo run", n, 0)
+                    }
+                    CraftKind::Fighter(t) => {
+                        let mut drm = run_drm(t, c.torpedoes_spent);
+                        if battle.rules.fighter_evasion_drm {
+                            drm -= ep.saturating_sub(2) as i32;
+                        }
+                        let n = group_dice(&c);
+                        let r = beam_attack(
+                            dice,
+                            &mut tap,
+                            BeamAttack {
+                                dice: n,
+                                drm,
+                                screen: battle.units[ship].screen_level(),
+                                penetrating: true,
+                            },
+                        );
+                        normal = r.normal;
+                        penetrating = r.penetrating;
+                        scratch.pending[ship].0 += normal;
+                        scratch.pending[ship].1 += penetrating;
+                        scratch.deal(side, DamageKind::Fighter, normal + penetrating);
+                        (ship, "attack run", n, drm)
+                    }
+                    CraftKind::Gunboat(GunboatKind::Beam) => {
+                        // Two class-1 beam dice a boat, six arcs (two
+                        // Evasion Points ignored).
+                        let drm = -(ep.saturating_sub(2) as i32);
+                        let n = 2 * c.craft;
+                        let r = beam_attack(
+                            dice,
+                            &mut tap,
+                            BeamAttack {
+                                dice: if range <= GUNBOAT_REACH { n } else { 0 },
+                                drm,
+                                screen: battle.units[ship].screen_level(),
+                                penetrating: true,
+                            },
+                        );
+                        normal = r.normal;
+                        penetrating = r.penetrating;
+                        scratch.pending[ship].0 += normal;
+                        scratch.pending[ship].1 += penetrating;
+                        scratch.deal(side, DamageKind::Gunboat, normal + penetrating);
+                        (ship, "gunboat attack", n, drm)
+                    }
+                    CraftKind::Gunboat(GunboatKind::Torpedo) => {
+                        // A short-range pulse torpedo a boat.
+                        let drm = -(ep as i32);
+                        let n = c.craft;
+                        if let Some(needed) =
+                            super::tables::projectile_needed(range, super::tables::PROJECTILE_SHORT_MU)
+                        {
+                            for _ in 0..n {
+                                let face = dice.roll_d6(&mut tap, Purpose::ToHit, Pile::Initial);
+                                if super::tables::projectile_hits(face, needed, drm) {
+                                    let d = u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial));
+                                    scratch.sap.push((ship, d));
+                                    scratch.deal(side, DamageKind::Gunboat, d);
+                                    sap.push(d);
+                                }
+                            }
+                        }
+                        (ship, "gunboat attack", n, drm)
+                    }
+                }
+            }
+        };
+        let faces = tap.take();
+        let reroll_faces = std::mem::take(&mut tap.rerolls);
+        if S::RECORDS {
+            sink.event(Event::CraftRoll {
+                group: g,
+                target: Some(target),
+                action,
+                dice: n,
+                drm,
+                faces,
+                reroll_faces,
+                evasion_faces: Vec::new(),
+                kills,
+                normal,
+                penetrating,
+                sap,
+            });
+        }
+    }
+}
+
+/// Damage step: craft lost in dogfights and to ship fire at fighters.
+pub fn apply_losses<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratch) {
+    if !scratch.craft.any {
+        return;
+    }
+    for g in 0..battle.units.len() {
+        let n = scratch.craft.losses[g];
+        if n > 0 && battle.units[g].active() {
+            remove_craft(battle, g, n, "dogfights and ship fire", sink);
+        }
+    }
+}
+
+/// End of the Volley: groups docked in a lost bay or a lost carrier are
+/// destroyed (reading F20); launches stop counting as this Volley's.
+pub fn wrap_up<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &Scratch) {
+    if !scratch.craft.any {
+        return;
+    }
+    for g in 0..battle.units.len() {
+        let Some(c) = battle.units[g].craft.as_mut() else {
+            continue;
+        };
+        c.launched_now = false;
+        let Some((carrier, bay)) = c.carrier else { continue };
+        if !c.docked || battle.units[g].destroyed {
+            continue;
+        }
+        let carrier_lost = battle.units[carrier].destroyed;
+        let bay_lost = battle.units[carrier]
+            .systems
+            .get(bay)
+            .is_none_or(|s| s.state != SysState::Operational);
+        if carrier_lost || bay_lost {
+            battle.units[g].destroyed = true;
+            if S::RECORDS {
+                sink.event(Event::Destroyed {
+                    unit: g,
+                    cause: if carrier_lost {
+                        "lost with its carrier"
+                    } else {
+                        "lost with its hangar bay"
+                    },
+                });
+            }
+        }
+    }
+}
+
+/// The formation whose Units a PD threat made by group `g` attacks.
+pub fn threat_formation(battle: &Battle, target: UnitId) -> FormationId {
+    battle.units[target].formation
+}
+
+/// Expected damage per craft of a group's attack (PD allocation only).
+pub fn expected_per_craft(c: &Craft) -> f64 {
+    match c.kind {
+        CraftKind::Gunboat(GunboatKind::Beam) => 1.6,
+        CraftKind::Gunboat(GunboatKind::Torpedo) => 1.75,
+        CraftKind::Fighter(t) => match t.base {
+            FighterBase::Torpedo => 2.5,
+            FighterBase::Attack => 17.0 / 15.0,
+            FighterBase::Interceptor => 0.3,
+            _ => 0.8,
+        },
+    }
+}
