@@ -1,20 +1,30 @@
-//! One Exchange: three Volleys, each in this order (F&M "Volley Procedure"):
+//! One Exchange: three Volleys, each in this order (F&M "Volley Procedure";
+//! the small-craft steps, marked *craft*, are in [`super::craft`]):
 //!
+//! 0. *Craft*: Launch phase (re-arming, recoveries, launches).
 //! 1. Maneuver: Formation Thrust, plot cut if thrust fell, Speed and
 //!    Evasion pools, the range of every pair of Formations (close, then
-//!    withdraw, then maintain; fm-readings 1-5).
+//!    withdraw, then maintain; fm-readings 1-5); *craft*: secondary
+//!    maneuvers, then engagement (who fights whom, endurance).
 //! 2. Weapon attacks: per Fire Control, a percentile roll picks the Unit
 //!    under fire; each assigned beam battery rolls at the current range
 //!    with the Evasion DRM its arcs do not ignore, against the target's
-//!    screens. Damage waits for step 3 (Units destroyed now still fire).
-//! 3. Damage, applied to every Unit at once: normal damage to armour then
-//!    hull, penetrating damage to the hull, crew factors lost with their
-//!    boxes.
-//! 4. Threshold checks: one per Unit at the deepest row completed, +1 per
+//!    screens; ordnance is launched. Damage waits for step 4 (Units
+//!    destroyed now still fire). *Craft*: Fire Controls aimed at a group.
+//! 3. Point defence and missiles: salvos roll on target, *craft* intercept,
+//!    PD is allocated and rolled against missiles and attacking craft
+//!    (Evasion rerolls), surviving missiles hit; *craft*: dogfights, attack
+//!    runs, torpedo runs and gunboat attacks.
+//! 4. Damage, applied to every Unit at once: normal damage to armour then
+//!    hull, semi-armour-piercing hits, penetrating damage to the hull, crew
+//!    factors lost with their boxes; *craft* lost in dogfights and to ship
+//!    fire.
+//! 5. Threshold checks: one per Unit at the deepest row completed, +1 per
 //!    extra row; core systems at −1; the drive halves, then fails.
-//! 5. Damage control, in the plotted or the default priority.
-//! 6. Power cores: a breached core explodes on 5-6 (optional blast on the
-//!    rest of the Formation); out-of-control and life-support countdowns.
+//! 6. Damage control, in the plotted or the default priority.
+//! 7. Power cores: a breached core explodes on 5-6 (optional blast on the
+//!    rest of the Formation); out-of-control and life-support countdowns;
+//!    *craft* docked in a lost bay or carrier are lost.
 //!
 //! Formations, Units, systems and fire orders are visited in index order,
 //! so the dice each step consumes depend only on the inputs and the seed.
