@@ -1,0 +1,655 @@
+//! FTJava import and export: our own fixtures always; the Fleet Book 1
+//! files and the Fire and Maneuver example games when `../shared/data` is
+//! there (each such test says so and passes when it is not).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use fam::diag::SourceFile;
+use fam::ftjava::{self, Import, Options};
+use fam::gzf::{self, Armour, DamageState, GzfFile, HullIntegrity, Item, ParseOptions, Ship, SystemKind};
+
+use super::support::{fam, fixtures, repo, text};
+
+/// A folder of the shared data, or `None` (with a note) when absent.
+fn data(dir: &str) -> Option<PathBuf> {
+    let p = repo().join("../shared/data/ftjava").join(dir);
+    if p.is_dir() {
+        Some(p)
+    } else {
+        eprintln!("note: {} is not there: this test checks nothing", p.display());
+        None
+    }
+}
+
+fn xml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).expect("read dir") {
+        let p = e.expect("entry").path();
+        if p.is_dir() {
+            out.extend(xml_files(&p));
+        } else if p.extension().is_some_and(|x| x == "xml") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn import(path: &Path) -> (SourceFile, Import) {
+    let bytes = std::fs::read(path).expect("read input");
+    let source = SourceFile::from_bytes(path.display().to_string(), &bytes);
+    let imported = ftjava::import(&source, &Options::default());
+    (source, imported)
+}
+
+fn errors(source: &SourceFile, imported: &Import) -> String {
+    let errors: Vec<_> = imported.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+    source.render(&errors, 50)
+}
+
+fn ship<'a>(file: &'a GzfFile, name: &str) -> &'a Ship {
+    file.ship(name).unwrap_or_else(|| panic!("no ship `{name}`"))
+}
+
+fn count(s: &Ship, kind: &SystemKind) -> usize {
+    s.systems.iter().filter(|x| x.kind == *kind).count()
+}
+
+/// GZF text → model, as `fam check` reads it (inert systems allowed).
+fn reparse(file: &GzfFile) -> gzf::Parsed {
+    gzf::parse(
+        &gzf::write(file),
+        &ParseOptions {
+            inert_unknown_systems: true,
+        },
+    )
+}
+
+/// Import → GZF → export → import again: the same model every time.
+fn assert_round_trip(name: &str, imported: &Import) {
+    let written = gzf::write(&imported.gzf);
+    let parsed = reparse(&imported.gzf);
+    assert!(!parsed.has_errors(), "{name}: the GZF written does not read back");
+    assert_eq!(
+        parsed.file, imported.gzf,
+        "{name}: GZF text → model differs from the import"
+    );
+    let request = ftjava::export::Request {
+        text: &written,
+        file: &parsed.file,
+        spans: &parsed.spans,
+        ship: None,
+        title: name,
+        skip_unmapped: false,
+    };
+    let exported = ftjava::export::export(&request);
+    let problems: Vec<_> = exported.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert!(problems.is_empty(), "{name}: export refused: {problems:?}");
+    let again = ftjava::import(
+        &SourceFile::new(format!("{name} (exported)"), exported.xml.as_str()),
+        &Options::default(),
+    );
+    assert!(
+        !again.has_errors(),
+        "{name}: the exported XML does not import:\n{}\n{}",
+        errors(&SourceFile::new("exported", exported.xml.as_str()), &again),
+        exported.xml
+    );
+    assert_eq!(
+        again.gzf, imported.gzf,
+        "{name}: FTJava → GZF → FTJava → GZF changed the model"
+    );
+}
+
+// ---- Our own fixtures ------------------------------------------------------
+
+#[test]
+fn a_missile_cruiser_keeps_every_system_magazine_and_hull_detail() {
+    let (source, imported) = import(&fixtures("ftjava").join("osprey.xml"));
+    assert!(!imported.has_errors(), "{}", errors(&source, &imported));
+    let s = ship(&imported.gzf, "KRD Patient Osprey");
+    assert_eq!(s.class.as_deref(), Some("Osprey (CM, Missile Cruiser)"));
+    assert_eq!(s.fleet.as_deref(), Some("Kestrel Reach Directorate"));
+    assert_eq!(
+        (s.mass, s.cost, s.thrust, s.original_thrust),
+        (Some(72), Some(251), 4, 4)
+    );
+    // A custom hull: the file's 25 boxes in its 3 rows, as equal as possible;
+    // 4 crew factors (72 mass, military) every 7th box and in the last.
+    assert_eq!(s.hull_integrity, None);
+    let rows: Vec<usize> = s.damage_track.iter().map(Vec::len).collect();
+    assert_eq!(rows, [9, 8, 8]);
+    let crew: Vec<usize> = s
+        .damage_track
+        .iter()
+        .flatten()
+        .enumerate()
+        .filter(|(_, b)| b.crew_factor)
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert_eq!(crew, [7, 14, 21, 25]);
+    assert_eq!(s.armour_boxes(), 5);
+    use SystemKind::*;
+    for (kind, n) in [
+        (Ftl, 1),
+        (FireControl, 2),
+        (Adfc, 1),
+        (EnhancedSensors, 1),
+        (ScreenGenerator, 1),
+        (IndividualEcm, 1),
+        (Beam { class: 3 }, 1),
+        (Beam { class: 2 }, 2),
+        (Beam { class: 1 }, 1),
+        (NeedleBeam, 1),
+        (
+            PulseTorpedo {
+                range: gzf::TorpedoRange::Long,
+            },
+            1,
+        ),
+        (SubmunitionPack, 1),
+        (Sml, 2),
+        (Smm, 1),
+        (Smr, 1),
+        (
+            Missile {
+                warhead: gzf::Warhead::Standard,
+            },
+            1,
+        ),
+        (Pds, 2),
+        (HangarBay, 1),
+    ] {
+        assert_eq!(count(s, &kind), n, "{kind:?}");
+    }
+    assert_eq!(s.systems.len(), 22);
+    // The magazine: capacity 4, two salvos listed as available, so two spent;
+    // extended range; both launchers draw from it.
+    let smm = s.systems.iter().find(|x| x.kind == Smm).expect("magazine");
+    assert_eq!(smm.capacity, Some(4));
+    let open = smm
+        .rounds
+        .as_ref()
+        .expect("rounds")
+        .iter()
+        .filter(|b| !b.crossed)
+        .count();
+    assert_eq!(open, 2);
+    assert_eq!(smm.ammo, Some(gzf::AmmoType::Er));
+    assert!(
+        s.systems
+            .iter()
+            .filter(|x| x.kind == Sml)
+            .all(|x| x.magazine == smm.magazine)
+    );
+    // A class-1 battery without arcs fires all round; a pack without arcs fires ahead.
+    let c1 = s.systems.iter().find(|x| x.kind == Beam { class: 1 }).expect("class 1");
+    assert_eq!(c1.arcs.len(), 6);
+    let pack = s.systems.iter().find(|x| x.kind == SubmunitionPack).expect("pack");
+    assert_eq!(pack.arcs, [gzf::Arc::F]);
+    // `fam check` finds the one design breach the file has: three rows
+    // where the design rules want four.
+    let parsed = reparse(&imported.gzf);
+    let design = gzf::design::check(&parsed.file, &parsed.spans);
+    assert_eq!(design.len(), 1, "{design:?}");
+    assert!(design[0].message.contains("has 3 hull rows"), "{design:?}");
+    assert_round_trip("osprey.xml", &imported);
+}
+
+#[test]
+fn a_merchant_gets_civilian_crew_factors_and_keeps_its_holds() {
+    let (source, imported) = import(&fixtures("ftjava").join("honest-tally.xml"));
+    assert!(!imported.has_errors(), "{}", errors(&source, &imported));
+    // No name in a design file: the ship is called after its class.
+    let s = ship(&imported.gzf, "Honest Tally");
+    assert_eq!(s.ship_type, Some(gzf::ShipType::Merchant));
+    assert_eq!(s.hull_integrity, Some(HullIntegrity::Weak));
+    assert_eq!(s.hull_boxes(), 13); // 20 % of 64 = 12.8
+    assert_eq!(s.crew_factors(), 2); // 1 per 50 mass or part
+    let payload = s.meta.iter().find(|m| m.name == "Payload-Track").expect("holds");
+    assert_eq!(payload.lines, ["H30 P6"]);
+    assert_round_trip("honest-tally.xml", &imported);
+}
+
+#[test]
+fn a_game_turn_brings_its_damage_state_and_fighters() {
+    let (source, imported) = import(&fixtures("ftjava").join("lantern-picket.xml"));
+    assert!(!imported.has_errors(), "{}", errors(&source, &imported));
+    let file = &imported.gzf;
+    let Some(Item::Scenario(game)) = file.items.first() else {
+        panic!("the game's name and turn come first");
+    };
+    assert_eq!((game.title.as_str(), game.turn), ("Picket at Tamsin's Lantern", 1));
+    // 18 hull boxes (average, mass 60), 14 left: the first 4 crossed; the
+    // crew factors still standing are in boxes 6, 12 and 18.
+    let q = ship(file, "MCS Quiet Reckoner");
+    let flat: Vec<_> = q.damage_track.iter().flatten().collect();
+    assert_eq!(flat.len(), 18);
+    assert!(flat[..4].iter().all(|b| b.crossed) && flat[4..].iter().all(|b| !b.crossed));
+    assert_eq!(q.crew_factors(), 3);
+    match &q.armour {
+        Some(Armour::Boxes(b)) => assert_eq!(b.iter().filter(|x| x.crossed).count(), 2),
+        other => panic!("armour {other:?}"),
+    }
+    let damaged: Vec<_> = q
+        .systems
+        .iter()
+        .filter(|x| x.status.damage == Some(DamageState::Damaged))
+        .map(|x| x.kind.clone())
+        .collect();
+    assert_eq!(damaged, [SystemKind::FireControl]);
+    // A damaged drive: current thrust 3 of 6.
+    let f = ship(file, "KRD Flint Answer");
+    assert_eq!((f.thrust, f.original_thrust), (3, 6));
+    let group = file
+        .items
+        .iter()
+        .find_map(|i| match i {
+            Item::FighterGroup(g) => Some(g),
+            _ => None,
+        })
+        .expect("fighter group");
+    assert_eq!(group.craft.iter().filter(|b| !b.crossed).count(), 4);
+    assert_eq!(group.craft.len(), 6);
+    assert_eq!(group.carrier.as_deref(), Some("MCS Quiet Reckoner"));
+    assert_eq!(group.pilot_quality, Some(gzf::PilotQuality::Ace));
+    assert!(
+        group.meta.iter().all(|m| m.name != "Fleet"),
+        "the carrier's race is not repeated"
+    );
+    assert_round_trip("lantern-picket.xml", &imported);
+}
+
+/// The plots as TOML values: Formation → three Volley tables.
+fn plots(toml_text: &str) -> BTreeMap<String, Vec<toml::Value>> {
+    let v: toml::Value = toml::from_str(toml_text).expect("scenario TOML");
+    let mut out = BTreeMap::new();
+    for (f, p) in v.get("plot").and_then(|p| p.as_table()).into_iter().flatten() {
+        let volleys = p["volley"].as_array().expect("volleys").clone();
+        out.insert(f.clone(), volleys);
+    }
+    out
+}
+
+fn weapons(volley: &toml::Value) -> Vec<i64> {
+    volley["fire"][0]["weapons"]
+        .as_array()
+        .expect("weapons")
+        .iter()
+        .map(|w| w.as_integer().expect("number"))
+        .collect()
+}
+
+#[test]
+fn fm_orders_become_plots_with_every_repair_said_at_its_line() {
+    let (source, imported) = import(&fixtures("ftjava").join("lantern-picket.xml"));
+    assert!(!imported.has_errors(), "{}", errors(&source, &imported));
+    let scenario = imported.scenario.as_ref().expect("two sides make a scenario");
+    let toml_text = scenario.to_toml("lantern-picket.xml", "lantern-picket.gzf");
+    let p = plots(&toml_text);
+    // Quiet Reckoner (systems: 1 FTL, 2-3 FCS, 4 ADFC, 5 screen, 6-8 beams
+    // 3/2/1, 9-10 PDS, 11 rack). Volley 1 as written: ids 9, 10, 14 are
+    // the class-3 and class-2 beams and the rack; PD ids 11, 12 the class-1
+    // beam and a PDS.
+    let q = &p["MCS Quiet Reckoner"];
+    assert_eq!(q.len(), 3);
+    assert_eq!(q[0]["speed"].as_integer(), Some(4));
+    assert_eq!(q[0]["primary"]["close"].as_str(), Some("KRD Flint Answer"));
+    assert_eq!(q[0]["secondary"]["maintain"][0].as_str(), Some("MCS Small Lantern"));
+    assert_eq!(q[0]["fire"][0]["fc"].as_integer(), Some(2));
+    assert_eq!(weapons(&q[0]), [6, 7, 11]);
+    assert_eq!(q[0]["pd"][0]["weapons"].as_array().map(Vec::len), Some(2));
+    // Volley 2: Evasion 4 cut to 3; the damaged Fire Control (id 6) replaced
+    // by the working one; the rack, fired in Volley 1, left out.
+    assert_eq!(
+        (q[1]["speed"].as_integer(), q[1]["evasion"].as_integer()),
+        (Some(3), Some(3))
+    );
+    assert_eq!(q[1]["fire"][0]["fc"].as_integer(), Some(2));
+    assert_eq!(weapons(&q[1]), [6]);
+    // No Volley 3 in the file: Volley 2's orders again.
+    assert_eq!(q[2], q[1]);
+    // Flint Answer has no `id`s: ids count from the main drive (1), FTL (2),
+    // Fire Control (3) … so its GZF systems are 1 FTL, 2 FCS, 3-4 beams,
+    // 5 torpedo, 6 pack, 7 PDS.
+    let f = &p["KRD Flint Answer"];
+    // Volley 1 names no weapons: everything but the PDS.
+    assert_eq!(weapons(&f[0]), [3, 4, 5, 6]);
+    assert_eq!(
+        (f[0]["speed"].as_integer(), f[0]["evasion"].as_integer()),
+        (Some(2), Some(1))
+    );
+    // Volley 2: the pack already fired; Close dropped beside a Withdraw.
+    assert_eq!(weapons(&f[1]), [3]);
+    assert!(f[1].get("secondary").is_none());
+    assert_eq!(weapons(&f[2]), [3, 4, 5]);
+    assert_eq!(f[2]["primary"]["maintain"].as_str(), Some("MCS Quiet Reckoner"));
+    // Ranges from the positions: 5, 30 and 25 MU.
+    assert_eq!(scenario.ranges.iter().map(|r| r.2).collect::<Vec<_>>(), [5, 30, 25]);
+    // Every repair is a warning at its line.
+    let warnings = source.render(&imported.diagnostics, 50);
+    for (line, what) in [
+        (17, "give no Volley 3"),
+        (32, "Evasion 4"),
+        (37, "not a working Fire Control"),
+        (37, "one-shot that has already fired"),
+        (127, "Close and Withdraw"),
+        (130, "already fired"),
+    ] {
+        assert!(
+            warnings.contains(&format!("lantern-picket.xml:{line}:")) && warnings.contains(what),
+            "no warning `{what}` at line {line}:\n{warnings}"
+        );
+    }
+    // And the scenario passes fam's own checks.
+    let gzf_text = gzf::write(&imported.gzf);
+    let mut read = |p: &str| {
+        assert_eq!(p, "lantern-picket.gzf");
+        Ok(SourceFile::new(p, gzf_text.as_str()))
+    };
+    let loaded = fam::orders::build(
+        SourceFile::new("lantern-picket.toml", toml_text.as_str()),
+        Vec::new(),
+        &mut read,
+        &ParseOptions::default(),
+    );
+    assert!(loaded.is_ok(), "the imported scenario is refused");
+}
+
+#[test]
+fn import_and_resolve_a_game_from_the_command_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let input = fixtures("ftjava").join("lantern-picket.xml");
+    let o = fam(&[
+        "import",
+        "ftjava",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("3 ships"));
+    let scenario = out.join("lantern-picket.toml");
+    let turn2 = dir.path().join("turn2");
+    let o = fam(&["resolve", scenario.to_str().unwrap(), "--out", turn2.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("Picket at Tamsin's Lantern"));
+    // The ships after the Exchange go back to FTJava and come back the same.
+    let record = turn2.join("lantern-picket.gzf");
+    let o = fam(&[
+        "export",
+        "ftjava",
+        record.to_str().unwrap(),
+        "--ship",
+        "KRD Flint Answer",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let xml = text(&o.stdout);
+    assert!(xml.contains("<Name>KRD Flint Answer</Name>"));
+    let back = ftjava::import(&SourceFile::new("back.xml", xml.as_str()), &Options::default());
+    assert!(!back.has_errors());
+    let fought = gzf::parse(&std::fs::read_to_string(&record).unwrap(), &ParseOptions::default()).file;
+    let before = ship(&fought, "KRD Flint Answer");
+    let after = ship(&back.gzf, "KRD Flint Answer");
+    assert_eq!(after.hull_remaining(), before.hull_remaining());
+    assert_eq!(after.armour_remaining(), before.armour_remaining());
+    assert_eq!(
+        (after.thrust, after.original_thrust),
+        (before.thrust, before.original_thrust)
+    );
+    let states = |s: &Ship| {
+        s.systems
+            .iter()
+            .map(|x| (x.kind.clone(), x.status.damage))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(states(after), states(before));
+}
+
+#[test]
+fn malformed_xml_is_refused_at_its_line_and_nothing_is_written() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let good = fixtures("ftjava").join("osprey.xml");
+    let bad = fixtures("ftjava").join("err-malformed.xml");
+    let o = fam(&[
+        "import",
+        "ftjava",
+        good.to_str().unwrap(),
+        bad.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(err.contains("err-malformed.xml:6:1"), "{err}");
+    assert!(
+        err.contains("malformed XML") && err.contains("well-formed XML"),
+        "{err}"
+    );
+    assert!(!out.exists(), "no output when any input has an error");
+}
+
+#[test]
+fn an_element_without_mapping_refuses_the_ship_unless_skipped() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let input = fixtures("ftjava").join("err-unmapped.xml");
+    let o = fam(&[
+        "import",
+        "ftjava",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("err-unmapped.xml:15:10") && err.contains("`WarpCoil`"),
+        "{err}"
+    );
+    assert!(err.contains("--skip-unmapped"), "{err}");
+    assert!(!out.exists());
+    let o = fam(&[
+        "import",
+        "ftjava",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--skip-unmapped",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("left out (--skip-unmapped)"));
+    let record = gzf::parse(
+        &std::fs::read_to_string(out.join("err-unmapped.gzf")).unwrap(),
+        &ParseOptions::default(),
+    );
+    assert_eq!(ship(&record.file, "Odd Fellow").systems.len(), 2);
+}
+
+#[test]
+fn impossible_values_are_each_named_with_what_was_expected() {
+    let (source, imported) = import(&fixtures("ftjava").join("err-impossible.xml"));
+    let shown = errors(&source, &imported);
+    for (line, what) in [
+        (5, "more than the initial thrust"),
+        (6, "3 armour boxes left of 2"),
+        (7, "20 hull boxes left of 12"),
+        (9, "rating from 1 to 9"),
+        (10, "`Q` in `(F/Q)` is not an arc"),
+    ] {
+        assert!(
+            shown.contains(&format!("err-impossible.xml:{line}:")) && shown.contains(what),
+            "no error `{what}` at line {line}:\n{shown}"
+        );
+    }
+}
+
+#[test]
+fn export_refuses_systems_ftjava_lacks_unless_skipped() {
+    let record = repo().join("ssd/kestrel-reach.gzf");
+    let o = fam(&["export", "ftjava", record.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("has no FTJava element") && err.contains("kestrel-reach.gzf:"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty());
+    let o = fam(&["export", "ftjava", record.to_str().unwrap(), "--skip-unmapped"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).starts_with("<?xml"));
+    let o = fam(&["export", "ftjava", record.to_str().unwrap(), "--ship", "No Such Ship"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("no ship named `No Such Ship`"));
+}
+
+// ---- The shared data: Fleet Book 1 and the F&M example games ----------------
+
+/// Hull boxes as the Fleet Book tables give them, worked out here apart
+/// from the importer: a share of the hull value, rounded half up, or the
+/// file's own count for a custom hull.
+fn hull_boxes(hull: roxmltree::Node) -> usize {
+    let value: usize = hull.attribute("value").unwrap().parse().unwrap();
+    let percent = match hull.attribute("type").unwrap() {
+        "Fragile" => 10,
+        "Weak" => 20,
+        "Average" => 30,
+        "Strong" => 40,
+        "Super" => 50,
+        _ => return hull.attribute("totalHullBoxes").unwrap().parse().unwrap(),
+    };
+    ((value * percent * 2 + 100) / 200).max(1)
+}
+
+#[test]
+fn the_fleet_book_huron_matches_the_published_figures() {
+    let Some(dir) = data("fleetbook1") else { return };
+    let (source, imported) = import(&dir.join("New_Anglian_Confederation/NewAnglian_CL_Huron.xml"));
+    assert!(!imported.has_errors(), "{}", errors(&source, &imported));
+    let s = imported.gzf.ships().next().expect("a ship");
+    assert_eq!((s.mass, s.cost, s.thrust), (Some(50), Some(167), 6));
+    assert_eq!(s.hull_integrity, Some(HullIntegrity::Average));
+    use SystemKind::*;
+    assert_eq!(count(s, &FireControl), 2);
+    assert_eq!(count(s, &ScreenGenerator), 1);
+    assert_eq!(count(s, &Beam { class: 2 }), 3);
+    assert_eq!(count(s, &Beam { class: 1 }), 2);
+    assert_eq!(count(s, &Pds), 2);
+}
+
+#[test]
+fn every_fleet_book_file_imports_agrees_with_its_xml_and_round_trips() {
+    let Some(dir) = data("fleetbook1") else { return };
+    let files = xml_files(&dir);
+    assert_eq!(files.len(), 78);
+    // FTJava element → the kind it must become (beams by rating below).
+    let kinds: &[(&str, SystemKind)] = &[
+        ("FTLDrive", SystemKind::Ftl),
+        ("FireControl", SystemKind::FireControl),
+        ("AreaDefenseFireControl", SystemKind::Adfc),
+        ("Screen", SystemKind::ScreenGenerator),
+        ("PointDefense", SystemKind::Pds),
+        (
+            "PulseTorpedo",
+            SystemKind::PulseTorpedo {
+                range: gzf::TorpedoRange::Standard,
+            },
+        ),
+        ("SubmunitionPack", SystemKind::SubmunitionPack),
+        ("SalvoMissileLauncher", SystemKind::Sml),
+        ("SalvoMissileMagazine", SystemKind::Smm),
+        ("SalvoMissileRack", SystemKind::Smr),
+        ("FighterBay", SystemKind::HangarBay),
+        ("KineticGun", SystemKind::Inert("Class 3 Kinetic Gun".into())),
+    ];
+    let mut ships = 0;
+    for path in &files {
+        let (source, imported) = import(path);
+        assert!(!imported.has_errors(), "{}", errors(&source, &imported));
+        let doc = roxmltree::Document::parse(&source.text).expect("xml");
+        let xml_ships: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("Ship")).collect();
+        let gzf_ships: Vec<&Ship> = imported.gzf.ships().collect();
+        assert_eq!(xml_ships.len(), gzf_ships.len(), "{}", source.name);
+        for (x, s) in xml_ships.iter().zip(&gzf_ships) {
+            let at = format!("{}: {}", source.name, s.name);
+            let child = |name: &str| x.children().find(|c| c.has_tag_name(name)).unwrap();
+            let number = |name: &str| child(name).text().unwrap().trim().parse::<u32>().unwrap();
+            assert_eq!(s.mass, Some(number("Mass")), "{at}");
+            assert_eq!(s.cost, Some(number("PointValue")), "{at}");
+            let thrust: u32 = child("MainDrive").attribute("initialThrust").unwrap().parse().unwrap();
+            assert_eq!((s.thrust, s.original_thrust), (thrust, thrust), "{at}");
+            assert_eq!(s.hull_boxes(), hull_boxes(child("Hull")), "{at}");
+            let armour: usize = child("Armor").attribute("totalArmor").unwrap().parse().unwrap();
+            assert_eq!(s.armour_boxes(), armour, "{at}");
+            let elements: Vec<_> = x
+                .descendants()
+                .filter(|n| n.is_element() && n.attribute("xSSD").is_some() || n.has_tag_name("FTLDrive"))
+                .collect();
+            for (tag, kind) in kinds {
+                let n = elements.iter().filter(|e| e.has_tag_name(*tag)).count();
+                assert_eq!(count(s, kind), n, "{at}: {tag}");
+            }
+            for rating in 1..=9u8 {
+                let n = elements
+                    .iter()
+                    .filter(|e| e.has_tag_name("BeamBattery") && e.attribute("rating") == Some(&rating.to_string()))
+                    .count();
+                assert_eq!(count(s, &SystemKind::Beam { class: rating }), n, "{at}: class {rating}");
+            }
+            let holds = elements.iter().filter(|e| e.has_tag_name("CargoHold")).count();
+            assert_eq!(
+                elements.len() - holds,
+                s.systems.len(),
+                "{at}: every system element is a system"
+            );
+            ships += 1;
+        }
+        // What `fam check --strict` runs: no parse problem, no design breach.
+        let parsed = reparse(&imported.gzf);
+        assert!(!parsed.has_errors(), "{}", source.name);
+        let design = gzf::design::check(&parsed.file, &parsed.spans);
+        assert!(design.is_empty(), "{}: {design:?}", source.name);
+        assert_round_trip(&source.name, &imported);
+    }
+    assert_eq!(ships, 143);
+}
+
+#[test]
+fn the_example_games_import_and_resolve() {
+    let Some(dir) = data("fireandmaneuver") else { return };
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("out");
+    let games = [
+        "Scenario1_Frat_Attack_2player.xml",
+        "Scenario1_Frat_Attack_1player.GameEngineXml",
+        "Scenario1_Beacon_Run_1player.xml",
+        "Game184_Turn02_Player1_D.GameEngineXml",
+    ];
+    let mut args = vec!["import".to_string(), "ftjava".to_string()];
+    args.extend(games.iter().map(|g| dir.join(g).display().to_string()));
+    args.extend(["--out".to_string(), out.display().to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = fam(&args);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    // The repairs of the one game with FM.Orders, each at its line.
+    for (at, what) in [
+        ("Scenario1_Frat_Attack_2player.xml:12:", "give no Volley 3"),
+        (
+            "Scenario1_Frat_Attack_2player.xml:20:",
+            "fireConID names the main drive",
+        ),
+        ("Scenario1_Frat_Attack_2player.xml:21:", "PD weapon id 9"),
+    ] {
+        assert!(err.contains(at) && err.contains(what), "no `{what}` at {at}:\n{err}");
+    }
+    for g in games {
+        let stem = Path::new(g).file_stem().unwrap().to_str().unwrap();
+        let scenario = out.join(format!("{stem}.toml"));
+        let o = fam(&["resolve", scenario.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{g}: {}", text(&o.stderr));
+    }
+}
