@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use super::ship::{Section, class_field, inert_element, split_class, split_log_line};
+use super::ship::{Section, inert_element, split_class, split_log_line};
 use crate::diag::Diagnostic;
 use crate::gzf::design::{crew_factor_boxes, crew_factors_for, hull_boxes_for, row_sizes};
 use crate::gzf::parse::FieldSpans;
@@ -349,7 +349,6 @@ impl Out<'_> {
             if !abbrev.is_empty() || !ship_class.is_empty() {
                 el(&mut self.xml, "ShipClass", &ship_class);
             }
-            debug_assert_eq!(class_field(&name, &abbrev, &ship_class).as_deref(), Some(c.as_str()));
         }
         if let Some(c) = first("Crew") {
             el(&mut self.xml, "CrewQuality", &c);

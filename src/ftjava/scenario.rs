@@ -972,6 +972,22 @@ fn numbers(systems: &[usize]) -> String {
     format!("[{}]", n.join(", "))
 }
 
+/// A comment, folded before 78 columns.
+fn wrap_comment(out: &mut String, text: &str) {
+    let mut line = String::from("#");
+    for word in text.split_whitespace() {
+        if line.len() > 1 && line.len() + 1 + word.len() > 78 {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from("#");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+}
+
 impl Scenario {
     /// The scenario file (`docs/orders.md`); `source` names the XML file,
     /// `gzf` the records file next to it.
@@ -979,7 +995,7 @@ impl Scenario {
         let mut out = String::new();
         let _ = writeln!(out, "# Imported from {source} by `fam import ftjava` (docs/import.md).");
         for line in &self.briefing {
-            let _ = writeln!(out, "# {line}");
+            wrap_comment(&mut out, line);
         }
         let _ = writeln!(out, "title = {}", toml_string(&self.title));
         let _ = writeln!(out, "gzf = [{}]", toml_string(gzf));
@@ -988,7 +1004,7 @@ impl Scenario {
         out.push_str("\n[sides]\n");
         for side in &self.sides {
             for note in &side.notes {
-                let _ = writeln!(out, "# {note}");
+                wrap_comment(&mut out, note);
             }
             let names: Vec<String> = side
                 .formations
