@@ -967,6 +967,15 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
             ids.push((id, target, attr_span(e.node, "id")));
         }
     }
+    for (k, (id, _, span)) in ids.iter().enumerate() {
+        if ids[..k].iter().any(|(other, ..)| other == id) {
+            cx.warn(
+                span.clone(),
+                format!("a second system with id {id} on `{}`", ship.name),
+                "ids of their own (orders naming this id are left out)",
+            );
+        }
+    }
     if !payload.is_empty() {
         meta.push(Meta {
             name: "Payload-Track".into(),
