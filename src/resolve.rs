@@ -99,6 +99,22 @@ pub fn state_toml(header: &Header, battle: &Battle) -> String {
             u.thrust,
             u.control != Control::InControl,
         );
+        if let Some(c) = &u.craft {
+            let rearm = match c.rearm {
+                crate::engine::state::Rearm::Ready => "ready".to_string(),
+                crate::engine::state::Rearm::In(n) => format!("in {n} Volleys"),
+                crate::engine::state::Rearm::Never => "never".to_string(),
+            };
+            let _ = writeln!(
+                s,
+                "craft = \"{}/{}\"\ncef = \"{}/{}\"\nplace = \"{}\"\nrearm = \"{rearm}\"",
+                c.craft,
+                c.boxes,
+                c.cef,
+                c.cef_max,
+                if c.docked { "docked" } else { "launched" },
+            );
+        }
     }
     s
 }

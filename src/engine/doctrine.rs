@@ -362,12 +362,20 @@ pub fn maneuver_target(battle: &Battle, f: FormationId, by: Selector) -> Option<
 
 /// The enemy Formation `f` fires at under doctrine `d`.
 pub fn fire_target(battle: &Battle, f: FormationId, d: &Doctrine) -> Option<FormationId> {
-    match d.fire_at {
+    // Formations of small craft take no fire at a Formation (reading F1):
+    // Fire Controls engage them group by group, which doctrine leaves out.
+    let ships = |t: &FormationId| !battle.craft_only(*t);
+    let t = match d.fire_at {
         Some(by) => select_enemy(battle, f, by),
         None => maneuver_target(battle, f, d.target)
             .filter(|&t| is_live_enemy(battle, f, t))
             .or_else(|| select_enemy(battle, f, Selector::Nearest)),
-    }
+    };
+    t.filter(ships).or_else(|| {
+        enemies(battle, f)
+            .filter(|t| is_live_enemy(battle, f, *t) && ships(t))
+            .min_by_key(|&t| battle.ranges.get(f, t))
+    })
 }
 
 /// The nearest enemy Formation still in the fight (ties: the first).

@@ -190,6 +190,18 @@ pub enum CraftKind {
     Gunboat(GunboatKind),
 }
 
+impl CraftKind {
+    /// Thrust equivalent (reading F2): 12 for groups that move 24 MU, 18
+    /// for Fast groups, 9 for gunboats.
+    pub fn thrust_equivalent(self) -> u32 {
+        match self {
+            CraftKind::Fighter(t) if t.modifier == Some(gzf::FighterModifier::Fast) => 18,
+            CraftKind::Fighter(_) => 12,
+            CraftKind::Gunboat(_) => 9,
+        }
+    }
+}
+
 /// Gunboat types fam models (reading F22).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GunboatKind {
@@ -346,6 +358,98 @@ impl Unit {
         }
     }
 
+    /// Builds a small-craft Unit (docs/fighters.md §1): no hull, no
+    /// systems, no mass; its thrust is the thrust equivalent (reading F2:
+    /// 12, Fast 18, gunboats 9).
+    pub fn from_craft(name: &str, profile: Profile, side: usize, formation: FormationId, craft: Craft) -> Unit {
+        let thrust = craft.kind.thrust_equivalent();
+        Unit {
+            name: name.to_string(),
+            side,
+            formation,
+            profile,
+            mass: 0,
+            points: 0,
+            civilian: false,
+            original_thrust: thrust,
+            thrust,
+            drive_hits: 0,
+            drive_damaged: false,
+            armour_total: 0,
+            armour_lost: 0,
+            rows: Vec::new(),
+            hull_total: 0,
+            hull_lost: 0,
+            crew_boxes: Vec::new(),
+            systems: Vec::new(),
+            destroyed: craft.craft == 0,
+            surrendered: false,
+            control: Control::InControl,
+            life_support_failing: None,
+            derelict: false,
+            craft: Some(craft),
+            launch_tubes: None,
+        }
+    }
+
+    /// Writes a small-craft Unit's state into its Fighter-Group block:
+    /// craft lost crossed from the left, endurance spent crossed from the
+    /// left, `Status:` Launched / Docked / Destroyed, `Rounds:` for a torpedo
+    /// group, `Rearm:` while re-arming. Everything else is kept.
+    pub fn write_back_group(&self, g: &mut gzf::FighterGroup) {
+        let Some(c) = &self.craft else { return };
+        let lost = c.boxes.saturating_sub(c.craft) as usize;
+        if g.craft.len() < c.boxes as usize {
+            g.craft.resize(c.boxes as usize, gzf::CheckBox::OPEN);
+        }
+        for (i, b) in g.craft.iter_mut().enumerate() {
+            *b = if i < lost {
+                gzf::CheckBox::CROSSED
+            } else {
+                gzf::CheckBox::OPEN
+            };
+        }
+        let spent = c.cef_max.saturating_sub(c.cef) as usize;
+        if spent > 0 || g.endurance.is_some() {
+            let boxes = g
+                .endurance
+                .get_or_insert_with(|| vec![gzf::CheckBox::OPEN; c.cef_max as usize]);
+            if boxes.len() < c.cef_max as usize {
+                boxes.resize(c.cef_max as usize, gzf::CheckBox::OPEN);
+            }
+            for (i, b) in boxes.iter_mut().enumerate() {
+                *b = if i < spent {
+                    gzf::CheckBox::CROSSED
+                } else {
+                    gzf::CheckBox::OPEN
+                };
+            }
+        }
+        let torpedo = matches!(c.kind, CraftKind::Fighter(t) if t.base == gzf::FighterBase::Torpedo);
+        if c.torpedoes_spent || (torpedo && g.rounds.is_some()) {
+            g.rounds = Some(vec![if c.torpedoes_spent {
+                gzf::CheckBox::CROSSED
+            } else {
+                gzf::CheckBox::OPEN
+            }]);
+        }
+        g.rearm = match c.rearm {
+            Rearm::Ready => None,
+            Rearm::In(n) => Some(gzf::GroupRearm::Volleys(n)),
+            Rearm::Never => Some(gzf::GroupRearm::Never),
+        };
+        // The launch word stays with `Destroyed`: it says where the group was
+        // lost (and a group placed by its carrier needs no position).
+        g.status.launch = Some(if c.docked {
+            gzf::Launch::Docked
+        } else {
+            gzf::Launch::Launched
+        });
+        if self.destroyed || c.craft == 0 {
+            g.status.damage = Some(DamageState::Destroyed);
+        }
+    }
+
     /// Writes the Unit's state back into its ship record: damage track,
     /// armour, thrust and system statuses. Everything else is kept.
     pub fn write_back(&self, ship: &mut gzf::Ship) {
@@ -474,6 +578,10 @@ impl Unit {
     /// Crippled (Continuum §4.12): the first two hull rows gone, or no
     /// offensive weapon, no Fire Control, or no thrust left.
     pub fn crippled(&self) -> bool {
+        if let Some(c) = self.craft {
+            // A group is crippled when it has lost half its craft or more.
+            return 2 * c.craft <= c.boxes;
+        }
         let offensive = self.systems.iter().any(|s| s.operational() && is_offensive(&s.kind));
         self.rows_lost() >= 2 || !offensive || self.fire_controls().next().is_none() || self.thrust == 0
     }
@@ -587,7 +695,13 @@ impl Battle {
     /// Formation of small craft only uses their thrust equivalents, halved
     /// for a group launched this Volley (reading F2).
     pub fn formation_thrust(&self, f: FormationId) -> u32 {
-        let active = || self.formations[f].units.iter().map(|u| &self.units[*u]).filter(|u| u.active());
+        let active = || {
+            self.formations[f]
+                .units
+                .iter()
+                .map(|u| &self.units[*u])
+                .filter(|u| u.active())
+        };
         let ships = active().filter(|u| !u.is_craft()).map(|u| u.thrust).min();
         ships
             .or_else(|| {
@@ -600,7 +714,11 @@ impl Battle {
 
     /// The Formation has small craft in the fight and no ship in it.
     pub fn craft_only(&self, f: FormationId) -> bool {
-        let mut active = self.formations[f].units.iter().map(|u| &self.units[*u]).filter(|u| u.active());
+        let mut active = self.formations[f]
+            .units
+            .iter()
+            .map(|u| &self.units[*u])
+            .filter(|u| u.active());
         let mut any = false;
         active.all(|u| {
             any = true;

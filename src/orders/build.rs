@@ -8,6 +8,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
+#[path = "craft.rs"]
+mod craft;
+
 use super::raw::{self, Names, Needles, RawFire, RawPlot, RawScenario, RawVolley, S, Word};
 use super::{Loaded, Origin, Record, Report};
 use crate::diag::{Diagnostic, SourceFile};
@@ -70,10 +73,17 @@ struct FormationDef {
     name: String,
     span: Range<usize>,
     side: Option<usize>,
-    /// (record, item) of each member ship, in scenario order.
-    members: Vec<(usize, usize)>,
+    /// Each member, in scenario order (groups not listed follow).
+    members: Vec<Member>,
     /// Every Unit loaded and a side known: thrust checks can run.
     complete: bool,
+}
+
+/// A Formation member: a ship (record, item) or a group (`GroupDef` index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Member {
+    Ship(usize, usize),
+    Group(usize),
 }
 
 struct ShipRef {
@@ -156,6 +166,9 @@ fn assemble(
     // GZF records.
     let mut records: Vec<Record> = Vec::new();
     let mut record_spans: Vec<Range<usize>> = Vec::new();
+    // Per record: its index in `files`, and its blocks' field spans.
+    let mut record_files: Vec<usize> = Vec::new();
+    let mut gzf_spans: Vec<Vec<crate::gzf::parse::FieldSpans>> = Vec::new();
     let mut gzf_failed = false;
     match &raw.gzf {
         None => {
@@ -211,6 +224,8 @@ fn assemble(
                             gzf_failed = true;
                         }
                         let name = source.name.clone();
+                        record_files.push(files.list.len());
+                        gzf_spans.push(parsed.spans);
                         files.list.push((source, parsed.diagnostics));
                         records.push(Record {
                             path: p.get_ref().clone(),
@@ -266,6 +281,16 @@ fn assemble(
         }
     }
 
+    // Fighter groups and gunboat squadrons (docs/fighters.md §7).
+    let groups = if gzf_failed {
+        Vec::new()
+    } else {
+        craft::discover(files, &records, &record_files, &gzf_spans, &ships, &bases)
+    };
+    let group_by_name: BTreeMap<String, usize> =
+        groups.iter().enumerate().map(|(i, g)| (unit_key(&g.name), i)).collect();
+    let mut group_placed: BTreeMap<usize, (usize, Range<usize>)> = BTreeMap::new();
+
     // Formations.
     let mut defs: Vec<FormationDef> = Vec::new();
     let mut by_name: BTreeMap<String, FormationId> = BTreeMap::new();
@@ -316,6 +341,31 @@ fn assemble(
                         continue;
                     }
                     let key = unit_key(u.get_ref());
+                    if !ships.contains_key(&key)
+                        && let Some(&g) = group_by_name.get(&key)
+                    {
+                        if let Some((other, span)) = group_placed.get(&g) {
+                            let at = files.at(SC, SC, span);
+                            let other_name = if *other == f {
+                                "this Formation".to_string()
+                            } else {
+                                format!("Formation `{}`", defs[*other].name)
+                            };
+                            files.push(
+                                SC,
+                                Diagnostic::error(
+                                    u.span(),
+                                    format!("`{}` is already in {other_name} ({at})", groups[g].name),
+                                    "each Unit in exactly one Formation",
+                                ),
+                            );
+                            def.complete = false;
+                            continue;
+                        }
+                        group_placed.insert(g, (f, u.span()));
+                        def.members.push(Member::Group(g));
+                        continue;
+                    }
                     let Some(ship) = ships.get(&key) else {
                         def.complete = false;
                         let d = if bases.contains_key(&key) {
@@ -357,11 +407,57 @@ fn assemble(
                         continue;
                     }
                     placed.insert(key, (f, u.span()));
-                    def.members.push((ship.record, ship.item));
+                    def.members.push(Member::Ship(ship.record, ship.item));
                 }
                 by_name.insert(def.name.clone(), f);
                 defs.push(def);
             }
+        }
+    }
+
+    // Groups not listed fly with their carrier (docs/fighters.md §6).
+    let carrier_formation = |c: (usize, usize)| -> Option<usize> {
+        let Item::Ship(s) = &records[c.0].file.items[c.1] else {
+            return None;
+        };
+        placed.get(&unit_key(&s.name)).map(|(f, _)| *f)
+    };
+    for (g, def) in groups.iter().enumerate() {
+        let gunboat = def
+            .item
+            .and_then(|i| match &records[def.record].file.items[i] {
+                Item::FighterGroup(b) => Some(b.gunboat.is_some()),
+                _ => None,
+            })
+            .unwrap_or(false);
+        let docked = def.item.is_none()
+            || matches!(&records[def.record].file.items[def.item.unwrap_or(0)],
+                Item::FighterGroup(b) if b.status.launch == Some(crate::gzf::model::Launch::Docked));
+        match (group_placed.get(&g), def.carrier.and_then(carrier_formation)) {
+            (Some(_), Some(_)) => {}
+            (Some((_, span)), None) if docked && !gunboat => files.push(
+                SC,
+                Diagnostic::error(
+                    span.clone(),
+                    format!(
+                        "`{}` is docked in a carrier that is in no Formation of this scenario",
+                        def.name
+                    ),
+                    "its carrier listed under [formations] too, or a launched group",
+                ),
+            ),
+            (Some(_), None) => {}
+            (None, Some(f)) => defs[f].members.push(Member::Group(g)),
+            (None, None) if def.carrier.is_none() && def.item.is_some() => files.push(
+                def.at.0,
+                Diagnostic::error(
+                    def.at.1.clone(),
+                    format!("group `{}` has no carrier and is in no Formation", def.name),
+                    "`Carrier:` naming a ship of the battle, or the group listed under [formations] in the scenario",
+                ),
+            ),
+            // Its carrier is not in this battle: neither is the group.
+            (None, None) => {}
         }
     }
 
@@ -464,29 +560,6 @@ fn assemble(
         }
     }
 
-    // Units and the Battle.
-    let mut units: Vec<Unit> = Vec::new();
-    let mut origins: Vec<Origin> = Vec::new();
-    let mut formations: Vec<Formation> = Vec::new();
-    for (f, def) in defs.iter().enumerate() {
-        let side = def.side.unwrap_or(0);
-        let mut members = Vec::new();
-        for &(record, item) in &def.members {
-            let Item::Ship(ship) = &records[record].file.items[item] else {
-                continue;
-            };
-            members.push(units.len());
-            units.push(Unit::from_ship(ship, records[record].file.profile, side, f));
-            origins.push(Origin { record, item });
-        }
-        formations.push(Formation {
-            name: def.name.clone(),
-            side,
-            units: members,
-            reserve: Default::default(),
-        });
-    }
-
     let rules = match &raw.rules {
         None => Rules::default(),
         Some(r) => {
@@ -497,10 +570,78 @@ fn assemble(
                 double_drive_check: r.double_drive_check.unwrap_or(d.double_drive_check),
                 needle_fb1: r.needle_fb1.unwrap_or(d.needle_fb1),
                 strike_colours: r.strike_colours.unwrap_or(d.strike_colours),
+                pilot_quality: craft::pilot_rule(r.pilot_quality),
+                fighter_evasion_drm: r.fighter_evasion_drm.unwrap_or(d.fighter_evasion_drm),
                 ..d
             }
         }
     };
+
+    // Units and the Battle: every ship first, in Formation order, then
+    // every group (so a scenario's ships keep their Unit numbers when its
+    // carriers' bays bring groups in).
+    let mut units: Vec<Unit> = Vec::new();
+    let mut origins: Vec<Origin> = Vec::new();
+    let mut formations: Vec<Formation> = Vec::new();
+    let mut group_units: Vec<(UnitId, usize)> = Vec::new();
+    let mut ids: Vec<Vec<Option<UnitId>>> = Vec::new();
+    for (f, def) in defs.iter().enumerate() {
+        let side = def.side.unwrap_or(0);
+        let mut list = Vec::new();
+        for &m in &def.members {
+            let Member::Ship(record, item) = m else {
+                list.push(None);
+                continue;
+            };
+            let Item::Ship(ship) = &records[record].file.items[item] else {
+                continue;
+            };
+            list.push(Some(units.len()));
+            units.push(Unit::from_ship(ship, records[record].file.profile, side, f));
+            origins.push(Origin { record, item });
+        }
+        ids.push(list);
+    }
+    for (f, def) in defs.iter().enumerate() {
+        let side = def.side.unwrap_or(0);
+        let mut k = 0;
+        for &m in &def.members {
+            if let Member::Group(g) = m {
+                let gd = &groups[g];
+                ids[f][k] = Some(units.len());
+                group_units.push((units.len(), g));
+                units.push(craft::group_unit(files, gd, &records, &gzf_spans, &rules, side, f));
+                // A bay group's origin is its carrier's ship block.
+                let item = gd.item.or(gd.carrier.map(|c| c.1)).unwrap_or(0);
+                origins.push(Origin {
+                    record: gd.record,
+                    item,
+                });
+            }
+            if matches!(m, Member::Group(_))
+                || matches!(m, Member::Ship(r, i) if matches!(records[r].file.items[i], Item::Ship(_)))
+            {
+                k += 1;
+            }
+        }
+        formations.push(Formation {
+            name: def.name.clone(),
+            side,
+            units: ids[f].iter().flatten().copied().collect(),
+            reserve: Default::default(),
+        });
+    }
+    // Link each group to its carrier's Unit and bay.
+    for (u, g) in group_units {
+        let (Some(c), Some(bay)) = (groups[g].carrier, groups[g].bay) else {
+            continue;
+        };
+        let carrier =
+            (0..units.len()).find(|&x| !units[x].is_craft() && origins[x] == Origin { record: c.0, item: c.1 });
+        if let (Some(cu), Some(craft)) = (carrier, units[u].craft.as_mut()) {
+            craft.carrier = Some((cu, bay));
+        }
+    }
 
     let start = match &raw.start_range {
         None => DEFAULT_START_RANGE,
@@ -587,6 +728,7 @@ fn assemble(
 
     let victory = victory(files, &battle, raw.victory.as_ref());
     reserves(files, &mut battle, raw.reserves.as_ref());
+    craft::launch_tubes(files, &mut battle, raw.launch_tubes.as_ref());
 
     let seed = raw.seed.as_ref().and_then(|s| match u64::try_from(*s.get_ref()) {
         Ok(v) => Some(v),
@@ -618,6 +760,7 @@ fn assemble(
         formations: vec![None; defs.len()],
     };
     let mut plotted_in: Vec<Option<(usize, Range<usize>)>> = vec![None; defs.len()];
+    let mut all_notes: Vec<Option<(usize, [Notes; 3])>> = vec![None; defs.len()];
     let cx = Cx {
         battle: &battle,
         defs: &defs,
@@ -753,10 +896,12 @@ fn assemble(
                     // Ammunition is counted over the whole Exchange.
                     cx.ammunition(files, file, &mut volleys, &notes);
                     plot.formations[f] = Some(FormationPlot { volleys });
+                    all_notes[f] = Some((file, notes));
                 }
             }
         }
     }
+    cx.exchange_craft(files, &mut plot.formations, &all_notes);
 
     let plot_sources = plotted_in
         .iter()
@@ -1073,6 +1218,8 @@ enum Mode {
 struct Notes {
     /// One per `VolleyPlot::fire` order, in the same order.
     fire: Vec<FireNotes>,
+    /// Launches, recoveries, and Speed and Evasion of Formations of small craft.
+    craft: craft::CraftNotes,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -1157,7 +1304,13 @@ impl Cx<'_> {
         match unit {
             Some(name) => self.member(files, file, f, name),
             None => {
-                let members = &self.battle.formations[f].units;
+                // Groups have no systems: the only ship is meant.
+                let members: Vec<UnitId> = self.battle.formations[f]
+                    .units
+                    .iter()
+                    .copied()
+                    .filter(|&u| !self.unit(u).is_craft())
+                    .collect();
                 if members.len() == 1 && self.defs[f].complete {
                     return Some(members[0]);
                 }
@@ -1361,8 +1514,12 @@ impl Cx<'_> {
         let mut notes = Notes::default();
         let def = &self.defs[f];
         let fname = &def.name;
-        let thrust = def.complete.then(|| self.battle.formation_thrust(f));
+        // A Formation of small craft only has its thrust checked once every
+        // plot is read (launches change it Volley by Volley).
+        let craft_only = self.craft_formation(f);
+        let thrust = (def.complete && !craft_only).then(|| self.battle.formation_thrust(f));
         let mut out = VolleyPlot::default();
+        notes.craft.span = raw.span();
 
         // Speed and Evasion.
         let non_negative = |files: &mut Files, x: &Option<S<i64>>, what: &str| -> Option<(u32, Range<usize>)> {
@@ -1384,6 +1541,10 @@ impl Cx<'_> {
         };
         let speed = non_negative(files, &v.speed, "Speed");
         let evasion = non_negative(files, &v.evasion, "Evasion");
+        if craft_only {
+            notes.craft.speed = speed.clone();
+            notes.craft.evasion = evasion.clone();
+        }
         let thrust_help = || {
             let parts: Vec<String> = self.battle.formations[f]
                 .units
@@ -1643,6 +1804,7 @@ impl Cx<'_> {
                 unit,
                 fc,
                 target,
+                group,
                 weapons,
                 needle,
             } = entry.get_ref();
@@ -1661,10 +1823,59 @@ impl Cx<'_> {
                 );
                 continue;
             }
-            let target_f = if target.get_ref().eq_ignore_ascii_case(INACTIVE) {
+            let mut aimed_group = None;
+            let target = match (target, group) {
+                (Some(_), Some(g)) => {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            g.span(),
+                            "a fire entry with both `target` and `group`",
+                            "target = \"FORMATION\" or group = \"GROUP\"",
+                        ),
+                    );
+                    continue;
+                }
+                (None, None) => {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            entry.span(),
+                            "a fire entry without `target`",
+                            "target = \"FORMATION\" (or \"inactive\"), or group = \"GROUP\"",
+                        )
+                        .with_help(raw::FORMAT_DOC),
+                    );
+                    continue;
+                }
+                (Some(t), None) => t,
+                (None, Some(g)) => g,
+            };
+            let target_f = if group.is_some() {
+                let Some(g) = self.fire_group(files, file, f, target) else {
+                    continue;
+                };
+                aimed_group = Some(g);
+                Some(self.unit(g).formation)
+            } else if target.get_ref().eq_ignore_ascii_case(INACTIVE) {
                 None
             } else {
                 match self.formation_target(files, file, f, target, "fire on") {
+                    Some(t) if self.craft_formation(t) => {
+                        files.push(
+                            file,
+                            Diagnostic::error(
+                                target.span(),
+                                format!(
+                                    "Formation `{}` holds only small craft, which take no share of fire at a Formation",
+                                    self.defs[t].name
+                                ),
+                                "group = \"GROUP\": a Fire Control engages one named group",
+                            )
+                            .with_help("docs/fighters.md §3.7 (reading F1)"),
+                        );
+                        continue;
+                    }
                     Some(t) => {
                         if self.battle.formations[t].side == self.battle.formations[f].side
                             && self.defs[t].side.is_some()
@@ -1806,7 +2017,7 @@ impl Cx<'_> {
                 target: target_f,
                 weapons: list.iter().map(|x| x.0).collect(),
                 needles: Vec::new(),
-                group: None,
+                group: aimed_group,
             });
             notes.fire.push(FireNotes {
                 explicit: list,
@@ -1816,6 +2027,9 @@ impl Cx<'_> {
 
         // Point defence.
         self.point_defence(files, file, f, v, &mut assigned, &mut out);
+
+        // Small craft: launches, recoveries, group actions, secondary maneuver.
+        self.volley_craft(files, file, f, v, &mut out, &mut notes);
 
         // The default "all": every weapon of the Unit not assigned elsewhere.
         for p in defaults {
@@ -2224,7 +2438,12 @@ impl Cx<'_> {
             let tu = match &n.unit {
                 Some(name) => self.member(files, file, t, name),
                 None => {
-                    let members = &self.battle.formations[t].units;
+                    let members: Vec<UnitId> = self.battle.formations[t]
+                        .units
+                        .iter()
+                        .copied()
+                        .filter(|&u| !self.unit(u).is_craft())
+                        .collect();
                     if members.len() == 1 && self.defs[t].complete {
                         Some(members[0])
                     } else {

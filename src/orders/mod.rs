@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use crate::diag::{Diagnostic, SourceFile};
 use crate::engine::plot::{ExchangePlot, FormationId, UnitId};
 use crate::engine::state::Battle;
-use crate::gzf::{GzfFile, Item, ParseOptions, Ship};
+use crate::gzf::{self, GzfFile, Item, ParseOptions, Ship};
 
 pub use build::DEFAULT_START_RANGE;
 pub use raw::is_scenario_text;
@@ -62,7 +62,8 @@ pub struct Loaded {
     pub plot: ExchangePlot,
     /// The GZF files, in the order the scenario lists them.
     pub records: Vec<Record>,
-    /// For each `UnitId`, the record and item it was built from.
+    /// For each `UnitId`, the record and item it was built from: a ship, a
+    /// Fighter-Group block, or (a group implied by a hangar bay) its carrier.
     pub origins: Vec<Origin>,
     /// For each `FormationId`, the source file its plot came from; `None`
     /// for a Formation without a plot (it maintains and does not fire).
@@ -77,21 +78,82 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// The ship record a Unit was built from.
+    /// The ship record a Unit was built from (for a bay group: its carrier's).
     pub fn ship(&self, unit: UnitId) -> &Ship {
         let o = self.origins[unit];
         match &self.records[o.record].file.items[o.item] {
             Item::Ship(s) => s,
-            _ => unreachable!("origins point at ships"),
+            _ => panic!("Unit {unit} is a group with a Fighter-Group block, not a ship"),
         }
     }
 
-    /// Writes every Unit's state back into its ship record
-    /// (`Unit::write_back`), ready for `gzf::write`.
+    /// Writes every Unit's state back into its record, ready for
+    /// `gzf::write`: ships through `Unit::write_back`, groups with a
+    /// Fighter-Group block through `Unit::write_back_group`. The bay groups
+    /// of a carrier (implied by its bays, docs/fighters.md §7) get blocks of
+    /// their own, all of them in bay order, once one of them has changed;
+    /// the blocks go after the last ship or group of the carrier's file,
+    /// and the Units' origins then point at them.
     pub fn write_back(&mut self, battle: &Battle) {
+        // Bay groups per carrier origin, in bay (Unit) order.
+        let mut bay_groups: Vec<(Origin, Vec<UnitId>)> = Vec::new();
         for (u, o) in self.origins.iter().enumerate() {
-            if let Item::Ship(s) = &mut self.records[o.record].file.items[o.item] {
-                battle.units[u].write_back(s);
+            let unit = &battle.units[u];
+            match &mut self.records[o.record].file.items[o.item] {
+                Item::Ship(s) if !unit.is_craft() => unit.write_back(s),
+                Item::FighterGroup(g) if unit.is_craft() => unit.write_back_group(g),
+                Item::Ship(_) => match bay_groups.iter_mut().find(|(c, _)| c == o) {
+                    Some((_, list)) => list.push(u),
+                    None => bay_groups.push((*o, vec![u])),
+                },
+                _ => {}
+            }
+        }
+        for (carrier, mut list) in bay_groups {
+            let changed = list.iter().any(|&u| {
+                let (a, b) = (&self.battle.units[u], &battle.units[u]);
+                a.craft != b.craft || a.destroyed != b.destroyed
+            });
+            if !changed {
+                continue;
+            }
+            let Item::Ship(ship) = &self.records[carrier.record].file.items[carrier.item] else {
+                continue;
+            };
+            let ship = ship.clone();
+            list.sort_by_key(|&u| battle.units[u].craft.and_then(|c| c.carrier).map_or(0, |c| c.1));
+            let items = &mut self.records[carrier.record].file.items;
+            let at = items
+                .iter()
+                .rposition(|i| matches!(i, Item::Ship(_) | Item::FighterGroup(_)))
+                .map_or(items.len(), |i| i + 1);
+            for (k, &u) in list.iter().enumerate() {
+                let unit = &battle.units[u];
+                let bay = unit.craft.and_then(|c| c.carrier).map(|c| c.1);
+                let sys = bay.and_then(|b| ship.systems.get(b));
+                let mut g = gzf::FighterGroup::new(unit.name.clone());
+                g.craft = vec![gzf::CheckBox::OPEN; unit.craft.map_or(6, |c| c.boxes) as usize];
+                g.fighter_type = sys.and_then(|s| s.fighter_type);
+                g.pilot_quality = sys.and_then(|s| s.pilot_quality);
+                g.carrier = Some(ship.name.clone());
+                unit.write_back_group(&mut g);
+                items.insert(at + k, Item::FighterGroup(g));
+            }
+            // Origins after the insertion point move down; the bay groups
+            // now have blocks.
+            let n = list.len();
+            for o in self
+                .origins
+                .iter_mut()
+                .filter(|o| o.record == carrier.record && o.item >= at)
+            {
+                o.item += n;
+            }
+            for (k, &u) in list.iter().enumerate() {
+                self.origins[u] = Origin {
+                    record: carrier.record,
+                    item: at + k,
+                };
             }
         }
     }

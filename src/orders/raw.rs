@@ -72,6 +72,16 @@ pub(crate) struct RawRules {
     pub double_drive_check: Option<bool>,
     pub needle_fb1: Option<bool>,
     pub strike_colours: Option<bool>,
+    pub pilot_quality: Option<RawPilotQuality>,
+    pub fighter_evasion_drm: Option<bool>,
+}
+
+/// `pilot_quality = "off" | "record"` (reading F18).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum RawPilotQuality {
+    Off,
+    Record,
 }
 
 /// `morale = 50` (percent of starting mass lost) or `morale = false`.
@@ -130,7 +140,10 @@ pub(crate) struct RawRange {
 pub(crate) struct RawFire {
     pub unit: Option<S<String>>,
     pub fc: Option<S<i64>>,
-    pub target: S<String>,
+    /// The target Formation (or `inactive`); `group` instead names a fighter
+    /// group or gunboat squadron.
+    pub target: Option<S<String>>,
+    pub group: Option<S<String>>,
     pub weapons: Option<Numbers>,
     /// Needle beams' targets: one table or an array of them.
     pub needle: Option<S<Needles>>,
@@ -209,6 +222,25 @@ pub(crate) struct RawVolley {
     pub fire: Option<Vec<S<RawFire>>>,
     pub pd: Option<Vec<S<RawPd>>>,
     pub damage_control: Option<BTreeMap<S<String>, Numbers>>,
+    /// Docked groups launched from this Formation's carriers.
+    pub launch: Option<Vec<S<String>>>,
+    /// Groups recovered into this Formation's carriers.
+    pub recover: Option<Vec<S<String>>>,
+    /// One action per small-craft Unit of this Formation.
+    pub fighters: Option<Vec<S<RawCraftOrder>>>,
+    /// Secondary maneuver of a Formation of small craft only.
+    pub after: Option<S<BTreeMap<S<Word>, S<String>>>>,
+}
+
+/// One group's action, as written in `fighters = [...]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawCraftOrder {
+    pub group: S<String>,
+    pub attack: Option<S<String>>,
+    pub dogfight: Option<S<String>>,
+    pub screen: Option<S<String>>,
+    pub intercept: Option<S<bool>>,
 }
 
 /// A Formation's plot: one or three Volleys.
@@ -236,6 +268,8 @@ pub(crate) struct RawScenario {
     pub seed: Option<S<i64>>,
     pub start_range: Option<S<i64>>,
     pub rules: Option<RawRules>,
+    /// `[launch_tubes]`: ship name → launches plus recoveries per Volley.
+    pub launch_tubes: Option<S<BTreeMap<S<String>, S<i64>>>>,
     pub victory: Option<RawVictory>,
     pub reserves: Option<RawReserves>,
     pub sides: Option<NameLists>,
@@ -257,8 +291,9 @@ pub(crate) struct RawOrders {
 
 /// Keys a scenario file may have; an orders file has none of them but
 /// `plot` and `doctrine`.
-pub(crate) const SCENARIO_KEYS: [&str; 13] = [
+pub(crate) const SCENARIO_KEYS: [&str; 14] = [
     "reserves",
+    "launch_tubes",
     "title",
     "exchange",
     "gzf",
@@ -317,6 +352,10 @@ fn plain(message: &str) -> String {
         .replace(
             "expected struct RawFire",
             "expected a table like { unit = \"…\", fc = 5, target = \"…\" }",
+        )
+        .replace(
+            "expected struct RawCraftOrder",
+            "expected a table like { group = \"…\", attack = \"…\" }",
         )
         .replace(
             "expected struct RawPd",
@@ -490,6 +529,7 @@ pub(crate) fn scenario(text: &str, diags: &mut Vec<Diagnostic>) -> Option<RawSce
             "seed" => raw.seed = piece(value, diags),
             "start_range" => raw.start_range = piece(value, diags),
             "rules" => raw.rules = piece(value, diags),
+            "launch_tubes" => raw.launch_tubes = piece(value, diags),
             "victory" => raw.victory = piece(value, diags),
             "reserves" => raw.reserves = piece(value, diags),
             "sides" => raw.sides = name_lists(value, "sides", diags),

@@ -13,8 +13,8 @@
 use std::fmt::Write as _;
 
 use crate::engine::plot::{
-    ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, NeedleOrder, PdOrder, SystemId,
-    UnitId, VolleyPlot,
+    CraftAction, ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, NeedleOrder, PdOrder,
+    SystemId, UnitId, VolleyPlot,
 };
 use crate::engine::state::{Battle, Sys, SysState, Unit};
 use crate::gzf::SystemKind;
@@ -209,12 +209,11 @@ fn volley_toml(out: &mut String, battle: &Battle, v: &VolleyPlot) {
     if !v.fire.is_empty() {
         let _ = writeln!(out, "fire = [");
         for o in &v.fire {
-            let mut entry = format!(
-                "unit = {}, fc = {}, target = {}",
-                unit(o.unit),
-                o.fire_control + 1,
-                o.target.map_or_else(|| toml_string(INACTIVE), formation)
-            );
+            let aim = match o.group {
+                Some(g) => format!("group = {}", unit(g)),
+                None => format!("target = {}", o.target.map_or_else(|| toml_string(INACTIVE), formation)),
+            };
+            let mut entry = format!("unit = {}, fc = {}, {aim}", unit(o.unit), o.fire_control + 1);
             if o.target.is_some() || !o.weapons.is_empty() {
                 let _ = write!(entry, ", weapons = {}", numbers(&o.weapons));
             }
@@ -268,6 +267,29 @@ fn volley_toml(out: &mut String, battle: &Battle, v: &VolleyPlot) {
             .collect();
         let _ = writeln!(out, "damage_control = {{ {} }}", parts.join(", "));
     }
+    let names = |list: &[UnitId]| list.iter().map(|&u| unit(u)).collect::<Vec<_>>().join(", ");
+    if !v.launch.is_empty() {
+        let _ = writeln!(out, "launch = [{}]", names(&v.launch));
+    }
+    if !v.recover.is_empty() {
+        let _ = writeln!(out, "recover = [{}]", names(&v.recover));
+    }
+    if !v.craft.is_empty() {
+        let _ = writeln!(out, "fighters = [");
+        for o in &v.craft {
+            let action = match o.action {
+                CraftAction::Attack(t) => format!("attack = {}", unit(t)),
+                CraftAction::Dogfight(t) => format!("dogfight = {}", unit(t)),
+                CraftAction::Screen(t) => format!("screen = {}", unit(t)),
+                CraftAction::Intercept => "intercept = true".to_string(),
+            };
+            let _ = writeln!(out, "  {{ group = {}, {action} }},", unit(o.group));
+        }
+        let _ = writeln!(out, "]");
+    }
+    if let Some(a) = &v.after {
+        let _ = writeln!(out, "after = {{ {} = {} }}", word(a.maneuver), formation(a.target));
+    }
 }
 
 // ---- The template -------------------------------------------------------
@@ -306,6 +328,12 @@ fn live_enemy(battle: &Battle, f: FormationId, t: FormationId) -> bool {
         && battle.formation_active(t)
 }
 
+/// An enemy Formation a Fire Control may aim at: in the fight and not of
+/// small craft only (those are engaged group by group, reading F1).
+fn fire_enemy(battle: &Battle, f: FormationId, t: FormationId) -> bool {
+    live_enemy(battle, f, t) && !battle.craft_only(t)
+}
+
 /// The target most of `f`'s Fire Controls fired at in the last Volley of
 /// its plot (the first such order breaks a tie), if it is an enemy still in
 /// the fight.
@@ -313,7 +341,7 @@ fn last_target(battle: &Battle, f: FormationId, last: Option<&FormationPlot>) ->
     let fire = &last?.volleys[2].fire;
     let mut best: Option<(FormationId, usize)> = None;
     for o in fire {
-        let Some(t) = o.target.filter(|&t| live_enemy(battle, f, t)) else {
+        let Some(t) = o.target.filter(|&t| fire_enemy(battle, f, t)) else {
             continue;
         };
         let n = fire.iter().filter(|x| x.target == Some(t)).count();
@@ -395,6 +423,11 @@ pub fn template(battle: &Battle, last: &ExchangePlot) -> ExchangePlot {
             None => (thrust, 0),
         };
         let target = last_target(battle, f, prev).or_else(|| nearest_enemy(battle, f));
+        let fire_at = target.filter(|&t| fire_enemy(battle, f, t)).or_else(|| {
+            (0..n)
+                .filter(|&t| fire_enemy(battle, f, t))
+                .min_by_key(|&t| battle.ranges.get(f, t))
+        });
         let base = VolleyPlot {
             speed,
             evasion,
@@ -412,12 +445,12 @@ pub fn template(battle: &Battle, last: &ExchangePlot) -> ExchangePlot {
             }
             let fcs: Vec<SystemId> = unit.fire_controls().collect();
             let Some(&first) = fcs.first() else { continue };
-            let aim = target.and_then(|t| needle_aim(battle, u, t, prev));
+            let aim = fire_at.and_then(|t| needle_aim(battle, u, t, prev));
             let mut fired: Vec<SystemId> = Vec::new();
             let mut drawn: Vec<(SystemId, u32)> = Vec::new();
             for v in &mut volleys {
                 for &fc in &fcs {
-                    let aimed = if fc == first { target } else { None };
+                    let aimed = if fc == first { fire_at } else { None };
                     let mut weapons = Vec::new();
                     if aimed.is_some() {
                         for (i, sys) in unit.systems.iter().enumerate() {
@@ -544,6 +577,23 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
         "\n[rules]\nreactor_blast = {}\nrepair_permanent_bridge = {}\ndouble_drive_check = {}\nneedle_fb1 = {}\nstrike_colours = {}",
         r.reactor_blast, r.repair_permanent_bridge, r.double_drive_check, r.needle_fb1, r.strike_colours
     );
+    let _ = writeln!(
+        out,
+        "pilot_quality = \"{}\"\nfighter_evasion_drm = {}",
+        match r.pilot_quality {
+            crate::engine::rules::PilotQualityRule::Off => "off",
+            crate::engine::rules::PilotQualityRule::Record => "record",
+        },
+        r.fighter_evasion_drm
+    );
+    let tubes: Vec<String> = battle
+        .units
+        .iter()
+        .filter_map(|u| u.launch_tubes.map(|t| format!("{} = {t}", toml_key(&u.name))))
+        .collect();
+    if !tubes.is_empty() {
+        let _ = writeln!(out, "\n[launch_tubes]\n{}", tubes.join("\n"));
+    }
     if r.reserves {
         let in_reserve: Vec<String> = battle
             .formations

@@ -1,0 +1,1111 @@
+//! Fighter groups and gunboat squadrons in scenarios and plots
+//! (docs/fighters.md §6-7): which groups the records hold, which take part
+//! in the battle and in which Formation, their Units, and the checks of the
+//! plot keys `launch`, `recover`, `fighters`, `after` and `fire.group`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use super::raw::{RawCraftOrder, RawVolley, S, Word};
+use super::{Cx, Files, Notes, ShipRef, unit_key};
+use crate::diag::Diagnostic;
+use crate::engine::plot::{CraftAction, CraftOrder, FormationId, Maneuver, ManeuverOrder, UnitId, VolleyPlot};
+use crate::engine::rules::{PilotQualityRule, Rules};
+use crate::engine::state::{Battle, Craft, CraftKind, GunboatKind, Rearm, SysState, Unit};
+use crate::gzf::model::{
+    CheckBox, DamageState, FighterBase, FighterGroup, FighterModifier, FighterType, GroupRearm, GunboatType, Launch,
+    Profile,
+};
+use crate::gzf::parse::FieldSpans;
+use crate::gzf::{Item, SystemKind};
+use crate::orders::Record;
+
+/// Most craft fam models in one group (light fighters refused, docs/fighters.md §10).
+const MAX_CRAFT: usize = 6;
+
+/// A group the records hold: a Fighter-Group block, or a full group implied
+/// by a hangar bay with `Fighter-Type:` and no block (docs/fighters.md §7).
+#[derive(Debug, Clone)]
+pub(super) struct GroupDef {
+    /// The block's id, or `SHIP/N` for a bay group (N = the bay's system number).
+    pub name: String,
+    pub record: usize,
+    /// The Fighter-Group item; `None` for a bay group.
+    pub item: Option<usize>,
+    /// The carrier ship (record, item), when `Carrier:` names a loaded ship.
+    pub carrier: Option<(usize, usize)>,
+    /// The hangar bay (system index on the carrier) the group sits in.
+    pub bay: Option<usize>,
+    /// Where messages about the group point: (file index, span).
+    pub at: (usize, Range<usize>),
+}
+
+impl GroupDef {
+    fn block<'r>(&self, records: &'r [Record]) -> Option<&'r FighterGroup> {
+        match &records[self.record].file.items[self.item?] {
+            Item::FighterGroup(g) => Some(g),
+            _ => None,
+        }
+    }
+}
+
+/// Where in a GZF file a field of an item is, falling back to the block's first field.
+fn field_at(spans: &[Vec<FieldSpans>], record: usize, item: usize, fields: &[&str]) -> Range<usize> {
+    let Some(s) = spans.get(record).and_then(|r| r.get(item)) else {
+        return 0..0;
+    };
+    fields.iter().find_map(|f| s.get(*f).cloned()).unwrap_or(0..0)
+}
+
+/// Every group of the records, with its carrier and bay; reports groups
+/// naming a base or an unknown ship as carrier, and more groups naming a
+/// carrier than it has hangar bays.
+pub(super) fn discover(
+    files: &mut Files,
+    records: &[Record],
+    record_files: &[usize],
+    spans: &[Vec<FieldSpans>],
+    ships: &BTreeMap<String, ShipRef>,
+    bases: &BTreeMap<String, usize>,
+) -> Vec<GroupDef> {
+    let mut out = Vec::new();
+    // Blocks naming each carrier, in record and file order.
+    let mut naming: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    for (r, rec) in records.iter().enumerate() {
+        for (i, item) in rec.file.items.iter().enumerate() {
+            let Item::FighterGroup(g) = item else { continue };
+            let file = record_files[r];
+            let mut def = GroupDef {
+                name: g.id.trim().to_string(),
+                record: r,
+                item: Some(i),
+                carrier: None,
+                bay: None,
+                at: (file, field_at(spans, r, i, &["fighter-group"])),
+            };
+            if let Some(c) = &g.carrier {
+                let span = field_at(spans, r, i, &["carrier", "fighter-group"]);
+                let key = unit_key(c);
+                match ships.get(&key) {
+                    Some(ship) => def.carrier = Some((ship.record, ship.item)),
+                    None if bases.contains_key(&key) => files.push(
+                        file,
+                        Diagnostic::error(
+                            span,
+                            format!("group `{}` names base `{c}` as its carrier", g.id),
+                            "a ship with hangar bays (bases are not Units yet)",
+                        ),
+                    ),
+                    None => files.push(
+                        file,
+                        Diagnostic::error(
+                            span,
+                            format!(
+                                "group `{}` names `{c}` as its carrier, and no loaded record holds that ship",
+                                g.id
+                            ),
+                            "the name of a ship with hangar bays in the scenario's records",
+                        ),
+                    ),
+                }
+            }
+            // Gunboats start launched and never dock: they take no bay.
+            if let Some(c) = def.carrier.filter(|_| g.gunboat.is_none()) {
+                let k = naming.entry(c).or_insert(0);
+                let Item::Ship(ship) = &records[c.0].file.items[c.1] else {
+                    continue;
+                };
+                let bays: Vec<usize> = hangar_bays(ship);
+                match bays.get(*k) {
+                    Some(&b) => def.bay = Some(b),
+                    None => files.push(
+                        file,
+                        Diagnostic::error(
+                            field_at(spans, r, i, &["carrier", "fighter-group"]),
+                            format!(
+                                "`{}` has {} hangar bay{}, and group `{}` is group {} naming it as carrier",
+                                ship.name,
+                                bays.len(),
+                                if bays.len() == 1 { "" } else { "s" },
+                                g.id,
+                                *k + 1
+                            ),
+                            format!("at most {} Fighter-Group blocks naming `{}`", bays.len(), ship.name),
+                        )
+                        .with_help("the k-th group naming a carrier sits in its k-th hangar bay (docs/fighters.md §7)"),
+                    ),
+                }
+                *k += 1;
+            }
+            out.push(def);
+        }
+    }
+    // Full groups implied by bays with a fighter type and no block.
+    for ship_ref in ships.values() {
+        let Item::Ship(ship) = &records[ship_ref.record].file.items[ship_ref.item] else {
+            continue;
+        };
+        let taken = naming.get(&(ship_ref.record, ship_ref.item)).copied().unwrap_or(0);
+        for &b in hangar_bays(ship).iter().skip(taken) {
+            let sys = &ship.systems[b];
+            if sys.fighter_type.is_none() || sys.status.damage == Some(DamageState::Destroyed) {
+                continue;
+            }
+            out.push(GroupDef {
+                name: bay_group_name(&ship.name, b),
+                record: ship_ref.record,
+                item: None,
+                carrier: Some((ship_ref.record, ship_ref.item)),
+                bay: Some(b),
+                at: (
+                    record_files[ship_ref.record],
+                    field_at(spans, ship_ref.record, ship_ref.item, &["ship"]),
+                ),
+            });
+        }
+    }
+    // Names unique among groups and ships (orders name both).
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, g) in out.iter().enumerate() {
+        let key = unit_key(&g.name);
+        if g.name.is_empty() {
+            files.push(
+                g.at.0,
+                Diagnostic::error(
+                    g.at.1.clone(),
+                    "a Fighter-Group without an id",
+                    "an id: orders name groups by it",
+                ),
+            );
+            continue;
+        }
+        if ships.contains_key(&key) {
+            files.push(
+                g.at.0,
+                Diagnostic::error(
+                    g.at.1.clone(),
+                    format!("group `{}` has the name of a ship", g.name),
+                    "group ids distinct from ship names (orders name both)",
+                ),
+            );
+        } else if let Some(&first) = seen.get(&key) {
+            files.push(
+                g.at.0,
+                Diagnostic::error(
+                    g.at.1.clone(),
+                    format!(
+                        "a second group named `{}` (the first is in `{}`)",
+                        g.name, records[out[first].record].path
+                    ),
+                    "group ids unique across the records",
+                ),
+            );
+        } else {
+            seen.insert(key, i);
+        }
+    }
+    out
+}
+
+/// System indices of a ship's hangar bays, in record order.
+pub(super) fn hangar_bays(ship: &crate::gzf::Ship) -> Vec<usize> {
+    ship.systems
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.kind == SystemKind::HangarBay)
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The name of a group implied by a hangar bay: `SHIP/N`, N the bay's
+/// 1-based system number (as orders number systems, e.g. `fc = 5`).
+pub fn bay_group_name(ship: &str, bay: usize) -> String {
+    format!("{}/{}", ship.trim(), bay + 1)
+}
+
+/// Default endurance (reading F19): FB1 6 (long range 9), FT2 3 (long
+/// range 5); gunboats 6.
+fn default_cef(t: Option<FighterType>, gunboat: bool, profile: Profile) -> u32 {
+    let long = t.is_some_and(|t| t.modifier == Some(FighterModifier::LongRange));
+    match (gunboat, profile, long) {
+        (true, _, _) => 6,
+        (false, Profile::Fb1, false) => 6,
+        (false, Profile::Fb1, true) => 9,
+        (false, Profile::Ft2, false) => 3,
+        (false, Profile::Ft2, true) => 5,
+    }
+}
+
+/// Builds the Unit of a group taking part in the battle (carrier left
+/// unset: the caller links it once every Unit exists). Drone pods and
+/// groups of more than 6 craft are refused here, where they would fight.
+pub(super) fn group_unit(
+    files: &mut Files,
+    g: &GroupDef,
+    records: &[Record],
+    spans: &[Vec<FieldSpans>],
+    rules: &Rules,
+    side: usize,
+    formation: FormationId,
+) -> Unit {
+    let profile = records[g.record].file.profile;
+    let block = g.block(records);
+    let (fighter_type, quality, craft, boxes, cef, cef_max, status, rearm, rounds, gunboat) = match block {
+        Some(b) => {
+            let open = |v: &[CheckBox]| v.iter().filter(|x| !x.crossed).count() as u32;
+            let (cef, cef_max) = match &b.endurance {
+                Some(e) => (open(e), e.len() as u32),
+                None => {
+                    let d = default_cef(b.fighter_type, b.gunboat.is_some(), profile);
+                    (d, d)
+                }
+            };
+            (
+                b.fighter_type,
+                b.pilot_quality,
+                open(&b.craft),
+                b.craft.len() as u32,
+                cef,
+                cef_max,
+                Some(b.status),
+                b.rearm,
+                b.rounds.as_ref().is_some_and(|r| r.iter().any(|x| x.crossed)),
+                b.gunboat,
+            )
+        }
+        None => {
+            let Item::Ship(ship) = &records[g.record].file.items[g.carrier.map_or(0, |c| c.1)] else {
+                unreachable!("bay groups have a carrier ship");
+            };
+            let bay = &ship.systems[g.bay.unwrap_or(0)];
+            let d = default_cef(bay.fighter_type, false, profile);
+            (bay.fighter_type, bay.pilot_quality, 6, 6, d, d, None, None, false, None)
+        }
+    };
+    let span = |fields: &[&str]| match g.item {
+        Some(i) => field_at(spans, g.record, i, fields),
+        None => g.at.1.clone(),
+    };
+    if boxes as usize > MAX_CRAFT {
+        files.push(
+            g.at.0,
+            Diagnostic::error(
+                span(&["craft"]),
+                format!(
+                    "group `{}` has {boxes} craft boxes: light fighters (8 a group) are not modelled",
+                    g.name
+                ),
+                format!("at most {MAX_CRAFT} craft in a group that fights"),
+            )
+            .with_help("docs/fighters.md §10: light fighters are left out"),
+        );
+    }
+    let ft = fighter_type.unwrap_or(FighterType {
+        modifier: None,
+        base: FighterBase::Standard,
+    });
+    if ft.base == FighterBase::DronePod {
+        files.push(
+            g.at.0,
+            Diagnostic::error(
+                span(&["fighter-type", "type"]),
+                format!("group `{}` is a drone pod: fam has no rules for drone pods", g.name),
+                "Standard, Interceptor, Attack or Torpedo fighters (optionally Fast, Heavy or Long Range)",
+            )
+            .with_help("docs/fighters.md §10: drone pods are left out; the record still loads"),
+        );
+    }
+    let kind = match gunboat {
+        Some(GunboatType::Beam) => CraftKind::Gunboat(GunboatKind::Beam),
+        Some(GunboatType::Torpedo) => CraftKind::Gunboat(GunboatKind::Torpedo),
+        None => CraftKind::Fighter(ft),
+    };
+    let docked = match status.and_then(|s| s.launch) {
+        Some(Launch::Docked) => true,
+        Some(Launch::Launched) => false,
+        // A bay group is in its bay; a block without a launch status has a
+        // position of its own (readings F30).
+        None => block.is_none(),
+    };
+    let c = Craft {
+        kind,
+        quality: quality.filter(|_| rules.pilot_quality == PilotQualityRule::Record),
+        craft,
+        boxes,
+        cef,
+        cef_max,
+        torpedoes_spent: rounds,
+        carrier: None,
+        docked: docked && gunboat.is_none(),
+        rearm: match rearm {
+            None | Some(GroupRearm::Volleys(0)) => Rearm::Ready,
+            Some(GroupRearm::Volleys(n)) => Rearm::In(n),
+            Some(GroupRearm::Never) => Rearm::Never,
+        },
+        launched_now: false,
+    };
+    let mut u = Unit::from_craft(&g.name, profile, side, formation, c);
+    if status.is_some_and(|s| s.damage == Some(DamageState::Destroyed)) {
+        u.destroyed = true;
+    }
+    u
+}
+
+/// Where a group's launch or recovery is written, for the Exchange checks.
+#[derive(Debug, Clone, Default)]
+pub(super) struct CraftNotes {
+    pub launch: Vec<(UnitId, Range<usize>)>,
+    pub recover: Vec<(UnitId, Range<usize>)>,
+    /// Speed and Evasion as written (value, span), for Formations of small
+    /// craft only, whose thrust is known only once every plot is read.
+    pub speed: Option<(u32, Range<usize>)>,
+    pub evasion: Option<(u32, Range<usize>)>,
+    pub span: Range<usize>,
+}
+
+impl Cx<'_> {
+    /// A Formation whose every member is a small-craft Unit.
+    pub(super) fn craft_formation(&self, f: FormationId) -> bool {
+        let units = &self.battle.formations[f].units;
+        !units.is_empty() && units.iter().all(|&u| self.unit(u).is_craft())
+    }
+
+    /// A group or squadron named in a plot.
+    fn group(&self, files: &mut Files, file: usize, name: &S<String>) -> Option<UnitId> {
+        let key = unit_key(name.get_ref());
+        match self.battle.units.iter().position(|u| unit_key(&u.name) == key) {
+            Some(u) if self.unit(u).is_craft() => Some(u),
+            Some(u) => {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        name.span(),
+                        format!(
+                            "`{}` is a ship, not a fighter group or gunboat squadron",
+                            self.unit(u).name
+                        ),
+                        "the name of a group (its Fighter-Group id, or SHIP/N for a bay group)",
+                    ),
+                );
+                None
+            }
+            None => {
+                let groups: Vec<&str> = self
+                    .battle
+                    .units
+                    .iter()
+                    .filter(|u| u.is_craft())
+                    .map(|u| u.name.as_str())
+                    .collect();
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        name.span(),
+                        format!("no group named `{}` in this battle", name.get_ref()),
+                        "the name of a group (its Fighter-Group id, or SHIP/N for a bay group)",
+                    )
+                    .with_help(format!("groups: {}", super::list_names(groups.into_iter()))),
+                );
+                None
+            }
+        }
+    }
+
+    /// Any Unit named in a plot (ship or group).
+    fn any_unit(&self, files: &mut Files, file: usize, name: &S<String>) -> Option<UnitId> {
+        let key = unit_key(name.get_ref());
+        let found = self.battle.units.iter().position(|u| unit_key(&u.name) == key);
+        if found.is_none() {
+            files.push(
+                file,
+                Diagnostic::error(
+                    name.span(),
+                    format!("no Unit named `{}` in this battle", name.get_ref()),
+                    "a ship or group of the scenario",
+                ),
+            );
+        }
+        found
+    }
+
+    /// The small-craft keys of one Volley: `launch`, `recover`, `fighters`
+    /// and `after` (`fire.group` is read with the fire entries).
+    pub(super) fn volley_craft(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        v: &RawVolley,
+        out: &mut VolleyPlot,
+        notes: &mut Notes,
+    ) {
+        let fname = &self.defs[f].name;
+        let side = self.battle.formations[f].side;
+        let in_formation = |u: UnitId| self.battle.formations[f].units.contains(&u);
+        let carrier_here = |c: &Craft| c.carrier.is_some_and(|(cu, _)| in_formation(cu));
+        for name in v.launch.iter().flatten() {
+            let Some(g) = self.group(files, file, name) else {
+                continue;
+            };
+            let unit = self.unit(g);
+            let c = unit.craft.expect("a group");
+            let problem = if matches!(c.kind, CraftKind::Gunboat(_)) {
+                Some((
+                    format!(
+                        "`{}` is a gunboat squadron: gunboats start launched and are never launched",
+                        unit.name
+                    ),
+                    "a docked fighter group".to_string(),
+                ))
+            } else if !carrier_here(&c) {
+                let whose = c.carrier.map_or("it has no carrier".to_string(), |(cu, _)| {
+                    format!(
+                        "its carrier `{}` is in Formation `{}`",
+                        self.unit(cu).name,
+                        self.defs[self.unit(cu).formation].name
+                    )
+                });
+                Some((
+                    format!("`{}` cannot be launched by `{fname}`: {whose}", unit.name),
+                    format!("a group docked in a carrier of `{fname}`"),
+                ))
+            } else if unit.destroyed {
+                Some((format!("`{}` is destroyed", unit.name), "a docked group".to_string()))
+            } else if !c.docked {
+                Some((
+                    format!("`{}` is not docked at the start of the Exchange", unit.name),
+                    "a group docked in its bay".to_string(),
+                ))
+            } else if c.rearm == Rearm::Never {
+                Some((
+                    format!("`{}` cannot launch again this battle (`Rearm: Never`)", unit.name),
+                    "a ready group".to_string(),
+                ))
+            } else if let Some((cu, bay)) = c.carrier
+                && self
+                    .unit(cu)
+                    .systems
+                    .get(bay)
+                    .is_some_and(|s| s.state != SysState::Operational)
+            {
+                Some((
+                    format!(
+                        "`{}` sits in hangar bay {} of `{}`, which is {}",
+                        unit.name,
+                        bay + 1,
+                        self.unit(cu).name,
+                        if self.unit(cu).systems[bay].state == SysState::Damaged {
+                            "damaged"
+                        } else {
+                            "destroyed"
+                        }
+                    ),
+                    "a group in a working bay".to_string(),
+                ))
+            } else if let Some((cu, _)) = c.carrier.filter(|(cu, _)| !self.unit(*cu).can_act()) {
+                Some((
+                    format!(
+                        "its carrier `{}` is out of the fight or out of control",
+                        self.unit(cu).name
+                    ),
+                    "a carrier that can act".to_string(),
+                ))
+            } else {
+                None
+            };
+            match problem {
+                Some((msg, expected)) => files.push(file, Diagnostic::error(name.span(), msg, expected)),
+                None => {
+                    if out.launch.contains(&g) {
+                        files.push(
+                            file,
+                            Diagnostic::error(
+                                name.span(),
+                                format!("`{}` is launched twice in this Volley", unit.name),
+                                "each group once",
+                            ),
+                        );
+                        continue;
+                    }
+                    out.launch.push(g);
+                    notes.craft.launch.push((g, name.span()));
+                }
+            }
+        }
+        for name in v.recover.iter().flatten() {
+            let Some(g) = self.group(files, file, name) else {
+                continue;
+            };
+            let unit = self.unit(g);
+            let c = unit.craft.expect("a group");
+            let problem = if unit.side != side {
+                Some(format!("`{}` is a group of another side", unit.name))
+            } else if c.carrier.is_none() {
+                Some(format!("`{}` has no carrier to recover into", unit.name))
+            } else if !carrier_here(&c) {
+                let (cu, _) = c.carrier.expect("checked");
+                Some(format!(
+                    "the carrier of `{}` is `{}`, in Formation `{}`",
+                    unit.name,
+                    self.unit(cu).name,
+                    self.defs[self.unit(cu).formation].name
+                ))
+            } else if unit.destroyed {
+                Some(format!("`{}` is destroyed", unit.name))
+            } else {
+                None
+            };
+            match problem {
+                Some(msg) => files.push(
+                    file,
+                    Diagnostic::error(
+                        name.span(),
+                        msg,
+                        format!("a group of this side whose carrier is in `{fname}`"),
+                    ),
+                ),
+                None if out.recover.contains(&g) => files.push(
+                    file,
+                    Diagnostic::error(
+                        name.span(),
+                        format!("`{}` is recovered twice in this Volley", unit.name),
+                        "each group once",
+                    ),
+                ),
+                None => {
+                    out.recover.push(g);
+                    notes.craft.recover.push((g, name.span()));
+                }
+            }
+        }
+        let mut acted: BTreeMap<UnitId, Range<usize>> = BTreeMap::new();
+        for entry in v.fighters.iter().flatten() {
+            if let Some(order) = self.craft_order(files, file, f, entry, &mut acted) {
+                out.craft.push(order);
+            }
+        }
+        if let Some(after) = &v.after {
+            if let Some(&ship) = self.battle.formations[f]
+                .units
+                .iter()
+                .find(|&&u| !self.unit(u).is_craft())
+            {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        after.span(),
+                        format!(
+                            "`{fname}` holds a ship (`{}`): only Formations of small craft make a secondary maneuver",
+                            self.unit(ship).name
+                        ),
+                        "no `after` in this Formation",
+                    )
+                    .with_help("docs/fighters.md §4.3 (reading F4)"),
+                );
+            } else {
+                let mut entries: Vec<_> = after.get_ref().iter().collect();
+                entries.sort_by_key(|(k, _)| k.span().start);
+                match entries.as_slice() {
+                    [(word, target)] => {
+                        let maneuver = match word.get_ref() {
+                            Word::Close => Some(Maneuver::Close),
+                            Word::Withdraw => Some(Maneuver::Withdraw),
+                            Word::Maintain => {
+                                files.push(
+                                    file,
+                                    Diagnostic::error(
+                                        word.span(),
+                                        "a secondary maneuver closes or withdraws",
+                                        "after = { close = \"FORMATION\" } or { withdraw = \"FORMATION\" }",
+                                    ),
+                                );
+                                None
+                            }
+                        };
+                        let t = self.formation_target(files, file, f, target, "maneuver against");
+                        if let (Some(maneuver), Some(target)) = (maneuver, t) {
+                            out.after = Some(ManeuverOrder { target, maneuver });
+                        }
+                    }
+                    _ => files.push(
+                        file,
+                        Diagnostic::error(
+                            after.span(),
+                            format!("`after` gives {} maneuvers", entries.len()),
+                            "one: after = { close = \"FORMATION\" } or { withdraw = \"FORMATION\" }",
+                        ),
+                    ),
+                }
+            }
+        }
+    }
+
+    /// One `fighters` entry.
+    fn craft_order(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        entry: &S<RawCraftOrder>,
+        acted: &mut BTreeMap<UnitId, Range<usize>>,
+    ) -> Option<CraftOrder> {
+        let e = entry.get_ref();
+        let fname = &self.defs[f].name;
+        let g = self.group(files, file, &e.group)?;
+        let unit = self.unit(g);
+        let c = unit.craft.expect("a group");
+        if unit.formation != f {
+            files.push(
+                file,
+                Diagnostic::error(
+                    e.group.span(),
+                    format!(
+                        "`{}` is in Formation `{}`, not in `{fname}`",
+                        unit.name, self.defs[unit.formation].name
+                    ),
+                    format!("a group of `{fname}`"),
+                ),
+            );
+            return None;
+        }
+        let given = [
+            e.attack.as_ref().map(|x| x.span()),
+            e.dogfight.as_ref().map(|x| x.span()),
+            e.screen.as_ref().map(|x| x.span()),
+            e.intercept.as_ref().map(|x| x.span()),
+        ];
+        let n = given.iter().flatten().count();
+        if n != 1 {
+            let span = given.iter().flatten().nth(1).cloned().unwrap_or_else(|| entry.span());
+            files.push(
+                file,
+                Diagnostic::error(
+                    span,
+                    format!("{n} actions for `{}` in one entry", unit.name),
+                    "exactly one of attack = \"SHIP\", dogfight = \"GROUP\", screen = \"SHIP\", intercept = true",
+                ),
+            );
+            return None;
+        }
+        if let Some(first) = acted.get(&g) {
+            let at = files.at(file, file, first);
+            files.push(
+                file,
+                Diagnostic::error(
+                    e.group.span(),
+                    format!("`{}` already has an action in this Volley ({at})", unit.name),
+                    "one action per group and Volley",
+                ),
+            );
+            return None;
+        }
+        acted.insert(g, e.group.span());
+        let gunboat = matches!(c.kind, CraftKind::Gunboat(_));
+        let fail = |files: &mut Files, span: Range<usize>, msg: String, expected: &str| {
+            files.push(file, Diagnostic::error(span, msg, expected.to_string()));
+            None
+        };
+        let action = if let Some(t) = &e.attack {
+            let tu = self.any_unit(files, file, t)?;
+            let target = self.unit(tu);
+            if target.side == unit.side {
+                return fail(
+                    files,
+                    t.span(),
+                    format!("`{}` is a friend", target.name),
+                    "an enemy ship",
+                );
+            }
+            if target.craft.is_some_and(|x| matches!(x.kind, CraftKind::Fighter(_))) {
+                return fail(
+                    files,
+                    t.span(),
+                    format!("`{}` is a fighter group: fight it with dogfight = \"…\"", target.name),
+                    "an enemy ship (or gunboat squadron)",
+                );
+            }
+            CraftAction::Attack(tu)
+        } else if let Some(t) = &e.dogfight {
+            let tu = self.any_unit(files, file, t)?;
+            let target = self.unit(tu);
+            if gunboat {
+                return fail(
+                    files,
+                    e.group.span(),
+                    format!("`{}` is a gunboat squadron: gunboats attack ships only", unit.name),
+                    "attack = \"SHIP\"",
+                );
+            }
+            if !target.is_craft() {
+                return fail(
+                    files,
+                    t.span(),
+                    format!("`{}` is a ship: make an attack run with attack = \"…\"", target.name),
+                    "an enemy fighter group",
+                );
+            }
+            if target.side == unit.side {
+                return fail(
+                    files,
+                    t.span(),
+                    format!("`{}` is a friendly group", target.name),
+                    "an enemy group",
+                );
+            }
+            CraftAction::Dogfight(tu)
+        } else if let Some(t) = &e.screen {
+            let tu = self.any_unit(files, file, t)?;
+            let target = self.unit(tu);
+            if gunboat {
+                return fail(
+                    files,
+                    e.group.span(),
+                    format!("`{}` is a gunboat squadron: gunboats attack ships only", unit.name),
+                    "attack = \"SHIP\"",
+                );
+            }
+            if target.is_craft() {
+                return fail(
+                    files,
+                    t.span(),
+                    format!("`{}` is a group: groups screen ships", target.name),
+                    "a ship of this Formation",
+                );
+            }
+            if target.formation != f {
+                return fail(
+                    files,
+                    t.span(),
+                    format!(
+                        "`{}` is in Formation `{}`, not in `{fname}`",
+                        target.name, self.defs[target.formation].name
+                    ),
+                    "a ship of this Formation",
+                );
+            }
+            CraftAction::Screen(tu)
+        } else {
+            let i = e.intercept.as_ref().expect("one action given");
+            if !*i.get_ref() {
+                return fail(
+                    files,
+                    i.span(),
+                    "intercept = false is no order".to_string(),
+                    "intercept = true, or leave the group out (it idles)",
+                );
+            }
+            let refused = match c.kind {
+                CraftKind::Gunboat(_) => Some("a gunboat squadron"),
+                CraftKind::Fighter(t) if t.base == FighterBase::Attack => Some("an attack group"),
+                CraftKind::Fighter(t) if t.base == FighterBase::Torpedo => Some("a torpedo group"),
+                CraftKind::Fighter(_) => None,
+            };
+            if let Some(what) = refused {
+                return fail(
+                    files,
+                    i.span(),
+                    format!("`{}` is {what} and cannot intercept missiles", unit.name),
+                    "standard, interceptor or heavy fighters",
+                );
+            }
+            CraftAction::Intercept
+        };
+        Some(CraftOrder { group: g, action })
+    }
+
+    /// `fire.group`: the group a Fire Control engages; its Formation is the target.
+    pub(super) fn fire_group(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        name: &S<String>,
+    ) -> Option<UnitId> {
+        let g = self.group(files, file, name)?;
+        let unit = self.unit(g);
+        if unit.side == self.battle.formations[f].side {
+            files.push(
+                file,
+                Diagnostic::error(
+                    name.span(),
+                    format!("`{}` is a friendly group", unit.name),
+                    "an enemy fighter group or gunboat squadron",
+                ),
+            );
+            return None;
+        }
+        Some(g)
+    }
+
+    /// Checks over the whole Exchange, once every plot is read: a group
+    /// launched twice, launches before re-arming ends, launches and
+    /// recoveries per carrier and Volley against its working bays and
+    /// launch tubes, and Speed + Evasion of Formations of small craft
+    /// against their thrust equivalent Volley by Volley (halved in the
+    /// Volley their groups launch).
+    pub(super) fn exchange_craft(
+        &self,
+        files: &mut Files,
+        plot: &mut [Option<crate::engine::plot::FormationPlot>],
+        notes: &[Option<(usize, [Notes; 3])>],
+    ) {
+        let mut reported: BTreeSet<(usize, usize, usize, String)> = BTreeSet::new();
+        let mut push = |files: &mut Files, file: usize, d: Diagnostic| {
+            if reported.insert((file, d.span.start, d.span.end, d.message.clone())) {
+                files.push(file, d);
+            }
+        };
+        // Volley (0-based) each group launches in.
+        let mut launched: BTreeMap<UnitId, usize> = BTreeMap::new();
+        for (f, n) in notes.iter().enumerate() {
+            let Some((file, n)) = n else { continue };
+            let _ = f;
+            for (v, vn) in n.iter().enumerate() {
+                let mut per_carrier: BTreeMap<UnitId, Vec<Range<usize>>> = BTreeMap::new();
+                for (g, span) in &vn.craft.launch {
+                    let c = self.unit(*g).craft.expect("a group");
+                    if let Some(&first) = launched.get(g) {
+                        if first != v {
+                            push(
+                                files,
+                                *file,
+                                Diagnostic::error(
+                                    span.clone(),
+                                    format!(
+                                        "`{}` is launched in Volley {} and again in Volley {}",
+                                        self.unit(*g).name,
+                                        first + 1,
+                                        v + 1
+                                    ),
+                                    "one launch per group in an Exchange (it is docked only at the start)",
+                                )
+                                .with_help("one [[plot.FORMATION.volley]] table stands for all three Volleys: write three and launch in one"),
+                            );
+                        }
+                        continue;
+                    }
+                    launched.insert(*g, v);
+                    if let Rearm::In(k) = c.rearm
+                        && v < k as usize
+                    {
+                        push(
+                            files,
+                            *file,
+                            Diagnostic::error(
+                                span.clone(),
+                                format!(
+                                    "`{}` is re-arming: it may launch from Volley {} of this Exchange (`Rearm: {k}`)",
+                                    self.unit(*g).name,
+                                    k + 1
+                                ),
+                                "a ready group",
+                            ),
+                        );
+                    }
+                    if let Some((cu, _)) = c.carrier {
+                        per_carrier.entry(cu).or_default().push(span.clone());
+                    }
+                }
+                for (g, span) in &vn.craft.recover {
+                    if let Some((cu, _)) = self.unit(*g).craft.and_then(|c| c.carrier) {
+                        per_carrier.entry(cu).or_default().push(span.clone());
+                    }
+                }
+                for (cu, spans) in per_carrier {
+                    let carrier = self.unit(cu);
+                    let bays = carrier
+                        .systems
+                        .iter()
+                        .filter(|s| s.kind == SystemKind::HangarBay && s.operational())
+                        .count();
+                    let limit = carrier.launch_tubes.map_or(bays, |t| bays.min(t as usize));
+                    if spans.len() > limit {
+                        let why = match carrier.launch_tubes {
+                            Some(t) if (t as usize) < bays => format!("{t} launch tubes (`[launch_tubes]`)"),
+                            _ => format!("{bays} working hangar bays"),
+                        };
+                        push(
+                            files,
+                            *file,
+                            Diagnostic::error(
+                                spans[limit].clone(),
+                                format!(
+                                    "`{}` launches or recovers {} groups in Volley {}, but has {why}",
+                                    carrier.name,
+                                    spans.len(),
+                                    v + 1
+                                ),
+                                format!("at most {limit} launches and recoveries a Volley"),
+                            )
+                            .with_help("each working bay launches or recovers one group a Volley (reading F15)"),
+                        );
+                    }
+                }
+            }
+        }
+        // Thrust of Formations of small craft only.
+        for (f, n) in notes.iter().enumerate() {
+            let Some((file, n)) = n else { continue };
+            if !self.defs[f].complete || !self.craft_formation(f) {
+                continue;
+            }
+            let Some(p) = plot[f].as_mut() else { continue };
+            let members = &self.battle.formations[f].units;
+            for v in 0..3 {
+                let out_now: Vec<(UnitId, bool)> = members
+                    .iter()
+                    .filter(|&&u| {
+                        let unit = self.unit(u);
+                        unit.active() || (!unit.destroyed && launched.get(&u).is_some_and(|&lv| lv <= v))
+                    })
+                    .map(|&u| (u, launched.get(&u) == Some(&v)))
+                    .collect();
+                let Some(full) = out_now.iter().map(|&(u, _)| self.unit(u).thrust).min() else {
+                    continue; // nothing launched yet: the table is unused
+                };
+                let thrust = out_now
+                    .iter()
+                    .map(|&(u, now)| {
+                        if now {
+                            self.unit(u).thrust / 2
+                        } else {
+                            self.unit(u).thrust
+                        }
+                    })
+                    .min()
+                    .unwrap_or(full);
+                let cn = &n[v].craft;
+                let vp = &mut p.volleys[v];
+                let fname = &self.defs[f].name;
+                let halved = thrust < full;
+                let note = if halved {
+                    format!("{thrust}: the thrust equivalent {full}, halved in the Volley its groups launch")
+                } else {
+                    format!("{thrust} (the lowest thrust equivalent of its groups out)")
+                };
+                match (&cn.speed, &cn.evasion) {
+                    (Some((s, span)), Some((e, _))) => {
+                        // A full-thrust plot in the launch Volley is cut by
+                        // the engine as for a thrust drop (readings F31).
+                        if s + e != thrust && !(halved && s + e == full) {
+                            push(
+                                files,
+                                *file,
+                                Diagnostic::error(
+                                    span.clone(),
+                                    format!(
+                                        "Speed {s} + Evasion {e} = {}, but the Formation Thrust of `{fname}` in Volley {} is {note}",
+                                        s + e,
+                                        v + 1
+                                    ),
+                                    format!("Speed + Evasion = {thrust}"),
+                                ),
+                            );
+                        }
+                        vp.speed = *s;
+                        vp.evasion = *e;
+                    }
+                    (Some((x, span)), None) | (None, Some((x, span))) => {
+                        let given_speed = cn.evasion.is_none();
+                        if *x > thrust {
+                            push(
+                                files,
+                                *file,
+                                Diagnostic::error(
+                                    span.clone(),
+                                    format!(
+                                        "{} {x} is more than the Formation Thrust of `{fname}` in Volley {} ({note})",
+                                        if given_speed { "Speed" } else { "Evasion" },
+                                        v + 1
+                                    ),
+                                    format!("at most {thrust}"),
+                                ),
+                            );
+                        } else if given_speed {
+                            vp.speed = *x;
+                            vp.evasion = thrust - x;
+                        } else {
+                            vp.evasion = *x;
+                            vp.speed = thrust - x;
+                        }
+                    }
+                    (None, None) => {}
+                }
+                let cap = if halved && vp.speed + vp.evasion == full {
+                    full / 2
+                } else {
+                    thrust / 2
+                };
+                if vp.evasion > cap {
+                    let span = cn
+                        .evasion
+                        .as_ref()
+                        .or(cn.speed.as_ref())
+                        .map_or(cn.span.clone(), |x| x.1.clone());
+                    push(
+                        files,
+                        *file,
+                        Diagnostic::error(
+                            span,
+                            format!(
+                                "Evasion {} is more than half the Formation Thrust of `{fname}` in Volley {} ({note}, so at most {cap})",
+                                vp.evasion,
+                                v + 1
+                            ),
+                            format!("evasion = {cap} or less"),
+                        )
+                        .with_help("maximum Evasion is half Formation Thrust, rounded down (fm-readings 7)"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `[launch_tubes]`: launches plus recoveries per Volley for named ships.
+pub(super) fn launch_tubes(files: &mut Files, battle: &mut Battle, raw: Option<&S<BTreeMap<S<String>, S<i64>>>>) {
+    const SC: usize = 0;
+    let Some(raw) = raw else { return };
+    let mut entries: Vec<_> = raw.get_ref().iter().collect();
+    entries.sort_by_key(|(k, _)| k.span().start);
+    for (name, n) in entries {
+        let key = unit_key(name.get_ref());
+        let Some(u) = battle.units.iter().position(|u| unit_key(&u.name) == key) else {
+            files.push(
+                SC,
+                Diagnostic::error(
+                    name.span(),
+                    format!("no Unit named `{}` in this battle", name.get_ref()),
+                    "a carrier named under [formations]",
+                ),
+            );
+            continue;
+        };
+        if battle.units[u].is_craft() || !battle.units[u].systems.iter().any(|s| s.kind == SystemKind::HangarBay) {
+            files.push(
+                SC,
+                Diagnostic::error(
+                    name.span(),
+                    format!("`{}` has no hangar bays", battle.units[u].name),
+                    "a carrier (a ship with hangar bays)",
+                ),
+            );
+            continue;
+        }
+        match u32::try_from(*n.get_ref()) {
+            Ok(t) => battle.units[u].launch_tubes = Some(t),
+            Err(_) => files.push(
+                SC,
+                Diagnostic::error(n.span(), "a number of launch tubes cannot be negative", "0 or more"),
+            ),
+        }
+    }
+}
+
+/// Rules read from `[rules]` that concern small craft.
+pub(super) fn pilot_rule(r: Option<super::raw::RawPilotQuality>) -> PilotQualityRule {
+    match r {
+        Some(super::raw::RawPilotQuality::Record) => PilotQualityRule::Record,
+        _ => PilotQualityRule::Off,
+    }
+}
