@@ -951,7 +951,7 @@ impl Cx<'_> {
             }
             let Some(p) = plot[f].as_mut() else { continue };
             let members = &self.battle.formations[f].units;
-            for v in 0..3 {
+            for (v, nv) in n.iter().enumerate() {
                 let out_now: Vec<(UnitId, bool)> = members
                     .iter()
                     .filter(|&&u| {
@@ -974,7 +974,7 @@ impl Cx<'_> {
                     })
                     .min()
                     .unwrap_or(full);
-                let cn = &n[v].craft;
+                let cn = &nv.craft;
                 let vp = &mut p.volleys[v];
                 let fname = &self.defs[f].name;
                 let halved = thrust < full;

@@ -522,8 +522,7 @@ evasion = 2
         &mut read,
         &ParseOptions::default(),
     )
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     assert_eq!(
         lines(&r),
         [
@@ -565,8 +564,7 @@ Carrier: Waypoint Halcyon
         &mut read,
         &ParseOptions::default(),
     )
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     assert_eq!(
         lines(&r),
         [
