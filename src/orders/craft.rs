@@ -70,7 +70,7 @@ pub(super) fn discover(
 ) -> Vec<GroupDef> {
     let mut out = Vec::new();
     // Blocks naming each carrier, in record and file order.
-    let mut naming: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    let mut naming: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
     for (r, rec) in records.iter().enumerate() {
         for (i, item) in rec.file.items.iter().enumerate() {
             let Item::FighterGroup(g) = item else { continue };
@@ -111,15 +111,42 @@ pub(super) fn discover(
             }
             // Gunboats start launched and never dock: they take no bay.
             if let Some(c) = def.carrier.filter(|_| g.gunboat.is_none()) {
-                let k = naming.entry(c).or_insert(0);
-                let Item::Ship(ship) = &records[c.0].file.items[c.1] else {
-                    continue;
-                };
-                let bays: Vec<usize> = hangar_bays(ship);
-                match bays.get(*k) {
-                    Some(&b) => def.bay = Some(b),
-                    None => files.push(
-                        file,
+                naming.entry(c).or_default().push(out.len());
+            }
+            out.push(def);
+        }
+    }
+    // Bays: a block named `SHIP/N` sits in bay N (fam writes bay groups so);
+    // the others fill the free bays in order (F28).
+    let mut taken: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
+    for (c, list) in &naming {
+        let Item::Ship(ship) = &records[c.0].file.items[c.1] else {
+            continue;
+        };
+        let bays = hangar_bays(ship);
+        let used = taken.entry(*c).or_default();
+        for &d in list {
+            let key = unit_key(&out[d].name);
+            if let Some(&b) = bays.iter().find(|&&b| unit_key(&bay_group_name(&ship.name, b)) == key)
+                && !used.contains(&b)
+            {
+                out[d].bay = Some(b);
+                used.push(b);
+            }
+        }
+        for (k, &d) in list.iter().enumerate() {
+            if out[d].bay.is_some() {
+                continue;
+            }
+            match bays.iter().find(|b| !used.contains(b)) {
+                Some(&b) => {
+                    out[d].bay = Some(b);
+                    used.push(b);
+                }
+                None => {
+                    let (r, i) = (out[d].record, out[d].item.unwrap_or(0));
+                    files.push(
+                        record_files[r],
                         Diagnostic::error(
                             field_at(spans, r, i, &["carrier", "fighter-group"]),
                             format!(
@@ -127,17 +154,17 @@ pub(super) fn discover(
                                 ship.name,
                                 bays.len(),
                                 if bays.len() == 1 { "" } else { "s" },
-                                g.id,
-                                *k + 1
+                                out[d].name,
+                                k + 1
                             ),
                             format!("at most {} Fighter-Group blocks naming `{}`", bays.len(), ship.name),
                         )
-                        .with_help("the k-th group naming a carrier sits in its k-th hangar bay (docs/fighters.md §7)"),
-                    ),
+                        .with_help(
+                            "a group named SHIP/N sits in bay N, the others in the carrier's free hangar bays in order (docs/fighters.md §7)",
+                        ),
+                    );
                 }
-                *k += 1;
             }
-            out.push(def);
         }
     }
     // Full groups implied by bays with a fighter type and no block.
@@ -145,8 +172,14 @@ pub(super) fn discover(
         let Item::Ship(ship) = &records[ship_ref.record].file.items[ship_ref.item] else {
             continue;
         };
-        let taken = naming.get(&(ship_ref.record, ship_ref.item)).copied().unwrap_or(0);
-        for &b in hangar_bays(ship).iter().skip(taken) {
+        let used = taken
+            .get(&(ship_ref.record, ship_ref.item))
+            .cloned()
+            .unwrap_or_default();
+        for b in hangar_bays(ship) {
+            if used.contains(&b) {
+                continue;
+            }
             let sys = &ship.systems[b];
             if sys.fighter_type.is_none() || sys.status.damage == Some(DamageState::Destroyed) {
                 continue;

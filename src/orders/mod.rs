@@ -89,11 +89,11 @@ impl Loaded {
 
     /// Writes every Unit's state back into its record, ready for
     /// `gzf::write`: ships through `Unit::write_back`, groups with a
-    /// Fighter-Group block through `Unit::write_back_group`. The bay groups
-    /// of a carrier (implied by its bays, docs/fighters.md §7) get blocks of
-    /// their own, all of them in bay order, once one of them has changed;
-    /// the blocks go after the last ship or group of the carrier's file,
-    /// and the Units' origins then point at them.
+    /// Fighter-Group block through `Unit::write_back_group`. A bay group
+    /// (implied by a hangar bay, docs/fighters.md §7) that changed gets a
+    /// block of its own named `SHIP/N`, which keeps it in bay N; the blocks
+    /// go after the last ship or group of the carrier's file, and the
+    /// Units' origins then point at them.
     pub fn write_back(&mut self, battle: &Battle) {
         // Bay groups per carrier origin, in bay (Unit) order.
         let mut bay_groups: Vec<(Origin, Vec<UnitId>)> = Vec::new();
@@ -110,11 +110,12 @@ impl Loaded {
             }
         }
         for (carrier, mut list) in bay_groups {
-            let changed = list.iter().any(|&u| {
+            // Only bay groups that changed: a block named `SHIP/N` keeps its bay.
+            list.retain(|&u| {
                 let (a, b) = (&self.battle.units[u], &battle.units[u]);
                 a.craft != b.craft || a.destroyed != b.destroyed
             });
-            if !changed {
+            if list.is_empty() {
                 continue;
             }
             let Item::Ship(ship) = &self.records[carrier.record].file.items[carrier.item] else {

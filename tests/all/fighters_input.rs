@@ -576,7 +576,7 @@ Carrier: Waypoint Halcyon
 }
 
 #[test]
-fn groups_are_written_back_and_bay_groups_get_blocks() {
+fn groups_are_written_back_and_changed_bay_groups_get_blocks() {
     let mut l = ok(HEAD);
     let mut after = l.battle.clone();
     let cinder = unit(&l, "Cinder Flight");
@@ -608,12 +608,6 @@ Status:           Launched
 Rearm:            2
 Carrier:          TFP Ember Kiln
 Log:              The Ember Kiln's attack group, in its first hangar bay.
-
-Fighter-Group:    TFP Ember Kiln/14
-Craft:            O O O O O O
-Fighter-Type:     Standard
-Status:           Docked
-Carrier:          TFP Ember Kiln
 
 Fighter-Group:    TFP Ember Kiln/15
 Craft:            - - - - - -
