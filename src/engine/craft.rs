@@ -23,6 +23,7 @@
 use super::dice::{BeamAttack, Dice, PdFire, Pile, Purpose, beam_attack, point_defence};
 use super::event::{Event, Sink};
 use super::plot::{CraftAction, ExchangePlot, FormationId, Maneuver, UnitId};
+use super::rules::{PilotQualityRule, Rules};
 use super::state::{Battle, Craft, CraftKind, GunboatKind, Rearm, SysState};
 use super::tables::{PdTable, beam_dice};
 use super::volley::{DamageKind, Scratch, Tap, evasion_ignored, volley_plot};
@@ -729,9 +730,18 @@ pub fn remove_craft<S: Sink>(battle: &mut Battle, g: UnitId, n: u32, cause: &'st
     }
 }
 
+/// A group's pilot quality as the `pilot_quality` switch reads it (reading
+/// F18): with the switch off, aces and turkeys fly as ordinary pilots.
+fn pilot(rules: &Rules, c: &Craft) -> Option<PilotQuality> {
+    match rules.pilot_quality {
+        PilotQualityRule::Off => None,
+        PilotQualityRule::Record => c.quality,
+    }
+}
+
 /// The dice a group rolls: one per craft, one more for an ace (reading F18).
-fn group_dice(c: &Craft) -> u32 {
-    c.craft + u32::from(c.craft > 0 && c.quality == Some(PilotQuality::Ace))
+fn group_dice(rules: &Rules, c: &Craft) -> u32 {
+    c.craft + u32::from(c.craft > 0 && pilot(rules, c) == Some(PilotQuality::Ace))
 }
 
 /// Step 5a: fighters intercept missiles aimed at their Formation (or a
@@ -773,8 +783,8 @@ pub fn intercept<S: Sink>(
         }
         let shot = scratch.shots[t];
         let t_type = fighter(&c).expect("only fighters intercept");
-        let drm =
-            i32::from(t_type.base == FighterBase::Interceptor) - i32::from(c.quality == Some(PilotQuality::Turkey));
+        let drm = i32::from(t_type.base == FighterBase::Interceptor)
+            - i32::from(pilot(&battle.rules, &c) == Some(PilotQuality::Turkey));
         let table = if shot.heavy {
             PdTable::BEAM1_VS_HEAVY
         } else {
@@ -786,7 +796,7 @@ pub fn intercept<S: Sink>(
             &mut tap,
             PdFire {
                 table,
-                dice: group_dice(&c),
+                dice: group_dice(&battle.rules, &c),
                 drm,
                 evasion_points: evasion_left[gf],
                 targets: shot.left(),
@@ -795,6 +805,10 @@ pub fn intercept<S: Sink>(
         evasion_left[gf] -= result.evasion_used;
         scratch.shots[t].killed += result.kills;
         craft_mut(battle, g).cef -= 1;
+        // The interception dice only: the loss dice below are not part of it.
+        let faces = tap.take();
+        let reroll_faces = std::mem::take(&mut tap.rerolls);
+        let evasion_faces = std::mem::take(&mut tap.evasion);
         // Each missile killed: a 6 and a craft goes with it.
         let mut lost = 0;
         for _ in 0..result.kills {
@@ -802,15 +816,12 @@ pub fn intercept<S: Sink>(
                 lost += 1;
             }
         }
-        let faces = tap.take();
-        let reroll_faces = std::mem::take(&mut tap.rerolls);
-        let evasion_faces = std::mem::take(&mut tap.evasion);
         if S::RECORDS {
             sink.event(Event::CraftRoll {
                 group: g,
                 target: Some(shot.target),
                 action: "intercept",
-                dice: group_dice(&c),
+                dice: group_dice(&battle.rules, &c),
                 drm,
                 faces,
                 reroll_faces,
@@ -837,7 +848,7 @@ fn run_drm(t: crate::gzf::model::FighterType, torpedoes_spent: bool) -> i32 {
 
 /// DRM of a fighter's dogfight dice (§3.4): the shooter's type and pilot,
 /// the target's Heavy type.
-fn dogfight_drm(c: &Craft, target: &Craft) -> i32 {
+fn dogfight_drm(rules: &Rules, c: &Craft, target: &Craft) -> i32 {
     let mut drm = 0;
     if let Some(t) = fighter(c) {
         drm += match t.base {
@@ -846,7 +857,7 @@ fn dogfight_drm(c: &Craft, target: &Craft) -> i32 {
             _ => 0,
         };
     }
-    if c.quality == Some(PilotQuality::Turkey) {
+    if pilot(rules, c) == Some(PilotQuality::Turkey) {
         drm -= 1;
     }
     if fighter(target).is_some_and(|t| t.modifier == Some(FighterModifier::Heavy)) {
@@ -885,7 +896,7 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                     // Fighters at gunboats: attack-run dice, each scoring
                     // die kills a boat (reading F24).
                     let drm = fighter(&c).map_or(0, |t| run_drm(t, true));
-                    let n = group_dice(&c);
+                    let n = group_dice(&battle.rules, &c);
                     kills = point_defence(
                         dice,
                         &mut tap,
@@ -901,8 +912,8 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                     (h, "attack on gunboats", n, drm)
                 } else {
                     let exhausted = scratch.craft.exhausted[g];
-                    let drm = dogfight_drm(&c, &th);
-                    let n = group_dice(&c);
+                    let drm = dogfight_drm(&battle.rules, &c, &th);
+                    let n = group_dice(&battle.rules, &c);
                     let table = if exhausted { SIX_KILLS_ONE } else { PdTable::PDS };
                     kills = point_defence(
                         dice,
@@ -947,7 +958,7 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                         if battle.rules.fighter_evasion_drm {
                             drm -= ep.saturating_sub(2) as i32;
                         }
-                        let n = group_dice(&c);
+                        let n = group_dice(&battle.rules, &c);
                         let r = beam_attack(
                             dice,
                             &mut tap,
@@ -1044,16 +1055,32 @@ pub fn apply_losses<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Sc
 }
 
 /// End of the Volley: groups docked in a lost bay or a lost carrier are
-/// destroyed (reading F20); launches stop counting as this Volley's.
+/// destroyed (a carrier may still blow up in the power-core step);
+/// launches stop counting as this Volley's.
 pub fn wrap_up<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &Scratch) {
     if !scratch.craft.any {
         return;
     }
+    docked_losses(battle, sink, scratch);
+    for u in &mut battle.units {
+        if let Some(c) = u.craft.as_mut() {
+            c.launched_now = false;
+        }
+    }
+}
+
+/// Groups docked in a lost bay or a lost carrier are destroyed (reading
+/// F20). Called right after the threshold checks (docs/fighters.md §2 step
+/// 9), so a bay that damage control repairs in the same Volley does not
+/// save its group, and again at the end of the Volley.
+pub fn docked_losses<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &Scratch) {
+    if !scratch.craft.any {
+        return;
+    }
     for g in 0..battle.units.len() {
-        let Some(c) = battle.units[g].craft.as_mut() else {
+        let Some(c) = battle.units[g].craft else {
             continue;
         };
-        c.launched_now = false;
         let Some((carrier, bay)) = c.carrier else { continue };
         if !c.docked || battle.units[g].destroyed {
             continue;

@@ -316,6 +316,9 @@ pub fn run_volley<S: Sink>(
             threshold_check(battle, u, rows, dice, sink);
         }
     }
+    // A group docked in a bay lost to a threshold goes with it, whatever
+    // damage control does next (docs/fighters.md §2 step 9).
+    super::craft::docked_losses(battle, sink, scratch);
     for u in 0..nu {
         if battle.units[u].active() {
             damage_control(battle, plot, volley, u, dice, sink, scratch);
@@ -1157,17 +1160,27 @@ fn point_defence_and_missiles<S: Sink>(
             let mut tap = Tap::new(sink);
             let kills = if scatter {
                 // Scattergun: one shot, 1d6 kills (ft-rules §5.1); heavy
-                // fighters 1d3, gunboats a 6.
+                // fighters 1d3; gunboats one beam die, each scoring die
+                // killing a boat (docs/fighters.md §3.7).
                 battle.units[pu].systems[pw].spend();
-                let face = dice.roll_d6(&mut tap, Purpose::PointDefence, Pile::Initial);
-                let kills = if gunboat {
-                    u32::from(face == 6)
-                } else if heavy_fighter {
-                    u32::from(face).div_ceil(2)
+                if gunboat {
+                    let gb = PdFire {
+                        table: super::craft::GUNBOAT_KILL,
+                        dice: 1,
+                        drm: 0,
+                        evasion_points: 0,
+                        targets: left,
+                    };
+                    point_defence(dice, &mut tap, gb).kills
                 } else {
-                    u32::from(face)
-                };
-                kills.min(left)
+                    let face = dice.roll_d6(&mut tap, Purpose::PointDefence, Pile::Initial);
+                    let kills = if heavy_fighter {
+                        u32::from(face).div_ceil(2)
+                    } else {
+                        u32::from(face)
+                    };
+                    kills.min(left)
+                }
             } else {
                 let table = match (beam1, shot.heavy) {
                     _ if gunboat => super::craft::SIX_KILLS_ONE,

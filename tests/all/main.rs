@@ -5,6 +5,7 @@ mod battle;
 mod cli;
 mod doctrine;
 mod engine;
+mod fighters;
 mod fighters_input;
 mod ftjava;
 mod golden;
