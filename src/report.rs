@@ -32,7 +32,15 @@ pub fn render(header: &Header, before: &Battle, after: &Battle, rec: &Recorder, 
     r.line(&format!("Seed {}", header.seed));
     r.heading("Formations");
     for formation in &before.formations {
-        let units: Vec<_> = formation.units.iter().map(|u| before.units[*u].name.as_str()).collect();
+        let units: Vec<_> = formation
+            .units
+            .iter()
+            .map(|u| &before.units[*u])
+            .map(|u| match u.craft {
+                Some(c) if c.docked => format!("{} (docked)", u.name),
+                _ => u.name.clone(),
+            })
+            .collect();
         r.item(&format!(
             "{} ({}): {}",
             formation.name,
@@ -289,6 +297,7 @@ impl Report<'_> {
         let rows: Vec<Vec<String>> = battle
             .units
             .iter()
+            .filter(|u| !u.is_craft())
             .map(|u| {
                 let state = if u.destroyed {
                     "destroyed".to_string()
@@ -326,6 +335,56 @@ impl Report<'_> {
             .collect();
         self.line("");
         self.line("Units:");
+        self.table(&header, &rows);
+        self.craft_status(battle);
+    }
+
+    /// Fighter groups and gunboat squadrons: craft, endurance, where.
+    fn craft_status(&mut self, battle: &Battle) {
+        use crate::engine::state::{CraftKind, GunboatKind, Rearm};
+        let rows: Vec<Vec<String>> = battle
+            .units
+            .iter()
+            .filter_map(|u| u.craft.map(|c| (u, c)))
+            .map(|(u, c)| {
+                let kind = match c.kind {
+                    CraftKind::Fighter(t) => t.name(),
+                    CraftKind::Gunboat(GunboatKind::Beam) => "Beam gunboats".to_string(),
+                    CraftKind::Gunboat(GunboatKind::Torpedo) => "Torpedo gunboats".to_string(),
+                };
+                let state = if u.destroyed {
+                    "destroyed".to_string()
+                } else if c.docked {
+                    match c.rearm {
+                        Rearm::Ready => "docked, ready".to_string(),
+                        Rearm::In(1) => "docked, re-arming (1 Volley)".to_string(),
+                        Rearm::In(n) => format!("docked, re-arming ({n} Volleys)"),
+                        Rearm::Never => "docked, cannot fly again".to_string(),
+                    }
+                } else if c.cef == 0 {
+                    "in flight, exhausted".to_string()
+                } else {
+                    "in flight".to_string()
+                };
+                vec![
+                    u.name.clone(),
+                    battle.formations[u.formation].name.clone(),
+                    kind,
+                    format!("{}/{}", c.craft, c.boxes),
+                    format!("{}/{}", c.cef, c.cef_max),
+                    state,
+                ]
+            })
+            .collect();
+        if rows.is_empty() {
+            return;
+        }
+        let header: Vec<String> = ["Group", "Formation", "Type", "Craft", "Endurance", "Status"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        self.line("");
+        self.line("Small craft:");
         self.table(&header, &rows);
     }
 
@@ -1031,7 +1090,7 @@ pub fn result(start: &Battle, end: &Battle, outcome: Option<&crate::engine::vict
                 continue;
             }
             total_mass += a.mass;
-            if a.active() && !b.active() {
+            if !a.lost() && b.lost() {
                 mass += b.mass;
                 points += b.points;
             }

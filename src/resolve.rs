@@ -306,7 +306,7 @@ fn exchange_json(h: &Header, before: &Battle, after: &Battle, sources: &[PlotSou
         }
     }
     let lost: Vec<usize> = (0..after.units.len())
-        .filter(|u| before.units[*u].active() && !after.units[*u].active())
+        .filter(|u| !before.units[*u].lost() && after.units[*u].lost())
         .collect();
     json!({
         "exchange": h.exchange,
@@ -390,7 +390,7 @@ pub fn result_json(
             for (a, b) in start.units.iter().zip(&end.units) {
                 if b.side == s {
                     mass += a.mass;
-                    if a.active() && !b.active() {
+                    if !a.lost() && b.lost() {
                         lost_mass += b.mass;
                         lost_points += b.points;
                     }

@@ -355,8 +355,14 @@ pub fn secondary_moves<S: Sink>(
             continue;
         }
         let start = battle.ranges.get(f, order.target);
-        if order.maneuver == Maneuver::Close && start <= FIGHTER_REACH {
-            continue; // already in reach: no move, no cost
+        // Already in reach (gunboats only: 12 MU): no move, no cost.
+        let in_reach = if members().all(|u| is_gunboat(battle, u)) {
+            GUNBOAT_REACH
+        } else {
+            FIGHTER_REACH
+        };
+        if order.maneuver == Maneuver::Close && start <= in_reach {
+            continue;
         }
         let distance = if members().any(|u| is_gunboat(battle, u)) {
             9
@@ -434,7 +440,7 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
                 CraftAction::Dogfight(h) => {
                     if cs.exhausted[g] {
                         idle(sink, g, "exhausted: it cannot start a dogfight");
-                    } else if !battle.units[h].active() || !enemy(battle, g, h) {
+                    } else if !battle.units[h].active() || !battle.units[h].is_craft() || !enemy(battle, g, h) {
                         idle(sink, g, "its dogfight target is out of the fight");
                     } else if unit_range(battle, g, h) > FIGHTER_REACH {
                         idle(sink, g, "its dogfight target is more than 6 MU away");

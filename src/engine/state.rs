@@ -519,6 +519,12 @@ impl Unit {
         !self.destroyed && !self.derelict && !self.surrendered && !self.craft.is_some_and(|c| c.docked)
     }
 
+    /// Out of the battle for good: destroyed, a derelict or surrendered (a
+    /// docked group is out of the fight but not lost).
+    pub fn lost(&self) -> bool {
+        self.destroyed || self.derelict || self.surrendered
+    }
+
     /// A fighter group or gunboat squadron.
     pub fn is_craft(&self) -> bool {
         self.craft.is_some()

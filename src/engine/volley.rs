@@ -1312,7 +1312,7 @@ fn may_cover(battle: &Battle, pu: UnitId, pw: SystemId, target: UnitId, covered:
         .iter()
         .filter(|s| s.kind == SystemKind::Adfc && s.operational() && !busy)
         .count()
-        + usize::from(unit.systems[pw].kind == SystemKind::Adaf);
+        + usize::from(unit.systems[pw].kind == SystemKind::Adaf && !busy);
     adfc > 0 && (covered.contains(&target) || covered.len() < adfc)
 }
 

@@ -148,7 +148,9 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
         }
     }
     unique_names(&mut cx, &mut ships);
-    // Fighter groups name their carrier by ship id.
+    // Fighter groups name their carrier by ship id; a carrier holds one
+    // group per hangar bay.
+    let mut docked: Vec<(String, usize)> = Vec::new();
     for (node, g, carrier, player) in &mut groups {
         let mut race = ships
             .iter()
@@ -157,7 +159,34 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
         if let Some(id) = carrier {
             match ships.iter().find(|s| s.imported.xml_id == Some(*id)) {
                 Some(s) => {
-                    g.carrier = Some(s.imported.ship.name.clone());
+                    let name = &s.imported.ship.name;
+                    let bays = s
+                        .imported
+                        .ship
+                        .systems
+                        .iter()
+                        .filter(|x| x.kind == gzf::SystemKind::HangarBay)
+                        .count();
+                    let used = match docked.iter_mut().find(|(n, _)| n == name) {
+                        Some((_, k)) => k,
+                        None => {
+                            docked.push((name.clone(), 0));
+                            &mut docked.last_mut().expect("just pushed").1
+                        }
+                    };
+                    if *used < bays {
+                        *used += 1;
+                        g.carrier = Some(name.clone());
+                    } else {
+                        cx.warn(
+                            tag_span(*node),
+                            format!(
+                                "fighter group `{}` names carrier `{name}`, which has no free hangar bay ({bays} bays)",
+                                g.id
+                            ),
+                            "a carrier with a hangar bay for each of its groups (the carrier is left out: the group flies but cannot land)",
+                        );
+                    }
                     race = s.imported.ship.fleet.clone();
                 }
                 None => cx.warn(
