@@ -82,6 +82,7 @@ pub struct CraftScratch {
     attackers: Vec<(UnitId, UnitId)>,
     free: Vec<UnitId>,
     queue: Vec<UnitId>,
+    ships: Vec<UnitId>,
 }
 
 impl CraftScratch {
@@ -111,7 +112,7 @@ impl CraftScratch {
         self.no_speed.resize(nf, false);
         self.deck.clear();
         self.deck.resize(nu, 0);
-        for v in [&mut self.free, &mut self.queue] {
+        for v in [&mut self.free, &mut self.queue, &mut self.ships] {
             if v.capacity() < nu {
                 v.reserve(nu - v.len());
             }
@@ -490,12 +491,11 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
     }
     // Screens meet the fighters attacking their ship, one to one in plot
     // order; extra screens join against the attackers (reading F9).
-    let mut ships: Vec<UnitId> = Vec::new();
-    if !cs.screens.is_empty() {
-        ships.extend(cs.screens.iter().map(|s| s.1));
-        ships.sort_unstable();
-        ships.dedup();
-    }
+    let mut ships = std::mem::take(&mut cs.ships);
+    ships.clear();
+    ships.extend(cs.screens.iter().map(|s| s.1));
+    ships.sort_unstable();
+    ships.dedup();
     for &ship in &ships {
         cs.free.clear();
         cs.free.extend(
@@ -525,6 +525,7 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
             }
         }
     }
+    cs.ships = ships;
     // Attack runs by those no screen met.
     for i in 0..cs.attackers.len() {
         let (g, ship) = cs.attackers[i];
@@ -953,7 +954,9 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                                 let d = u32::from(face);
                                 scratch.sap.push((ship, d));
                                 scratch.deal(side, DamageKind::Fighter, d);
-                                sap.push(d);
+                                if S::RECORDS {
+                                    sap.push(d);
+                                }
                             }
                         }
                         craft_mut(battle, g).torpedoes_spent = true;
@@ -1017,7 +1020,9 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                                     let d = u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial));
                                     scratch.sap.push((ship, d));
                                     scratch.deal(side, DamageKind::Gunboat, d);
-                                    sap.push(d);
+                                    if S::RECORDS {
+                                        sap.push(d);
+                                    }
                                 }
                             }
                         }
