@@ -393,17 +393,19 @@ impl Report<'_> {
             Event::VolleyStarted { volley } => {
                 self.heading(&format!("Volley {volley}"));
                 self.section = "";
-                self.section("Maneuver");
             }
             Event::PlotCut {
                 formation,
                 thrust,
                 speed,
                 evasion,
-            } => self.item(&format!(
-                "{}: thrust fell to {thrust}; plot cut to speed {speed}, evasion {evasion}",
-                self.formation(*formation)
-            )),
+            } => {
+                self.section("Maneuver");
+                self.item(&format!(
+                    "{}: thrust fell to {thrust}; plot cut to speed {speed}, evasion {evasion}",
+                    self.formation(*formation)
+                ))
+            }
             Event::Pools {
                 formation,
                 thrust,
@@ -411,16 +413,19 @@ impl Report<'_> {
                 speed_points,
                 evasion_dice,
                 evasion_points,
-            } => self.item(&format!(
-                "{}: thrust {thrust}; speed {} {} = {}; evasion {} {} = {}",
-                self.formation(*formation),
-                speed_dice.len(),
-                faces(speed_dice),
-                plural(*speed_points, "point"),
-                evasion_dice.len(),
-                faces(evasion_dice),
-                plural(*evasion_points, "point"),
-            )),
+            } => {
+                self.section("Maneuver");
+                self.item(&format!(
+                    "{}: thrust {thrust}; speed {} {} = {}; evasion {} {} = {}",
+                    self.formation(*formation),
+                    speed_dice.len(),
+                    faces(speed_dice),
+                    plural(*speed_points, "point"),
+                    evasion_dice.len(),
+                    faces(evasion_dice),
+                    plural(*evasion_points, "point"),
+                ))
+            }
             Event::RangeChanged {
                 a,
                 b,
@@ -435,6 +440,7 @@ impl Report<'_> {
                     self.unchanged += 1;
                     return;
                 }
+                self.section("Maneuver");
                 let mv = |f: usize, m: &Option<(Maneuver, u32)>| match m {
                     Some((man, p)) => format!("{} {} {p} SP", self.formation(f), maneuver_word(*man)),
                     None => format!("{} no move", self.formation(f)),
@@ -849,6 +855,9 @@ impl Report<'_> {
                 self.item(&format!("{} has re-armed", self.unit(*group)));
             }
             Event::CraftIdle { group, reason } => {
+                if self.section != "Launch" {
+                    self.section("Engagement");
+                }
                 self.item(&format!("{}: {reason}", self.unit(*group)));
             }
             Event::SecondaryMove {
@@ -876,7 +885,7 @@ impl Report<'_> {
                 action,
                 cef_left,
             } => {
-                self.section("Small craft");
+                self.section("Engagement");
                 let at = target.map_or_else(|| "its Formation".to_string(), |t| self.unit(t).to_string());
                 self.item(&format!(
                     "{}: {action} at {at} (endurance left {cef_left})",

@@ -899,7 +899,10 @@ fn carrier_orders(battle: &Battle, f: FormationId, target: Option<FormationId>, 
             let Some(c) = battle.units[g].craft else { continue };
             let gf = battle.units[g].formation;
             let near = gf == f || battle.ranges.get(gf, f) <= super::craft::FIGHTER_REACH;
-            if used < tubes && ours(&g) == Some(ship) && battle.units[g].active() && c.cef == 0 && near {
+            let bay = c
+                .carrier
+                .is_some_and(|(_, b)| battle.units[ship].systems.get(b).is_some_and(|s| s.operational()));
+            if used < tubes && ours(&g) == Some(ship) && battle.units[g].active() && c.cef == 0 && near && bay {
                 out.volleys[0].recover.push(g);
                 used += 1;
             }

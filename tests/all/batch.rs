@@ -792,6 +792,7 @@ fn a_warm_worker_allocates_nothing_per_run() {
         "fleet-action.toml",
         "standing-orders.toml",
         "missile-strike.toml",
+        "carrier-strike.toml",
     ] {
         let loaded = load(name);
         let opts = options(&loaded, Some(1));

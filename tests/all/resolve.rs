@@ -46,6 +46,40 @@ fn the_squadron_report_at_seed_3_is_the_one_checked_by_hand() {
     }
 }
 
+/// The carrier strike's report at seed 4, checked by hand line by line
+/// against the rules, docs/fighters.md and the scenario's plots. Checked:
+/// the three launches in the Launch phase before any maneuver die, the
+/// carrier's Formation rolling no Speed while it launches (evasion only),
+/// Strike at half thrust (6) in Volley 1 and 12 after, Strike taking the
+/// Carrier's range (36) to Line at launch; every pool and pair range,
+/// including Strike closing through 0 to 18 and Line's Maintain pulling
+/// back to 6 in Volley 3; the secondary close of 12 MU (33 → 21, 12 → 0),
+/// skipped at 6 MU; attack runs idle beyond 6 MU at no endurance cost;
+/// endurance 6 → 5 → 3 → 2 (one per secondary move, one per Volley of
+/// combat); targeting bands by ship mass only (86/14, 77/23: the groups take
+/// no share); beam dice by range band with the Evasion DRM less the arcs
+/// ignored (the one-arc Class 4 at −3); the Class 1 batteries aimed at
+/// Cinder Flight by name: one die each, −1 against 3 Evasion Points (so no
+/// kill possible), a 6 killing one craft at 2 Evasion Points, applied at
+/// the Damage step; the single PDS allocated to the Attack group (more
+/// expected damage than the standard group), 5 → 1 kill, and a 3 rerolled
+/// by Line's one Evasion Point into a 5; craft lost to PD not attacking;
+/// the attack runs against the Long Meridian's level-2 screens (Attack
+/// +1 on the initial dice only: a natural 5 reads 6 but rolls no extra die;
+/// natural 6s rolling unscreened penetrating extra dice), no ace die with
+/// `pilot_quality` off; armour taking normal damage first; the Lantern
+/// Wake's first row and its threshold rolls (core −1); the end tables with
+/// the small craft's craft and endurance.
+#[test]
+fn the_carrier_report_at_seed_4_is_the_one_checked_by_hand() {
+    let out = fam(&["resolve", "scenarios/carrier-strike.toml", "--seed", "4"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let path = fixtures("reports").join("carrier-seed4.txt");
+    if let Some(diff) = golden(&path, &text(&out.stdout)) {
+        panic!("{diff}");
+    }
+}
+
 /// The fleet action's report at seed 5, checked by hand line by line against
 /// the rules and the scenario's plots. Checked: every Speed and Evasion pool
 /// and its split (Convoy's empty Evasion pool, Gale's 6 6 6 = 6 points);
