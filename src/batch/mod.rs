@@ -162,7 +162,7 @@ impl Meta {
                     name: u.name.clone(),
                     side: u.side,
                     formation: b.formations[u.formation].name.clone(),
-                    hull: u.hull_left(),
+                    hull: crate::batch::tally::hull_or_craft(u),
                     points: u.points,
                 })
                 .collect(),

@@ -70,6 +70,7 @@ impl Fate {
 
 fn untouched(start: &Unit, end: &Unit) -> bool {
     start.hull_lost == end.hull_lost
+        && start.craft.map(|c| c.craft) == end.craft.map(|c| c.craft)
         && start.armour_lost == end.armour_lost
         && start.thrust == end.thrust
         && start.control == end.control
@@ -81,14 +82,20 @@ fn untouched(start: &Unit, end: &Unit) -> bool {
             .all(|(a, b)| a.state == b.state || b.state == SysState::Operational)
 }
 
-/// Hull boxes a Unit lost during a run; a destroyed Unit has lost all it had.
+/// Hull boxes a Unit lost during a run; a destroyed Unit has lost all it
+/// had. For a fighter group or gunboat squadron: craft lost.
 pub fn hull_damage(start: &Unit, end: &Unit) -> u32 {
-    let before = start.hull_left();
+    let before = hull_or_craft(start);
     if end.destroyed {
         before
     } else {
-        before.saturating_sub(end.hull_left())
+        before.saturating_sub(hull_or_craft(end))
     }
+}
+
+/// Hull boxes left, or for small craft the craft still flying.
+pub fn hull_or_craft(u: &Unit) -> u32 {
+    u.craft.map_or_else(|| u.hull_left(), |c| c.craft)
 }
 
 /// Points a side lost: Units in the fight at the start and out of it
@@ -251,7 +258,7 @@ impl Tally {
             .map(|u| UnitTally {
                 fates: [0; 6],
                 survived_side_won: 0,
-                hull_damage: Histogram::new(0, u.hull_left()),
+                hull_damage: Histogram::new(0, hull_or_craft(u)),
                 first_death: None,
             })
             .collect();

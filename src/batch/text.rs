@@ -223,7 +223,7 @@ pub fn table(report: &Report) -> String {
     }
     let _ = writeln!(
         out,
-        "(destroyed includes abandoned; hull lost counts every box of a destroyed Unit; lives|win: still in the fight or in the Reserve when its side won)"
+        "(destroyed includes abandoned; hull lost counts every box of a destroyed Unit, and for fighter groups and gunboats the craft lost; lives|win: still in the fight or in the Reserve when its side won)"
     );
 
     // Points.
