@@ -185,6 +185,20 @@ pub struct Doctrine {
     pub withdraw_when: WithdrawWhen,
     /// Damage-control priority by kind of system; empty: the default order.
     pub damage_control: Vec<DcKind>,
+    /// What its carriers and small craft do.
+    pub fighters: FighterUse,
+}
+
+/// How a Formation uses its carriers and small craft (docs/doctrine.md,
+/// "Carriers and small craft").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FighterUse {
+    /// Launch every ready group; Formations of groups strike, groups riding
+    /// with ships screen; exhausted groups come home.
+    #[default]
+    Strike,
+    /// Launch nothing; bring every group home and recover it.
+    Hold,
 }
 
 /// Where a Formation's plot for an Exchange came from.
@@ -606,7 +620,8 @@ fn doctrine_formation_plot_into(
         w.recycle_volley(v);
         w.size_volley(v);
     }
-    if battle.craft_only(f) || (!battle.formation_active(f) && first_launchable(battle, f).is_some()) {
+    let launching = d.fighters != FighterUse::Hold && first_launchable(battle, f).is_some();
+    if battle.craft_only(f) || (!battle.formation_active(f) && launching) {
         return craft_formation_plot(battle, f, d, out);
     }
     if !battle.formation_active(f) {
@@ -742,7 +757,7 @@ fn doctrine_formation_plot_into(
             out.volleys[vi].fire.push(order);
         }
     }
-    carrier_orders(battle, f, target, out);
+    carrier_orders(battle, f, d.fighters, target, out);
     true
 }
 
@@ -840,6 +855,7 @@ fn craft_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine, out: &mut
                 .filter(with_ships)
                 .min_by_key(|&t| (battle.ranges.get(pos, t), t))
         });
+    let tired = tired || d.fighters == FighterUse::Hold;
     let (goal, attack) = if tired {
         (home, None)
     } else {
@@ -881,7 +897,14 @@ fn craft_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine, out: &mut
 /// exhausted groups within reach, and give the groups riding with it a
 /// task: screen its largest ship (fighters that may intercept) or attack
 /// the largest ship of the fire target.
-fn carrier_orders(battle: &Battle, f: FormationId, target: Option<FormationId>, out: &mut FormationPlot) {
+fn carrier_orders(
+    battle: &Battle,
+    f: FormationId,
+    mode: FighterUse,
+    target: Option<FormationId>,
+    out: &mut FormationPlot,
+) {
+    let hold = mode == FighterUse::Hold;
     let ours = |g: &UnitId| battle.units[*g].craft.and_then(|c| c.carrier).map(|(c, _)| c);
     for &ship in &battle.formations[f].units {
         if battle.units[ship].is_craft() || !battle.units[ship].can_act() {
@@ -890,7 +913,7 @@ fn carrier_orders(battle: &Battle, f: FormationId, target: Option<FormationId>, 
         let tubes = battle.units[ship].launch_tubes.unwrap_or(u32::MAX);
         let mut used = 0;
         for g in 0..battle.units.len() {
-            if used < tubes && ours(&g) == Some(ship) && launchable(battle, g) {
+            if !hold && used < tubes && ours(&g) == Some(ship) && launchable(battle, g) {
                 out.volleys[0].launch.push(g);
                 used += 1;
             }
@@ -902,7 +925,8 @@ fn carrier_orders(battle: &Battle, f: FormationId, target: Option<FormationId>, 
             let bay = c
                 .carrier
                 .is_some_and(|(_, b)| battle.units[ship].systems.get(b).is_some_and(|s| s.operational()));
-            if used < tubes && ours(&g) == Some(ship) && battle.units[g].active() && c.cef == 0 && near && bay {
+            let due = c.cef == 0 || hold;
+            if used < tubes && ours(&g) == Some(ship) && battle.units[g].active() && due && near && bay {
                 out.volleys[0].recover.push(g);
                 used += 1;
             }

@@ -19,7 +19,7 @@ use toml::de::DeValue;
 use super::raw::S;
 use super::write::{toml_key, toml_string};
 use crate::diag::Diagnostic;
-use crate::engine::doctrine::{DcKind, Doctrine, EvasionSplit, Movement, PdMode, Selector, WithdrawWhen};
+use crate::engine::doctrine::{DcKind, Doctrine, EvasionSplit, FighterUse, Movement, PdMode, Selector, WithdrawWhen};
 use crate::engine::plot::FormationId;
 use crate::engine::state::Battle;
 
@@ -27,7 +27,7 @@ use crate::engine::state::Battle;
 const DOC: &str = "standing orders are described in docs/orders.md (\"Standing orders\")";
 
 /// The keys of a `[doctrine.FORMATION]` table, in the documented order.
-pub const KEYS: [&str; 9] = [
+pub const KEYS: [&str; 10] = [
     "target",
     "maneuver",
     "evasion",
@@ -37,6 +37,7 @@ pub const KEYS: [&str; 9] = [
     "pd",
     "withdraw_when",
     "damage_control",
+    "fighters",
 ];
 
 /// Selector words (`target`, `fire_at`).
@@ -54,6 +55,8 @@ const MOVEMENTS: [(&str, Movement); 4] = [
     ("maintain", Movement::Maintain),
     ("withdraw", Movement::Withdraw),
 ];
+
+const FIGHTER_USES: [(&str, FighterUse); 2] = [("strike", FighterUse::Strike), ("hold", FighterUse::Hold)];
 
 const PD_MODES: [(&str, PdMode); 3] = [
     ("auto", PdMode::Auto),
@@ -173,6 +176,7 @@ pub(crate) fn parse(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Vec<
                 "pd" => d.pd = pd(val, diags).unwrap_or_default(),
                 "withdraw_when" => d.withdraw_when = withdraw_when(val, diags).unwrap_or_default(),
                 "damage_control" => d.damage_control = damage_control(val, diags),
+                "fighters" => d.fighters = fighters(val, diags).unwrap_or_default(),
                 other => diags.push(
                     Diagnostic::error(
                         k.span(),
@@ -333,6 +337,22 @@ fn pd(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<PdMode> {
         diags.push(
             Diagnostic::error(value.span(), format!("unknown point-defence mode `{s}`"), expected())
                 .with_help("\"auto\" puts class-1 beams in PD mode while an enemy Formation has missiles left"),
+        );
+    }
+    found
+}
+
+fn fighters(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<FighterUse> {
+    let expected = || words(FIGHTER_USES.iter().map(|(w, _)| *w));
+    let Some(s) = value.get_ref().as_str() else {
+        diags.push(wrong_type(value, "fighters", expected()));
+        return None;
+    };
+    let found = lookup(&FIGHTER_USES, s);
+    if found.is_none() {
+        diags.push(
+            Diagnostic::error(value.span(), format!("unknown use of fighters `{s}`"), expected())
+                .with_help("\"strike\" launches every ready group and sends it in; \"hold\" keeps the groups home"),
         );
     }
     found
@@ -586,6 +606,13 @@ pub fn doctrine_toml(battle: &Battle, doctrines: &[Option<Doctrine>]) -> String 
             .map(|k| format!("\"{}\"", dc_word(*k)))
             .collect();
         let _ = writeln!(out, "damage_control = [{}]", kinds.join(", "));
+        if d.fighters != FighterUse::Strike {
+            let word = FIGHTER_USES
+                .iter()
+                .find(|(_, x)| *x == d.fighters)
+                .map_or("", |(w, _)| *w);
+            let _ = writeln!(out, "fighters = \"{word}\"");
+        }
     }
     out
 }

@@ -7,12 +7,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use fam::diag::SourceFile;
 use fam::engine::doctrine::{
-    DcKind, Doctrine, EvasionSplit, Movement, PdMode, PlotSource, Selector, WithdrawWhen, beam_dice_at,
+    DcKind, Doctrine, EvasionSplit, FighterUse, Movement, PdMode, PlotSource, Selector, WithdrawWhen, beam_dice_at,
     default_formation_plot, doctrine_formation_plot, doctrine_plot, enemy_has_missiles, fire_target, hull_in_fight,
     maneuver_target, mass_in_fight, needle_aim, rank, select_enemy, standing_plot, withdraw_triggered,
 };
 use fam::engine::plot::{
-    ExchangePlot, FormationId, FormationPlot, Maneuver, ManeuverOrder, NeedleOrder, PdOrder, UnitId,
+    CraftAction, CraftOrder, ExchangePlot, FormationId, FormationPlot, Maneuver, ManeuverOrder, NeedleOrder, PdOrder,
+    UnitId,
 };
 use fam::engine::state::{Battle, SysState};
 use fam::gzf::{self, ParseOptions, SystemKind};
@@ -826,6 +827,11 @@ fn doctrines_for(battle: &Battle, k: usize) -> Vec<Option<Doctrine>> {
                 pd: pds[i % 3],
                 withdraw_when: withdraws[(i + 1) % 6],
                 damage_control: dcs[(i + 3) % 6].clone(),
+                fighters: if i % 5 == 3 {
+                    FighterUse::Hold
+                } else {
+                    FighterUse::Strike
+                },
             })
         })
         .collect()
@@ -1105,6 +1111,7 @@ withdraw_when = \"crippled\"
             DcKind::PointDefence,
             DcKind::Weapon,
         ],
+        fighters: FighterUse::Strike,
     };
     let needle_d = Doctrine {
         target: Selector::Largest,
@@ -1323,6 +1330,8 @@ fn switches_and_modes_take_their_own_values() {
             "unknown point-defence mode `sometimes`",
         ),
         ("pd = true", "true", "`pd` cannot be boolean"),
+        ("fighters = \"swarm\"", "\"swarm\"", "unknown use of fighters `swarm`"),
+        ("fighters = 2", "fighters = |2", "`fighters` cannot be integer"),
     ] {
         let text = lancers(body);
         expect(&problems(&text, &[]), "scenario.toml", &text, needle, fragment);
@@ -1685,4 +1694,104 @@ fn the_next_exchanges_scenario_carries_the_standing_orders() {
     );
     // Both Formations still get the editable template plot.
     assert_eq!(again.plot.formations.iter().filter(|p| p.is_some()).count(), 2);
+}
+
+// ---- Carriers and small craft -------------------------------------------------
+
+/// The carrier strike scenario without its plots (its standing orders kept).
+fn carrier_strike(extra: &str) -> Loaded {
+    let text = std::fs::read_to_string(repo().join("scenarios/carrier-strike.toml")).unwrap();
+    let text = without_tables(&text, &["plot", "doctrine"]).replace("../ssd/", "");
+    load(&format!("{text}\n{extra}"))
+}
+
+#[test]
+fn carriers_launch_every_ready_group_in_volley_1_and_fighter_formations_strike() {
+    let l = carrier_strike("");
+    let b = &l.battle;
+    let (carrier, strike, line) = (formation(b, "Carrier"), formation(b, "Strike"), formation(b, "Line"));
+    let groups = ["Cinder Flight", "TFP Ember Kiln/14", "TFP Ember Kiln/15"].map(|g| unit(b, g));
+    let p = plot(b, carrier, &Doctrine::default());
+    let mut launched = p.volleys[0].launch.clone();
+    launched.sort_unstable();
+    let mut all = groups.to_vec();
+    all.sort_unstable();
+    assert_eq!(launched, all, "every ready group launches in Volley 1");
+    assert!(p.volleys[1].launch.is_empty() && p.volleys[2].launch.is_empty());
+    // The interceptors ride with the carrier: they screen its largest ship.
+    let screen = CraftOrder {
+        group: groups[2],
+        action: CraftAction::Screen(unit(b, "TFP Ember Kiln")),
+    };
+    assert!(p.volleys.iter().all(|v| v.craft == [screen]));
+    // Strike is docked, so out of the fight, yet plotted for its launch:
+    // half its thrust equivalent (12) in Volley 1, all of it after; close and
+    // close again on the gun line; both groups at its largest ship.
+    let sp = plot(b, strike, &Doctrine::default());
+    let thrust: Vec<u32> = sp.volleys.iter().map(|v| v.speed + v.evasion).collect();
+    assert_eq!(thrust, [6, 12, 12]);
+    for v in &sp.volleys {
+        assert_eq!(v.primary.map(|m| (m.target, m.maneuver)), Some((line, Maneuver::Close)));
+        assert_eq!(v.after, v.primary);
+        let targets: Vec<_> = v.craft.iter().map(|o| (o.group, o.action)).collect();
+        let long = unit(b, "MCS Long Meridian");
+        assert_eq!(
+            targets,
+            [
+                (groups[0], CraftAction::Attack(long)),
+                (groups[1], CraftAction::Attack(long))
+            ]
+        );
+        assert!(v.fire.is_empty());
+    }
+}
+
+#[test]
+fn holding_fighters_launches_nothing_and_leaves_docked_formations_unplotted() {
+    let l = carrier_strike("[doctrine.Carrier]\nfighters = \"hold\"\n[doctrine.Strike]\nfighters = \"hold\"\n");
+    let b = &l.battle;
+    let hold = l.doctrine[formation(b, "Carrier")].clone().expect("standing orders");
+    assert_eq!(hold.fighters, FighterUse::Hold);
+    let p = plot(b, formation(b, "Carrier"), &hold);
+    assert!(
+        p.volleys
+            .iter()
+            .all(|v| v.launch.is_empty() && v.recover.is_empty() && v.craft.is_empty())
+    );
+    assert!(doctrine_formation_plot(b, formation(b, "Strike"), &hold).is_none());
+    // Written back, the key survives (and is left out when it is the default).
+    let written = doctrine_toml(b, &l.doctrine);
+    assert_eq!(written.matches("fighters = \"hold\"").count(), 2, "{written}");
+    assert!(!doctrine_toml(b, &[Some(Doctrine::default())]).contains("fighters"));
+}
+
+#[test]
+fn exhausted_groups_go_home_and_are_recovered_within_reach() {
+    let mut l = carrier_strike("");
+    let b = &mut l.battle;
+    let (carrier, strike) = (formation(b, "Carrier"), formation(b, "Strike"));
+    // The strike is out and spent, 3 MU from its carrier.
+    for g in ["Cinder Flight", "TFP Ember Kiln/14"] {
+        let u = unit(b, g);
+        let c = b.units[u].craft.as_mut().unwrap();
+        c.docked = false;
+        c.cef = 0;
+    }
+    b.ranges.set(carrier, strike, 3);
+    let b = &l.battle;
+    let sp = plot(b, strike, &Doctrine::default());
+    assert!(
+        sp.volleys
+            .iter()
+            .all(|v| v.primary.map(|m| (m.target, m.maneuver)) == Some((carrier, Maneuver::Close)))
+    );
+    assert!(sp.volleys.iter().all(|v| v.after.is_none() && v.craft.is_empty()));
+    let cp = plot(b, carrier, &Doctrine::default());
+    let mut rec = cp.volleys[0].recover.clone();
+    rec.sort_unstable();
+    assert_eq!(rec, [unit(b, "Cinder Flight"), unit(b, "TFP Ember Kiln/14")]);
+    // Out of reach: no recovery.
+    let mut far = l.battle.clone();
+    far.ranges.set(carrier, strike, 7);
+    assert!(plot(&far, carrier, &Doctrine::default()).volleys[0].recover.is_empty());
 }
