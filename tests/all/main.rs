@@ -7,6 +7,7 @@ mod doctrine;
 mod engine;
 mod fighters;
 mod fighters_input;
+mod fighters_robust;
 mod ftjava;
 mod golden;
 mod orders;
