@@ -459,6 +459,23 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
                         cs.screens.push((g, ship));
                     }
                 }
+                CraftAction::Attack(h) if is_gunboat(battle, h) => {
+                    // An attack on a gunboat squadron: attack-run dice,
+                    // each scoring die kills a boat (reading F24), as a
+                    // named dogfight; never a run on a hull it lacks.
+                    if is_gunboat(battle, g) {
+                        idle(sink, g, "gunboats attack ships only");
+                    } else if cs.exhausted[g] {
+                        idle(sink, g, "exhausted: no attack");
+                    } else if !battle.units[h].active() || !enemy(battle, g, h) {
+                        idle(sink, g, "its target is out of the fight");
+                    } else if unit_range(battle, g, h) > FIGHTER_REACH {
+                        idle(sink, g, "its target's Formation is more than 6 MU away");
+                    } else if cs.fires_at[g].is_none() {
+                        cs.fires_at[g] = Some(Shot::Dogfight(h));
+                        cs.engaged[g] = true;
+                    }
+                }
                 CraftAction::Attack(ship) => {
                     if cs.exhausted[g] {
                         idle(sink, g, "exhausted: no attack run");
@@ -556,10 +573,12 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
     // when they roll.
     for g in 0..battle.units.len() {
         let Some(shot) = cs.fires_at[g] else { continue };
+        let at_gunboats = matches!(shot, Shot::Dogfight(h) if is_gunboat(battle, h));
         let c = craft_mut(battle, g);
         c.cef = c.cef.saturating_sub(1);
         if S::RECORDS {
             let (target, action) = match shot {
+                Shot::Dogfight(h) if at_gunboats => (h, "attack on gunboats"),
                 Shot::Dogfight(h) => (h, "dogfight"),
                 Shot::Run(s) => (
                     s,

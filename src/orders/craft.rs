@@ -749,6 +749,17 @@ impl Cx<'_> {
                     "an enemy ship",
                 );
             }
+            if gunboat && target.is_craft() {
+                return fail(
+                    files,
+                    t.span(),
+                    format!(
+                        "`{}` is a gunboat squadron: gunboats attack ships, not `{}`",
+                        unit.name, target.name
+                    ),
+                    "an enemy ship",
+                );
+            }
             if target.craft.is_some_and(|x| matches!(x.kind, CraftKind::Fighter(_))) {
                 return fail(
                     files,

@@ -791,3 +791,118 @@ fn carrier_strike_resumed_from_written_files_matches_one_continuous_run() {
         );
     }
 }
+
+/// A scenario of the Tessaly carrier group against the gunboats of
+/// `boats.gzf` (Lances, beam, with the Strays; Harpoons, torpedo, on the
+/// carriers' side), every Formation at 0 MU;
+/// `strike` and `boats` are the Volley keys of the Strike and Boats plots.
+fn gunboat_scenario(strike: &str, boats: &str) -> String {
+    format!(
+        r#"title = "Boats"
+gzf = ["tessaly-carriers.gzf", "boats.gzf"]
+start_range = 0
+
+[sides]
+A = ["Carrier", "Strike", "Escort"]
+B = ["Boats"]
+
+[formations]
+Carrier = ["TFP Ember Kiln", "TFP Lantern Wake"]
+Strike = ["Cinder Flight", "TFP Ember Kiln/14"]
+Escort = ["Harpoons"]
+Boats = ["Lances", "Strays"]
+
+[[plot.Carrier.volley]]
+speed = 2
+evasion = 2
+launch = ["Cinder Flight", "TFP Ember Kiln/14"]
+[[plot.Carrier.volley]]
+speed = 4
+evasion = 0
+[[plot.Carrier.volley]]
+speed = 4
+evasion = 0
+
+[[plot.Strike.volley]]
+speed = 12
+evasion = 0
+{strike}
+
+[[plot.Boats.volley]]
+{boats}
+"#
+    )
+}
+
+fn unit_id(l: &Loaded, name: &str) -> usize {
+    l.battle.units.iter().position(|u| u.name == name).unwrap()
+}
+
+/// Fighters plotted `attack = "SQUADRON"` make an attack on the gunboats
+/// (reading F24: attack-run dice, each scoring die kills a boat) and the
+/// boats they kill are lost; the attack is no attack run on a hull the
+/// squadron does not have, and no point-defence threat.
+#[test]
+fn fighters_plotted_to_attack_gunboats_kill_boats() {
+    let l = build(&gunboat_scenario(
+        r#"fighters = [{ group = "Cinder Flight", attack = "Lances" }, { group = "TFP Ember Kiln/14", attack = "Lances" }]"#,
+        "speed = 9\nevasion = 0",
+    ))
+    .unwrap_or_else(|r| panic!("{}", lines(&r).join("\n")));
+    let lances = unit_id(&l, "Lances");
+    let mut killed = 0;
+    for seed in 1..=5 {
+        let mut b = l.battle.clone();
+        let mut rec = fam::engine::event::Recorder::default();
+        let mut dice = fam::engine::dice::Dice::new(seed);
+        fam::engine::volley::run_exchange(
+            &mut b,
+            &l.plot,
+            &mut dice,
+            &mut rec,
+            &mut fam::engine::volley::Scratch::default(),
+        );
+        let mut kills = 0;
+        for e in rec.events() {
+            match e {
+                fam::engine::event::Event::CraftRoll {
+                    target: Some(t),
+                    action,
+                    kills: k,
+                    ..
+                } if *t == lances => {
+                    assert_eq!(*action, "attack on gunboats", "seed {seed}");
+                    kills += k;
+                }
+                fam::engine::event::Event::PdAssigned { threat, .. } => {
+                    assert_ne!(b.units[threat.0].name, "Cinder Flight", "seed {seed}: no PD threat")
+                }
+                _ => {}
+            }
+        }
+        let left = b.units[lances].craft.unwrap().craft;
+        assert_eq!(left, 5u32.saturating_sub(kills), "seed {seed}");
+        killed += kills;
+    }
+    assert!(killed > 0, "three Volleys of two groups at 0 MU kill some boats");
+}
+
+/// Gunboats attack ships only: a squadron plotted to attack a squadron is
+/// refused at its position.
+#[test]
+fn gunboats_plotted_to_attack_gunboats_are_refused() {
+    let text = gunboat_scenario(
+        "",
+        r#"speed = 9
+evasion = 0
+fighters = [{ group = "Lances", attack = "Harpoons" }]"#,
+    );
+    let Err(r) = build(&text) else { panic!("built") };
+    let l = lines(&r);
+    assert!(
+        l.iter()
+            .any(|x| x.contains("`Lances` is a gunboat squadron: gunboats attack ships")
+                && x.starts_with("scenario.toml:")),
+        "{l:?}"
+    );
+}
