@@ -218,7 +218,7 @@ fn derive(rng: &mut Rng, base_text: &str, base: &Loaded) -> String {
         if rng.chance(20) {
             let own: Vec<String> = side_lists[&side].clone();
             if let Some(f) = rng.pick(&own) {
-                formations.get_mut(&f).unwrap().extend(all.drain(..));
+                formations.get_mut(&f).unwrap().append(&mut all);
             }
         }
         if !all.is_empty() {
