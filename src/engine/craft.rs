@@ -24,7 +24,7 @@ use super::dice::{BeamAttack, Dice, PdFire, Pile, Purpose, beam_attack, point_de
 use super::event::{Event, Sink};
 use super::plot::{CraftAction, ExchangePlot, FormationId, Maneuver, UnitId};
 use super::rules::{PilotQualityRule, Rules};
-use super::state::{Battle, Craft, CraftKind, GunboatKind, Rearm, SysState};
+use super::state::{Battle, Craft, CraftKind, GunboatKind, Rearm, Reserve, SysState};
 use super::tables::{PdTable, beam_dice};
 use super::volley::{DamageKind, Scratch, Tap, evasion_ignored, volley_plot};
 use crate::gzf::model::{FighterBase, FighterModifier, PilotQuality, SystemKind};
@@ -221,6 +221,9 @@ pub fn launch_phase<S: Sink>(
             let c = craft(battle, g);
             let reason = match c.carrier {
                 _ if !battle.units[g].active() => Some("the group is not in the fight"),
+                _ if battle.formations[battle.units[g].formation].reserve != Reserve::InCombat => {
+                    Some("the group's Formation is in the Reserve")
+                }
                 None => Some("the group has no carrier"),
                 Some((carrier, bay)) => {
                     let cf = battle.units[carrier].formation;
@@ -274,6 +277,9 @@ pub fn launch_phase<S: Sink>(
             let c = craft(battle, g);
             let reason = match c.carrier {
                 _ if battle.units[g].destroyed => Some("the group is destroyed"),
+                _ if battle.formations[battle.units[g].formation].reserve != Reserve::InCombat => {
+                    Some("the group's Formation is in the Reserve")
+                }
                 _ if !c.docked => Some("the group is not docked"),
                 None => Some("the group has no carrier"),
                 Some(_) if c.rearm != Rearm::Ready => Some("the group is still re-arming"),

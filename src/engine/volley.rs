@@ -1868,6 +1868,7 @@ fn blast<S: Sink>(battle: &mut Battle, source: UnitId, dice: &mut Dice, sink: &m
                     damage,
                 });
             }
+            scratch.deal(battle.units[source].side, DamageKind::ReactorBlast, damage);
             super::craft::remove_craft(battle, u, damage, "a power core blast", sink);
             continue;
         }

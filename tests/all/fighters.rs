@@ -1238,6 +1238,44 @@ fn recovery_and_rearming() {
     }
 }
 
+/// A group whose Formation is in the off-board Reserve neither lands nor
+/// launches: its Formation is out of the battle until it comes back.
+#[test]
+fn groups_in_the_reserve_neither_land_nor_launch() {
+    let mut g = cef(standard("g", 4), 1);
+    g.craft.as_mut().unwrap().carrier = Some((0, 0));
+    let mut b = battle(
+        vec![(0, vec![carrier(1)]), (0, vec![g]), (1, vec![hulk("foe", vec![])])],
+        6,
+    );
+    b.formations[1].reserve = fam::engine::state::Reserve::InReserve;
+    let p = plot(vec![
+        first_only(VolleyPlot {
+            recover: vec![1],
+            ..VolleyPlot::default()
+        }),
+        None,
+        None,
+    ]);
+    let rec = scripted_volley(&mut b, &p, &[1; 4]);
+    assert!(idles(&rec).contains(&(1, "the group's Formation is in the Reserve")));
+    assert!(!b.units[1].craft.unwrap().docked, "still out, not landed");
+
+    // Docked, its Formation in the Reserve: no launch either.
+    b.units[1].craft.as_mut().unwrap().docked = true;
+    let p = plot(vec![
+        first_only(VolleyPlot {
+            launch: vec![1],
+            ..VolleyPlot::default()
+        }),
+        None,
+        None,
+    ]);
+    let rec = scripted_volley(&mut b, &p, &[1; 4]);
+    assert!(idles(&rec).contains(&(1, "the group's Formation is in the Reserve")));
+    assert!(b.units[1].craft.unwrap().docked);
+}
+
 /// A group docked in a bay lost to a threshold is destroyed with it
 /// (reading F20; §2 step 9: at the threshold step, before damage control),
 /// even when damage control repairs the bay in the same Volley.
