@@ -16,7 +16,12 @@ use fam::engine::dice::Dice;
 use fam::gzf::ParseOptions;
 use fam::orders::Loaded;
 
-const SCENARIOS: [&str; 4] = ["duel.toml", "squadron-action.toml", "fleet-action.toml", "carrier-strike.toml"];
+const SCENARIOS: [&str; 4] = [
+    "duel.toml",
+    "squadron-action.toml",
+    "fleet-action.toml",
+    "carrier-strike.toml",
+];
 
 fn load(name: &str) -> Loaded {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
