@@ -1282,6 +1282,25 @@ fn threat_value(battle: &Battle, shot: &MissileShot) -> f64 {
     }
 }
 
+/// Expected kills of one PD weapon against a missile or group threat (for
+/// allocation only): heavy fighters take −1 on PDS dice (7/15 a die),
+/// gunboats die only on a 6.
+fn pd_expectation(battle: &Battle, kind: &SystemKind, shot: &MissileShot) -> f64 {
+    use super::state::CraftKind;
+    match battle.units[shot.unit].craft.map(|c| c.kind) {
+        Some(CraftKind::Gunboat(_)) if !shot.is_missile() && *kind == SystemKind::Scattergun => 0.6,
+        Some(CraftKind::Gunboat(_)) if !shot.is_missile() => 1.0 / 6.0,
+        Some(CraftKind::Fighter(t))
+            if !shot.is_missile()
+                && t.modifier == Some(crate::gzf::model::FighterModifier::Heavy)
+                && matches!(kind, SystemKind::Pds | SystemKind::Adaf) =>
+        {
+            7.0 / 15.0
+        }
+        _ => expected_kills(kind, shot.heavy),
+    }
+}
+
 /// Expected kills of one PD weapon against a threat (for allocation only).
 fn expected_kills(kind: &SystemKind, heavy: bool) -> f64 {
     match (kind, heavy) {
@@ -1360,7 +1379,7 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
             })
             .map(|(i, s)| (i, s.target));
         if let Some((i, target)) = best {
-            open[i] -= expected_kills(kind, shots[i].heavy) * threat_value(battle, &shots[i]);
+            open[i] -= pd_expectation(battle, kind, &shots[i]) * threat_value(battle, &shots[i]);
             scratch_assign.push((pu, pw, i));
             if target != pu && !covered.contains(&target) {
                 covered.push(target);
