@@ -920,10 +920,10 @@ impl Report<'_> {
                     let _ = write!(line, ", evasion rerolls {}", faces(evasion_faces));
                 }
                 match *action {
-                    "attack run" | "gunboat attack" if sap.is_empty() => {
+                    "attack run" | "gunboat attack" => {
                         let _ = write!(line, " → {normal} damage, {penetrating} penetrating");
                     }
-                    "torpedo run" | "gunboat attack" => {
+                    "torpedo run" | "torpedo attack" => {
                         let hits: Vec<String> = sap.iter().map(u32::to_string).collect();
                         let _ = write!(
                             line,

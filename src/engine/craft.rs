@@ -589,7 +589,8 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
                 Shot::Run(s) => (
                     s,
                     match c.kind {
-                        CraftKind::Gunboat(_) => "gunboat attack",
+                        CraftKind::Gunboat(GunboatKind::Beam) => "gunboat attack",
+                        CraftKind::Gunboat(GunboatKind::Torpedo) => "torpedo attack",
                         CraftKind::Fighter(t) if t.base == FighterBase::Torpedo && !c.torpedoes_spent => "torpedo run",
                         CraftKind::Fighter(_) => "attack run",
                     },
@@ -714,11 +715,6 @@ pub fn fire_at_group<S: Sink>(
         let mut reroll_faces = std::mem::take(&mut tap.rerolls);
         let mut all = faces;
         all.append(&mut reroll_faces);
-        if gunboat {
-            remove_craft(battle, g, kills, "ship fire", sink);
-        } else {
-            scratch.craft.losses[g] += kills;
-        }
         if S::RECORDS {
             sink.event(Event::GroupShot {
                 unit: u,
@@ -728,6 +724,11 @@ pub fn fire_at_group<S: Sink>(
                 faces: all,
                 kills,
             });
+        }
+        if gunboat {
+            remove_craft(battle, g, kills, "ship fire", sink);
+        } else {
+            scratch.craft.losses[g] += kills;
         }
     }
 }
@@ -1039,19 +1040,26 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                         if let Some(needed) =
                             super::tables::projectile_needed(range, super::tables::PROJECTILE_SHORT_MU)
                         {
+                            // Every boat's to-hit die, then a damage die per hit;
+                            // the event shows the to-hit faces and the damage.
+                            let mut hits = 0;
                             for _ in 0..n {
                                 let face = dice.roll_d6(&mut tap, Purpose::ToHit, Pile::Initial);
-                                if super::tables::projectile_hits(face, needed, drm) {
-                                    let d = u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial));
-                                    scratch.sap.push((ship, d));
-                                    scratch.deal(side, DamageKind::Gunboat, d);
-                                    if S::RECORDS {
-                                        sap.push(d);
-                                    }
+                                hits += u32::from(super::tables::projectile_hits(face, needed, drm));
+                            }
+                            let to_hit = tap.take();
+                            for _ in 0..hits {
+                                let d = u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial));
+                                scratch.sap.push((ship, d));
+                                scratch.deal(side, DamageKind::Gunboat, d);
+                                if S::RECORDS {
+                                    sap.push(d);
                                 }
                             }
+                            tap.take();
+                            tap.put_back(to_hit);
                         }
-                        (ship, "gunboat attack", n, drm)
+                        (ship, "torpedo attack", n, drm)
                     }
                 }
             }

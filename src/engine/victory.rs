@@ -103,10 +103,15 @@ pub fn decide(battle: &Battle, start_mass: &[u32], victory: &Victory, k: u32) ->
     // In combat: a Unit in the fight in a Formation that is not in the
     // Reserve (one entering from it counts: it is coming back). No
     // allocation: this runs after every Exchange of every batch run.
+    let ships_of = |s: usize| battle.units.iter().any(|u| u.side == s && !u.is_craft());
     let in_combat = |s: usize| {
         battle.units.iter().any(|u| {
-            // Small craft alone do not hold the field (reading F23).
-            u.side == s && u.active() && !u.is_craft() && battle.formations[u.formation].reserve != Reserve::InReserve
+            // Small craft alone do not hold the field for a side that had
+            // ships; a side of small craft only fights with them (F23).
+            u.side == s
+                && u.active()
+                && (!u.is_craft() || !ships_of(s))
+                && battle.formations[u.formation].reserve != Reserve::InReserve
         })
     };
     let left = (0..sides).filter(|s| in_combat(*s)).count();

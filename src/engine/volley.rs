@@ -1957,6 +1957,11 @@ impl<'a, S: Sink> Tap<'a, S> {
     pub(super) fn take(&mut self) -> Vec<u8> {
         std::mem::take(&mut self.faces)
     }
+
+    /// Puts faces taken earlier back as the initial faces.
+    pub(super) fn put_back(&mut self, faces: Vec<u8>) {
+        self.faces = faces;
+    }
 }
 
 impl<S: Sink> RollSink for Tap<'_, S> {

@@ -793,6 +793,7 @@ fn a_warm_worker_allocates_nothing_per_run() {
         "standing-orders.toml",
         "missile-strike.toml",
         "carrier-strike.toml",
+        "gunboat-raid.toml",
     ] {
         let loaded = load(name);
         let opts = options(&loaded, Some(1));

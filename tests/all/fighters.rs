@@ -1423,6 +1423,37 @@ fn gunboats_worked_example() {
     assert_eq!(craft_rolls(&rec), [(1, "gunboat attack", vec![4, 6], vec![3], 0)]);
 }
 
+/// Torpedo gunboats: every boat's short-range torpedo rolls to hit first
+/// (at 5-8 MU, the second band of 4 MU, a 3+), then a d6 of semi-armour-
+/// piercing damage for each hit; screens do not count. The event shows the
+/// to-hit faces and the damage apart. The target's PDS kills a boat only on
+/// a 6.
+#[test]
+fn torpedo_gunboats_roll_to_hit_then_damage() {
+    let ship = hulk("target", vec![sys(SystemKind::Pds, 6)]);
+    let mut b = battle(
+        vec![(0, vec![ship]), (1, vec![gunboats("darts", GunboatKind::Torpedo, 3)])],
+        7,
+    );
+    let p = plot(vec![
+        every(VolleyPlot::default()),
+        every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+    ]);
+    // PDS: a 5, no kill. To hit: 3, 2, 6 (two hits); damage 4 and 6.
+    let rec = scripted_volley(&mut b, &p, &[5, 3, 2, 6, 4, 6]);
+    let sap: Vec<Vec<u32>> = rec
+        .events()
+        .filter_map(|e| match e {
+            Event::CraftRoll { sap, .. } => Some(sap.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(craft_rolls(&rec), [(1, "torpedo attack", vec![3, 2, 6], vec![], 0)]);
+    assert_eq!(sap, [vec![4, 6]]);
+    assert_eq!(b.units[0].hull_lost, 10);
+    assert_eq!(craft_left(&b, 1), 3);
+}
+
 /// A scattergun at a gunboat squadron: one beam die, each scoring die
 /// kills one boat (§3.7 table): a 4 kills one.
 #[test]
@@ -1479,4 +1510,54 @@ fn fighters_attack_gunboats_with_run_dice() {
     );
     assert_eq!(craft_left(&b, 2), 1);
     assert_eq!(b.units[0].hull_lost, 1);
+}
+
+// ---- victory with small craft (reading F23) -----------------------------------
+
+/// A side that had ships is annihilated when only its small craft are left;
+/// a side of small craft only (gunboats) fights on while it has craft.
+#[test]
+fn small_craft_hold_the_field_only_for_a_side_without_ships() {
+    use fam::engine::victory::{Outcome, Reason, Victory, decide, side_masses};
+    let victory = Victory {
+        morale_percent: None,
+        ..Victory::default()
+    };
+    // Gunboats against a ship: both sides fight on.
+    let mut b = battle(
+        vec![
+            (0, vec![hulk("ship", vec![])]),
+            (1, vec![gunboats("boats", GunboatKind::Beam, 6)]),
+        ],
+        12,
+    );
+    let start = side_masses(&b);
+    assert_eq!(decide(&b, &start, &victory, 1), None);
+    // The gunboats gone: the ship's side wins.
+    b.units[1].destroyed = true;
+    assert_eq!(
+        decide(&b, &start, &victory, 1),
+        Some(Outcome::Winner {
+            side: 0,
+            reason: Reason::Annihilation
+        })
+    );
+    // A carrier's side with only its fighters left loses to the other ship.
+    let mut b = battle(
+        vec![
+            (0, vec![hulk("carrier", vec![]), standard("wing", 6)]),
+            (1, vec![hulk("ship", vec![])]),
+        ],
+        12,
+    );
+    let start = side_masses(&b);
+    assert_eq!(decide(&b, &start, &victory, 1), None);
+    b.units[0].destroyed = true;
+    assert_eq!(
+        decide(&b, &start, &victory, 1),
+        Some(Outcome::Winner {
+            side: 1,
+            reason: Reason::Annihilation
+        })
+    );
 }
