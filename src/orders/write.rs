@@ -13,8 +13,8 @@
 use std::fmt::Write as _;
 
 use crate::engine::plot::{
-    CraftAction, ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, NeedleOrder, PdOrder,
-    SystemId, UnitId, VolleyPlot,
+    CraftAction, CraftOrder, ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, NeedleOrder,
+    PdOrder, SystemId, UnitId, VolleyPlot,
 };
 use crate::engine::state::{Battle, Sys, SysState, Unit};
 use crate::gzf::SystemKind;
@@ -506,6 +506,33 @@ pub fn template(battle: &Battle, last: &ExchangePlot) -> ExchangePlot {
                         group: None,
                     });
                 }
+            }
+        }
+        // Small craft keep their last orders while these still make sense;
+        // launches and recoveries are one-off and are not repeated.
+        if let Some(p) = prev {
+            let last = &p.volleys[2];
+            let live = |u: UnitId| battle.units[u].active();
+            let enemy = |u: UnitId| battle.units[u].side != battle.formations[f].side;
+            let keep: Vec<CraftOrder> = last
+                .craft
+                .iter()
+                .copied()
+                .filter(|o| live(o.group) && battle.units[o.group].formation == f)
+                .filter(|o| match o.action {
+                    CraftAction::Attack(t) => live(t) && enemy(t),
+                    CraftAction::Dogfight(t) => live(t) && enemy(t) && battle.units[t].is_craft(),
+                    CraftAction::Screen(t) => live(t) && battle.units[t].formation == f && !battle.units[t].is_craft(),
+                    CraftAction::Intercept => true,
+                })
+                .collect();
+            let all_craft = battle.formations[f].units.iter().all(|&u| battle.units[u].is_craft());
+            let after = last
+                .after
+                .filter(|m| all_craft && battle.formation_active(m.target) && m.target != f);
+            for v in &mut volleys {
+                v.craft.clone_from(&keep);
+                v.after = after;
             }
         }
         out.formations[f] = Some(FormationPlot { volleys });
