@@ -545,3 +545,30 @@ fn a_scenario_without_a_seed_needs_one_on_the_command_line() {
     let seeded = fam(&["resolve", path.to_str().unwrap(), "--seed", "1"]);
     assert!(seeded.status.success(), "{}", text(&seeded.stderr));
 }
+
+/// The orders templates of a carrier battle keep the groups' last orders
+/// (screen, attack runs, the secondary close) and repeat no launch.
+#[test]
+fn templates_keep_small_craft_orders_and_repeat_no_launch() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("next");
+    let o = fam(&[
+        "resolve",
+        "scenarios/carrier-strike.toml",
+        "--seed",
+        "4",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let orders = std::fs::read_to_string(out.join("orders-Oyelaran.toml")).unwrap();
+    for line in [
+        "{ group = \"TFP Ember Kiln/15\", screen = \"TFP Ember Kiln\" }",
+        "{ group = \"Cinder Flight\", attack = \"MCS Long Meridian\" }",
+        "{ group = \"TFP Ember Kiln/14\", attack = \"MCS Long Meridian\" }",
+        "after = { close = \"Line\" }",
+    ] {
+        assert!(orders.contains(line), "missing {line} in\n{orders}");
+    }
+    assert!(!orders.contains("launch"), "launches are not repeated:\n{orders}");
+}
