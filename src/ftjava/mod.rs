@@ -220,6 +220,30 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
         && !cx.diags.iter().any(Diagnostic::is_error)
     {
         out.scenario = scenario::build(&mut cx, &ships, &players, title, *turn, briefing);
+        // A group with no carrier flies with its player's first ship.
+        if let Some(sc) = out.scenario.as_mut() {
+            sc.groups = vec![Vec::new(); sc.formations.len()];
+            for (node, g, _, player) in &groups {
+                if g.carrier.is_some() {
+                    continue;
+                }
+                let first = ships
+                    .iter()
+                    .filter(|s| s.player == Some(*player))
+                    .find_map(|s| sc.ships.iter().position(|n| *n == s.imported.ship.name));
+                if let Some(f) = first {
+                    sc.groups[f].push(g.id.clone());
+                    cx.warn(
+                        tag_span(*node),
+                        format!(
+                            "fighter group `{}` has no carrier: it flies with Formation `{}`",
+                            g.id, sc.formations[f]
+                        ),
+                        "a carrier for the group (without one it joins its player's first ship's Formation)",
+                    );
+                }
+            }
+        }
     }
     for s in &ships {
         out.inert += s.imported.inert;

@@ -60,6 +60,8 @@ pub struct Scenario {
     /// Formation names; Formation i holds ship `ships[i]`.
     pub formations: Vec<String>,
     pub ships: Vec<String>,
+    /// Fighter groups with no carrier listed in Formation i (after its ship).
+    pub groups: Vec<Vec<String>>,
     /// Pairs with a known range (others start at 60 MU).
     pub ranges: Vec<(usize, usize, u32)>,
     /// Each Formation's three Volleys, when its ship has `FM.Orders`.
@@ -118,6 +120,7 @@ pub(crate) fn build(
         sides: Vec::new(),
         formations: Vec::new(),
         ships: Vec::new(),
+        groups: Vec::new(),
         ranges: Vec::new(),
         plots: Vec::new(),
     };
@@ -1015,7 +1018,9 @@ impl Scenario {
         }
         out.push_str("\n[formations]   # one Formation per ship\n");
         for (f, name) in self.formations.iter().enumerate() {
-            let _ = writeln!(out, "{} = [{}]", toml_key(name), toml_string(&self.ships[f]));
+            let mut members = vec![toml_string(&self.ships[f])];
+            members.extend(self.groups.get(f).into_iter().flatten().map(|g| toml_string(g)));
+            let _ = writeln!(out, "{} = [{}]", toml_key(name), members.join(", "));
         }
         if !self.ranges.is_empty() {
             out.push_str("\n# Ranges from the ships' positions (MU); pairs not listed start at 60 MU.\n");

@@ -653,3 +653,47 @@ fn the_example_games_import_and_resolve() {
         assert_eq!(o.status.code(), Some(0), "{g}: {}", text(&o.stderr));
     }
 }
+
+/// A fighter group whose carrier has no hangar bay for it keeps flying
+/// without a carrier: the GZF says so, a warning names it at its line, and
+/// in the game's scenario it flies with its player's first ship, so the
+/// scenario still passes fam's checks and the group is a Unit of the battle.
+#[test]
+fn a_group_without_a_bay_flies_with_its_players_first_ship() {
+    let path = fixtures("ftjava").join("lantern-picket.xml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let bay = r#" <FighterBay id="15" xSSD="140" ySSD="50" status="Operational"/>"#;
+    assert!(text.contains(bay), "the fixture's carrier has its bay");
+    let source = SourceFile::new("no-bay.xml", text.replace(bay, ""));
+    let imported = ftjava::import(&source, &Options::default());
+    assert!(!imported.has_errors(), "{}", errors(&source, &imported));
+    let warnings = source.render(&imported.diagnostics, 50);
+    assert!(warnings.contains("no free hangar bay"), "{warnings}");
+    assert!(
+        warnings.contains("has no carrier: it flies with Formation"),
+        "{warnings}"
+    );
+    let group = imported
+        .gzf
+        .items
+        .iter()
+        .find_map(|i| match i {
+            Item::FighterGroup(g) => Some(g),
+            _ => None,
+        })
+        .expect("the group is kept");
+    assert_eq!(group.carrier, None);
+    let scenario = imported.scenario.as_ref().expect("a scenario");
+    let toml_text = scenario.to_toml("no-bay.xml", "no-bay.gzf");
+    assert!(toml_text.contains(&format!("\"{}\"]", group.id)), "{toml_text}");
+    let gzf_text = gzf::write(&imported.gzf);
+    let mut read = |_: &str| Ok(SourceFile::new("no-bay.gzf", gzf_text.as_str()));
+    let loaded = fam::orders::build(
+        SourceFile::new("no-bay.toml", toml_text.as_str()),
+        Vec::new(),
+        &mut read,
+        &ParseOptions::default(),
+    )
+    .unwrap_or_else(|_| panic!("the imported scenario is refused:\n{toml_text}"));
+    assert!(loaded.battle.units.iter().any(|u| u.name == group.id && u.is_craft()));
+}
