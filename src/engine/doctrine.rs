@@ -683,7 +683,7 @@ fn doctrine_formation_plot_into(
             unit.systems
                 .iter()
                 .enumerate()
-                .filter(|(_, s)| pd_on && s.kind == SystemKind::Beam { class: 1 } && live(s))
+                .filter(|(_, s)| pd_on && matches!(s.kind, SystemKind::Beam { class: 1 }) && live(s))
                 .map(|(i, _)| i),
         );
         for v in &mut out.volleys {
@@ -725,7 +725,7 @@ fn doctrine_formation_plot_into(
                     live(s)
                         && !w.pd.contains(i)
                         && (matches!(s.kind, SystemKind::Beam { .. } | SystemKind::PulseTorpedo { .. })
-                            || (aim.is_some() && s.kind == SystemKind::NeedleBeam))
+                            || (aim.is_some() && matches!(s.kind, SystemKind::NeedleBeam)))
                 })
                 .map(|(i, _)| i),
         );
@@ -746,7 +746,7 @@ fn doctrine_formation_plot_into(
                 order.needles.extend(
                     w.weapons[vi]
                         .iter()
-                        .filter(|&&weapon| unit.systems[weapon].kind == SystemKind::NeedleBeam)
+                        .filter(|&&weapon| matches!(unit.systems[weapon].kind, SystemKind::NeedleBeam))
                         .map(|&weapon| NeedleOrder {
                             weapon,
                             unit: tu,
@@ -986,7 +986,7 @@ fn ordnance(
     drawn.clear();
     for list in weapons.iter_mut() {
         for (i, s) in unit.systems.iter().enumerate() {
-            if s.kind != SystemKind::Sml || !s.operational() || range > missile_range(s.er) {
+            if !matches!(s.kind, SystemKind::Sml) || !s.operational() || range > missile_range(s.er) {
                 continue;
             }
             let Some(m) = s.magazine else { continue };

@@ -278,7 +278,7 @@ impl Unit {
                 repaired: s.status.damage == Some(DamageState::Repaired),
                 rounds: match (&s.rounds, s.capacity) {
                     (Some(r), _) => r.len() as u32,
-                    (None, Some(c)) if s.kind == SystemKind::Smm => c,
+                    (None, Some(c)) if matches!(s.kind, SystemKind::Smm) => c,
                     (None, _) if is_one_shot(&s.kind) => 1,
                     _ => 0,
                 },
@@ -292,11 +292,11 @@ impl Unit {
             .collect();
         // Launchers draw from the magazine their `Magazine:` id names.
         for (i, s) in ship.systems.iter().enumerate() {
-            if s.kind != SystemKind::Sml {
+            if !matches!(s.kind, SystemKind::Sml) {
                 continue;
             }
             let magazine = ship.systems.iter().position(|m| {
-                m.kind == SystemKind::Smm
+                matches!(m.kind, SystemKind::Smm)
                     && m.magazine.is_some()
                     && m.magazine.as_deref().map(str::to_ascii_lowercase)
                         == s.magazine.as_deref().map(str::to_ascii_lowercase)
@@ -347,9 +347,9 @@ impl Unit {
             life_support_failing: core_failure(ship, SystemKind::LifeSupport)
                 .filter(|n| (1..=255).contains(n))
                 .filter(|_| {
-                    ship.systems
-                        .iter()
-                        .any(|s| s.kind == SystemKind::LifeSupport && s.status.damage == Some(DamageState::Damaged))
+                    ship.systems.iter().any(|s| {
+                        matches!(s.kind, SystemKind::LifeSupport) && s.status.damage == Some(DamageState::Damaged)
+                    })
                 })
                 .map(|n| n as u8),
             derelict: ship.status.lifeless,
@@ -549,7 +549,7 @@ impl Unit {
         let dcp_systems = self
             .systems
             .iter()
-            .filter(|s| s.kind == SystemKind::DamageControlParty && s.operational())
+            .filter(|s| matches!(s.kind, SystemKind::DamageControlParty) && s.operational())
             .count() as u32;
         self.crew_factors() + dcp_systems
     }
@@ -563,7 +563,7 @@ impl Unit {
     pub fn screen_level(&self) -> u8 {
         self.systems
             .iter()
-            .filter(|s| s.kind == SystemKind::ScreenGenerator && s.operational())
+            .filter(|s| matches!(s.kind, SystemKind::ScreenGenerator) && s.operational())
             .count()
             .min(2) as u8
     }
@@ -572,7 +572,7 @@ impl Unit {
         self.systems
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.kind == SystemKind::FireControl && s.operational())
+            .filter(|(_, s)| matches!(s.kind, SystemKind::FireControl) && s.operational())
             .map(|(i, _)| i)
     }
 

@@ -226,7 +226,11 @@ fn reserves_wrap_up<S: Sink>(battle: &mut Battle, sink: &mut S) {
                 .iter()
                 .map(|u| &battle.units[*u])
                 .filter(|u| u.active())
-                .all(|u| u.systems.iter().any(|s| s.kind == SystemKind::Ftl && s.operational()));
+                .all(|u| {
+                    u.systems
+                        .iter()
+                        .any(|s| matches!(s.kind, SystemKind::Ftl) && s.operational())
+                });
         if ftl_ok {
             leaving.push(f);
         }
@@ -1144,7 +1148,7 @@ fn point_defence_and_missiles<S: Sink>(
             }
             let kind = &battle.units[pu].systems[pw].kind;
             let beam1 = matches!(kind, SystemKind::Beam { class: 1 });
-            let scatter = *kind == SystemKind::Scattergun;
+            let scatter = matches!(kind, SystemKind::Scattergun);
             let formation = battle.units[pu].formation;
             // Against craft: heavy fighters take −1 from PDS (not from
             // class-1 beams, A35); gunboats die only on a 6.
@@ -1288,7 +1292,7 @@ fn threat_value(battle: &Battle, shot: &MissileShot) -> f64 {
 fn pd_expectation(battle: &Battle, kind: &SystemKind, shot: &MissileShot) -> f64 {
     use super::state::CraftKind;
     match battle.units[shot.unit].craft.map(|c| c.kind) {
-        Some(CraftKind::Gunboat(_)) if !shot.is_missile() && *kind == SystemKind::Scattergun => 0.6,
+        Some(CraftKind::Gunboat(_)) if !shot.is_missile() && matches!(kind, SystemKind::Scattergun) => 0.6,
         Some(CraftKind::Gunboat(_)) if !shot.is_missile() => 1.0 / 6.0,
         Some(CraftKind::Fighter(t))
             if !shot.is_missile()
@@ -1329,9 +1333,9 @@ fn may_cover(battle: &Battle, pu: UnitId, pw: SystemId, target: UnitId, covered:
     let adfc = unit
         .systems
         .iter()
-        .filter(|s| s.kind == SystemKind::Adfc && s.operational() && !busy)
+        .filter(|s| matches!(s.kind, SystemKind::Adfc) && s.operational() && !busy)
         .count()
-        + usize::from(unit.systems[pw].kind == SystemKind::Adaf && !busy);
+        + usize::from(matches!(unit.systems[pw].kind, SystemKind::Adaf) && !busy);
     adfc > 0 && (covered.contains(&target) || covered.len() < adfc)
 }
 
@@ -1722,7 +1726,7 @@ fn damage_control<S: Sink>(
     jobs.clear();
     for (s, sys) in unit.systems.iter().enumerate() {
         let bridge_blocked =
-            sys.kind == SystemKind::CommandBridge && unit.control == Control::Permanent && !repair_bridge;
+            matches!(sys.kind, SystemKind::CommandBridge) && unit.control == Control::Permanent && !repair_bridge;
         let spent = is_one_shot(&sys.kind) && sys.rounds_left() == 0;
         if sys.state == SysState::Damaged && !bridge_blocked && !spent {
             jobs.push(Some(s));
@@ -1796,7 +1800,7 @@ fn reactors_and_countdowns<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: 
             && battle.units[u]
                 .systems
                 .iter()
-                .any(|s| s.kind == SystemKind::PowerCore && s.state == SysState::Damaged)
+                .any(|s| matches!(s.kind, SystemKind::PowerCore) && s.state == SysState::Damaged)
     }));
     for &u in &breached {
         if !battle.units[u].active() {
