@@ -1100,12 +1100,14 @@ pub fn standing_plot_into(
                     continue;
                 }
             };
-            let mut p = slot.take().or_else(|| work.formations.pop()).unwrap_or_default();
-            if doctrine_formation_plot_into(battle, f, d, &mut p, work) {
-                *slot = Some(p);
+            // Written in place: a Formation's plot is large to move.
+            let p = slot.get_or_insert_with(|| work.formations.pop().unwrap_or_default());
+            if doctrine_formation_plot_into(battle, f, d, p, work) {
                 source
             } else {
-                work.recycle(p);
+                if let Some(p) = slot.take() {
+                    work.recycle(p);
+                }
                 PlotSource::NoPlot
             }
         };
