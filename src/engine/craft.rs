@@ -26,7 +26,7 @@ use super::plot::{CraftAction, ExchangePlot, FormationId, Maneuver, UnitId};
 use super::rules::{PilotQualityRule, Rules};
 use super::state::{Battle, Craft, CraftKind, GunboatKind, Rearm, Reserve, SysState};
 use super::tables::{PdTable, beam_dice};
-use super::volley::{DamageKind, Scratch, Tap, evasion_ignored, volley_plot};
+use super::volley::{DamageKind, Scratch, Tap, evasion_ignored, room, volley_plot};
 use crate::gzf::model::{FighterBase, FighterModifier, PilotQuality, SystemKind};
 
 /// Attack range of fighters (and dogfights), in MU (reading F5).
@@ -113,15 +113,10 @@ impl CraftScratch {
         self.deck.clear();
         self.deck.resize(nu, 0);
         for v in [&mut self.free, &mut self.queue, &mut self.ships] {
-            if v.capacity() < nu {
-                v.reserve(nu - v.len());
-            }
+            room(v, nu);
         }
-        for v in [&mut self.screens, &mut self.attackers] {
-            if v.capacity() < nu {
-                v.reserve(nu - v.len());
-            }
-        }
+        room(&mut self.screens, nu);
+        room(&mut self.attackers, nu);
     }
 
     /// Whether the carrier `u` gives no area defence this Volley.
@@ -169,11 +164,24 @@ fn bay_works(battle: &Battle, carrier: UnitId, bay: usize) -> bool {
         .is_some_and(|s| s.state == SysState::Operational && !s.inactive)
 }
 
-/// Whether carrier `c` may use its deck once more this Volley.
-fn deck_free(battle: &Battle, scratch: &Scratch, c: UnitId) -> bool {
-    battle.units[c]
+/// Why carrier `carrier` cannot take a group into or out of its bay `bay`
+/// now, if it cannot: out of the fight or of control, or the bay knocked out.
+fn carrier_problem(battle: &Battle, carrier: UnitId, bay: usize) -> Option<&'static str> {
+    if !battle.units[carrier].can_act() {
+        Some("its carrier is out of the fight or out of control")
+    } else if !bay_works(battle, carrier, bay) {
+        Some("its hangar bay is knocked out")
+    } else {
+        None
+    }
+}
+
+/// Why carrier `c` may not use its deck once more this Volley, if not.
+fn deck_busy(battle: &Battle, scratch: &Scratch, c: UnitId) -> Option<&'static str> {
+    let free = battle.units[c]
         .launch_tubes
-        .is_none_or(|tubes| scratch.craft.deck[c] < tubes)
+        .is_none_or(|tubes| scratch.craft.deck[c] < tubes);
+    (!free).then_some("its carrier's launch tubes are all in use this Volley")
 }
 
 /// Step 1, the Launch phase.
@@ -228,17 +236,12 @@ pub fn launch_phase<S: Sink>(
                 Some((carrier, bay)) => {
                     let cf = battle.units[carrier].formation;
                     let gf = battle.units[g].formation;
-                    if !battle.units[carrier].can_act() {
-                        Some("its carrier is out of the fight or out of control")
-                    } else if !bay_works(battle, carrier, bay) {
-                        Some("its hangar bay is knocked out")
-                    } else if cf != gf && battle.ranges.get(cf, gf) > FIGHTER_REACH {
-                        Some("its carrier's Formation is more than 6 MU away")
-                    } else if !deck_free(battle, scratch, carrier) {
-                        Some("its carrier's launch tubes are all in use this Volley")
-                    } else {
-                        None
-                    }
+                    carrier_problem(battle, carrier, bay)
+                        .or_else(|| {
+                            (cf != gf && battle.ranges.get(cf, gf) > FIGHTER_REACH)
+                                .then_some("its carrier's Formation is more than 6 MU away")
+                        })
+                        .or_else(|| deck_busy(battle, scratch, carrier))
                 }
             };
             if let Some(reason) = reason {
@@ -284,15 +287,7 @@ pub fn launch_phase<S: Sink>(
                 None => Some("the group has no carrier"),
                 Some(_) if c.rearm != Rearm::Ready => Some("the group is still re-arming"),
                 Some((carrier, bay)) => {
-                    if !battle.units[carrier].can_act() {
-                        Some("its carrier is out of the fight or out of control")
-                    } else if !bay_works(battle, carrier, bay) {
-                        Some("its hangar bay is knocked out")
-                    } else if !deck_free(battle, scratch, carrier) {
-                        Some("its carrier's launch tubes are all in use this Volley")
-                    } else {
-                        None
-                    }
+                    carrier_problem(battle, carrier, bay).or_else(|| deck_busy(battle, scratch, carrier))
                 }
             };
             if let Some(reason) = reason {

@@ -17,7 +17,7 @@ use super::plot::{
 };
 use super::state::{Battle, SysState};
 use super::tables::beam_dice;
-use super::volley::{missile_range, submunition_dice};
+use super::volley::{missile_range, room, submunition_dice};
 use crate::gzf::model::{SystemKind, Warhead};
 
 /// How a Formation picks a Formation to maneuver against or fire at. The
@@ -589,13 +589,6 @@ impl PlotWork {
         room(&mut order.weapons, self.bounds.2);
         room(&mut order.needles, self.bounds.2);
         order
-    }
-}
-
-/// Makes sure `v` can hold `n` items in all without growing.
-fn room<T>(v: &mut Vec<T>, n: usize) {
-    if v.capacity() < n {
-        v.reserve(n - v.len());
     }
 }
 

@@ -172,8 +172,9 @@ impl Scratch {
     }
 }
 
-/// Makes sure `v` can hold `n` items in all without growing.
-fn room<T>(v: &mut Vec<T>, n: usize) {
+/// Makes sure `v` can hold `n` items in all without growing (buffers of a
+/// batch worker are sized once and never grow afterwards).
+pub(super) fn room<T>(v: &mut Vec<T>, n: usize) {
     if v.capacity() < n {
         v.reserve(n - v.len());
     }
