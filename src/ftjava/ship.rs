@@ -624,24 +624,7 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
     cx.attributes(n, &["id"]);
     cx.no_text(n);
     let xml_id = cx.int_attr(n, "id");
-    let mut ship = Ship {
-        name: String::new(),
-        class: None,
-        hull_integrity: None,
-        ship_type: None,
-        hull_class: None,
-        streamlining: None,
-        mass: None,
-        cost: None,
-        fleet: None,
-        status: Status::default(),
-        thrust: 0,
-        original_thrust: 0,
-        armour: None,
-        damage_track: Vec::new(),
-        meta: Vec::new(),
-        systems: Vec::new(),
-    };
+    let mut ship = Ship::new(String::new());
     let mut meta: Vec<Meta> = Vec::new();
     let mut class = (String::new(), String::new(), String::new());
     let mut status_text: Option<(String, Range<usize>)> = None;

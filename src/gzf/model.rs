@@ -662,6 +662,28 @@ pub struct Ship {
 }
 
 impl Ship {
+    /// A ship record with this name and nothing else yet.
+    pub fn new(name: impl Into<String>) -> Self {
+        Ship {
+            name: name.into(),
+            class: None,
+            hull_integrity: None,
+            ship_type: None,
+            hull_class: None,
+            streamlining: None,
+            mass: None,
+            cost: None,
+            fleet: None,
+            status: Status::default(),
+            thrust: 0,
+            original_thrust: 0,
+            armour: None,
+            damage_track: Vec::new(),
+            meta: Vec::new(),
+            systems: Vec::new(),
+        }
+    }
+
     pub fn hull_boxes(&self) -> usize {
         self.damage_track.iter().map(Vec::len).sum()
     }

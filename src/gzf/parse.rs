@@ -689,24 +689,7 @@ fn header(cx: &mut Cx<'_>, block: &RawBlock) -> Header {
 }
 
 fn ship(cx: &mut Cx<'_>, block: &RawBlock) -> Ship {
-    let mut s = Ship {
-        name: block.first().value(),
-        class: None,
-        hull_integrity: None,
-        ship_type: None,
-        hull_class: None,
-        streamlining: None,
-        mass: None,
-        cost: None,
-        fleet: None,
-        status: Status::default(),
-        thrust: 0,
-        original_thrust: 0,
-        armour: None,
-        damage_track: Vec::new(),
-        meta: Vec::new(),
-        systems: Vec::new(),
-    };
+    let mut s = Ship::new(block.first().value());
     let mut thrust = None;
     let mut original = None;
     let mut track_given = false;
