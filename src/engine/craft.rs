@@ -22,7 +22,7 @@
 
 use super::dice::{BeamAttack, Dice, PdFire, Pile, Purpose, beam_attack, point_defence};
 use super::event::{Event, Sink};
-use super::plot::{CraftAction, ExchangePlot, FormationId, Maneuver, UnitId};
+use super::plot::{CraftAction, ExchangePlot, Maneuver, UnitId};
 use super::rules::{PilotQualityRule, Rules};
 use super::state::{Battle, Craft, CraftKind, GunboatKind, Rearm, Reserve, SysState};
 use super::tables::{PdTable, beam_dice};
@@ -1143,11 +1143,6 @@ pub fn docked_losses<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &Scrat
             }
         }
     }
-}
-
-/// The formation whose Units a PD threat made by group `g` attacks.
-pub fn threat_formation(battle: &Battle, target: UnitId) -> FormationId {
-    battle.units[target].formation
 }
 
 /// Expected damage per craft of a group's attack (PD allocation only).
