@@ -3,6 +3,7 @@
 //! each option makes, that every generated plot passes the orders checks,
 //! every error the tables can have, and `fam resolve` playing them.
 
+use crate::support::diagnostic_lines as diagnostics;
 use std::collections::{BTreeMap, BTreeSet};
 
 use fam::diag::SourceFile;
@@ -61,19 +62,6 @@ fn fired(p: &FormationPlot, u: UnitId) -> [Vec<usize>; 3] {
             .collect::<Vec<_>>()
     };
     [w(0), w(1), w(2)]
-}
-
-/// Every diagnostic as `file:line:col: error|warning: message`.
-fn diagnostics(reports: &[Report]) -> Vec<String> {
-    let mut out = Vec::new();
-    for (source, diags) in reports {
-        for d in diags {
-            let (line, col) = source.line_col(d.span.start);
-            let sev = if d.is_error() { "error" } else { "warning" };
-            out.push(format!("{}:{line}:{col}: {sev}: {}", source.name, d.message));
-        }
-    }
-    out
 }
 
 fn build(scenario: &str, orders: &[&str]) -> Result<Loaded, Vec<Report>> {

@@ -3,6 +3,7 @@
 //! Units, plots with the small-craft keys are checked at their positions,
 //! groups are written back to their records, and written plots load again.
 
+use crate::support::diagnostic_lines as lines;
 use fam::diag::SourceFile;
 use fam::engine::plot::{CraftAction, CraftOrder, Maneuver, ManeuverOrder};
 use fam::engine::rules::PilotQualityRule;
@@ -71,19 +72,6 @@ fn build(scenario: &str, orders: &[&str]) -> Result<Loaded, Vec<Report>> {
         &mut read_gzf,
         &ParseOptions::default(),
     )
-}
-
-/// Every diagnostic as `file:line:col: error|warning: message`.
-fn lines(reports: &[Report]) -> Vec<String> {
-    let mut out = Vec::new();
-    for (source, diags) in reports {
-        for d in diags {
-            let (line, col) = source.line_col(d.span.start);
-            let level = if d.is_error() { "error" } else { "warning" };
-            out.push(format!("{}:{line}:{col}: {level}: {}", source.name, d.message));
-        }
-    }
-    out
 }
 
 fn ok(scenario: &str) -> Loaded {

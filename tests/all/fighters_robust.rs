@@ -6,6 +6,7 @@
 //! several Exchanges without a panic, the same way twice; the files
 //! `fam resolve --out` writes load again and play on.
 
+use crate::support::diagnostic_lines as lines;
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
@@ -93,19 +94,6 @@ fn build(scenario: &str) -> Result<Loaded, Vec<Report>> {
         &mut read_gzf,
         &ParseOptions::default(),
     )
-}
-
-/// Every diagnostic as `file:line:col: message`.
-fn lines(reports: &[Report]) -> Vec<String> {
-    reports
-        .iter()
-        .flat_map(|(source, diags)| {
-            diags.iter().map(move |d| {
-                let (line, col) = source.line_col(d.span.start);
-                format!("{}:{line}:{col}: {}", source.name, d.message)
-            })
-        })
-        .collect()
 }
 
 /// What the generator knows of a battle: names by role.

@@ -2,6 +2,7 @@
 //! Every validation rule has a test asserting the message and its exact
 //! position; the shipped scenarios must load; split plots equal one file.
 
+use crate::support::diagnostic_lines as lines;
 use fam::diag::SourceFile;
 use fam::engine::plot::{FireOrder, Maneuver, ManeuverOrder, NeedleOrder, PdOrder, VolleyPlot};
 use fam::gzf::ParseOptions;
@@ -74,19 +75,6 @@ fn build(scenario: &str, orders: &[&str]) -> Result<Loaded, Vec<Report>> {
         &mut read_gzf,
         &ParseOptions::default(),
     )
-}
-
-/// Every diagnostic as `file:line:col: error|warning: message`.
-fn lines(reports: &[Report]) -> Vec<String> {
-    let mut out = Vec::new();
-    for (source, diags) in reports {
-        for d in diags {
-            let (line, col) = source.line_col(d.span.start);
-            let sev = if d.is_error() { "error" } else { "warning" };
-            out.push(format!("{}:{line}:{col}: {sev}: {}", source.name, d.message));
-        }
-    }
-    out
 }
 
 fn problems(scenario: &str, orders: &[&str]) -> Vec<String> {

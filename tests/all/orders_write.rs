@@ -35,17 +35,9 @@ pub(crate) fn read_shipped(p: &str) -> Result<SourceFile, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Every diagnostic as `file:line:col: message`.
+/// Every diagnostic as `file:line:col: error|warning: message`, one a line.
 pub(crate) fn lines(reports: &[Report]) -> String {
-    let mut out = Vec::new();
-    for (source, diags) in reports {
-        for d in diags {
-            let (line, col) = source.line_col(d.span.start);
-            let sev = if d.is_error() { "error" } else { "warning" };
-            out.push(format!("{}:{line}:{col}: {sev}: {}", source.name, d.message));
-        }
-    }
-    out.join("\n")
+    crate::support::diagnostic_lines(reports).join("\n")
 }
 
 fn build_with(

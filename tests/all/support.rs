@@ -49,3 +49,17 @@ pub fn fam(args: &[&str]) -> Output {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// Every diagnostic of a refused or warned build as
+/// `file:line:col: error|warning: message`.
+pub fn diagnostic_lines(reports: &[fam::orders::Report]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (source, diags) in reports {
+        for d in diags {
+            let (line, col) = source.line_col(d.span.start);
+            let sev = if d.is_error() { "error" } else { "warning" };
+            out.push(format!("{}:{line}:{col}: {sev}: {}", source.name, d.message));
+        }
+    }
+    out
+}
