@@ -181,10 +181,19 @@ pub fn battle_plot_into(
 ) {
     use crate::engine::doctrine::standing_plot_into;
     if i == 0 {
-        standing_plot_into(battle, &loaded.plot, &loaded.doctrine, count > 1, plot, sources, work);
+        standing_plot_into(
+            battle,
+            &loaded.victory,
+            &loaded.plot,
+            &loaded.doctrine,
+            count > 1,
+            plot,
+            sources,
+            work,
+        );
     } else {
         let none = ExchangePlot::default();
-        standing_plot_into(battle, &none, &loaded.doctrine, true, plot, sources, work);
+        standing_plot_into(battle, &loaded.victory, &none, &loaded.doctrine, true, plot, sources, work);
     }
 }
 

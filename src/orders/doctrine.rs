@@ -19,7 +19,9 @@ use toml::de::DeValue;
 use super::raw::S;
 use super::write::{toml_key, toml_string};
 use crate::diag::Diagnostic;
-use crate::engine::doctrine::{DcKind, Doctrine, EvasionSplit, FighterUse, Movement, PdMode, Selector, WithdrawWhen};
+use crate::engine::doctrine::{
+    DcKind, Doctrine, EvasionSplit, FighterUse, Movement, Ordnance, PdMode, Selector, WithdrawWhen,
+};
 use crate::engine::plot::FormationId;
 use crate::engine::state::Battle;
 
@@ -49,7 +51,8 @@ const SELECTORS: [(&str, Selector); 4] = [
 ];
 
 /// Maneuver words (`maneuver`; `{ hold = N }` is the table form).
-const MOVEMENTS: [(&str, Movement); 4] = [
+const MOVEMENTS: [(&str, Movement); 5] = [
+    ("auto", Movement::Auto),
     ("best_range", Movement::BestRange),
     ("close", Movement::Close),
     ("maintain", Movement::Maintain),
@@ -171,7 +174,7 @@ pub(crate) fn parse(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Vec<
                 "fire_at" => raw.fire_at = selector(val, "fire_at", diags),
                 "maneuver" => d.maneuver = maneuver(val, diags).unwrap_or_default(),
                 "evasion" => d.evasion = evasion(val, diags).unwrap_or_default(),
-                "use_ordnance" => d.use_ordnance = flag(val, "use_ordnance", diags),
+                "use_ordnance" => d.use_ordnance = ordnance(val, diags).unwrap_or_default(),
                 "use_needles" => d.use_needles = flag(val, "use_needles", diags),
                 "pd" => d.pd = pd(val, diags).unwrap_or_default(),
                 "withdraw_when" => d.withdraw_when = withdraw_when(val, diags).unwrap_or_default(),
@@ -281,9 +284,10 @@ fn maneuver(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<Movem
 }
 
 fn evasion(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<EvasionSplit> {
-    let expected = "a number of dice, \"max\" (half the thrust) or \"third\"";
+    let expected = "a number of dice, \"auto\", \"max\" (half the thrust) or \"third\"";
     match value.get_ref() {
         DeValue::String(s) => match s.as_ref() {
+            "auto" => Some(EvasionSplit::Auto),
             "max" => Some(EvasionSplit::Max),
             "third" => Some(EvasionSplit::Third),
             other => {
@@ -326,6 +330,28 @@ fn flag(value: &S<DeValue<'_>>, key: &str, diags: &mut Vec<Diagnostic>) -> bool 
     }
 }
 
+fn ordnance(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<Ordnance> {
+    let expected = "true, false or \"auto\"";
+    match value.get_ref() {
+        DeValue::Boolean(true) => Some(Ordnance::Always),
+        DeValue::Boolean(false) => Some(Ordnance::Never),
+        DeValue::String(s) if s.as_ref() == "auto" => Some(Ordnance::Auto),
+        DeValue::String(s) => {
+            diags.push(
+                Diagnostic::error(value.span(), format!("unknown use of ordnance `{s}`"), expected).with_help(
+                    "\"auto\" launches when the plan expects the target surely in reach; true whenever it is in \
+                     reach at the start of the Exchange",
+                ),
+            );
+            None
+        }
+        _ => {
+            diags.push(wrong_type(value, "use_ordnance", expected.to_string()));
+            None
+        }
+    }
+}
+
 fn pd(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<PdMode> {
     let expected = || words(PD_MODES.iter().map(|(w, _)| *w));
     let Some(s) = value.get_ref().as_str() else {
@@ -336,7 +362,10 @@ fn pd(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<PdMode> {
     if found.is_none() {
         diags.push(
             Diagnostic::error(value.span(), format!("unknown point-defence mode `{s}`"), expected())
-                .with_help("\"auto\" puts class-1 beams in PD mode while an enemy Formation has missiles left"),
+                .with_help(
+                    "\"auto\" puts class-1 beams in PD mode in the Volleys where enemy missiles or small craft \
+                     may reach the Formation",
+                ),
         );
     }
     found
@@ -359,9 +388,10 @@ fn fighters(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<Fight
 }
 
 fn withdraw_when(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<WithdrawWhen> {
-    let expected = "\"never\", \"crippled\" or { losses = PERCENT }";
+    let expected = "\"auto\", \"never\", \"crippled\" or { losses = PERCENT }";
     match value.get_ref() {
         DeValue::String(s) => match s.as_ref() {
+            "auto" => Some(WithdrawWhen::Auto),
             "never" => Some(WithdrawWhen::Never),
             "crippled" => Some(WithdrawWhen::Crippled),
             other => {
@@ -582,6 +612,7 @@ pub fn doctrine_toml(battle: &Battle, doctrines: &[Option<Doctrine>]) -> String 
         };
         let _ = writeln!(out, "maneuver = {maneuver}");
         let evasion = match d.evasion {
+            EvasionSplit::Auto => "\"auto\"".to_string(),
             EvasionSplit::Third => "\"third\"".to_string(),
             EvasionSplit::Max => "\"max\"".to_string(),
             EvasionSplit::Dice(n) => n.to_string(),
@@ -590,11 +621,17 @@ pub fn doctrine_toml(battle: &Battle, doctrines: &[Option<Doctrine>]) -> String 
         if let Some(s) = d.fire_at {
             let _ = writeln!(out, "fire_at = {}", selector_toml(battle, s));
         }
-        let _ = writeln!(out, "use_ordnance = {}", d.use_ordnance);
+        let ordnance = match d.use_ordnance {
+            Ordnance::Auto => "\"auto\"",
+            Ordnance::Always => "true",
+            Ordnance::Never => "false",
+        };
+        let _ = writeln!(out, "use_ordnance = {ordnance}");
         let _ = writeln!(out, "use_needles = {}", d.use_needles);
         let pd = PD_MODES.iter().find(|(_, x)| *x == d.pd).map_or("", |(w, _)| *w);
         let _ = writeln!(out, "pd = \"{pd}\"");
         let withdraw = match d.withdraw_when {
+            WithdrawWhen::Auto => "\"auto\"".to_string(),
             WithdrawWhen::Never => "\"never\"".to_string(),
             WithdrawWhen::Crippled => "\"crippled\"".to_string(),
             WithdrawWhen::Losses(p) => format!("{{ losses = {p} }}"),

@@ -108,7 +108,7 @@ pub(super) fn craft_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine
         let t = if prelaunch && vi == 0 { thrust / 2 } else { thrust };
         let cap = t / 2;
         let evasion = match d.evasion {
-            EvasionSplit::Third => t / 3,
+            EvasionSplit::Auto | EvasionSplit::Third => t / 3,
             EvasionSplit::Dice(n) => n,
             EvasionSplit::Max => cap,
         }

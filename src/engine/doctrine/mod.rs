@@ -1,26 +1,33 @@
 //! Standing orders (doctrine): the plots fam writes itself for a Formation
-//! that has no explicit plot (issue 5). A Formation's [`Doctrine`] says what
-//! to maneuver against and how, how to split thrust, what to fire at and
-//! with what, when to use point-defence mode, when to withdraw and what to
+//! that has no explicit plot. A Formation's [`Doctrine`] says what to
+//! maneuver against and how, how to split thrust, what to fire at and with
+//! what, when to use point-defence mode, when to withdraw and what to
 //! repair first; a Formation without one follows the default doctrine,
-//! [`Doctrine::default`]: close to the best range for its beams and fire
-//! every beam and torpedo at the nearest enemy Formation.
+//! [`Doctrine::default`], whose every choice is `auto`: the commander of
+//! [`plan`] (the range and thrust that suit it against its target, by the
+//! expected damage of [`assess`]), with every weapon used when it helps.
 //!
 //! Pure and deterministic: a plot depends only on the battle state at the
 //! start of the Exchange (no dice). Every plot made here passes the orders
 //! checks (`tests/all/doctrine.rs`). The rules are written out in
-//! `docs/doctrine.md`.
+//! `docs/doctrine.md`; [`Choice`] says what each Formation chose and why,
+//! for the report.
 
 use super::plot::{
-    ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, NeedleOrder, PdOrder, SystemId,
-    UnitId, VolleyPlot,
+    ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, SystemId, UnitId, VolleyPlot,
 };
 use super::state::{Battle, SysState};
 use super::tables::beam_dice;
-use super::volley::{missile_range, room, submunition_dice};
+use super::victory::Victory;
+use super::volley::{room, submunition_dice};
 use crate::gzf::model::{SystemKind, Warhead};
 
+pub mod assess;
 mod craft;
+pub mod decide;
+mod fire;
+pub mod plan;
+pub use decide::{Choice, Withdrawal, needle_aim};
 use craft::{carrier_orders, craft_formation_plot, first_launchable};
 pub use craft::{largest_ship, launchable};
 
@@ -49,10 +56,13 @@ pub enum Selector {
 /// What a Formation does against its maneuver target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Movement {
+    /// The default: plan each Volley's maneuver for the range where it
+    /// outguns the target, weighing both sides' weapons ([`plan::choose`]).
+    #[default]
+    Auto,
     /// Close while further than the range at which its beams roll the most
     /// dice ([`best_beam_range`]), Maintain within it; Withdraw with no
     /// working beam.
-    #[default]
     BestRange,
     Close,
     Maintain,
@@ -65,8 +75,11 @@ pub enum Movement {
 /// How much of the Formation Thrust goes to Evasion (the rest to Speed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum EvasionSplit {
-    /// A third, rounded down.
+    /// The default: what the plan of the Exchange weighs best against the
+    /// threat ([`plan::choose`]).
     #[default]
+    Auto,
+    /// A third, rounded down.
     Third,
     /// This many dice, at most half the thrust (rounded down).
     Dice(u32),
@@ -77,11 +90,13 @@ pub enum EvasionSplit {
 /// When class-1 beams fire in point-defence mode instead of at ships.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PdMode {
-    /// When an enemy Formation in the fight has a Unit with missiles left
-    /// ([`enemy_has_missiles`]).
+    /// The default: class-1 beams defend in a Volley when enemy missiles
+    /// or attacking small craft may reach the Formation and the beams would
+    /// save more than they score; PDS fire at ships within 6 MU when nothing
+    /// threatens and the target has a Unit without screens or armour.
+    #[default]
     Auto,
     /// Never: class-1 beams fire at ships.
-    #[default]
     Never,
     /// Always: class-1 beams only defend.
     Always,
@@ -90,7 +105,11 @@ pub enum PdMode {
 /// When a Formation gives up and withdraws from every enemy Formation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum WithdrawWhen {
+    /// The default: when the Formation can no longer do damage at any
+    /// range and can still move, unless withdrawing would lose the battle
+    /// (its side's last Formation going to the Reserve).
     #[default]
+    Auto,
     Never,
     /// More than half of the Formation's mass is crippled or out of the fight.
     Crippled,
@@ -169,20 +188,20 @@ impl DcKind {
 /// A Formation's standing orders. [`Doctrine::default`] is the default
 /// doctrine, so a doctrine that changes one thing behaves like the default
 /// in everything else.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Doctrine {
     /// The Formation to maneuver against (the primary maneuver).
     pub target: Selector,
     /// What to do against it.
     pub maneuver: Movement,
     pub evasion: EvasionSplit,
-    /// The Formation to fire at; `None`: the maneuver target when it is an
-    /// enemy Formation, else the nearest enemy.
+    /// The Formation to fire at; `None` (the default): the maneuver target
+    /// while its weapons reach it, else the enemy Formation they hurt most.
     pub fire_at: Option<Selector>,
-    /// Fire salvo and heavy missiles and submunition packs when the fire
-    /// target is within their reach at the start of the Exchange.
-    pub use_ordnance: bool,
-    /// Fire needle beams at the first weapon of the target's largest Unit.
+    /// Salvo and heavy missiles and submunition packs.
+    pub use_ordnance: Ordnance,
+    /// Needle beams, at the system of the target that matters most
+    /// ([`needle_aim`]). Default true.
     pub use_needles: bool,
     /// Class-1 beams in point-defence mode.
     pub pd: PdMode,
@@ -191,6 +210,38 @@ pub struct Doctrine {
     pub damage_control: Vec<DcKind>,
     /// What its carriers and small craft do.
     pub fighters: FighterUse,
+}
+
+impl Default for Doctrine {
+    fn default() -> Self {
+        Doctrine {
+            target: Selector::default(),
+            maneuver: Movement::default(),
+            evasion: EvasionSplit::default(),
+            fire_at: None,
+            use_ordnance: Ordnance::default(),
+            use_needles: true,
+            pd: PdMode::default(),
+            withdraw_when: WithdrawWhen::default(),
+            damage_control: Vec::new(),
+            fighters: FighterUse::default(),
+        }
+    }
+}
+
+/// When a Formation fires its ordnance (salvo and heavy missiles,
+/// submunition packs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Ordnance {
+    /// The default: in the Volleys of the plan where the target is surely
+    /// in reach (one-shot racks once, in the first such Volley).
+    #[default]
+    Auto,
+    /// Whenever the fire target is in reach at the start of the Exchange:
+    /// racks, heavy missiles and packs in Volley 1, launchers every Volley.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// How a Formation uses its carriers and small craft (docs/doctrine.md,
@@ -410,7 +461,8 @@ pub fn withdraw_triggered(battle: &Battle, f: FormationId, when: WithdrawWhen) -
         return false;
     }
     match when {
-        WithdrawWhen::Never => false,
+        // The default rule weighs the Formation's arsenal: decide::cannot_fight.
+        WithdrawWhen::Never | WithdrawWhen::Auto => false,
         WithdrawWhen::Crippled => {
             let crippled: u64 = units()
                 .filter(|u| !u.active() || u.crippled())
@@ -455,35 +507,15 @@ pub fn enemy_has_missiles(battle: &Battle, f: FormationId) -> bool {
     })
 }
 
-/// Where needle beams aim at Formation `t`: its largest Unit in the fight
-/// (most mass, ties the first listed) that has a weapon not destroyed, at
-/// the first such weapon (lowest system number).
-pub fn needle_aim(battle: &Battle, t: FormationId) -> Option<(UnitId, SystemId)> {
-    let mut best: Option<(u32, UnitId, SystemId)> = None;
-    for &u in &battle.formations[t].units {
-        let unit = &battle.units[u];
-        if !unit.active() || best.is_some_and(|(mass, _, _)| unit.mass <= mass) {
-            continue;
-        }
-        if let Some(s) = unit
-            .systems
-            .iter()
-            .position(|s| s.kind.is_weapon() && !s.kind.is_core() && s.state != SysState::Destroyed)
-        {
-            best = Some((unit.mass, u, s));
-        }
-    }
-    best.map(|(_, u, s)| (u, s))
-}
-
 // ---- Plots ----------------------------------------------------------------
 
 /// The maneuver `movement` gives against `t` at the current range.
 fn maneuver_for(battle: &Battle, f: FormationId, t: FormationId, movement: Movement) -> Maneuver {
     let range = battle.ranges.get(f, t);
     match movement {
+        // Planned against an enemy (plan::choose); otherwise it keeps station.
+        Movement::Auto | Movement::Maintain => Maneuver::Maintain,
         Movement::Close => Maneuver::Close,
-        Movement::Maintain => Maneuver::Maintain,
         Movement::Withdraw => Maneuver::Withdraw,
         Movement::Hold(n) if range > n.saturating_add(3) => Maneuver::Close,
         Movement::Hold(n) if range.saturating_add(3) < n => Maneuver::Withdraw,
@@ -507,8 +539,14 @@ pub struct PlotWork {
     ranked: Vec<(i64, u32, FormationId)>,
     pd: Vec<SystemId>,
     every: Vec<SystemId>,
-    weapons: [Vec<SystemId>; 3],
+    spare: Vec<SystemId>,
     drawn: Vec<(SystemId, u32)>,
+    /// Die means the default doctrine weighs with (computed once).
+    tables: assess::DieTables,
+    /// Every Formation's fighting power at the start of the Exchange.
+    arsenals: Vec<assess::Arsenal>,
+    /// What each Formation with a generated plot chose.
+    choices: Vec<Option<Choice>>,
     /// Bounds for this battle: Formations, Units, most systems on a Unit,
     /// most systems in a Formation.
     bounds: (usize, usize, usize, usize),
@@ -532,13 +570,26 @@ impl PlotWork {
         room(&mut self.fire, 3 * units);
         room(&mut self.lists, 3 * units);
         room(&mut self.ranked, formations);
-        for list in [&mut self.pd, &mut self.every]
-            .into_iter()
-            .chain(self.weapons.iter_mut())
-        {
+        for list in [&mut self.pd, &mut self.every, &mut self.spare] {
             room(list, unit_max);
         }
         room(&mut self.drawn, unit_max);
+        self.arsenals.clear();
+        self.arsenals
+            .extend((0..formations).map(|f| assess::Arsenal::of(battle, f)));
+        self.choices.clear();
+        self.choices.resize(formations, None);
+    }
+
+    /// What Formation `f` chose in the last plot made with this memory
+    /// (`None` for an explicit plot, no plot, or small craft).
+    pub fn choice(&self, f: FormationId) -> Option<&Choice> {
+        self.choices.get(f).and_then(Option::as_ref)
+    }
+
+    /// What every Formation chose in the last plot, by Formation.
+    pub fn choices(&self) -> &[Option<Choice>] {
+        &self.choices
     }
 
     /// Gives an emptied Volley plot the room the largest plot can need.
@@ -597,17 +648,21 @@ impl PlotWork {
 }
 
 /// Formation `f`'s plot for a whole Exchange under doctrine `d`; `None` for
-/// a Formation out of the fight.
+/// a Formation out of the fight. The victory rules are the default ones.
 pub fn doctrine_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine) -> Option<FormationPlot> {
     let mut out = FormationPlot::default();
-    doctrine_formation_plot_into(battle, f, d, &mut out, &mut PlotWork::default()).then_some(out)
+    let mut w = PlotWork::default();
+    w.prepare(battle);
+    doctrine_formation_plot_into(battle, &Victory::default(), f, d, &mut out, &mut w).then_some(out)
 }
 
 /// [`doctrine_formation_plot`] written into `out` (whose vectors are
-/// recycled through `w`); `false`, leaving `out` empty, for a Formation out
-/// of the fight.
+/// recycled through `w`, prepared for this battle); `false`, leaving `out`
+/// empty, for a Formation out of the fight. What it chose is kept in
+/// `w.choices[f]`.
 fn doctrine_formation_plot_into(
     battle: &Battle,
+    victory: &Victory,
     f: FormationId,
     d: &Doctrine,
     out: &mut FormationPlot,
@@ -617,6 +672,7 @@ fn doctrine_formation_plot_into(
         w.recycle_volley(v);
         w.size_volley(v);
     }
+    w.choices[f] = None;
     let launching = d.fighters != FighterUse::Hold && first_launchable(battle, f).is_some();
     if battle.craft_only(f) || (!battle.formation_active(f) && launching) {
         return craft_formation_plot(battle, f, d, out);
@@ -624,198 +680,76 @@ fn doctrine_formation_plot_into(
     if !battle.formation_active(f) {
         return false;
     }
-    let withdrawing = withdraw_triggered(battle, f, d.withdraw_when);
-    let thrust = battle.formation_thrust(f);
-    let cap = thrust / 2;
-    let evasion = if withdrawing {
-        0
-    } else {
-        match d.evasion {
-            EvasionSplit::Third => thrust / 3,
-            EvasionSplit::Dice(n) => n,
-            EvasionSplit::Max => cap,
+    let c = {
+        let ctx = decide::Context {
+            battle,
+            victory,
+            tables: &w.tables,
+            arsenals: &w.arsenals,
+        };
+        decide::decide(&ctx, f, d)
+    };
+    maneuvers(battle, f, &c, out, w);
+    fire::point_defence(battle, f, &c, out);
+    for &u in &battle.formations[f].units {
+        if !battle.units[u].active() {
+            continue;
         }
-        .min(cap)
-    };
-    let primary = if withdrawing {
-        // Away from every enemy: the nearest as the primary target.
+        damage_control(battle, u, d, out, w);
+        fire::unit_fire(battle, f, u, d, &c, out, w);
+    }
+    carrier_orders(battle, f, d.fighters, c.fire_at, out);
+    w.choices[f] = Some(c);
+    true
+}
+
+/// Speed, Evasion and maneuvers of each Volley: the primary maneuver
+/// against the target; a withdrawing Formation withdraws from every enemy
+/// Formation in the fight (secondary from all but the nearest).
+fn maneuvers(battle: &Battle, f: FormationId, c: &Choice, out: &mut FormationPlot, w: &mut PlotWork) {
+    if c.withdrawing.is_some() {
         rank_into(battle, f, Selector::Nearest, &mut w.ranked);
-        w.ranked.first().map(|&(_, _, target)| ManeuverOrder {
+    }
+    for (v, vp) in out.volleys.iter_mut().enumerate() {
+        vp.speed = c.speed;
+        vp.evasion = c.evasion;
+        vp.primary = c.target.map(|target| ManeuverOrder {
             target,
-            maneuver: Maneuver::Withdraw,
-        })
-    } else {
-        maneuver_target(battle, f, d.target).map(|t| ManeuverOrder {
-            target: t,
-            maneuver: maneuver_for(battle, f, t, d.maneuver),
-        })
-    };
-    for v in &mut out.volleys {
-        v.speed = thrust - evasion;
-        v.evasion = evasion;
-        v.primary = primary;
-        if withdrawing {
-            v.secondary
+            maneuver: c.maneuvers[v],
+        });
+        if c.withdrawing.is_some() {
+            vp.secondary
                 .extend(w.ranked.iter().skip(1).map(|&(_, _, target)| ManeuverOrder {
                     target,
                     maneuver: Maneuver::Withdraw,
                 }));
         }
     }
-    let target = fire_target(battle, f, d);
-    let pd_on = match d.pd {
-        PdMode::Never => false,
-        PdMode::Always => true,
-        PdMode::Auto => enemy_has_missiles(battle, f),
-    };
-    let aim = target.filter(|_| d.use_needles).and_then(|t| needle_aim(battle, t));
-    for &u in &battle.formations[f].units {
-        let unit = &battle.units[u];
-        if !unit.active() {
-            continue;
-        }
-        let live = |s: &super::state::Sys| s.state != SysState::Destroyed;
-        w.pd.clear();
-        w.pd.extend(
-            unit.systems
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| pd_on && matches!(s.kind, SystemKind::Beam { class: 1 }) && live(s))
-                .map(|(i, _)| i),
-        );
-        for v in &mut out.volleys {
-            v.point_defence.extend(w.pd.iter().map(|&weapon| PdOrder {
-                unit: u,
-                weapon,
-                defend: None,
-            }));
-        }
-        if !d.damage_control.is_empty() {
-            w.every.clear();
-            for kind in &d.damage_control {
-                for (i, s) in unit.systems.iter().enumerate() {
-                    if kind.matches(&s.kind) && live(s) && !w.every.contains(&i) {
-                        w.every.push(i);
-                    }
-                }
-            }
-            if !w.every.is_empty() {
-                for vi in 0..3 {
-                    let mut list = w.lists.pop().unwrap_or_default();
-                    list.clear();
-                    room(&mut list, w.bounds.2);
-                    list.extend_from_slice(&w.every);
-                    out.volleys[vi].damage_control.push((u, list));
-                }
-            }
-        }
-        let (Some(t), Some(fc)) = (target, unit.fire_controls().next()) else {
-            continue;
-        };
-        // Beams (but class-1 beams defending) and torpedoes, every Volley.
-        w.every.clear();
-        w.every.extend(
-            unit.systems
-                .iter()
-                .enumerate()
-                .filter(|(i, s)| {
-                    live(s)
-                        && !w.pd.contains(i)
-                        && (matches!(s.kind, SystemKind::Beam { .. } | SystemKind::PulseTorpedo { .. })
-                            || (aim.is_some() && matches!(s.kind, SystemKind::NeedleBeam)))
-                })
-                .map(|(i, _)| i),
-        );
-        for list in &mut w.weapons {
-            list.clear();
-            list.extend_from_slice(&w.every);
-        }
-        if d.use_ordnance {
-            ordnance(battle, f, t, u, &mut w.weapons, &mut w.drawn);
-        }
-        for vi in 0..3 {
-            if w.weapons[vi].is_empty() {
-                continue;
-            }
-            let mut order = w.fire_order(u, fc, t);
-            order.weapons.extend_from_slice(&w.weapons[vi]);
-            if let Some((tu, ts)) = aim {
-                order.needles.extend(
-                    w.weapons[vi]
-                        .iter()
-                        .filter(|&&weapon| matches!(unit.systems[weapon].kind, SystemKind::NeedleBeam))
-                        .map(|&weapon| NeedleOrder {
-                            weapon,
-                            unit: tu,
-                            system: ts,
-                        }),
-                );
-            }
-            out.volleys[vi].fire.push(order);
-        }
-    }
-    carrier_orders(battle, f, d.fighters, target, out);
-    true
 }
 
-/// Adds Unit `u`'s ordnance to its weapons per Volley when the target `t`
-/// is within reach at the start of the Exchange: racks, heavy missiles and
-/// submunition packs in Volley 1, salvo launchers one load a Volley while
-/// their magazine has loads (launchers on one magazine share it). Each list
-/// ends sorted.
-fn ordnance(
-    battle: &Battle,
-    f: FormationId,
-    t: FormationId,
-    u: UnitId,
-    weapons: &mut [Vec<SystemId>; 3],
-    drawn: &mut Vec<(SystemId, u32)>,
-) {
+/// Unit `u`'s damage-control priority from the doctrine's kinds.
+fn damage_control(battle: &Battle, u: UnitId, d: &Doctrine, out: &mut FormationPlot, w: &mut PlotWork) {
+    if d.damage_control.is_empty() {
+        return;
+    }
     let unit = &battle.units[u];
-    let range = battle.ranges.get(f, t);
-    for (i, s) in unit.systems.iter().enumerate() {
-        if !s.operational() || s.rounds_left() == 0 {
-            continue;
-        }
-        let reach = match s.kind {
-            SystemKind::Smr
-            | SystemKind::Missile {
-                warhead: Warhead::Standard,
-            } => range <= missile_range(s.er),
-            SystemKind::SubmunitionPack => submunition_dice(range) > 0,
-            _ => false,
-        };
-        if reach {
-            weapons[0].push(i);
-        }
-    }
-    drawn.clear();
-    for list in weapons.iter_mut() {
+    w.every.clear();
+    for kind in &d.damage_control {
         for (i, s) in unit.systems.iter().enumerate() {
-            if !matches!(s.kind, SystemKind::Sml) || !s.operational() || range > missile_range(s.er) {
-                continue;
-            }
-            let Some(m) = s.magazine else { continue };
-            let loads = unit
-                .systems
-                .get(m)
-                .filter(|m| m.state == SysState::Operational)
-                .map_or(0, |m| m.rounds_left());
-            let n = match drawn.iter().position(|x| x.0 == m) {
-                Some(k) => &mut drawn[k].1,
-                None => {
-                    drawn.push((m, 0));
-                    &mut drawn.last_mut().expect("just pushed").1
-                }
-            };
-            if *n < loads {
-                *n += 1;
-                list.push(i);
+            if kind.matches(&s.kind) && s.state != SysState::Destroyed && !w.every.contains(&i) {
+                w.every.push(i);
             }
         }
     }
-    for list in weapons.iter_mut() {
-        list.sort_unstable();
+    if w.every.is_empty() {
+        return;
+    }
+    for vp in &mut out.volleys {
+        let mut list = w.lists.pop().unwrap_or_default();
+        list.clear();
+        room(&mut list, w.bounds.2);
+        list.extend_from_slice(&w.every);
+        vp.damage_control.push((u, list));
     }
 }
 
@@ -843,7 +777,8 @@ pub fn doctrine_plot(battle: &Battle, doctrines: &[Option<Doctrine>]) -> Exchang
 
 /// The plots of an Exchange and where each came from: a Formation's
 /// explicit plot where `explicit` has one, else its standing orders, else
-/// (when `default_for_rest`) the default doctrine, else no plot.
+/// (when `default_for_rest`) the default doctrine, else no plot. The
+/// victory rules are the default ones ([`standing_plot_into`] takes them).
 pub fn standing_plot(
     battle: &Battle,
     explicit: &ExchangePlot,
@@ -854,6 +789,7 @@ pub fn standing_plot(
     let mut sources = Vec::new();
     standing_plot_into(
         battle,
+        &Victory::default(),
         explicit,
         doctrines,
         default_for_rest,
@@ -864,11 +800,14 @@ pub fn standing_plot(
     (plot, sources)
 }
 
-/// [`standing_plot`] written into `plot` and `sources`, reusing their
-/// memory and `work`'s: once warm, it allocates nothing unless an explicit
-/// plot is copied.
+/// [`standing_plot`] under the battle's `victory` rules, written into
+/// `plot` and `sources`, reusing their memory and `work`'s: once warm, it
+/// allocates nothing unless an explicit plot is copied. `work` keeps what
+/// each Formation chose ([`PlotWork::choices`]).
+#[allow(clippy::too_many_arguments)]
 pub fn standing_plot_into(
     battle: &Battle,
+    victory: &Victory,
     explicit: &ExchangePlot,
     doctrines: &[Option<Doctrine>],
     default_for_rest: bool,
@@ -908,7 +847,7 @@ pub fn standing_plot_into(
             };
             // Written in place: a Formation's plot is large to move.
             let p = slot.get_or_insert_with(|| work.formations.pop().unwrap_or_default());
-            if doctrine_formation_plot_into(battle, f, d, p, work) {
+            if doctrine_formation_plot_into(battle, victory, f, d, p, work) {
                 source
             } else {
                 if let Some(p) = slot.take() {

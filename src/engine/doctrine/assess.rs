@@ -1,0 +1,443 @@
+//! What the default doctrine weighs: expected damage, without dice.
+//!
+//! A Formation's fighting power is summed up once per Exchange in an
+//! [`Arsenal`] (its working weapons by kind, its point defence, screens and
+//! what it can take), and [`DieTables`] hold the mean of one die of each
+//! kind against a Formation rolling a given number of Evasion dice. From the
+//! two, [`sustained`] gives the damage a Formation's beams, torpedoes and
+//! needles deal in one Volley at a range, and [`ordnance`] what a launch of
+//! missiles or submunitions deals through point defence. Every number is an
+//! expectation read off the rules' own tables (ft-rules §1.2-1.3, §4, §5.1),
+//! so a doctrine decision is a pure function of the battle state.
+
+use super::super::plot::FormationId;
+use super::super::state::{Battle, SysState, Unit};
+use super::super::tables::{apply_drm, beam_dice, beam_table, projectile_needed, success_value};
+use super::super::volley::{evasion_ignored, missile_range, submunition_dice, torpedo_band};
+use crate::gzf::model::{SystemKind, TorpedoRange, Warhead};
+
+/// Evasion dice the tables cover; more count as this many.
+pub const MAX_EVASION_DICE: usize = 12;
+/// Beam classes counted one by one; larger classes count as this one.
+pub const BEAM_CLASSES: usize = 12;
+/// Mean damage of a penetrating reroll die: read unscreened, with no DRM,
+/// rerolling again on a 6 (4-5 score 1, 6 scores 2): m = 4/6 + m/6.
+const REROLL_MEAN: f64 = 0.8;
+/// Mean of a d6: missiles on target in a salvo, damage of one missile or
+/// torpedo hit.
+const D6_MEAN: f64 = 3.5;
+/// Mean damage of a heavy missile: 3d6.
+const HEAVY_MEAN: f64 = 10.5;
+/// Expected kills of one PDS die against missiles (4-5 kill one, 6 kills
+/// two and rerolls: k = 4/6 + k/6).
+const PDS_KILLS: f64 = 0.8;
+/// Expected kills of one class-1 beam in point-defence mode (5-6 kill one,
+/// a natural 6 rerolls: k = 2/6 + k/6).
+const BEAM1_KILLS: f64 = 0.4;
+
+/// Means of one die against a Formation that rolls `n` Evasion dice, for
+/// every number of Evasion Points a weapon ignores (0-2, by its arcs).
+#[derive(Debug, Clone)]
+pub struct DieTables {
+    /// `beam[n][ignored][screen]`: one beam die (penetrating), screens 0-2.
+    beam: [[[f64; 3]; 3]; MAX_EVASION_DICE + 1],
+    /// `hit[n][ignored][needed]`: a projectile to-hit roll needing
+    /// `needed` (2-6) before the Evasion DRM.
+    hit: [[[f64; 7]; 3]; MAX_EVASION_DICE + 1],
+    /// `needle[n][ignored]`: damage points of one needle-beam die
+    /// (Continuum: 4+ scores one).
+    needle: [[f64; 3]; MAX_EVASION_DICE + 1],
+    /// `evasion_points[n]`: mean Evasion Points of `n` dice.
+    evasion_points: [f64; MAX_EVASION_DICE + 1],
+}
+
+impl Default for DieTables {
+    fn default() -> Self {
+        DieTables::new()
+    }
+}
+
+/// Chance of each number of Evasion Points (successes) from `n` dice:
+/// 1-3 none, 4-5 one, 6 two (F&M Definitions).
+fn points_distribution(n: usize) -> [f64; 2 * MAX_EVASION_DICE + 1] {
+    let mut p = [0.0; 2 * MAX_EVASION_DICE + 1];
+    p[0] = 1.0;
+    for _ in 0..n {
+        let mut next = [0.0; 2 * MAX_EVASION_DICE + 1];
+        for (k, &pk) in p.iter().enumerate() {
+            if pk == 0.0 {
+                continue;
+            }
+            for face in 1..=6u8 {
+                let to = (k + success_value(face) as usize).min(2 * MAX_EVASION_DICE);
+                next[to] += pk / 6.0;
+            }
+        }
+        p = next;
+    }
+    p
+}
+
+/// Mean damage of one penetrating beam die at a DRM of −`penalty`.
+fn beam_die(penalty: usize, screen: u8) -> f64 {
+    let drm = -i32::try_from(penalty).unwrap_or(i32::MAX);
+    (1..=6u8)
+        .map(|face| f64::from(beam_table(apply_drm(face, drm), screen)) + if face == 6 { REROLL_MEAN } else { 0.0 })
+        .sum::<f64>()
+        / 6.0
+}
+
+/// Chance a projectile roll needing `needed` hits at a DRM of −`penalty`.
+fn hit_chance(penalty: usize, needed: u8) -> f64 {
+    let drm = -i32::try_from(penalty).unwrap_or(i32::MAX);
+    (1..=6u8).filter(|&f| apply_drm(f, drm) >= needed).count() as f64 / 6.0
+}
+
+/// Damage points of one needle die at a DRM of −`penalty` (4+ scores).
+fn needle_die(penalty: usize) -> f64 {
+    hit_chance(penalty, 4)
+}
+
+impl DieTables {
+    pub fn new() -> DieTables {
+        let mut t = DieTables {
+            beam: [[[0.0; 3]; 3]; MAX_EVASION_DICE + 1],
+            hit: [[[0.0; 7]; 3]; MAX_EVASION_DICE + 1],
+            needle: [[0.0; 3]; MAX_EVASION_DICE + 1],
+            evasion_points: [0.0; MAX_EVASION_DICE + 1],
+        };
+        for n in 0..=MAX_EVASION_DICE {
+            let dist = points_distribution(n);
+            t.evasion_points[n] = dist.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
+            for ignored in 0..3 {
+                let mut beam = [0.0; 3];
+                let mut hit = [0.0; 7];
+                let mut needle = 0.0;
+                for (k, &p) in dist.iter().enumerate() {
+                    if p == 0.0 {
+                        continue;
+                    }
+                    let penalty = k.saturating_sub(ignored);
+                    for (screen, b) in beam.iter_mut().enumerate() {
+                        *b += p * beam_die(penalty, screen as u8);
+                    }
+                    for (needed, h) in hit.iter_mut().enumerate().skip(2) {
+                        *h += p * hit_chance(penalty, needed as u8);
+                    }
+                    needle += p * needle_die(penalty);
+                }
+                t.beam[n][ignored] = beam;
+                t.hit[n][ignored] = hit;
+                t.needle[n][ignored] = needle;
+            }
+        }
+        t
+    }
+
+    /// Mean Evasion Points of `n` dice.
+    pub fn evasion_points(&self, n: u32) -> f64 {
+        self.evasion_points[dice_index(n)]
+    }
+}
+
+fn dice_index(n: u32) -> usize {
+    usize::try_from(n).unwrap_or(MAX_EVASION_DICE).min(MAX_EVASION_DICE)
+}
+
+/// Salvo launchers of one reach that can fire, and the loads they share.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Salvos {
+    /// Launchers whose magazine works and holds loads.
+    pub launchers: u32,
+    /// Loads left in those magazines.
+    pub loads: u32,
+}
+
+/// A Formation's fighting power at the start of an Exchange. Weapons count
+/// only on Units that can fire (in the fight, in control, with a working
+/// Fire Control) and only while they work; defences count on every Unit in
+/// the fight.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Arsenal {
+    /// Working beam batteries by class and Evasion Points ignored.
+    pub beams: [[u32; 3]; BEAM_CLASSES + 1],
+    /// Working pulse torpedoes by variant (standard, long, short) and
+    /// Evasion Points ignored.
+    pub torpedoes: [[u32; 3]; 3],
+    /// Unspent working submunition packs by Evasion Points ignored.
+    pub submunitions: [u32; 3],
+    /// Working needle beams by Evasion Points ignored.
+    pub needles: [u32; 3],
+    /// Salvo launchers: standard reach (30 MU) and extended (42 MU).
+    pub salvos: [Salvos; 2],
+    /// Unspent working salvo racks: standard and extended reach.
+    pub racks: [u32; 2],
+    /// Unspent working standard heavy missiles: standard and extended.
+    pub heavies: [u32; 2],
+    /// Expected missile kills of the point defence of a Unit under fire
+    /// (PDS, and class-1 beams when they defend), mass-weighted.
+    pub pd_kills: f64,
+    /// Class-1 beams on Units in the fight (what PD mode can add).
+    pub class1: u32,
+    /// Mass-weighted share of Units by screen level 0, 1, 2.
+    pub screens: [f64; 3],
+    /// Hull and armour boxes left on its Units in the fight.
+    pub durability: u32,
+    /// Ships in the fight.
+    pub ships: u32,
+    /// Formation Thrust.
+    pub thrust: u32,
+}
+
+impl Arsenal {
+    /// Sums up Formation `f`'s Units.
+    pub fn of(battle: &Battle, f: FormationId) -> Arsenal {
+        let mut a = Arsenal {
+            thrust: battle.formation_thrust(f),
+            ..Arsenal::default()
+        };
+        let mut mass = 0.0;
+        let mut pd_mass = 0.0;
+        let mut screen_mass = [0.0; 3];
+        for &u in &battle.formations[f].units {
+            let unit = &battle.units[u];
+            if !unit.active() || unit.is_craft() {
+                continue;
+            }
+            a.ships += 1;
+            a.durability += unit.hull_left() + unit.armour_left();
+            let m = f64::from(unit.mass.max(1));
+            mass += m;
+            screen_mass[usize::from(unit.screen_level().min(2))] += m;
+            pd_mass += m * unit_pd_kills(unit);
+            a.class1 += count(unit, |k| matches!(k, SystemKind::Beam { class: 1 }));
+            if unit.can_act() && unit.fire_controls().next().is_some() {
+                a.add_weapons(unit);
+            }
+        }
+        if mass > 0.0 {
+            a.pd_kills = pd_mass / mass;
+            for (s, m) in screen_mass.iter().enumerate() {
+                a.screens[s] = m / mass;
+            }
+        } else {
+            a.screens[0] = 1.0;
+        }
+        a
+    }
+
+    fn add_weapons(&mut self, unit: &Unit) {
+        for s in unit.systems.iter().filter(|s| s.operational()) {
+            let ignored = usize::try_from(evasion_ignored(s.arcs)).unwrap_or(2).min(2);
+            let reach = usize::from(s.er);
+            match s.kind {
+                SystemKind::Beam { class } => {
+                    self.beams[usize::from(class).min(BEAM_CLASSES)][ignored] += 1;
+                }
+                SystemKind::PulseTorpedo { range } => {
+                    let v = match range {
+                        TorpedoRange::Standard => 0,
+                        TorpedoRange::Long => 1,
+                        TorpedoRange::Short => 2,
+                    };
+                    self.torpedoes[v][ignored] += 1;
+                }
+                SystemKind::SubmunitionPack if s.rounds_left() > 0 => self.submunitions[ignored] += 1,
+                SystemKind::NeedleBeam => self.needles[ignored] += 1,
+                SystemKind::Smr if s.rounds_left() > 0 => self.racks[reach] += 1,
+                SystemKind::Missile {
+                    warhead: Warhead::Standard,
+                } if s.rounds_left() > 0 => self.heavies[reach] += 1,
+                SystemKind::Sml => {
+                    let loads = magazine_loads(unit, s.magazine);
+                    if loads > 0 {
+                        self.salvos[reach].launchers += 1;
+                        self.salvos[reach].loads += loads;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Has missiles left (salvos, racks or standard heavy missiles).
+    pub fn has_missiles(&self) -> bool {
+        self.salvos.iter().any(|s| s.launchers > 0) || self.racks.iter().chain(&self.heavies).any(|&n| n > 0)
+    }
+
+    /// Has ordnance left: missiles or submunition packs.
+    pub fn has_ordnance(&self) -> bool {
+        self.has_missiles() || self.submunitions.iter().any(|&n| n > 0)
+    }
+
+    /// The longest range at which any of its weapons can do damage.
+    pub fn reach(&self) -> u32 {
+        let mut r = 0;
+        for (class, row) in self.beams.iter().enumerate() {
+            if row.iter().any(|&n| n > 0) {
+                r = r.max(12 * u32::try_from(class).unwrap_or(0));
+            }
+        }
+        for (v, row) in self.torpedoes.iter().enumerate() {
+            if row.iter().any(|&n| n > 0) {
+                r = r.max(5 * [6, 9, 4][v]);
+            }
+        }
+        if self.submunitions.iter().any(|&n| n > 0) {
+            r = r.max(18);
+        }
+        if self.needles.iter().any(|&n| n > 0) {
+            r = r.max(12);
+        }
+        r.max(self.missile_reach())
+    }
+
+    /// The longest reach of its missiles, 0 with none left.
+    pub fn missile_reach(&self) -> u32 {
+        let mut r = 0;
+        for er in [false, true] {
+            let i = usize::from(er);
+            if self.salvos[i].launchers > 0 || self.racks[i] > 0 || self.heavies[i] > 0 {
+                r = r.max(missile_range(er));
+            }
+        }
+        r
+    }
+
+    /// Can do damage at some range with what it has now.
+    pub fn can_fight(&self) -> bool {
+        self.reach() > 0
+    }
+}
+
+fn count(unit: &Unit, kind: impl Fn(&SystemKind) -> bool) -> u32 {
+    let n = unit.systems.iter().filter(|s| s.operational() && kind(&s.kind)).count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Loads left in the magazine a launcher draws from (0 if it is lost).
+fn magazine_loads(unit: &Unit, magazine: Option<usize>) -> u32 {
+    magazine
+        .and_then(|m| unit.systems.get(m))
+        .filter(|m| m.state == SysState::Operational)
+        .map_or(0, |m| m.rounds_left())
+}
+
+/// Expected missile kills a Unit's own point defence makes in a Volley:
+/// PDS (and FT2 ADAF) dice; class-1 beams are counted by the caller when
+/// they defend.
+fn unit_pd_kills(unit: &Unit) -> f64 {
+    f64::from(count(unit, |k| matches!(k, SystemKind::Pds | SystemKind::Adaf))) * PDS_KILLS
+}
+
+/// Expected damage one Volley of `a`'s beams, torpedoes and needle beams
+/// deals to `t` at `range` when `t` rolls `evasion` Evasion dice.
+pub fn sustained(tables: &DieTables, a: &Arsenal, t: &Arsenal, range: u32, evasion: u32) -> f64 {
+    let n = dice_index(evasion);
+    let mut sum = 0.0;
+    for (class, row) in a.beams.iter().enumerate().skip(1) {
+        let dice = beam_dice(u32::try_from(class).unwrap_or(0), range);
+        if dice == 0 {
+            continue;
+        }
+        for (ignored, &count) in row.iter().enumerate() {
+            if count == 0 {
+                continue;
+            }
+            let per_die: f64 = (0..3).map(|s| t.screens[s] * tables.beam[n][ignored][s]).sum();
+            sum += f64::from(count * dice) * per_die;
+        }
+    }
+    for (v, row) in a.torpedoes.iter().enumerate() {
+        let variant = [TorpedoRange::Standard, TorpedoRange::Long, TorpedoRange::Short][v];
+        let Some(needed) = projectile_needed(range, torpedo_band(variant)) else {
+            continue;
+        };
+        for (ignored, &count) in row.iter().enumerate() {
+            sum += f64::from(count) * tables.hit[n][ignored][usize::from(needed.min(6))] * D6_MEAN;
+        }
+    }
+    if range <= 12 {
+        for (ignored, &count) in a.needles.iter().enumerate() {
+            sum += f64::from(count) * tables.needle[n][ignored];
+        }
+    }
+    sum
+}
+
+/// Expected damage of `a`'s submunition packs fired at `t` at `range`
+/// (3, 2 or 1 penetrating dice to 6, 12 or 18 MU; standard screens do not
+/// stop them).
+pub fn submunitions(tables: &DieTables, a: &Arsenal, range: u32, evasion: u32) -> f64 {
+    let dice = submunition_dice(range);
+    let n = dice_index(evasion);
+    a.submunitions
+        .iter()
+        .enumerate()
+        .map(|(ignored, &count)| f64::from(count * dice) * tables.beam[n][ignored][0])
+        .sum()
+}
+
+/// Expected damage of `salvos` salvo missiles and `heavies` heavy missiles
+/// launched in one Volley at Formation `t` (whose Units roll `evasion`
+/// Evasion dice and, when `class1_pd`, defend with their class-1 beams
+/// too): each salvo puts d6 missiles on target, the point defence of the
+/// Unit under fire (shared by the salvos aimed at its Formation's Units)
+/// kills some, each one left scores d6; a heavy missile scores 3d6 unless a
+/// PDS die kills it on 5-6.
+pub fn missiles(tables: &DieTables, salvos: f64, heavies: f64, t: &Arsenal, evasion: u32, class1_pd: bool) -> f64 {
+    if salvos + heavies <= 0.0 {
+        return 0.0;
+    }
+    let ships = f64::from(t.ships.max(1));
+    let class1 = if class1_pd {
+        f64::from(t.class1) / ships * BEAM1_KILLS
+    } else {
+        0.0
+    };
+    // Evasion Points reroll missed PD dice: about half the dice miss.
+    let pd_dice = t.pd_kills / PDS_KILLS + if class1_pd { f64::from(t.class1) / ships } else { 0.0 };
+    let rerolls = tables.evasion_points(evasion).min(pd_dice / 2.0) * PDS_KILLS;
+    let pool = t.pd_kills + class1 + rerolls;
+    // The pool of a Unit is spread over the attacks aimed at it.
+    let per_attack = pool / (salvos + heavies).div_euclid(ships).max(1.0);
+    let through: f64 = (1..=6).map(|m| (f64::from(m) - per_attack).max(0.0)).sum::<f64>() / 6.0;
+    // A heavy missile survives each PD die with 2/3.
+    let heavy_through = (2.0_f64 / 3.0).powf(per_attack / PDS_KILLS);
+    salvos * through * D6_MEAN + heavies * heavy_through * HEAVY_MEAN
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn a_beam_die_means_what_the_table_reads() {
+        // Unscreened, no DRM: (1 + 1 + 2)/6 + 0.8/6 = 0.8.
+        assert!(close(beam_die(0, 0), 0.8));
+        // −1: 5 reads 4 (1), 6 reads 5 (1) and rerolls: (1 + 1 + 0.8)/6.
+        assert!(close(beam_die(1, 0), 2.8 / 6.0));
+        // Level-2 screen: 5 scores 1, 6 scores 1 and rerolls.
+        assert!(close(beam_die(0, 2), 2.8 / 6.0));
+        // −3: only the reroll of a natural 6 scores.
+        assert!(close(beam_die(3, 0), 0.8 / 6.0));
+    }
+
+    #[test]
+    fn evasion_points_average_two_thirds_a_die() {
+        let t = DieTables::new();
+        for n in 0..=6u32 {
+            assert!(close(t.evasion_points(n), f64::from(n) * 2.0 / 3.0));
+        }
+        // One die: no point 1/2, one 1/3, two 1/6.
+        let p = points_distribution(1);
+        assert!(close(p[0], 0.5) && close(p[1], 1.0 / 3.0) && close(p[2], 1.0 / 6.0));
+        // Against one Evasion die a 3-arc beam ignores the first point.
+        let expect = 0.5 * 0.8 + (1.0 / 3.0) * 0.8 + (1.0 / 6.0) * beam_die(1, 0);
+        assert!(close(t.beam[1][1][0], expect));
+    }
+}

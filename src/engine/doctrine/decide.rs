@@ -1,0 +1,454 @@
+//! What a Formation decides at the start of an Exchange under its doctrine:
+//! the targets, the maneuver and thrust of each Volley, when its ordnance
+//! fires, when its class-1 beams defend and its PDS shoot at ships, where
+//! its needle beams aim, and whether it withdraws. A [`Choice`] is plain
+//! data: the plot is written from it ([`super::fire`]) and the report says
+//! it in words.
+
+use super::super::plot::{FormationId, Maneuver, SystemId, UnitId};
+use super::super::state::{Battle, SysState};
+use super::super::tables::beam_dice;
+use super::super::victory::Victory;
+use super::assess::{Arsenal, DieTables};
+use super::plan::{self, Launches, Pair, Plan, SEQUENCES};
+use super::{
+    Doctrine, EvasionSplit, Movement, Ordnance, PdMode, WithdrawWhen, enemies, maneuver_for, maneuver_target,
+    select_enemy, withdraw_triggered,
+};
+use crate::gzf::model::{SystemKind, Warhead};
+
+/// Why a Formation withdraws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Withdrawal {
+    /// Its `withdraw_when` trigger fired.
+    Trigger,
+    /// It can no longer do damage at any range (default doctrine).
+    CannotFight,
+}
+
+/// What one Formation chose for an Exchange, and the facts behind it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Choice {
+    /// The Formation it maneuvers against, and what it does each Volley.
+    pub target: Option<FormationId>,
+    pub maneuvers: [Maneuver; 3],
+    pub speed: u32,
+    pub evasion: u32,
+    /// The plan of the Exchange, when the doctrine planned (an `auto`
+    /// maneuver or Evasion against an enemy Formation).
+    pub plan: Option<Plan>,
+    pub withdrawing: Option<Withdrawal>,
+    /// The Formation its first Fire Controls aim at.
+    pub fire_at: Option<FormationId>,
+    /// A second enemy Formation for Fire Controls beyond the first: weapons
+    /// that cannot reach the fire target but reach it go there.
+    pub second: Option<FormationId>,
+    /// Expected range to the fire target after each Volley's maneuver, and
+    /// its spread.
+    pub fire_range: [f64; 3],
+    pub fire_spread: [f64; 3],
+    /// When its ordnance fires (at the fire target).
+    pub launches: Launches,
+    /// Ordnance fired at the second target, by Volley.
+    pub second_launches: Launches,
+    /// Enemy missiles or attacking small craft may reach it, by Volley.
+    pub threat: [bool; 3],
+    /// Class-1 beams defend, by Volley.
+    pub pd: [bool; 3],
+    /// PDS fire at ships, by Volley.
+    pub pds_at_ships: [bool; 3],
+    /// Where needle beams aim.
+    pub needles: Option<(UnitId, SystemId)>,
+}
+
+/// What the doctrine knows besides the battle: the victory rules and every
+/// Formation's [`Arsenal`].
+pub struct Context<'a> {
+    pub battle: &'a Battle,
+    pub victory: &'a Victory,
+    pub tables: &'a DieTables,
+    pub arsenals: &'a [Arsenal],
+}
+
+impl Context<'_> {
+    fn range(&self, a: FormationId, b: FormationId) -> u32 {
+        self.battle.ranges.get(a, b)
+    }
+}
+
+/// The default rule for withdrawing: a Formation that cannot do damage at
+/// any range and can still move gives up the fight, unless that would lose
+/// the battle (readings D5): with reserves, its side's last Formation
+/// stays (at the Reserve it would leave the side with nobody in combat).
+pub fn cannot_fight(ctx: &Context<'_>, f: FormationId) -> bool {
+    let b = ctx.battle;
+    let a = &ctx.arsenals[f];
+    if a.can_fight() || a.thrust == 0 || b.craft_only(f) {
+        return false;
+    }
+    let side = b.formations[f].side;
+    let others = (0..b.formations.len())
+        .any(|g| g != f && b.formations[g].side == side && b.formation_active(g) && !b.craft_only(g));
+    !b.rules.reserves || others
+}
+
+/// Decides Formation `f`'s Exchange under doctrine `d`.
+pub fn decide(ctx: &Context<'_>, f: FormationId, d: &Doctrine) -> Choice {
+    let b = ctx.battle;
+    let thrust = b.formation_thrust(f);
+    let withdrawing = match d.withdraw_when {
+        WithdrawWhen::Auto => cannot_fight(ctx, f).then_some(Withdrawal::CannotFight),
+        w => withdraw_triggered(b, f, w).then_some(Withdrawal::Trigger),
+    };
+    let mut c = Choice {
+        target: None,
+        maneuvers: [Maneuver::Maintain; 3],
+        speed: thrust,
+        evasion: 0,
+        plan: None,
+        withdrawing,
+        fire_at: None,
+        second: None,
+        fire_range: [0.0; 3],
+        fire_spread: [0.0; 3],
+        launches: Launches::default(),
+        second_launches: Launches::default(),
+        threat: [false; 3],
+        pd: [false; 3],
+        pds_at_ships: [false; 3],
+        needles: None,
+    };
+    if withdrawing.is_some() {
+        c.target = select_enemy(b, f, super::Selector::Nearest);
+        c.maneuvers = [Maneuver::Withdraw; 3];
+    } else {
+        c.target = maneuver_target(b, f, d.target);
+        movement(ctx, f, d, &mut c);
+    }
+    c.threat = threats(ctx, f, &c);
+    aim(ctx, f, d, &mut c);
+    defence(ctx, f, d, &mut c);
+    c
+}
+
+/// Thrust, maneuvers and the plan against the maneuver target.
+fn movement(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
+    let b = ctx.battle;
+    let thrust = c.speed;
+    let cap = thrust / 2;
+    let fixed = match d.evasion {
+        EvasionSplit::Auto => None,
+        EvasionSplit::Third => Some(thrust / 3),
+        EvasionSplit::Dice(n) => Some(n.min(cap)),
+        EvasionSplit::Max => Some(cap),
+    };
+    let Some(t) = c.target else {
+        c.evasion = fixed.unwrap_or(thrust / 3);
+        c.speed = thrust - c.evasion;
+        return;
+    };
+    let enemy = b.formations[t].side != b.formations[f].side && !b.craft_only(t);
+    let planned = enemy && (d.maneuver == Movement::Auto || fixed.is_none());
+    if !planned {
+        let m = match d.maneuver {
+            Movement::Auto => Maneuver::Maintain,
+            other => maneuver_for(b, f, t, other),
+        };
+        c.maneuvers = [m; 3];
+        c.evasion = fixed.unwrap_or(thrust / 3);
+        c.speed = thrust - c.evasion;
+        return;
+    }
+    let one;
+    let sequences: &[[Maneuver; 3]] = match d.maneuver {
+        Movement::Auto => &SEQUENCES,
+        other => {
+            one = [[maneuver_for(b, f, t, other); 3]];
+            &one
+        }
+    };
+    let pair = pair(ctx, f, t, d.pd != PdMode::Never);
+    let plan = plan::choose(&pair, sequences, fixed);
+    c.maneuvers = plan.maneuvers;
+    c.speed = plan.speed;
+    c.evasion = plan.evasion;
+    c.plan = Some(plan);
+}
+
+/// The pair `f` against `t` as the plan weighs it.
+fn pair<'a>(ctx: &'a Context<'a>, f: FormationId, t: FormationId, class1_pd: bool) -> Pair<'a> {
+    let theirs = &ctx.arsenals[t];
+    Pair {
+        tables: ctx.tables,
+        ours: &ctx.arsenals[f],
+        theirs,
+        range: ctx.range(f, t),
+        their_evasion: theirs.thrust / 3,
+        their_primary: select_enemy(ctx.battle, t, super::Selector::Nearest) == Some(f),
+        thrust: ctx.arsenals[f].thrust,
+        class1_pd: class1_pd && theirs.has_missiles(),
+    }
+}
+
+/// Expected range to `t` after each Volley: the plan's when `t` is the
+/// maneuver target, else today's range drifting by what we do against it
+/// as a secondary Maintain (none).
+fn ranges_to(ctx: &Context<'_>, f: FormationId, t: FormationId, c: &Choice) -> ([f64; 3], [f64; 3]) {
+    match c.plan {
+        Some(p) if c.target == Some(t) => (p.range, p.spread),
+        _ if c.target == Some(t) && c.withdrawing.is_none() => {
+            // No plan: guess the range from our own Speed alone.
+            let mut r = f64::from(ctx.range(f, t));
+            let mut out = [0.0; 3];
+            let mut spread = [0.0; 3];
+            for v in 0..3 {
+                let moved = 2.0 * f64::from(c.speed);
+                r = match c.maneuvers[v] {
+                    Maneuver::Close => (r - moved).abs(),
+                    Maneuver::Withdraw => r + moved,
+                    Maneuver::Maintain => r,
+                };
+                out[v] = r;
+                spread[v] = (5.0 * f64::from(c.speed) * (v as f64 + 1.0)).sqrt();
+            }
+            (out, spread)
+        }
+        _ => {
+            let r = f64::from(ctx.range(f, t));
+            let s = (5.0 * f64::from(c.speed)).sqrt();
+            ([r; 3], [s, s * 2f64.sqrt(), s * 3f64.sqrt()])
+        }
+    }
+}
+
+/// Whether enemy missiles or attacking small craft may reach Formation `f`
+/// in each Volley: an enemy Formation with missiles left whose expected
+/// range (closing at its full Speed) is within their reach, or enemy
+/// groups in flight within 30 MU.
+fn threats(ctx: &Context<'_>, f: FormationId, c: &Choice) -> [bool; 3] {
+    let b = ctx.battle;
+    let mut out = [false; 3];
+    for e in enemies(b, f) {
+        let a = &ctx.arsenals[e];
+        let reach = a.missile_reach();
+        let craft = b.formations[e]
+            .units
+            .iter()
+            .any(|&u| b.units[u].active() && b.units[u].is_craft());
+        if reach == 0 && !craft {
+            continue;
+        }
+        let (ranges, _) = ranges_to(ctx, f, e, c);
+        let closing = 2.0 * f64::from(a.thrust - a.thrust / 3);
+        for v in 0..3 {
+            let r = if c.target == Some(e) {
+                ranges[v]
+            } else {
+                (f64::from(ctx.range(f, e)) - closing * (v as f64 + 1.0)).max(0.0)
+            };
+            out[v] |= (reach > 0 && r <= f64::from(reach)) || (craft && r <= 30.0);
+        }
+    }
+    out
+}
+
+/// Fire targets, when ordnance fires, where needle beams aim.
+fn aim(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
+    let b = ctx.battle;
+    c.fire_at = match d.fire_at {
+        Some(_) => super::fire_target(b, f, d),
+        None => auto_fire_target(ctx, f, c),
+    };
+    let Some(t) = c.fire_at else { return };
+    (c.fire_range, c.fire_spread) = ranges_to(ctx, f, t, c);
+    let ours = &ctx.arsenals[f];
+    c.launches = match d.use_ordnance {
+        Ordnance::Auto => plan::launches(ours, &c.fire_range, &c.fire_spread),
+        Ordnance::Always | Ordnance::Never => Launches::default(),
+    };
+    if d.fire_at.is_none() {
+        c.second = second_target(ctx, f, t, c);
+        if let (Some(s), Ordnance::Auto) = (c.second, d.use_ordnance) {
+            let r = [f64::from(ctx.range(f, s)); 3];
+            let mut spare = *ours;
+            // Only what does not already fire at the first target.
+            for v in 0..3 {
+                for er in 0..2 {
+                    if c.launches.salvos[v][er] {
+                        spare.salvos[er] = Default::default();
+                    }
+                }
+            }
+            for er in 0..2 {
+                if c.launches.racks[er].is_some() {
+                    spare.racks[er] = 0;
+                    spare.heavies[er] = 0;
+                }
+            }
+            if c.launches.submunitions.is_some() {
+                spare.submunitions = [0; 3];
+            }
+            c.second_launches = plan::launches(&spare, &r, &c.fire_spread);
+        }
+    }
+    if d.use_needles {
+        c.needles = needle_aim(b, t);
+    }
+}
+
+/// The default fire target: the maneuver target while some weapon reaches
+/// it this Exchange, else the enemy Formation with ships that our
+/// sustained fire hurts most (as a share of what it can take) at today's
+/// range, nearest first on ties.
+fn auto_fire_target(ctx: &Context<'_>, f: FormationId, c: &Choice) -> Option<FormationId> {
+    let b = ctx.battle;
+    let ships = |t: FormationId| !b.craft_only(t);
+    let ours = &ctx.arsenals[f];
+    if let Some(t) = c.target.filter(|&t| super::is_live_enemy(b, f, t) && ships(t)) {
+        let (r, _) = ranges_to(ctx, f, t, c);
+        if r.iter().any(|&x| x <= f64::from(ours.reach())) {
+            return Some(t);
+        }
+    }
+    let mut best: Option<(f64, u32, FormationId)> = None;
+    for e in enemies(b, f).filter(|&e| ships(e)) {
+        let r = ctx.range(f, e);
+        let a = &ctx.arsenals[e];
+        let hurt = super::assess::sustained(ctx.tables, ours, a, r, a.thrust / 3) / f64::from(a.durability.max(1));
+        let better = match best {
+            None => true,
+            Some((h, br, _)) => hurt > h + 1e-12 || ((hurt - h).abs() <= 1e-12 && r < br),
+        };
+        if better {
+            best = Some((hurt, r, e));
+        }
+    }
+    best.map(|(_, _, e)| e).or(c.target.filter(|&t| super::is_live_enemy(b, f, t) && ships(t)))
+}
+
+/// A second enemy Formation with ships, nearer than the fire target will
+/// be, for Fire Controls beyond the first: the nearest.
+fn second_target(ctx: &Context<'_>, f: FormationId, t: FormationId, c: &Choice) -> Option<FormationId> {
+    let b = ctx.battle;
+    let far = c.fire_range.iter().copied().fold(f64::INFINITY, f64::min);
+    enemies(b, f)
+        .filter(|&e| e != t && !b.craft_only(e))
+        .map(|e| (ctx.range(f, e), e))
+        .filter(|&(r, _)| f64::from(r) + 3.0 < far)
+        .min()
+        .map(|(_, e)| e)
+}
+
+/// Class-1 beams on point defence and PDS at ships, Volley by Volley.
+fn defence(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
+    match d.pd {
+        PdMode::Never => {}
+        PdMode::Always => c.pd = [true; 3],
+        PdMode::Auto => {
+            let saving = pd_saving(ctx, f);
+            for v in 0..3 {
+                let beam = class1_value(ctx, c, v);
+                c.pd[v] = c.threat[v] && saving >= beam;
+                c.pds_at_ships[v] = !c.threat[v]
+                    && c.fire_range[v] + 0.5 * c.fire_spread[v] <= 6.0
+                    && c.fire_at.is_some_and(|t| open_target(ctx.battle, t));
+            }
+        }
+    }
+}
+
+/// What one class-1 beam in point-defence mode saves a Volley: 0.4 missiles
+/// of every salvo (3.5 points each) and a sixth of every heavy missile
+/// (10.5 points) aimed at its Unit, with the enemy's missiles spread over
+/// our ships; small craft count as one salvo each.
+fn pd_saving(ctx: &Context<'_>, f: FormationId) -> f64 {
+    let b = ctx.battle;
+    let ships = f64::from(ctx.arsenals[f].ships.max(1));
+    let mut salvos = 0.0;
+    let mut heavies = 0.0;
+    for e in enemies(b, f) {
+        let a = &ctx.arsenals[e];
+        salvos += f64::from(a.salvos.iter().map(|s| s.launchers).sum::<u32>() + a.racks.iter().sum::<u32>());
+        heavies += f64::from(a.heavies.iter().sum::<u32>());
+        salvos += b.formations[e]
+            .units
+            .iter()
+            .filter(|&&u| b.units[u].active() && b.units[u].is_craft())
+            .count() as f64;
+    }
+    (salvos * 0.4 * 3.5 + heavies * 10.5 / 6.0) / ships
+}
+
+/// What one class-1 beam scores at the fire target in Volley `v`.
+fn class1_value(ctx: &Context<'_>, c: &Choice, v: usize) -> f64 {
+    let Some(t) = c.fire_at else { return 0.0 };
+    let r = c.fire_range[v].round().max(0.0) as u32;
+    if beam_dice(1, r) == 0 {
+        return 0.0;
+    }
+    let mut one = Arsenal::default();
+    one.beams[1][2] = 1;
+    super::assess::sustained(ctx.tables, &one, &ctx.arsenals[t], r, ctx.arsenals[t].thrust / 3)
+}
+
+/// A Formation with a ship in the fight that has no working screen and no
+/// armour left: PDS may fire at it (ft-rules §5.1).
+fn open_target(b: &Battle, t: FormationId) -> bool {
+    b.formations[t].units.iter().any(|&u| {
+        let unit = &b.units[u];
+        unit.active() && !unit.is_craft() && unit.screen_level() == 0 && unit.armour_left() == 0
+    })
+}
+
+/// How much a needle kill of a system takes from its Unit: beams by class,
+/// launchers with loads 3, torpedoes 2, unspent racks 2, other weapons 1;
+/// a Unit's only working Fire Control takes all its fire.
+fn system_worth(unit: &super::super::state::Unit, s: usize) -> u32 {
+    let sys = &unit.systems[s];
+    match sys.kind {
+        SystemKind::Beam { class } => 2 * u32::from(class),
+        SystemKind::Sml => 6,
+        SystemKind::PulseTorpedo { .. } => 4,
+        SystemKind::Smr
+        | SystemKind::Missile {
+            warhead: Warhead::Standard,
+        } if sys.rounds_left() > 0 => 4,
+        SystemKind::FireControl if unit.fire_controls().count() == 1 && sys.operational() => 1000,
+        ref k if k.is_weapon() => 2,
+        _ => 0,
+    }
+}
+
+/// Where needle beams aim at Formation `t` (the system that matters most):
+/// the Unit in the fight whose weapons are worth most, at its only working
+/// Fire Control if it has one, else at its weapon worth most; working
+/// systems before damaged ones, ties to the lowest system number and the
+/// first Unit listed. Core systems cannot be aimed at.
+pub fn needle_aim(b: &Battle, t: FormationId) -> Option<(UnitId, SystemId)> {
+    let mut best: Option<(u32, u32, UnitId, SystemId)> = None;
+    for &u in &b.formations[t].units {
+        let unit = &b.units[u];
+        if !unit.active() || unit.is_craft() {
+            continue;
+        }
+        let weapons: u32 = (0..unit.systems.len())
+            .filter(|&s| unit.systems[s].operational() && unit.systems[s].kind.is_weapon())
+            .map(|s| system_worth(unit, s))
+            .sum();
+        let mut pick: Option<(u32, SystemId)> = None;
+        for (s, sys) in unit.systems.iter().enumerate() {
+            if sys.kind.is_core() || sys.state == SysState::Destroyed {
+                continue;
+            }
+            let worth = 2 * system_worth(unit, s) + u32::from(sys.operational());
+            if worth > 1 && pick.is_none_or(|(w, _)| worth > w) {
+                pick = Some((worth, s));
+            }
+        }
+        let Some((worth, s)) = pick else { continue };
+        if best.is_none_or(|(bw, bs, _, _)| (weapons, worth) > (bw, bs)) {
+            best = Some((weapons, worth, u, s));
+        }
+    }
+    best.map(|(_, _, u, s)| (u, s))
+}

@@ -1,0 +1,230 @@
+//! Fire and point-defence orders written from a [`Choice`]: each Unit's
+//! first working Fire Control at the fire target, a second one at the
+//! second target with what cannot reach the first, class-1 beams defending
+//! in the Volleys the choice says.
+
+use super::super::plot::{FormationId, FormationPlot, NeedleOrder, PdOrder, SystemId, UnitId};
+use super::super::state::{Battle, Sys, SysState, Unit};
+use super::super::tables::{beam_dice, projectile_needed};
+use super::super::volley::{missile_range, torpedo_band};
+use super::decide::Choice;
+use super::plan::Launches;
+use super::{Doctrine, Ordnance, PlotWork};
+use crate::gzf::model::{SystemKind, Warhead};
+
+/// Not destroyed: a damaged weapon is plotted, as damage control may
+/// repair it before it fires.
+fn live(s: &Sys) -> bool {
+    s.state != SysState::Destroyed
+}
+
+/// Whether `s` can hurt a ship at `range` (beams, torpedoes, needles).
+fn reaches(s: &Sys, range: u32) -> bool {
+    match s.kind {
+        SystemKind::Beam { class } => beam_dice(u32::from(class), range) > 0,
+        SystemKind::PulseTorpedo { range: v } => projectile_needed(range, torpedo_band(v)).is_some(),
+        SystemKind::NeedleBeam => range <= 12,
+        _ => false,
+    }
+}
+
+/// The ordnance of Unit `u` that `l` fires in Volley `v`: launchers whose
+/// magazine still has a load for them (loads drawn in earlier Volleys of
+/// the plot counted in `drawn`), unspent working racks, heavy missiles and
+/// submunition packs.
+fn launched(unit: &Unit, l: &Launches, v: usize, drawn: &mut Vec<(SystemId, u32)>, out: &mut Vec<SystemId>) {
+    for (i, s) in unit.systems.iter().enumerate() {
+        if !s.operational() {
+            continue;
+        }
+        let er = usize::from(s.er);
+        let fire = match s.kind {
+            SystemKind::Sml if l.salvos[v][er] => draw(unit, s, drawn),
+            SystemKind::Smr
+            | SystemKind::Missile {
+                warhead: Warhead::Standard,
+            } => l.racks[er] == Some(v) && s.rounds_left() > 0,
+            SystemKind::SubmunitionPack => l.submunitions == Some(v) && s.rounds_left() > 0,
+            _ => false,
+        };
+        if fire {
+            out.push(i);
+        }
+    }
+}
+
+/// Takes one load from launcher `s`'s magazine if it has one left.
+fn draw(unit: &Unit, s: &Sys, drawn: &mut Vec<(SystemId, u32)>) -> bool {
+    let Some(m) = s.magazine else { return false };
+    let loads = unit
+        .systems
+        .get(m)
+        .filter(|m| m.state == SysState::Operational)
+        .map_or(0, |m| m.rounds_left());
+    let n = match drawn.iter().position(|x| x.0 == m) {
+        Some(k) => &mut drawn[k].1,
+        None => {
+            drawn.push((m, 0));
+            &mut drawn.last_mut().expect("just pushed").1
+        }
+    };
+    if *n < loads {
+        *n += 1;
+        true
+    } else {
+        false
+    }
+}
+
+/// Writes the point-defence orders of Formation `f`: in each Volley the
+/// choice defends in, every class-1 beam not destroyed of its Units in the
+/// fight defends its own Unit.
+pub(super) fn point_defence(b: &Battle, f: FormationId, c: &Choice, out: &mut FormationPlot) {
+    for &u in &b.formations[f].units {
+        let unit = &b.units[u];
+        if !unit.active() {
+            continue;
+        }
+        for (v, vp) in out.volleys.iter_mut().enumerate() {
+            if !c.pd[v] {
+                continue;
+            }
+            vp.point_defence.extend(
+                unit.systems
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| matches!(s.kind, SystemKind::Beam { class: 1 }) && live(s))
+                    .map(|(weapon, _)| PdOrder {
+                        unit: u,
+                        weapon,
+                        defend: None,
+                    }),
+            );
+        }
+    }
+}
+
+/// Writes Unit `u`'s fire orders for the three Volleys.
+pub(super) fn unit_fire(
+    b: &Battle,
+    f: FormationId,
+    u: UnitId,
+    d: &Doctrine,
+    c: &Choice,
+    out: &mut FormationPlot,
+    w: &mut PlotWork,
+) {
+    let unit = &b.units[u];
+    let Some(t) = c.fire_at else { return };
+    let mut fcs = unit.fire_controls();
+    let Some(fc) = fcs.next() else { return };
+    let fc2 = fcs.next().filter(|_| c.second.is_some());
+    let second_range = c.second.map(|s| b.ranges.get(f, s));
+    w.drawn.clear();
+    for v in 0..3 {
+        let range = c.fire_range[v].round().max(0.0) as u32;
+        w.every.clear();
+        w.spare.clear();
+        for (i, s) in unit.systems.iter().enumerate() {
+            let sustained = matches!(
+                s.kind,
+                SystemKind::Beam { .. } | SystemKind::PulseTorpedo { .. }
+            ) || (c.needles.is_some() && s.kind == SystemKind::NeedleBeam);
+            let pds = c.pds_at_ships[v] && matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
+            if !(sustained && live(s)) && !pds {
+                continue;
+            }
+            if c.pd[v] && matches!(s.kind, SystemKind::Beam { class: 1 }) {
+                continue;
+            }
+            let elsewhere = fc2.is_some() && !reaches(s, range) && second_range.is_some_and(|r| reaches(s, r));
+            if elsewhere {
+                w.spare.push(i);
+            } else {
+                w.every.push(i);
+            }
+        }
+        match d.use_ordnance {
+            Ordnance::Auto => {
+                launched(unit, &c.launches, v, &mut w.drawn, &mut w.every);
+                if fc2.is_some() {
+                    launched(unit, &c.second_launches, v, &mut w.drawn, &mut w.spare);
+                }
+            }
+            Ordnance::Always => always(b, f, t, unit, v, &mut w.drawn, &mut w.every),
+            Ordnance::Never => {}
+        }
+        w.every.sort_unstable();
+        w.spare.sort_unstable();
+        if !w.every.is_empty() {
+            let order = order(w, unit, u, fc, t, c.needles, true);
+            out.volleys[v].fire.push(order);
+        }
+        if let (Some(fc2), Some(s)) = (fc2, c.second)
+            && !w.spare.is_empty()
+        {
+            let order = order(w, unit, u, fc2, s, None, false);
+            out.volleys[v].fire.push(order);
+        }
+    }
+}
+
+/// A fire order of `unit` with the weapons gathered in `w.every` (first)
+/// or `w.spare` (second), needle beams aimed at `needles`.
+fn order(
+    w: &mut PlotWork,
+    unit: &Unit,
+    u: UnitId,
+    fc: SystemId,
+    t: FormationId,
+    needles: Option<(UnitId, SystemId)>,
+    first: bool,
+) -> super::super::plot::FireOrder {
+    let mut order = w.fire_order(u, fc, t);
+    let list = if first { &w.every } else { &w.spare };
+    order.weapons.extend_from_slice(list);
+    if let Some((tu, ts)) = needles {
+        order.needles.extend(
+            list.iter()
+                .filter(|&&weapon| unit.systems[weapon].kind == SystemKind::NeedleBeam)
+                .map(|&weapon| NeedleOrder {
+                    weapon,
+                    unit: tu,
+                    system: ts,
+                }),
+        );
+    }
+    order
+}
+
+/// `use_ordnance = true`: when the fire target is in reach at the start of
+/// the Exchange, racks, heavy missiles and submunition packs in Volley 1,
+/// each salvo launcher one load a Volley while its magazine has loads.
+fn always(
+    b: &Battle,
+    f: FormationId,
+    t: FormationId,
+    unit: &Unit,
+    v: usize,
+    drawn: &mut Vec<(SystemId, u32)>,
+    out: &mut Vec<SystemId>,
+) {
+    let range = b.ranges.get(f, t);
+    for (i, s) in unit.systems.iter().enumerate() {
+        if !s.operational() {
+            continue;
+        }
+        let fire = match s.kind {
+            SystemKind::Smr
+            | SystemKind::Missile {
+                warhead: Warhead::Standard,
+            } => v == 0 && s.rounds_left() > 0 && range <= missile_range(s.er),
+            SystemKind::SubmunitionPack => v == 0 && s.rounds_left() > 0 && super::submunition_dice(range) > 0,
+            SystemKind::Sml => range <= missile_range(s.er) && draw(unit, s, drawn),
+            _ => false,
+        };
+        if fire {
+            out.push(i);
+        }
+    }
+}

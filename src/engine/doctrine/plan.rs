@@ -1,0 +1,370 @@
+//! The default doctrine's plan for one Exchange against its maneuver
+//! target: which range to seek, the maneuver of each Volley and the split
+//! of thrust between Speed and Evasion (docs/doctrine.md, "The default
+//! doctrine").
+//!
+//! The plan looks one Exchange ahead in expectation, without dice: every
+//! candidate (a maneuver per Volley, and an Evasion) is played out with the
+//! mean Speed Points of both Formations, the target assumed to seek the
+//! range that suits *it* by the same measure, and is scored by the damage
+//! each side expects to deal, as a share of what the other side can take,
+//! plus the worth of the range it ends at for the Exchanges after.
+
+use super::super::plot::Maneuver;
+use super::assess::{Arsenal, DieTables, missiles, submunitions, sustained};
+use super::super::volley::missile_range;
+
+/// Ranges are weighed every 3 MU (a Speed Point) from 0 to `3 · (GRID − 1)`.
+pub const GRID: usize = 41;
+const STEP: f64 = 3.0;
+/// Volleys of fire the range an Exchange ends at is worth, for the
+/// Exchanges after it.
+const TERMINAL_VOLLEYS: f64 = 2.0;
+/// Keeps a ratio finite when the other side deals nothing.
+const EPSILON: f64 = 1e-3;
+/// Mean Speed (or Evasion) Points of one die.
+const POINTS_PER_DIE: f64 = 2.0 / 3.0;
+/// Variance in MU² of the range change one Speed die makes (3 MU times
+/// points 0, 1, 2 with chances 1/2, 1/3, 1/6: variance 5/9 points²).
+const MU_VARIANCE_PER_DIE: f64 = 5.0;
+
+/// The maneuvers a plan may use over three Volleys: steady or turning to
+/// Maintain once the range is reached (the doctrine never turns back and
+/// forth within an Exchange).
+pub const SEQUENCES: [[Maneuver; 3]; 7] = {
+    use Maneuver::{Close as C, Maintain as M, Withdraw as W};
+    [[C, C, C], [C, C, M], [C, M, M], [M, M, M], [W, M, M], [W, W, M], [W, W, W]]
+};
+
+/// Why the plan seeks its range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stance {
+    /// It outguns the target at this range (deals a larger share of the
+    /// target than it takes of itself).
+    Outgun,
+    /// It is outgunned at every range it can reach the target from: this
+    /// range is the least bad.
+    LeastBad,
+    /// Neither side can reach the other from any range.
+    NoFight,
+}
+
+/// The expected damage of each side on the 3 MU grid.
+#[derive(Debug, Clone)]
+pub struct Exchange {
+    /// Our sustained damage per Volley (beams, torpedoes, needles) against
+    /// the target rolling its assumed Evasion.
+    pub ours: [f64; GRID],
+    /// Its sustained damage against us, by our Evasion dice.
+    pub theirs: [[f64; GRID]; super::assess::MAX_EVASION_DICE + 1],
+    /// Hull and armour boxes left: ours and the target's.
+    pub durability: (f64, f64),
+}
+
+/// Everything the plan weighs about one pair of Formations.
+#[derive(Debug, Clone, Copy)]
+pub struct Pair<'a> {
+    pub tables: &'a DieTables,
+    pub ours: &'a Arsenal,
+    pub theirs: &'a Arsenal,
+    /// Range now, in MU.
+    pub range: u32,
+    /// Evasion dice the target is assumed to roll (a third of its thrust).
+    pub their_evasion: u32,
+    /// Whether the target maneuvers against us (its nearest enemy); if not,
+    /// it counts as a secondary Maintain against us.
+    pub their_primary: bool,
+    /// Our Formation Thrust.
+    pub thrust: u32,
+    /// Our class-1 beams defend against missiles while its missiles can reach us.
+    pub class1_pd: bool,
+}
+
+/// The plan for one Exchange.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plan {
+    pub maneuvers: [Maneuver; 3],
+    pub speed: u32,
+    pub evasion: u32,
+    /// Expected range after each Volley's maneuver, and its spread (one
+    /// standard deviation).
+    pub range: [f64; 3],
+    pub spread: [f64; 3],
+    /// The range it seeks, and why.
+    pub seek: u32,
+    pub stance: Stance,
+    /// Damage per Volley at the range it seeks: ours, then the target's.
+    pub at_seek: (f64, f64),
+    /// The range the target is assumed to seek.
+    pub their_seek: u32,
+}
+
+fn grid_range(i: usize) -> u32 {
+    3 * u32::try_from(i).unwrap_or(0)
+}
+
+/// Linear reading of a grid of values at a range in MU.
+fn at(grid: &[f64; GRID], r: f64) -> f64 {
+    let x = (r / STEP).clamp(0.0, (GRID - 1) as f64);
+    let i = x.floor() as usize;
+    let j = (i + 1).min(GRID - 1);
+    let w = x - i as f64;
+    grid[i] * (1.0 - w) + grid[j] * w
+}
+
+impl Exchange {
+    /// Sustained damage both ways on the grid, for our Evasion dice up to
+    /// half our thrust.
+    pub fn new(p: &Pair<'_>) -> Exchange {
+        let mut x = Exchange {
+            ours: [0.0; GRID],
+            theirs: [[0.0; GRID]; super::assess::MAX_EVASION_DICE + 1],
+            durability: (f64::from(p.ours.durability.max(1)), f64::from(p.theirs.durability.max(1))),
+        };
+        let our_reach = p.ours.reach();
+        let their_reach = p.theirs.reach();
+        let cap = (p.thrust / 2).min(super::assess::MAX_EVASION_DICE as u32);
+        for i in 0..GRID {
+            let r = grid_range(i);
+            if r <= our_reach {
+                x.ours[i] = sustained(p.tables, p.ours, p.theirs, r, p.their_evasion);
+            }
+            if r <= their_reach {
+                for e in 0..=cap {
+                    x.theirs[e as usize][i] = sustained(p.tables, p.theirs, p.ours, r, e);
+                }
+            }
+        }
+        x
+    }
+
+}
+
+/// The range a side seeks by the sustained damage alone (no ordnance, the
+/// usual third of thrust to Evasion): where it outguns the other by the
+/// most, or where it is outgunned least when it is outgunned everywhere;
+/// ties go to the range nearest `now`.
+fn seek(ours: &[f64; GRID], theirs: &[f64; GRID], dur: (f64, f64), now: u32) -> (usize, Stance) {
+    let score = |i: usize| ours[i] / dur.1 - theirs[i] / dur.0;
+    let ratio = |i: usize| (ours[i] / dur.1) / (theirs[i] / dur.0 + EPSILON);
+    let near = |i: usize| (i64::from(grid_range(i)) - i64::from(now)).unsigned_abs();
+    let pick = |f: &dyn Fn(usize) -> f64, only: &dyn Fn(usize) -> bool| {
+        let mut best: Option<(f64, u64, usize)> = None;
+        for i in (0..GRID).filter(|&i| only(i)) {
+            let v = f(i);
+            let better = match best {
+                None => true,
+                Some((bv, bn, _)) => v > bv + 1e-12 || ((v - bv).abs() <= 1e-12 && near(i) < bn),
+            };
+            if better {
+                best = Some((v, near(i), i));
+            }
+        }
+        best
+    };
+    match pick(&score, &|i| ours[i] > 0.0) {
+        Some((v, _, i)) if v > 0.0 => (i, Stance::Outgun),
+        Some(_) => pick(&ratio, &|i| ours[i] > 0.0).map_or((0, Stance::NoFight), |(_, _, i)| (i, Stance::LeastBad)),
+        None => ((now / 3).min((GRID - 1) as u32) as usize, Stance::NoFight),
+    }
+}
+
+/// The maneuver that heads for `target` from `r`, holding within 3 MU.
+fn toward(r: f64, target: u32) -> Maneuver {
+    let t = f64::from(target);
+    if r > t + 3.0 {
+        Maneuver::Close
+    } else if r < t - 3.0 {
+        Maneuver::Withdraw
+    } else {
+        Maneuver::Maintain
+    }
+}
+
+/// The expected range after one Volley (fm-readings 3 with mean Speed
+/// Points; `a` and `b` are each side's maneuver and points).
+pub fn step(start: f64, a: (Maneuver, f64), b: (Maneuver, f64)) -> f64 {
+    let sum = |m: Maneuver| [a, b].iter().filter(|(x, _)| *x == m).map(|(_, p)| p * STEP).sum::<f64>();
+    let after_close = (start - sum(Maneuver::Close)).abs();
+    let after_withdraw = after_close + sum(Maneuver::Withdraw);
+    let maintain = sum(Maneuver::Maintain);
+    if after_withdraw > start {
+        (after_withdraw - maintain).max(start)
+    } else {
+        (after_withdraw + maintain).min(start)
+    }
+}
+
+/// Our ordnance plan: which Volleys launch, given the expected ranges and
+/// their spread (docs/doctrine.md: launchers fire while the target is
+/// surely in reach, one-shot racks once, in the first such Volley).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Launches {
+    /// Salvo launchers of each reach (standard, extended) firing per Volley.
+    pub salvos: [[bool; 2]; 3],
+    /// The Volley racks and heavy missiles of each reach fire in.
+    pub racks: [Option<usize>; 2],
+    /// The Volley submunition packs fire in.
+    pub submunitions: Option<usize>,
+}
+
+/// In reach with a margin of half a spread (so an unlucky Volley rarely
+/// wastes a launch).
+fn surely_within(range: f64, spread: f64, reach: u32) -> bool {
+    range + 0.5 * spread <= f64::from(reach)
+}
+
+/// When `a`'s ordnance fires over an Exchange at these ranges.
+pub fn launches(a: &Arsenal, range: &[f64; 3], spread: &[f64; 3]) -> Launches {
+    let mut l = Launches::default();
+    for er in 0..2 {
+        let reach = missile_range(er == 1);
+        let mut loads = a.salvos[er].loads;
+        for v in 0..3 {
+            let ok = surely_within(range[v], spread[v], reach);
+            if ok && a.salvos[er].launchers > 0 && loads > 0 {
+                l.salvos[v][er] = true;
+                loads = loads.saturating_sub(a.salvos[er].launchers);
+            }
+            if ok && l.racks[er].is_none() && (a.racks[er] > 0 || a.heavies[er] > 0) {
+                l.racks[er] = Some(v);
+            }
+        }
+    }
+    if a.submunitions.iter().any(|&n| n > 0) {
+        l.submunitions = (0..3).find(|&v| surely_within(range[v], spread[v], 12));
+    }
+    l
+}
+
+/// Expected damage of the launches of Volley `v` at range `r`.
+#[allow(clippy::too_many_arguments)]
+fn launch_damage(
+    tables: &DieTables,
+    a: &Arsenal,
+    t: &Arsenal,
+    l: &Launches,
+    v: usize,
+    r: f64,
+    evasion: u32,
+    class1_pd: bool,
+) -> f64 {
+    let mut salvos = 0.0;
+    let mut heavies = 0.0;
+    for er in 0..2 {
+        if r > f64::from(missile_range(er == 1)) {
+            continue;
+        }
+        if l.salvos[v][er] {
+            salvos += f64::from(a.salvos[er].launchers.min(a.salvos[er].loads));
+        }
+        if l.racks[er] == Some(v) {
+            salvos += f64::from(a.racks[er]);
+            heavies += f64::from(a.heavies[er]);
+        }
+    }
+    let mut d = missiles(tables, salvos, heavies, t, evasion, class1_pd);
+    if l.submunitions == Some(v) {
+        d += submunitions(tables, a, r.round() as u32, evasion);
+    }
+    d
+}
+
+/// Mean Speed Points of `dice` Speed dice, `minus` fewer (secondary).
+fn points(dice: u32, minus: f64) -> f64 {
+    (f64::from(dice) * POINTS_PER_DIE - minus).max(0.0)
+}
+
+/// Plays a candidate out: expected ranges, spreads and the score.
+fn play(
+    p: &Pair<'_>,
+    x: &Exchange,
+    seq: [Maneuver; 3],
+    evasion: u32,
+    their_seek: u32,
+    favourite: bool,
+) -> (Plan, f64) {
+    let speed = p.thrust - evasion;
+    let their_speed = p.theirs.thrust - p.their_evasion;
+    let their_minus = if p.their_primary { 0.0 } else { 1.0 };
+    let mut r = f64::from(p.range);
+    let mut var = 0.0;
+    let mut range = [0.0; 3];
+    let mut spread = [0.0; 3];
+    for v in 0..3 {
+        let theirs = toward(r, their_seek);
+        let next = step(r, (seq[v], points(speed, 0.0)), (theirs, points(their_speed, their_minus)));
+        let movers = |m: Maneuver, d: u32| if m == Maneuver::Maintain { 0.5 * f64::from(d) } else { f64::from(d) };
+        var += MU_VARIANCE_PER_DIE * (movers(seq[v], speed) + movers(theirs, their_speed));
+        r = next;
+        range[v] = r;
+        spread[v] = var.sqrt();
+    }
+    let ours_l = launches(p.ours, &range, &spread);
+    // The target fires its missiles whenever we are in reach.
+    let theirs_l = launches(p.theirs, &range, &[0.0; 3]);
+    let mut dealt = 0.0;
+    let mut taken = 0.0;
+    for v in 0..3 {
+        dealt += at(&x.ours, range[v]);
+        dealt += launch_damage(p.tables, p.ours, p.theirs, &ours_l, v, range[v], p.their_evasion, false);
+        taken += at(&x.theirs[evasion as usize], range[v]);
+        taken += launch_damage(p.tables, p.theirs, p.ours, &theirs_l, v, range[v], evasion, p.class1_pd);
+    }
+    dealt += TERMINAL_VOLLEYS * at(&x.ours, range[2]);
+    taken += TERMINAL_VOLLEYS * at(&x.theirs[evasion as usize], range[2]);
+    let (dealt, taken) = (dealt / x.durability.1, taken / x.durability.0);
+    let score = if favourite {
+        dealt - taken
+    } else {
+        dealt / (taken + EPSILON)
+    };
+    let plan = Plan {
+        maneuvers: seq,
+        speed,
+        evasion,
+        range,
+        spread,
+        seek: 0,
+        stance: Stance::NoFight,
+        at_seek: (0.0, 0.0),
+        their_seek,
+    };
+    (plan, score)
+}
+
+/// The best plan against the target among `sequences` (every one of
+/// [`SEQUENCES`] for an `auto` maneuver) with the Evasion `fixed`, or every
+/// Evasion from none to half the thrust: the highest score; ties go to the
+/// sequence listed first, then to more Evasion.
+pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> Plan {
+    let x = Exchange::new(p);
+    // Where each side would sit, with a third of its thrust to Evasion.
+    let ours_third = x.theirs[(p.thrust / 3).min(p.thrust / 2) as usize];
+    let (our_i, stance) = seek(&x.ours, &ours_third, x.durability, p.range);
+    let (their_i, _) = seek(&ours_third, &x.ours, (x.durability.1, x.durability.0), p.range);
+    let their_seek = grid_range(their_i);
+    let favourite = stance == Stance::Outgun;
+    let cap = (p.thrust / 2).min(super::assess::MAX_EVASION_DICE as u32);
+    let (lo, hi) = match fixed {
+        Some(e) => (e.min(cap), e.min(cap)),
+        None => (0, cap),
+    };
+    let mut best: Option<(Plan, f64)> = None;
+    for &seq in sequences {
+        for e in (lo..=hi).rev() {
+            let (plan, score) = play(p, &x, seq, e, their_seek, favourite);
+            if best.as_ref().is_none_or(|(_, s)| score > *s + 1e-9) {
+                best = Some((plan, score));
+            }
+        }
+    }
+    let (mut plan, _) = best.expect("at least one candidate");
+    plan.seek = grid_range(our_i);
+    plan.stance = stance;
+    plan.at_seek = (x.ours[our_i], ours_third[our_i]);
+    if stance == Stance::NoFight {
+        plan.at_seek = (0.0, 0.0);
+    }
+    plan
+}
