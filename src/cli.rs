@@ -1200,33 +1200,52 @@ fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let (Some(a), Some(b)) = (a, b) else {
         return Ok(ExitCode::from(BAD_INPUT));
     };
-    // One base seed for both: A's (from --seed or its scenario).
+    // One base seed for both: A's (from --seed or its scenario), so run i
+    // of A and run i of B are paired.
     let options_a = batch_options(&a, &args.run);
     let options_b = crate::batch::Options {
         seed: options_a.seed,
         ..batch_options(&b, &args.run)
     };
-    let progress = Progress::new(Some(2 * args.runs));
-    let ta = crate::batch::run(&a, &options_a, 0..args.runs, &|n| progress.advance(n));
-    let tb = crate::batch::run(&b, &options_b, 0..args.runs, &|n| progress.advance(n));
+    let progress = Progress::new(Some(args.runs.saturating_mul(2)));
+    let play = |l, o| crate::batch::run_with_outcomes(l, o, 0..args.runs, &|n| progress.advance(n));
+    let played = play(&a, &options_a).and_then(|x| play(&b, &options_b).map(|y| (x, y)));
     progress.finish();
+    let ((ta, codes_a), (tb, codes_b)) = match played {
+        Ok(both) => both,
+        Err(e) => return compare_failed(e),
+    };
     let mut ra = crate::batch::Report {
         meta: crate::batch::Meta::new(&a, &args.a.display().to_string(), &options_a, 0..args.runs),
-        tally: ta?,
+        tally: ta,
     };
     let mut rb = crate::batch::Report {
         meta: crate::batch::Meta::new(&b, &args.b.display().to_string(), &options_b, 0..args.runs),
-        tally: tb?,
+        tally: tb,
     };
     ra.meta.replay_args = replay_args(&[], &args.load);
     rb.meta.replay_args = replay_args(&[], &args.load);
     let text = if args.json {
-        crate::batch::text::compare_json(&ra, &rb)
+        crate::batch::text::compare_json(&ra, &rb, &codes_a, &codes_b)
     } else {
-        crate::batch::text::compare_table(&ra, &rb)
+        crate::batch::text::compare_table(&ra, &rb, &codes_a, &codes_b)
     };
     io::stdout().lock().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A comparison that could not be played: a battle whose winners outcome
+/// codes cannot name, or more runs than their codes fit in memory, is bad
+/// input (exit 2); a thread pool that cannot start is a failure.
+fn compare_failed(e: crate::batch::BatchError) -> anyhow::Result<ExitCode> {
+    use crate::batch::BatchError;
+    match e {
+        BatchError::TooManySides(_) | BatchError::TooManyRuns(_) => {
+            eprintln!("error: {e}");
+            Ok(ExitCode::from(BAD_INPUT))
+        }
+        e => Err(e.into()),
+    }
 }
 
 fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {

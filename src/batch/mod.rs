@@ -39,11 +39,21 @@ use crate::orders::Loaded;
 use crate::resolve::{battle_plot, battle_plot_into};
 
 pub use checkpoint::Checkpoint;
-pub use stats::{Histogram, MeanStats, newcombe, wilson};
+pub use stats::{Histogram, MeanStats, Paired, newcombe, paired_difference, wilson};
 pub use tally::{Fate, RunResult, Tally};
 
 /// Runs handed to a worker at a time (also the granularity of progress).
-pub const CHUNK: u64 = 64;
+pub const CHUNK: u64 = CHUNK_LEN as u64;
+
+/// [`CHUNK`] as a slice length (the outcome codes of one chunk).
+const CHUNK_LEN: usize = 64;
+
+/// Outcome code of one run ([`run_with_outcomes`]): the winning side's
+/// index, or `DRAW`, or [`UNDECIDED`]. Side indices stay below it: a battle
+/// of 254 sides or more is refused ([`BatchError::TooManySides`]).
+pub const DRAW: u8 = 254;
+/// Outcome code of a run that reached the Exchange cap without a decision.
+pub const UNDECIDED: u8 = 255;
 
 /// Runs per block with `--until-ci`: the stopping rule is checked after
 /// every block, so the same width and seed always stop at the same count.
@@ -320,6 +330,11 @@ pub enum BatchError {
     /// The checkpoint file belongs to another batch, is damaged, or cannot
     /// be written.
     Checkpoint(String),
+    /// [`run_with_outcomes`]: a battle of this many sides has winners that
+    /// an outcome code cannot name (at most 253 sides, [`DRAW`] − 1).
+    TooManySides(usize),
+    /// [`run_with_outcomes`]: one code per run does not fit in memory.
+    TooManyRuns(u64),
 }
 
 impl std::fmt::Display for BatchError {
@@ -327,6 +342,12 @@ impl std::fmt::Display for BatchError {
         match self {
             BatchError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
             BatchError::Checkpoint(e) => write!(f, "{e}"),
+            BatchError::TooManySides(n) => write!(
+                f,
+                "a battle of {n} sides cannot be compared run by run (at most {} sides)",
+                DRAW - 1
+            ),
+            BatchError::TooManyRuns(n) => write!(f, "cannot keep the outcomes of {n} runs in memory"),
         }
     }
 }
@@ -344,6 +365,71 @@ pub fn run(
 ) -> Result<Tally, BatchError> {
     let first = first_plot(loaded, options);
     in_pool(options, || play(loaded, options, &first, runs, progress))
+}
+
+/// Plays runs `runs` as [`run`] does (the same tally, for any thread
+/// count) and also returns each run's outcome code in run order: element
+/// `j` is run `runs.start + j`, the index of the side that won it, [`DRAW`]
+/// or [`UNDECIDED`]. Two batches played with the same base seed pair up run
+/// by run ([`paired_wins`]). The codes take one byte per run, allocated
+/// before the first run; workers write their chunk's codes in place.
+pub fn run_with_outcomes(
+    loaded: &Loaded,
+    options: &Options,
+    runs: Range<u64>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(Tally, Vec<u8>), BatchError> {
+    let sides = loaded.battle.sides.len();
+    if sides >= usize::from(DRAW) {
+        return Err(BatchError::TooManySides(sides));
+    }
+    let mut codes = outcome_buffer(runs.end.saturating_sub(runs.start))?;
+    let first = first_plot(loaded, options);
+    let tally = in_pool(options, || {
+        play_coded(loaded, options, &first, runs.start, &mut codes, progress)
+    })?;
+    Ok((tally, codes))
+}
+
+/// `count` outcome codes, all [`UNDECIDED`] until played; an error rather
+/// than an abort when they do not fit in memory.
+fn outcome_buffer(count: u64) -> Result<Vec<u8>, BatchError> {
+    let len = usize::try_from(count).map_err(|_| BatchError::TooManyRuns(count))?;
+    let mut codes = Vec::new();
+    codes
+        .try_reserve_exact(len)
+        .map_err(|_| BatchError::TooManyRuns(count))?;
+    codes.resize(len, UNDECIDED);
+    Ok(codes)
+}
+
+/// The code of a run's outcome. A winner whose index does not fit below
+/// [`DRAW`] cannot occur ([`run_with_outcomes`] refuses such battles); it
+/// would read as undecided rather than as another side.
+pub fn outcome_code(outcome: Option<&Outcome>) -> u8 {
+    match outcome {
+        Some(Outcome::Winner { side, .. }) => u8::try_from(*side).ok().filter(|s| *s < DRAW).unwrap_or(UNDECIDED),
+        Some(Outcome::Draw { .. }) => DRAW,
+        None => UNDECIDED,
+    }
+}
+
+/// How often outcome `code` (a side's index, or [`DRAW`]) came up in run
+/// `i` of both batches, of A only and of B only, over the runs the two
+/// code lists share (the shorter one's length): the 2×2 table of paired
+/// runs that [`paired_difference`] reads.
+pub fn paired_wins(a: &[u8], b: &[u8], side: u8) -> Paired {
+    let mut p = Paired::default();
+    for (x, y) in a.iter().zip(b) {
+        p.n += 1;
+        match (*x == side, *y == side) {
+            (true, true) => p.both += 1,
+            (true, false) => p.only_a += 1,
+            (false, true) => p.only_b += 1,
+            (false, false) => {}
+        }
+    }
+    p
 }
 
 /// Runs `work` on a pool of `options.threads` threads (the global pool,
@@ -379,6 +465,44 @@ fn play(
                     w.run(i);
                 }
                 progress(hi - lo);
+                w
+            },
+        )
+        .map(|w| w.tally)
+        .reduce(
+            || Tally::new(&loaded.battle, options.exchanges),
+            |mut a, b| {
+                // Same scenario and cap on both sides: cannot fail.
+                let _ = a.merge(&b);
+                a
+            },
+        )
+}
+
+/// [`play`] that also writes each run's outcome code: `codes[j]` is run
+/// `start + j`. Chunks of the code list are chunks of runs, so the codes and
+/// the tally do not depend on which worker played which chunk.
+fn play_coded(
+    loaded: &Loaded,
+    options: &Options,
+    first: &ExchangePlot,
+    start: u64,
+    codes: &mut [u8],
+    progress: &(dyn Fn(u64) + Sync),
+) -> Tally {
+    codes
+        .par_chunks_mut(CHUNK_LEN)
+        .enumerate()
+        .fold(
+            || Worker::new(loaded, options, first),
+            |mut w, (c, slots)| {
+                // usize to u64 widens: no run index is lost.
+                let lo = start + c as u64 * CHUNK;
+                // Slots first: the run counter is never stepped past the last.
+                for (slot, run) in slots.iter_mut().zip(lo..) {
+                    *slot = outcome_code(w.run(run).outcome.as_ref());
+                }
+                progress(slots.len() as u64);
                 w
             },
         )

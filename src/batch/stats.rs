@@ -1,11 +1,13 @@
 //! The statistics of a batch, from integer tallies only: Wilson score
-//! intervals for rates, Newcombe's interval for a difference of two rates,
-//! normal intervals for means, and exact histograms with nearest-rank
-//! percentiles.
+//! intervals for rates, Newcombe's intervals for a difference of two rates
+//! (independent or paired), normal intervals for means, and exact
+//! histograms with nearest-rank percentiles.
 //!
 //! Every function here is a pure function of integers (the floating-point
 //! steps are the same IEEE operations in the same order on every machine),
 //! so a batch's statistics do not depend on the thread count or the machine.
+
+use serde::Serialize;
 
 /// The 97.5th percentile of the standard normal distribution: 95 % intervals.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -50,6 +52,102 @@ pub fn newcombe(hits1: u64, n1: u64, hits2: u64, n2: u64) -> (f64, [f64; 2]) {
     let lo = d - ((p1 - l1).powi(2) + (u2 - p2).powi(2)).sqrt();
     let hi = d + ((u1 - p1).powi(2) + (p2 - l2).powi(2)).sqrt();
     (d, [lo.max(-1.0), hi.min(1.0)])
+}
+
+/// The 2×2 table of one outcome over paired runs: run `i` of batch A and
+/// run `i` of batch B, played with the same seed. The runs where neither had
+/// it are `n − both − only_a − only_b`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Paired {
+    /// Pairs of runs.
+    pub n: u64,
+    /// Pairs where both runs had the outcome.
+    pub both: u64,
+    /// Pairs where only A's run had it.
+    pub only_a: u64,
+    /// Pairs where only B's run had it.
+    pub only_b: u64,
+}
+
+impl Paired {
+    /// Runs of A with the outcome (at most `n`).
+    pub fn hits_a(&self) -> u64 {
+        self.both.saturating_add(self.only_a).min(self.n)
+    }
+
+    /// Runs of B with the outcome (at most `n`).
+    pub fn hits_b(&self) -> u64 {
+        self.both.saturating_add(self.only_b).min(self.n)
+    }
+}
+
+/// B's rate minus A's rate, and its 95 % interval.
+///
+/// Newcombe's method 10 for paired data (Newcombe 1998, "Improved
+/// confidence intervals for the difference between binomial proportions
+/// based on paired data", Statistics in Medicine 17:2635-2650): the hybrid
+/// score interval without continuity correction. With the Wilson intervals
+/// `[lb, ub]` of B's rate `pb` and `[la, ua]` of A's rate `pa`, and `phi`
+/// the correlation of the two outcomes over the pairs ([`paired_phi`]):
+///
+/// ```text
+/// d = pb − pa
+/// δ = sqrt((pb − lb)² − 2·phi·(pb − lb)·(ua − pa) + (ua − pa)²)
+/// ε = sqrt((ub − pb)² − 2·phi·(ub − pb)·(pa − la) + (pa − la)²)
+/// interval [d − δ, d + ε], within [−1, 1]
+/// ```
+///
+/// With `phi = 0` it is [`newcombe`]'s interval for independent rates; the
+/// more the paired runs agree, the narrower it gets. `n = 0` gives
+/// `(0, [−1, 1])`: nothing is known.
+pub fn paired_difference(p: &Paired) -> (f64, [f64; 2]) {
+    if p.n == 0 {
+        return (0.0, [-1.0, 1.0]);
+    }
+    let (hits_a, hits_b) = (p.hits_a(), p.hits_b());
+    let (pa, pb) = (rate(hits_a, p.n), rate(hits_b, p.n));
+    let [la, ua] = wilson(hits_a, p.n);
+    let [lb, ub] = wilson(hits_b, p.n);
+    let phi = paired_phi(p);
+    let d = pb - pa;
+    let delta = correlated_sum(pb - lb, ua - pa, phi);
+    let epsilon = correlated_sum(ub - pb, pa - la, phi);
+    (d, [(d - delta).max(-1.0), (d + epsilon).min(1.0)])
+}
+
+/// `sqrt(x² − 2·phi·x·y + y²)`: two interval half-widths of correlated
+/// rates combined (never below 0 from rounding, where phi is near 1).
+fn correlated_sum(x: f64, y: f64, phi: f64) -> f64 {
+    (x * x - 2.0 * phi * x * y + y * y).max(0.0).sqrt()
+}
+
+/// The phi coefficient of the 2×2 table as method 10 uses it, with cells
+/// `a = both`, `b = only_b`, `c = only_a`, `d` the pairs with neither:
+/// `(ad − bc) / sqrt((a+b)(c+d)(a+c)(b+d))`, 0 when a margin is 0. Where
+/// `ad > bc` the numerator is `max(ad − bc − n/2, 0)` (Newcombe's
+/// adjustment, part of method 10 without continuity correction, which the
+/// paper's worked examples follow): a positive correlation is not
+/// overstated, so the interval is not made too narrow.
+pub fn paired_phi(p: &Paired) -> f64 {
+    let (hits_a, hits_b) = (p.hits_a(), p.hits_b());
+    let margins = [hits_b, p.n - hits_b, hits_a, p.n - hits_a];
+    if margins.contains(&0) {
+        return 0.0;
+    }
+    let neither =
+        p.n.saturating_sub(p.both)
+            .saturating_sub(p.only_a)
+            .saturating_sub(p.only_b);
+    let ad = u128::from(p.both) * u128::from(neither);
+    let bc = u128::from(p.only_b) * u128::from(p.only_a);
+    // Exact in integers: 2·(ad − bc) − n, halved at the end.
+    let numerator = if ad > bc {
+        (ad - bc).saturating_mul(2).saturating_sub(u128::from(p.n)) as f64 / 2.0
+    } else {
+        -((bc - ad) as f64)
+    };
+    let [m1, m2, m3, m4] = margins.map(|m| m as f64);
+    numerator / ((m1 * m2).sqrt() * (m3 * m4).sqrt())
 }
 
 /// Mean, sample standard deviation and 95 % normal interval of the mean
@@ -243,6 +341,8 @@ impl Histogram {
 
 #[cfg(test)]
 mod tests {
+    use approx::{assert_abs_diff_eq, assert_relative_eq};
+
     use super::*;
 
     #[test]
@@ -268,5 +368,106 @@ mod tests {
         let (d, [lo, hi]) = newcombe(56, 70, 48, 80);
         assert!((d - 0.2).abs() < 1e-12);
         assert!((lo - 0.0524).abs() < 5e-5 && (hi - 0.3339).abs() < 5e-5, "{lo} {hi}");
+    }
+
+    fn table(both: u64, only_b: u64, only_a: u64, neither: u64) -> Paired {
+        Paired {
+            n: both + only_b + only_a + neither,
+            both,
+            only_a,
+            only_b,
+        }
+    }
+
+    #[test]
+    fn paired_difference_matches_a_hand_computation() {
+        // 30 pairs: 10 both, 5 only in B, 2 only in A, 13 neither.
+        // Marginals: pb = 15/30 = 0.5, pa = 12/30 = 0.4, d = 0.1.
+        // Wilson (z = 1.959964, z² = 3.841459, n = 30):
+        //   denominator 1 + z²/n = 1.128049; z²/2n = 0.064024;
+        //   B: centre (0.5 + 0.064024)/1.128049 = 0.5,
+        //      half z/1.128049 · sqrt(0.25/30 + z²/3600) = 0.168459,
+        //      [lb, ub] = [0.331541, 0.668459];
+        //   A: centre (0.4 + 0.064024)/1.128049 = 0.411351,
+        //      half z/1.128049 · sqrt(0.24/30 + z²/3600) = 0.165445,
+        //      [la, ua] = [0.245906, 0.576796].
+        // Phi: ad − bc = 10·13 − 5·2 = 120 > 0, so the numerator is
+        //   120 − n/2 = 105; margins 15·15·12·18 = 48600, sqrt = 220.454077;
+        //   phi = 105 / 220.454077 = 0.476290.
+        // δ: x = pb − lb = 0.168459, y = ua − pa = 0.176796,
+        //   sqrt(x² − 2·phi·x·y + y²) = sqrt(0.028378 − 0.028370 + 0.031257)
+        //   = 0.176818, lower limit 0.1 − 0.176818 = −0.076818.
+        // ε: x = ub − pb = 0.168459, y = pa − la = 0.154094,
+        //   sqrt(0.028378 − 0.024728 + 0.023745) = 0.165517,
+        //   upper limit 0.1 + 0.165517 = 0.265517.
+        let p = table(10, 5, 2, 13);
+        assert_relative_eq!(paired_phi(&p), 0.476290, epsilon = 1e-6);
+        let (d, [lo, hi]) = paired_difference(&p);
+        assert_relative_eq!(d, 0.1, epsilon = 1e-12);
+        assert_relative_eq!(lo, -0.076818, epsilon = 1e-6);
+        assert_relative_eq!(hi, 0.265517, epsilon = 1e-6);
+        // The same rates as independent samples give a wider interval.
+        let (_, [ulo, uhi]) = newcombe(15, 30, 12, 30);
+        assert!(ulo < lo && uhi > hi, "unpaired [{ulo}, {uhi}]");
+    }
+
+    #[test]
+    fn paired_difference_matches_the_published_examples() {
+        // Newcombe (1998), method 10, as the paper tabulates it (four
+        // decimals; also reproduced by the R package propint). Cells are
+        // (both, only first, only second, neither) with first − second, so
+        // here B is the first: (36, 12, 2, 0) → 0.2000, 0.0569 to 0.3404.
+        let cases = [
+            ((36, 12, 2, 0), 0.2, [0.0569, 0.3404]),
+            ((18, 12, 2, 18), 0.2, [0.0562, 0.3290]),
+            ((53, 0, 0, 1), 0.0, [-0.0729, 0.0729]),
+            ((0, 30, 0, 0), 1.0, [0.8395, 1.0]),
+        ];
+        for ((both, only_b, only_a, neither), diff, [lo, hi]) in cases {
+            let (d, ci) = paired_difference(&table(both, only_b, only_a, neither));
+            assert_relative_eq!(d, diff, epsilon = 1e-12);
+            assert_abs_diff_eq!(ci[0], lo, epsilon = 5e-5);
+            assert_abs_diff_eq!(ci[1], hi, epsilon = 5e-5);
+        }
+    }
+
+    #[test]
+    fn paired_difference_edge_cases() {
+        // No pairs: nothing is known.
+        assert_eq!(paired_difference(&Paired::default()), (0.0, [-1.0, 1.0]));
+        // Identical outcomes: no difference, and an interval around 0 far
+        // narrower than that of two independent batches.
+        let same = table(480, 0, 0, 520);
+        let (d, [lo, hi]) = paired_difference(&same);
+        assert_eq!(d, 0.0);
+        assert!(lo <= 0.0 && hi >= 0.0, "[{lo}, {hi}]");
+        assert!(hi - lo < 0.005, "[{lo}, {hi}]");
+        let (_, [ulo, uhi]) = newcombe(480, 1000, 480, 1000);
+        assert!(uhi - ulo > 10.0 * (hi - lo));
+        // Every run won in both, or in neither: no margin to correlate.
+        for all in [table(1000, 0, 0, 0), table(0, 0, 0, 1000)] {
+            assert_eq!(paired_phi(&all), 0.0);
+            let (d, [lo, hi]) = paired_difference(&all);
+            assert_eq!(d, 0.0);
+            assert!(lo < 0.0 && hi > 0.0 && hi - lo < 0.01, "[{lo}, {hi}]");
+        }
+        // Every win only in B: B is better by 1, and the interval shows it.
+        let (d, [lo, hi]) = paired_difference(&table(0, 200, 0, 0));
+        assert_eq!(d, 1.0);
+        assert_eq!(hi, 1.0);
+        assert!(lo > 0.95, "{lo}");
+        // The mirror image.
+        let (d, [lo, hi]) = paired_difference(&table(0, 0, 200, 0));
+        assert_eq!((d, lo), (-1.0, -1.0));
+        assert!(hi < -0.95, "{hi}");
+        // Counts that do not add up are capped at n, not a panic.
+        let odd = Paired {
+            n: 5,
+            both: u64::MAX,
+            only_a: u64::MAX,
+            only_b: 3,
+        };
+        let (d, [lo, hi]) = paired_difference(&odd);
+        assert!(d.is_finite() && lo <= hi);
     }
 }

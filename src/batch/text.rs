@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::Report;
 use super::json::{BatchJson, underdogs};
-use super::stats::{Histogram, MeanStats, mean_difference, newcombe, rate, wilson};
+use super::stats::{Histogram, MeanStats, Paired, mean_difference, newcombe, paired_difference, rate, wilson};
 use super::tally::{Fate, REASONS};
 
 /// Decimals for percentages: enough to show the precision of `runs` runs
@@ -438,6 +438,8 @@ pub struct CompareJson {
     /// Sides are matched by id (position in `[sides]`).
     pub sides: Vec<SideDiff>,
     pub draws: RateDiff,
+    /// Draws over paired runs (B − A).
+    pub draws_paired: PairedDiff,
     /// Units are matched by name; a Unit in only one scenario has `null`
     /// on the other side.
     pub units: Vec<UnitDiff>,
@@ -460,7 +462,66 @@ pub struct SideDiff {
     pub id: usize,
     pub name_a: Option<String>,
     pub name_b: Option<String>,
+    /// A − B as two independent batches.
     pub win_rate: RateDiff,
+    /// B − A run by run.
+    #[serde(flatten)]
+    pub paired: PairedDiff,
+}
+
+/// An outcome's rate in B minus its rate in A over paired runs (run `i` of
+/// both played with the same seed), with Newcombe's paired 95 % interval
+/// ([`paired_difference`]), the 2×2 counts it comes from, and what it shows.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairedDiff {
+    pub paired_difference: f64,
+    pub paired_ci95: [f64; 2],
+    pub paired_counts: Paired,
+    pub verdict: Verdict,
+}
+
+/// What a paired interval shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The whole interval is above 0: the outcome is more frequent in B.
+    BBetter,
+    /// The whole interval is below 0: it is more frequent in A.
+    ABetter,
+    /// The interval contains 0.
+    NoDifference,
+}
+
+impl Verdict {
+    /// The verdict of a B − A interval.
+    pub fn of(ci: [f64; 2]) -> Verdict {
+        if ci[0] > 0.0 {
+            Verdict::BBetter
+        } else if ci[1] < 0.0 {
+            Verdict::ABetter
+        } else {
+            Verdict::NoDifference
+        }
+    }
+}
+
+/// Outcome `code` (a side's index or [`super::DRAW`]) over the paired runs.
+fn paired_diff(codes_a: &[u8], codes_b: &[u8], code: Option<u8>) -> PairedDiff {
+    let counts = match code {
+        Some(c) => super::paired_wins(codes_a, codes_b, c),
+        // A side no code can name never won a run.
+        None => Paired {
+            n: codes_a.len().min(codes_b.len()) as u64,
+            ..Paired::default()
+        },
+    };
+    let (paired_difference, paired_ci95) = paired_difference(&counts);
+    PairedDiff {
+        paired_difference,
+        paired_ci95,
+        paired_counts: counts,
+        verdict: Verdict::of(paired_ci95),
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -486,8 +547,11 @@ fn rate_diff(x: u64, n: u64, y: u64, m: u64) -> RateDiff {
     }
 }
 
-/// The comparison of batch `a` with batch `b` (A − B).
-pub fn compare(a: &Report, b: &Report) -> CompareJson {
+/// The comparison of batch `a` with batch `b`: rates as independent
+/// batches (A − B), and sides and draws run by run (B − A) from the runs'
+/// outcome codes ([`super::run_with_outcomes`]; run `i` of both played
+/// with the same seed).
+pub fn compare(a: &Report, b: &Report, codes_a: &[u8], codes_b: &[u8]) -> CompareJson {
     let (ta, tb) = (&a.tally, &b.tally);
     let sides = (0..ta.sides.len().max(tb.sides.len()))
         .map(|i| SideDiff {
@@ -500,6 +564,7 @@ pub fn compare(a: &Report, b: &Report) -> CompareJson {
                 tb.sides.get(i).map_or(0, |s| s.wins),
                 tb.runs,
             ),
+            paired: paired_diff(codes_a, codes_b, u8::try_from(i).ok().filter(|c| *c < super::DRAW)),
         })
         .collect();
     let mut names: Vec<&str> = a.meta.units.iter().map(|u| u.name.as_str()).collect();
@@ -542,6 +607,7 @@ pub fn compare(a: &Report, b: &Report) -> CompareJson {
         version: super::json::BATCH_SCHEMA_VERSION,
         sides,
         draws: rate_diff(ta.draws, ta.runs, tb.draws, tb.runs),
+        draws_paired: paired_diff(codes_a, codes_b, Some(super::DRAW)),
         units,
         a: super::json::to_json(a),
         b: super::json::to_json(b),
@@ -561,9 +627,57 @@ fn diff_text(r: &RateDiff, d: usize) -> String {
     )
 }
 
-/// The comparison for people.
-pub fn compare_table(a: &Report, b: &Report) -> String {
-    let c = compare(a, b);
+fn paired_text(p: &PairedDiff, d: usize) -> String {
+    format!(
+        "{} [{}, {}]",
+        signed_pts(p.paired_difference, d),
+        signed_pts(p.paired_ci95[0], d),
+        signed_pts(p.paired_ci95[1], d)
+    )
+}
+
+/// The verdict in words: `B is better by 4.1 pp [2.9, 5.3]`, `A is better
+/// by …` (A − B and its interval), or `no difference shown: +0.8 pp [-0.4,
+/// 2.0]` (B − A).
+pub fn verdict_text(p: &PairedDiff, d: usize) -> String {
+    let pts = |x: f64| format!("{:.*}", d, x * 100.0);
+    let [lo, hi] = p.paired_ci95;
+    match p.verdict {
+        Verdict::BBetter => format!(
+            "B is better by {} pp [{}, {}]",
+            pts(p.paired_difference),
+            pts(lo),
+            pts(hi)
+        ),
+        Verdict::ABetter => format!(
+            "A is better by {} pp [{}, {}]",
+            pts(-p.paired_difference),
+            pts(-hi),
+            pts(-lo)
+        ),
+        Verdict::NoDifference => format!(
+            "no difference shown: {} pp [{}, {}]",
+            signed_pts(p.paired_difference, d),
+            pts(lo),
+            pts(hi)
+        ),
+    }
+}
+
+/// A side's name in both scenarios.
+fn side_label(s: &SideDiff) -> String {
+    match (&s.name_a, &s.name_b) {
+        (Some(x), Some(y)) if x == y => x.clone(),
+        (Some(x), Some(y)) => format!("{x} / {y}"),
+        (Some(x), None) | (None, Some(x)) => x.clone(),
+        (None, None) => format!("side {}", s.id),
+    }
+}
+
+/// The comparison for people: outcomes run by run (B − A, paired
+/// intervals), Units as independent batches (A − B), and a verdict per side.
+pub fn compare_table(a: &Report, b: &Report, codes_a: &[u8], codes_b: &[u8]) -> String {
+    let c = compare(a, b, codes_a, codes_b);
     let d = decimals(a.tally.runs.min(b.tally.runs));
     let mut out = String::new();
     let _ = writeln!(out, "A: {} ({})", a.meta.title, a.meta.scenario);
@@ -575,32 +689,56 @@ pub fn compare_table(a: &Report, b: &Report) -> String {
         plural(b.tally.runs, "run"),
         a.meta.seed
     );
+    outcome_rows(&mut out, &c, d);
+    let (ea, eb) = (a.tally.exchanges.mean(), b.tally.exchanges.mean());
+    let _ = writeln!(out, "\nExchanges per battle: A {}, B {}", mean_text(ea), mean_text(eb));
+    unit_rows(&mut out, &c, d);
+    let _ = writeln!(out);
+    for s in &c.sides {
+        let _ = writeln!(out, "Verdict for {}: {}", side_label(s), verdict_text(&s.paired, d));
+    }
+    out
+}
+
+/// Sides and draws: the rates, and B − A with its paired interval.
+fn outcome_rows(out: &mut String, c: &CompareJson, d: usize) {
     let _ = writeln!(
         out,
-        "A − B in percentage points, 95 % interval in brackets (Newcombe; conservative, as the shared seeds make A and B move together)."
+        "Outcomes: B − A in percentage points, 95 % interval for paired runs in brackets (Newcombe 1998, method 10: run i of A and run i of B share a seed)."
     );
-    let label = |s: &SideDiff| match (&s.name_a, &s.name_b) {
-        (Some(x), Some(y)) if x == y => format!("{x} wins"),
-        (Some(x), Some(y)) => format!("{x} / {y} wins"),
-        (Some(x), None) | (None, Some(x)) => format!("{x} wins"),
-        (None, None) => format!("side {} wins", s.id),
-    };
-    let mut rows: Vec<(String, &RateDiff)> = c.sides.iter().map(|s| (label(s), &s.win_rate)).collect();
-    rows.push(("Draw".into(), &c.draws));
+    let mut rows: Vec<(String, f64, f64, &PairedDiff)> = c
+        .sides
+        .iter()
+        .map(|s| (format!("{} wins", side_label(s)), s.win_rate.a, s.win_rate.b, &s.paired))
+        .collect();
+    rows.push(("Draw".into(), c.draws.a, c.draws.b, &c.draws_paired));
     let w = rows.iter().map(|r| width(&r.0)).max().unwrap_or(0).max(7);
-    let _ = writeln!(out, "\n{}  {:>9}  {:>9}  A − B [95 %]", pad("Outcome", w), "A", "B");
-    for (name, r) in &rows {
+    let _ = writeln!(
+        out,
+        "\n{}  {:>9}  {:>9}  B − A [95 %, paired]",
+        pad("Outcome", w),
+        "A",
+        "B"
+    );
+    for (name, ra, rb, p) in &rows {
         let _ = writeln!(
             out,
             "{}  {:>9}  {:>9}  {}",
             pad(name, w),
-            pct(r.a, d),
-            pct(r.b, d),
-            diff_text(r, d)
+            pct(*ra, d),
+            pct(*rb, d),
+            paired_text(p, d)
         );
     }
-    let (ea, eb) = (a.tally.exchanges.mean(), b.tally.exchanges.mean());
-    let _ = writeln!(out, "\nExchanges per battle: A {}, B {}", mean_text(ea), mean_text(eb));
+}
+
+/// Units matched by name: loss rates and hull damage, A − B as two
+/// independent batches.
+fn unit_rows(out: &mut String, c: &CompareJson, d: usize) {
+    let _ = writeln!(
+        out,
+        "\nUnits: A − B, 95 % interval as for independent batches (Newcombe; conservative, as the shared seeds make A and B move together)."
+    );
     let uw = c.units.iter().map(|u| width(&u.name)).max().unwrap_or(0).max(4);
     let _ = writeln!(
         out,
@@ -629,12 +767,11 @@ pub fn compare_table(a: &Report, b: &Report) -> String {
             }
         );
     }
-    out
 }
 
 /// The comparison as JSON (pretty, ending in a newline).
-pub fn compare_json(a: &Report, b: &Report) -> String {
-    let mut s = serde_json::to_string_pretty(&compare(a, b)).unwrap_or_default();
+pub fn compare_json(a: &Report, b: &Report, codes_a: &[u8], codes_b: &[u8]) -> String {
+    let mut s = serde_json::to_string_pretty(&compare(a, b, codes_a, codes_b)).unwrap_or_default();
     s.push('\n');
     s
 }

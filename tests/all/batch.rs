@@ -6,9 +6,10 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+use approx::assert_abs_diff_eq;
 use fam::batch::json::{self, BatchJson};
 use fam::batch::stats::{Histogram, Z95, mean_interval, newcombe, wilson};
-use fam::batch::{self, Options, Tally, Worker, run_seed};
+use fam::batch::{self, BatchError, DRAW, Options, Paired, Tally, UNDECIDED, Worker, run_seed};
 use fam::engine::victory::Outcome;
 use fam::gzf::ParseOptions;
 
@@ -114,6 +115,90 @@ fn the_library_gives_the_same_tally_for_any_thread_count() {
         .map(|t| batch::run(&loaded, &options(&loaded, t), 0..333, &|_| {}).expect("batch"))
         .collect();
     assert!(tallies.windows(2).all(|w| w[0] == w[1]));
+}
+
+/// The code a run's outcome should have, spelled out independently of
+/// `batch::outcome_code`.
+fn expected_code(outcome: Option<&Outcome>) -> u8 {
+    match outcome {
+        Some(Outcome::Winner { side, .. }) => u8::try_from(*side).expect("a small side index"),
+        Some(Outcome::Draw { .. }) => DRAW,
+        None => UNDECIDED,
+    }
+}
+
+#[test]
+fn outcome_codes_are_the_same_for_any_thread_count_and_agree_with_the_tally() {
+    let loaded = load("duel.toml");
+    // The default cap (every run decided) and one Exchange (most runs
+    // undecided); runs from 5, so chunks do not start at run 0.
+    for cap in [batch::default_exchanges(&loaded), 1] {
+        let opts = |threads| Options {
+            exchanges: cap,
+            ..options(&loaded, threads)
+        };
+        let runs = 5..300;
+        let (one, codes) = batch::run_with_outcomes(&loaded, &opts(Some(1)), runs.clone(), &|_| {}).unwrap();
+        let (two, codes_two) = batch::run_with_outcomes(&loaded, &opts(Some(2)), runs.clone(), &|_| {}).unwrap();
+        assert_eq!(codes, codes_two, "cap {cap}");
+        assert_eq!(one, two);
+        assert_eq!(one, batch::run(&loaded, &opts(Some(2)), runs.clone(), &|_| {}).unwrap());
+        assert_eq!(codes.len(), 295);
+        // One code per run: each side's wins, the draws and the undecided.
+        let count = |code: u8| codes.iter().filter(|c| **c == code).count() as u64;
+        for (s, side) in one.sides.iter().enumerate() {
+            assert_eq!(count(u8::try_from(s).unwrap()), side.wins, "cap {cap}, side {s}");
+        }
+        assert_eq!(count(DRAW), one.draws);
+        assert_eq!(count(UNDECIDED), one.undecided);
+        assert_eq!(
+            one.sides.iter().map(|s| s.wins).sum::<u64>() + one.draws + one.undecided,
+            295
+        );
+        if cap == 1 {
+            assert!(one.undecided > 0, "one Exchange at 30 MU leaves duels undecided");
+        }
+        // Element j is run 5 + j, across chunk boundaries too.
+        let one_thread = opts(Some(1));
+        let first = batch::first_plot(&loaded, &one_thread);
+        let mut w = Worker::new(&loaded, &one_thread, &first);
+        for j in [0usize, 1, 58, 59, 60, 123, 294] {
+            let s = w.run(runs.start + j as u64);
+            assert_eq!(codes[j], expected_code(s.outcome.as_ref()), "cap {cap}, run {}", s.run);
+        }
+    }
+}
+
+#[test]
+fn paired_wins_count_the_two_by_two_table_of_one_outcome() {
+    let a = [0, 1, 0, DRAW, UNDECIDED, 0];
+    let b = [0, 0, 1, DRAW, 0, 0, 1];
+    // Six pairs (the shorter list); side 0 in both in runs 0 and 5, only in
+    // A in run 2, only in B in runs 1 and 4.
+    let side0 = batch::paired_wins(&a, &b, 0);
+    assert_eq!(
+        side0,
+        Paired {
+            n: 6,
+            both: 2,
+            only_a: 1,
+            only_b: 2
+        }
+    );
+    let draws = batch::paired_wins(&a, &b, DRAW);
+    assert_eq!((draws.both, draws.only_a, draws.only_b), (1, 0, 0));
+    assert_eq!(batch::paired_wins(&[], &b, 0), Paired::default());
+}
+
+#[test]
+fn a_battle_with_too_many_sides_for_outcome_codes_is_refused() {
+    let mut loaded = load("duel.toml");
+    let side = loaded.battle.sides[0].clone();
+    loaded.battle.sides.resize(254, side);
+    let opts = options(&loaded, Some(1));
+    let err = batch::run_with_outcomes(&loaded, &opts, 0..10, &|_| {}).unwrap_err();
+    assert!(matches!(err, BatchError::TooManySides(254)), "{err}");
+    assert!(err.to_string().contains("254 sides"), "{err}");
 }
 
 #[test]
@@ -876,13 +961,102 @@ fn comparing_a_scenario_with_itself_shows_no_difference() {
         assert_eq!(s["win_rate"]["difference"], 0.0);
         let ci = s["win_rate"]["ci95"].as_array().unwrap();
         assert!(ci[0].as_f64().unwrap() < 0.0 && ci[1].as_f64().unwrap() > 0.0);
+        // Run by run, the same scenario on the same seeds wins the same
+        // runs: no run differs, and the paired interval is a sliver of the
+        // unpaired one around 0.
+        assert_eq!(s["paired_difference"], 0.0);
+        assert_eq!(s["paired_counts"]["only_a"], 0);
+        assert_eq!(s["paired_counts"]["only_b"], 0);
+        assert_eq!(s["verdict"], "no_difference");
+        let [lo, hi] = interval(&s["paired_ci95"]);
+        assert!(lo <= 0.0 && hi >= 0.0, "[{lo}, {hi}]");
+        let [ulo, uhi] = interval(&s["win_rate"]["ci95"]);
+        assert!(
+            hi - lo < (uhi - ulo) / 4.0,
+            "paired [{lo}, {hi}], unpaired [{ulo}, {uhi}]"
+        );
     }
+    assert_eq!(v["draws_paired"]["paired_difference"], 0.0);
     for u in v["units"].as_array().unwrap() {
         assert_eq!(u["destroyed_rate"]["difference"], 0.0);
         assert_eq!(u["hull_damage_difference"], 0.0);
     }
     let table = fam(&["compare", "scenarios/duel.toml", "scenarios/duel.toml", "--runs", "50"]);
-    assert!(text(&table.stdout).contains("A − B"), "{}", text(&table.stdout));
+    let table = text(&table.stdout);
+    for needle in [
+        "B − A [95 %, paired]",
+        "Units: A − B",
+        "Verdict for Ilse: no difference shown: +0.0 pp [",
+        "Verdict for Marek: no difference shown: +0.0 pp [",
+    ] {
+        assert!(table.contains(needle), "missing `{needle}` in\n{table}");
+    }
+}
+
+fn interval(v: &serde_json::Value) -> [f64; 2] {
+    [v[0].as_f64().unwrap(), v[1].as_f64().unwrap()]
+}
+
+/// The duel with Ilse's Class 1 beams left silent (her Fire Control 6
+/// fires the Class 3 battery only), in `dir`.
+fn duel_without_class_1_fire(dir: &std::path::Path) -> std::path::PathBuf {
+    let duel = std::fs::read_to_string(repo().join("scenarios/duel.toml")).unwrap();
+    let ssd = format!("{}/", repo().join("ssd").display());
+    let changed = duel
+        .replace("../ssd/", &ssd)
+        .replace("weapons = [8, 11, 12]", "weapons = [8]");
+    assert_ne!(changed, duel.replace("../ssd/", &ssd), "the plot was changed");
+    let path = dir.join("duel-class-3-only.toml");
+    std::fs::write(&path, changed).unwrap();
+    path
+}
+
+#[test]
+fn comparing_two_scenarios_run_by_run_narrows_the_interval() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = duel_without_class_1_fire(dir.path());
+    let b = b.to_str().unwrap();
+    let out = fam(&["compare", "scenarios/duel.toml", b, "--runs", "1000", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut changed_runs = 0;
+    for (i, s) in v["sides"].as_array().unwrap().iter().enumerate() {
+        let c = &s["paired_counts"];
+        let count = |k: &str| c[k].as_u64().unwrap();
+        // The joint counts add up to each batch's own wins.
+        assert_eq!(count("n"), 1000);
+        assert_eq!(
+            count("both") + count("only_a"),
+            v["a"]["sides"][i]["wins"].as_u64().unwrap()
+        );
+        assert_eq!(
+            count("both") + count("only_b"),
+            v["b"]["sides"][i]["wins"].as_u64().unwrap()
+        );
+        changed_runs += count("only_a") + count("only_b");
+        // B − A is the unpaired A − B turned round; only the interval differs.
+        let d = s["paired_difference"].as_f64().unwrap();
+        assert_abs_diff_eq!(d, -s["win_rate"]["difference"].as_f64().unwrap(), epsilon = 1e-12);
+        let [lo, hi] = interval(&s["paired_ci95"]);
+        let [ulo, uhi] = interval(&s["win_rate"]["ci95"]);
+        assert!(lo <= d && d <= hi, "{d} in [{lo}, {hi}]");
+        assert!(hi - lo < uhi - ulo, "paired [{lo}, {hi}] vs unpaired [{ulo}, {uhi}]");
+        let verdict = if lo > 0.0 {
+            "b_better"
+        } else if hi < 0.0 {
+            "a_better"
+        } else {
+            "no_difference"
+        };
+        assert_eq!(s["verdict"], verdict);
+    }
+    assert!(changed_runs > 0, "silencing two beams changes some battles");
+    let table = fam(&["compare", "scenarios/duel.toml", b, "--runs", "1000"]);
+    let table = text(&table.stdout);
+    let verdicts: Vec<&str> = table.lines().filter(|l| l.starts_with("Verdict for ")).collect();
+    assert_eq!(verdicts.len(), 2, "{table}");
+    assert!(verdicts[0].starts_with("Verdict for Ilse: "), "{table}");
+    assert!(verdicts[1].starts_with("Verdict for Marek: "), "{table}");
 }
 
 #[test]
@@ -894,6 +1068,14 @@ fn bad_batch_arguments_are_usage_errors() {
         vec!["batch", "scenarios/duel.toml", "--until-ci", "150%"],
         vec!["batch", "scenarios/duel.toml", "--runs", "10", "--threads", "0"],
         vec!["batch", "scenarios/duel.toml", "--runs", "10", "--exchanges", "0"],
+        // One outcome code per run must fit in memory before the first run.
+        vec![
+            "compare",
+            "scenarios/duel.toml",
+            "scenarios/duel.toml",
+            "--runs",
+            "18446744073709551615",
+        ],
     ] {
         let out = fam(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
