@@ -330,39 +330,110 @@ fn unit_pd_kills(unit: &Unit) -> f64 {
     f64::from(count(unit, |k| matches!(k, SystemKind::Pds | SystemKind::Adaf))) * PDS_KILLS
 }
 
+/// Kinds of weapon a [`Firepower`] keeps apart: beam classes, torpedo
+/// variants, and needle beams.
+const KINDS: usize = 16;
+
+/// One Formation's sustained fire (beams, torpedoes, needle beams) against
+/// one target at one Evasion, reduced to what changes with range: the mean
+/// damage of each kind of weapon per die or shot, so that the damage at a
+/// range is a short sum ([`Firepower::at`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Firepower {
+    /// Beams: class and the mean damage per die of all batteries of it.
+    beams: [(u32, f64); KINDS],
+    beam_kinds: usize,
+    /// Torpedoes: band width and the mean damage of all of them by the
+    /// number needed (2-6).
+    torpedoes: [(u32, [f64; 7]); 3],
+    torpedo_kinds: usize,
+    /// Needle beams: mean damage of all of them within 12 MU.
+    needles: f64,
+    /// No damage beyond this range.
+    pub reach: u32,
+}
+
+impl Firepower {
+    /// `a`'s sustained fire at `t` rolling `evasion` Evasion dice.
+    pub fn new(tables: &DieTables, a: &Arsenal, t: &Arsenal, evasion: u32) -> Firepower {
+        let n = dice_index(evasion);
+        let mut fp = Firepower {
+            beams: [(0, 0.0); KINDS],
+            beam_kinds: 0,
+            torpedoes: [(0, [0.0; 7]); 3],
+            torpedo_kinds: 0,
+            needles: 0.0,
+            reach: 0,
+        };
+        for (class, row) in a.beams.iter().enumerate().skip(1) {
+            let mean: f64 = row
+                .iter()
+                .enumerate()
+                .map(|(ignored, &count)| {
+                    f64::from(count) * (0..3).map(|s| t.screens[s] * tables.beam[n][ignored][s]).sum::<f64>()
+                })
+                .sum();
+            if mean > 0.0 && fp.beam_kinds < KINDS {
+                let class = u32::try_from(class).unwrap_or(0);
+                fp.beams[fp.beam_kinds] = (class, mean);
+                fp.beam_kinds += 1;
+                fp.reach = fp.reach.max(12 * class);
+            }
+        }
+        for (v, row) in a.torpedoes.iter().enumerate() {
+            if row.iter().all(|&c| c == 0) {
+                continue;
+            }
+            let band = torpedo_band([TorpedoRange::Standard, TorpedoRange::Long, TorpedoRange::Short][v]);
+            let mut by_needed = [0.0; 7];
+            for (needed, m) in by_needed.iter_mut().enumerate().skip(2) {
+                *m = row
+                    .iter()
+                    .enumerate()
+                    .map(|(ignored, &count)| f64::from(count) * tables.hit[n][ignored][needed] * D6_MEAN)
+                    .sum();
+            }
+            fp.torpedoes[fp.torpedo_kinds] = (band, by_needed);
+            fp.torpedo_kinds += 1;
+            fp.reach = fp.reach.max(5 * band);
+        }
+        fp.needles = a
+            .needles
+            .iter()
+            .enumerate()
+            .map(|(ignored, &count)| f64::from(count) * tables.needle[n][ignored])
+            .sum();
+        if fp.needles > 0.0 {
+            fp.reach = fp.reach.max(12);
+        }
+        fp
+    }
+
+    /// Expected damage of one Volley at `range`.
+    pub fn at(&self, range: u32) -> f64 {
+        if range > self.reach {
+            return 0.0;
+        }
+        let mut sum = 0.0;
+        for &(class, mean) in &self.beams[..self.beam_kinds] {
+            sum += f64::from(beam_dice(class, range)) * mean;
+        }
+        for (band, by_needed) in &self.torpedoes[..self.torpedo_kinds] {
+            if let Some(needed) = projectile_needed(range, *band) {
+                sum += by_needed[usize::from(needed.min(6))];
+            }
+        }
+        if range <= 12 {
+            sum += self.needles;
+        }
+        sum
+    }
+}
+
 /// Expected damage one Volley of `a`'s beams, torpedoes and needle beams
 /// deals to `t` at `range` when `t` rolls `evasion` Evasion dice.
 pub fn sustained(tables: &DieTables, a: &Arsenal, t: &Arsenal, range: u32, evasion: u32) -> f64 {
-    let n = dice_index(evasion);
-    let mut sum = 0.0;
-    for (class, row) in a.beams.iter().enumerate().skip(1) {
-        let dice = beam_dice(u32::try_from(class).unwrap_or(0), range);
-        if dice == 0 {
-            continue;
-        }
-        for (ignored, &count) in row.iter().enumerate() {
-            if count == 0 {
-                continue;
-            }
-            let per_die: f64 = (0..3).map(|s| t.screens[s] * tables.beam[n][ignored][s]).sum();
-            sum += f64::from(count * dice) * per_die;
-        }
-    }
-    for (v, row) in a.torpedoes.iter().enumerate() {
-        let variant = [TorpedoRange::Standard, TorpedoRange::Long, TorpedoRange::Short][v];
-        let Some(needed) = projectile_needed(range, torpedo_band(variant)) else {
-            continue;
-        };
-        for (ignored, &count) in row.iter().enumerate() {
-            sum += f64::from(count) * tables.hit[n][ignored][usize::from(needed.min(6))] * D6_MEAN;
-        }
-    }
-    if range <= 12 {
-        for (ignored, &count) in a.needles.iter().enumerate() {
-            sum += f64::from(count) * tables.needle[n][ignored];
-        }
-    }
-    sum
+    Firepower::new(tables, a, t, evasion).at(range)
 }
 
 /// Expected damage of `a`'s submunition packs fired at `t` at `range`

@@ -291,7 +291,7 @@ fn aim(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
             c.second_launches = plan::launches(&spare, &r, &c.fire_spread);
         }
     }
-    if d.use_needles {
+    if d.use_needles && ours.needles.iter().any(|&n| n > 0) {
         c.needles = needle_aim(b, t);
     }
 }

@@ -11,7 +11,7 @@
 //! plus the worth of the range it ends at for the Exchanges after.
 
 use super::super::plot::Maneuver;
-use super::assess::{Arsenal, DieTables, missiles, submunitions, sustained};
+use super::assess::{Arsenal, DieTables, Firepower, MAX_EVASION_DICE, missiles, submunitions};
 use super::super::volley::missile_range;
 
 /// Ranges are weighed every 3 MU (a Speed Point) from 0 to `3 · (GRID − 1)`.
@@ -49,14 +49,18 @@ pub enum Stance {
     NoFight,
 }
 
-/// The expected damage of each side on the 3 MU grid.
+/// The expected sustained damage of each side: on the 3 MU grid for
+/// where each would sit, and at any range for the plans.
 #[derive(Debug, Clone)]
 pub struct Exchange {
-    /// Our sustained damage per Volley (beams, torpedoes, needles) against
-    /// the target rolling its assumed Evasion.
+    /// Our fire at the target rolling its assumed Evasion.
+    pub our_fire: Firepower,
+    /// Its fire at us, by our Evasion dice (made when first asked for).
+    their_fire: [Option<Firepower>; MAX_EVASION_DICE + 1],
+    /// On the grid: ours, and the target's when we put a third of our
+    /// thrust to Evasion.
     pub ours: [f64; GRID],
-    /// Its sustained damage against us, by our Evasion dice.
-    pub theirs: [[f64; GRID]; super::assess::MAX_EVASION_DICE + 1],
+    pub theirs: [f64; GRID],
     /// Hull and armour boxes left: ours and the target's.
     pub durability: (f64, f64),
 }
@@ -99,45 +103,65 @@ pub struct Plan {
     pub their_seek: u32,
 }
 
+/// The ranges of the grid.
+const RANGES: [u32; GRID] = {
+    let mut r = [0; GRID];
+    let mut i = 0;
+    while i < GRID {
+        r[i] = 3 * i as u32;
+        i += 1;
+    }
+    r
+};
+
 fn grid_range(i: usize) -> u32 {
     3 * u32::try_from(i).unwrap_or(0)
 }
 
-/// Linear reading of a grid of values at a range in MU.
-fn at(grid: &[f64; GRID], r: f64) -> f64 {
-    let x = (r / STEP).clamp(0.0, (GRID - 1) as f64);
-    let i = x.floor() as usize;
-    let j = (i + 1).min(GRID - 1);
-    let w = x - i as f64;
-    grid[i] * (1.0 - w) + grid[j] * w
-}
 
 impl Exchange {
-    /// Sustained damage both ways on the grid, for our Evasion dice up to
-    /// half our thrust.
+    /// Sustained fire both ways.
     pub fn new(p: &Pair<'_>) -> Exchange {
+        let our_fire = Firepower::new(p.tables, p.ours, p.theirs, p.their_evasion);
+        let third_fire = Firepower::new(p.tables, p.theirs, p.ours, third(p.thrust));
         let mut x = Exchange {
+            our_fire,
+            their_fire: [None; MAX_EVASION_DICE + 1],
             ours: [0.0; GRID],
-            theirs: [[0.0; GRID]; super::assess::MAX_EVASION_DICE + 1],
+            theirs: [0.0; GRID],
             durability: (f64::from(p.ours.durability.max(1)), f64::from(p.theirs.durability.max(1))),
         };
-        let our_reach = p.ours.reach();
-        let their_reach = p.theirs.reach();
-        let cap = (p.thrust / 2).min(super::assess::MAX_EVASION_DICE as u32);
-        for i in 0..GRID {
-            let r = grid_range(i);
-            if r <= our_reach {
-                x.ours[i] = sustained(p.tables, p.ours, p.theirs, r, p.their_evasion);
-            }
-            if r <= their_reach {
-                for e in 0..=cap {
-                    x.theirs[e as usize][i] = sustained(p.tables, p.theirs, p.ours, r, e);
-                }
-            }
+        x.their_fire[third(p.thrust).min(MAX_EVASION_DICE as u32) as usize] = Some(third_fire);
+        for (i, &r) in RANGES.iter().enumerate() {
+            x.ours[i] = our_fire.at(r);
+            x.theirs[i] = third_fire.at(r);
         }
         x
     }
 
+    /// The target's fire at us when we roll `evasion` Evasion dice.
+    fn their_fire(&mut self, p: &Pair<'_>, evasion: u32) -> &Firepower {
+        let e = evasion.min(MAX_EVASION_DICE as u32) as usize;
+        self.their_fire[e].get_or_insert_with(|| Firepower::new(p.tables, p.theirs, p.ours, evasion))
+    }
+}
+
+/// Damage per Volley at a range in MU, read linearly between the grid
+/// points around it (a smooth measure of an uncertain range).
+fn fire_at(fire: &Firepower, r: f64) -> f64 {
+    let x = (r / STEP).clamp(0.0, (GRID - 1) as f64);
+    let i = x.floor() as usize;
+    let w = x - i as f64;
+    let lo = fire.at(RANGES[i]);
+    if w == 0.0 || i + 1 >= GRID {
+        return lo;
+    }
+    lo * (1.0 - w) + fire.at(RANGES[i + 1]) * w
+}
+
+/// A third of the thrust to Evasion (never above half).
+fn third(thrust: u32) -> u32 {
+    (thrust / 3).min(thrust / 2)
 }
 
 /// The range a side seeks by the sustained damage alone (no ordnance, the
@@ -278,7 +302,7 @@ fn points(dice: u32, minus: f64) -> f64 {
 /// Plays a candidate out: expected ranges, spreads and the score.
 fn play(
     p: &Pair<'_>,
-    x: &Exchange,
+    x: &mut Exchange,
     seq: [Maneuver; 3],
     evasion: u32,
     their_seek: u32,
@@ -300,19 +324,28 @@ fn play(
         range[v] = r;
         spread[v] = var.sqrt();
     }
-    let ours_l = launches(p.ours, &range, &spread);
-    // The target fires its missiles whenever we are in reach.
-    let theirs_l = launches(p.theirs, &range, &[0.0; 3]);
-    let mut dealt = 0.0;
-    let mut taken = 0.0;
-    for v in 0..3 {
-        dealt += at(&x.ours, range[v]);
-        dealt += launch_damage(p.tables, p.ours, p.theirs, &ours_l, v, range[v], p.their_evasion, false);
-        taken += at(&x.theirs[evasion as usize], range[v]);
-        taken += launch_damage(p.tables, p.theirs, p.ours, &theirs_l, v, range[v], evasion, p.class1_pd);
+    let mut dealt = TERMINAL_VOLLEYS * fire_at(&x.our_fire, range[2]);
+    for &r in &range {
+        dealt += fire_at(&x.our_fire, r);
     }
-    dealt += TERMINAL_VOLLEYS * at(&x.ours, range[2]);
-    taken += TERMINAL_VOLLEYS * at(&x.theirs[evasion as usize], range[2]);
+    let theirs = x.their_fire(p, evasion);
+    let mut taken = TERMINAL_VOLLEYS * fire_at(theirs, range[2]);
+    for &r in &range {
+        taken += fire_at(theirs, r);
+    }
+    if p.ours.has_ordnance() {
+        let l = launches(p.ours, &range, &spread);
+        for v in 0..3 {
+            dealt += launch_damage(p.tables, p.ours, p.theirs, &l, v, range[v], p.their_evasion, false);
+        }
+    }
+    if p.theirs.has_ordnance() {
+        // The target fires its missiles whenever we are in reach.
+        let l = launches(p.theirs, &range, &[0.0; 3]);
+        for v in 0..3 {
+            taken += launch_damage(p.tables, p.theirs, p.ours, &l, v, range[v], evasion, p.class1_pd);
+        }
+    }
     let (dealt, taken) = (dealt / x.durability.1, taken / x.durability.0);
     let score = if favourite {
         dealt - taken
@@ -338,33 +371,43 @@ fn play(
 /// Evasion from none to half the thrust: the highest score; ties go to the
 /// sequence listed first, then to more Evasion.
 pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> Plan {
-    let x = Exchange::new(p);
+    let mut x = Exchange::new(p);
     // Where each side would sit, with a third of its thrust to Evasion.
-    let ours_third = x.theirs[(p.thrust / 3).min(p.thrust / 2) as usize];
-    let (our_i, stance) = seek(&x.ours, &ours_third, x.durability, p.range);
-    let (their_i, _) = seek(&ours_third, &x.ours, (x.durability.1, x.durability.0), p.range);
+    let (our_i, stance) = seek(&x.ours, &x.theirs, x.durability, p.range);
+    let (their_i, _) = seek(&x.theirs, &x.ours, (x.durability.1, x.durability.0), p.range);
     let their_seek = grid_range(their_i);
     let favourite = stance == Stance::Outgun;
     let cap = (p.thrust / 2).min(super::assess::MAX_EVASION_DICE as u32);
-    let (lo, hi) = match fixed {
-        Some(e) => (e.min(cap), e.min(cap)),
-        None => (0, cap),
-    };
     let mut best: Option<(Plan, f64)> = None;
+    let consider = |x: &mut Exchange, best: &mut Option<(Plan, f64)>, seq: [Maneuver; 3], e: u32| {
+        let (plan, score) = play(p, x, seq, e, their_seek, favourite);
+        if best.as_ref().is_none_or(|(_, s)| score > *s + 1e-9) {
+            *best = Some((plan, score));
+        }
+    };
+    // The maneuvers first, at a third and at the most Evasion; then every
+    // other Evasion with the best maneuvers.
+    let seeds = match fixed {
+        Some(e) => [e.min(cap), e.min(cap)],
+        None => [third(p.thrust), cap],
+    };
     for &seq in sequences {
-        for e in (lo..=hi).rev() {
-            let (plan, score) = play(p, &x, seq, e, their_seek, favourite);
-            if best.as_ref().is_none_or(|(_, s)| score > *s + 1e-9) {
-                best = Some((plan, score));
-            }
+        for e in seeds {
+            consider(&mut x, &mut best, seq, e);
+        }
+    }
+    if fixed.is_none() {
+        let seq = best.as_ref().map_or(sequences[0], |(plan, _)| plan.maneuvers);
+        for e in (0..=cap).rev().filter(|e| !seeds.contains(e)) {
+            consider(&mut x, &mut best, seq, e);
         }
     }
     let (mut plan, _) = best.expect("at least one candidate");
     plan.seek = grid_range(our_i);
     plan.stance = stance;
-    plan.at_seek = (x.ours[our_i], ours_third[our_i]);
-    if stance == Stance::NoFight {
-        plan.at_seek = (0.0, 0.0);
-    }
+    plan.at_seek = match stance {
+        Stance::NoFight => (0.0, 0.0),
+        _ => (x.ours[our_i], x.theirs[our_i]),
+    };
     plan
 }
