@@ -1520,10 +1520,10 @@ impl Cx<'_> {
         let mut notes = Notes::default();
         let def = &self.defs[f];
         let fname = &def.name;
-        // A Formation of small craft only has its thrust checked once every
-        // plot is read (launches change it Volley by Volley).
-        let craft_only = self.craft_formation(f);
-        let thrust = (def.complete && !craft_only).then(|| self.battle.formation_thrust(f));
+        // A Formation flying on its small craft's thrust has it checked once
+        // every plot is read (launches change it Volley by Volley).
+        let craft_thrust = self.craft_thrust(f);
+        let thrust = (def.complete && !craft_thrust).then(|| self.battle.formation_thrust(f));
         let mut out = VolleyPlot::default();
         notes.craft.span = raw.span();
 
@@ -1547,7 +1547,7 @@ impl Cx<'_> {
         };
         let speed = non_negative(files, &v.speed, "Speed");
         let evasion = non_negative(files, &v.evasion, "Evasion");
-        if craft_only {
+        if craft_thrust {
             notes.craft.speed = speed.clone();
             notes.craft.evasion = evasion.clone();
         }
