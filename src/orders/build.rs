@@ -1136,7 +1136,7 @@ fn maneuver(w: Word) -> Maneuver {
 /// Dedicated point-defence systems defend on their own (F&M Point Defense
 /// Phase) and are not part of a Fire Control's default "all weapons"; nor is
 /// the Scattergun, a one-shot point-defence weapon.
-pub(super) fn dedicated_pd(kind: &SystemKind) -> bool {
+fn dedicated_pd(kind: &SystemKind) -> bool {
     matches!(kind, SystemKind::Pds | SystemKind::Adaf | SystemKind::Scattergun)
 }
 
@@ -1150,7 +1150,7 @@ fn pd_capable(kind: &SystemKind) -> bool {
 
 /// Why a weapon cannot fire on a Formation in F&M, if it cannot
 /// (docs/orders.md, "Weapons").
-pub(super) fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
+fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
     use SystemKind::*;
     Some(match kind {
         Railgun { .. } | EnergyPulse => {
@@ -1175,7 +1175,7 @@ pub(super) fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
 }
 
 /// One-shot weapons fired at ships: at most once per Exchange (and battle).
-pub(super) fn fires_once(kind: &SystemKind) -> bool {
+fn fires_once(kind: &SystemKind) -> bool {
     matches!(
         kind,
         SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::SubmunitionPack
@@ -1184,7 +1184,7 @@ pub(super) fn fires_once(kind: &SystemKind) -> bool {
 
 /// Why a one-shot weapon cannot fire any more, if it cannot: its record
 /// shows it spent (`Rounds:` crossed off) or destroyed.
-pub(super) fn spent(sys: &Sys) -> Option<&'static str> {
+fn spent(sys: &Sys) -> Option<&'static str> {
     if !is_one_shot(&sys.kind) {
         None
     } else if sys.state == SysState::Destroyed {
