@@ -267,14 +267,13 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
             args.exchanges,
             style,
             args.detail,
-            &|b, _| crate::resolve::battle_plot(&loaded, b, 1, args.exchanges),
+            &|b| crate::resolve::battle_plot(&loaded, b, 1, args.exchanges),
         );
         crate::resolve::Resolved {
             report: if args.format == Format::Json { b.json } else { b.report },
             log: b.log,
             battle: b.battle,
             state: b.state,
-            last_plot: b.last_plot,
         }
     } else {
         crate::resolve::resolve(&header, &loaded.battle, &first_plot, style)
@@ -336,7 +335,9 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
         let mut next_text = crate::orders::write::scenario_toml(&resolved.battle, &next);
         next_text.push_str(&standing(&|_, from| from == Some(loaded.scenario.as_str())));
         outputs.push((dir.join("scenario.toml"), next_text));
-        let template = crate::orders::write::template(&resolved.battle, &resolved.last_plot);
+        // The template: what the automated commander would play next, so
+        // that orders sent back unedited play just that.
+        let (template, sources) = crate::orders::write::template(&resolved.battle, &loaded.doctrine);
         for (s, side) in resolved.battle.sides.iter().enumerate() {
             let mine: Vec<usize> = (0..resolved.battle.formations.len())
                 .filter(|f| resolved.battle.formations[*f].side == s)
@@ -346,11 +347,13 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
                 eprintln!("error: two commanders' orders would be written to {name}");
                 return Ok(ExitCode::from(BAD_INPUT));
             }
-            let mut text = crate::orders::write::plot_toml(
+            let mut text = crate::orders::write::template_toml(
                 &resolved.battle,
                 &template,
+                &sources,
                 &mine,
-                Some((&side.name, "scenario.toml")),
+                &side.name,
+                "scenario.toml",
             );
             let own = standing(&|f, from| {
                 resolved.battle.formations[f].side == s && from.is_some_and(|x| x != loaded.scenario)

@@ -21,8 +21,6 @@ pub struct Resolved {
     pub battle: Battle,
     /// Ranges and statuses as TOML, for the next Exchange's scenario.
     pub state: String,
-    /// The plot of the last Exchange played (the next template starts from it).
-    pub last_plot: ExchangePlot,
 }
 
 /// Plays one Exchange with every die recorded and renders its outputs.
@@ -36,7 +34,6 @@ pub fn resolve(header: &Header, battle: &Battle, plot: &ExchangePlot, style: Sty
         log: crate::log::render(header, battle, &rec),
         state: state_toml(header, &after),
         battle: after,
-        last_plot: plot.clone(),
     }
 }
 
@@ -131,7 +128,6 @@ pub struct ResolvedBattle {
     pub outcome: Option<crate::engine::victory::Outcome>,
     /// Exchanges played.
     pub exchanges: u32,
-    pub last_plot: ExchangePlot,
     /// The whole result as JSON (docs/result-json.md).
     pub json: String,
 }
@@ -149,7 +145,9 @@ pub type SourcedPlot = (ExchangePlot, Vec<PlotSource>);
 ///   several Exchanges (`count > 1`), the default doctrine; a single
 ///   Exchange leaves a Formation with neither unplotted (readings E3).
 /// * Every later Exchange: standing orders, else the default doctrine, for
-///   every Formation.
+///   every Formation. The play-by-mail orders template
+///   (`orders::write::template`) is this plot, so orders sent back unedited
+///   play what a battle of several Exchanges would.
 ///
 /// Pure: no dice. [`battle_plot_into`] is the same rule writing into reused
 /// memory, for the batch hot path.
@@ -200,8 +198,8 @@ pub fn battle_plot_into(
 /// Plays up to `count` Exchanges from `battle` (whose next Exchange is
 /// `header.exchange`, seeded from the battle seed `base_seed`), stopping at
 /// a decision. The first Exchange uses `first_plot`, whose Formations' plots
-/// came from `first_sources`; each later one `later(state, previous plot)`,
-/// which says where each plot came from too (the CLI passes
+/// came from `first_sources`; each later one `later(state)`, which says
+/// where each plot came from too (the CLI passes
 /// [`battle_plot`]: standing orders and the default doctrine). The report
 /// gives each Exchange in full when `detail`, otherwise a summary, each
 /// saying where the plots came from, then the result.
@@ -216,7 +214,7 @@ pub fn resolve_battle(
     count: u32,
     style: Style,
     detail: bool,
-    later: &dyn Fn(&Battle, &ExchangePlot) -> SourcedPlot,
+    later: &dyn Fn(&Battle) -> SourcedPlot,
 ) -> ResolvedBattle {
     use crate::engine::victory::{decide, exchange_seed, side_masses};
     let start_mass = side_masses(battle);
@@ -233,7 +231,7 @@ pub fn resolve_battle(
     for i in 0..count.max(1) {
         let k = header.exchange + i;
         if i > 0 {
-            (plot, sources) = later(&current, &plot);
+            (plot, sources) = later(&current);
         }
         let h = Header {
             title: header.title.clone(),
@@ -283,7 +281,6 @@ pub fn resolve_battle(
         battle: current,
         outcome,
         exchanges: played,
-        last_plot: plot,
     }
 }
 

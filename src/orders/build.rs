@@ -1136,7 +1136,7 @@ fn maneuver(w: Word) -> Maneuver {
 /// Dedicated point-defence systems defend on their own (F&M Point Defense
 /// Phase) and are not part of a Fire Control's default "all weapons"; nor is
 /// the Scattergun, a one-shot point-defence weapon.
-pub(super) fn dedicated_pd(kind: &SystemKind) -> bool {
+fn dedicated_pd(kind: &SystemKind) -> bool {
     matches!(kind, SystemKind::Pds | SystemKind::Adaf | SystemKind::Scattergun)
 }
 
@@ -1150,7 +1150,7 @@ fn pd_capable(kind: &SystemKind) -> bool {
 
 /// Why a weapon cannot fire on a Formation in F&M, if it cannot
 /// (docs/orders.md, "Weapons").
-pub(super) fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
+fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
     use SystemKind::*;
     Some(match kind {
         Railgun { .. } | EnergyPulse => {
@@ -1175,7 +1175,7 @@ pub(super) fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
 }
 
 /// One-shot weapons fired at ships: at most once per Exchange (and battle).
-pub(super) fn fires_once(kind: &SystemKind) -> bool {
+fn fires_once(kind: &SystemKind) -> bool {
     matches!(
         kind,
         SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::SubmunitionPack
@@ -1184,7 +1184,7 @@ pub(super) fn fires_once(kind: &SystemKind) -> bool {
 
 /// Why a one-shot weapon cannot fire any more, if it cannot: its record
 /// shows it spent (`Rounds:` crossed off) or destroyed.
-pub(super) fn spent(sys: &Sys) -> Option<&'static str> {
+fn spent(sys: &Sys) -> Option<&'static str> {
     if !is_one_shot(&sys.kind) {
         None
     } else if sys.state == SysState::Destroyed {
@@ -1520,10 +1520,10 @@ impl Cx<'_> {
         let mut notes = Notes::default();
         let def = &self.defs[f];
         let fname = &def.name;
-        // A Formation of small craft only has its thrust checked once every
-        // plot is read (launches change it Volley by Volley).
-        let craft_only = self.craft_formation(f);
-        let thrust = (def.complete && !craft_only).then(|| self.battle.formation_thrust(f));
+        // A Formation flying on its small craft's thrust has it checked once
+        // every plot is read (launches change it Volley by Volley).
+        let craft_thrust = self.craft_thrust(f);
+        let thrust = (def.complete && !craft_thrust).then(|| self.battle.formation_thrust(f));
         let mut out = VolleyPlot::default();
         notes.craft.span = raw.span();
 
@@ -1547,7 +1547,7 @@ impl Cx<'_> {
         };
         let speed = non_negative(files, &v.speed, "Speed");
         let evasion = non_negative(files, &v.evasion, "Evasion");
-        if craft_only {
+        if craft_thrust {
             notes.craft.speed = speed.clone();
             notes.craft.evasion = evasion.clone();
         }

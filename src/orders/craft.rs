@@ -403,6 +403,18 @@ impl Cx<'_> {
         !units.is_empty() && units.iter().all(|&u| self.unit(u).is_craft())
     }
 
+    /// A Formation that flies on its small craft's thrust: it holds small
+    /// craft and none of its ships is in the fight (a Formation of small
+    /// craft only, or one whose ships are destroyed, derelict or
+    /// surrendered). Its Formation Thrust, as the engine reckons it, is
+    /// that of its groups out in each Volley, so its Speed and Evasion are
+    /// checked Volley by Volley once every launch is known.
+    pub(super) fn craft_thrust(&self, f: FormationId) -> bool {
+        let units = &self.battle.formations[f].units;
+        let ship_in_fight = |u: &UnitId| !self.unit(*u).is_craft() && self.unit(*u).active();
+        units.iter().any(|&u| self.unit(u).is_craft()) && !units.iter().any(ship_in_fight)
+    }
+
     /// A group or squadron named in a plot.
     fn group(&self, files: &mut Files, file: usize, name: &S<String>) -> Option<UnitId> {
         let key = unit_key(name.get_ref());
@@ -987,10 +999,10 @@ impl Cx<'_> {
                 }
             }
         }
-        // Thrust of Formations of small craft only.
+        // Thrust of Formations flying on their small craft's thrust.
         for (f, n) in notes.iter().enumerate() {
             let Some((file, n)) = n else { continue };
-            if !self.defs[f].complete || !self.craft_formation(f) {
+            if !self.defs[f].complete || !self.craft_thrust(f) {
                 continue;
             }
             let Some(p) = plot[f].as_mut() else { continue };

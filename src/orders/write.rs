@@ -1,23 +1,25 @@
-//! Plots back to orders TOML, and the next Exchange's template plot.
+//! Plots back to orders TOML, and the orders template of the next Exchange.
 //!
 //! [`plot_toml`] writes the `[[plot.FORMATION.volley]]` tables of
 //! `docs/orders.md` for a validated [`ExchangePlot`]: reading them back with
 //! [`super::build`] against the same scenario gives the same plot. Every
 //! weapon list is written out (the default "all" is already expanded in a
-//! plot), system numbers are 1-based and every name is quoted as TOML needs.
+//! plot), system numbers are 1-based and every name is quoted as TOML needs;
+//! a comment beside each list names the kind of every system in it.
 //!
-//! [`template`] is the play-by-mail default for the next Exchange (issue 5):
-//! every Formation in the fight maintains against its last target and fires
-//! everything at it, in a plot that always passes the orders checks.
+//! [`template`] is the play-by-mail default for the next Exchange: for every
+//! Formation, the plot the automated commander (its standing orders, else
+//! the default doctrine) would play; [`template_toml`] writes it as one
+//! commander's orders file (readings V6).
 
 use std::fmt::Write as _;
 
+use crate::engine::doctrine::{Doctrine, PlotSource, standing_plot};
 use crate::engine::plot::{
-    CraftAction, CraftOrder, ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, NeedleOrder,
-    PdOrder, SystemId, UnitId, VolleyPlot,
+    CraftAction, ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, NeedleOrder, PdOrder, SystemId, UnitId,
+    VolleyPlot,
 };
-use crate::engine::state::{Battle, Sys, SysState, Unit};
-use crate::gzf::SystemKind;
+use crate::engine::state::{Battle, Unit};
 
 /// The word for a Fire Control without a target.
 const INACTIVE: &str = "inactive";
@@ -70,6 +72,39 @@ fn numbers(systems: &[SystemId]) -> String {
     format!("[{}]", n.join(", "))
 }
 
+/// Text that may stand in a TOML comment, which allows no control character
+/// but tab: any other becomes a space.
+fn comment_safe(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
+        .collect()
+}
+
+/// `8 Class 2 Battery, 10 Pulse Torpedo`: each system's 1-based number and
+/// its kind as the Unit's profile names it, ready for a comment.
+fn kinds(unit: &Unit, systems: &[SystemId]) -> String {
+    let named: Vec<String> = systems.iter().map(|&s| system_name(unit, s)).collect();
+    named.join(", ")
+}
+
+/// `8 Class 2 Battery`: one system's number and kind, ready for a comment.
+fn system_name(unit: &Unit, s: SystemId) -> String {
+    match unit.systems.get(s) {
+        Some(sys) => comment_safe(&format!("{} {}", s + 1, sys.kind.name(unit.profile))),
+        None => (s + 1).to_string(),
+    }
+}
+
+/// One element of a multi-line array, `  { … },`, with `note` as a comment
+/// beside it unless it is empty (TOML allows comments inside arrays).
+fn array_line(out: &mut String, entry: &str, note: &str) {
+    if note.is_empty() {
+        let _ = writeln!(out, "  {{ {entry} }},");
+    } else {
+        let _ = writeln!(out, "  {{ {entry} }},  # {note}");
+    }
+}
+
 /// Writes the plots of `formations` as orders TOML (`docs/orders.md`).
 ///
 /// - `header`: `Some((commander, scenario))` starts the text with the
@@ -84,7 +119,8 @@ fn numbers(systems: &[SystemId]) -> String {
 ///   left out. Every fire entry names its `unit` and `fc`; a Fire Control
 ///   with a target lists its `weapons` (possibly `[]`); needle targets go in
 ///   `needle`; consecutive point-defence orders of one Unit with one
-///   `defend` share a `pd` entry.
+///   `defend` share a `pd` entry. A comment beside each `fire` and `pd`
+///   entry and after `damage_control` names the kind of each system listed.
 /// - Secondary maneuvers are grouped by word in the order the words first
 ///   appear (a TOML table has each word once), which is how the orders
 ///   layer builds them.
@@ -98,9 +134,27 @@ pub fn plot_toml(
 ) -> String {
     let mut out = String::new();
     if let Some((commander, scenario)) = header {
-        let _ = writeln!(out, "commander = {}", toml_string(commander));
-        let _ = writeln!(out, "scenario = {}", toml_string(scenario));
+        header_keys(&mut out, commander, scenario);
     }
+    formations_toml(&mut out, battle, plot, formations, None);
+    out
+}
+
+/// The `commander` and `scenario` keys of an orders file.
+fn header_keys(out: &mut String, commander: &str, scenario: &str) {
+    let _ = writeln!(out, "commander = {}", toml_string(commander));
+    let _ = writeln!(out, "scenario = {}", toml_string(scenario));
+}
+
+/// The tables of [`plot_toml`] for `formations`, each Formation once; with
+/// `sources`, a comment under each Formation's heading says who plotted it.
+fn formations_toml(
+    out: &mut String,
+    battle: &Battle,
+    plot: &ExchangePlot,
+    formations: &[FormationId],
+    sources: Option<&[PlotSource]>,
+) {
     let mut done: Vec<FormationId> = Vec::new();
     for &f in formations {
         if done.contains(&f) {
@@ -110,32 +164,54 @@ pub fn plot_toml(
         if !out.is_empty() {
             out.push('\n');
         }
-        formation_comment(&mut out, battle, f);
+        formation_comment(out, battle, f);
         let key = toml_key(&battle.formations[f].name);
-        let Some(p) = plot.formations.get(f).and_then(Option::as_ref) else {
-            let _ = writeln!(
-                out,
-                "# No plot: it puts its thrust into Speed, maintains and does not fire."
-            );
-            continue;
-        };
-        let v = &p.volleys;
-        if v[0] == v[1] && v[1] == v[2] {
-            let _ = writeln!(out, "# One table: the same orders in all three Volleys.");
-            let _ = writeln!(out, "[[plot.{key}.volley]]");
-            volley_toml(&mut out, battle, &v[0]);
-        } else {
-            for (i, vp) in v.iter().enumerate() {
-                if i > 0 {
-                    out.push('\n');
-                }
-                let _ = writeln!(out, "# Volley {}.", i + 1);
-                let _ = writeln!(out, "[[plot.{key}.volley]]");
-                volley_toml(&mut out, battle, vp);
+        let source = sources.map(|s| s.get(f).copied().unwrap_or(PlotSource::NoPlot));
+        if let Some(source) = source {
+            let _ = writeln!(out, "{}", source_note(source, &key));
+        }
+        match plot.formations.get(f).and_then(Option::as_ref) {
+            Some(p) => formation_plot_toml(out, battle, &key, p),
+            None if source.is_none() => {
+                let _ = writeln!(
+                    out,
+                    "# No plot: it puts its thrust into Speed, maintains and does not fire."
+                );
             }
+            None => {}
         }
     }
-    out
+}
+
+/// The comment line saying who plotted a Formation of a template (`key`:
+/// the Formation's name as a TOML key).
+fn source_note(source: PlotSource, key: &str) -> String {
+    match source {
+        PlotSource::Explicit => "# Plotted by its commander.".to_string(),
+        PlotSource::StandingOrders => format!("# Plotted by its standing orders ([doctrine.{key}])."),
+        PlotSource::DefaultDoctrine => "# Plotted by the default doctrine (it has no standing orders).".to_string(),
+        PlotSource::NoPlot => "# No plot: it is out of the fight.".to_string(),
+    }
+}
+
+/// One Formation's `[[plot.KEY.volley]]` tables: one when its three Volleys
+/// are equal, three otherwise.
+fn formation_plot_toml(out: &mut String, battle: &Battle, key: &str, p: &FormationPlot) {
+    let v = &p.volleys;
+    if v[0] == v[1] && v[1] == v[2] {
+        let _ = writeln!(out, "# One table: the same orders in all three Volleys.");
+        let _ = writeln!(out, "[[plot.{key}.volley]]");
+        volley_toml(out, battle, &v[0]);
+        return;
+    }
+    for (i, vp) in v.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "# Volley {}.", i + 1);
+        let _ = writeln!(out, "[[plot.{key}.volley]]");
+        volley_toml(out, battle, vp);
+    }
 }
 
 /// `# Formation Lancers (Ilse), Formation Thrust 6: "MCS Clear Heading" (thrust 6), …`
@@ -169,11 +245,20 @@ fn formation_comment(out: &mut String, battle: &Battle, f: FormationId) {
     );
 }
 
+/// The keys of one `[[plot.F.volley]]` table, in the order [`plot_toml`] gives.
 fn volley_toml(out: &mut String, battle: &Battle, v: &VolleyPlot) {
-    let formation = |f: FormationId| toml_string(&battle.formations[f].name);
-    let unit = |u: UnitId| toml_string(&battle.units[u].name);
     let _ = writeln!(out, "speed = {}", v.speed);
     let _ = writeln!(out, "evasion = {}", v.evasion);
+    maneuvers_toml(out, battle, v);
+    fire_toml(out, battle, &v.fire);
+    pd_toml(out, battle, &v.point_defence);
+    damage_control_toml(out, battle, &v.damage_control);
+    craft_toml(out, battle, v);
+}
+
+/// `primary`, `secondary` and `shift`.
+fn maneuvers_toml(out: &mut String, battle: &Battle, v: &VolleyPlot) {
+    let formation = |f: FormationId| toml_string(&battle.formations[f].name);
     if let Some(p) = &v.primary {
         let _ = writeln!(out, "primary = {{ {} = {} }}", word(p.maneuver), formation(p.target));
     }
@@ -206,67 +291,116 @@ fn volley_toml(out: &mut String, battle: &Battle, v: &VolleyPlot) {
             .collect();
         let _ = writeln!(out, "shift = {{ {} }}", parts.join(", "));
     }
-    if !v.fire.is_empty() {
-        let _ = writeln!(out, "fire = [");
-        for o in &v.fire {
-            let aim = match o.group {
-                Some(g) => format!("group = {}", unit(g)),
-                None => format!("target = {}", o.target.map_or_else(|| toml_string(INACTIVE), formation)),
-            };
-            let mut entry = format!("unit = {}, fc = {}, {aim}", unit(o.unit), o.fire_control + 1);
-            if o.target.is_some() || !o.weapons.is_empty() {
-                let _ = write!(entry, ", weapons = {}", numbers(&o.weapons));
-            }
-            let needle = |n: &NeedleOrder| {
-                format!(
-                    "{{ weapon = {}, unit = {}, system = {} }}",
-                    n.weapon + 1,
-                    unit(n.unit),
-                    n.system + 1
-                )
-            };
-            match o.needles.as_slice() {
-                [] => {}
-                [one] => {
-                    let _ = write!(entry, ", needle = {}", needle(one));
-                }
-                many => {
-                    let all: Vec<String> = many.iter().map(needle).collect();
-                    let _ = write!(entry, ", needle = [{}]", all.join(", "));
-                }
-            }
-            let _ = writeln!(out, "  {{ {entry} }},");
+}
+
+/// `fire = [ … ]`: one line per Fire Control, its weapons' kinds beside it.
+fn fire_toml(out: &mut String, battle: &Battle, fire: &[FireOrder]) {
+    if fire.is_empty() {
+        return;
+    }
+    let formation = |f: FormationId| toml_string(&battle.formations[f].name);
+    let unit = |u: UnitId| toml_string(&battle.units[u].name);
+    let _ = writeln!(out, "fire = [");
+    for o in fire {
+        let aim = match o.group {
+            Some(g) => format!("group = {}", unit(g)),
+            None => format!("target = {}", o.target.map_or_else(|| toml_string(INACTIVE), formation)),
+        };
+        let mut entry = format!("unit = {}, fc = {}, {aim}", unit(o.unit), o.fire_control + 1);
+        if o.target.is_some() || !o.weapons.is_empty() {
+            let _ = write!(entry, ", weapons = {}", numbers(&o.weapons));
         }
-        let _ = writeln!(out, "]");
-    }
-    if !v.point_defence.is_empty() {
-        let _ = writeln!(out, "pd = [");
-        let mut i = 0;
-        while i < v.point_defence.len() {
-            let PdOrder { unit: u, defend, .. } = v.point_defence[i];
-            let mut weapons = Vec::new();
-            while let Some(p) = v.point_defence.get(i).filter(|p| p.unit == u && p.defend == defend) {
-                weapons.push(p.weapon);
-                i += 1;
+        let needle = |n: &NeedleOrder| {
+            format!(
+                "{{ weapon = {}, unit = {}, system = {} }}",
+                n.weapon + 1,
+                unit(n.unit),
+                n.system + 1
+            )
+        };
+        match o.needles.as_slice() {
+            [] => {}
+            [one] => {
+                let _ = write!(entry, ", needle = {}", needle(one));
             }
-            let defend = defend.map_or(String::new(), |d| format!(", defend = {}", unit(d)));
-            let _ = writeln!(
-                out,
-                "  {{ unit = {}, weapons = {}{defend} }},",
-                unit(u),
-                numbers(&weapons)
-            );
+            many => {
+                let all: Vec<String> = many.iter().map(needle).collect();
+                let _ = write!(entry, ", needle = [{}]", all.join(", "));
+            }
         }
-        let _ = writeln!(out, "]");
+        array_line(out, &entry, &fire_note(battle, o));
     }
-    if !v.damage_control.is_empty() {
-        let parts: Vec<String> = v
-            .damage_control
-            .iter()
-            .map(|(u, systems)| format!("{} = {}", toml_key(&battle.units[*u].name), numbers(systems)))
-            .collect();
-        let _ = writeln!(out, "damage_control = {{ {} }}", parts.join(", "));
+    let _ = writeln!(out, "]");
+}
+
+/// The comment beside a fire entry: each weapon's kind, then where its
+/// needle beams aim (`needle 7 at "KRD Long Watch" 8 Class 2 Battery`).
+fn fire_note(battle: &Battle, o: &FireOrder) -> String {
+    let mut note = kinds(&battle.units[o.unit], &o.weapons);
+    for n in &o.needles {
+        let target = &battle.units[n.unit];
+        let _ = write!(
+            note,
+            "; needle {} at {} {}",
+            n.weapon + 1,
+            toml_string(&target.name),
+            system_name(target, n.system)
+        );
     }
+    note
+}
+
+/// `pd = [ … ]`: consecutive orders of one Unit with one `defend` share an
+/// entry; each entry's weapon kinds beside it.
+fn pd_toml(out: &mut String, battle: &Battle, pd: &[PdOrder]) {
+    if pd.is_empty() {
+        return;
+    }
+    let unit = |u: UnitId| toml_string(&battle.units[u].name);
+    let _ = writeln!(out, "pd = [");
+    let mut i = 0;
+    while i < pd.len() {
+        let PdOrder { unit: u, defend, .. } = pd[i];
+        let mut weapons = Vec::new();
+        while let Some(p) = pd.get(i).filter(|p| p.unit == u && p.defend == defend) {
+            weapons.push(p.weapon);
+            i += 1;
+        }
+        let defend = defend.map_or(String::new(), |d| format!(", defend = {}", unit(d)));
+        let entry = format!("unit = {}, weapons = {}{defend}", unit(u), numbers(&weapons));
+        array_line(out, &entry, &kinds(&battle.units[u], &weapons));
+    }
+    let _ = writeln!(out, "]");
+}
+
+/// `damage_control = { … }`, an inline table (one line), with each Unit's
+/// systems named in a comment after it.
+fn damage_control_toml(out: &mut String, battle: &Battle, lists: &[(UnitId, Vec<SystemId>)]) {
+    if lists.is_empty() {
+        return;
+    }
+    let parts: Vec<String> = lists
+        .iter()
+        .map(|(u, systems)| format!("{} = {}", toml_key(&battle.units[*u].name), numbers(systems)))
+        .collect();
+    let notes: Vec<String> = lists
+        .iter()
+        .filter(|(_, systems)| !systems.is_empty())
+        .map(|(u, systems)| {
+            let unit = &battle.units[*u];
+            format!("{}: {}", toml_string(&unit.name), kinds(unit, systems))
+        })
+        .collect();
+    let _ = write!(out, "damage_control = {{ {} }}", parts.join(", "));
+    if !notes.is_empty() {
+        let _ = write!(out, "  # {}", notes.join("; "));
+    }
+    out.push('\n');
+}
+
+/// `launch`, `recover`, `fighters` and `after`.
+fn craft_toml(out: &mut String, battle: &Battle, v: &VolleyPlot) {
+    let unit = |u: UnitId| toml_string(&battle.units[u].name);
     let names = |list: &[UnitId]| list.iter().map(|&u| unit(u)).collect::<Vec<_>>().join(", ");
     if !v.launch.is_empty() {
         let _ = writeln!(out, "launch = [{}]", names(&v.launch));
@@ -288,284 +422,57 @@ fn volley_toml(out: &mut String, battle: &Battle, v: &VolleyPlot) {
         let _ = writeln!(out, "]");
     }
     if let Some(a) = &v.after {
-        let _ = writeln!(out, "after = {{ {} = {} }}", word(a.maneuver), formation(a.target));
+        let formation = toml_string(&battle.formations[a.target].name);
+        let _ = writeln!(out, "after = {{ {} = {formation} }}", word(a.maneuver));
     }
 }
 
-// ---- The template -------------------------------------------------------
+// ---- The orders template ------------------------------------------------
 
-use super::build::{dedicated_pd, fire_refusal, fires_once, spent};
-
-/// Weapons the orders layer refuses to fire at a Formation.
-fn refused(kind: &SystemKind) -> bool {
-    fire_refusal(kind).is_some()
-}
-
-/// Loads a magazine can still give (none when damaged or destroyed).
-fn loads(unit: &Unit, magazine: SystemId) -> u32 {
-    unit.systems
-        .get(magazine)
-        .filter(|m| m.state == SysState::Operational)
-        .map_or(0, Sys::rounds_left)
-}
-
-/// Speed and Evasion of the last plot fitted to `thrust`: Speed is cut
-/// first, then Evasion, and Evasion is capped at half the thrust with the
-/// rest going to Speed (readings E4, as the engine cuts a plot); thrust
-/// gained since goes to Speed.
-fn fit(speed: u32, evasion: u32, thrust: u32) -> (u32, u32) {
-    // Evasion loses only what Speed cannot give up.
-    let cut = (speed + evasion).saturating_sub(thrust);
-    let evasion = evasion.saturating_sub(cut.saturating_sub(speed)).min(thrust / 2);
-    (thrust - evasion, evasion)
-}
-
-/// An enemy Formation still in the fight.
-fn live_enemy(battle: &Battle, f: FormationId, t: FormationId) -> bool {
-    t != f
-        && t < battle.formations.len()
-        && battle.formations[t].side != battle.formations[f].side
-        && battle.formation_active(t)
-}
-
-/// An enemy Formation a Fire Control may aim at: in the fight and not of
-/// small craft only (those are engaged group by group, reading F1).
-fn fire_enemy(battle: &Battle, f: FormationId, t: FormationId) -> bool {
-    live_enemy(battle, f, t) && !battle.craft_only(t)
-}
-
-/// The target most of `f`'s Fire Controls fired at in the last Volley of
-/// its plot (the first such order breaks a tie), if it is an enemy still in
-/// the fight.
-fn last_target(battle: &Battle, f: FormationId, last: Option<&FormationPlot>) -> Option<FormationId> {
-    let fire = &last?.volleys[2].fire;
-    let mut best: Option<(FormationId, usize)> = None;
-    for o in fire {
-        let Some(t) = o.target.filter(|&t| fire_enemy(battle, f, t)) else {
-            continue;
-        };
-        let n = fire.iter().filter(|x| x.target == Some(t)).count();
-        if best.is_none_or(|(_, m)| n > m) {
-            best = Some((t, n));
-        }
-    }
-    best.map(|b| b.0)
-}
-
-/// The nearest enemy Formation in the fight (the first one listed on a tie).
-fn nearest_enemy(battle: &Battle, f: FormationId) -> Option<FormationId> {
-    (0..battle.formations.len())
-        .filter(|&t| live_enemy(battle, f, t))
-        .min_by_key(|&t| battle.ranges.get(f, t))
-}
-
-/// Where the Unit's needle beams aimed last (latest Volley first), if that
-/// is still a legal aim at Formation `t`: a Unit of it in the fight, at a
-/// system that is not core and not destroyed.
-fn needle_aim(battle: &Battle, u: UnitId, t: FormationId, last: Option<&FormationPlot>) -> Option<(UnitId, SystemId)> {
-    let last = last?;
-    last.volleys
-        .iter()
-        .rev()
-        .flat_map(|v| &v.fire)
-        .filter(|o| o.unit == u)
-        .flat_map(|o| &o.needles)
-        .map(|n| (n.unit, n.system))
-        .find(|&(tu, ts)| {
-            battle.formations[t].units.contains(&tu)
-                && battle.units[tu].active()
-                && battle.units[tu]
-                    .systems
-                    .get(ts)
-                    .is_some_and(|s| !s.kind.is_core() && s.state != SysState::Destroyed)
-        })
-}
-
-/// The next Exchange's editable default plot (issue 5: "maintain, all
-/// weapons at the plotted target"), for `battle` as the last Exchange left
-/// it and `last`, the plot that Exchange was resolved with.
+/// The next Exchange's orders template, and who plotted each Formation:
+/// for every Formation, the plot the automated commander plays for it in an
+/// Exchange without explicit plots (readings V6), that is its standing
+/// orders (`doctrines[f]`) or, without them, the default doctrine. This is
+/// the rule [`crate::resolve::battle_plot`] plays for every Exchange after
+/// the first, so a commander who sends the template back unedited gets
+/// what `fam resolve --exchanges K` would have played. A Formation out of
+/// the fight has no plot ([`PlotSource::NoPlot`]).
 ///
-/// For every Formation still in the fight, the same in all three Volleys
-/// except for ordnance:
-/// - Speed and Evasion of the last Volley of `last` (all thrust in Speed
-///   for a Formation that had no plot), fitted to the current Formation
-///   Thrust as the engine cuts a plot (Speed first, Evasion at most half).
-/// - Primary Maintain against the target: the enemy Formation most of its
-///   Fire Controls fired at in the last Volley of `last`, or, when there is
-///   none or it is out of the fight, the nearest enemy Formation in the
-///   fight (`battle.ranges`). No secondary maneuvers.
-/// - Each Unit in the fight with a working Fire Control: its first working
-///   Fire Control fires at the target with what the default "all" would
-///   take (every weapon but dedicated point defence, destroyed weapons,
-///   spent one-shots and weapons fam refuses; a rack, heavy missile or
-///   submunition pack in Volley 1 only, salvo launchers while their
-///   magazine has loads), its other working Fire Controls are inactive.
-///   Needle beams fire only when the Unit's last needle aim is still legal
-///   at a Unit of the target, and then all aim there; otherwise they are
-///   left out. With no enemy left every Fire Control is inactive.
-/// - No shifts, no point-defence orders, no damage-control lists.
-///
-/// Formations out of the fight get no plot. Every weapon list is explicit,
-/// so [`plot_toml`] writes a plot that passes the orders checks.
-pub fn template(battle: &Battle, last: &ExchangePlot) -> ExchangePlot {
-    let n = battle.formations.len();
-    let mut out = ExchangePlot {
-        formations: vec![None; n],
-    };
-    for f in 0..n {
-        if !battle.formation_active(f) {
-            continue;
-        }
-        let prev = last.formations.get(f).and_then(Option::as_ref);
-        let thrust = battle.formation_thrust(f);
-        let (speed, evasion) = match prev {
-            Some(p) => fit(p.volleys[2].speed, p.volleys[2].evasion, thrust),
-            None => (thrust, 0),
-        };
-        let target = last_target(battle, f, prev).or_else(|| nearest_enemy(battle, f));
-        let fire_at = target.filter(|&t| fire_enemy(battle, f, t)).or_else(|| {
-            (0..n)
-                .filter(|&t| fire_enemy(battle, f, t))
-                .min_by_key(|&t| battle.ranges.get(f, t))
-        });
-        let base = VolleyPlot {
-            speed,
-            evasion,
-            primary: target.map(|t| ManeuverOrder {
-                target: t,
-                maneuver: Maneuver::Maintain,
-            }),
-            ..VolleyPlot::default()
-        };
-        let mut volleys = [base.clone(), base.clone(), base];
-        for &u in &battle.formations[f].units {
-            let unit = &battle.units[u];
-            if !unit.active() {
-                continue;
-            }
-            let fcs: Vec<SystemId> = unit.fire_controls().collect();
-            let Some(&first) = fcs.first() else { continue };
-            let aim = fire_at.and_then(|t| needle_aim(battle, u, t, prev));
-            let mut fired: Vec<SystemId> = Vec::new();
-            let mut drawn: Vec<(SystemId, u32)> = Vec::new();
-            for v in &mut volleys {
-                for &fc in &fcs {
-                    let aimed = if fc == first { fire_at } else { None };
-                    let mut weapons = Vec::new();
-                    if aimed.is_some() {
-                        for (i, sys) in unit.systems.iter().enumerate() {
-                            if !sys.kind.is_weapon()
-                                || dedicated_pd(&sys.kind)
-                                || refused(&sys.kind)
-                                || sys.state == SysState::Destroyed
-                                || spent(sys).is_some()
-                                || (sys.kind == SystemKind::NeedleBeam && aim.is_none())
-                            {
-                                continue;
-                            }
-                            if fires_once(&sys.kind) {
-                                if fired.contains(&i) {
-                                    continue;
-                                }
-                                fired.push(i);
-                            } else if sys.kind == SystemKind::Sml {
-                                let Some(m) = sys.magazine else { continue };
-                                let d = match drawn.iter_mut().find(|x| x.0 == m) {
-                                    Some(x) => &mut x.1,
-                                    None => {
-                                        drawn.push((m, 0));
-                                        &mut drawn.last_mut().expect("just pushed").1
-                                    }
-                                };
-                                if *d >= loads(unit, m) {
-                                    continue;
-                                }
-                                *d += 1;
-                            }
-                            weapons.push(i);
-                        }
-                    }
-                    let needles = match aim {
-                        Some((tu, ts)) => weapons
-                            .iter()
-                            .filter(|&&w| unit.systems[w].kind == SystemKind::NeedleBeam)
-                            .map(|&w| NeedleOrder {
-                                weapon: w,
-                                unit: tu,
-                                system: ts,
-                            })
-                            .collect(),
-                        None => Vec::new(),
-                    };
-                    v.fire.push(FireOrder {
-                        unit: u,
-                        fire_control: fc,
-                        target: aimed,
-                        weapons,
-                        needles,
-                        group: None,
-                    });
-                }
-            }
-        }
-        // Small craft keep their last orders while these still make sense;
-        // launches and recoveries are one-off and are not repeated.
-        if let Some(p) = prev {
-            let last = &p.volleys[2];
-            let live = |u: UnitId| battle.units[u].active();
-            let enemy = |u: UnitId| battle.units[u].side != battle.formations[f].side;
-            let keep: Vec<CraftOrder> = last
-                .craft
-                .iter()
-                .copied()
-                .filter(|o| live(o.group) && battle.units[o.group].formation == f)
-                .filter(|o| match o.action {
-                    CraftAction::Attack(t) => live(t) && enemy(t),
-                    CraftAction::Dogfight(t) => live(t) && enemy(t) && battle.units[t].is_craft(),
-                    CraftAction::Screen(t) => live(t) && battle.units[t].formation == f && !battle.units[t].is_craft(),
-                    CraftAction::Intercept => true,
-                })
-                .collect();
-            let all_craft = battle.formations[f].units.iter().all(|&u| battle.units[u].is_craft());
-            let after = last
-                .after
-                .filter(|m| all_craft && battle.formation_active(m.target) && m.target != f);
-            for v in &mut volleys {
-                v.craft.clone_from(&keep);
-                v.after = after;
-            }
-        }
-        out.formations[f] = Some(FormationPlot { volleys });
-    }
+/// Every plot is the doctrine's own, so it passes the orders checks as the
+/// doctrine's plots do (`tests/all/doctrine.rs`, `tests/all/orders_write.rs`).
+pub fn template(battle: &Battle, doctrines: &[Option<Doctrine>]) -> (ExchangePlot, Vec<PlotSource>) {
+    standing_plot(battle, &ExchangePlot::default(), doctrines, true)
+}
+
+/// What an orders template says at its top, before its keys.
+const TEMPLATE_HEADER: &str = "\
+# Orders template written by fam resolve for the next Exchange.
+# Each Formation's plot below is what fam's automated commander would play
+# for it: its standing orders ([doctrine.FORMATION]) where it has them, else
+# the default doctrine (docs/doctrine.md). Sent back unedited, the orders
+# play exactly that. Edit any plot (docs/orders.md). Deleting a Formation's
+# plot leaves it to its standing orders; one without standing orders then
+# puts its thrust into Speed, maintains and does not fire (with
+# `fam resolve --exchanges K`, K > 1: the default doctrine plays it).
+";
+
+/// `commander`'s orders file of the template `plot` (from [`template`],
+/// `sources` saying who plotted each Formation): the [`TEMPLATE_HEADER`]
+/// comment, the `commander` and `scenario` keys, then the plots of
+/// `formations` as [`plot_toml`] writes them, each Formation's with a
+/// comment naming its plotter.
+pub fn template_toml(
+    battle: &Battle,
+    plot: &ExchangePlot,
+    sources: &[PlotSource],
+    formations: &[FormationId],
+    commander: &str,
+    scenario: &str,
+) -> String {
+    let mut out = String::from(TEMPLATE_HEADER);
+    header_keys(&mut out, commander, scenario);
+    formations_toml(&mut out, battle, plot, formations, Some(sources));
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_quoted_as_toml_needs() {
-        assert_eq!(toml_key("Lancers"), "Lancers");
-        assert_eq!(toml_key("Pickets_2-a"), "Pickets_2-a");
-        assert_eq!(toml_key("Battle Line"), "\"Battle Line\"");
-        assert_eq!(toml_key(""), "\"\"");
-        assert_eq!(toml_key("a.b"), "\"a.b\"");
-        assert_eq!(toml_string("say \"hi\" \\ now"), r#""say \"hi\" \\ now""#);
-        assert_eq!(toml_string("a\tb\nc\u{7f}\u{1}é"), r#""a\tb\nc\u007F\u0001é""#);
-    }
-
-    #[test]
-    fn speed_and_evasion_are_cut_like_the_engine_cuts_a_plot() {
-        assert_eq!(fit(4, 2, 6), (4, 2));
-        assert_eq!(fit(4, 2, 3), (2, 1));
-        assert_eq!(fit(4, 2, 2), (1, 1));
-        assert_eq!(fit(3, 3, 4), (2, 2));
-        assert_eq!(fit(1, 3, 2), (1, 1));
-        assert_eq!(fit(2, 2, 0), (0, 0));
-        // Thrust gained goes to Speed.
-        assert_eq!(fit(2, 1, 6), (5, 1));
-    }
 }
 
 /// What the next Exchange's scenario file needs besides the battle state.
@@ -715,4 +622,20 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_quoted_as_toml_needs() {
+        assert_eq!(toml_key("Lancers"), "Lancers");
+        assert_eq!(toml_key("Pickets_2-a"), "Pickets_2-a");
+        assert_eq!(toml_key("Battle Line"), "\"Battle Line\"");
+        assert_eq!(toml_key(""), "\"\"");
+        assert_eq!(toml_key("a.b"), "\"a.b\"");
+        assert_eq!(toml_string("say \"hi\" \\ now"), r#""say \"hi\" \\ now""#);
+        assert_eq!(toml_string("a\tb\nc\u{7f}\u{1}é"), r#""a\tb\nc\u007F\u0001é""#);
+    }
 }

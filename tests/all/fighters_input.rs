@@ -671,3 +671,111 @@ Position-Y: 2.0
     assert_eq!(w.rearm, Some(gzf::GroupRearm::Never));
     assert_eq!(w.fighter_type.map(|t| t.modifier), Some(None::<FighterModifier>));
 }
+
+/// The Kiln scenario with Lantern Wake flying in Strike with the two groups
+/// its carrier launches in Volley 1 (read with [`read_wreck`], Lantern Wake
+/// is destroyed); `strike` is Strike's plot.
+fn wreck_scenario(strike: &str) -> String {
+    format!(
+        r#"title = "Kiln"
+gzf = ["tessaly-carriers.gzf", "meridian-compact.gzf"]
+
+[sides]
+Varrow = ["Carrier", "Strike"]
+Arranmore = ["Cruisers"]
+
+[formations]
+Carrier = ["TFP Ember Kiln"]
+Strike = ["TFP Lantern Wake", "Cinder Flight", "TFP Ember Kiln/14"]
+Cruisers = ["MCS Clear Heading"]
+
+[[plot.Carrier.volley]]
+speed = 2
+evasion = 2
+primary = {{ maintain = "Cruisers" }}
+launch = ["Cinder Flight", "TFP Ember Kiln/14"]
+
+[[plot.Carrier.volley]]
+speed = 2
+evasion = 2
+primary = {{ maintain = "Cruisers" }}
+
+[[plot.Carrier.volley]]
+speed = 2
+evasion = 2
+primary = {{ maintain = "Cruisers" }}
+{strike}"#
+    )
+}
+
+/// The records of [`read_gzf`], with TFP Lantern Wake destroyed.
+fn read_wreck(p: &str) -> Result<SourceFile, String> {
+    if p != "tessaly-carriers.gzf" {
+        return read_gzf(p);
+    }
+    let text = std::fs::read_to_string(repo().join("ssd").join(p)).map_err(|e| e.to_string())?;
+    let wake = text.find("Ship:             TFP Lantern Wake").expect("Lantern Wake");
+    let at = wake + text[wake..].find("Thrust-Rating:").expect("its thrust");
+    Ok(SourceFile::new(
+        p,
+        format!("{}Status:           Destroyed\n{}", &text[..at], &text[at..]),
+    ))
+}
+
+/// Builds `scenario` and `orders` with the records of [`read_wreck`].
+fn build_wreck(scenario: &str, orders: Vec<SourceFile>) -> Result<Loaded, Vec<Report>> {
+    orders::build(
+        SourceFile::new("scenario.toml", scenario),
+        orders,
+        &mut read_wreck,
+        &ParseOptions::default(),
+    )
+}
+
+/// A Formation whose ships are all out of the fight flies on its groups'
+/// thrust, as the engine reckons its Formation Thrust: its Speed and
+/// Evasion are checked Volley by Volley like a Formation of small craft
+/// only (halved in the launch Volley, tables before a launch unused), not
+/// against the Formation Thrust 0 of a Formation with nothing in the fight.
+#[test]
+fn a_formation_whose_ships_are_lost_is_plotted_on_its_groups_thrust() {
+    let strike = r#"
+[[plot.Strike.volley]]
+speed = 4
+evasion = 2
+primary = { close = "Cruisers" }
+
+[[plot.Strike.volley]]
+speed = 8
+evasion = 4
+primary = { close = "Cruisers" }
+
+[[plot.Strike.volley]]
+speed = 10
+evasion = 4
+primary = { close = "Cruisers" }
+"#;
+    let refused = match build_wreck(&wreck_scenario(strike), Vec::new()) {
+        Ok(_) => panic!("Volley 3 is 2 over the thrust"),
+        Err(r) => lines(&r),
+    };
+    assert_eq!(refused.len(), 1, "{refused:#?}");
+    assert!(
+        refused[0].contains("Formation Thrust of `Strike` in Volley 3 is 12"),
+        "{refused:#?}"
+    );
+    let scenario = wreck_scenario(&strike.replace("speed = 10", "speed = 8"));
+    let l = build_wreck(&scenario, Vec::new()).unwrap_or_else(|r| panic!("{}", lines(&r).join("\n")));
+    let p = l.plot.formations[1].as_ref().unwrap();
+    assert_eq!((p.volleys[0].speed, p.volleys[0].evasion), (4, 2));
+    // The automated commander's plot for the same battle, which plots
+    // Strike on its groups' thrust, loads as orders without a word.
+    let t = fam::engine::doctrine::doctrine_plot(&l.battle, &l.doctrine);
+    assert!(t.formations[1].is_some(), "the doctrine plots Strike");
+    let text = orders::write::plot_toml(&l.battle, &t, &[0, 1], Some(("Varrow", "scenario.toml")));
+    let bare = scenario[..scenario.find("[[plot.").unwrap()].to_string();
+    let again = build_wreck(&bare, vec![SourceFile::new("orders.toml", text)])
+        .unwrap_or_else(|r| panic!("{}", lines(&r).join("\n")));
+    assert!(again.warnings.is_empty(), "{}", lines(&again.warnings).join("\n"));
+    assert_eq!(again.plot.formations[1], t.formations[1]);
+}

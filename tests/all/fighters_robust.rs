@@ -521,7 +521,7 @@ fn play(loaded: &Loaded, seed: u64, count: u32) -> (String, String, fam::engine:
         count,
         fam::report::Style::Text,
         true,
-        &|b, _| fam::resolve::battle_plot(loaded, b, 1, count),
+        &|b| fam::resolve::battle_plot(loaded, b, 1, count),
     );
     (r.report, r.state, r.battle)
 }
@@ -620,7 +620,8 @@ fn random_small_craft_plots_are_refused_or_resolve() {
 
 /// The files `fam resolve --out` writes after random small-craft plots
 /// (groups launched, lost, re-arming, written back as `SHIP/N` blocks) load
-/// again, and the next Exchange plays from them.
+/// again without a warning, their orders templates are the automated
+/// commander's plot, and the next Exchange plays from them.
 #[test]
 fn written_next_exchanges_load_again_after_random_small_craft_plots() {
     let bases = bases();
@@ -686,6 +687,17 @@ fn written_next_exchanges_load_again_after_random_small_craft_plots() {
                 std::fs::read_to_string(out.join("scenario.toml")).unwrap()
             ),
         };
+        // The unedited templates: no warning, and the automated commander's plot.
+        assert!(
+            next.warnings.is_empty(),
+            "case {case}: {}",
+            lines(&next.warnings).join("\n")
+        );
+        let doctrine = fam::resolve::battle_plot(&next, &next.battle, 1, 2).0;
+        assert_eq!(
+            next.plot, doctrine,
+            "case {case}: the template is not the doctrine's plot"
+        );
         let (plot, sources) = fam::resolve::battle_plot(&next, &next.battle, 0, 1);
         assert!(sources.iter().all(|s| *s != PlotSource::DefaultDoctrine));
         let header = fam::report::Header {
@@ -704,7 +716,7 @@ fn written_next_exchanges_load_again_after_random_small_craft_plots() {
 /// The play-by-mail cycle with carriers: after Exchange 1 of the carrier
 /// strike (groups launched, some lost, some back in their bays re-arming),
 /// Exchange 2 resolved from the written files and the unedited templates is
-/// Exchange 2 of one continuous run that plays the same templates.
+/// Exchange 2 of one continuous run in which the automated commander plays it.
 #[test]
 fn carrier_strike_resumed_from_written_files_matches_one_continuous_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -762,11 +774,7 @@ fn carrier_strike_resumed_from_written_files_matches_one_continuous_run() {
             2,
             fam::report::Style::Text,
             true,
-            &|b, last| {
-                let t = fam::orders::write::template(b, last);
-                let sources = vec![PlotSource::Explicit; t.formations.len()];
-                (t, sources)
-            },
+            &|b| fam::resolve::battle_plot(&loaded, b, 1, 2),
         );
         assert_eq!(both.exchanges, 2, "seed {seed}: the battle ended in Exchange 1");
         let start = both.report.find("Volley 1").unwrap();

@@ -1,19 +1,23 @@
 //! Plots back to orders TOML (`orders::write::plot_toml`) and the next
-//! Exchange's template (`orders::write::template`): written plots read back
-//! as the same plot, and templates always pass the orders checks.
+//! Exchange's orders template (`orders::write::template`): written plots
+//! read back as the same plot, every listed system is named in a comment,
+//! and a template is the automated commander's plot, which resolves
+//! unedited without a warning.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use fam::diag::SourceFile;
+use fam::engine::doctrine::{PlotSource, default_formation_plot, doctrine_formation_plot};
 use fam::engine::plot::{ExchangePlot, FormationId};
 use fam::engine::state::Battle;
-use fam::gzf::{self, ParseOptions};
-use fam::orders::write::{plot_toml, template};
+use fam::gzf::{self, ParseOptions, SystemKind};
+use fam::orders::write::{plot_toml, template, template_toml, toml_string};
 use fam::orders::{self, Loaded, Report};
 use fam::report::{Header, Style};
-use fam::resolve::resolve;
+use fam::resolve::{battle_plot, resolve};
 
-use crate::support::{files_with, repo};
+use crate::support::{fam, files_with, repo, text};
 
 /// The shipped scenarios: (file name, text).
 pub(crate) fn scenarios() -> Vec<(String, String)> {
@@ -139,8 +143,8 @@ speed = 4
 evasion = 2
 primary = { maintain = "Watch" }
 fire = [
-  { unit = "MCS Clear Heading", fc = 6, target = "Watch", weapons = [8, 11, 12] },
-  { unit = "MCS Clear Heading", fc = 7, target = "Watch", weapons = [9, 10] },
+  { unit = "MCS Clear Heading", fc = 6, target = "Watch", weapons = [8, 11, 12] },  # 8 Class 3 Battery, 11 Class 1 Battery, 12 Class 1 Battery
+  { unit = "MCS Clear Heading", fc = 7, target = "Watch", weapons = [9, 10] },  # 9 Class 2 Battery, 10 Class 2 Battery
 ]
 
 # Volley 2.
@@ -149,10 +153,10 @@ speed = 3
 evasion = 3
 primary = { maintain = "Watch" }
 fire = [
-  { unit = "MCS Clear Heading", fc = 6, target = "Watch", weapons = [8, 11, 12] },
-  { unit = "MCS Clear Heading", fc = 7, target = "Watch", weapons = [9, 10] },
+  { unit = "MCS Clear Heading", fc = 6, target = "Watch", weapons = [8, 11, 12] },  # 8 Class 3 Battery, 11 Class 1 Battery, 12 Class 1 Battery
+  { unit = "MCS Clear Heading", fc = 7, target = "Watch", weapons = [9, 10] },  # 9 Class 2 Battery, 10 Class 2 Battery
 ]
-damage_control = { "MCS Clear Heading" = [6, 7] }
+damage_control = { "MCS Clear Heading" = [6, 7] }  # "MCS Clear Heading": 6 FCS, 7 FCS
 
 # Volley 3.
 [[plot.Heading.volley]]
@@ -160,10 +164,10 @@ speed = 3
 evasion = 3
 primary = { withdraw = "Watch" }
 fire = [
-  { unit = "MCS Clear Heading", fc = 6, target = "Watch", weapons = [8, 11, 12] },
-  { unit = "MCS Clear Heading", fc = 7, target = "Watch", weapons = [9, 10] },
+  { unit = "MCS Clear Heading", fc = 6, target = "Watch", weapons = [8, 11, 12] },  # 8 Class 3 Battery, 11 Class 1 Battery, 12 Class 1 Battery
+  { unit = "MCS Clear Heading", fc = 7, target = "Watch", weapons = [9, 10] },  # 9 Class 2 Battery, 10 Class 2 Battery
 ]
-damage_control = { "MCS Clear Heading" = [6, 7] }
+damage_control = { "MCS Clear Heading" = [6, 7] }  # "MCS Clear Heading": 6 FCS, 7 FCS
 
 # Formation Watch of "Marek", Formation Thrust 6: "KRD Long Watch" (thrust 6)
 # One table: the same orders in all three Volleys.
@@ -172,7 +176,7 @@ speed = 4
 evasion = 2
 primary = { close = "Heading" }
 fire = [
-  { unit = "KRD Long Watch", fc = 6, target = "Heading", weapons = [8, 9, 10] },
+  { unit = "KRD Long Watch", fc = 6, target = "Heading", weapons = [8, 9, 10] },  # 8 Class 2 Battery, 9 Class 2 Battery, 10 Class 1 Battery
 ]
 "#;
     assert_eq!(written, expected);
@@ -391,232 +395,389 @@ fn next_exchange(original: &str, loaded: &Loaded, seed: u64) -> (String, Records
 /// Writes `plot` per side and builds it against the next Exchange's
 /// scenario: it must pass with no errors.
 fn check_template(what: &str, text: &str, records: &Records, battle: &Battle, plot: &ExchangePlot) -> Loaded {
-    let orders = orders_per_side(battle, plot);
+    build_next(what, text, records, &orders_per_side(battle, plot))
+}
+
+/// Builds `orders` against the next Exchange's scenario `text` and its
+/// written-back `records`: it must pass with no errors.
+fn build_next(what: &str, text: &str, records: &Records, orders: &[(String, String)]) -> Loaded {
     let mut read = |p: &str| {
         records
             .get(p)
             .map(|t| SourceFile::new(p, t.clone()))
             .ok_or_else(|| format!("{p} was not written back"))
     };
-    must_build(what, text, &orders, &mut read)
+    must_build(what, text, orders, &mut read)
 }
 
-/// What a template must hold besides passing the checks.
-fn template_shape(what: &str, battle: &Battle, plot: &ExchangePlot) {
-    for (f, p) in plot.formations.iter().enumerate() {
-        let Some(p) = p else {
-            assert!(
-                !battle.formation_active(f),
-                "{what}: `{}` has no template",
-                battle.formations[f].name
-            );
-            continue;
-        };
-        let thrust = battle.formation_thrust(f);
-        for v in &p.volleys {
-            assert_eq!(v.speed + v.evasion, thrust, "{what}");
-            assert!(v.evasion <= thrust / 2, "{what}");
-            assert!(v.secondary.is_empty() && v.shifts.is_empty(), "{what}");
-            assert!(v.point_defence.is_empty() && v.damage_control.is_empty(), "{what}");
-            let target = v.primary.map(|m| m.target);
-            for o in &v.fire {
-                assert!(
-                    o.target.is_none() || o.target == target,
-                    "{what}: fire at another target"
-                );
-            }
-        }
-    }
+/// One orders template per side, as `fam resolve --out` writes them.
+fn templates_per_side(battle: &Battle, plot: &ExchangePlot, sources: &[PlotSource]) -> Vec<(String, String)> {
+    battle
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(s, side)| {
+            let fs: Vec<FormationId> = (0..battle.formations.len())
+                .filter(|&f| battle.formations[f].side == s)
+                .collect();
+            let text = template_toml(battle, plot, sources, &fs, &side.name, "scenario.toml");
+            (format!("orders-{}.toml", s + 1), text)
+        })
+        .collect()
 }
 
+/// The plot the automated commander plays in an Exchange after the first
+/// (what `fam resolve --exchanges K` plays), from `loaded`'s state and
+/// standing orders.
+fn doctrines_plot(loaded: &Loaded) -> ExchangePlot {
+    battle_plot(loaded, &loaded.battle, 1, 2).0
+}
+
+/// Asserts that `fam` has nothing to warn about in `loaded`.
+fn no_warnings(what: &str, loaded: &Loaded) {
+    assert!(
+        loaded.warnings.is_empty(),
+        "{what}: fam warns about its own template:\n{}",
+        lines(&loaded.warnings)
+    );
+}
+
+/// The orders template `fam resolve --out` writes after one Exchange of
+/// every shipped scenario (from the battle as the engine left it, as the
+/// CLI does) reads back, against the files the next Exchange loads, as
+/// exactly the plot the automated commander would play from that state,
+/// and draws no warning.
 #[test]
-fn templates_pass_the_orders_checks_after_every_shipped_exchange_at_seeds_1_to_20() {
+fn templates_read_back_as_the_doctrines_plot_after_every_shipped_exchange_at_seeds_1_to_20() {
     for (name, text) in scenarios() {
         let loaded = must_build(&name, &text, &[], &mut read_shipped);
         for seed in 1..=20 {
             let what = format!("{name} at seed {seed}");
-            let (next_text, records, engine_battle, next) = next_exchange(&text, &loaded, seed);
-            // From the battle as the records reload it.
-            let t = template(&next.battle, &loaded.plot);
-            template_shape(&what, &next.battle, &t);
-            let built = check_template(&what, &next_text, &records, &next.battle, &t);
+            let (next_text, records, engine_battle, _) = next_exchange(&text, &loaded, seed);
+            let (t, sources) = template(&engine_battle, &loaded.doctrine);
+            let built = build_next(
+                &what,
+                &next_text,
+                &records,
+                &templates_per_side(&engine_battle, &t, &sources),
+            );
+            no_warnings(&what, &built);
             assert_eq!(built.plot, t, "{what}: the template reads back differently");
-            // From the battle as the engine left it (what `fam resolve` has in hand).
-            let t2 = template(&engine_battle, &loaded.plot);
-            check_template(&what, &next_text, &records, &engine_battle, &t2);
+            assert_eq!(built.plot, doctrines_plot(&built), "{what}: not the doctrine's plot");
         }
     }
 }
 
 #[test]
-fn templates_stay_valid_over_a_whole_battle_of_templates() {
+fn templates_stay_the_doctrines_plot_over_a_whole_battle_of_unedited_templates() {
     for (name, text) in scenarios() {
         for seed in 1..=5 {
             let mut loaded = must_build(&name, &text, &[], &mut read_shipped);
             for exchange in 1..=6 {
                 let what = format!("{name} at seed {seed}, after Exchange {exchange}");
                 let (next_text, records, _, next) = next_exchange(&text, &loaded, seed * 100 + exchange);
-                let t = template(&next.battle, &loaded.plot);
-                template_shape(&what, &next.battle, &t);
-                let built = check_template(&what, &next_text, &records, &next.battle, &t);
+                let (t, sources) = template(&next.battle, &next.doctrine);
+                let built = build_next(
+                    &what,
+                    &next_text,
+                    &records,
+                    &templates_per_side(&next.battle, &t, &sources),
+                );
+                no_warnings(&what, &built);
                 assert_eq!(built.plot, t, "{what}");
+                assert_eq!(built.plot, doctrines_plot(&built), "{what}");
                 loaded = built;
             }
         }
     }
 }
 
+/// Whether a system fires ordnance (salvo launchers and racks, heavy
+/// missiles, submunition packs).
+fn is_ordnance(kind: &SystemKind) -> bool {
+    matches!(
+        kind,
+        SystemKind::Sml | SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::SubmunitionPack
+    )
+}
+
+/// Whether `plot` fires ordnance anywhere.
+fn fires_ordnance(battle: &Battle, plot: &ExchangePlot) -> bool {
+    plot.formations
+        .iter()
+        .flatten()
+        .flat_map(|p| &p.volleys)
+        .flat_map(|v| &v.fire)
+        .any(|o| {
+            o.weapons
+                .iter()
+                .any(|&w| is_ordnance(&battle.units[o.unit].systems[w].kind))
+        })
+}
+
+/// Whether `plot` gives small craft any order (launch, recovery, task).
+fn orders_craft(plot: &ExchangePlot) -> bool {
+    plot.formations
+        .iter()
+        .flatten()
+        .flat_map(|p| &p.volleys)
+        .any(|v| !v.launch.is_empty() || !v.recover.is_empty() || !v.craft.is_empty())
+}
+
+/// `fam resolve scenarios/NAME --seed S --exchanges K --out DIR`, then the
+/// next Exchange as a commander would resolve it: DIR's `scenario.toml`
+/// with every `orders-*.toml`, unedited. Returns the orders files and the
+/// next Exchange loaded by the library (`fam resolve` loads it so).
+fn play_and_reload(name: &str, seed: u64, exchanges: u32, out: &Path) -> (Vec<PathBuf>, Loaded) {
+    let what = format!("{name} at seed {seed}, {exchanges} Exchanges");
+    let run = fam(&[
+        "resolve",
+        &format!("scenarios/{name}"),
+        "--seed",
+        &seed.to_string(),
+        "--exchanges",
+        &exchanges.to_string(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{what}: {}", text(&run.stderr));
+    let orders: Vec<PathBuf> = files_with(out, "toml")
+        .into_iter()
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("orders-"))
+        .collect();
+    assert_eq!(orders.len(), 2, "{what}: one orders template per commander");
+    let next = orders::load_scenario(&out.join("scenario.toml"), &orders, &ParseOptions::default())
+        .unwrap_or_else(|r| panic!("{what}: the unedited templates do not load:\n{}", lines(&r)));
+    (orders, next)
+}
+
+/// The play-by-mail promise: for every shipped scenario, at several seeds
+/// and numbers of Exchanges, the orders templates `fam resolve --out` writes
+/// resolve unedited with no warning and no error, and play for every
+/// Formation exactly what the automated commander would play from the same
+/// state, ordnance, point defence, needles, damage control and small craft
+/// included.
 #[test]
-fn a_template_maintains_on_the_last_target_and_fires_the_first_fire_control() {
+fn unedited_templates_resolve_without_a_warning_and_play_what_the_doctrine_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut ordnance, mut spent_then_fired, mut craft) = (0, 0, 0);
+    for (name, _) in scenarios() {
+        for seed in [1u64, 7, 23] {
+            for exchanges in [1u32, 2, 4] {
+                let what = format!("{name} at seed {seed}, {exchanges} Exchanges");
+                let out = dir.path().join(format!("{name}-{seed}-{exchanges}"));
+                let (orders, next) = play_and_reload(&name, seed, exchanges, &out);
+                no_warnings(&what, &next);
+                let doctrine = doctrines_plot(&next);
+                assert_eq!(next.plot, doctrine, "{what}: the template is not the doctrine's plot");
+                // The binary itself has nothing to say but notes.
+                let mut args = vec!["resolve".to_string(), out.join("scenario.toml").display().to_string()];
+                for o in &orders {
+                    args.extend(["--orders".to_string(), o.display().to_string()]);
+                }
+                let run = fam(&args.iter().map(String::as_str).collect::<Vec<_>>());
+                let stderr = text(&run.stderr);
+                assert!(run.status.success(), "{what}: {stderr}");
+                assert!(
+                    !stderr.contains("warning") && !stderr.contains("error"),
+                    "{what}: {stderr}"
+                );
+                let fires = fires_ordnance(&next.battle, &doctrine);
+                let spent = next.battle.units.iter().flat_map(|u| &u.systems).any(|s| s.spent > 0);
+                ordnance += usize::from(fires);
+                spent_then_fired += usize::from(fires && spent);
+                craft += usize::from(orders_craft(&doctrine));
+            }
+        }
+    }
+    // The comparisons above covered the cases that matter.
+    assert!(ordnance > 0, "no template fired ordnance");
+    assert!(spent_then_fired > 0, "no template fired ordnance after some was spent");
+    assert!(craft > 0, "no template gave small craft orders");
+}
+
+/// The same state gives the same template, byte for byte.
+#[test]
+fn templates_are_written_the_same_every_time() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["fleet-action.toml", "carrier-strike.toml", "standing-orders.toml"] {
+        let texts: Vec<Vec<Vec<u8>>> = (0..2)
+            .map(|i| {
+                let out = dir.path().join(format!("{name}-{i}"));
+                let (orders, _) = play_and_reload(name, 7, 2, &out);
+                orders.iter().map(|p| std::fs::read(p).unwrap()).collect()
+            })
+            .collect();
+        assert_eq!(texts[0], texts[1], "{name}");
+    }
+}
+
+/// The index of the Formation named `name`.
+fn formation(battle: &Battle, name: &str) -> FormationId {
+    battle.formations.iter().position(|f| f.name == name).unwrap()
+}
+
+/// A Formation with standing orders is plotted by them, one without by the
+/// default doctrine, one out of the fight not at all, and each orders file
+/// says so.
+#[test]
+fn a_template_follows_standing_orders_where_given_and_the_default_doctrine_elsewhere() {
     let (_, text) = scenarios()
         .into_iter()
-        .find(|(n, _)| n == "missile-strike.toml")
+        .find(|(n, _)| n == "standing-orders.toml")
         .unwrap();
-    let loaded = must_build("missile strike", &text, &[], &mut read_shipped);
-    let b = &loaded.battle;
-    let t = template(b, &loaded.plot);
-    let id = |name: &str| b.formations.iter().position(|f| f.name == name).unwrap();
-    let unit = |name: &str| b.units.iter().position(|u| u.name == name).unwrap();
-    // Carrier fired at Gale twice and Heavies once in its last Volley.
-    let carrier = t.formations[id("Carrier")].as_ref().unwrap();
-    assert_eq!(carrier.volleys[0].primary.unwrap().target, id("Gale"));
-    assert_eq!((carrier.volleys[0].speed, carrier.volleys[0].evasion), (2, 2));
-    let harrow: Vec<_> = carrier.volleys[0]
-        .fire
-        .iter()
-        .filter(|o| o.unit == unit("MCS Harrow of Stars"))
-        .collect();
-    assert_eq!(harrow.len(), 2);
-    assert_eq!((harrow[0].fire_control, harrow[0].target), (5, Some(id("Gale"))));
-    // All its beams, not its PDS (16-21).
-    assert_eq!(harrow[0].weapons, vec![9, 10, 11, 12, 13, 14]);
-    assert_eq!((harrow[1].fire_control, harrow[1].target), (6, None));
-    assert!(harrow[1].weapons.is_empty());
-    // Heavies: the racks fire in Volley 1 only, the launchers while loads last.
-    let heavies = t.formations[id("Heavies")].as_ref().unwrap();
-    let thunder = unit("KRD High Fell Thunder");
-    let w = |v: usize| {
-        heavies.volleys[v]
-            .fire
-            .iter()
-            .find(|o| o.unit == thunder && o.target.is_some())
-            .unwrap()
-            .weapons
-            .clone()
-    };
-    assert_eq!(w(0), vec![7, 8, 9, 10, 12, 13]);
-    assert_eq!(w(1), vec![10, 12, 13]);
-    assert_eq!(w(2), vec![12, 13]);
-    // The needle beam keeps its last aim (Sharp Descent's Fire Control).
-    let needle = t.formations[id("Needle")].as_ref().unwrap();
-    let tide = needle.volleys[0]
-        .fire
-        .iter()
-        .find(|o| o.unit == unit("MCS Unhurried Tide"))
-        .unwrap();
-    assert_eq!(tide.needles.len(), 1);
-    assert_eq!(
-        (tide.needles[0].weapon, tide.needles[0].unit, tide.needles[0].system),
-        (6, unit("KRD Sharp Descent"), 4)
+    // Salvo keeps standing orders (launching when in reach); Lances has none.
+    let text = format!(
+        "{}\n[doctrine.Salvo]\nmaneuver = \"maintain\"\nuse_ordnance = true\n",
+        without_tables(&text, &["doctrine", "plot"])
     );
-    // With no plot to go on: the nearest enemy, all thrust in Speed.
-    let none = template(b, &ExchangePlot::default());
-    let gale = none.formations[id("Gale")].as_ref().unwrap();
-    assert_eq!(gale.volleys[0].primary.unwrap().target, id("Carrier"));
-    assert_eq!((gale.volleys[0].speed, gale.volleys[0].evasion), (6, 0));
-    let pickets = none.formations[id("Pickets")].as_ref().unwrap();
-    assert_eq!(pickets.volleys[0].primary.unwrap().target, id("Needle"));
-}
-
-/// The orders-layer fixtures: one-shots fresh, spent and destroyed,
-/// magazines with and without loads, needle beams, refused weapons.
-const FIXTURE_SCENARIO: &str = r#"gzf = ["ordnance.gzf", "ft2.gzf"]
-start_range = 24
-
-[sides]
-Ilse = ["Strike"]
-Marek = ["Home"]
-
-[formations]
-Strike = ["Test Striker", "Test Oddities"]
-Home = ["Test Homestead", "Test Kraal"]
-
-[[plot.Strike.volley]]
-speed = 4
-evasion = 2
-primary = { close = "Home" }
-fire = [
-  { unit = "Test Striker", fc = 1, target = "Home", weapons = [13, 17], needle = [
-    { weapon = 13, unit = "Test Kraal", system = 3 },
-    { weapon = 17, unit = "Test Kraal", system = 3 },
-  ] },
-  { unit = "Test Oddities", target = "Home", weapons = [9] },
-]
-"#;
-
-fn read_fixture(p: &str) -> Result<SourceFile, String> {
-    std::fs::read_to_string(crate::support::fixtures("orders").join(p))
-        .map(|t| SourceFile::new(p, t))
-        .map_err(|e| e.to_string())
-}
-
-#[test]
-fn templates_leave_out_what_cannot_fire_and_spread_ordnance_over_the_volleys() {
-    let loaded = must_build("fixtures", FIXTURE_SCENARIO, &[], &mut read_fixture);
+    let loaded = must_build("standing orders", &text, &[], &mut read_shipped);
     let b = &loaded.battle;
-    let unit = |name: &str| b.units.iter().position(|u| u.name == name).unwrap();
-    let bare = without_plots(FIXTURE_SCENARIO);
-    for (what, last) in [
-        ("last plot", loaded.plot.clone()),
-        ("no last plot", ExchangePlot::default()),
-    ] {
-        let t = template(b, &last);
-        template_shape(what, b, &t);
-        let built = must_build(what, &bare, &orders_per_side(b, &t), &mut read_fixture);
-        assert_eq!(built.plot, t, "{what}");
-        let strike = t.formations[0].as_ref().unwrap();
-        let weapons = |v: usize, u: &str| {
-            let o = strike.volleys[v].fire.iter().find(|o| o.unit == unit(u)).unwrap();
-            (o.fire_control, o.weapons.clone(), o.needles.clone())
-        };
-        let needles = what == "last plot";
-        // Striker: racks, the heavy missile and the submunition pack in
-        // Volley 1 (not the spent or destroyed racks); launchers 8 and 9
-        // share magazine A's two loads, 11 draws magazine B's two; 18's
-        // magazine is destroyed; the PDS stay out; the needle beams (13,
-        // 17) keep their last aim or stay out.
-        let with_needles = |mut w: Vec<usize>| {
-            if needles {
-                w.extend([12, 16]);
-                w.sort();
-            }
-            w
-        };
-        assert_eq!(
-            weapons(0, "Test Striker").1,
-            with_needles(vec![2, 5, 6, 7, 8, 10, 13]),
-            "{what}"
-        );
-        assert_eq!(weapons(1, "Test Striker").1, with_needles(vec![10, 13]), "{what}");
-        assert_eq!(weapons(2, "Test Striker").1, with_needles(vec![13]), "{what}");
-        let aimed = weapons(0, "Test Striker").2;
-        if needles {
-            assert_eq!(aimed.len(), 2);
-            assert!(aimed.iter().all(|n| n.unit == unit("Test Kraal") && n.system == 2));
-        } else {
-            assert!(aimed.is_empty());
+    let (salvo, lances) = (formation(b, "Salvo"), formation(b, "Lances"));
+    let (t, sources) = template(b, &loaded.doctrine);
+    assert_eq!(sources[salvo], PlotSource::StandingOrders);
+    assert_eq!(sources[lances], PlotSource::DefaultDoctrine);
+    let d = loaded.doctrine[salvo].as_ref().unwrap();
+    assert_eq!(t.formations[salvo], doctrine_formation_plot(b, salvo, d));
+    assert_eq!(t.formations[lances], default_formation_plot(b, lances));
+    assert!(
+        fires_ordnance(b, &t),
+        "the launches of the standing orders are in the template"
+    );
+    let files = templates_per_side(b, &t, &sources);
+    let built = must_build(
+        "standing orders",
+        &without_tables(&text, &["doctrine"]),
+        &files,
+        &mut read_shipped,
+    );
+    no_warnings("standing orders", &built);
+    assert_eq!(built.plot, t);
+    let (salvo_file, lances_file) = (&files[b.formations[salvo].side].1, &files[b.formations[lances].side].1);
+    for file in [salvo_file, lances_file] {
+        let head: String = file
+            .lines()
+            .take_while(|l| l.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for words in [
+            "standing orders",
+            "default doctrine",
+            "Deleting a Formation's",
+            "unedited",
+        ] {
+            assert!(head.contains(words), "the header does not say `{words}`:\n{head}");
         }
-        // Oddities: only the Class 2 Battery can fire at a Formation.
-        assert_eq!(weapons(0, "Test Oddities").1, vec![8], "{what}");
-        // Homestead: the C and B Batteries and the AA MegaBattery (no
-        // railgun, energy pulse, Scatterguns, ADAF or PDAF).
-        let home = t.formations[1].as_ref().unwrap();
-        let o = home.volleys[0]
-            .fire
+    }
+    assert!(
+        salvo_file.contains("# Plotted by its standing orders ([doctrine.Salvo]).\n"),
+        "{salvo_file}"
+    );
+    assert!(
+        lances_file.contains("# Plotted by the default doctrine"),
+        "{lances_file}"
+    );
+    // Out of the fight: no plot, and the file says why.
+    let mut gone = b.clone();
+    for &u in &gone.formations[lances].units.clone() {
+        gone.units[u].destroyed = true;
+    }
+    let (t, sources) = template(&gone, &loaded.doctrine);
+    assert_eq!(
+        (t.formations[lances].as_ref(), sources[lances]),
+        (None, PlotSource::NoPlot)
+    );
+    let file = template_toml(&gone, &t, &sources, &[lances], "Captain Iyer", "scenario.toml");
+    assert!(file.contains("# No plot: it is out of the fight.\n"), "{file}");
+    assert!(!file.contains("[[plot."), "{file}");
+}
+
+/// Every `fire` and `pd` entry of `text` with weapons has a comment naming
+/// each weapon listed, `N Kind` in list order (then, for needle beams,
+/// where they aim), and every `damage_control` line names each Unit's
+/// systems; returns how many lines it checked.
+fn assert_systems_named(what: &str, text: &str, battle: &Battle) -> usize {
+    let unit = |name: &str| battle.units.iter().find(|u| u.name == name).unwrap();
+    let kinds = |name: &str, list: &[toml::Value]| {
+        let u = unit(name);
+        let named: Vec<String> = list
             .iter()
-            .find(|o| o.unit == unit("Test Homestead"))
-            .unwrap();
-        assert_eq!(o.weapons, vec![5, 6, 8], "{what}");
+            .map(|n| n.as_integer().unwrap() as usize)
+            .map(|n| format!("{n} {}", u.systems[n - 1].kind.name(u.profile)))
+            .collect();
+        named.join(", ")
+    };
+    let mut checked = 0;
+    for line in text.lines() {
+        let Some((value, note)) = line.split_once("  # ") else {
+            assert!(
+                !line.contains("weapons = [") || line.contains("weapons = []") || line.starts_with('#'),
+                "{what}: no comment on {line}"
+            );
+            continue;
+        };
+        if let Some(entry) = value.trim().strip_suffix(',') {
+            let t: toml::Table = format!("entry = {entry}").parse().unwrap();
+            let e = t["entry"].as_table().unwrap();
+            let expected = kinds(e["unit"].as_str().unwrap(), e["weapons"].as_array().unwrap());
+            assert!(note.starts_with(&expected), "{what}: `{note}` does not name {expected}");
+            let needles = match e.get("needle") {
+                Some(toml::Value::Array(all)) => all.clone(),
+                Some(one) => vec![one.clone()],
+                None => Vec::new(),
+            };
+            for n in &needles {
+                let (weapon, target) = (n["weapon"].as_integer().unwrap(), n["unit"].as_str().unwrap());
+                let at = kinds(target, std::slice::from_ref(&n["system"]));
+                let expected = format!("; needle {weapon} at {} {at}", toml_string(target));
+                assert!(note.contains(&expected), "{what}: `{note}` does not say {expected}");
+            }
+        } else {
+            let t: toml::Table = value.parse().unwrap();
+            for (name, list) in t["damage_control"].as_table().unwrap() {
+                let list = list.as_array().unwrap();
+                if !list.is_empty() {
+                    let expected = format!("{}: {}", toml_string(name), kinds(name, list));
+                    assert!(note.contains(&expected), "{what}: `{note}` does not name {expected}");
+                }
+            }
+        }
+        checked += 1;
+    }
+    checked
+}
+
+/// Comments name every weapon in `fire` and `pd` and every system in
+/// `damage_control`, needle aims included, and the files still parse as
+/// TOML and read back equal with names that need quoting.
+#[test]
+fn every_listed_system_is_named_in_a_comment_and_the_file_still_parses() {
+    let doctrine = "\n[doctrine.\"Odd \\\"One\\\".\\\\ \\u0007 ⚓\"]\nuse_needles = true\npd = \"always\"\ndamage_control = [\"weapon\", \"fire_control\"]\n";
+    let with_doctrine = format!("{ODD_SCENARIO}{doctrine}");
+    let loaded = must_build("odd names", &with_doctrine, &[], &mut read_odd);
+    let (t, sources) = template(&loaded.battle, &loaded.doctrine);
+    let bare = format!("{}{doctrine}", without_plots(ODD_SCENARIO));
+    for (what, files, plot) in [
+        (
+            "explicit plot",
+            orders_per_side(&loaded.battle, &loaded.plot),
+            &loaded.plot,
+        ),
+        ("template", templates_per_side(&loaded.battle, &t, &sources), &t),
+    ] {
+        let mut checked = 0;
+        for (_, text) in &files {
+            text.parse::<toml::Table>()
+                .unwrap_or_else(|e| panic!("{what}: not TOML: {e}\n{text}"));
+            checked += assert_systems_named(what, text, &loaded.battle);
+        }
+        let again = must_build(what, &bare, &files, &mut read_odd);
+        assert_eq!(&again.plot, plot, "{what}");
+        let all = files.iter().map(|(_, t)| t.as_str()).collect::<String>();
+        for key in ["needle = ", "pd = [", "damage_control = "] {
+            assert!(all.contains(key), "{what}: no `{key}` to check in\n{all}");
+        }
+        assert!(checked >= 4, "{what}: {checked} lines checked");
     }
 }
 

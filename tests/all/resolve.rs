@@ -432,7 +432,8 @@ fn log_and_records_are_written_atomically_and_inputs_stay_untouched() {
 
 /// The play-by-mail cycle: Exchange 2 resolved from the files Exchange 1
 /// wrote (its scenario and the unedited orders templates) is the same as
-/// Exchange 2 of one run that plays the same templates.
+/// Exchange 2 of `fam resolve --exchanges 2`, which the automated commander
+/// plays.
 #[test]
 fn resuming_from_the_written_files_matches_one_continuous_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -464,7 +465,7 @@ fn resuming_from_the_written_files_matches_one_continuous_run() {
     assert!(report.contains("(Exchange 2)"), "{report}");
     assert!(report.contains(&format!("Seed {seed2}")), "{report}");
 
-    // The same two Exchanges in one run, Exchange 2 played with the template.
+    // The same two Exchanges in one run, Exchange 2 played by the doctrine.
     let loaded = fam::orders::load_scenario(
         &repo().join("scenarios/duel.toml"),
         &[],
@@ -490,12 +491,7 @@ fn resuming_from_the_written_files_matches_one_continuous_run() {
         2,
         fam::report::Style::Text,
         true,
-        // The templates, as the commanders send them back unedited.
-        &|b, last| {
-            let t = fam::orders::write::template(b, last);
-            let sources = vec![fam::engine::doctrine::PlotSource::Explicit; t.formations.len()];
-            (t, sources)
-        },
+        &|b| fam::resolve::battle_plot(&loaded, b, 1, 2),
     );
     let start = both.report.find("Volley 1").unwrap();
     let second_start = both.report[start..].find("(Exchange 2)").map(|i| i + start).unwrap();
@@ -546,10 +542,11 @@ fn a_scenario_without_a_seed_needs_one_on_the_command_line() {
     assert!(seeded.status.success(), "{}", text(&seeded.stderr));
 }
 
-/// The orders templates of a carrier battle keep the groups' last orders
-/// (screen, attack runs, the secondary close) and repeat no launch.
+/// The orders templates of a carrier battle carry the automated
+/// commander's small-craft orders (launches, recoveries, tasks, the
+/// secondary maneuver of a Formation of groups) for the next Exchange.
 #[test]
-fn templates_keep_small_craft_orders_and_repeat_no_launch() {
+fn carrier_templates_carry_the_doctrines_small_craft_orders() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("next");
     let o = fam(&[
@@ -561,14 +558,26 @@ fn templates_keep_small_craft_orders_and_repeat_no_launch() {
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let orders = std::fs::read_to_string(out.join("orders-Oyelaran.toml")).unwrap();
-    for line in [
-        "{ group = \"TFP Ember Kiln/15\", screen = \"TFP Ember Kiln\" }",
-        "{ group = \"Cinder Flight\", attack = \"MCS Long Meridian\" }",
-        "{ group = \"TFP Ember Kiln/14\", attack = \"MCS Long Meridian\" }",
-        "after = { close = \"Line\" }",
-    ] {
-        assert!(orders.contains(line), "missing {line} in\n{orders}");
-    }
-    assert!(!orders.contains("launch"), "launches are not repeated:\n{orders}");
+    let orders: Vec<std::path::PathBuf> = ["orders-Oyelaran.toml", "orders-Ilse.toml"]
+        .iter()
+        .map(|n| out.join(n))
+        .collect();
+    let next = fam::orders::load_scenario(&out.join("scenario.toml"), &orders, &fam::gzf::ParseOptions::default())
+        .unwrap_or_else(|r| panic!("{}", crate::support::diagnostic_lines(&r).join("\n")));
+    let (doctrine, _) = fam::resolve::battle_plot(&next, &next.battle, 1, 2);
+    let craft = |p: &fam::engine::plot::ExchangePlot| -> Vec<_> {
+        p.formations
+            .iter()
+            .flatten()
+            .flat_map(|f| &f.volleys)
+            .map(|v| (v.launch.clone(), v.recover.clone(), v.craft.clone(), v.after))
+            .collect()
+    };
+    assert_eq!(craft(&next.plot), craft(&doctrine));
+    assert!(
+        craft(&doctrine)
+            .iter()
+            .any(|(l, r, c, _)| !l.is_empty() || !r.is_empty() || !c.is_empty()),
+        "no small-craft orders to compare"
+    );
 }
