@@ -46,6 +46,10 @@ pub enum Command {
     /// Batch two scenarios (say, one battle with two refits) with the same
     /// seeds and show them side by side with the differences.
     Compare(CompareArgs),
+    /// Search the standing orders that serve one side best: every candidate
+    /// played on the same seeds, the best confirmed on fresh runs and
+    /// written as [doctrine] tables to paste (docs/doctrine.md, "fam tune").
+    Tune(TuneArgs),
     /// Add up the JSON results of a batch's shards (`fam batch --shard K/N
     /// --json`): the same result as one run of the whole batch.
     Merge(MergeArgs),
@@ -199,6 +203,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Resolve(args) => resolve(&args),
         Command::Batch(args) => batch(&args),
         Command::Compare(args) => compare(&args),
+        Command::Tune(args) => tune(&args),
         Command::Merge(args) => merge(&args),
         Command::Import(ImportCommand::Ftjava(args)) => import_ftjava(&args),
         Command::Export(ExportCommand::Ftjava(args)) => export_ftjava(&args),
@@ -997,6 +1002,37 @@ pub struct CompareArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct TuneArgs {
+    /// The scenario file (TOML).
+    pub scenario: PathBuf,
+    /// The side (its commander's name, as in [sides]) whose orders to tune
+    /// (with --measure: to measure; left out, every side in turn).
+    #[arg(long, value_name = "NAME", required_unless_present = "measure")]
+    pub side: Option<String>,
+    /// An orders file with plots (one per commander); may be repeated.
+    #[arg(long = "orders", value_name = "FILE")]
+    pub orders: Vec<PathBuf>,
+    /// Runs of each finalist on the fresh runs that confirm it (the screen
+    /// plays a tenth of them, at least 100; the refinement half).
+    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub runs: u64,
+    /// Finalists to show.
+    #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=50))]
+    pub top: u16,
+    /// Play the documented grid of the default doctrine's measure against
+    /// the default instead of searching (docs/doctrine.md).
+    #[arg(long)]
+    pub measure: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Print the result as JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+#[derive(Debug, Args)]
 pub struct MergeArgs {
     /// JSON results of `fam batch --shard K/N --json`, in any order.
     #[arg(required = true)]
@@ -1249,6 +1285,56 @@ fn compare_failed(e: crate::batch::BatchError) -> anyhow::Result<ExitCode> {
         }
         e => Err(e.into()),
     }
+}
+
+fn tune(args: &TuneArgs) -> anyhow::Result<ExitCode> {
+    let Some(loaded) = load_for_batch(&args.scenario, &args.orders, &args.load) else {
+        return Ok(ExitCode::from(BAD_INPUT));
+    };
+    let sides: Vec<usize> = match &args.side {
+        Some(name) => match loaded.battle.sides.iter().position(|s| &s.name == name) {
+            Some(side) => vec![side],
+            None => {
+                let names: Vec<String> = loaded.battle.sides.iter().map(|s| format!("`{}`", s.name)).collect();
+                eprintln!(
+                    "error: {}: no side `{name}` (the sides are {})",
+                    args.scenario.display(),
+                    names.join(", ")
+                );
+                return Ok(ExitCode::from(BAD_INPUT));
+            }
+        },
+        None => (0..loaded.battle.sides.len()).collect(),
+    };
+    let scenario = args.scenario.display().to_string();
+    let mut text = String::new();
+    for side in sides {
+        let opts = crate::tune::Options {
+            side,
+            runs: args.runs,
+            top: usize::from(args.top),
+            batch: batch_options(&loaded, &args.run),
+        };
+        if args.measure {
+            let grid = crate::tune::measure_grid();
+            let progress = Progress::new(Some((grid.len() as u64 + 1).saturating_mul(opts.runs)));
+            let m = crate::tune::measure(&loaded, &opts, &grid, &|n| progress.advance(n));
+            progress.finish();
+            text.push_str(&crate::tune::measure_text(&loaded, &scenario, &opts, &m?, 10));
+        } else {
+            let progress = Progress::new(Some(crate::tune::planned_runs(&loaded, &opts)));
+            let tuned = crate::tune::search(&loaded, &opts, &|n| progress.advance(n));
+            progress.finish();
+            let tuned = tuned?;
+            text.push_str(&if args.json {
+                crate::tune::json(&loaded, &scenario, &opts, &tuned)
+            } else {
+                crate::tune::text(&loaded, &scenario, &opts, &tuned)
+            });
+        }
+    }
+    io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {

@@ -14,3 +14,4 @@ pub mod orders;
 pub mod report;
 pub mod resolve;
 pub mod sheet;
+pub mod tune;

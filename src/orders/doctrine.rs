@@ -602,54 +602,80 @@ pub fn doctrine_toml(battle: &Battle, doctrines: &[Option<Doctrine>]) -> String 
             continue;
         };
         let _ = writeln!(out, "\n[doctrine.{}]", toml_key(&formation.name));
-        let _ = writeln!(out, "target = {}", selector_toml(battle, d.target));
-        let maneuver = match d.maneuver {
-            Movement::Hold(n) => format!("{{ hold = {n} }}"),
-            m => MOVEMENTS
-                .iter()
-                .find(|(_, x)| *x == m)
-                .map_or_else(String::new, |(w, _)| format!("\"{w}\"")),
-        };
-        let _ = writeln!(out, "maneuver = {maneuver}");
-        let evasion = match d.evasion {
-            EvasionSplit::Auto => "\"auto\"".to_string(),
-            EvasionSplit::Third => "\"third\"".to_string(),
-            EvasionSplit::Max => "\"max\"".to_string(),
-            EvasionSplit::Dice(n) => n.to_string(),
-        };
-        let _ = writeln!(out, "evasion = {evasion}");
-        if let Some(s) = d.fire_at {
-            let _ = writeln!(out, "fire_at = {}", selector_toml(battle, s));
-        }
-        let ordnance = match d.use_ordnance {
-            Ordnance::Auto => "\"auto\"",
-            Ordnance::Always => "true",
-            Ordnance::Never => "false",
-        };
-        let _ = writeln!(out, "use_ordnance = {ordnance}");
-        let _ = writeln!(out, "use_needles = {}", d.use_needles);
-        let pd = PD_MODES.iter().find(|(_, x)| *x == d.pd).map_or("", |(w, _)| *w);
-        let _ = writeln!(out, "pd = \"{pd}\"");
-        let withdraw = match d.withdraw_when {
-            WithdrawWhen::Auto => "\"auto\"".to_string(),
-            WithdrawWhen::Never => "\"never\"".to_string(),
-            WithdrawWhen::Crippled => "\"crippled\"".to_string(),
-            WithdrawWhen::Losses(p) => format!("{{ losses = {p} }}"),
-        };
-        let _ = writeln!(out, "withdraw_when = {withdraw}");
-        let kinds: Vec<String> = d
-            .damage_control
-            .iter()
-            .map(|k| format!("\"{}\"", dc_word(*k)))
-            .collect();
-        let _ = writeln!(out, "damage_control = [{}]", kinds.join(", "));
-        if d.fighters != FighterUse::Strike {
-            let word = FIGHTER_USES
-                .iter()
-                .find(|(_, x)| *x == d.fighters)
-                .map_or("", |(w, _)| *w);
-            let _ = writeln!(out, "fighters = \"{word}\"");
+        for (key, value) in entries(battle, d) {
+            if key == "fire_at" && d.fire_at.is_none() || key == "fighters" && d.fighters == FighterUse::Strike {
+                continue;
+            }
+            let _ = writeln!(out, "{key} = {value}");
         }
     }
     out
+}
+
+/// The keys of standing orders whose value differs from the default
+/// doctrine's, as `key = value` TOML joined by ", " (empty for the default
+/// doctrine): how `fam tune` names a candidate.
+pub fn doctrine_changes(battle: &Battle, d: &Doctrine) -> String {
+    let default = entries(battle, &Doctrine::default());
+    entries(battle, d)
+        .into_iter()
+        .zip(default)
+        .filter(|(mine, theirs)| mine.1 != theirs.1)
+        .map(|((key, value), _)| format!("{key} = {value}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every key of a `[doctrine]` table with its value as TOML, in the
+/// documented order (`fire_at` as `"auto"` when it is not set).
+fn entries(battle: &Battle, d: &Doctrine) -> Vec<(&'static str, String)> {
+    let maneuver = match d.maneuver {
+        Movement::Hold(n) => format!("{{ hold = {n} }}"),
+        m => MOVEMENTS
+            .iter()
+            .find(|(_, x)| *x == m)
+            .map_or_else(String::new, |(w, _)| format!("\"{w}\"")),
+    };
+    let evasion = match d.evasion {
+        EvasionSplit::Auto => "\"auto\"".to_string(),
+        EvasionSplit::Third => "\"third\"".to_string(),
+        EvasionSplit::Max => "\"max\"".to_string(),
+        EvasionSplit::Dice(n) => n.to_string(),
+    };
+    let fire_at = d
+        .fire_at
+        .map_or_else(|| "\"auto\"".to_string(), |s| selector_toml(battle, s));
+    let ordnance = match d.use_ordnance {
+        Ordnance::Auto => "\"auto\"",
+        Ordnance::Always => "true",
+        Ordnance::Never => "false",
+    };
+    let pd = PD_MODES.iter().find(|(_, x)| *x == d.pd).map_or("", |(w, _)| *w);
+    let withdraw = match d.withdraw_when {
+        WithdrawWhen::Auto => "\"auto\"".to_string(),
+        WithdrawWhen::Never => "\"never\"".to_string(),
+        WithdrawWhen::Crippled => "\"crippled\"".to_string(),
+        WithdrawWhen::Losses(p) => format!("{{ losses = {p} }}"),
+    };
+    let kinds: Vec<String> = d
+        .damage_control
+        .iter()
+        .map(|k| format!("\"{}\"", dc_word(*k)))
+        .collect();
+    let fighters = FIGHTER_USES
+        .iter()
+        .find(|(_, x)| *x == d.fighters)
+        .map_or("", |(w, _)| *w);
+    vec![
+        ("target", selector_toml(battle, d.target)),
+        ("maneuver", maneuver),
+        ("evasion", evasion),
+        ("fire_at", fire_at),
+        ("use_ordnance", ordnance.to_string()),
+        ("use_needles", d.use_needles.to_string()),
+        ("pd", format!("\"{pd}\"")),
+        ("withdraw_when", withdraw),
+        ("damage_control", format!("[{}]", kinds.join(", "))),
+        ("fighters", format!("\"{fighters}\"")),
+    ]
 }
