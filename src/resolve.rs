@@ -191,7 +191,16 @@ pub fn battle_plot_into(
         );
     } else {
         let none = ExchangePlot::default();
-        standing_plot_into(battle, &loaded.victory, &none, &loaded.doctrine, true, plot, sources, work);
+        standing_plot_into(
+            battle,
+            &loaded.victory,
+            &none,
+            &loaded.doctrine,
+            true,
+            plot,
+            sources,
+            work,
+        );
     }
 }
 

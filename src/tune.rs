@@ -351,12 +351,7 @@ fn play(
 
 /// Best first: more wins, then fewer losses, then the one tried first.
 fn rank(tried: &mut [(usize, Tried)]) {
-    tried.sort_by(|(i, a), (j, b)| {
-        b.wins
-            .cmp(&a.wins)
-            .then(a.losses.cmp(&b.losses))
-            .then(i.cmp(j))
-    });
+    tried.sort_by(|(i, a), (j, b)| b.wins.cmp(&a.wins).then(a.losses.cmp(&b.losses)).then(i.cmp(j)));
 }
 
 /// Runs of each stage for `runs` confirming runs.
@@ -385,7 +380,9 @@ pub fn search(loaded: &Loaded, opts: &Options, progress: &(dyn Fn(u64) + Sync)) 
     let mut tried: Vec<Doctrine> = Vec::new();
     let mut order = 0;
     for (_, seed) in screened.into_iter().take(SEEDS) {
-        let Orders::Uniform(mut best_d) = seed.orders else { continue };
+        let Orders::Uniform(mut best_d) = seed.orders else {
+            continue;
+        };
         if tried.contains(&best_d) {
             continue;
         }
@@ -642,7 +639,12 @@ pub fn text(loaded: &Loaded, scenario: &str, opts: &Options, tuned: &Tuned) -> S
     if let Some(best) = tuned.finalists.first() {
         let (d, ci, _) = versus(&tuned.default, best, side);
         let verdict = if ci[0] > 0.0 {
-            format!("it beats the default doctrine by {} pp [{}, {}]", signed(d), signed(ci[0]), signed(ci[1]))
+            format!(
+                "it beats the default doctrine by {} pp [{}, {}]",
+                signed(d),
+                signed(ci[0]),
+                signed(ci[1])
+            )
         } else {
             format!(
                 "no better than the default doctrine shown: {} pp [{}, {}]",
@@ -652,7 +654,10 @@ pub fn text(loaded: &Loaded, scenario: &str, opts: &Options, tuned: &Tuned) -> S
             )
         };
         let _ = writeln!(out, "Best: {verdict}.");
-        let _ = writeln!(out, "\nTo play the best, paste into the scenario (or {name}'s orders file):");
+        let _ = writeln!(
+            out,
+            "\nTo play the best, paste into the scenario (or {name}'s orders file):"
+        );
         out.push_str(&doctrine_tables(loaded, side, &best.orders));
     }
     out
@@ -733,7 +738,11 @@ pub fn measure_text(loaded: &Loaded, scenario: &str, opts: &Options, m: &Measure
             signed(p.ci95[0]),
             signed(p.ci95[1]),
             label(loaded, &p.tried.orders),
-            if p.beats(MEASURE_MARGIN) { "  <- beats the default" } else { "" }
+            if p.beats(MEASURE_MARGIN) {
+                "  <- beats the default"
+            } else {
+                ""
+            }
         );
     }
     let beaten = m.points.iter().filter(|p| p.beats(MEASURE_MARGIN)).count();
@@ -746,7 +755,10 @@ pub fn measure_text(loaded: &Loaded, scenario: &str, opts: &Options, m: &Measure
                 pct(MEASURE_MARGIN)
             )
         } else {
-            format!("Fails: {beaten} grid points beat the default by more than {} pp.", pct(MEASURE_MARGIN))
+            format!(
+                "Fails: {beaten} grid points beat the default by more than {} pp.",
+                pct(MEASURE_MARGIN)
+            )
         }
     );
     out

@@ -13,7 +13,9 @@ use super::json::{TalliesJson, tallies_json, tally_from_json};
 use super::tally::Tally;
 
 /// Version of the checkpoint file; a file of another version is refused.
-pub const CHECKPOINT_VERSION: u32 = 1;
+/// Version 2 added the weapon-use counts (`tallies.weapons`): a version 1
+/// file lacks them for the runs it counted, so it cannot be resumed.
+pub const CHECKPOINT_VERSION: u32 = 2;
 
 /// What a checkpoint belongs to: a checkpoint is only resumed by the batch
 /// it identifies.
@@ -81,6 +83,13 @@ pub fn load(path: &Path, id: &Identity, empty: &Tally) -> Result<Option<(u64, Ta
         serde_json::from_str(&text).map_err(|e| bad(format!("it is not a fam batch checkpoint ({e})")))?;
     if j.schema != "fam-batch-checkpoint" {
         return Err(bad(format!("its schema is `{}`", j.schema)));
+    }
+    if j.version < CHECKPOINT_VERSION {
+        return Err(bad(format!(
+            "it is version {}, written by an older fam that did not count everything this one does \
+             (this fam reads version {CHECKPOINT_VERSION}); delete it or choose another file to start afresh",
+            j.version
+        )));
     }
     if j.version != CHECKPOINT_VERSION {
         return Err(bad(format!(

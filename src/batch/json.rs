@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::idle::{WeaponInfo, idle_weapons};
 use super::stats::{Histogram, MeanStats, rate, wilson};
-use super::tally::{DiceTally, Fate, REASONS, SideTally, Tally, UnitTally};
+use super::tally::{DiceTally, Fate, REASONS, SideTally, Tally, UnitTally, WeaponTally};
 use super::{Meta, Report, UnitInfo, run_seed};
 
 /// Version of the batch JSON; it rises when a field changes meaning or
@@ -41,6 +42,10 @@ pub struct BatchJson {
     pub decided_by: BTreeMap<String, u64>,
     pub exchanges: DistJson,
     pub units: Vec<UnitJson>,
+    /// Every weapon the batch follows (absent in files written before fam
+    /// counted weapon use).
+    #[serde(default)]
+    pub weapons: Vec<WeaponJson>,
     pub notable_seeds: NotableJson,
     pub dice_per_battle: DiceJson,
     pub tallies: TalliesJson,
@@ -63,6 +68,49 @@ pub struct SideJson {
     pub points_lost: DistJson,
     /// Mean damage points scored per battle by this side's weapons, by kind.
     pub damage_by_kind: std::collections::BTreeMap<String, f64>,
+    /// Its weapons that never fired or fired in under 1 % of the runs.
+    #[serde(default)]
+    pub idle_weapons: Vec<IdleWeaponJson>,
+}
+
+/// A weapon the batch follows and how often it was used.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WeaponJson {
+    pub unit_id: usize,
+    pub unit: String,
+    pub side: usize,
+    /// 1-based, as the record numbers it.
+    pub system: usize,
+    pub kind: String,
+    /// PDS, PDAF, ADAF: defends without being plotted.
+    pub defends_automatically: bool,
+    /// PDS, PDAF, ADAF, Scattergun.
+    pub point_defence_only: bool,
+    /// The reason given when no plot ever assigns it, if fam knows a better
+    /// one than "never plotted" (standing orders, a weapon fam does not fire).
+    pub unplotted_reason: Option<String>,
+    pub plotted_runs: u64,
+    pub fired_runs: u64,
+    pub out_of_range_runs: u64,
+    pub point_defence_runs: u64,
+    pub stopped_runs: u64,
+    pub fired_share: f64,
+}
+
+/// A weapon that never fired or fired in under 1 % of the runs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct IdleWeaponJson {
+    pub unit_id: usize,
+    pub unit: String,
+    /// 1-based.
+    pub system: usize,
+    pub kind: String,
+    pub fired_share: f64,
+    pub plotted_runs: u64,
+    pub fired_runs: u64,
+    pub out_of_range_runs: u64,
+    /// Why, when fam knows (`null` otherwise).
+    pub reason: Option<String>,
 }
 
 /// Summary of an integer quantity with its exact histogram.
@@ -178,6 +226,20 @@ pub struct UnitTallyJson {
     pub first_death: Option<u64>,
 }
 
+/// A weapon's raw counts: runs in which it was plotted, fired, plotted out
+/// of range, plotted in point-defence mode, and stopped.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WeaponTallyJson {
+    pub unit: usize,
+    /// 1-based.
+    pub system: usize,
+    pub plotted: u64,
+    pub fired: u64,
+    pub out_of_range: u64,
+    pub point_defence: u64,
+    pub stopped: u64,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DiceTallyJson {
     pub sum: u128,
@@ -199,6 +261,10 @@ pub struct TalliesJson {
     pub dice: DiceTallyJson,
     pub sides: Vec<SideTallyJson>,
     pub units: Vec<UnitTallyJson>,
+    /// Per weapon followed, in the order of `weapons` (absent in files
+    /// written before fam counted weapon use).
+    #[serde(default)]
+    pub weapons: Vec<WeaponTallyJson>,
     pub first_draw: Option<u64>,
     pub first_undecided: Option<u64>,
     /// `[exchanges, run]` of the longest run (ties: the lower run index).
@@ -290,6 +356,7 @@ pub fn to_json(report: &Report) -> BatchJson {
                     (k.key().to_string(), if n == 0 { 0.0 } else { total as f64 / n as f64 })
                 })
                 .collect(),
+            idle_weapons: idle_json(report, i),
         })
         .collect();
     let units = t
@@ -379,6 +446,7 @@ pub fn to_json(report: &Report) -> BatchJson {
             .collect(),
         exchanges: dist(&t.exchanges),
         units,
+        weapons: weapons_json(report),
         notable_seeds: notable,
         dice_per_battle: DiceJson {
             mean: dice.map(|d| d.mean),
@@ -389,6 +457,53 @@ pub fn to_json(report: &Report) -> BatchJson {
         },
         tallies: tallies_json(t),
     }
+}
+
+/// Side `side`'s idle weapons ([`idle_weapons`]).
+fn idle_json(report: &Report, side: usize) -> Vec<IdleWeaponJson> {
+    idle_weapons(report, side)
+        .into_iter()
+        .map(|w| IdleWeaponJson {
+            unit_id: w.info.unit,
+            unit: unit_name(&report.meta, w.info.unit),
+            system: w.info.system + 1,
+            kind: w.info.kind.clone(),
+            fired_share: rate(w.tally.fired, report.tally.runs),
+            plotted_runs: w.tally.plotted,
+            fired_runs: w.tally.fired,
+            out_of_range_runs: w.tally.out_of_range,
+            reason: w.reason,
+        })
+        .collect()
+}
+
+fn unit_name(meta: &Meta, unit: usize) -> String {
+    meta.units.get(unit).map_or_else(String::new, |u| u.name.clone())
+}
+
+/// Every weapon followed, with its counts.
+fn weapons_json(report: &Report) -> Vec<WeaponJson> {
+    let Report { meta, tally } = report;
+    meta.weapons
+        .iter()
+        .zip(&tally.weapons)
+        .map(|(w, t)| WeaponJson {
+            unit_id: w.unit,
+            unit: unit_name(meta, w.unit),
+            side: meta.units.get(w.unit).map_or(0, |u| u.side),
+            system: w.system + 1,
+            kind: w.kind.clone(),
+            defends_automatically: w.defends_automatically,
+            point_defence_only: w.point_defence_only,
+            unplotted_reason: w.unplotted_reason.clone(),
+            plotted_runs: t.plotted,
+            fired_runs: t.fired,
+            out_of_range_runs: t.out_of_range,
+            point_defence_runs: t.point_defence,
+            stopped_runs: t.stopped,
+            fired_share: rate(t.fired, tally.runs),
+        })
+        .collect()
 }
 
 /// The raw integer tallies of `t`, as the JSON (and a checkpoint) carries them.
@@ -423,6 +538,19 @@ pub fn tallies_json(t: &Tally) -> TalliesJson {
                 survived_side_won: u.survived_side_won,
                 hull_damage: hist_json(&u.hull_damage),
                 first_death: u.first_death,
+            })
+            .collect(),
+        weapons: t
+            .weapons
+            .iter()
+            .map(|w| WeaponTallyJson {
+                unit: w.unit,
+                system: w.system + 1,
+                plotted: w.plotted,
+                fired: w.fired,
+                out_of_range: w.out_of_range,
+                point_defence: w.point_defence,
+                stopped: w.stopped,
             })
             .collect(),
         first_draw: t.first_draw,
@@ -477,6 +605,7 @@ pub fn tally_from_json(t: &TalliesJson) -> Result<Tally, String> {
                 })
             })
             .collect::<Result<_, String>>()?,
+        weapons: t.weapons.iter().map(weapon_tally_from).collect::<Result<_, String>>()?,
         first_draw: t.first_draw,
         first_undecided: t.first_undecided,
         longest: match t.longest {
@@ -484,6 +613,47 @@ pub fn tally_from_json(t: &TalliesJson) -> Result<Tally, String> {
             None => None,
         },
     })
+}
+
+/// 0-based system index of a 1-based system number.
+fn system_index(system: usize) -> Result<usize, String> {
+    system
+        .checked_sub(1)
+        .ok_or_else(|| "weapon system number 0 (numbers start at 1)".to_string())
+}
+
+fn weapon_tally_from(w: &WeaponTallyJson) -> Result<WeaponTally, String> {
+    Ok(WeaponTally {
+        unit: w.unit,
+        system: system_index(w.system)?,
+        plotted: w.plotted,
+        fired: w.fired,
+        out_of_range: w.out_of_range,
+        point_defence: w.point_defence,
+        stopped: w.stopped,
+    })
+}
+
+fn weapon_info_from(w: &WeaponJson) -> Result<WeaponInfo, String> {
+    Ok(WeaponInfo {
+        unit: w.unit_id,
+        system: system_index(w.system)?,
+        kind: w.kind.clone(),
+        defends_automatically: w.defends_automatically,
+        point_defence_only: w.point_defence_only,
+        unplotted_reason: w.unplotted_reason.clone(),
+    })
+}
+
+/// Whether the weapons described and the weapon tallies belong together:
+/// the same weapons in the same order, of Units the batch has, each count
+/// at most the runs.
+fn weapons_consistent(weapons: &[WeaponInfo], tally: &Tally, units: usize) -> bool {
+    weapons.len() == tally.weapons.len()
+        && weapons.iter().zip(&tally.weapons).all(|(w, t)| {
+            let counts = [t.plotted, t.fired, t.out_of_range, t.point_defence, t.stopped];
+            (w.unit, w.system) == (t.unit, t.system) && w.unit < units && counts.iter().all(|c| *c <= tally.runs)
+        })
 }
 
 /// Reads a batch JSON document back into a report (from its `tallies` and
@@ -512,7 +682,8 @@ pub fn parse(text: &str) -> Result<Report, String> {
             .units
             .iter()
             .all(|u| u.fates.iter().sum::<u64>() == tally.runs && u.hull_damage.total() == tally.runs);
-    if !consistent {
+    let weapons: Vec<WeaponInfo> = j.weapons.iter().map(weapon_info_from).collect::<Result<_, String>>()?;
+    if !consistent || !weapons_consistent(&weapons, &tally, j.units.len()) {
         return Err(format!("the tallies do not add up to its {} runs", tally.runs));
     }
     if tally.runs != j.run_range[1].saturating_sub(j.run_range[0]) {
@@ -547,6 +718,7 @@ pub fn parse(text: &str) -> Result<Report, String> {
                 points: u.points,
             })
             .collect(),
+        weapons,
         replay_args: j.replay_args,
     };
     Ok(Report { meta, tally })
@@ -583,6 +755,10 @@ pub fn merge(mut parts: Vec<Report>) -> Result<Report, String> {
         same("Exchange cap", m.exchanges == out.meta.exchanges)?;
         same("first Exchange", m.first_exchange == out.meta.first_exchange)?;
         same("sides or units", m.sides == out.meta.sides && m.units == out.meta.units)?;
+        same(
+            "the weapons they follow (a part written before fam counted weapon use has none)",
+            m.weapons == out.meta.weapons,
+        )?;
         if i == 0 {
             continue;
         }

@@ -19,6 +19,7 @@
 //! This is the only module that knows about threads.
 
 pub mod checkpoint;
+pub mod idle;
 pub mod json;
 pub mod stats;
 pub mod svg;
@@ -39,6 +40,7 @@ use crate::orders::Loaded;
 use crate::resolve::{battle_plot, battle_plot_into};
 
 pub use checkpoint::Checkpoint;
+pub use idle::WeaponInfo;
 pub use stats::{Histogram, MeanStats, Paired, newcombe, paired_difference, wilson};
 pub use tally::{Fate, RunResult, Tally};
 
@@ -133,6 +135,10 @@ pub struct Meta {
     /// Commanders' names, by side id.
     pub sides: Vec<String>,
     pub units: Vec<UnitInfo>,
+    /// The weapons the batch follows (`tally::tracked_weapons`), as the
+    /// outputs name them; empty in a batch file written before fam counted
+    /// weapon use.
+    pub weapons: Vec<WeaponInfo>,
     /// Arguments `fam resolve` needs besides the scenario, the seed and
     /// `--exchanges` to replay a run (orders files, load options).
     pub replay_args: Vec<String>,
@@ -176,6 +182,7 @@ impl Meta {
                     points: u.points,
                 })
                 .collect(),
+            weapons: idle::weapon_infos(loaded, options.exchanges),
             replay_args: Vec::new(),
         }
     }
@@ -262,6 +269,7 @@ impl<'a> Worker<'a> {
         let seed = run_seed(self.options.seed, run);
         self.battle.reset_to(&self.loaded.battle);
         self.scratch.clear_damage_dealt(self.loaded.battle.sides.len());
+        self.scratch.clear_weapon_use(&self.loaded.battle);
         let mut outcome = None;
         let mut played = 0;
         let mut dice_count = 0;
@@ -300,6 +308,7 @@ impl<'a> Worker<'a> {
                 exchanges: played,
                 dice: dice_count,
                 damage: self.scratch.damage_dealt(),
+                weapons: self.scratch.weapon_use(),
             },
         );
         RunSummary {

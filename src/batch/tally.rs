@@ -4,9 +4,10 @@
 //! the result, and the memory used does not grow with the number of runs.
 
 use super::stats::Histogram;
-use crate::engine::state::{Battle, Reserve, SysState, Unit};
+use crate::engine::plot::{SystemId, UnitId};
+use crate::engine::state::{Battle, Reserve, SysState, Unit, is_one_shot};
 use crate::engine::victory::{Outcome, Reason};
-use crate::engine::volley::DamageKind;
+use crate::engine::volley::{DamageKind, WeaponUses};
 
 /// What became of a Unit by the end of a run. Exactly one applies, the
 /// first in this order.
@@ -168,6 +169,75 @@ pub struct SideTally {
     pub damage_by_kind: [u64; DamageKind::COUNT],
 }
 
+/// The weapons a batch follows: every weapon (point defence included) of
+/// every ship Unit in the fight at the start that could still fire then
+/// (not destroyed, and for one-shot weapons not spent), in Unit and system
+/// order.
+pub fn tracked_weapons(start: &Battle) -> impl Iterator<Item = (UnitId, SystemId)> + '_ {
+    start
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| !u.is_craft() && !u.lost())
+        .flat_map(|(i, u)| {
+            u.systems.iter().enumerate().filter_map(move |(w, s)| {
+                let spent = is_one_shot(&s.kind) && s.rounds_left() == 0;
+                (s.kind.is_weapon() && s.state != SysState::Destroyed && !spent).then_some((i, w))
+            })
+        })
+}
+
+/// Per-weapon counts: runs in which the weapon was plotted, fired, and so
+/// on (the flags of `engine::volley::WeaponUse`, each counted once a run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WeaponTally {
+    pub unit: UnitId,
+    /// 0-based (shown 1-based).
+    pub system: SystemId,
+    /// Runs in which a plot assigned it (fire or point-defence orders).
+    pub plotted: u64,
+    /// Runs in which it rolled a die or launched ordnance within reach.
+    pub fired: u64,
+    /// Runs in which it was plotted at a target beyond its reach.
+    pub out_of_range: u64,
+    /// Runs in which it was plotted in point-defence mode.
+    pub point_defence: u64,
+    /// Runs in which it was plotted but its Unit, its Fire Control or it
+    /// was out of action, or its ordnance spent, when it was due to fire.
+    pub stopped: u64,
+}
+
+impl WeaponTally {
+    fn new((unit, system): (UnitId, SystemId)) -> WeaponTally {
+        WeaponTally {
+            unit,
+            system,
+            plotted: 0,
+            fired: 0,
+            out_of_range: 0,
+            point_defence: 0,
+            stopped: 0,
+        }
+    }
+
+    fn add(&mut self, uses: &WeaponUses<'_>) {
+        let u = uses.get(self.unit, self.system);
+        self.plotted += u64::from(u.plotted());
+        self.fired += u64::from(u.fired());
+        self.out_of_range += u64::from(u.out_of_range());
+        self.point_defence += u64::from(u.point_defence());
+        self.stopped += u64::from(u.stopped());
+    }
+
+    fn merge(&mut self, o: &WeaponTally) {
+        self.plotted += o.plotted;
+        self.fired += o.fired;
+        self.out_of_range += o.out_of_range;
+        self.point_defence += o.point_defence;
+        self.stopped += o.stopped;
+    }
+}
+
 /// Dice rolled per battle: moments and extremes (exact integers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct DiceTally {
@@ -215,6 +285,8 @@ pub struct Tally {
     pub exchanges: Histogram,
     pub dice: DiceTally,
     pub units: Vec<UnitTally>,
+    /// The [`tracked_weapons`], in their order.
+    pub weapons: Vec<WeaponTally>,
     pub first_draw: RunMark,
     pub first_undecided: RunMark,
     /// The longest run: (Exchanges, run index); ties go to the lower index.
@@ -230,6 +302,8 @@ pub struct RunResult<'a> {
     pub dice: u64,
     /// Damage points scored in the run, per side and kind.
     pub damage: &'a [[u64; DamageKind::COUNT]],
+    /// How each weapon was used in the run.
+    pub weapons: WeaponUses<'a>,
 }
 
 impl Tally {
@@ -271,6 +345,7 @@ impl Tally {
             exchanges: Histogram::new(1, cap.max(1)),
             dice: DiceTally::default(),
             units,
+            weapons: tracked_weapons(start).map(WeaponTally::new).collect(),
             first_draw: None,
             first_undecided: None,
             longest: None,
@@ -321,12 +396,21 @@ impl Tally {
                 t.first_death = first(t.first_death, Some(r.run));
             }
         }
+        for w in &mut self.weapons {
+            w.add(&r.weapons);
+        }
     }
 
     /// Adds another tally of the same scenario and cap (any runs: the
     /// result does not depend on the order of merging).
     pub fn merge(&mut self, o: &Tally) -> Result<(), String> {
-        if self.sides.len() != o.sides.len() || self.units.len() != o.units.len() {
+        let same_weapons = self.weapons.len() == o.weapons.len()
+            && self
+                .weapons
+                .iter()
+                .zip(&o.weapons)
+                .all(|(a, b)| (a.unit, a.system) == (b.unit, b.system));
+        if self.sides.len() != o.sides.len() || self.units.len() != o.units.len() || !same_weapons {
             return Err("the tallies are of different battles".into());
         }
         self.runs += o.runs;
@@ -353,6 +437,9 @@ impl Tally {
             a.hull_damage.merge(&b.hull_damage)?;
             a.first_death = first(a.first_death, b.first_death);
         }
+        for (a, b) in self.weapons.iter_mut().zip(&o.weapons) {
+            a.merge(b);
+        }
         self.first_draw = first(self.first_draw, o.first_draw);
         self.first_undecided = first(self.first_undecided, o.first_undecided);
         self.longest = longer(self.longest, o.longest);
@@ -364,6 +451,7 @@ impl Tally {
     pub fn heap_bytes(&self) -> usize {
         self.sides.capacity() * std::mem::size_of::<SideTally>()
             + self.units.capacity() * std::mem::size_of::<UnitTally>()
+            + self.weapons.capacity() * std::mem::size_of::<WeaponTally>()
             + self.exchanges.heap_bytes()
             + self.sides.iter().map(|s| s.points_lost.heap_bytes()).sum::<usize>()
             + self.units.iter().map(|u| u.hull_damage.heap_bytes()).sum::<usize>()

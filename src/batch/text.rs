@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::Report;
+use super::idle::{IdleWeapon, idle_weapons, lacked_threats};
 use super::json::{BatchJson, underdogs};
 use super::stats::{Histogram, MeanStats, Paired, mean_difference, newcombe, paired_difference, rate, wilson};
 use super::tally::{Fate, REASONS};
@@ -263,6 +264,7 @@ pub fn table(report: &Report) -> String {
         };
         let _ = writeln!(out, "  {}  {text}", pad(&meta.sides[i], side_w));
     }
+    idle_section(&mut out, report, d);
 
     // Dice.
     if let Some(m) = super::stats::mean_interval(n, t.dice.sum, t.dice.sum_sq) {
@@ -313,6 +315,92 @@ pub fn table(report: &Report) -> String {
         }
     }
     out
+}
+
+/// Weapons that never fired or fired in under 1 % of the runs, side by
+/// side, with the share of runs they fired in and why, and a warning per
+/// side that has any; one line when every weapon fired, nothing when the
+/// batch follows no weapon.
+fn idle_section(out: &mut String, report: &Report, d: usize) {
+    let Report { meta, tally: t } = report;
+    if meta.weapons.is_empty() || t.runs == 0 {
+        return;
+    }
+    // Per side: weapons a plot left idle first, then point defence that had
+    // nothing to shoot at.
+    let idle: Vec<Vec<IdleWeapon<'_>>> = (0..meta.sides.len())
+        .map(|s| {
+            let mut list = idle_weapons(report, s);
+            list.sort_by_key(|w| lacked_threats(w.info, w.tally));
+            list
+        })
+        .collect();
+    if idle.iter().all(Vec::is_empty) {
+        let _ = writeln!(out, "\nEvery weapon fired in at least 1 % of the runs.");
+        return;
+    }
+    let name = |w: &IdleWeapon<'_>| meta.units.get(w.info.unit).map_or("", |u| u.name.as_str());
+    let all = || idle.iter().flatten();
+    let unit_w = all().map(|w| width(name(w))).max().unwrap_or(0).max(4);
+    let kind_w = all().map(|w| width(&w.info.kind)).max().unwrap_or(0).max(4);
+    let _ = writeln!(out, "\nIdle weapons: never fired, or fired in under 1 % of the runs");
+    for (side, list) in idle.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
+        let _ = writeln!(out, "  {}", meta.sides[side]);
+        let _ = writeln!(
+            out,
+            "    {}  system  {}  {:>9}  why",
+            pad("Unit", unit_w),
+            pad("kind", kind_w),
+            "fired"
+        );
+        for w in list {
+            let _ = writeln!(
+                out,
+                "    {}  {:>6}  {}  {:>9}  {}",
+                pad(name(w), unit_w),
+                w.info.system + 1,
+                pad(&w.info.kind, kind_w),
+                pct(rate(w.tally.fired, t.runs), d),
+                w.reason.as_deref().unwrap_or("-")
+            );
+        }
+    }
+    for (side, list) in idle.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
+        let _ = writeln!(out, "{}", idle_note(&meta.sides[side], list));
+    }
+}
+
+/// The warning line for one side's idle weapons.
+fn idle_note(side: &str, list: &[IdleWeapon<'_>]) -> String {
+    let waiting = list.iter().filter(|w| lacked_threats(w.info, w.tally)).count() as u64;
+    let never = list
+        .iter()
+        .filter(|w| w.tally.fired == 0 && !lacked_threats(w.info, w.tally))
+        .count() as u64;
+    let rarely = list.len() as u64 - waiting - never;
+    let besides = match waiting {
+        0 => String::new(),
+        n => format!(
+            " (besides {} with nothing to shoot at)",
+            plural(n, "point-defence weapon")
+        ),
+    };
+    let what = match (never, rarely) {
+        (0, 0) => {
+            return format!(
+                "Note: {} of {side} had nothing to shoot at.",
+                plural(waiting, "point-defence weapon")
+            );
+        }
+        (n, 0) => format!("{} of {side} never fired", plural(n, "weapon")),
+        (0, r) => format!("{} of {side} fired in under 1 % of the runs", plural(r, "weapon")),
+        (n, r) => format!(
+            "{} of {side} never fired and {r} fired in under 1 % of the runs",
+            plural(n, "weapon")
+        ),
+    };
+    let stays = if never + rarely == 1 { "it stays" } else { "they stay" };
+    format!("Note: {what}; the odds above assume {stays} idle{besides}.")
 }
 
 /// One CSV field, quoted when it needs it (RFC 4180).

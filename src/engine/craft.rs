@@ -26,7 +26,7 @@ use super::plot::{CraftAction, ExchangePlot, Maneuver, UnitId};
 use super::rules::{PilotQualityRule, Rules};
 use super::state::{Battle, Craft, CraftKind, GunboatKind, Rearm, Reserve, SysState};
 use super::tables::{PdTable, beam_dice};
-use super::volley::{DamageKind, Scratch, Tap, evasion_ignored, room, volley_plot};
+use super::volley::{DamageKind, Scratch, Tap, WeaponUse, evasion_ignored, room, volley_plot};
 use crate::gzf::model::{FighterBase, FighterModifier, PilotQuality, SystemKind};
 
 /// Attack range of fighters (and dogfights), in MU (reading F5).
@@ -651,7 +651,7 @@ pub fn fire_at_group<S: Sink>(
     for &w in &order.weapons {
         let sys = &battle.units[u].systems[w];
         if !sys.operational() {
-            super::volley::idle_weapon(sink, u, w, "knocked out");
+            super::volley::stopped(sink, scratch, u, w, "knocked out");
             continue;
         }
         let drm = -(evasion.saturating_sub(evasion_ignored(sys.arcs)) as i32);
@@ -680,18 +680,23 @@ pub fn fire_at_group<S: Sink>(
             let width = super::volley::torpedo_band(variant);
             match super::tables::projectile_needed(range, width) {
                 Some(needed) => {
+                    scratch.note_use(u, w, WeaponUse::FIRED);
                     let face = dice.roll_d6(&mut tap, Purpose::ToHit, Pile::Initial);
                     u32::from(super::tables::projectile_hits(face, needed, drm))
                 }
-                None => 0,
+                None => {
+                    scratch.note_use(u, w, WeaponUse::OUT_OF_RANGE);
+                    0
+                }
             }
         } else {
             let n = beam_dice(class, range);
             if n == 0 {
                 drop(tap);
-                super::volley::idle_weapon(sink, u, w, "out of range");
+                super::volley::out_of_range(sink, scratch, u, w, "out of range");
                 continue;
             }
+            scratch.note_use(u, w, WeaponUse::FIRED);
             let (table, count) = if gunboat { (GUNBOAT_KILL, n) } else { (SIX_KILLS_ONE, 1) };
             point_defence(
                 dice,

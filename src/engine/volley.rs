@@ -84,6 +84,87 @@ impl DamageKind {
     }
 }
 
+/// How one weapon was used since the last [`Scratch::clear_weapon_use`]
+/// (in a batch: one run), noted by the fire and point-defence steps at no
+/// cost beyond setting a bit: no event, no allocation, no die.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WeaponUse(u8);
+
+impl WeaponUse {
+    pub(super) const PLOTTED: u8 = 1;
+    pub(super) const POINT_DEFENCE: u8 = 2;
+    pub(super) const FIRED: u8 = 4;
+    pub(super) const OUT_OF_RANGE: u8 = 8;
+    pub(super) const STOPPED: u8 = 16;
+
+    /// Plotted to fire: in the weapons of a fire order with a target, or in
+    /// a point-defence order.
+    pub fn plotted(self) -> bool {
+        self.0 & Self::PLOTTED != 0
+    }
+
+    /// Plotted in point-defence mode (a point-defence order).
+    pub fn point_defence(self) -> bool {
+        self.0 & Self::POINT_DEFENCE != 0
+    }
+
+    /// Rolled at least one attack or point-defence die (PDS that defend
+    /// automatically included), or launched ordnance at a target within its
+    /// reach.
+    pub fn fired(self) -> bool {
+        self.0 & Self::FIRED != 0
+    }
+
+    /// Plotted at a target beyond its reach at least once (the "out of
+    /// range" idle paths, PDS at ships beyond 6 MU, ordnance launched beyond
+    /// missile range and lost).
+    pub fn out_of_range(self) -> bool {
+        self.0 & Self::OUT_OF_RANGE != 0
+    }
+
+    /// Plotted, but at least once it could not fire: its Unit was out of
+    /// the fight or out of control, its Fire Control or the weapon itself
+    /// was knocked out, or its ordnance (its magazine) was spent or lost.
+    pub fn stopped(self) -> bool {
+        self.0 & Self::STOPPED != 0
+    }
+}
+
+/// Every weapon's [`WeaponUse`], by Unit and system ([`Scratch::weapon_use`]).
+#[derive(Debug, Clone, Copy)]
+pub struct WeaponUses<'a> {
+    first: &'a [usize],
+    flags: &'a [WeaponUse],
+}
+
+impl WeaponUses<'_> {
+    /// How system `system` of Unit `unit` was used; unused for a system the
+    /// battle does not have.
+    pub fn get(&self, unit: UnitId, system: SystemId) -> WeaponUse {
+        use_index(self.first, unit, system)
+            .and_then(|i| self.flags.get(i))
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+/// The index of a Unit's system in a flat per-system buffer laid out by
+/// `first` (the index of each Unit's first system, then the end).
+fn use_index(first: &[usize], unit: UnitId, system: SystemId) -> Option<usize> {
+    let start = *first.get(unit)?;
+    let end = *first.get(unit + 1)?;
+    let i = start.checked_add(system)?;
+    (i < end).then_some(i)
+}
+
+/// Notes `flag` on a Unit's system in a weapon-use record laid out by
+/// `first` (for callers that hold other parts of the [`Scratch`]).
+fn note(first: &[usize], flags: &mut [WeaponUse], unit: UnitId, system: SystemId, flag: u8) {
+    if let Some(u) = use_index(first, unit, system).and_then(|i| flags.get_mut(i)) {
+        u.0 |= flag;
+    }
+}
+
 /// Working memory reused between Volleys and runs, so a batch allocates
 /// nothing per run once warmed up.
 #[derive(Debug, Default, Clone)]
@@ -118,6 +199,11 @@ pub struct Scratch {
     /// Damage points scored per attacking side and kind (before armour and
     /// the last hull box cap them), summed until cleared.
     dealt: Vec<[u64; DamageKind::COUNT]>,
+    /// Per Unit: the index of its first system in `weapon_use`, then one
+    /// past the last Unit's last system.
+    weapon_first: Vec<usize>,
+    /// Per system of every Unit: how it was used since the last clear.
+    weapon_use: Vec<WeaponUse>,
     /// Fighter groups and gunboat squadrons this Volley.
     pub(super) craft: super::craft::CraftScratch,
 }
@@ -132,6 +218,35 @@ impl Scratch {
     pub fn clear_damage_dealt(&mut self, sides: usize) {
         self.dealt.clear();
         self.dealt.resize(sides, [0; DamageKind::COUNT]);
+    }
+
+    /// How each weapon was used since the last [`Scratch::clear_weapon_use`]
+    /// (or since the Scratch first played this battle).
+    pub fn weapon_use(&self) -> WeaponUses<'_> {
+        WeaponUses {
+            first: &self.weapon_first,
+            flags: &self.weapon_use,
+        }
+    }
+
+    /// Forgets how weapons were used and lays the record out for `battle`
+    /// (every system of every Unit). Allocates nothing once it has held a
+    /// battle of this size.
+    pub fn clear_weapon_use(&mut self, battle: &Battle) {
+        self.weapon_first.clear();
+        let mut next = 0;
+        for unit in &battle.units {
+            self.weapon_first.push(next);
+            next += unit.systems.len();
+        }
+        self.weapon_first.push(next);
+        self.weapon_use.clear();
+        self.weapon_use.resize(next, WeaponUse::default());
+    }
+
+    /// Notes `flag` (a [`WeaponUse`] bit) on a Unit's system.
+    pub(super) fn note_use(&mut self, unit: UnitId, system: SystemId, flag: u8) {
+        note(&self.weapon_first, &mut self.weapon_use, unit, system, flag);
     }
 
     /// Gives every buffer room for the most `battle` can ask of it in one
@@ -162,6 +277,11 @@ impl Scratch {
         room(&mut self.pd_open, systems);
         room(&mut self.pd_order, systems);
         room(&mut self.sap, 8 * systems);
+        // The weapon-use record lives across Exchanges: laid out afresh only
+        // for a battle of another shape.
+        if self.weapon_first.len() != units + 1 || self.weapon_first.last() != Some(&systems) {
+            self.clear_weapon_use(battle);
+        }
     }
 
     pub(super) fn deal(&mut self, side: usize, kind: DamageKind, points: u32) {
@@ -627,6 +747,46 @@ fn idle<S: Sink>(sink: &mut S, unit: UnitId, weapon: SystemId, reason: &'static 
     }
 }
 
+/// A weapon plotted at a target beyond its reach: noted in the weapon-use
+/// record, and idle.
+pub(super) fn out_of_range<S: Sink>(
+    sink: &mut S,
+    scratch: &mut Scratch,
+    unit: UnitId,
+    weapon: SystemId,
+    reason: &'static str,
+) {
+    scratch.note_use(unit, weapon, WeaponUse::OUT_OF_RANGE);
+    idle(sink, unit, weapon, reason);
+}
+
+/// A plotted weapon that cannot fire because it, its Fire Control or its
+/// Unit is out of action or its ordnance is spent: noted in the weapon-use
+/// record, and idle.
+pub(super) fn stopped<S: Sink>(
+    sink: &mut S,
+    scratch: &mut Scratch,
+    unit: UnitId,
+    weapon: SystemId,
+    reason: &'static str,
+) {
+    scratch.note_use(unit, weapon, WeaponUse::STOPPED);
+    idle(sink, unit, weapon, reason);
+}
+
+/// Notes every weapon a Formation's Volley plot assigns: those of fire
+/// orders with a target, and those in point-defence mode.
+fn note_plotted(vp: &VolleyPlot, scratch: &mut Scratch) {
+    for order in vp.fire.iter().filter(|o| o.target.is_some()) {
+        for &w in &order.weapons {
+            scratch.note_use(order.unit, w, WeaponUse::PLOTTED);
+        }
+    }
+    for o in &vp.point_defence {
+        scratch.note_use(o.unit, o.weapon, WeaponUse::PLOTTED | WeaponUse::POINT_DEFENCE);
+    }
+}
+
 fn fire<S: Sink>(
     battle: &mut Battle,
     plot: &ExchangePlot,
@@ -642,6 +802,7 @@ fn fire<S: Sink>(
             continue; // off-board: no fire (the orders layer refuses such plots)
         }
         let vp = volley_plot(plot, f, volley);
+        note_plotted(vp, scratch);
         for order in &vp.fire {
             let Some(target_f) = order.target else {
                 if S::RECORDS {
@@ -668,6 +829,10 @@ fn fire<S: Sink>(
             if idle_reason == Some("the target Formation is gone") {
                 // Ordnance plotted to fire is expended all the same (fm-readings 15).
                 expend_ordnance(battle, order, sink);
+            } else if idle_reason.is_some() {
+                for &w in &order.weapons {
+                    scratch.note_use(order.unit, w, WeaponUse::STOPPED);
+                }
             }
             if let Some(reason) = idle_reason {
                 if S::RECORDS {
@@ -749,7 +914,7 @@ fn fire_weapon<S: Sink>(
     let u = order.unit;
     let sys = &battle.units[u].systems[w];
     if !sys.operational() {
-        idle(sink, u, w, "knocked out");
+        stopped(sink, scratch, u, w, "knocked out");
         return;
     }
     let drm = -(evasion.saturating_sub(evasion_ignored(sys.arcs)) as i32);
@@ -766,7 +931,7 @@ fn fire_weapon<S: Sink>(
         }
         SystemKind::SubmunitionPack => {
             if !battle.units[u].systems[w].spend() {
-                idle(sink, u, w, "already fired");
+                stopped(sink, scratch, u, w, "already fired");
                 return;
             }
             let n = submunition_dice(range);
@@ -790,6 +955,9 @@ fn fire_weapon<S: Sink>(
             // screen and no armour left; a 6 scores 1 point (ft-rules §5.1).
             let t = &battle.units[target];
             if range > 6 || t.screen_level() > 0 || t.armour_left() > 0 {
+                if range > 6 {
+                    scratch.note_use(u, w, WeaponUse::OUT_OF_RANGE);
+                }
                 idle(
                     sink,
                     u,
@@ -799,6 +967,7 @@ fn fire_weapon<S: Sink>(
                 return;
             }
             scratch.fired.push((u, w));
+            scratch.note_use(u, w, WeaponUse::FIRED);
             let face = dice.roll_d6(sink, Purpose::Beam, Pile::Initial);
             let damage = u32::from(face == 6);
             scratch.pending[target].0 += damage;
@@ -822,9 +991,10 @@ fn fire_weapon<S: Sink>(
         SystemKind::PulseTorpedo { range: variant } => {
             let width = torpedo_band(variant);
             let Some(needed) = super::tables::projectile_needed(range, width) else {
-                idle(sink, u, w, "out of range");
+                out_of_range(sink, scratch, u, w, "out of range");
                 return;
             };
+            scratch.note_use(u, w, WeaponUse::FIRED);
             let face = dice.roll_d6(sink, Purpose::ToHit, Pile::Initial);
             let hit = super::tables::projectile_hits(face, needed, drm);
             let damage = hit.then(|| dice.roll_d6(sink, Purpose::Damage, Pile::Initial));
@@ -856,17 +1026,17 @@ fn fire_weapon<S: Sink>(
         }
         SystemKind::Sml => {
             let Some(m) = battle.units[u].systems[w].magazine else {
-                idle(sink, u, w, "no magazine");
+                stopped(sink, scratch, u, w, "no magazine");
                 return;
             };
             let er = battle.units[u].systems[w].er;
             let magazine = &mut battle.units[u].systems[m];
             if magazine.state != SysState::Operational {
-                idle(sink, u, w, "its magazine is lost");
+                stopped(sink, scratch, u, w, "its magazine is lost");
                 return;
             }
             if !magazine.spend() {
-                idle(sink, u, w, "its magazine is empty");
+                stopped(sink, scratch, u, w, "its magazine is empty");
                 return;
             }
             launch(u, w, target, range, missile_range(er), false, sink, scratch);
@@ -876,7 +1046,7 @@ fn fire_weapon<S: Sink>(
             let sys = &mut battle.units[u].systems[w];
             let er = sys.er;
             if !sys.spend() {
-                idle(sink, u, w, "already fired");
+                stopped(sink, scratch, u, w, "already fired");
                 return;
             }
             launch(u, w, target, range, missile_range(er), heavy, sink, scratch);
@@ -935,7 +1105,10 @@ fn launch<S: Sink>(
             wasted,
         });
     }
-    if wasted.is_none() {
+    if wasted.is_some() {
+        scratch.note_use(unit, weapon, WeaponUse::OUT_OF_RANGE);
+    } else {
+        scratch.note_use(unit, weapon, WeaponUse::FIRED);
         scratch.shots.push(MissileShot {
             unit,
             weapon,
@@ -967,9 +1140,10 @@ fn beam_like<S: Sink>(
     scratch: &mut Scratch,
 ) -> u32 {
     if n == 0 {
-        idle(sink, u, w, "out of range");
+        out_of_range(sink, scratch, u, w, "out of range");
         return 0;
     }
+    scratch.note_use(u, w, WeaponUse::FIRED);
     let screen = if screened {
         battle.units[target].screen_level()
     } else {
@@ -1038,9 +1212,10 @@ fn needle_attack<S: Sink>(
         return;
     }
     if range > 12 {
-        idle(sink, u, w, "out of range (needle beams reach 12 MU)");
+        out_of_range(sink, scratch, u, w, "out of range (needle beams reach 12 MU)");
         return;
     }
+    scratch.note_use(u, w, WeaponUse::FIRED);
     let face = dice.roll_d6(sink, Purpose::Beam, Pile::Initial);
     let read = super::tables::apply_drm(face, drm);
     // The damage point needs the modified die; the kill a natural 6, as a
@@ -1147,6 +1322,7 @@ fn point_defence_and_missiles<S: Sink>(
             if left == 0 {
                 continue;
             }
+            scratch.note_use(pu, pw, WeaponUse::FIRED);
             let kind = &battle.units[pu].systems[pw].kind;
             let beam1 = matches!(kind, SystemKind::Beam { class: 1 });
             let scatter = matches!(kind, SystemKind::Scattergun);
@@ -1394,11 +1570,21 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
     };
     for u in 0..battle.units.len() {
         let unit = &battle.units[u];
+        let fplot = volley_plot(plot, unit.formation, volley);
         if !unit.can_act() {
-            continue; // out-of-control ships' active defences do not work
+            // Out-of-control ships' active defences do not work.
+            for o in fplot.point_defence.iter().filter(|o| o.unit == u) {
+                note(
+                    &scratch.weapon_first,
+                    &mut scratch.weapon_use,
+                    u,
+                    o.weapon,
+                    WeaponUse::STOPPED,
+                );
+            }
+            continue;
         }
         covered.clear();
-        let fplot = volley_plot(plot, unit.formation, volley);
         // Plotted PD weapons first, then the PDS the plot leaves alone.
         let plotted = fplot.point_defence.iter().filter(|o| o.unit == u);
         let automatic = unit.systems.iter().enumerate().filter_map(|(w, s)| {
@@ -1411,10 +1597,11 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
         order.extend(automatic.map(|w| (w, None, true)));
         for &(w, defend, auto) in &order {
             let sys = &unit.systems[w];
-            if !sys.operational()
-                || scratch.fired.contains(&(u, w))
-                || (is_one_shot(&sys.kind) && sys.rounds_left() == 0)
-            {
+            let unable = !sys.operational() || (is_one_shot(&sys.kind) && sys.rounds_left() == 0);
+            if unable && !auto {
+                note(&scratch.weapon_first, &mut scratch.weapon_use, u, w, WeaponUse::STOPPED);
+            }
+            if unable || scratch.fired.contains(&(u, w)) {
                 continue;
             }
             let got = assign(&mut scratch.pd_assign, &mut open, u, w, defend, &mut covered);

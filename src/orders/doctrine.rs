@@ -361,11 +361,10 @@ fn pd(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<PdMode> {
     let found = lookup(&PD_MODES, s);
     if found.is_none() {
         diags.push(
-            Diagnostic::error(value.span(), format!("unknown point-defence mode `{s}`"), expected())
-                .with_help(
-                    "\"auto\" puts class-1 beams in PD mode in the Volleys where enemy missiles or small craft \
+            Diagnostic::error(value.span(), format!("unknown point-defence mode `{s}`"), expected()).with_help(
+                "\"auto\" puts class-1 beams in PD mode in the Volleys where enemy missiles or small craft \
                      may reach the Formation",
-                ),
+            ),
         );
     }
     found

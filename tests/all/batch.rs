@@ -800,6 +800,7 @@ fn the_json_carries_the_documented_fields_and_consistent_rates() {
         "sides",
         "draws",
         "units",
+        "weapons",
         "exchanges",
         "notable_seeds",
         "dice_per_battle",
@@ -1141,4 +1142,295 @@ fn damage_is_counted_by_the_kind_of_weapon_that_scored_it() {
         }
         assert!(d["beam"].as_f64().unwrap() > 0.0);
     }
+}
+
+// ---- Idle weapons ------------------------------------------------------------
+
+/// A batch of `runs` runs of `loaded` (seed 7, one thread), as a report.
+fn report_of(loaded: &fam::orders::Loaded, name: &str, runs: u64) -> batch::Report {
+    let opts = options(loaded, Some(1));
+    let tally = batch::run(loaded, &opts, 0..runs, &|_| {}).unwrap();
+    let meta = batch::Meta::new(loaded, name, &opts, 0..runs);
+    batch::Report { meta, tally }
+}
+
+fn side_id(loaded: &fam::orders::Loaded, name: &str) -> usize {
+    loaded.battle.sides.iter().position(|s| s.name == name).unwrap()
+}
+
+/// Salvo launchers and racks, heavy missiles and submunition packs.
+fn is_ordnance(kind: &fam::gzf::SystemKind) -> bool {
+    use fam::gzf::SystemKind as K;
+    matches!(kind, K::Sml | K::Smr | K::Missile { .. } | K::SubmunitionPack)
+}
+
+/// The (Unit, system) of every weapon of `side` whose kind passes `keep`.
+fn weapons_of(
+    loaded: &fam::orders::Loaded,
+    side: usize,
+    keep: fn(&fam::gzf::SystemKind) -> bool,
+) -> Vec<(usize, usize)> {
+    batch::tally::tracked_weapons(&loaded.battle)
+        .filter(|(u, w)| {
+            let unit = &loaded.battle.units[*u];
+            unit.side == side && keep(&unit.systems[*w].kind)
+        })
+        .collect()
+}
+
+/// The Kestrel side of the fleet action holds its ordnance in Exchange 1
+/// (its plots list beams only) and the default doctrine never fires
+/// ordnance: every missile, launcher, rack and pack of that side is listed
+/// idle, never plotted, in the library, the table and the JSON; the beams
+/// the plots fire are not.
+#[test]
+fn ordnance_no_plot_assigns_is_reported_idle_and_never_plotted() {
+    let loaded = load("fleet-action.toml");
+    let kestrel = side_id(&loaded, "Commodore Halloran");
+    let ordnance = weapons_of(&loaded, kestrel, is_ordnance);
+    assert!(ordnance.len() >= 4, "the Kestrel fleet carries ordnance");
+    let report = report_of(&loaded, "scenarios/fleet-action.toml", 300);
+    let idle = batch::idle::idle_weapons(&report, kestrel);
+    for (u, w) in &ordnance {
+        let found = idle.iter().find(|i| (i.info.unit, i.info.system) == (*u, *w));
+        let name = &loaded.battle.units[*u].name;
+        let i = found.unwrap_or_else(|| panic!("{name} #{} is not listed idle", w + 1));
+        assert_eq!((i.tally.plotted, i.tally.fired), (0, 0), "{name} #{}", w + 1);
+        assert_eq!(
+            i.reason.as_deref(),
+            Some(batch::idle::NEVER_PLOTTED),
+            "{name} #{}",
+            w + 1
+        );
+    }
+    for side in 0..loaded.battle.sides.len() {
+        for i in batch::idle::idle_weapons(&report, side) {
+            let kind = &loaded.battle.units[i.info.unit].systems[i.info.system].kind;
+            assert!(
+                !matches!(kind, fam::gzf::SystemKind::Beam { .. }),
+                "{} #{}: the plots fire every beam battery",
+                i.info.kind,
+                i.info.system + 1
+            );
+        }
+    }
+
+    let table = batch::text::table(&report);
+    let section = &table[table.find("Idle weapons").expect("an idle-weapons section")..];
+    for (u, w) in &ordnance {
+        let unit = &loaded.battle.units[*u];
+        let row = section
+            .lines()
+            .find(|l| {
+                let cells: Vec<&str> = l.split_whitespace().collect();
+                l.trim_start().starts_with(&unit.name) && cells.contains(&(w + 1).to_string().as_str())
+            })
+            .unwrap_or_else(|| panic!("no row for {} #{} in\n{section}", unit.name, w + 1));
+        assert!(row.contains(&unit.systems[*w].kind.name(unit.profile)), "{row}");
+        assert!(row.contains("0.0 %") && row.ends_with("never plotted"), "{row}");
+    }
+    let note = format!(
+        "Note: {} weapons of Commodore Halloran never fired; the odds above assume they stay idle",
+        ordnance.len()
+    );
+    assert!(section.contains(&note), "missing `{note}` in\n{section}");
+
+    let j = parse(&json::render(&report));
+    let listed = &j.sides[kestrel].idle_weapons;
+    for (u, w) in &ordnance {
+        let e = listed
+            .iter()
+            .find(|e| e.unit_id == *u && e.system == w + 1)
+            .expect("listed in the JSON");
+        assert_eq!(e.unit, loaded.battle.units[*u].name);
+        assert_eq!((e.fired_share, e.plotted_runs, e.fired_runs), (0.0, 0, 0));
+        assert_eq!(e.reason.as_deref(), Some("never plotted"));
+    }
+}
+
+/// The missile strike fires its ordnance by plot: no ordnance weapon is
+/// idle, each fired in some run, and the table's notes name no idle
+/// weapon of that side besides point defence with nothing to shoot at.
+#[test]
+fn ordnance_the_plots_fire_is_not_idle() {
+    let loaded = load("missile-strike.toml");
+    let kestrel = side_id(&loaded, "Commodore Halloran");
+    let ordnance = weapons_of(&loaded, kestrel, is_ordnance);
+    assert!(ordnance.len() >= 4, "the Kestrel squadron carries ordnance");
+    let report = report_of(&loaded, "scenarios/missile-strike.toml", 300);
+    let idle = batch::idle::idle_weapons(&report, kestrel);
+    for (u, w) in &ordnance {
+        assert!(
+            !idle.iter().any(|i| (i.info.unit, i.info.system) == (*u, *w)),
+            "{} #{} is listed idle",
+            loaded.battle.units[*u].name,
+            w + 1
+        );
+        let t = report
+            .tally
+            .weapons
+            .iter()
+            .find(|t| (t.unit, t.system) == (*u, *w))
+            .unwrap();
+        assert!(t.plotted > 0 && t.fired > 0, "{t:?}");
+    }
+    for i in &idle {
+        assert!(batch::idle::lacked_threats(i.info, i.tally), "{:?}", i.info);
+    }
+    let table = batch::text::table(&report);
+    assert!(!table.contains("never plotted"), "{table}");
+    assert!(!table.contains("weapons of Commodore Halloran never fired"), "{table}");
+}
+
+/// With `[doctrine]` standing orders that hold ordnance and needles, the
+/// reason names them (`plot_reason`); standing orders that use ordnance
+/// plot it, and no reason blames them.
+#[test]
+fn standing_orders_that_hold_weapons_are_named_as_the_reason() {
+    use fam::engine::doctrine::Doctrine;
+    use fam::gzf::SystemKind;
+    let hold = Doctrine::default();
+    assert_eq!(
+        batch::idle::plot_reason(&hold, "Salvo", &SystemKind::Smr).as_deref(),
+        Some("standing orders of Salvo: use_ordnance = false")
+    );
+    assert_eq!(
+        batch::idle::plot_reason(&hold, "Lances", &SystemKind::NeedleBeam).as_deref(),
+        Some("standing orders of Lances: use_needles = false")
+    );
+    assert_eq!(
+        batch::idle::plot_reason(&hold, "Lances", &SystemKind::Beam { class: 2 }),
+        None
+    );
+    let fire = Doctrine {
+        use_ordnance: true,
+        use_needles: true,
+        ..Doctrine::default()
+    };
+    assert_eq!(batch::idle::plot_reason(&fire, "Salvo", &SystemKind::Sml), None);
+    assert_eq!(batch::idle::plot_reason(&fire, "Salvo", &SystemKind::NeedleBeam), None);
+
+    // Every Formation of the fleet action under standing orders equal to
+    // the default doctrine: the same battles, with the reason named.
+    let mut loaded = load("fleet-action.toml");
+    loaded.doctrine = vec![Some(hold); loaded.battle.formations.len()];
+    let kestrel = side_id(&loaded, "Commodore Halloran");
+    let report = report_of(&loaded, "scenarios/fleet-action.toml", 200);
+    let idle = batch::idle::idle_weapons(&report, kestrel);
+    let ordnance = weapons_of(&loaded, kestrel, is_ordnance);
+    for (u, w) in &ordnance {
+        let i = idle.iter().find(|i| (i.info.unit, i.info.system) == (*u, *w)).unwrap();
+        let formation = &loaded.battle.formations[loaded.battle.units[*u].formation].name;
+        let want = format!("never plotted (standing orders of {formation}: use_ordnance = false)");
+        assert_eq!(i.reason.as_deref(), Some(want.as_str()));
+    }
+    let needles = weapons_of(&loaded, side_id(&loaded, "Admiral Varga"), |k| {
+        *k == SystemKind::NeedleBeam
+    });
+    assert!(!needles.is_empty(), "the Meridian cruisers carry a needle beam");
+    let meridian = batch::idle::idle_weapons(&report, side_id(&loaded, "Admiral Varga"));
+    for (u, w) in &needles {
+        let i = meridian
+            .iter()
+            .find(|i| (i.info.unit, i.info.system) == (*u, *w))
+            .unwrap();
+        assert!(
+            i.reason.as_deref().unwrap().ends_with("use_needles = false)"),
+            "{:?}",
+            i.reason
+        );
+    }
+
+    // Standing orders that use ordnance: the Kestrel ordnance gets plotted.
+    for (f, d) in loaded.doctrine.iter_mut().enumerate() {
+        if loaded.battle.formations[f].side == kestrel {
+            *d = Some(fire.clone());
+        }
+    }
+    let report = report_of(&loaded, "scenarios/fleet-action.toml", 200);
+    let plotted = report
+        .tally
+        .weapons
+        .iter()
+        .filter(|t| ordnance.contains(&(t.unit, t.system)) && t.plotted > 0)
+        .count();
+    assert!(plotted > 0, "no Kestrel ordnance was plotted under use_ordnance = true");
+    for i in batch::idle::idle_weapons(&report, kestrel) {
+        let why = i.reason.unwrap_or_default();
+        assert!(!why.contains("standing orders"), "{why}");
+    }
+}
+
+/// Weapon-use counts add up exactly: the same for one and two threads, for
+/// shards merged (in the library and through their JSON) and the whole.
+#[test]
+fn weapon_use_counts_agree_for_any_thread_count_and_shard_split() {
+    let loaded = load("fleet-action.toml");
+    let one = options(&loaded, Some(1));
+    let two = options(&loaded, Some(2));
+    let whole = batch::run(&loaded, &one, 0..300, &|_| {}).unwrap();
+    assert_eq!(whole, batch::run(&loaded, &two, 0..300, &|_| {}).unwrap());
+    let w = &whole.weapons;
+    assert!(w.iter().any(|t| t.fired > 0) && w.iter().any(|t| t.out_of_range > 0));
+    assert!(w.iter().any(|t| t.fired == 0) && w.iter().any(|t| t.stopped > 0));
+    assert!(w.iter().all(|t| t.fired <= whole.runs && t.plotted <= whole.runs));
+
+    let render = |range: std::ops::Range<u64>| {
+        let tally = batch::run(&loaded, &two, range.clone(), &|_| {}).unwrap();
+        let meta = batch::Meta::new(&loaded, "scenarios/fleet-action.toml", &one, range);
+        json::render(&batch::Report { meta, tally })
+    };
+    let parts = vec![
+        json::parse(&render(170..300)).unwrap(),
+        json::parse(&render(0..170)).unwrap(),
+    ];
+    let mut merged = parts[1].tally.clone();
+    merged.merge(&parts[0].tally).unwrap();
+    assert_eq!(merged, whole);
+    assert_eq!(json::render(&json::merge(parts).unwrap()), render(0..300));
+}
+
+/// A file written before fam counted weapon use still reads (with no idle
+/// section), but does not merge with one that counts it, and an old
+/// checkpoint is refused rather than resumed with counts missing.
+#[test]
+fn files_from_before_weapon_use_was_counted_are_read_or_refused_clearly() {
+    let common = ["scenarios/duel.toml", "--runs", "40", "--json"];
+    let mut first = common.to_vec();
+    first.extend(["--shard", "1/2"]);
+    let mut old: serde_json::Value = serde_json::from_str(&batch_json(&first)).unwrap();
+    let o = old.as_object_mut().unwrap();
+    o.remove("weapons");
+    o["tallies"].as_object_mut().unwrap().remove("weapons");
+    for s in o["sides"].as_array_mut().unwrap() {
+        s.as_object_mut().unwrap().remove("idle_weapons");
+    }
+    let old = json::parse(&old.to_string()).expect("an older file reads");
+    assert!(old.meta.weapons.is_empty());
+    assert!(!batch::text::table(&old).contains("Idle weapons"));
+    let mut second = common.to_vec();
+    second.extend(["--shard", "2/2"]);
+    let new = json::parse(&batch_json(&second)).unwrap();
+    let err = json::merge(vec![old, new]).unwrap_err();
+    assert!(err.contains("weapon use"), "{err}");
+
+    let loaded = load("duel.toml");
+    let opts = options(&loaded, Some(1));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cp.json");
+    let plan = batch::Plan::Runs(0..300);
+    let cp = batch::Checkpoint {
+        path: path.clone(),
+        block: 100,
+        max_blocks: Some(1),
+    };
+    batch::run_resumable(&loaded, &opts, &plan, &cp, &|_| {}).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    v["version"] = serde_json::json!(1);
+    v["tallies"].as_object_mut().unwrap().remove("weapons");
+    std::fs::write(&path, v.to_string()).unwrap();
+    let err = batch::run_resumable(&loaded, &opts, &plan, &cp, &|_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("version 1") && err.contains("older fam"), "{err}");
 }

@@ -18,6 +18,7 @@ use fam::engine::plot::{
 };
 use fam::engine::rules::Rules;
 use fam::engine::state::{Battle, Formation, RangeTable, Side, SysState, Unit};
+use fam::engine::tables::beam_dice;
 use fam::engine::volley::{Scratch, run_exchange, run_volley};
 use fam::gzf::{self, ParseOptions, SystemKind, TorpedoRange};
 
@@ -1219,4 +1220,140 @@ fn same_seed_same_battle_with_and_without_recording_missiles_and_pd_in_play() {
     assert!(evasion_rerolls > 0, "Evasion rerolled PD dice");
     assert!(missiles_through > 0, "missiles got through");
     assert!(beam_pd > 0, "class-1 beams in PD mode killed missiles");
+}
+
+// ---- 4. the weapon-use record a batch reads ------------------------------------
+
+/// The weapon-use record (`Scratch::weapon_use`) notes, without events,
+/// what each weapon did: an SML launching within reach fired; PDS that roll
+/// against its salvo fired, plotted or not (plotted ones in point-defence
+/// mode); PDS with nothing to shoot at and weapons no plot names did
+/// nothing. The same faces as `every_pds_rolls`: noting uses no die.
+fn weapon_use_of_a_salvo_against_pds(plotted: bool) {
+    let (mut b, p, pds) = three_pds_against_one_missile(plotted);
+    let faces = [50, 1, 1, 1, 1, 2];
+    let mut dice = Dice::from_faces(&faces);
+    let mut scratch = Scratch::default();
+    scratch.clear_weapon_use(&b);
+    run_volley(&mut b, &p, 0, &mut dice, &mut (), &mut scratch);
+    assert_eq!(dice.count_draws(), faces.len() as u64, "plotted {plotted}: dice used");
+    let uses = scratch.weapon_use();
+    let sml = uses.get(0, GALE_SML);
+    assert!(sml.plotted() && sml.fired(), "plotted {plotted}: the SML launched");
+    assert!(!sml.out_of_range() && !sml.stopped() && !sml.point_defence());
+    for &w in &pds {
+        let u = uses.get(1, w);
+        assert!(u.fired(), "plotted {plotted}: PDS #{} rolled", w + 1);
+        assert_eq!((u.plotted(), u.point_defence()), (plotted, plotted), "PDS #{}", w + 1);
+    }
+    let gale_pds: Vec<SystemId> = (0..b.units[0].systems.len())
+        .filter(|i| b.units[0].systems[*i].kind == SystemKind::Pds)
+        .collect();
+    assert!(!gale_pds.is_empty());
+    for w in gale_pds {
+        assert_eq!(
+            uses.get(0, w),
+            Default::default(),
+            "Gale's PDS #{} had nothing to do",
+            w + 1
+        );
+    }
+    assert_eq!(uses.get(1, HARROW_BEAM), Default::default(), "no plot named the beam");
+    assert_eq!(uses.get(2, 0), Default::default(), "no such Unit: nothing, no panic");
+    assert_eq!(
+        uses.get(1, 999),
+        Default::default(),
+        "no such system: nothing, no panic"
+    );
+}
+
+#[test]
+fn the_weapon_use_record_notes_launches_and_automatic_pd() {
+    weapon_use_of_a_salvo_against_pds(false);
+}
+
+#[test]
+fn the_weapon_use_record_notes_plotted_pd() {
+    weapon_use_of_a_salvo_against_pds(true);
+}
+
+/// Ordnance launched beyond its reach is out of range and did not fire;
+/// a launcher whose magazine ran dry in Volley 1 is stopped in Volley 2; a
+/// beam beyond its range is out of range; a knocked-out beam is stopped.
+/// The record spans the Exchange (run_exchange lays it out for the battle)
+/// and is the same with and without recording.
+#[test]
+fn the_weapon_use_record_notes_out_of_range_and_stopped_weapons() {
+    let mut tide = tide();
+    let tide_beams: Vec<SystemId> = (0..tide.systems.len())
+        .filter(|i| matches!(tide.systems[*i].kind, SystemKind::Beam { .. }))
+        .collect();
+    assert!(tide_beams.len() >= 2, "Unhurried Tide has beams");
+    tide.systems[tide_beams[1]].state = SysState::Destroyed;
+    let b0 = battle(vec![vec![gale(), patience(), tide], vec![clear_heading()]], 43);
+    let p = plot(vec![
+        volleys(
+            volley(
+                0,
+                vec![
+                    fire(0, GALE_FCS, 1, &[GALE_SML]),
+                    fire(1, PATIENCE_FCS, 1, &PATIENCE_SML),
+                    fire(2, TIDE_FCS, 1, &tide_beams),
+                ],
+            ),
+            volley(0, vec![fire(1, PATIENCE_FCS, 1, &[PATIENCE_SML[0]])]),
+            volley(0, vec![]),
+        ),
+        every(volley(0, vec![])),
+    ]);
+    let (mut silent, mut recorded) = (b0.clone(), b0);
+    let (mut quiet, mut loud) = (Scratch::default(), Scratch::default());
+    run_exchange(&mut silent, &p, &mut Dice::new(5), &mut (), &mut quiet);
+    run_exchange(
+        &mut recorded,
+        &p,
+        &mut Dice::new(5),
+        &mut Recorder::default(),
+        &mut loud,
+    );
+    for (unit, u) in silent.units.iter().enumerate() {
+        for w in 0..u.systems.len() {
+            assert_eq!(
+                quiet.weapon_use().get(unit, w),
+                loud.weapon_use().get(unit, w),
+                "{} #{}: recording changes nothing",
+                u.name,
+                w + 1
+            );
+        }
+    }
+    let uses = quiet.weapon_use();
+    let gale = uses.get(0, GALE_SML);
+    assert!(
+        gale.plotted() && gale.out_of_range() && !gale.fired(),
+        "43 MU is beyond 30"
+    );
+    let first = uses.get(1, PATIENCE_SML[0]);
+    assert!(
+        first.out_of_range() && first.stopped() && !first.fired(),
+        "beyond 42, then dry"
+    );
+    let second = uses.get(1, PATIENCE_SML[1]);
+    assert!(second.out_of_range() && !second.stopped(), "plotted in Volley 1 only");
+    let working = uses.get(2, tide_beams[0]);
+    let class = match silent.units[2].systems[tide_beams[0]].kind {
+        SystemKind::Beam { class } => u32::from(class),
+        _ => unreachable!(),
+    };
+    assert_eq!(
+        working.fired(),
+        beam_dice(class, 43) > 0,
+        "a beam fires when it rolls dice"
+    );
+    assert_eq!(working.out_of_range(), beam_dice(class, 43) == 0);
+    let destroyed = uses.get(2, tide_beams[1]);
+    assert!(destroyed.plotted() && destroyed.stopped() && !destroyed.fired());
+    // Laid out afresh: nothing noted.
+    quiet.clear_weapon_use(&silent);
+    assert_eq!(quiet.weapon_use().get(0, GALE_SML), Default::default());
 }

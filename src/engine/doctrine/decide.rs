@@ -323,7 +323,8 @@ fn auto_fire_target(ctx: &Context<'_>, f: FormationId, c: &Choice) -> Option<For
             best = Some((hurt, r, e));
         }
     }
-    best.map(|(_, _, e)| e).or(c.target.filter(|&t| super::is_live_enemy(b, f, t) && ships(t)))
+    best.map(|(_, _, e)| e)
+        .or(c.target.filter(|&t| super::is_live_enemy(b, f, t) && ships(t)))
 }
 
 /// A second enemy Formation with ships, nearer than the fire target will

@@ -126,10 +126,8 @@ pub(super) fn unit_fire(
         w.every.clear();
         w.spare.clear();
         for (i, s) in unit.systems.iter().enumerate() {
-            let sustained = matches!(
-                s.kind,
-                SystemKind::Beam { .. } | SystemKind::PulseTorpedo { .. }
-            ) || (c.needles.is_some() && s.kind == SystemKind::NeedleBeam);
+            let sustained = matches!(s.kind, SystemKind::Beam { .. } | SystemKind::PulseTorpedo { .. })
+                || (c.needles.is_some() && s.kind == SystemKind::NeedleBeam);
             let pds = c.pds_at_ships[v] && matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
             if !(sustained && live(s)) && !pds {
                 continue;

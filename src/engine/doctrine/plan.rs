@@ -11,8 +11,8 @@
 //! plus the worth of the range it ends at for the Exchanges after.
 
 use super::super::plot::Maneuver;
-use super::assess::{Arsenal, DieTables, Firepower, MAX_EVASION_DICE, missiles, submunitions};
 use super::super::volley::missile_range;
+use super::assess::{Arsenal, DieTables, Firepower, MAX_EVASION_DICE, missiles, submunitions};
 
 /// Ranges are weighed every 3 MU (a Speed Point) from 0 to `3 · (GRID − 1)`.
 pub const GRID: usize = 41;
@@ -33,7 +33,15 @@ const MU_VARIANCE_PER_DIE: f64 = 5.0;
 /// forth within an Exchange).
 pub const SEQUENCES: [[Maneuver; 3]; 7] = {
     use Maneuver::{Close as C, Maintain as M, Withdraw as W};
-    [[C, C, C], [C, C, M], [C, M, M], [M, M, M], [W, M, M], [W, W, M], [W, W, W]]
+    [
+        [C, C, C],
+        [C, C, M],
+        [C, M, M],
+        [M, M, M],
+        [W, M, M],
+        [W, W, M],
+        [W, W, W],
+    ]
 };
 
 /// Why the plan seeks its range.
@@ -118,7 +126,6 @@ fn grid_range(i: usize) -> u32 {
     3 * u32::try_from(i).unwrap_or(0)
 }
 
-
 impl Exchange {
     /// Sustained fire both ways.
     pub fn new(p: &Pair<'_>) -> Exchange {
@@ -129,7 +136,10 @@ impl Exchange {
             their_fire: [None; MAX_EVASION_DICE + 1],
             ours: [0.0; GRID],
             theirs: [0.0; GRID],
-            durability: (f64::from(p.ours.durability.max(1)), f64::from(p.theirs.durability.max(1))),
+            durability: (
+                f64::from(p.ours.durability.max(1)),
+                f64::from(p.theirs.durability.max(1)),
+            ),
         };
         x.their_fire[third(p.thrust).min(MAX_EVASION_DICE as u32) as usize] = Some(third_fire);
         for (i, &r) in RANGES.iter().enumerate() {
@@ -208,7 +218,13 @@ fn toward(r: f64, target: u32) -> Maneuver {
 /// The expected range after one Volley (fm-readings 3 with mean Speed
 /// Points; `a` and `b` are each side's maneuver and points).
 pub fn step(start: f64, a: (Maneuver, f64), b: (Maneuver, f64)) -> f64 {
-    let sum = |m: Maneuver| [a, b].iter().filter(|(x, _)| *x == m).map(|(_, p)| p * STEP).sum::<f64>();
+    let sum = |m: Maneuver| {
+        [a, b]
+            .iter()
+            .filter(|(x, _)| *x == m)
+            .map(|(_, p)| p * STEP)
+            .sum::<f64>()
+    };
     let after_close = (start - sum(Maneuver::Close)).abs();
     let after_withdraw = after_close + sum(Maneuver::Withdraw);
     let maintain = sum(Maneuver::Maintain);
@@ -317,8 +333,18 @@ fn play(
     let mut spread = [0.0; 3];
     for v in 0..3 {
         let theirs = toward(r, their_seek);
-        let next = step(r, (seq[v], points(speed, 0.0)), (theirs, points(their_speed, their_minus)));
-        let movers = |m: Maneuver, d: u32| if m == Maneuver::Maintain { 0.5 * f64::from(d) } else { f64::from(d) };
+        let next = step(
+            r,
+            (seq[v], points(speed, 0.0)),
+            (theirs, points(their_speed, their_minus)),
+        );
+        let movers = |m: Maneuver, d: u32| {
+            if m == Maneuver::Maintain {
+                0.5 * f64::from(d)
+            } else {
+                f64::from(d)
+            }
+        };
         var += MU_VARIANCE_PER_DIE * (movers(seq[v], speed) + movers(theirs, their_speed));
         r = next;
         range[v] = r;
