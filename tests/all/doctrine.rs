@@ -8,9 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use fam::diag::SourceFile;
 use fam::engine::doctrine::{
-    DcKind, Doctrine, EvasionSplit, FighterUse, Movement, PdMode, PlotSource, Selector, WithdrawWhen, beam_dice_at,
-    default_formation_plot, doctrine_formation_plot, doctrine_plot, enemy_has_missiles, fire_target, hull_in_fight,
-    maneuver_target, mass_in_fight, needle_aim, rank, select_enemy, standing_plot, withdraw_triggered,
+    DcKind, Doctrine, EvasionSplit, FighterUse, Movement, Ordnance, PdMode, PlotSource, Selector, WithdrawWhen,
+    beam_dice_at, default_formation_plot, doctrine_formation_plot, doctrine_plot, enemy_has_missiles, fire_target,
+    hull_in_fight, maneuver_target, mass_in_fight, needle_aim, rank, select_enemy, standing_plot, withdraw_triggered,
 };
 use fam::engine::plot::{
     CraftAction, CraftOrder, ExchangePlot, FormationId, FormationPlot, Maneuver, ManeuverOrder, NeedleOrder, PdOrder,
@@ -397,10 +397,11 @@ fn a_withdrawing_formation_withdraws_from_every_enemy_with_all_thrust_to_speed()
                 maneuver: Maneuver::Withdraw
             }]
         );
-        // It still fires, at the nearest enemy (Pickets is out of reach of
-        // its maneuver, not of the doctrine's fire).
+        // It still fires: at Pickets, the Formation its `target` names,
+        // only while its weapons reach it; at 60 MU they do not, so at the
+        // enemy Formation its fire hurts most (Strike, at 30 MU).
         assert_eq!(v.fire.len(), 1);
-        assert_eq!(v.fire[0].target, Some(pickets));
+        assert_eq!(v.fire[0].target, Some(strike));
     }
 }
 
@@ -483,7 +484,7 @@ fn ordnance_fires_in_reach_racks_in_volley_1_and_salvos_while_loads_last() {
         unit(&b, "KRD Ninefold Gale"),
     );
     let d = Doctrine {
-        use_ordnance: true,
+        use_ordnance: Ordnance::Always,
         ..Doctrine::default()
     };
     // At 30 MU: Patience's two launchers (extended range) share 2 loads, so
@@ -497,8 +498,12 @@ fn ordnance_fires_in_reach_racks_in_volley_1_and_salvos_while_loads_last() {
         [vec![6, 8, 9, 10], vec![6, 8, 9, 10], vec![6, 8, 9, 10]]
     );
     assert!(p.volleys.iter().flat_map(|v| &v.fire).all(|o| o.fire_control == 4));
-    // Without use_ordnance: beams only.
-    let beams = plot(&b, strike, &Doctrine::default());
+    // With use_ordnance = false: beams only.
+    let hold = Doctrine {
+        use_ordnance: Ordnance::Never,
+        ..Doctrine::default()
+    };
+    let beams = plot(&b, strike, &hold);
     assert_eq!(fired(&beams, patience), [vec![10], vec![10], vec![10]]);
     assert_eq!(fired(&beams, gale), [vec![8, 9, 10], vec![8, 9, 10], vec![8, 9, 10]]);
     // At 31 MU only the extended-range salvos reach.
@@ -525,39 +530,60 @@ fn ordnance_fires_in_reach_racks_in_volley_1_and_salvos_while_loads_last() {
     assert_eq!(fired(&plot(&b, strike, &d), patience), [vec![8], vec![8], vec![]]);
 }
 
+/// Needle beams aim at the system that matters most (docs/doctrine.md):
+/// the Unit whose weapons and magazines are worth most, at its system
+/// worth most; a Unit's only Fire Control outweighs everything.
 #[test]
-fn needle_beams_aim_at_the_first_weapon_of_the_targets_largest_unit() {
+fn needle_beams_aim_at_the_system_that_matters_most() {
     let mut b = load(PLOTS).battle;
     let (pair, strike) = (formation(&b, "Pair"), formation(&b, "Strike"));
     let (tide, ember) = (unit(&b, "MCS Unhurried Tide"), unit(&b, "MCS Patient Ember"));
-    let (patience, gale) = (unit(&b, "KRD Stone Patience"), unit(&b, "KRD Ninefold Gale"));
-    assert_eq!(needle_aim(&b, strike), Some((patience, 7)));
-    let d = Doctrine {
-        use_needles: true,
-        ..Doctrine::default()
-    };
-    let p = plot(&b, pair, &d);
+    let (patience, updraft, gale) = (
+        unit(&b, "KRD Stone Patience"),
+        unit(&b, "KRD Bitter Updraft"),
+        unit(&b, "KRD Ninefold Gale"),
+    );
+    // Stone Patience: one magazine (system 10) feeds both launchers (6 a
+    // launcher: 12), the launchers 6 each, a Class 2 Battery 4, a PDS 1:
+    // 29, more than Ninefold Gale (magazine 6, launcher 6, two Class 2 8,
+    // Class 1 2, two PDS 2: 24) or Bitter Updraft (rack 4, packs 1 + 1,
+    // Class 2 4, PDS 1: 11). Its magazine is worth most.
+    assert_eq!(needle_aim(&b, strike), Some((patience, 9)));
+    let p = plot(&b, pair, &Doctrine::default());
     let order = p.volleys[0].fire.iter().find(|o| o.unit == tide).unwrap();
-    assert_eq!(order.weapons, vec![6, 7, 8, 9]);
+    assert!(order.weapons.contains(&6), "the default doctrine fires its needle beam");
     assert_eq!(
         order.needles,
         vec![NeedleOrder {
             weapon: 6,
             unit: patience,
-            system: 7
+            system: 9
         }]
     );
     let other = p.volleys[0].fire.iter().find(|o| o.unit == ember).unwrap();
     assert!(other.needles.is_empty());
-    // Without use_needles the needle beam stays out.
-    let p = plot(&b, pair, &Doctrine::default());
-    assert_eq!(fired(&p, tide)[0], vec![7, 8, 9]);
-    // Destroyed weapons are passed over; then the next largest Unit.
-    b.units[patience].systems[7].state = SysState::Destroyed;
-    b.units[patience].systems[8].state = SysState::Destroyed;
-    assert_eq!(needle_aim(&b, strike), Some((patience, 10)));
-    b.units[patience].destroyed = true;
+    // With use_needles = false the needle beam stays out.
+    let hold = Doctrine {
+        use_needles: false,
+        ..Doctrine::default()
+    };
+    assert!(!fired(&plot(&b, pair, &hold), tide)[0].contains(&6));
+    // Its magazine gone, Stone Patience's launchers are worth nothing (5
+    // left): Ninefold Gale, at its launcher (ties go to the lower number).
+    b.units[patience].systems[9].state = SysState::Destroyed;
     assert_eq!(needle_aim(&b, strike), Some((gale, 6)));
+    // Only Bitter Updraft left: its one Fire Control silences it for good.
+    b.units[patience].destroyed = true;
+    b.units[gale].destroyed = true;
+    assert_eq!(needle_aim(&b, strike), Some((updraft, 4)));
+    // Destroyed systems and core systems are never aimed at.
+    b.units[updraft].systems[4].state = SysState::Destroyed;
+    let (_, s) = needle_aim(&b, strike).unwrap();
+    assert!(s != 4 && !b.units[updraft].systems[s].kind.is_core());
+    assert_eq!(
+        s, 5,
+        "then its unspent rack (4), before the Class 2 Battery's 4 on ties"
+    );
 }
 
 #[test]
@@ -761,6 +787,7 @@ fn doctrines_for(battle: &Battle, k: usize) -> Vec<Option<Doctrine>> {
                 Selector::Formation(friend.unwrap_or(enemy)),
             ];
             let maneuvers = [
+                Movement::Auto,
                 Movement::BestRange,
                 Movement::Close,
                 Movement::Maintain,
@@ -771,6 +798,7 @@ fn doctrines_for(battle: &Battle, k: usize) -> Vec<Option<Doctrine>> {
                 Movement::Hold(500),
             ];
             let evasions = [
+                EvasionSplit::Auto,
                 EvasionSplit::Third,
                 EvasionSplit::Dice(0),
                 EvasionSplit::Dice(1),
@@ -788,6 +816,7 @@ fn doctrines_for(battle: &Battle, k: usize) -> Vec<Option<Doctrine>> {
             ];
             let pds = [PdMode::Auto, PdMode::Never, PdMode::Always];
             let withdraws = [
+                WithdrawWhen::Auto,
                 WithdrawWhen::Never,
                 WithdrawWhen::Crippled,
                 WithdrawWhen::Losses(1),
@@ -807,13 +836,17 @@ fn doctrines_for(battle: &Battle, k: usize) -> Vec<Option<Doctrine>> {
             ];
             Some(Doctrine {
                 target: targets[i % 6],
-                maneuver: maneuvers[(i + f) % 8],
-                evasion: evasions[(i / 2) % 6],
+                maneuver: maneuvers[(i + f) % 9],
+                evasion: evasions[(i / 2) % 7],
                 fire_at: fire[(i + 2) % 6],
-                use_ordnance: i % 3 != 1,
+                use_ordnance: [
+                    fam::engine::doctrine::Ordnance::Always,
+                    fam::engine::doctrine::Ordnance::Never,
+                    fam::engine::doctrine::Ordnance::Auto,
+                ][i % 3],
                 use_needles: i % 4 != 2,
                 pd: pds[i % 3],
-                withdraw_when: withdraws[(i + 1) % 6],
+                withdraw_when: withdraws[(i + 1) % 7],
                 damage_control: dcs[(i + 3) % 6].clone(),
                 fighters: if i % 5 == 3 {
                     FighterUse::Hold
@@ -846,7 +879,7 @@ impl Seen {
                 "fire_at {}",
                 d.fire_at.map_or("none".into(), |s| kind(format!("{s:?}")))
             ));
-            self.options.insert(format!("ordnance {}", d.use_ordnance));
+            self.options.insert(format!("ordnance {:?}", d.use_ordnance));
             self.options.insert(format!("needles {}", d.use_needles));
             self.options.insert(format!("pd {:?}", d.pd));
             self.options
@@ -974,11 +1007,13 @@ fn generated_plots_pass_the_orders_checks_for_every_option_in_every_scenario() {
         "target Weakest",
         "target MostDangerous",
         "target Formation",
+        "maneuver Auto",
         "maneuver BestRange",
         "maneuver Close",
         "maneuver Maintain",
         "maneuver Withdraw",
         "maneuver Hold",
+        "evasion Auto",
         "evasion Third",
         "evasion Dice",
         "evasion Max",
@@ -988,13 +1023,15 @@ fn generated_plots_pass_the_orders_checks_for_every_option_in_every_scenario() {
         "fire_at Weakest",
         "fire_at MostDangerous",
         "fire_at Formation",
-        "ordnance true",
-        "ordnance false",
+        "ordnance Auto",
+        "ordnance Always",
+        "ordnance Never",
         "needles true",
         "needles false",
         "pd Auto",
         "pd Never",
         "pd Always",
+        "withdraw Auto",
         "withdraw Never",
         "withdraw Crippled",
         "withdraw Losses",
@@ -1079,7 +1116,7 @@ withdraw_when = \"crippled\"
         maneuver: Movement::Hold(30),
         evasion: EvasionSplit::Max,
         fire_at: Some(Selector::MostDangerous),
-        use_ordnance: true,
+        use_ordnance: Ordnance::Always,
         use_needles: true,
         pd: PdMode::Auto,
         withdraw_when: WithdrawWhen::Losses(40),
@@ -1131,6 +1168,21 @@ withdraw_when = \"crippled\"
             "maneuver = \"close\"\nevasion = \"third\"\npd = \"never\"\nwithdraw_when = \"never\"",
             Doctrine {
                 maneuver: Movement::Close,
+                evasion: EvasionSplit::Third,
+                pd: PdMode::Never,
+                withdraw_when: WithdrawWhen::Never,
+                ..Doctrine::default()
+            },
+        ),
+        (
+            "maneuver = \"auto\"\nevasion = \"auto\"\nuse_ordnance = \"auto\"\npd = \"auto\"\nwithdraw_when = \"auto\"",
+            Doctrine::default(),
+        ),
+        (
+            "use_ordnance = false\nuse_needles = false",
+            Doctrine {
+                use_ordnance: Ordnance::Never,
+                use_needles: false,
                 ..Doctrine::default()
             },
         ),
@@ -1145,6 +1197,7 @@ withdraw_when = \"crippled\"
         (
             "maneuver = \"best_range\"\nfire_at = \"Wardens\"\nevasion = 0",
             Doctrine {
+                maneuver: Movement::BestRange,
                 fire_at: Some(Selector::Formation(2)),
                 evasion: EvasionSplit::Dice(0),
                 ..Doctrine::default()
@@ -1171,7 +1224,7 @@ fn written_standing_orders_read_back_the_same() {
         target: Selector::Formation(formation(b, "Strike")),
         maneuver: Movement::Hold(30),
         fire_at: Some(Selector::Weakest),
-        use_ordnance: true,
+        use_ordnance: Ordnance::Always,
         withdraw_when: WithdrawWhen::Losses(50),
         damage_control: vec![DcKind::FireControl, DcKind::Ordnance],
         ..Doctrine::default()
@@ -1182,11 +1235,11 @@ fn written_standing_orders_read_back_the_same() {
 [doctrine.Pair]
 target = \"Strike\"
 maneuver = { hold = 30 }
-evasion = \"third\"
+evasion = \"auto\"
 fire_at = \"weakest\"
 use_ordnance = true
-use_needles = false
-pd = \"never\"
+use_needles = true
+pd = \"auto\"
 withdraw_when = { losses = 50 }
 damage_control = [\"fire_control\", \"ordnance\"]
 "
@@ -1310,7 +1363,12 @@ fn evasion_is_dice_or_max_or_third() {
 #[test]
 fn switches_and_modes_take_their_own_values() {
     for (body, needle, fragment) in [
-        ("use_ordnance = \"yes\"", "\"yes\"", "`use_ordnance` cannot be string"),
+        ("use_ordnance = \"yes\"", "\"yes\"", "unknown use of ordnance `yes`"),
+        (
+            "use_ordnance = 1",
+            "use_ordnance = |1",
+            "`use_ordnance` cannot be integer",
+        ),
         ("use_needles = 1", "use_needles = |1", "`use_needles` cannot be integer"),
         (
             "pd = \"sometimes\"",

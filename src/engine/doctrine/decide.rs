@@ -257,7 +257,7 @@ fn aim(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
     let b = ctx.battle;
     c.fire_at = match d.fire_at {
         Some(_) => super::fire_target(b, f, d),
-        None => auto_fire_target(ctx, f, c),
+        None => auto_fire_target(ctx, f, d, c),
     };
     let Some(t) = c.fire_at else { return };
     (c.fire_range, c.fire_spread) = ranges_to(ctx, f, t, c);
@@ -296,15 +296,17 @@ fn aim(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
     }
 }
 
-/// The default fire target: the maneuver target while some weapon reaches
-/// it this Exchange, else the enemy Formation with ships that our
+/// The default fire target: the Formation the doctrine's `target` names
+/// (the maneuver target, unless the Formation withdraws) while some weapon
+/// reaches it this Exchange, else the enemy Formation with ships that our
 /// sustained fire hurts most (as a share of what it can take) at today's
 /// range, nearest first on ties.
-fn auto_fire_target(ctx: &Context<'_>, f: FormationId, c: &Choice) -> Option<FormationId> {
+fn auto_fire_target(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &Choice) -> Option<FormationId> {
     let b = ctx.battle;
     let ships = |t: FormationId| !b.craft_only(t);
     let ours = &ctx.arsenals[f];
-    if let Some(t) = c.target.filter(|&t| super::is_live_enemy(b, f, t) && ships(t)) {
+    let intended = maneuver_target(b, f, d.target).filter(|&t| super::is_live_enemy(b, f, t) && ships(t));
+    if let Some(t) = intended {
         let (r, _) = ranges_to(ctx, f, t, c);
         if r.iter().any(|&x| x <= f64::from(ours.reach())) {
             return Some(t);
@@ -401,30 +403,47 @@ fn open_target(b: &Battle, t: FormationId) -> bool {
     })
 }
 
-/// How much a needle kill of a system takes from its Unit: beams by class,
-/// launchers with loads 3, torpedoes 2, unspent racks 2, other weapons 1;
-/// a Unit's only working Fire Control takes all its fire.
+/// How much a needle kill of a system takes from its Unit: its only
+/// working Fire Control takes all its fire (1000); a salvo magazine with
+/// loads, 6 per launcher it feeds; a launcher with loads to draw, 6; beams
+/// 2 per class; torpedoes and unspent racks 4; other weapons 2, point
+/// defence 1; anything else nothing.
 fn system_worth(unit: &super::super::state::Unit, s: usize) -> u32 {
     let sys = &unit.systems[s];
+    let loads = |m: Option<usize>| {
+        m.and_then(|m| unit.systems.get(m))
+            .is_some_and(|m| m.state == SysState::Operational && m.rounds_left() > 0)
+    };
     match sys.kind {
+        SystemKind::FireControl if sys.operational() && unit.fire_controls().count() == 1 => 1000,
+        SystemKind::Smm if sys.rounds_left() > 0 => {
+            let fed = unit
+                .systems
+                .iter()
+                .filter(|l| l.kind == SystemKind::Sml && l.magazine == Some(s));
+            6 * u32::try_from(fed.count()).unwrap_or(0)
+        }
+        SystemKind::Sml if loads(sys.magazine) => 6,
         SystemKind::Beam { class } => 2 * u32::from(class),
-        SystemKind::Sml => 6,
         SystemKind::PulseTorpedo { .. } => 4,
         SystemKind::Smr
         | SystemKind::Missile {
             warhead: Warhead::Standard,
         } if sys.rounds_left() > 0 => 4,
-        SystemKind::FireControl if unit.fire_controls().count() == 1 && sys.operational() => 1000,
+        SystemKind::Pds | SystemKind::Adaf | SystemKind::Scattergun => 1,
+        SystemKind::Sml | SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::SubmunitionPack => {
+            u32::from(sys.rounds_left() > 0)
+        }
         ref k if k.is_weapon() => 2,
         _ => 0,
     }
 }
 
-/// Where needle beams aim at Formation `t` (the system that matters most):
-/// the Unit in the fight whose weapons are worth most, at its only working
-/// Fire Control if it has one, else at its weapon worth most; working
-/// systems before damaged ones, ties to the lowest system number and the
-/// first Unit listed. Core systems cannot be aimed at.
+/// Where needle beams aim at Formation `t` (the system that matters most,
+/// by [`system_worth`]): the Unit in the fight whose weapons (and
+/// magazines) are worth most, at its system worth most, working systems
+/// before damaged ones; ties go to the lowest system number and the first
+/// Unit listed. Core systems cannot be aimed at (ft-rules §4.2).
 pub fn needle_aim(b: &Battle, t: FormationId) -> Option<(UnitId, SystemId)> {
     let mut best: Option<(u32, u32, UnitId, SystemId)> = None;
     for &u in &b.formations[t].units {
@@ -433,7 +452,10 @@ pub fn needle_aim(b: &Battle, t: FormationId) -> Option<(UnitId, SystemId)> {
             continue;
         }
         let weapons: u32 = (0..unit.systems.len())
-            .filter(|&s| unit.systems[s].operational() && unit.systems[s].kind.is_weapon())
+            .filter(|&s| {
+                let k = &unit.systems[s].kind;
+                unit.systems[s].operational() && (k.is_weapon() || *k == SystemKind::Smm)
+            })
             .map(|s| system_worth(unit, s))
             .sum();
         let mut pick: Option<(u32, SystemId)> = None;
