@@ -235,8 +235,8 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
     // Formation with neither unplotted: readings E3).
     // The one rule `fam batch` plays too (`resolve::battle_plot`).
     use crate::engine::doctrine::PlotSource;
-    let (first_plot, first_sources) = crate::resolve::battle_plot(&loaded, &loaded.battle, 0, args.exchanges);
-    for (f, source) in first_sources.iter().enumerate() {
+    let first = crate::resolve::battle_plot(&loaded, &loaded.battle, 0, args.exchanges);
+    for (f, source) in first.sources.iter().enumerate() {
         let what = match source {
             PlotSource::Explicit => continue,
             PlotSource::StandingOrders => "it follows its standing orders",
@@ -266,8 +266,7 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
             &header,
             seed,
             &loaded.battle,
-            &first_plot,
-            &first_sources,
+            &first,
             &loaded.victory,
             args.exchanges,
             style,
@@ -281,7 +280,12 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
             state: b.state,
         }
     } else {
-        crate::resolve::resolve(&header, &loaded.battle, &first_plot, style)
+        let mut r = crate::resolve::resolve(&header, &loaded.battle, &first.plot, style);
+        if first.sources.iter().any(|s| s.generated()) {
+            let account = crate::report::plot_account(&loaded.battle, &first.sources, &first.choices);
+            r.report = crate::resolve::with_plot_sources(&r.report, &account);
+        }
+        r
     };
     // Everything is computed before anything is written.
     let mut outputs: Vec<(PathBuf, String)> = Vec::new();

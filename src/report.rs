@@ -984,6 +984,7 @@ pub fn summary(
     before: &Battle,
     after: &Battle,
     plots: &[crate::engine::doctrine::PlotSource],
+    choices: &[Option<crate::engine::doctrine::Choice>],
     style: Style,
 ) -> String {
     let mut r = Report::new(after, style);
@@ -1000,6 +1001,9 @@ pub fn summary(
     let sources = plot_sources(before, plots);
     if !sources.is_empty() {
         r.line(&sources);
+        for line in doctrine_lines(before, choices) {
+            r.item(&line);
+        }
         r.line("");
     }
     let mut lines = Vec::new();
@@ -1068,6 +1072,153 @@ pub fn plot_sources(before: &Battle, plots: &[crate::engine::doctrine::PlotSourc
     } else {
         format!("Plots: {}", groups.join("; "))
     }
+}
+
+/// [`plot_sources`] followed by what each generated plot chose
+/// ([`doctrine_lines`]), one line each.
+pub fn plot_account(
+    before: &Battle,
+    plots: &[crate::engine::doctrine::PlotSource],
+    choices: &[Option<crate::engine::doctrine::Choice>],
+) -> String {
+    let mut out = plot_sources(before, plots);
+    for line in doctrine_lines(before, choices) {
+        out.push_str("\n  ");
+        out.push_str(&line);
+    }
+    out
+}
+
+/// Volleys as words: "Volley 2", "Volleys 1-2", "Volleys 1 and 3", or
+/// "every Volley".
+fn volleys_text(on: [bool; 3]) -> String {
+    let list: Vec<usize> = (0..3).filter(|&v| on[v]).map(|v| v + 1).collect();
+    match list.as_slice() {
+        [] => String::new(),
+        [one] => format!("Volley {one}"),
+        [1, 2, 3] => "every Volley".to_string(),
+        [a, b] if b - a == 1 => format!("Volleys {a}-{b}"),
+        [a, b] => format!("Volleys {a} and {b}"),
+        _ => String::new(),
+    }
+}
+
+/// What each Formation with a generated plot chose and why, in a few
+/// words (docs/doctrine.md): `Pickets: closes on Gale, seeking 24 MU where
+/// it outguns it (3.1 against 1.2 damage a Volley); Speed 4, Evasion 2;
+/// missiles in Volley 2; class-1 beams on point defence in every Volley`.
+pub fn doctrine_lines(before: &Battle, choices: &[Option<crate::engine::doctrine::Choice>]) -> Vec<String> {
+    choices
+        .iter()
+        .enumerate()
+        .filter_map(|(f, c)| c.as_ref().map(|c| (f, c)))
+        .filter(|(f, _)| before.formation_active(*f))
+        .map(|(f, c)| format!("{}: {}.", before.formations[f].name, choice_text(before, c)))
+        .collect()
+}
+
+fn choice_text(b: &Battle, c: &crate::engine::doctrine::Choice) -> String {
+    use crate::engine::doctrine::plan::Stance;
+    use crate::engine::doctrine::Withdrawal;
+    let name = |f: usize| b.formations[f].name.clone();
+    let mut parts = Vec::new();
+    match (c.withdrawing, c.target) {
+        (Some(why), _) => parts.push(format!(
+            "withdraws from every enemy ({}), all thrust to Speed",
+            match why {
+                Withdrawal::Trigger => "its withdraw_when trigger fired",
+                Withdrawal::CannotFight => "it can no longer do damage at any range",
+            }
+        )),
+        (None, Some(t)) => {
+            let word = |m: Maneuver| match m {
+                Maneuver::Close => "closes on",
+                Maintain => "keeps its range to",
+                Maneuver::Withdraw => "opens the range from",
+            };
+            use Maneuver::Maintain;
+            let m = c.maneuvers;
+            let mut move_text = if m[0] == m[1] && m[1] == m[2] {
+                format!("{} {}", word(m[0]), name(t))
+            } else {
+                let last = (1..3).find(|&v| m[v] != m[0]).unwrap_or(2);
+                format!(
+                    "{} {} in {}, then {}",
+                    word(m[0]),
+                    name(t),
+                    volleys_text([true, last > 1, false]),
+                    word(m[last]).replace(" to", "").replace(" from", "").replace(" on", "")
+                )
+            };
+            if let Some(p) = c.plan {
+                let why = match p.stance {
+                    Stance::Outgun => format!(
+                        "where it outguns it ({:.1} against {:.1} damage a Volley)",
+                        p.at_seek.0, p.at_seek.1
+                    ),
+                    Stance::LeastBad => format!(
+                        "where it is outgunned least ({:.1} against {:.1} damage a Volley)",
+                        p.at_seek.0, p.at_seek.1
+                    ),
+                    Stance::Avoid => {
+                        "out of its reach: it is outgunned more than tenfold at every range".to_string()
+                    }
+                    Stance::NoFight => "though neither can reach the other".to_string(),
+                };
+                move_text.push_str(&format!(
+                    ", seeking {} MU {why}; expected range {:.0}, {:.0}, {:.0} MU",
+                    p.seek, p.range[0], p.range[1], p.range[2]
+                ));
+            }
+            parts.push(move_text);
+        }
+        (None, None) => parts.push("no enemy to maneuver against".to_string()),
+    }
+    parts.push(format!("Speed {}, Evasion {}", c.speed, c.evasion));
+    if let Some(t) = c.fire_at {
+        let mut fire = format!("fires at {}", name(t));
+        if let Some(s) = c.second {
+            fire.push_str(&format!(
+                ", with second Fire Controls at {} for what cannot reach it",
+                name(s)
+            ));
+        }
+        parts.push(fire);
+    }
+    let l = &c.launches;
+    let missiles = [0, 1, 2].map(|v| l.salvos[v].iter().any(|&x| x) || l.racks.contains(&Some(v)));
+    if missiles.iter().any(|&x| x) {
+        parts.push(format!("missiles in {}", volleys_text(missiles)));
+    }
+    if let Some(v) = l.submunitions {
+        let mut on = [false; 3];
+        on[v] = true;
+        parts.push(format!("submunitions in {}", volleys_text(on)));
+    }
+    if c.pd.iter().any(|&x| x) {
+        parts.push(format!(
+            "class-1 beams on point defence in {}{}",
+            volleys_text(c.pd),
+            if c.threat.iter().any(|&x| x) {
+                " (enemy missiles or small craft may reach it)"
+            } else {
+                ""
+            }
+        ));
+    }
+    if c.pds_at_ships.iter().any(|&x| x) {
+        parts.push(format!("PDS at ships in {}", volleys_text(c.pds_at_ships)));
+    }
+    if let Some((u, s)) = c.needles {
+        let unit = &b.units[u];
+        parts.push(format!(
+            "needle beams at {}'s {} (system {})",
+            unit.name,
+            unit.systems[s].kind.name(unit.profile),
+            s + 1
+        ));
+    }
+    parts.join("; ")
 }
 
 /// The result block of a battle: the decision, each Unit's fate and the

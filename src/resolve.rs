@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::engine::dice::Dice;
-use crate::engine::doctrine::{PlotSource, PlotWork};
+use crate::engine::doctrine::{Choice, PlotSource, PlotWork};
 use crate::engine::event::Recorder;
 use crate::engine::plot::ExchangePlot;
 use crate::engine::state::{Battle, Control};
@@ -132,8 +132,14 @@ pub struct ResolvedBattle {
     pub json: String,
 }
 
-/// An Exchange's plot and, per Formation, where its plot came from.
-pub type SourcedPlot = (ExchangePlot, Vec<PlotSource>);
+/// An Exchange's plot and, per Formation, where its plot came from and
+/// what a generated plot chose (for the report).
+#[derive(Debug, Clone, Default)]
+pub struct Plotted {
+    pub plot: ExchangePlot,
+    pub sources: Vec<PlotSource>,
+    pub choices: Vec<Option<Choice>>,
+}
 
 /// The plots of Exchange `i` (0-based: the `i + 1`-th Exchange played) of a
 /// battle of at most `count` Exchanges from `loaded`, given the state
@@ -151,19 +157,16 @@ pub type SourcedPlot = (ExchangePlot, Vec<PlotSource>);
 ///
 /// Pure: no dice. [`battle_plot_into`] is the same rule writing into reused
 /// memory, for the batch hot path.
-pub fn battle_plot(loaded: &crate::orders::Loaded, battle: &Battle, i: u32, count: u32) -> SourcedPlot {
+pub fn battle_plot(loaded: &crate::orders::Loaded, battle: &Battle, i: u32, count: u32) -> Plotted {
     let mut plot = ExchangePlot::default();
     let mut sources = Vec::new();
-    battle_plot_into(
-        loaded,
-        battle,
-        i,
-        count,
-        &mut plot,
-        &mut sources,
-        &mut PlotWork::default(),
-    );
-    (plot, sources)
+    let mut work = PlotWork::default();
+    battle_plot_into(loaded, battle, i, count, &mut plot, &mut sources, &mut work);
+    Plotted {
+        plot,
+        sources,
+        choices: work.choices().to_vec(),
+    }
 }
 
 /// [`battle_plot`] into `plot` and `sources`, reusing their memory and
@@ -206,9 +209,9 @@ pub fn battle_plot_into(
 
 /// Plays up to `count` Exchanges from `battle` (whose next Exchange is
 /// `header.exchange`, seeded from the battle seed `base_seed`), stopping at
-/// a decision. The first Exchange uses `first_plot`, whose Formations' plots
-/// came from `first_sources`; each later one `later(state)`, which says
-/// where each plot came from too (the CLI passes
+/// a decision. The first Exchange uses `first` (its plots, where they came
+/// from and what generated ones chose); each later one `later(state)` (the
+/// CLI passes
 /// [`battle_plot`]: standing orders and the default doctrine). The report
 /// gives each Exchange in full when `detail`, otherwise a summary, each
 /// saying where the plots came from, then the result.
@@ -217,13 +220,12 @@ pub fn resolve_battle(
     header: &Header,
     base_seed: u64,
     battle: &Battle,
-    first_plot: &ExchangePlot,
-    first_sources: &[PlotSource],
+    first: &Plotted,
     victory: &crate::engine::victory::Victory,
     count: u32,
     style: Style,
     detail: bool,
-    later: &dyn Fn(&Battle) -> SourcedPlot,
+    later: &dyn Fn(&Battle) -> Plotted,
 ) -> ResolvedBattle {
     use crate::engine::victory::{decide, exchange_seed, side_masses};
     let start_mass = side_masses(battle);
@@ -234,14 +236,14 @@ pub fn resolve_battle(
     let mut outcome = None;
     let mut played = 0;
     let mut scratch = Scratch::default();
-    let mut plot = first_plot.clone();
-    let mut sources = first_sources.to_vec();
+    let mut plotted = first.clone();
     let mut exchanges_json = Vec::new();
     for i in 0..count.max(1) {
         let k = header.exchange + i;
         if i > 0 {
-            (plot, sources) = later(&current);
+            plotted = later(&current);
         }
+        let Plotted { plot, sources, choices } = &plotted;
         let h = Header {
             title: header.title.clone(),
             seed: exchange_seed(base_seed, k),
@@ -250,18 +252,19 @@ pub fn resolve_battle(
         let before = current.clone();
         let mut rec = Recorder::default();
         let mut dice = Dice::new(h.seed);
-        run_exchange(&mut current, &plot, &mut dice, &mut rec, &mut scratch);
+        run_exchange(&mut current, plot, &mut dice, &mut rec, &mut scratch);
         played += 1;
         if detail {
             let full = report::render(&h, &before, &current, &rec, style);
-            report_text.push_str(&with_plot_sources(&full, &report::plot_sources(&before, &sources)));
+            let account = report::plot_account(&before, sources, choices);
+            report_text.push_str(&with_plot_sources(&full, &account));
             report_text.push('\n');
         } else {
-            report_text.push_str(&report::summary(&h, &before, &current, &sources, style));
+            report_text.push_str(&report::summary(&h, &before, &current, sources, choices, style));
             report_text.push('\n');
         }
         log.push_str(&crate::log::render(&h, &before, &rec));
-        exchanges_json.push(exchange_json(&h, &before, &current, &sources));
+        exchanges_json.push(exchange_json(&h, &before, &current, sources));
         outcome = decide(&current, &start_mass, victory, k);
         if outcome.is_some() {
             break;
@@ -293,9 +296,10 @@ pub fn resolve_battle(
     }
 }
 
-/// An Exchange's full report with the line saying where its plots came
-/// from, under the `Seed N` line of its title.
-fn with_plot_sources(report: &str, line: &str) -> String {
+/// An Exchange's full report with the lines saying where its plots came
+/// from (and what generated plots chose), under the `Seed N` line of its
+/// title.
+pub fn with_plot_sources(report: &str, line: &str) -> String {
     if line.is_empty() {
         return report.to_string();
     }

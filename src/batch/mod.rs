@@ -328,7 +328,7 @@ impl<'a> Worker<'a> {
 
 /// The plots of a batch's first Exchange (computed once).
 pub fn first_plot(loaded: &Loaded, options: &Options) -> ExchangePlot {
-    battle_plot(loaded, &loaded.battle, 0, options.exchanges).0
+    battle_plot(loaded, &loaded.battle, 0, options.exchanges).plot
 }
 
 /// Why a batch could not run.

@@ -123,6 +123,13 @@ pub fn decide(ctx: &Context<'_>, f: FormationId, d: &Doctrine) -> Choice {
         c.maneuvers = [Maneuver::Withdraw; 3];
     } else {
         c.target = maneuver_target(b, f, d.target);
+        // The default maneuvers against ships: small craft come to it.
+        if d.target == super::Selector::Nearest && c.target.is_some_and(|t| b.craft_only(t)) {
+            c.target = enemies(b, f)
+                .filter(|&e| !b.craft_only(e))
+                .min_by_key(|&e| (ctx.range(f, e), e))
+                .or(c.target);
+        }
         movement(ctx, f, d, &mut c);
     }
     c.threat = threats(ctx, f, &c);

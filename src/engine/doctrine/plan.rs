@@ -20,8 +20,16 @@ const STEP: f64 = 3.0;
 /// Volleys of fire the range an Exchange ends at is worth, for the
 /// Exchanges after it.
 const TERMINAL_VOLLEYS: f64 = 2.0;
+/// Whether the plan expects the target to head for the range that suits it
+/// (true) or to keep its range (false, readings D2): two Formations that
+/// each wait for the other to close would otherwise never meet, and
+/// ordnance would be launched at a range the target never came to.
+const ASSUME_THEY_SEEK: bool = false;
 /// Keeps a ratio finite when the other side deals nothing.
 const EPSILON: f64 = 1e-3;
+/// A Formation that takes more than ten times the share of itself it deals
+/// of the target at every range avoids it ([`Stance::Avoid`]).
+const HOPELESS: f64 = 0.1;
 /// Mean Speed (or Evasion) Points of one die.
 const POINTS_PER_DIE: f64 = 2.0 / 3.0;
 /// Variance in MU² of the range change one Speed die makes (3 MU times
@@ -53,6 +61,9 @@ pub enum Stance {
     /// It is outgunned at every range it can reach the target from: this
     /// range is the least bad.
     LeastBad,
+    /// It is outgunned more than tenfold at every range: it keeps out of
+    /// the target's reach as far as it can (readings D3).
+    Avoid,
     /// Neither side can reach the other from any range.
     NoFight,
 }
@@ -198,7 +209,14 @@ fn seek(ours: &[f64; GRID], theirs: &[f64; GRID], dur: (f64, f64), now: u32) -> 
     };
     match pick(&score, &|i| ours[i] > 0.0) {
         Some((v, _, i)) if v > 0.0 => (i, Stance::Outgun),
-        Some(_) => pick(&ratio, &|i| ours[i] > 0.0).map_or((0, Stance::NoFight), |(_, _, i)| (i, Stance::LeastBad)),
+        Some(_) => match pick(&ratio, &|i| ours[i] > 0.0) {
+            Some((r, _, _)) if r < HOPELESS => {
+                let safe = |i: usize| -theirs[i];
+                pick(&safe, &|i| grid_range(i) >= now).map_or((0, Stance::Avoid), |(_, _, i)| (i, Stance::Avoid))
+            }
+            Some((_, _, i)) => (i, Stance::LeastBad),
+            None => (0, Stance::NoFight),
+        },
         None => ((now / 3).min((GRID - 1) as u32) as usize, Stance::NoFight),
     }
 }
@@ -248,31 +266,46 @@ pub struct Launches {
     pub submunitions: Option<usize>,
 }
 
-/// In reach with a margin of half a spread (so an unlucky Volley rarely
-/// wastes a launch).
-fn surely_within(range: f64, spread: f64, reach: u32) -> bool {
-    range + 0.5 * spread <= f64::from(reach)
+/// How far above its expected range the range may be, in spreads, for a
+/// one-shot rack to count as surely in reach (three chances in four for a
+/// normal spread).
+const SURE: f64 = 0.674;
+
+/// The Volley one-shot ordnance of reach `reach` fires in: the first whose
+/// range is surely within reach; if none is, the Volley likeliest in reach
+/// when its expected range is within reach at all.
+fn one_shot_volley(range: &[f64; 3], spread: &[f64; 3], reach: f64) -> Option<usize> {
+    if let Some(v) = (0..3).find(|&v| range[v] + SURE * spread[v] <= reach) {
+        return Some(v);
+    }
+    let margin = |v: usize| reach - range[v] - SURE * spread[v];
+    (0..3)
+        .filter(|&v| range[v] <= reach)
+        .max_by(|&x, &y| margin(x).total_cmp(&margin(y)).then(y.cmp(&x)))
 }
 
-/// When `a`'s ordnance fires over an Exchange at these ranges.
+/// When `a`'s ordnance fires over an Exchange at these ranges (expected,
+/// with their spread): salvo launchers in every Volley whose expected range
+/// is within reach while loads last; racks, heavy missiles and submunition
+/// packs (to 12 MU, where they roll at least two dice) once
+/// ([`one_shot_volley`]).
 pub fn launches(a: &Arsenal, range: &[f64; 3], spread: &[f64; 3]) -> Launches {
     let mut l = Launches::default();
     for er in 0..2 {
-        let reach = missile_range(er == 1);
+        let reach = f64::from(missile_range(er == 1));
         let mut loads = a.salvos[er].loads;
         for v in 0..3 {
-            let ok = surely_within(range[v], spread[v], reach);
-            if ok && a.salvos[er].launchers > 0 && loads > 0 {
+            if range[v] <= reach && a.salvos[er].launchers > 0 && loads > 0 {
                 l.salvos[v][er] = true;
                 loads = loads.saturating_sub(a.salvos[er].launchers);
             }
-            if ok && l.racks[er].is_none() && (a.racks[er] > 0 || a.heavies[er] > 0) {
-                l.racks[er] = Some(v);
-            }
+        }
+        if a.racks[er] > 0 || a.heavies[er] > 0 {
+            l.racks[er] = one_shot_volley(range, spread, reach);
         }
     }
     if a.submunitions.iter().any(|&n| n > 0) {
-        l.submunitions = (0..3).find(|&v| surely_within(range[v], spread[v], 12));
+        l.submunitions = one_shot_volley(range, spread, 12.0);
     }
     l
 }
@@ -321,8 +354,9 @@ fn play(
     x: &mut Exchange,
     seq: [Maneuver; 3],
     evasion: u32,
+    seek: u32,
     their_seek: u32,
-    favourite: bool,
+    stance: Stance,
 ) -> (Plan, f64) {
     let speed = p.thrust - evasion;
     let their_speed = p.theirs.thrust - p.their_evasion;
@@ -332,7 +366,7 @@ fn play(
     let mut range = [0.0; 3];
     let mut spread = [0.0; 3];
     for v in 0..3 {
-        let theirs = toward(r, their_seek);
+        let theirs = if ASSUME_THEY_SEEK { toward(r, their_seek) } else { Maneuver::Maintain };
         let next = step(
             r,
             (seq[v], points(speed, 0.0)),
@@ -373,11 +407,11 @@ fn play(
         }
     }
     let (dealt, taken) = (dealt / x.durability.1, taken / x.durability.0);
-    let score = if favourite {
-        dealt - taken
-    } else {
-        dealt / (taken + EPSILON)
-    };
+    let score = match stance {
+        Stance::Outgun => dealt - taken,
+        Stance::LeastBad | Stance::NoFight => dealt / (taken + EPSILON),
+        Stance::Avoid => EPSILON * dealt - taken,
+    } - EPSILON * EPSILON * (range[2] - f64::from(seek)).abs();
     let plan = Plan {
         maneuvers: seq,
         speed,
@@ -402,11 +436,10 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
     let (our_i, stance) = seek(&x.ours, &x.theirs, x.durability, p.range);
     let (their_i, _) = seek(&x.theirs, &x.ours, (x.durability.1, x.durability.0), p.range);
     let their_seek = grid_range(their_i);
-    let favourite = stance == Stance::Outgun;
     let cap = (p.thrust / 2).min(super::assess::MAX_EVASION_DICE as u32);
     let mut best: Option<(Plan, f64)> = None;
     let consider = |x: &mut Exchange, best: &mut Option<(Plan, f64)>, seq: [Maneuver; 3], e: u32| {
-        let (plan, score) = play(p, x, seq, e, their_seek, favourite);
+        let (plan, score) = play(p, x, seq, e, grid_range(our_i), their_seek, stance);
         if best.as_ref().is_none_or(|(_, s)| score > *s + 1e-9) {
             *best = Some((plan, score));
         }
