@@ -1118,8 +1118,8 @@ pub fn doctrine_lines(before: &Battle, choices: &[Option<crate::engine::doctrine
 }
 
 fn choice_text(b: &Battle, c: &crate::engine::doctrine::Choice) -> String {
-    use crate::engine::doctrine::plan::Stance;
     use crate::engine::doctrine::Withdrawal;
+    use crate::engine::doctrine::plan::Stance;
     let name = |f: usize| b.formations[f].name.clone();
     let mut parts = Vec::new();
     match (c.withdrawing, c.target) {
@@ -1160,9 +1160,7 @@ fn choice_text(b: &Battle, c: &crate::engine::doctrine::Choice) -> String {
                         "where it is outgunned least ({:.1} against {:.1} damage a Volley)",
                         p.at_seek.0, p.at_seek.1
                     ),
-                    Stance::Avoid => {
-                        "out of its reach: it is outgunned more than tenfold at every range".to_string()
-                    }
+                    Stance::Avoid => "out of its reach: it is outgunned more than tenfold at every range".to_string(),
                     Stance::NoFight => "though neither can reach the other".to_string(),
                 };
                 move_text.push_str(&format!(

@@ -20,11 +20,6 @@ const STEP: f64 = 3.0;
 /// Volleys of fire the range an Exchange ends at is worth, for the
 /// Exchanges after it.
 const TERMINAL_VOLLEYS: f64 = 2.0;
-/// Whether the plan expects the target to head for the range that suits it
-/// (true) or to keep its range (false, readings D2): two Formations that
-/// each wait for the other to close would otherwise never meet, and
-/// ordnance would be launched at a range the target never came to.
-const ASSUME_THEY_SEEK: bool = false;
 /// Keeps a ratio finite when the other side deals nothing.
 const EPSILON: f64 = 1e-3;
 /// A Formation that takes more than ten times the share of itself it deals
@@ -348,17 +343,18 @@ fn points(dice: u32, minus: f64) -> f64 {
     (f64::from(dice) * POINTS_PER_DIE - minus).max(0.0)
 }
 
-/// Plays a candidate out: expected ranges, spreads and the score.
-fn play(
-    p: &Pair<'_>,
-    x: &mut Exchange,
-    seq: [Maneuver; 3],
-    evasion: u32,
-    seek: u32,
-    their_seek: u32,
-    stance: Stance,
-) -> (Plan, f64) {
-    let speed = p.thrust - evasion;
+/// How the plan expects the target to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    /// It heads for the range that suits it ([`seek`] from its side).
+    Seeks,
+    /// It keeps its range.
+    Keeps,
+}
+
+/// Expected ranges and spreads over the three Volleys of `seq` with `speed`
+/// Speed dice, the target moving as `expect` says.
+fn ranges(p: &Pair<'_>, seq: [Maneuver; 3], speed: u32, their_seek: u32, expect: Expect) -> ([f64; 3], [f64; 3]) {
     let their_speed = p.theirs.thrust - p.their_evasion;
     let their_minus = if p.their_primary { 0.0 } else { 1.0 };
     let mut r = f64::from(p.range);
@@ -366,8 +362,11 @@ fn play(
     let mut range = [0.0; 3];
     let mut spread = [0.0; 3];
     for v in 0..3 {
-        let theirs = if ASSUME_THEY_SEEK { toward(r, their_seek) } else { Maneuver::Maintain };
-        let next = step(
+        let theirs = match expect {
+            Expect::Seeks => toward(r, their_seek),
+            Expect::Keeps => Maneuver::Maintain,
+        };
+        r = step(
             r,
             (seq[v], points(speed, 0.0)),
             (theirs, points(their_speed, their_minus)),
@@ -380,38 +379,73 @@ fn play(
             }
         };
         var += MU_VARIANCE_PER_DIE * (movers(seq[v], speed) + movers(theirs, their_speed));
-        r = next;
         range[v] = r;
         spread[v] = var.sqrt();
     }
+    (range, spread)
+}
+
+/// The shares of the target and of ourselves the Exchange is expected to
+/// destroy at these ranges, with `evasion` Evasion dice: the three Volleys
+/// of sustained fire and ordnance both ways, and two more Volleys of
+/// sustained fire at the range it ends at.
+fn shares(p: &Pair<'_>, x: &mut Exchange, range: &[f64; 3], spread: &[f64; 3], evasion: u32) -> (f64, f64) {
     let mut dealt = TERMINAL_VOLLEYS * fire_at(&x.our_fire, range[2]);
-    for &r in &range {
+    for &r in range {
         dealt += fire_at(&x.our_fire, r);
     }
     let theirs = x.their_fire(p, evasion);
     let mut taken = TERMINAL_VOLLEYS * fire_at(theirs, range[2]);
-    for &r in &range {
+    for &r in range {
         taken += fire_at(theirs, r);
     }
     if p.ours.has_ordnance() {
-        let l = launches(p.ours, &range, &spread);
+        let l = launches(p.ours, range, spread);
         for v in 0..3 {
             dealt += launch_damage(p.tables, p.ours, p.theirs, &l, v, range[v], p.their_evasion, false);
         }
     }
     if p.theirs.has_ordnance() {
         // The target fires its missiles whenever we are in reach.
-        let l = launches(p.theirs, &range, &[0.0; 3]);
+        let l = launches(p.theirs, range, &[0.0; 3]);
         for v in 0..3 {
             taken += launch_damage(p.tables, p.theirs, p.ours, &l, v, range[v], evasion, p.class1_pd);
         }
     }
-    let (dealt, taken) = (dealt / x.durability.1, taken / x.durability.0);
-    let score = match stance {
-        Stance::Outgun => dealt - taken,
-        Stance::LeastBad | Stance::NoFight => dealt / (taken + EPSILON),
-        Stance::Avoid => EPSILON * dealt - taken,
-    } - EPSILON * EPSILON * (range[2] - f64::from(seek)).abs();
+    (dealt / x.durability.1, taken / x.durability.0)
+}
+
+/// Plays a candidate out against both expectations of the target (it
+/// heads for its own range, or keeps its range: neither side can know which,
+/// readings D18) and scores it by their mean. The ranges the plan keeps
+/// (for ordnance and point defence) are those of a target that keeps its
+/// range: ordnance is not launched at a range the target may never come to.
+#[allow(clippy::too_many_arguments)]
+fn play(
+    p: &Pair<'_>,
+    x: &mut Exchange,
+    seq: [Maneuver; 3],
+    evasion: u32,
+    seek: u32,
+    their_seek: u32,
+    stance: Stance,
+) -> (Plan, f64) {
+    let speed = p.thrust - evasion;
+    let mut score = 0.0;
+    let mut kept = ([0.0; 3], [0.0; 3]);
+    for expect in [Expect::Seeks, Expect::Keeps] {
+        let (range, spread) = ranges(p, seq, speed, their_seek, expect);
+        let (dealt, taken) = shares(p, x, &range, &spread, evasion);
+        score += 0.5
+            * match stance {
+                Stance::Outgun => dealt - taken,
+                Stance::LeastBad | Stance::NoFight => dealt / (taken + EPSILON),
+                Stance::Avoid => EPSILON * dealt - taken,
+            };
+        kept = (range, spread);
+    }
+    let (range, spread) = kept;
+    score -= EPSILON * EPSILON * (range[2] - f64::from(seek)).abs();
     let plan = Plan {
         maneuvers: seq,
         speed,
