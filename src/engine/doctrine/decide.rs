@@ -78,7 +78,7 @@ impl Context<'_> {
 
 /// The default rule for withdrawing: a Formation that cannot do damage at
 /// any range and can still move gives up the fight, unless that would lose
-/// the battle (readings D5): with reserves, its side's last Formation
+/// the battle (readings D20): with reserves, its side's last Formation
 /// stays (at the Reserve it would leave the side with nobody in combat).
 pub fn cannot_fight(ctx: &Context<'_>, f: FormationId) -> bool {
     let b = ctx.battle;

@@ -57,7 +57,7 @@ pub enum Stance {
     /// range is the least bad.
     LeastBad,
     /// It is outgunned more than tenfold at every range: it keeps out of
-    /// the target's reach as far as it can (readings D3).
+    /// the target's reach as far as it can (readings D18).
     Avoid,
     /// Neither side can reach the other from any range.
     NoFight,
