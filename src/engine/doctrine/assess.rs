@@ -474,8 +474,12 @@ pub fn missiles(tables: &DieTables, salvos: f64, heavies: f64, t: &Arsenal, evas
     let per_attack = pool / (salvos + heavies).div_euclid(ships).max(1.0);
     let through: f64 = (1..=6).map(|m| (f64::from(m) - per_attack).max(0.0)).sum::<f64>() / 6.0;
     // A heavy missile survives each PD die with 2/3.
-    let heavy_through = (2.0_f64 / 3.0).powf(per_attack / PDS_KILLS);
-    salvos * through * D6_MEAN + heavies * heavy_through * HEAVY_MEAN
+    let heavy = if heavies > 0.0 {
+        heavies * (2.0_f64 / 3.0).powf(per_attack / PDS_KILLS) * HEAVY_MEAN
+    } else {
+        0.0
+    };
+    salvos * through * D6_MEAN + heavy
 }
 
 #[cfg(test)]

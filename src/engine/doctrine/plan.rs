@@ -17,9 +17,9 @@ use super::assess::{Arsenal, DieTables, Firepower, MAX_EVASION_DICE, missiles, s
 /// Ranges are weighed every 3 MU (a Speed Point) from 0 to `3 · (GRID − 1)`.
 pub const GRID: usize = 41;
 const STEP: f64 = 3.0;
-/// Volleys of fire the range an Exchange ends at is worth, for the
-/// Exchanges after it.
-const TERMINAL_VOLLEYS: f64 = 2.0;
+/// Volleys of sustained fire the range an Exchange ends at is worth, for
+/// the Exchange after it (ordnance left that can reach it counts once).
+const TERMINAL_VOLLEYS: f64 = 3.0;
 /// Keeps a ratio finite when the other side deals nothing.
 const EPSILON: f64 = 1e-3;
 /// A Formation that takes more than ten times the share of itself it deals
@@ -63,20 +63,88 @@ pub enum Stance {
     NoFight,
 }
 
+/// What one side's ordnance left can deal, fired once: per reach class
+/// (standard 30 MU, extended 42 MU) the damage of one salvo and of one heavy
+/// missile through the other side's point defence, the salvos its
+/// magazines and racks hold, the heavy missiles; submunition packs' total by
+/// their 6 MU bands.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Stores {
+    salvo: [f64; 2],
+    heavy: [f64; 2],
+    loads: [f64; 2],
+    racks: [f64; 2],
+    heavies: [f64; 2],
+    submunitions: [f64; 3],
+}
+
+impl Stores {
+    fn new(tables: &DieTables, a: &Arsenal, t: &Arsenal, evasion: u32, class1_pd: bool) -> Stores {
+        let mut s = Stores::default();
+        if !a.has_ordnance() {
+            return s;
+        }
+        for er in 0..2 {
+            s.salvo[er] = missiles(tables, 1.0, 0.0, t, evasion, class1_pd);
+            s.heavy[er] = missiles(tables, 0.0, 1.0, t, evasion, class1_pd);
+            s.loads[er] = f64::from(if a.salvos[er].launchers > 0 {
+                a.salvos[er].loads
+            } else {
+                0
+            });
+            s.racks[er] = f64::from(a.racks[er]);
+            s.heavies[er] = f64::from(a.heavies[er]);
+        }
+        for (band, total) in s.submunitions.iter_mut().enumerate() {
+            *total = submunitions(tables, a, 6 * u32::try_from(band + 1).unwrap_or(3), evasion);
+        }
+        s
+    }
+
+    /// All of it that can reach `r`, less what `l` launched (launchers
+    /// `launched` loads of each reach; racks and packs once).
+    fn left_at(&self, r: f64, l: Option<(&Launches, [f64; 2])>) -> f64 {
+        let mut sum = 0.0;
+        for er in 0..2 {
+            if r > f64::from(missile_range(er == 1)) {
+                continue;
+            }
+            let (loads, racks_gone) = match l {
+                Some((l, used)) => ((self.loads[er] - used[er]).max(0.0), l.racks[er].is_some()),
+                None => (self.loads[er], false),
+            };
+            sum += loads * self.salvo[er];
+            if !racks_gone {
+                sum += self.racks[er] * self.salvo[er] + self.heavies[er] * self.heavy[er];
+            }
+        }
+        let packs_gone = l.is_some_and(|(l, _)| l.submunitions.is_some());
+        if !packs_gone && r <= 18.0 {
+            let band = ((r / 6.0).ceil().max(1.0) as usize).min(3);
+            sum += self.submunitions[band - 1];
+        }
+        sum
+    }
+}
+
 /// The expected sustained damage of each side: on the 3 MU grid for
 /// where each would sit, and at any range for the plans.
 #[derive(Debug, Clone)]
 pub struct Exchange {
-    /// Our fire at the target rolling its assumed Evasion.
-    pub our_fire: Firepower,
-    /// Its fire at us, by our Evasion dice (made when first asked for).
-    their_fire: [Option<Firepower>; MAX_EVASION_DICE + 1],
+    /// Its fire at us on the grid, by our Evasion dice (made when first
+    /// asked for: bit `e` of `made`).
+    their_grids: [[f64; GRID]; MAX_EVASION_DICE + 1],
+    made: u32,
     /// On the grid: ours, and the target's when we put a third of our
     /// thrust to Evasion.
     pub ours: [f64; GRID],
     pub theirs: [f64; GRID],
     /// Hull and armour boxes left: ours and the target's.
     pub durability: (f64, f64),
+    /// Each side's ordnance left (the target's against a third of our
+    /// thrust in Evasion).
+    pub our_stores: Stores,
+    pub their_stores: Stores,
 }
 
 /// Everything the plan weighs about one pair of Formations.
@@ -138,41 +206,57 @@ impl Exchange {
         let our_fire = Firepower::new(p.tables, p.ours, p.theirs, p.their_evasion);
         let third_fire = Firepower::new(p.tables, p.theirs, p.ours, third(p.thrust));
         let mut x = Exchange {
-            our_fire,
-            their_fire: [None; MAX_EVASION_DICE + 1],
+            their_grids: [[0.0; GRID]; MAX_EVASION_DICE + 1],
+            made: 0,
             ours: [0.0; GRID],
             theirs: [0.0; GRID],
             durability: (
                 f64::from(p.ours.durability.max(1)),
                 f64::from(p.theirs.durability.max(1)),
             ),
+            our_stores: Stores::new(p.tables, p.ours, p.theirs, p.their_evasion, false),
+            their_stores: Stores::new(p.tables, p.theirs, p.ours, third(p.thrust), p.class1_pd),
         };
-        x.their_fire[third(p.thrust).min(MAX_EVASION_DICE as u32) as usize] = Some(third_fire);
         for (i, &r) in RANGES.iter().enumerate() {
             x.ours[i] = our_fire.at(r);
             x.theirs[i] = third_fire.at(r);
         }
+        let e = evasion_index(third(p.thrust));
+        x.their_grids[e] = x.theirs;
+        x.made |= 1 << e;
         x
     }
 
-    /// The target's fire at us when we roll `evasion` Evasion dice.
-    fn their_fire(&mut self, p: &Pair<'_>, evasion: u32) -> &Firepower {
-        let e = evasion.min(MAX_EVASION_DICE as u32) as usize;
-        self.their_fire[e].get_or_insert_with(|| Firepower::new(p.tables, p.theirs, p.ours, evasion))
+    /// The target's fire at us on the grid when we roll `evasion` Evasion
+    /// dice.
+    fn their_grid(&mut self, p: &Pair<'_>, evasion: u32) -> &[f64; GRID] {
+        let e = evasion_index(evasion);
+        if self.made & (1 << e) == 0 {
+            let fire = Firepower::new(p.tables, p.theirs, p.ours, evasion);
+            for (slot, &r) in self.their_grids[e].iter_mut().zip(&RANGES) {
+                *slot = fire.at(r);
+            }
+            self.made |= 1 << e;
+        }
+        &self.their_grids[e]
     }
+}
+
+fn evasion_index(evasion: u32) -> usize {
+    evasion.min(MAX_EVASION_DICE as u32) as usize
 }
 
 /// Damage per Volley at a range in MU, read linearly between the grid
 /// points around it (a smooth measure of an uncertain range).
-fn fire_at(fire: &Firepower, r: f64) -> f64 {
+fn grid_at(grid: &[f64; GRID], r: f64) -> f64 {
     let x = (r / STEP).clamp(0.0, (GRID - 1) as f64);
-    let i = x.floor() as usize;
+    // Not negative: truncation is the floor.
+    let i = x as usize;
     let w = x - i as f64;
-    let lo = fire.at(RANGES[i]);
-    if w == 0.0 || i + 1 >= GRID {
-        return lo;
+    if i + 1 >= GRID {
+        return grid[i];
     }
-    lo * (1.0 - w) + fire.at(RANGES[i + 1]) * w
+    grid[i] * (1.0 - w) + grid[i + 1] * w
 }
 
 /// A third of the thrust to Evasion (never above half).
@@ -180,13 +264,41 @@ fn third(thrust: u32) -> u32 {
     (thrust / 3).min(thrust / 2)
 }
 
-/// The range a side seeks by the sustained damage alone (no ordnance, the
-/// usual third of thrust to Evasion): where it outguns the other by the
-/// most, or where it is outgunned least when it is outgunned everywhere;
-/// ties go to the range nearest `now`.
-fn seek(ours: &[f64; GRID], theirs: &[f64; GRID], dur: (f64, f64), now: u32) -> (usize, Stance) {
-    let score = |i: usize| ours[i] / dur.1 - theirs[i] / dur.0;
-    let ratio = |i: usize| (ours[i] / dur.1) / (theirs[i] / dur.0 + EPSILON);
+/// Volleys of sustained fire the range a side seeks is weighed over
+/// (two Exchanges), against its ordnance, which is fired once.
+const HORIZON: f64 = 6.0;
+
+/// What sitting at each grid range is worth to one side over [`HORIZON`]
+/// Volleys: its sustained fire and its ordnance able to reach there, both
+/// ways, as shares of what the other side can take.
+struct Worth {
+    dealt: [f64; GRID],
+    taken: [f64; GRID],
+}
+
+impl Worth {
+    fn new(ours: &[f64; GRID], theirs: &[f64; GRID], stores: (&Stores, &Stores), dur: (f64, f64)) -> Worth {
+        let mut w = Worth {
+            dealt: [0.0; GRID],
+            taken: [0.0; GRID],
+        };
+        for (i, &r) in RANGES.iter().enumerate() {
+            let r = f64::from(r);
+            w.dealt[i] = (HORIZON * ours[i] + stores.0.left_at(r, None)) / dur.1;
+            w.taken[i] = (HORIZON * theirs[i] + stores.1.left_at(r, None)) / dur.0;
+        }
+        w
+    }
+}
+
+/// The range a side seeks ([`Worth`]): where it outguns the other by the
+/// most, or where it is outgunned least when it is outgunned everywhere
+/// (avoiding the other when outgunned more than tenfold); ties go to the
+/// range nearest `now`.
+fn seek(w: &Worth, now: u32) -> (usize, Stance) {
+    let (dealt, taken) = (&w.dealt, &w.taken);
+    let score = |i: usize| dealt[i] - taken[i];
+    let ratio = |i: usize| dealt[i] / (taken[i] + EPSILON);
     let near = |i: usize| (i64::from(grid_range(i)) - i64::from(now)).unsigned_abs();
     let pick = |f: &dyn Fn(usize) -> f64, only: &dyn Fn(usize) -> bool| {
         let mut best: Option<(f64, u64, usize)> = None;
@@ -202,11 +314,11 @@ fn seek(ours: &[f64; GRID], theirs: &[f64; GRID], dur: (f64, f64), now: u32) -> 
         }
         best
     };
-    match pick(&score, &|i| ours[i] > 0.0) {
+    match pick(&score, &|i| dealt[i] > 0.0) {
         Some((v, _, i)) if v > 0.0 => (i, Stance::Outgun),
-        Some(_) => match pick(&ratio, &|i| ours[i] > 0.0) {
+        Some(_) => match pick(&ratio, &|i| dealt[i] > 0.0) {
             Some((r, _, _)) if r < HOPELESS => {
-                let safe = |i: usize| -theirs[i];
+                let safe = |i: usize| -taken[i];
                 pick(&safe, &|i| grid_range(i) >= now).map_or((0, Stance::Avoid), |(_, _, i)| (i, Stance::Avoid))
             }
             Some((_, _, i)) => (i, Stance::LeastBad),
@@ -305,6 +417,16 @@ pub fn launches(a: &Arsenal, range: &[f64; 3], spread: &[f64; 3]) -> Launches {
     l
 }
 
+/// Salvo loads of each reach that `l` launches over the Exchange.
+fn used(a: &Arsenal, l: &Launches) -> [f64; 2] {
+    let mut used = [0.0; 2];
+    for (er, u) in used.iter_mut().enumerate() {
+        let volleys = (0..3).filter(|&v| l.salvos[v][er]).count() as f64;
+        *u = volleys * f64::from(a.salvos[er].launchers);
+    }
+    used
+}
+
 /// Expected damage of the launches of Volley `v` at range `r`.
 #[allow(clippy::too_many_arguments)]
 fn launch_damage(
@@ -390,20 +512,23 @@ fn ranges(p: &Pair<'_>, seq: [Maneuver; 3], speed: u32, their_seek: u32, expect:
 /// of sustained fire and ordnance both ways, and two more Volleys of
 /// sustained fire at the range it ends at.
 fn shares(p: &Pair<'_>, x: &mut Exchange, range: &[f64; 3], spread: &[f64; 3], evasion: u32) -> (f64, f64) {
-    let mut dealt = TERMINAL_VOLLEYS * fire_at(&x.our_fire, range[2]);
+    let mut dealt = TERMINAL_VOLLEYS * grid_at(&x.ours, range[2]);
     for &r in range {
-        dealt += fire_at(&x.our_fire, r);
+        dealt += grid_at(&x.ours, r);
     }
-    let theirs = x.their_fire(p, evasion);
-    let mut taken = TERMINAL_VOLLEYS * fire_at(theirs, range[2]);
+    let theirs = x.their_grid(p, evasion);
+    let mut taken = TERMINAL_VOLLEYS * grid_at(theirs, range[2]);
     for &r in range {
-        taken += fire_at(theirs, r);
+        taken += grid_at(theirs, r);
     }
+    // Ordnance launched in the Exchange, and what is left of it and can
+    // reach the range it ends at (fired in the Exchanges after).
     if p.ours.has_ordnance() {
         let l = launches(p.ours, range, spread);
         for v in 0..3 {
             dealt += launch_damage(p.tables, p.ours, p.theirs, &l, v, range[v], p.their_evasion, false);
         }
+        dealt += x.our_stores.left_at(range[2], Some((&l, used(p.ours, &l))));
     }
     if p.theirs.has_ordnance() {
         // The target fires its missiles whenever we are in reach.
@@ -411,6 +536,7 @@ fn shares(p: &Pair<'_>, x: &mut Exchange, range: &[f64; 3], spread: &[f64; 3], e
         for v in 0..3 {
             taken += launch_damage(p.tables, p.theirs, p.ours, &l, v, range[v], evasion, p.class1_pd);
         }
+        taken += x.their_stores.left_at(range[2], Some((&l, used(p.theirs, &l))));
     }
     (dealt / x.durability.1, taken / x.durability.0)
 }
@@ -467,8 +593,13 @@ fn play(
 pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> Plan {
     let mut x = Exchange::new(p);
     // Where each side would sit, with a third of its thrust to Evasion.
-    let (our_i, stance) = seek(&x.ours, &x.theirs, x.durability, p.range);
-    let (their_i, _) = seek(&x.theirs, &x.ours, (x.durability.1, x.durability.0), p.range);
+    let ours = Worth::new(&x.ours, &x.theirs, (&x.our_stores, &x.their_stores), x.durability);
+    let (our_i, stance) = seek(&ours, p.range);
+    let theirs = Worth {
+        dealt: ours.taken,
+        taken: ours.dealt,
+    };
+    let (their_i, _) = seek(&theirs, p.range);
     let their_seek = grid_range(their_i);
     let cap = (p.thrust / 2).min(super::assess::MAX_EVASION_DICE as u32);
     let mut best: Option<(Plan, f64)> = None;
