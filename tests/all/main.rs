@@ -15,4 +15,5 @@ mod orders_write;
 mod resolve;
 mod roundtrip;
 mod support;
+mod tune;
 mod weapons;

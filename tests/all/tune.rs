@@ -1,0 +1,677 @@
+//! `fam tune` (src/tune.rs): the search for a side's best standing orders
+//! and the measure of the default doctrine (docs/doctrine.md, "How good is
+//! the default?" and "fam tune"): the same answer on any number of threads,
+//! every candidate on the same runs, the confirming stage on fresh runs,
+//! finalists ranked and reported consistently, paste-ready tables, axes a
+//! side cannot use left out, the measure's grid and rule, and the errors.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use fam::batch::{self, paired_difference, paired_wins, run_with_outcomes};
+use fam::engine::doctrine::{DcKind, Doctrine, EvasionSplit, Movement, Ordnance, PdMode, Selector, WithdrawWhen};
+use fam::orders::Loaded;
+use fam::tune::{self, MEASURE_MARGIN, Orders, Point, Space, Tried, Tuned};
+
+use crate::orders_write::{must_build, read_shipped};
+use crate::support::{fam, repo, text};
+
+// ---- Helpers ----------------------------------------------------------------
+
+fn shipped(name: &str) -> String {
+    std::fs::read_to_string(repo().join("scenarios").join(name)).unwrap()
+}
+
+fn load(what: &str, scenario: &str) -> Loaded {
+    must_build(what, scenario, &[], &mut read_shipped)
+}
+
+fn side(l: &Loaded, name: &str) -> usize {
+    l.battle.sides.iter().position(|s| s.name == name).unwrap()
+}
+
+/// What `fam tune` uses when given `--runs runs` (and `--threads`).
+fn options(l: &Loaded, side: usize, runs: u64, threads: Option<usize>) -> tune::Options {
+    tune::Options {
+        side,
+        runs,
+        top: 5,
+        batch: batch::Options {
+            seed: l.seed.unwrap_or(0),
+            exchanges: batch::default_exchanges(l),
+            threads,
+        },
+    }
+}
+
+fn search(l: &Loaded, opts: &tune::Options) -> Tuned {
+    tune::search(l, opts, &|_| {}).unwrap()
+}
+
+/// `l` with `orders` for every Formation of `side`, as the search plays it.
+fn with_orders(l: &Loaded, side: usize, orders: &Orders) -> Loaded {
+    let mut out = l.clone();
+    if let Orders::Uniform(d) = orders {
+        for f in tune::side_formations(l, side) {
+            out.doctrine[f] = Some(d.clone());
+        }
+    }
+    out
+}
+
+/// Outcome codes of `l` on `runs`.
+fn codes(l: &Loaded, opts: &tune::Options, runs: Range<u64>) -> Vec<u8> {
+    run_with_outcomes(l, &opts.batch, runs, &|_| {}).unwrap().1
+}
+
+fn count(codes: &[u8], code: u8) -> u64 {
+    codes.iter().filter(|&&c| c == code).count() as u64
+}
+
+/// The search on the duel for Marek that several tests read: 300
+/// confirming runs (screen 100, refinement 200), so the three stages
+/// play runs of different lengths, and eight finalists (`--top 8`), enough
+/// for some to win as often as others and lose more or less often.
+fn duel_marek() -> &'static (Loaded, tune::Options, Tuned) {
+    static SEARCH: OnceLock<(Loaded, tune::Options, Tuned)> = OnceLock::new();
+    SEARCH.get_or_init(|| {
+        let l = load("duel", &shipped("duel.toml"));
+        let opts = tune::Options {
+            top: 8,
+            ..options(&l, side(&l, "Marek"), 300, None)
+        };
+        let t = search(&l, &opts);
+        (l, opts, t)
+    })
+}
+
+fn assert_same(a: &Tuned, b: &Tuned, what: &str) {
+    assert_eq!(
+        (a.screened, a.refined, a.screen_runs, a.refine_runs, a.confirm_runs),
+        (b.screened, b.refined, b.screen_runs, b.refine_runs, b.confirm_runs),
+        "{what}"
+    );
+    assert_eq!(a.finalists, b.finalists, "{what}: finalists");
+    assert_eq!(a.default, b.default, "{what}: default");
+    assert_eq!(a.scenario, b.scenario, "{what}: scenario's orders");
+}
+
+/// The 95 % Wilson score interval of `k` successes in `n` trials.
+fn wilson(k: u64, n: u64) -> [f64; 2] {
+    let z = 1.959_963_984_540_054_f64;
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z / denom * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
+}
+
+fn close_to(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}", 100.0 * x)
+}
+
+fn signed(x: f64) -> String {
+    format!("{:+.1}", 100.0 * x)
+}
+
+/// The `[doctrine.*]` tables `fam tune` prints for the best candidate.
+fn pasted_tables(table: &str) -> &str {
+    let (_, tables) = table
+        .split_once("orders file):\n")
+        .unwrap_or_else(|| panic!("no tables to paste in\n{table}"));
+    assert!(tables.contains("[doctrine."), "{table}");
+    tables
+}
+
+// ---- 1. Reproducible --------------------------------------------------------
+
+#[test]
+fn the_search_gives_the_same_answer_on_one_or_two_threads_and_every_time() {
+    let (l, opts, shared) = duel_marek();
+    let one = search(
+        l,
+        &tune::Options {
+            batch: batch::Options {
+                threads: Some(1),
+                ..opts.batch.clone()
+            },
+            ..opts.clone()
+        },
+    );
+    let two = search(
+        l,
+        &tune::Options {
+            batch: batch::Options {
+                threads: Some(2),
+                ..opts.batch.clone()
+            },
+            ..opts.clone()
+        },
+    );
+    assert_same(&one, &two, "1 thread against 2");
+    assert_same(&two, shared, "2 threads against the thread pool's default");
+    assert_same(&search(l, opts), shared, "called again");
+
+    // The command line: byte for byte the same on 1 and 2 threads, and the
+    // library's answer.
+    let cli = |threads: &str| {
+        let out = fam(&[
+            "tune",
+            "scenarios/duel.toml",
+            "--side",
+            "Marek",
+            "--runs",
+            "300",
+            "--top",
+            "8",
+            "--json",
+            "--threads",
+            threads,
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        out.stdout
+    };
+    let (cli1, cli2) = (cli("1"), cli("2"));
+    assert_eq!(text(&cli1), text(&cli2));
+    assert_eq!(text(&cli1), tune::json(l, "scenarios/duel.toml", opts, shared));
+}
+
+// ---- 2. Common random numbers -----------------------------------------------
+
+#[test]
+fn orders_equal_to_the_default_play_exactly_the_default_doctrines_runs() {
+    // The duel with Marek's standing orders the default doctrine written out
+    // in full: the scenario's own orders are the default in effect.
+    let plain = load("duel", &shipped("duel.toml"));
+    let marek = side(&plain, "Marek");
+    let tables = tune::doctrine_tables(&plain, marek, &Orders::Uniform(Doctrine::default()));
+    let l = load(
+        "duel with the default written out",
+        &format!("{}\n{tables}", shipped("duel.toml")),
+    );
+    for f in tune::side_formations(&l, marek) {
+        assert_eq!(l.doctrine[f], Some(Doctrine::default()));
+    }
+    let opts = options(&l, marek, 200, None);
+    let t = search(&l, &opts);
+    let own = t.scenario.as_ref().expect("the scenario's own orders are confirmed");
+    assert_eq!(own.orders, Orders::Scenario);
+    assert_eq!(own.codes, t.default.codes);
+    assert_eq!(
+        (own.wins, own.draws, own.losses),
+        (t.default.wins, t.default.draws, t.default.losses)
+    );
+    let (d, _, p) = tune::versus(&t.default, own, marek);
+    assert_eq!(d, 0.0);
+    assert_eq!((p.n, p.only_a, p.only_b), (t.confirm_runs, 0, 0));
+    // Any finalist that is the default doctrine plays the default's runs.
+    for f in &t.finalists {
+        if f.orders == Orders::Uniform(Doctrine::default()) {
+            assert_eq!(f.codes, t.default.codes);
+        }
+    }
+    // The JSON says the same: no difference from the default.
+    let json: serde_json::Value = serde_json::from_str(&tune::json(&l, "duel.toml", &opts, &t)).unwrap();
+    assert_eq!(json["scenario_orders"]["vs_default"].as_f64(), Some(0.0));
+    assert_eq!(json["scenario_orders"]["wins"], json["default"]["wins"]);
+
+    // The measure: the default doctrine given explicitly as a grid point is
+    // no different from the default, run by run, for either side.
+    for s in 0..plain.battle.sides.len() {
+        let opts = options(&plain, s, 300, None);
+        let m = tune::measure(&plain, &opts, &[Doctrine::default()], &|_| {}).unwrap();
+        let [p] = m.points.as_slice() else { panic!("one point") };
+        assert_eq!(p.tried.codes, m.default.codes);
+        assert_eq!(p.difference, 0.0);
+        assert!(!p.beats(0.0));
+    }
+}
+
+// ---- 3. Fresh runs ----------------------------------------------------------
+
+#[test]
+fn the_confirming_stage_plays_fresh_runs_after_the_refinement() {
+    let (l, opts, t) = duel_marek();
+    let n = opts.runs;
+    // The documented stage sizes: a tenth (at least 100), half (at least
+    // 200), and the confirming runs.
+    assert_eq!(
+        (t.screen_runs, t.refine_runs, t.confirm_runs),
+        ((n / 10).max(100), (n / 2).max(200), n)
+    );
+    let fresh = t.refine_runs..t.refine_runs + t.confirm_runs;
+    let code = u8::try_from(opts.side).unwrap();
+    let mut rows: Vec<&Tried> = t.finalists.iter().collect();
+    rows.push(&t.default);
+    rows.extend(t.scenario.as_ref());
+    for row in rows {
+        let c = codes(&with_orders(l, opts.side, &row.orders), opts, fresh.clone());
+        assert_eq!(row.codes, c, "{:?}", row.orders);
+        assert_eq!(row.runs(), t.confirm_runs);
+        assert_eq!(row.wins, count(&c, code), "{:?}", row.orders);
+        assert_eq!(row.draws, count(&c, batch::DRAW), "{:?}", row.orders);
+        let losses = c.len() as u64 - row.wins - row.draws - count(&c, batch::UNDECIDED);
+        assert_eq!(row.losses, losses, "{:?}", row.orders);
+    }
+    // The duel has no standing orders: the default doctrine's row is the
+    // scenario as it is, on the same runs.
+    assert!(t.scenario.is_none());
+    assert_eq!(t.default.codes, codes(l, opts, fresh));
+    // And those runs are not the ones the first two stages played.
+    assert_ne!(t.default.codes, codes(l, opts, 0..t.confirm_runs));
+}
+
+// ---- 4. Ranking and what is reported ----------------------------------------
+
+#[test]
+fn finalists_are_ranked_by_wins_and_the_json_agrees_with_the_table() {
+    let (l, opts, t) = duel_marek();
+    assert_eq!(t.finalists.len(), opts.top.min(t.refined));
+    assert_eq!(t.screened, tune::screen_grid(&Space::of(l, opts.side)).len());
+    for w in t.finalists.windows(2) {
+        assert!(
+            w[0].wins > w[1].wins || (w[0].wins == w[1].wins && w[0].losses <= w[1].losses),
+            "{:?} ranked above {:?}",
+            (w[0].wins, w[0].losses),
+            (w[1].wins, w[1].losses)
+        );
+    }
+
+    let json: serde_json::Value = serde_json::from_str(&tune::json(l, "scenarios/duel.toml", opts, t)).unwrap();
+    assert_eq!(json["schema"], "fam-tune");
+    assert_eq!(json["side"], "Marek");
+    assert_eq!(json["seed"].as_u64(), Some(opts.batch.seed));
+    assert_eq!(json["screened"].as_u64(), Some(t.screened as u64));
+    assert_eq!(json["refined"].as_u64(), Some(t.refined as u64));
+    assert_eq!(json["runs"]["screen"].as_u64(), Some(t.screen_runs));
+    assert_eq!(json["runs"]["refine"].as_u64(), Some(t.refine_runs));
+    assert_eq!(json["runs"]["confirm"].as_u64(), Some(t.confirm_runs));
+    assert!(json["scenario_orders"].is_null());
+    let finalists = json["finalists"].as_array().unwrap();
+    assert_eq!(finalists.len(), t.finalists.len());
+
+    let table = tune::text(l, "scenarios/duel.toml", opts, t);
+    let rows: Vec<&str> = table
+        .lines()
+        .skip_while(|r| !r.starts_with("Rank"))
+        .skip(1)
+        .take_while(|r| !r.is_empty())
+        .collect();
+    assert_eq!(rows.len(), t.finalists.len() + 1, "{table}");
+
+    let code = u8::try_from(opts.side).unwrap();
+    let mut expected: Vec<(String, &Tried, &serde_json::Value)> = t
+        .finalists
+        .iter()
+        .zip(finalists)
+        .enumerate()
+        .map(|(i, (f, j))| ((i + 1).to_string(), f, j))
+        .collect();
+    expected.push(("-".to_string(), &t.default, &json["default"]));
+    for ((rank, tried, j), row) in expected.into_iter().zip(&rows) {
+        let n = t.confirm_runs;
+        assert_eq!(j["runs"].as_u64(), Some(n));
+        assert_eq!(j["wins"].as_u64(), Some(tried.wins));
+        assert_eq!(j["draws"].as_u64(), Some(tried.draws));
+        assert_eq!(j["losses"].as_u64(), Some(tried.losses));
+        let rate = j["win_rate"].as_f64().unwrap();
+        assert!(close_to(rate, tried.wins as f64 / n as f64), "{row}");
+        let ci = [j["win_ci95"][0].as_f64().unwrap(), j["win_ci95"][1].as_f64().unwrap()];
+        let w = wilson(tried.wins, n);
+        assert!(close_to(ci[0], w[0]) && close_to(ci[1], w[1]), "{ci:?} against {w:?}");
+        let (d, dci) = paired_difference(&paired_wins(&t.default.codes, &tried.codes, code));
+        assert!(close_to(j["vs_default"].as_f64().unwrap(), d), "{row}");
+        assert!(close_to(j["vs_default_ci95"][0].as_f64().unwrap(), dci[0]), "{row}");
+        assert!(close_to(j["vs_default_ci95"][1].as_f64().unwrap(), dci[1]), "{row}");
+        assert_eq!(
+            j["doctrine"].as_str().unwrap(),
+            tune::doctrine_tables(l, opts.side, &tried.orders)
+        );
+
+        // The row of the table shows the same numbers.
+        let cells: String = row.chars().map(|c| if "[],%".contains(c) { ' ' } else { c }).collect();
+        let cells: Vec<&str> = cells.split_whitespace().collect();
+        let vs = if rank == "-" {
+            vec!["—".to_string()]
+        } else {
+            vec![signed(d), signed(dci[0]), signed(dci[1])]
+        };
+        let mut want = vec![
+            rank.clone(),
+            pct(rate),
+            pct(w[0]),
+            pct(w[1]),
+            pct(tried.draws as f64 / n as f64),
+            pct(tried.losses as f64 / n as f64),
+        ];
+        want.extend(vs);
+        assert_eq!(cells[..want.len()], want[..], "{row}");
+        let label = j["orders"].as_str().unwrap();
+        assert_eq!(label, tune::label(l, &tried.orders));
+        assert!(row.ends_with(&format!("  {label}")), "{row} does not end with {label}");
+    }
+    assert_eq!(json["default"]["orders"], "(the default doctrine)");
+    assert_eq!(json["default"]["vs_default"].as_f64(), Some(0.0));
+}
+
+// ---- 5. Paste-ready output --------------------------------------------------
+
+/// Appends the tables printed for `best` to `scenario`, and checks that
+/// every Formation of `side` gets exactly its doctrine (the others keep
+/// theirs) and that a batch with them plays as `best` did on `runs`.
+fn check_pasted(
+    what: &str,
+    scenario: &str,
+    l: &Loaded,
+    opts: &tune::Options,
+    best: &Tried,
+    runs: Range<u64>,
+    printed: &str,
+) {
+    let Orders::Uniform(d) = &best.orders else {
+        panic!("{what}: the best is a uniform table")
+    };
+    let tables = pasted_tables(printed);
+    let pasted = load(what, &format!("{scenario}\n{tables}"));
+    let ours = tune::side_formations(l, opts.side);
+    assert!(!ours.is_empty());
+    for f in 0..l.battle.formations.len() {
+        if ours.contains(&f) {
+            assert_eq!(
+                pasted.doctrine[f].as_ref(),
+                Some(d),
+                "{what}: {}",
+                l.battle.formations[f].name
+            );
+        } else {
+            assert_eq!(
+                pasted.doctrine[f], l.doctrine[f],
+                "{what}: {}",
+                l.battle.formations[f].name
+            );
+        }
+    }
+    let c = codes(&pasted, opts, runs);
+    assert_eq!(c, best.codes, "{what}");
+    assert_eq!(count(&c, u8::try_from(opts.side).unwrap()), best.wins, "{what}");
+
+    // Into the commander's orders file instead of the scenario: the same.
+    let name = &l.battle.sides[opts.side].name;
+    let orders = format!("commander = \"{name}\"\nscenario = \"scenario.toml\"\n{tables}");
+    let from_file = must_build(
+        what,
+        scenario,
+        &[("orders.toml".to_string(), orders)],
+        &mut read_shipped,
+    );
+    assert_eq!(from_file.doctrine, pasted.doctrine, "{what}: from the orders file");
+}
+
+#[test]
+fn the_printed_tables_paste_into_the_scenario_and_play_as_the_best_did() {
+    let (l, opts, t) = duel_marek();
+    let printed = tune::text(l, "scenarios/duel.toml", opts, t);
+    let fresh = t.refine_runs..t.refine_runs + t.confirm_runs;
+    check_pasted("duel", &shipped("duel.toml"), l, opts, &t.finalists[0], fresh, &printed);
+
+    // A side of three Formations, with orders that change every key the
+    // tables write: one table each, all read back as the same doctrine.
+    let scenario = shipped("squadron-action.toml");
+    let l = load("squadron", &scenario);
+    let ilse = side(&l, "Ilse");
+    let opts = tune::Options {
+        top: 1,
+        ..options(&l, ilse, 200, None)
+    };
+    let d = Doctrine {
+        target: Selector::Largest,
+        maneuver: Movement::Hold(18),
+        evasion: EvasionSplit::Dice(1),
+        fire_at: Some(Selector::MostDangerous),
+        use_ordnance: Ordnance::Never,
+        use_needles: false,
+        pd: PdMode::Never,
+        withdraw_when: WithdrawWhen::Losses(40),
+        damage_control: vec![DcKind::FireControl, DcKind::Beam],
+        ..Doctrine::default()
+    };
+    let m = tune::measure(&l, &opts, std::slice::from_ref(&d), &|_| {}).unwrap();
+    let best = m.points[0].tried.clone();
+    let tuned = Tuned {
+        screened: 1,
+        refined: 1,
+        screen_runs: opts.runs,
+        refine_runs: opts.runs,
+        confirm_runs: opts.runs,
+        finalists: vec![best.clone()],
+        default: m.default.clone(),
+        scenario: None,
+    };
+    let printed = tune::text(&l, "scenarios/squadron-action.toml", &opts, &tuned);
+    assert_eq!(pasted_tables(&printed).matches("[doctrine.").count(), 3, "{printed}");
+    check_pasted("squadron", &scenario, &l, &opts, &best, 0..opts.runs, &printed);
+}
+
+// ---- 6. Axes the side cannot use --------------------------------------------
+
+fn distinct<T: std::fmt::Debug>(xs: impl IntoIterator<Item = T>) -> BTreeSet<String> {
+    xs.into_iter().map(|x| format!("{x:?}")).collect()
+}
+
+#[test]
+fn the_screen_leaves_out_the_axes_a_side_cannot_use() {
+    let all_ordnance = distinct([Ordnance::Auto, Ordnance::Always, Ordnance::Never]);
+    let all_pd = distinct([PdMode::Auto, PdMode::Never, PdMode::Always]);
+
+    // Neither duellist carries ordnance; Ilse's Meridian ship has class-1
+    // beams.
+    let duel = load("duel", &shipped("duel.toml"));
+    for s in 0..duel.battle.sides.len() {
+        let space = Space::of(&duel, s);
+        assert!(!space.ordnance, "side {s}");
+        let grid = tune::screen_grid(&space);
+        assert!(grid.iter().all(|d| d.use_ordnance == Doctrine::default().use_ordnance));
+        assert_eq!(distinct(&grid).len(), grid.len());
+    }
+    let ilse = Space::of(&duel, side(&duel, "Ilse"));
+    assert!(ilse.class1);
+    assert_eq!(distinct(tune::screen_grid(&ilse).iter().map(|d| d.pd)), all_pd);
+
+    // For a side without ordnance the left-out orders change nothing, run
+    // by run.
+    let marek = side(&duel, "Marek");
+    let opts = options(&duel, marek, 200, None);
+    let grid: Vec<Doctrine> = [Ordnance::Always, Ordnance::Never]
+        .into_iter()
+        .map(|use_ordnance| Doctrine {
+            use_ordnance,
+            ..Doctrine::default()
+        })
+        .collect();
+    let m = tune::measure(&duel, &opts, &grid, &|_| {}).unwrap();
+    for p in &m.points {
+        assert_eq!(p.tried.codes, m.default.codes, "{:?}", p.tried.orders);
+    }
+
+    // The missile cruisers carry salvo missiles: all three values appear.
+    let missiles = load("battleship-vs-missiles", &shipped("battleship-vs-missiles.toml"));
+    let space = Space::of(&missiles, side(&missiles, "Marek"));
+    assert!(space.ordnance);
+    let grid = tune::screen_grid(&space);
+    assert_eq!(distinct(grid.iter().map(|d| d.use_ordnance)), all_ordnance);
+    let pds = distinct(grid.iter().map(|d| d.pd)).len();
+    assert_eq!(grid.len(), 8 * 4 * 3 * pds);
+    assert_eq!(distinct(&grid).len(), grid.len());
+}
+
+// ---- 7. The measure ---------------------------------------------------------
+
+/// The values of each key of the measure's grid as docs/doctrine.md lists
+/// them, each read as a `[doctrine]` table would read it.
+fn documented_grid_values() -> Vec<(String, Vec<Doctrine>)> {
+    let doc = std::fs::read_to_string(repo().join("docs/doctrine.md")).unwrap();
+    let (_, section) = doc.split_once("## How good is the default?").unwrap();
+    let base = shipped("duel.toml");
+    let plain = load("duel", &base);
+    let watch = plain.battle.formations.iter().position(|f| f.name == "Watch").unwrap();
+    let mut out = Vec::new();
+    for line in section.lines().skip_while(|l| !l.starts_with("| Key")).skip(2) {
+        if !line.starts_with('|') {
+            break;
+        }
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let key = cells[1].trim_matches('`').to_string();
+        let values: Vec<Doctrine> = cells[2]
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|v| {
+                let bare = v.chars().all(|c| c.is_ascii_lowercase() || c == '_') && v != "true" && v != "false";
+                let v = if bare { format!("\"{v}\"") } else { v.to_string() };
+                let l = load(
+                    &format!("{key} = {v}"),
+                    &format!("{base}\n[doctrine.Watch]\n{key} = {v}\n"),
+                );
+                l.doctrine[watch].clone().unwrap()
+            })
+            .collect();
+        out.push((key, values));
+    }
+    out
+}
+
+#[test]
+fn the_measure_grid_is_the_documented_126_points() {
+    let grid = tune::measure_grid();
+    assert_eq!(grid.len(), 126);
+    assert_eq!(distinct(&grid).len(), 126);
+
+    let values = documented_grid_values();
+    let keys: Vec<&str> = values.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["maneuver", "use_ordnance", "pd", "evasion"]);
+    let [(_, maneuvers), (_, ordnance), (_, pd), (_, evasion)] = values.as_slice() else {
+        unreachable!()
+    };
+    assert_eq!(maneuvers.len() * ordnance.len() * pd.len() * evasion.len(), 126);
+    let mut documented = BTreeSet::new();
+    for m in maneuvers {
+        for o in ordnance {
+            for p in pd {
+                for e in evasion {
+                    documented.insert(format!(
+                        "{:?}",
+                        Doctrine {
+                            maneuver: m.maneuver,
+                            use_ordnance: o.use_ordnance,
+                            pd: p.pd,
+                            evasion: e.evasion,
+                            ..Doctrine::default()
+                        }
+                    ));
+                }
+            }
+        }
+    }
+    assert_eq!(distinct(&grid), documented);
+}
+
+#[test]
+fn a_point_beats_the_default_only_by_more_than_the_margin_with_its_interval_above_zero() {
+    assert_eq!(MEASURE_MARGIN, 0.05);
+    let point = |difference: f64, lower: f64| Point {
+        tried: Tried {
+            orders: Orders::Uniform(Doctrine::default()),
+            codes: Vec::new(),
+            wins: 0,
+            draws: 0,
+            losses: 0,
+        },
+        difference,
+        ci95: [lower, difference + 0.05],
+    };
+    assert!(point(0.06, 0.01).beats(MEASURE_MARGIN));
+    assert!(!point(0.06, -0.005).beats(MEASURE_MARGIN));
+    assert!(!point(0.04, 0.01).beats(MEASURE_MARGIN));
+    assert!(!point(0.06, 0.0).beats(MEASURE_MARGIN));
+    assert!(!point(MEASURE_MARGIN, 0.01).beats(MEASURE_MARGIN));
+}
+
+#[test]
+fn the_default_doctrine_holds_the_measure_on_the_duel() {
+    // Neither duellist carries ordnance (use_ordnance changes nothing for
+    // them, see above), so half the grid, `use_ordnance = false`, will do.
+    let grid: Vec<Doctrine> = tune::measure_grid()
+        .into_iter()
+        .filter(|d| d.use_ordnance == Ordnance::Never)
+        .collect();
+    assert_eq!(grid.len(), 63);
+    let l = load("duel", &shipped("duel.toml"));
+    for s in 0..l.battle.sides.len() {
+        let opts = options(&l, s, 300, None);
+        let m = tune::measure(&l, &opts, &grid, &|_| {}).unwrap();
+        assert_eq!(m.points.len(), grid.len());
+        let code = u8::try_from(s).unwrap();
+        let n = opts.runs as f64;
+        for w in m.points.windows(2) {
+            assert!(w[0].difference >= w[1].difference, "best first");
+        }
+        for p in &m.points {
+            let (d, ci) = paired_difference(&paired_wins(&m.default.codes, &p.tried.codes, code));
+            assert!(close_to(
+                p.difference,
+                p.tried.wins as f64 / n - m.default.wins as f64 / n
+            ));
+            assert_eq!((p.difference, p.ci95), (d, ci));
+        }
+        let beaten: Vec<String> = m
+            .points
+            .iter()
+            .filter(|p| p.beats(MEASURE_MARGIN))
+            .map(|p| {
+                format!(
+                    "{} ({:+.3}, {:?})",
+                    tune::label(&l, &p.tried.orders),
+                    p.difference,
+                    p.ci95
+                )
+            })
+            .collect();
+        assert!(beaten.is_empty(), "side {s}: the default is beaten by {beaten:#?}");
+        let said = tune::measure_text(&l, "duel.toml", &opts, &m, 3);
+        assert!(said.contains("\nHolds: "), "{said}");
+    }
+}
+
+// ---- 8. Errors --------------------------------------------------------------
+
+#[test]
+fn an_unknown_side_or_no_runs_is_refused_with_exit_2() {
+    let out = fam(&["tune", "scenarios/duel.toml", "--side", "Nobody", "--runs", "100"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    for name in ["Nobody", "`Ilse`", "`Marek`"] {
+        assert!(stderr.contains(name), "{name} not in {stderr}");
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+
+    for (bad, named) in [
+        (&["--side", "Marek", "--runs", "0"][..], "--runs"),
+        (&["--side", "Marek", "--top", "0"], "--top"),
+        (&["--runs", "100"], "--side"),
+    ] {
+        let mut args = vec!["tune", "scenarios/duel.toml"];
+        args.extend(bad);
+        let out = fam(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{bad:?}");
+        assert!(stderr.contains(named), "{bad:?}: {named} not in {stderr}");
+    }
+}
