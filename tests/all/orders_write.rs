@@ -188,12 +188,14 @@ fire = [
 
 #[test]
 fn every_shipped_scenario_round_trips_through_orders_files() {
+    let mut written = 0;
     for (name, text) in scenarios() {
         let loaded = must_build(&name, &text, &[], &mut read_shipped);
-        assert!(
-            loaded.plot.formations.iter().any(Option::is_some),
-            "{name} has no plots to write"
-        );
+        // A scenario without plots is played by the default doctrine.
+        if loaded.plot.formations.iter().all(Option::is_none) {
+            continue;
+        }
+        written += 1;
         let bare = without_plots(&text);
         let orders = orders_per_side(&loaded.battle, &loaded.plot);
         let again = must_build(&name, &bare, &orders, &mut read_shipped);
@@ -209,6 +211,7 @@ fn every_shipped_scenario_round_trips_through_orders_files() {
         // Writing the read-back plot gives the same text.
         assert_eq!(orders_per_side(&again.battle, &again.plot), orders, "{name}");
     }
+    assert!(written >= 5, "most shipped scenarios have plots");
 }
 
 #[test]
