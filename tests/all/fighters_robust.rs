@@ -510,13 +510,12 @@ fn play(loaded: &Loaded, seed: u64, count: u32) -> (String, String, fam::engine:
         seed,
         exchange: loaded.exchange,
     };
-    let (plot, sources) = fam::resolve::battle_plot(loaded, &loaded.battle, 0, count);
+    let first = fam::resolve::battle_plot(loaded, &loaded.battle, 0, count);
     let r = fam::resolve::resolve_battle(
         &header,
         seed,
         &loaded.battle,
-        &plot,
-        &sources,
+        &first,
         &loaded.victory,
         count,
         fam::report::Style::Text,
@@ -693,12 +692,12 @@ fn written_next_exchanges_load_again_after_random_small_craft_plots() {
             "case {case}: {}",
             lines(&next.warnings).join("\n")
         );
-        let doctrine = fam::resolve::battle_plot(&next, &next.battle, 1, 2).0;
+        let doctrine = fam::resolve::battle_plot(&next, &next.battle, 1, 2).plot;
         assert_eq!(
             next.plot, doctrine,
             "case {case}: the template is not the doctrine's plot"
         );
-        let (plot, sources) = fam::resolve::battle_plot(&next, &next.battle, 0, 1);
+        let fam::resolve::Plotted { plot, sources, .. } = fam::resolve::battle_plot(&next, &next.battle, 0, 1);
         assert!(sources.iter().all(|s| *s != PlotSource::DefaultDoctrine));
         let header = fam::report::Header {
             title: "next".into(),
@@ -759,13 +758,12 @@ fn carrier_strike_resumed_from_written_files_matches_one_continuous_run() {
             seed,
             exchange: 1,
         };
-        let (plot, sources) = fam::resolve::battle_plot(&loaded, &loaded.battle, 0, 1);
+        let first = fam::resolve::battle_plot(&loaded, &loaded.battle, 0, 1);
         let both = fam::resolve::resolve_battle(
             &header,
             seed,
             &loaded.battle,
-            &plot,
-            &sources,
+            &first,
             &fam::engine::victory::Victory {
                 max_exchanges: 100,
                 morale_percent: None,

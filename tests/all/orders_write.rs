@@ -430,7 +430,7 @@ fn templates_per_side(battle: &Battle, plot: &ExchangePlot, sources: &[PlotSourc
 /// (what `fam resolve --exchanges K` plays), from `loaded`'s state and
 /// standing orders.
 fn doctrines_plot(loaded: &Loaded) -> ExchangePlot {
-    battle_plot(loaded, &loaded.battle, 1, 2).0
+    battle_plot(loaded, &loaded.battle, 1, 2).plot
 }
 
 /// Asserts that `fam` has nothing to warn about in `loaded`.

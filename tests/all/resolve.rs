@@ -481,8 +481,11 @@ fn resuming_from_the_written_files_matches_one_continuous_run() {
         &header,
         9,
         &loaded.battle,
-        &loaded.plot,
-        &[fam::engine::doctrine::PlotSource::Explicit; 2],
+        &fam::resolve::Plotted {
+            plot: loaded.plot.clone(),
+            sources: vec![fam::engine::doctrine::PlotSource::Explicit; 2],
+            choices: vec![None; 2],
+        },
         &fam::engine::victory::Victory {
             max_exchanges: 100,
             morale_percent: None,
@@ -564,7 +567,7 @@ fn carrier_templates_carry_the_doctrines_small_craft_orders() {
         .collect();
     let next = fam::orders::load_scenario(&out.join("scenario.toml"), &orders, &fam::gzf::ParseOptions::default())
         .unwrap_or_else(|r| panic!("{}", crate::support::diagnostic_lines(&r).join("\n")));
-    let (doctrine, _) = fam::resolve::battle_plot(&next, &next.battle, 1, 2);
+    let doctrine = fam::resolve::battle_plot(&next, &next.battle, 1, 2).plot;
     let craft = |p: &fam::engine::plot::ExchangePlot| -> Vec<_> {
         p.formations
             .iter()
