@@ -382,8 +382,10 @@ fn a_pulse_torpedo_scores_its_chance_to_hit_times_a_d6_at_each_band() {
     let tables = DieTables::new();
     let ours = Arsenal::of(&b, formation(&b, "Ember"));
     assert_eq!(ours.torpedoes[0], [1, 0, 0], "a standard torpedo on one arc");
-    let mut torpedo = Arsenal::default();
-    torpedo.torpedoes = ours.torpedoes;
+    let torpedo = Arsenal {
+        torpedoes: ours.torpedoes,
+        ..Arsenal::default()
+    };
     let hit = |needed: u32, n: u32| -> f64 {
         points(n)
             .iter()
@@ -435,8 +437,10 @@ fn a_pulse_torpedo_scores_its_chance_to_hit_times_a_d6_at_each_band() {
         }
     }
     // Submunitions: beam dice read unscreened, by 6 MU band.
-    let mut packs = Arsenal::default();
-    packs.submunitions = [2, 0, 0];
+    let packs = Arsenal {
+        submunitions: [2, 0, 0],
+        ..Arsenal::default()
+    };
     for (range, dice) in [(6, 3.0), (12, 2.0), (18, 1.0), (19, 0.0)] {
         assert!(close(
             submunitions(&tables, &packs, range, 1),
@@ -929,15 +933,14 @@ fn salvo_launchers_fire_in_every_volley_in_reach_while_loads_last() {
             assert_eq!(c.fire_at, Some(convoy));
             let p = plot(&b, m, &auto());
             let mut drawn = 0;
-            let mut in_reach = [false; 3];
-            for v in 0..3 {
+            let in_reach = c.fire_range.map(|r| r <= reach);
+            for (v, &reachable) in in_reach.iter().enumerate() {
                 let fired_now: Vec<usize> = fired(&p, u)[v]
                     .iter()
                     .copied()
                     .filter(|w| launchers.contains(w))
                     .collect();
-                in_reach[v] = c.fire_range[v] <= reach;
-                let want = if in_reach[v] {
+                let want = if reachable {
                     launchers.len().min(loads - drawn)
                 } else {
                     0
@@ -1129,9 +1132,12 @@ fn launchers_sharing_a_magazine_count_its_loads_once() {
 
 // ---- 5. Point defence: pd = "auto" ------------------------------------------
 
+/// Weapons (Unit, system) by Volley.
+type ByVolley = [Vec<(UnitId, usize)>; 3];
+
 /// The class-1 beams and PDS a Formation plots in `pd`, and the PDS in its
 /// fire orders, by Volley.
-fn defence_of(b: &Battle, f: FormationId, p: &FormationPlot) -> ([Vec<(UnitId, usize)>; 3], [Vec<(UnitId, usize)>; 3]) {
+fn defence_of(b: &Battle, f: FormationId, p: &FormationPlot) -> (ByVolley, ByVolley) {
     let pd = [0, 1, 2].map(|v| p.volleys[v].point_defence.iter().map(|o| (o.unit, o.weapon)).collect());
     let pds = [0, 1, 2].map(|v| {
         b.formations[f]
@@ -1206,9 +1212,9 @@ fn class_1_beams_defend_in_the_volleys_enemy_missiles_may_reach_the_formation() 
         let (pd, _) = defence_of(&b, h, &p);
         let u = heading(&b);
         let beams1: Vec<(UnitId, usize)> = beams_of_class(&b, u, 1).into_iter().map(|s| (u, s)).collect();
-        for v in 0..3 {
+        for (v, listed) in pd.iter().enumerate() {
             let want: Vec<(UnitId, usize)> = if c.pd[v] { beams1.clone() } else { vec![] };
-            assert_eq!(pd[v], want, "{descent} MU, Volley {}", v + 1);
+            assert_eq!(*listed, want, "{descent} MU, Volley {}", v + 1);
             assert!(p.volleys[v].point_defence.iter().all(|o| o.defend.is_none()));
             for &(_, s) in &beams1 {
                 assert_eq!(fired(&p, u)[v].contains(&s), !c.pd[v], "{descent} MU, Volley {}", v + 1);
@@ -1375,9 +1381,9 @@ fn pds_fire_at_ships_only_at_an_open_ship_within_6_mu_when_nothing_threatens() {
             .into_iter()
             .map(|s| (u, s))
             .collect();
-        for v in 0..3 {
+        for (v, listed) in pds.iter().enumerate() {
             let want: Vec<(UnitId, usize)> = if c.pds_at_ships[v] { own.clone() } else { vec![] };
-            assert_eq!(pds[v], want, "{target} at {range} MU, Volley {}", v + 1);
+            assert_eq!(*listed, want, "{target} at {range} MU, Volley {}", v + 1);
         }
         (c, b)
     };
