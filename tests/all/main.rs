@@ -4,6 +4,7 @@ mod batch;
 mod battle;
 mod cli;
 mod doctrine;
+mod doctrine_auto;
 mod engine;
 mod fighters;
 mod fighters_input;
