@@ -1209,15 +1209,19 @@ fn ordnance_no_plot_assigns_is_reported_idle_and_never_plotted() {
             w + 1
         );
     }
+    // The plots fire every beam battery: one idle is out of range or
+    // kept defending, never unplotted.
     for side in 0..loaded.battle.sides.len() {
         for i in batch::idle::idle_weapons(&report, side) {
             let kind = &loaded.battle.units[i.info.unit].systems[i.info.system].kind;
-            assert!(
-                !matches!(kind, fam::gzf::SystemKind::Beam { .. }),
-                "{} #{}: the plots fire every beam battery",
-                i.info.kind,
-                i.info.system + 1
-            );
+            if matches!(kind, fam::gzf::SystemKind::Beam { .. }) {
+                assert!(
+                    i.tally.plotted > 0,
+                    "{} #{} never plotted",
+                    i.info.kind,
+                    i.info.system + 1
+                );
+            }
         }
     }
 
@@ -1235,10 +1239,14 @@ fn ordnance_no_plot_assigns_is_reported_idle_and_never_plotted() {
         assert!(row.contains(&unit.systems[*w].kind.name(unit.profile)), "{row}");
         assert!(row.contains("0.0 %") && row.contains("never plotted"), "{row}");
     }
-    let note = format!(
-        "Note: {} weapons of Commodore Halloran never fired; the odds above assume they stay idle",
-        ordnance.len()
-    );
+    // The note counts every weapon of the side that never fired (the
+    // ordnance, and any other, e.g. the freighter's beam kept out of range).
+    let never = batch::idle::idle_weapons(&report, kestrel)
+        .iter()
+        .filter(|i| i.tally.fired == 0 && !batch::idle::lacked_threats(i.info, i.tally))
+        .count();
+    assert!(never >= ordnance.len());
+    let note = format!("Note: {never} weapons of Commodore Halloran never fired; the odds above assume they stay idle");
     assert!(section.contains(&note), "missing `{note}` in\n{section}");
 
     let j = parse(&json::render(&report));

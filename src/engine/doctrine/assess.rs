@@ -227,7 +227,7 @@ impl Arsenal {
     }
 
     fn add_weapons(&mut self, unit: &Unit) {
-        for s in unit.systems.iter().filter(|s| s.operational()) {
+        for (i, s) in unit.systems.iter().enumerate().filter(|(_, s)| s.operational()) {
             let ignored = usize::try_from(evasion_ignored(s.arcs)).unwrap_or(2).min(2);
             let reach = usize::from(s.er);
             match s.kind {
@@ -252,7 +252,13 @@ impl Arsenal {
                     let loads = magazine_loads(unit, s.magazine);
                     if loads > 0 {
                         self.salvos[reach].launchers += 1;
-                        self.salvos[reach].loads += loads;
+                        // Launchers on one magazine share its loads.
+                        let shared = unit.systems[..i]
+                            .iter()
+                            .any(|l| l.kind == SystemKind::Sml && l.operational() && l.magazine == s.magazine);
+                        if !shared {
+                            self.salvos[reach].loads += loads;
+                        }
                     }
                 }
                 _ => {}

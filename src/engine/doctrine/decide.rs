@@ -248,10 +248,11 @@ fn threats(ctx: &Context<'_>, f: FormationId, c: &Choice) -> [bool; 3] {
         let (ranges, _) = ranges_to(ctx, f, e, c);
         let closing = 2.0 * f64::from(a.thrust - a.thrust / 3);
         for v in 0..3 {
+            let closed = (f64::from(ctx.range(f, e)) - closing * (v as f64 + 1.0)).max(0.0);
             let r = if c.target == Some(e) {
-                ranges[v]
+                ranges[v].min(closed)
             } else {
-                (f64::from(ctx.range(f, e)) - closing * (v as f64 + 1.0)).max(0.0)
+                closed
             };
             out[v] |= (reach > 0 && r <= f64::from(reach)) || (craft && r <= 30.0);
         }
@@ -336,11 +337,12 @@ fn auto_fire_target(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &Choice)
         .or(c.target.filter(|&t| super::is_live_enemy(b, f, t) && ships(t)))
 }
 
-/// A second enemy Formation with ships, nearer than the fire target will
-/// be, for Fire Controls beyond the first: the nearest.
+/// A second enemy Formation with ships for Fire Controls beyond the first:
+/// the nearest that is nearer than the fire target is expected to be in
+/// some Volley.
 fn second_target(ctx: &Context<'_>, f: FormationId, t: FormationId, c: &Choice) -> Option<FormationId> {
     let b = ctx.battle;
-    let far = c.fire_range.iter().copied().fold(f64::INFINITY, f64::min);
+    let far = c.fire_range.iter().copied().fold(0.0, f64::max);
     enemies(b, f)
         .filter(|&e| e != t && !b.craft_only(e))
         .map(|e| (ctx.range(f, e), e))

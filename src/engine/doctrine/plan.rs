@@ -328,10 +328,12 @@ fn seek(w: &Worth, now: u32) -> (usize, Stance) {
     }
 }
 
-/// The maneuver that heads for `target` from `r`, holding within 3 MU.
+/// The maneuver that heads for `target` from `r`: the range a side seeks is
+/// the longest at which its dice are best (band edges are closed), so it
+/// closes while beyond it and holds up to 3 MU inside it.
 fn toward(r: f64, target: u32) -> Maneuver {
     let t = f64::from(target);
-    if r > t + 3.0 {
+    if r > t {
         Maneuver::Close
     } else if r < t - 3.0 {
         Maneuver::Withdraw
@@ -470,8 +472,10 @@ fn points(dice: u32, minus: f64) -> f64 {
 enum Expect {
     /// It heads for the range that suits it ([`seek`] from its side).
     Seeks,
-    /// It keeps its range.
+    /// It keeps its range, all its Speed on Maintain.
     Keeps,
+    /// It does not move: the range changes by our maneuvers alone.
+    Still,
 }
 
 /// Expected ranges and spreads over the three Volleys of `seq` with `speed`
@@ -484,15 +488,12 @@ fn ranges(p: &Pair<'_>, seq: [Maneuver; 3], speed: u32, their_seek: u32, expect:
     let mut range = [0.0; 3];
     let mut spread = [0.0; 3];
     for v in 0..3 {
-        let theirs = match expect {
-            Expect::Seeks => toward(r, their_seek),
-            Expect::Keeps => Maneuver::Maintain,
+        let (theirs, their_points) = match expect {
+            Expect::Seeks => (toward(r, their_seek), points(their_speed, their_minus)),
+            Expect::Keeps => (Maneuver::Maintain, points(their_speed, their_minus)),
+            Expect::Still => (Maneuver::Maintain, 0.0),
         };
-        r = step(
-            r,
-            (seq[v], points(speed, 0.0)),
-            (theirs, points(their_speed, their_minus)),
-        );
+        r = step(r, (seq[v], points(speed, 0.0)), (theirs, their_points));
         let movers = |m: Maneuver, d: u32| {
             if m == Maneuver::Maintain {
                 0.5 * f64::from(d)
@@ -500,7 +501,8 @@ fn ranges(p: &Pair<'_>, seq: [Maneuver; 3], speed: u32, their_seek: u32, expect:
                 f64::from(d)
             }
         };
-        var += MU_VARIANCE_PER_DIE * (movers(seq[v], speed) + movers(theirs, their_speed));
+        let their_dice = if expect == Expect::Still { 0 } else { their_speed };
+        var += MU_VARIANCE_PER_DIE * (movers(seq[v], speed) + movers(theirs, their_dice));
         range[v] = r;
         spread[v] = var.sqrt();
     }
@@ -509,9 +511,10 @@ fn ranges(p: &Pair<'_>, seq: [Maneuver; 3], speed: u32, their_seek: u32, expect:
 
 /// The shares of the target and of ourselves the Exchange is expected to
 /// destroy at these ranges, with `evasion` Evasion dice: the three Volleys
-/// of sustained fire and ordnance both ways, and two more Volleys of
-/// sustained fire at the range it ends at.
-fn shares(p: &Pair<'_>, x: &mut Exchange, range: &[f64; 3], spread: &[f64; 3], evasion: u32) -> (f64, f64) {
+/// of sustained fire and ordnance both ways (ours launched as `ours` says,
+/// where it reaches), and [`TERMINAL_VOLLEYS`] more of sustained fire at
+/// the range it ends at, with the ordnance left that reaches there.
+fn shares(p: &Pair<'_>, x: &mut Exchange, range: &[f64; 3], ours: &Launches, evasion: u32) -> (f64, f64) {
     let mut dealt = TERMINAL_VOLLEYS * grid_at(&x.ours, range[2]);
     for &r in range {
         dealt += grid_at(&x.ours, r);
@@ -524,11 +527,10 @@ fn shares(p: &Pair<'_>, x: &mut Exchange, range: &[f64; 3], spread: &[f64; 3], e
     // Ordnance launched in the Exchange, and what is left of it and can
     // reach the range it ends at (fired in the Exchanges after).
     if p.ours.has_ordnance() {
-        let l = launches(p.ours, range, spread);
         for v in 0..3 {
-            dealt += launch_damage(p.tables, p.ours, p.theirs, &l, v, range[v], p.their_evasion, false);
+            dealt += launch_damage(p.tables, p.ours, p.theirs, ours, v, range[v], p.their_evasion, false);
         }
-        dealt += x.our_stores.left_at(range[2], Some((&l, used(p.ours, &l))));
+        dealt += x.our_stores.left_at(range[2], Some((ours, used(p.ours, ours))));
     }
     if p.theirs.has_ordnance() {
         // The target fires its missiles whenever we are in reach.
@@ -557,20 +559,25 @@ fn play(
     stance: Stance,
 ) -> (Plan, f64) {
     let speed = p.thrust - evasion;
+    // The Volleys ordnance is launched in come from the ranges our own
+    // maneuvers make (the target neither helping nor resisting): they are
+    // what will be plotted, and each expectation scores them where they
+    // reach.
+    let (range, spread) = ranges(p, seq, speed, their_seek, Expect::Still);
+    let ours = launches(p.ours, &range, &spread);
     let mut score = 0.0;
-    let mut kept = ([0.0; 3], [0.0; 3]);
     for expect in [Expect::Seeks, Expect::Keeps] {
-        let (range, spread) = ranges(p, seq, speed, their_seek, expect);
-        let (dealt, taken) = shares(p, x, &range, &spread, evasion);
+        let r = ranges(p, seq, speed, their_seek, expect).0;
+        let (dealt, taken) = shares(p, x, &r, &ours, evasion);
         score += 0.5
             * match stance {
                 Stance::Outgun => dealt - taken,
                 Stance::LeastBad | Stance::NoFight => dealt / (taken + EPSILON),
                 Stance::Avoid => EPSILON * dealt - taken,
             };
-        kept = (range, spread);
     }
-    let (range, spread) = kept;
+    // Ties (a target whose Maintain cancels our Speed makes every sequence
+    // alike) go to the maneuvers that head for the range it seeks.
     score -= EPSILON * EPSILON * (range[2] - f64::from(seek)).abs();
     let plan = Plan {
         maneuvers: seq,
@@ -615,7 +622,11 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
         Some(e) => [e.min(cap), e.min(cap)],
         None => [third(p.thrust), cap],
     };
-    for &seq in sequences {
+    // An avoiding Formation never closes on its target (unless its orders
+    // leave it nothing else).
+    let away = |seq: &[Maneuver; 3]| stance != Stance::Avoid || !seq.contains(&Maneuver::Close);
+    let any_away = sequences.iter().any(away);
+    for &seq in sequences.iter().filter(|s| away(s) || !any_away) {
         for e in seeds {
             consider(&mut x, &mut best, seq, e);
         }
