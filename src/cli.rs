@@ -1020,8 +1020,8 @@ pub struct TuneArgs {
     /// plays a tenth of them, at least 100; the refinement half).
     #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub runs: u64,
-    /// Finalists to show.
-    #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=50))]
+    /// Finalists to show (not with --measure).
+    #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=50), conflicts_with = "measure")]
     pub top: u16,
     /// Play the documented grid of the default doctrine's measure against
     /// the default instead of searching (docs/doctrine.md).
@@ -1029,8 +1029,8 @@ pub struct TuneArgs {
     pub measure: bool,
     #[command(flatten)]
     pub run: RunArgs,
-    /// Print the result as JSON instead of the table.
-    #[arg(long)]
+    /// Print the result as JSON instead of the table (not with --measure).
+    #[arg(long, conflicts_with = "measure")]
     pub json: bool,
     #[command(flatten)]
     pub load: LoadArgs,
