@@ -271,7 +271,7 @@ fn aim(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
     (c.fire_range, c.fire_spread) = ranges_to(ctx, f, t, c);
     let ours = &ctx.arsenals[f];
     c.launches = match d.use_ordnance {
-        Ordnance::Auto => plan::launches(ours, &c.fire_range, &c.fire_spread),
+        Ordnance::Auto => plan::launches(ours, f64::from(ctx.range(f, t)), &c.fire_range, &c.fire_spread),
         Ordnance::Always | Ordnance::Never => Launches::default(),
     };
     if d.fire_at.is_none() {
@@ -296,7 +296,7 @@ fn aim(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
             if c.launches.submunitions.is_some() {
                 spare.submunitions = [0; 3];
             }
-            c.second_launches = plan::launches(&spare, &r, &c.fire_spread);
+            c.second_launches = plan::launches(&spare, r[0], &r, &c.fire_spread);
         }
     }
     if d.use_needles && ours.needles.iter().any(|&n| n > 0) {

@@ -393,28 +393,41 @@ fn one_shot_volley(range: &[f64; 3], spread: &[f64; 3], reach: f64) -> Option<us
         .max_by(|&x, &y| margin(x).total_cmp(&margin(y)).then(y.cmp(&x)))
 }
 
-/// When `a`'s ordnance fires over an Exchange at these ranges (expected,
-/// with their spread): salvo launchers in every Volley whose expected range
-/// is within reach while loads last; racks, heavy missiles and submunition
-/// packs (to 12 MU, where they roll at least two dice) once
+/// When `a`'s ordnance fires over an Exchange that starts at range `start`
+/// and is expected at these ranges (with their spread): what is in reach at
+/// the start fires at once (launchers every Volley while loads last; racks,
+/// heavy missiles and submunition packs within 18 MU in Volley 1), before
+/// the target can leave; otherwise salvo launchers in every Volley whose
+/// expected range is within reach while loads last, and racks, heavy
+/// missiles and packs (to 12 MU, where they roll at least two dice) once
 /// ([`one_shot_volley`]).
-pub fn launches(a: &Arsenal, range: &[f64; 3], spread: &[f64; 3]) -> Launches {
+pub fn launches(a: &Arsenal, start: f64, range: &[f64; 3], spread: &[f64; 3]) -> Launches {
     let mut l = Launches::default();
     for er in 0..2 {
         let reach = f64::from(missile_range(er == 1));
+        // In reach already: launch at once, before the target can leave.
+        let now = start <= reach;
         let mut loads = a.salvos[er].loads;
         for v in 0..3 {
-            if range[v] <= reach && a.salvos[er].launchers > 0 && loads > 0 {
+            if (now || range[v] <= reach) && a.salvos[er].launchers > 0 && loads > 0 {
                 l.salvos[v][er] = true;
                 loads = loads.saturating_sub(a.salvos[er].launchers);
             }
         }
         if a.racks[er] > 0 || a.heavies[er] > 0 {
-            l.racks[er] = one_shot_volley(range, spread, reach);
+            l.racks[er] = if now {
+                Some(0)
+            } else {
+                one_shot_volley(range, spread, reach)
+            };
         }
     }
     if a.submunitions.iter().any(|&n| n > 0) {
-        l.submunitions = one_shot_volley(range, spread, 12.0);
+        l.submunitions = if start <= 18.0 {
+            Some(0)
+        } else {
+            one_shot_volley(range, spread, 12.0)
+        };
     }
     l
 }
@@ -534,7 +547,7 @@ fn shares(p: &Pair<'_>, x: &mut Exchange, range: &[f64; 3], ours: &Launches, eva
     }
     if p.theirs.has_ordnance() {
         // The target fires its missiles whenever we are in reach.
-        let l = launches(p.theirs, range, &[0.0; 3]);
+        let l = launches(p.theirs, f64::from(p.range), range, &[0.0; 3]);
         for v in 0..3 {
             taken += launch_damage(p.tables, p.theirs, p.ours, &l, v, range[v], evasion, p.class1_pd);
         }
@@ -564,7 +577,7 @@ fn play(
     // what will be plotted, and each expectation scores them where they
     // reach.
     let (range, spread) = ranges(p, seq, speed, their_seek, Expect::Still);
-    let ours = launches(p.ours, &range, &spread);
+    let ours = launches(p.ours, f64::from(p.range), &range, &spread);
     let mut score = 0.0;
     for expect in [Expect::Seeks, Expect::Keeps] {
         let r = ranges(p, seq, speed, their_seek, expect).0;
