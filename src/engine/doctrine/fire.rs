@@ -129,7 +129,7 @@ pub(super) fn unit_fire(
             let sustained = matches!(s.kind, SystemKind::Beam { .. } | SystemKind::PulseTorpedo { .. })
                 || (c.needles.is_some() && s.kind == SystemKind::NeedleBeam);
             let pds = c.pds_at_ships[v] && matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
-            if !(sustained && live(s)) && !pds {
+            if !(pds || sustained && live(s)) {
                 continue;
             }
             if c.pd[v] && matches!(s.kind, SystemKind::Beam { class: 1 }) {

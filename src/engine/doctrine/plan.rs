@@ -408,8 +408,8 @@ pub fn launches(a: &Arsenal, start: f64, range: &[f64; 3], spread: &[f64; 3]) ->
         // In reach already: launch at once, before the target can leave.
         let now = start <= reach;
         let mut loads = a.salvos[er].loads;
-        for v in 0..3 {
-            if (now || range[v] <= reach) && a.salvos[er].launchers > 0 && loads > 0 {
+        for (v, &r) in range.iter().enumerate() {
+            if (now || r <= reach) && a.salvos[er].launchers > 0 && loads > 0 {
                 l.salvos[v][er] = true;
                 loads = loads.saturating_sub(a.salvos[er].launchers);
             }
@@ -540,16 +540,16 @@ fn shares(p: &Pair<'_>, x: &mut Exchange, range: &[f64; 3], ours: &Launches, eva
     // Ordnance launched in the Exchange, and what is left of it and can
     // reach the range it ends at (fired in the Exchanges after).
     if p.ours.has_ordnance() {
-        for v in 0..3 {
-            dealt += launch_damage(p.tables, p.ours, p.theirs, ours, v, range[v], p.their_evasion, false);
+        for (v, &r) in range.iter().enumerate() {
+            dealt += launch_damage(p.tables, p.ours, p.theirs, ours, v, r, p.their_evasion, false);
         }
         dealt += x.our_stores.left_at(range[2], Some((ours, used(p.ours, ours))));
     }
     if p.theirs.has_ordnance() {
         // The target fires its missiles whenever we are in reach.
         let l = launches(p.theirs, f64::from(p.range), range, &[0.0; 3]);
-        for v in 0..3 {
-            taken += launch_damage(p.tables, p.theirs, p.ours, &l, v, range[v], evasion, p.class1_pd);
+        for (v, &r) in range.iter().enumerate() {
+            taken += launch_damage(p.tables, p.theirs, p.ours, &l, v, r, evasion, p.class1_pd);
         }
         taken += x.their_stores.left_at(range[2], Some((&l, used(p.theirs, &l))));
     }
