@@ -999,14 +999,17 @@ fn racks_and_heavy_missiles_fire_once_all_together_in_the_first_volley_surely_in
                 .map(|&(u, s)| (0..3).filter(|&v| fired(&p, u)[v].contains(&s)).collect())
                 .collect()
         };
-        let want = one_shot_volley(&c.fire_range, &c.fire_spread, 30.0);
+        // In reach at the start (30 MU; packs 18 MU): at once, in Volley 1.
+        let start = f64::from(range);
+        let now = |reach: f64| (start <= reach).then_some(0);
+        let want = now(30.0).or(one_shot_volley(&c.fire_range, &c.fire_spread, 30.0));
         for (what, list, want, reach) in [
             ("rack or heavy missile", &one_shots, want, 30.0),
             (
                 "submunition pack",
                 &packs,
-                one_shot_volley(&c.fire_range, &c.fire_spread, 12.0),
-                12.0,
+                now(18.0).or(one_shot_volley(&c.fire_range, &c.fire_spread, 12.0)),
+                18.0,
             ),
         ] {
             for (i, vs) in volleys_of(list).iter().enumerate() {

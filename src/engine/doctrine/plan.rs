@@ -20,6 +20,9 @@ const STEP: f64 = 3.0;
 /// Volleys of sustained fire the range an Exchange ends at is worth, for
 /// the Exchange after it (ordnance left that can reach it counts once).
 const TERMINAL_VOLLEYS: f64 = 3.0;
+/// Weight of the worth of the best range reachable from where an Exchange
+/// ends (see [`Exchange::potential`]).
+const POTENTIAL: f64 = 1.0;
 /// Keeps a ratio finite when the other side deals nothing.
 const EPSILON: f64 = 1e-3;
 /// A Formation that takes more than ten times the share of itself it deals
@@ -141,6 +144,10 @@ pub struct Exchange {
     pub theirs: [f64; GRID],
     /// Hull and armour boxes left: ours and the target's.
     pub durability: (f64, f64),
+    /// What each end range is worth for the Exchange after: the best
+    /// [`Worth`] (scored as the stance scores) within a full Exchange of our
+    /// Speed of it.
+    pub potential: [f64; GRID],
     /// Each side's ordnance left (the target's against a third of our
     /// thrust in Evasion).
     pub our_stores: Stores,
@@ -214,6 +221,7 @@ impl Exchange {
                 f64::from(p.ours.durability.max(1)),
                 f64::from(p.theirs.durability.max(1)),
             ),
+            potential: [0.0; GRID],
             our_stores: Stores::new(p.tables, p.ours, p.theirs, p.their_evasion, false),
             their_stores: Stores::new(p.tables, p.theirs, p.ours, third(p.thrust), p.class1_pd),
         };
@@ -576,7 +584,15 @@ fn play(
     // maneuvers make (the target neither helping nor resisting): they are
     // what will be plotted, and each expectation scores them where they
     // reach.
-    let (range, spread) = ranges(p, seq, speed, their_seek, Expect::Still);
+    // A target that seeks a longer range than ours resists our closing.
+    let resists = their_seek > seek;
+    let (range, spread) = ranges(
+        p,
+        seq,
+        speed,
+        their_seek,
+        if resists { Expect::Keeps } else { Expect::Still },
+    );
     let ours = launches(p.ours, f64::from(p.range), &range, &spread);
     let mut score = 0.0;
     for expect in [Expect::Seeks, Expect::Keeps] {
@@ -588,6 +604,8 @@ fn play(
                 Stance::LeastBad | Stance::NoFight => dealt / (taken + EPSILON),
                 Stance::Avoid => EPSILON * dealt - taken,
             };
+        // Where it ends: what it can reach from there next Exchange.
+        score += 0.5 * POTENTIAL * grid_at(&x.potential, r[2]);
     }
     // Ties (a target whose Maintain cancels our Speed makes every sequence
     // alike) go to the maneuvers that head for the range it seeks.
@@ -620,6 +638,18 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
         taken: ours.dealt,
     };
     let (their_i, _) = seek(&theirs, p.range);
+    let stance_score = |i: usize| match stance {
+        Stance::Outgun => ours.dealt[i] - ours.taken[i],
+        Stance::LeastBad | Stance::NoFight => ours.dealt[i] / (ours.taken[i] + EPSILON),
+        Stance::Avoid => -ours.taken[i],
+    };
+    // A full Exchange at all Speed: 3 Volleys of 2/3 a point a die, 3 MU a point.
+    let reach = (f64::from(p.thrust) * 6.0 / STEP).round() as usize;
+    for i in 0..GRID {
+        let lo = i.saturating_sub(reach);
+        let hi = (i + reach).min(GRID - 1);
+        x.potential[i] = (lo..=hi).map(stance_score).fold(f64::NEG_INFINITY, f64::max);
+    }
     let their_seek = grid_range(their_i);
     let cap = (p.thrust / 2).min(super::assess::MAX_EVASION_DICE as u32);
     let mut best: Option<(Plan, f64)> = None;
