@@ -16,6 +16,8 @@ use super::super::tables::{apply_drm, beam_dice, beam_table, projectile_needed, 
 use super::super::volley::{evasion_ignored, missile_range, submunition_dice, torpedo_band};
 use crate::gzf::model::{SystemKind, TorpedoRange, Warhead};
 
+/// Speed dice the outpacing table covers; beyond it the means are used.
+pub const MAX_SPEED_DICE: usize = 16;
 /// Evasion dice the tables cover; more count as this many.
 pub const MAX_EVASION_DICE: usize = 12;
 /// Beam classes counted one by one; larger classes count as this one.
@@ -49,6 +51,8 @@ pub struct DieTables {
     needle: [[f64; 3]; MAX_EVASION_DICE + 1],
     /// `evasion_points[n]`: mean Evasion Points of `n` dice.
     evasion_points: [f64; MAX_EVASION_DICE + 1],
+    /// `outpace[a_minus][b_minus][a][b]`: see [`DieTables::outpace`].
+    outpace: Box<[[[[f64; MAX_SPEED_DICE + 1]; MAX_SPEED_DICE + 1]; 2]; 2]>,
 }
 
 impl Default for DieTables {
@@ -57,25 +61,47 @@ impl Default for DieTables {
     }
 }
 
-/// Chance of each number of Evasion Points (successes) from `n` dice:
-/// 1-3 none, 4-5 one, 6 two (F&M Definitions).
-fn points_distribution(n: usize) -> [f64; 2 * MAX_EVASION_DICE + 1] {
-    let mut p = [0.0; 2 * MAX_EVASION_DICE + 1];
+/// Chance of each number of Speed or Evasion Points (successes) from `n`
+/// dice: 1-3 none, 4-5 one, 6 two (F&M Definitions); sums above `K − 1`
+/// count as `K − 1`.
+fn points_distribution<const K: usize>(n: usize) -> [f64; K] {
+    let mut p = [0.0; K];
     p[0] = 1.0;
     for _ in 0..n {
-        let mut next = [0.0; 2 * MAX_EVASION_DICE + 1];
+        let mut next = [0.0; K];
         for (k, &pk) in p.iter().enumerate() {
             if pk == 0.0 {
                 continue;
             }
             for face in 1..=6u8 {
-                let to = (k + success_value(face) as usize).min(2 * MAX_EVASION_DICE);
+                let to = (k + success_value(face) as usize).min(K - 1);
                 next[to] += pk / 6.0;
             }
         }
         p = next;
     }
     p
+}
+
+/// Speed Points one side of a Volley's maneuver can have: `2 · MAX_SPEED_DICE`.
+const SPEED_POINTS: usize = 2 * MAX_SPEED_DICE + 1;
+
+/// `E[max(0, A − B)]`: how far `a` Speed dice are expected to outpace `b`,
+/// each one point fewer when `a_minus` or `b_minus` (a secondary maneuver).
+fn outpace_exact(a: usize, a_minus: bool, b: usize, b_minus: bool) -> f64 {
+    let pa = points_distribution::<SPEED_POINTS>(a);
+    let pb = points_distribution::<SPEED_POINTS>(b);
+    let mut sum = 0.0;
+    for (x, &px) in pa.iter().enumerate() {
+        let x = x.saturating_sub(usize::from(a_minus));
+        for (y, &py) in pb.iter().enumerate() {
+            let y = y.saturating_sub(usize::from(b_minus));
+            if x > y {
+                sum += px * py * (x - y) as f64;
+            }
+        }
+    }
+    sum
 }
 
 /// Mean damage of one penetrating beam die at a DRM of −`penalty`.
@@ -105,9 +131,19 @@ impl DieTables {
             hit: [[[0.0; 7]; 3]; MAX_EVASION_DICE + 1],
             needle: [[0.0; 3]; MAX_EVASION_DICE + 1],
             evasion_points: [0.0; MAX_EVASION_DICE + 1],
+            outpace: Box::new([[[[0.0; MAX_SPEED_DICE + 1]; MAX_SPEED_DICE + 1]; 2]; 2]),
         };
+        for (a_minus, row) in t.outpace.iter_mut().enumerate() {
+            for (b_minus, table) in row.iter_mut().enumerate() {
+                for (a, line) in table.iter_mut().enumerate() {
+                    for (b, slot) in line.iter_mut().enumerate() {
+                        *slot = outpace_exact(a, a_minus == 1, b, b_minus == 1);
+                    }
+                }
+            }
+        }
         for n in 0..=MAX_EVASION_DICE {
-            let dist = points_distribution(n);
+            let dist = points_distribution::<{ 2 * MAX_EVASION_DICE + 1 }>(n);
             t.evasion_points[n] = dist.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
             for ignored in 0..3 {
                 let mut beam = [0.0; 3];
@@ -137,6 +173,22 @@ impl DieTables {
     /// Mean Evasion Points of `n` dice.
     pub fn evasion_points(&self, n: u32) -> f64 {
         self.evasion_points[dice_index(n)]
+    }
+
+    /// How many Speed Points `a` dice are expected to score beyond `b` dice
+    /// (`E[max(0, A − B)]`; each side one point fewer when its `minus` is
+    /// set, a secondary maneuver): what a Close or Withdraw gains against
+    /// a Maintain, which only ever cancels it (F&M Movement Phase). Beyond
+    /// [`MAX_SPEED_DICE`] the difference of the means.
+    pub fn outpace(&self, a: u32, a_minus: bool, b: u32, b_minus: bool) -> f64 {
+        let index = |n: u32| usize::try_from(n).ok().filter(|&n| n <= MAX_SPEED_DICE);
+        match (index(a), index(b)) {
+            (Some(x), Some(y)) => self.outpace[usize::from(a_minus)][usize::from(b_minus)][x][y],
+            _ => {
+                let mean = |n: u32, minus: bool| (f64::from(n) * 2.0 / 3.0 - f64::from(u8::from(minus))).max(0.0);
+                (mean(a, a_minus) - mean(b, b_minus)).max(0.0)
+            }
+        }
     }
 }
 

@@ -23,6 +23,9 @@ const TERMINAL_VOLLEYS: f64 = 3.0;
 /// Weight of the worth of the best range reachable from where an Exchange
 /// ends (see [`Exchange::potential`]).
 const POTENTIAL: f64 = 1.0;
+/// What a range's worth counts for each further Exchange it takes to get
+/// there (see [`discount`]).
+const LATER: f64 = 0.75;
 /// Keeps a ratio finite when the other side deals nothing.
 const EPSILON: f64 = 1e-3;
 /// A Formation that takes more than ten times the share of itself it deals
@@ -144,10 +147,10 @@ pub struct Exchange {
     pub theirs: [f64; GRID],
     /// Hull and armour boxes left: ours and the target's.
     pub durability: (f64, f64),
-    /// What each end range is worth for the Exchange after: the best
-    /// [`Worth`] (scored as the stance scores) within a full Exchange of our
-    /// Speed of it.
-    pub potential: [f64; GRID],
+    /// What each end range is worth for the Exchange after, the target
+    /// heading for its own range (`[0]`) or keeping its range against us
+    /// (`[1]`: we move only as far as we outpace it).
+    potential: [Potential; 2],
     /// Each side's ordnance left (the target's against a third of our
     /// thrust in Evasion).
     pub our_stores: Stores,
@@ -192,6 +195,77 @@ pub struct Plan {
     pub their_seek: u32,
 }
 
+/// What each range an Exchange ends at is worth for the Exchanges after:
+/// the best stance score of any range, discounted by the Exchanges it takes
+/// to get there ([`discount`]). Filled in as the plans ask for it.
+#[derive(Debug, Clone, Copy)]
+struct Potential {
+    /// The stance score of each grid range.
+    scores: [f64; GRID],
+    /// What a score counts for at each distance in grid steps.
+    factor: [f64; GRID],
+    worth: [f64; GRID],
+    /// Bit `i`: `worth[i]` is made.
+    made: u64,
+}
+
+impl Default for Potential {
+    fn default() -> Potential {
+        Potential {
+            scores: [0.0; GRID],
+            factor: [1.0; GRID],
+            worth: [0.0; GRID],
+            made: 0,
+        }
+    }
+}
+
+impl Potential {
+    /// For a Formation that moves `reach` grid steps an Exchange.
+    fn new(scores: [f64; GRID], reach: usize) -> Potential {
+        Potential {
+            scores,
+            factor: std::array::from_fn(|steps| discount(steps, reach)),
+            worth: [0.0; GRID],
+            made: 0,
+        }
+    }
+
+    /// The worth of grid range `i`.
+    fn worth(&mut self, i: usize) -> f64 {
+        if self.made & (1 << i) == 0 {
+            let mut best = f64::NEG_INFINITY;
+            for (j, &v) in self.scores.iter().enumerate() {
+                let f = self.factor[i.abs_diff(j)];
+                let w = if v > 0.0 {
+                    v * f
+                } else if f > 0.0 {
+                    v
+                } else {
+                    f64::NEG_INFINITY
+                };
+                best = if w > best { w } else { best };
+            }
+            self.worth[i] = best;
+            self.made |= 1 << i;
+        }
+        self.worth[i]
+    }
+
+    /// The worth of a range in MU, read linearly between the grid points
+    /// around it.
+    fn at(&mut self, r: f64) -> f64 {
+        let x = (r / STEP).clamp(0.0, (GRID - 1) as f64);
+        // Not negative: truncation is the floor.
+        let i = x as usize;
+        let w = x - i as f64;
+        if i + 1 >= GRID {
+            return self.worth(i);
+        }
+        self.worth(i) * (1.0 - w) + self.worth(i + 1) * w
+    }
+}
+
 /// The ranges of the grid.
 const RANGES: [u32; GRID] = {
     let mut r = [0; GRID];
@@ -221,7 +295,7 @@ impl Exchange {
                 f64::from(p.ours.durability.max(1)),
                 f64::from(p.theirs.durability.max(1)),
             ),
-            potential: [0.0; GRID],
+            potential: [Potential::default(); 2],
             our_stores: Stores::new(p.tables, p.ours, p.theirs, p.their_evasion, false),
             their_stores: Stores::new(p.tables, p.theirs, p.ours, third(p.thrust), p.class1_pd),
         };
@@ -350,23 +424,47 @@ fn toward(r: f64, target: u32) -> Maneuver {
     }
 }
 
-/// The expected range after one Volley (fm-readings 3 with mean Speed
-/// Points; `a` and `b` are each side's maneuver and points).
-pub fn step(start: f64, a: (Maneuver, f64), b: (Maneuver, f64)) -> f64 {
-    let sum = |m: Maneuver| {
-        [a, b]
-            .iter()
-            .filter(|(x, _)| *x == m)
-            .map(|(_, p)| p * STEP)
-            .sum::<f64>()
-    };
-    let after_close = (start - sum(Maneuver::Close)).abs();
-    let after_withdraw = after_close + sum(Maneuver::Withdraw);
-    let maintain = sum(Maneuver::Maintain);
-    if after_withdraw > start {
-        (after_withdraw - maintain).max(start)
-    } else {
-        (after_withdraw + maintain).min(start)
+/// One side's maneuver in a Volley: what it plots, its Speed dice, and
+/// whether the other Formation is only its secondary target (one Speed
+/// Point fewer).
+#[derive(Debug, Clone, Copy)]
+pub struct Move {
+    pub maneuver: Maneuver,
+    pub dice: u32,
+    pub secondary: bool,
+}
+
+impl Move {
+    /// Its mean Speed Points.
+    fn points(self) -> f64 {
+        points(self.dice, if self.secondary { 1.0 } else { 0.0 })
+    }
+}
+
+/// The expected range after one Volley (F&M Movement Phase, fm-readings
+/// 3). A Maintain only ever cancels the other side's Close or Withdraw, so
+/// against it the range moves by how far the mover is expected to *outpace*
+/// it ([`DieTables::outpace`]), not by the difference of the means: two
+/// equal fleets, one closing and one keeping its range, still close. Other
+/// pairs move by their mean Speed Points.
+pub fn step(tables: &DieTables, start: f64, a: Move, b: Move) -> f64 {
+    use Maneuver::{Close, Maintain, Withdraw};
+    let outpace = |m: Move, k: Move| STEP * tables.outpace(m.dice, m.secondary, k.dice, k.secondary);
+    match (a.maneuver, b.maneuver) {
+        (Close, Maintain) => (start - outpace(a, b)).abs(),
+        (Maintain, Close) => (start - outpace(b, a)).abs(),
+        (Withdraw, Maintain) => start + outpace(a, b),
+        (Maintain, Withdraw) => start + outpace(b, a),
+        _ => {
+            let sum = |m: Maneuver| {
+                [a, b]
+                    .iter()
+                    .filter(|x| x.maneuver == m)
+                    .map(|x| x.points() * STEP)
+                    .sum::<f64>()
+            };
+            (start - sum(Close)).abs() + sum(Withdraw)
+        }
     }
 }
 
@@ -495,6 +593,9 @@ enum Expect {
     Seeks,
     /// It keeps its range, all its Speed on Maintain.
     Keeps,
+    /// It plays the plan it would choose by the same measure against us
+    /// (its maneuvers and Speed dice).
+    Plays([Maneuver; 3], u32),
     /// It does not move: the range changes by our maneuvers alone.
     Still,
 }
@@ -503,18 +604,28 @@ enum Expect {
 /// Speed dice, the target moving as `expect` says.
 fn ranges(p: &Pair<'_>, seq: [Maneuver; 3], speed: u32, their_seek: u32, expect: Expect) -> ([f64; 3], [f64; 3]) {
     let their_speed = p.theirs.thrust - p.their_evasion;
-    let their_minus = if p.their_primary { 0.0 } else { 1.0 };
     let mut r = f64::from(p.range);
     let mut var = 0.0;
     let mut range = [0.0; 3];
     let mut spread = [0.0; 3];
     for v in 0..3 {
-        let (theirs, their_points) = match expect {
-            Expect::Seeks => (toward(r, their_seek), points(their_speed, their_minus)),
-            Expect::Keeps => (Maneuver::Maintain, points(their_speed, their_minus)),
-            Expect::Still => (Maneuver::Maintain, 0.0),
+        let (theirs, their_dice) = match expect {
+            Expect::Seeks => (toward(r, their_seek), their_speed),
+            Expect::Keeps => (Maneuver::Maintain, their_speed),
+            Expect::Plays(m, dice) => (m[v], dice),
+            Expect::Still => (Maneuver::Maintain, 0),
         };
-        r = step(r, (seq[v], points(speed, 0.0)), (theirs, their_points));
+        let ours = Move {
+            maneuver: seq[v],
+            dice: speed,
+            secondary: false,
+        };
+        let target = Move {
+            maneuver: theirs,
+            dice: their_dice,
+            secondary: !p.their_primary && their_dice > 0,
+        };
+        r = step(p.tables, r, ours, target);
         let movers = |m: Maneuver, d: u32| {
             if m == Maneuver::Maintain {
                 0.5 * f64::from(d)
@@ -522,7 +633,6 @@ fn ranges(p: &Pair<'_>, seq: [Maneuver; 3], speed: u32, their_seek: u32, expect:
                 f64::from(d)
             }
         };
-        let their_dice = if expect == Expect::Still { 0 } else { their_speed };
         var += MU_VARIANCE_PER_DIE * (movers(seq[v], speed) + movers(theirs, their_dice));
         range[v] = r;
         spread[v] = var.sqrt();
@@ -578,6 +688,7 @@ fn play(
     seek: u32,
     their_seek: u32,
     stance: Stance,
+    target: Expect,
 ) -> (Plan, f64) {
     let speed = p.thrust - evasion;
     // The Volleys ordnance is launched in come from the ranges our own
@@ -595,7 +706,7 @@ fn play(
     );
     let ours = launches(p.ours, f64::from(p.range), &range, &spread);
     let mut score = 0.0;
-    for expect in [Expect::Seeks, Expect::Keeps] {
+    for expect in [target, Expect::Keeps] {
         let r = ranges(p, seq, speed, their_seek, expect).0;
         let (dealt, taken) = shares(p, x, &r, &ours, evasion);
         score += 0.5
@@ -605,7 +716,8 @@ fn play(
                 Stance::Avoid => EPSILON * dealt - taken,
             };
         // Where it ends: what it can reach from there next Exchange.
-        score += 0.5 * POTENTIAL * grid_at(&x.potential, r[2]);
+        let potential = &mut x.potential[usize::from(expect == Expect::Keeps)];
+        score += 0.5 * POTENTIAL * potential.at(r[2]);
     }
     // Ties (a target whose Maintain cancels our Speed makes every sequence
     // alike) go to the maneuvers that head for the range it seeks.
@@ -629,6 +741,60 @@ fn play(
 /// Evasion from none to half the thrust: the highest score; ties go to the
 /// sequence listed first, then to more Evasion.
 pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> Plan {
+    // The target's own plan against us, when we are its maneuver target:
+    // what it will most likely do. It plans as we do: it foresees our plan
+    // against a target heading for its own range (or keeping it), and
+    // answers that; so do we, to its answer.
+    let target = if p.their_primary {
+        let mirror = Pair {
+            tables: p.tables,
+            ours: p.theirs,
+            theirs: p.ours,
+            range: p.range,
+            their_evasion: p.thrust / 3,
+            their_primary: true,
+            thrust: p.theirs.thrust,
+            class1_pd: p.ours.has_missiles(),
+        };
+        // As it assumes of us: a third of our thrust to Evasion.
+        let naive = best_plan(p, &SEQUENCES, Some(p.thrust / 3), Expect::Seeks);
+        let answer = best_plan(&mirror, &SEQUENCES, None, Expect::Plays(naive.maneuvers, naive.speed));
+        Expect::Plays(answer.maneuvers, answer.speed)
+    } else {
+        Expect::Seeks
+    };
+    best_plan(p, sequences, fixed, target)
+}
+
+/// What the worth of a range `steps` grid steps away counts for, to a
+/// Formation that moves `reach` steps an Exchange: in full if it gets there
+/// within the next Exchange, and [`LATER`] less for each Exchange more (a
+/// gain is worth less the later it comes; a loss is not discounted: see
+/// [`best_plan`]). Nothing (negative infinity) when it cannot move there.
+fn discount(steps: usize, reach: usize) -> f64 {
+    if steps <= reach {
+        1.0
+    } else if reach == 0 {
+        f64::NEG_INFINITY
+    } else {
+        DISCOUNTS[(steps - reach).div_ceil(reach).min(GRID)]
+    }
+}
+
+/// [`LATER`] to the power of each number of further Exchanges.
+const DISCOUNTS: [f64; GRID + 1] = {
+    let mut d = [1.0; GRID + 1];
+    let mut k = 1;
+    while k <= GRID {
+        d[k] = d[k - 1] * LATER;
+        k += 1;
+    }
+    d
+};
+
+/// [`choose`] with the target expected to move as `target` says (and, in
+/// the other half of the score, to keep its range).
+fn best_plan(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>, target: Expect) -> Plan {
     let mut x = Exchange::new(p);
     // Where each side would sit, with a third of its thrust to Evasion.
     let ours = Worth::new(&x.ours, &x.theirs, (&x.our_stores, &x.their_stores), x.durability);
@@ -643,18 +809,20 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
         Stance::LeastBad | Stance::NoFight => ours.dealt[i] / (ours.taken[i] + EPSILON),
         Stance::Avoid => -ours.taken[i],
     };
-    // A full Exchange at all Speed: 3 Volleys of 2/3 a point a die, 3 MU a point.
-    let reach = (f64::from(p.thrust) * 6.0 / STEP).round() as usize;
-    for i in 0..GRID {
-        let lo = i.saturating_sub(reach);
-        let hi = (i + reach).min(GRID - 1);
-        x.potential[i] = (lo..=hi).map(stance_score).fold(f64::NEG_INFINITY, f64::max);
+    // A full Exchange at all Speed: 3 Volleys of 2/3 a point a die (free),
+    // or of what it outpaces a target keeping its range by; in grid steps
+    // of a point.
+    let their_speed = p.theirs.thrust - p.their_evasion;
+    let kept = p.tables.outpace(p.thrust, false, their_speed, !p.their_primary && their_speed > 0);
+    let scores: [f64; GRID] = std::array::from_fn(stance_score);
+    for (potential, per_volley) in x.potential.iter_mut().zip([points(p.thrust, 0.0), kept]) {
+        *potential = Potential::new(scores, (3.0 * per_volley).round() as usize);
     }
     let their_seek = grid_range(their_i);
     let cap = (p.thrust / 2).min(super::assess::MAX_EVASION_DICE as u32);
     let mut best: Option<(Plan, f64)> = None;
     let consider = |x: &mut Exchange, best: &mut Option<(Plan, f64)>, seq: [Maneuver; 3], e: u32| {
-        let (plan, score) = play(p, x, seq, e, grid_range(our_i), their_seek, stance);
+        let (plan, score) = play(p, x, seq, e, grid_range(our_i), their_seek, stance, target);
         if best.as_ref().is_none_or(|(_, s)| score > *s + 1e-9) {
             *best = Some((plan, score));
         }
@@ -670,8 +838,11 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
     let away = |seq: &[Maneuver; 3]| stance != Stance::Avoid || !seq.contains(&Maneuver::Close);
     let any_away = sequences.iter().any(away);
     for &seq in sequences.iter().filter(|s| away(s) || !any_away) {
-        for e in seeds {
-            consider(&mut x, &mut best, seq, e);
+        for (k, &e) in seeds.iter().enumerate() {
+            // The same Evasion twice would score the same.
+            if k == 0 || e != seeds[0] {
+                consider(&mut x, &mut best, seq, e);
+            }
         }
     }
     if fixed.is_none() {
