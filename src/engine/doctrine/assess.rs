@@ -52,7 +52,7 @@ pub struct DieTables {
     /// `evasion_points[n]`: mean Evasion Points of `n` dice.
     evasion_points: [f64; MAX_EVASION_DICE + 1],
     /// `outpace[a_minus][b_minus][a][b]`: see [`DieTables::outpace`].
-    outpace: Box<[[[[f64; MAX_SPEED_DICE + 1]; MAX_SPEED_DICE + 1]; 2]; 2]>,
+    outpace: [[[[f64; MAX_SPEED_DICE + 1]; MAX_SPEED_DICE + 1]; 2]; 2],
 }
 
 impl Default for DieTables {
@@ -131,7 +131,7 @@ impl DieTables {
             hit: [[[0.0; 7]; 3]; MAX_EVASION_DICE + 1],
             needle: [[0.0; 3]; MAX_EVASION_DICE + 1],
             evasion_points: [0.0; MAX_EVASION_DICE + 1],
-            outpace: Box::new([[[[0.0; MAX_SPEED_DICE + 1]; MAX_SPEED_DICE + 1]; 2]; 2]),
+            outpace: [[[[0.0; MAX_SPEED_DICE + 1]; MAX_SPEED_DICE + 1]; 2]; 2],
         };
         for (a_minus, row) in t.outpace.iter_mut().enumerate() {
             for (b_minus, table) in row.iter_mut().enumerate() {
@@ -567,10 +567,66 @@ mod tests {
             assert!(close(t.evasion_points(n), f64::from(n) * 2.0 / 3.0));
         }
         // One die: no point 1/2, one 1/3, two 1/6.
-        let p = points_distribution(1);
+        let p = points_distribution::<{ 2 * MAX_EVASION_DICE + 1 }>(1);
         assert!(close(p[0], 0.5) && close(p[1], 1.0 / 3.0) && close(p[2], 1.0 / 6.0));
         // Against one Evasion die a 3-arc beam ignores the first point.
         let expect = 0.5 * 0.8 + (1.0 / 3.0) * 0.8 + (1.0 / 6.0) * beam_die(1, 0);
         assert!(close(t.beam[1][1][0], expect));
+    }
+
+    /// Speed Points of one die: 1-3 none, 4-5 one, 6 two.
+    fn die_points(face: u32) -> i64 {
+        match face {
+            1..=3 => 0,
+            4 | 5 => 1,
+            _ => 2,
+        }
+    }
+
+    #[test]
+    fn outpacing_one_die_by_hand() {
+        let t = DieTables::new();
+        // A beats B by one when (1, 0) or (2, 1), by two when (2, 0):
+        // 1/3 · 1/2 + 1/6 · 1/3 + 2 · 1/6 · 1/2 = 7/18.
+        assert!(close(t.outpace(1, false, 1, false), 7.0 / 18.0));
+        // A secondary maneuver scores one point fewer: only a 6 (one point)
+        // against B's nothing: 1/6 · 1/2.
+        assert!(close(t.outpace(1, true, 1, false), 1.0 / 12.0));
+        // Against no dice at all, the mean: 2/3 a die.
+        assert!(close(t.outpace(3, false, 0, false), 2.0));
+        // Nothing against something outpaces nothing.
+        assert!(close(t.outpace(0, false, 2, false), 0.0));
+    }
+
+    #[test]
+    fn outpacing_four_dice_against_four_counts_every_face() {
+        // Every one of the 6^8 rolls of four dice against four.
+        let (mut sum, mut secondary) = (0i64, 0i64);
+        let mut rolls = 0i64;
+        for code in 0..6u32.pow(8) {
+            let (mut a, mut b, mut c) = (0, 0, code);
+            for die in 0..8 {
+                let p = die_points(c % 6 + 1);
+                c /= 6;
+                if die < 4 { a += p } else { b += p }
+            }
+            sum += (a - b).max(0);
+            secondary += ((a - 1).max(0) - b).max(0);
+            rolls += 1;
+        }
+        let t = DieTables::new();
+        let expect = sum as f64 / rolls as f64;
+        assert!((t.outpace(4, false, 4, false) - expect).abs() < 1e-9);
+        assert!((t.outpace(4, true, 4, false) - secondary as f64 / rolls as f64).abs() < 1e-9);
+        // Far from the difference of the means (none): about 2.5 MU a Volley.
+        assert!((3.0 * expect - 2.5).abs() < 0.1, "{expect}");
+    }
+
+    #[test]
+    fn outpacing_beyond_the_table_uses_the_means() {
+        let t = DieTables::new();
+        let n = MAX_SPEED_DICE as u32 + 2;
+        assert!(close(t.outpace(n, false, 3, false), f64::from(n - 3) * 2.0 / 3.0));
+        assert!(close(t.outpace(3, false, n, true), 0.0));
     }
 }

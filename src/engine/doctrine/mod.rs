@@ -535,6 +535,8 @@ fn maneuver_for(battle: &Battle, f: FormationId, t: FormationId, movement: Movem
 pub struct PlotWork {
     formations: Vec<FormationPlot>,
     fire: Vec<FireOrder>,
+    /// Fire orders made for the pool so far.
+    orders_made: usize,
     lists: Vec<Vec<SystemId>>,
     ranked: Vec<(i64, u32, FormationId)>,
     pd: Vec<SystemId>,
@@ -567,7 +569,24 @@ impl PlotWork {
         self.bounds = (battle.formations.len(), battle.units.len(), unit_max, formation_max);
         let (formations, units, _, _) = self.bounds;
         room(&mut self.formations, formations);
-        room(&mut self.fire, 3 * units);
+        // Every Unit may fire with two Fire Controls (a second target) in
+        // each Volley. The orders of the plot being rewritten are still out
+        // while the new one is written, so twice that many are made at
+        // once: a rare plot late in a batch never has to make one.
+        let orders = 2 * 3 * 2 * units;
+        room(&mut self.fire, orders);
+        while self.orders_made < orders {
+            let (weapons, needles) = (Vec::with_capacity(self.bounds.2), Vec::with_capacity(self.bounds.2));
+            self.fire.push(FireOrder {
+                unit: 0,
+                fire_control: 0,
+                target: None,
+                weapons,
+                needles,
+                group: None,
+            });
+            self.orders_made += 1;
+        }
         room(&mut self.lists, 3 * units);
         room(&mut self.ranked, formations);
         for list in [&mut self.pd, &mut self.every, &mut self.spare] {
@@ -597,7 +616,7 @@ impl PlotWork {
         let (formations, units, _, formation_max) = self.bounds;
         room(&mut v.secondary, formations);
         room(&mut v.point_defence, formation_max);
-        room(&mut v.fire, units);
+        room(&mut v.fire, 2 * units);
         room(&mut v.damage_control, units);
         room(&mut v.launch, units);
         room(&mut v.recover, units);
@@ -627,13 +646,17 @@ impl PlotWork {
     }
 
     fn fire_order(&mut self, unit: UnitId, fire_control: SystemId, target: FormationId) -> FireOrder {
-        let mut order = self.fire.pop().unwrap_or_else(|| FireOrder {
-            unit,
-            fire_control,
-            target: None,
-            weapons: Vec::new(),
-            needles: Vec::new(),
-            group: None,
+        let made = &mut self.orders_made;
+        let mut order = self.fire.pop().unwrap_or_else(|| {
+            *made += 1;
+            FireOrder {
+                unit,
+                fire_control,
+                target: None,
+                weapons: Vec::new(),
+                needles: Vec::new(),
+                group: None,
+            }
         });
         order.unit = unit;
         order.fire_control = fire_control;

@@ -504,7 +504,7 @@ fn one_shot_volley(range: &[f64; 3], spread: &[f64; 3], reach: f64) -> Option<us
 /// the start fires at once (launchers every Volley while loads last; racks,
 /// heavy missiles and submunition packs within 18 MU in Volley 1), before
 /// the target can leave; otherwise salvo launchers in every Volley whose
-/// expected range is within reach while loads last, and racks, heavy
+/// range is surely within reach ([`SURE`]) while loads last, and racks, heavy
 /// missiles and packs (to 12 MU, where they roll at least two dice) once
 /// ([`one_shot_volley`]).
 pub fn launches(a: &Arsenal, start: f64, range: &[f64; 3], spread: &[f64; 3]) -> Launches {
@@ -515,7 +515,7 @@ pub fn launches(a: &Arsenal, start: f64, range: &[f64; 3], spread: &[f64; 3]) ->
         let now = start <= reach;
         let mut loads = a.salvos[er].loads;
         for (v, &r) in range.iter().enumerate() {
-            if (now || r <= reach) && a.salvos[er].launchers > 0 && loads > 0 {
+            if (now || r + SURE * spread[v] <= reach) && a.salvos[er].launchers > 0 && loads > 0 {
                 l.salvos[v][er] = true;
                 loads = loads.saturating_sub(a.salvos[er].launchers);
             }
@@ -813,7 +813,9 @@ fn best_plan(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>, targ
     // or of what it outpaces a target keeping its range by; in grid steps
     // of a point.
     let their_speed = p.theirs.thrust - p.their_evasion;
-    let kept = p.tables.outpace(p.thrust, false, their_speed, !p.their_primary && their_speed > 0);
+    let kept = p
+        .tables
+        .outpace(p.thrust, false, their_speed, !p.their_primary && their_speed > 0);
     let scores: [f64; GRID] = std::array::from_fn(stance_score);
     for (potential, per_volley) in x.potential.iter_mut().zip([points(p.thrust, 0.0), kept]) {
         *potential = Potential::new(scores, (3.0 * per_volley).round() as usize);
