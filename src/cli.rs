@@ -1018,7 +1018,7 @@ pub struct TuneArgs {
     pub orders: Vec<PathBuf>,
     /// Runs of each finalist on the fresh runs that confirm it (the screen
     /// plays a tenth of them, at least 100; the refinement half).
-    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    #[arg(long, value_name = "N", default_value_t = 1500, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub runs: u64,
     /// Finalists to show (not with --measure).
     #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=50), conflicts_with = "measure")]
