@@ -76,7 +76,8 @@ pub struct ResolveArgs {
     /// Play up to this many Exchanges, stopping at a decision ([victory]).
     /// Formations without an explicit plot (and every Formation after the
     /// first Exchange) follow their standing orders or the default doctrine.
-    #[arg(long, default_value_t = 1, value_name = "K")]
+    /// At most 1000, as the scenario's `max_exchanges`.
+    #[arg(long, default_value_t = 1, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub exchanges: u32,
     /// With --exchanges: every Exchange in full detail, not only a summary.
     #[arg(long)]
@@ -939,7 +940,9 @@ pub struct RunArgs {
     /// Exchanges at most per run, as `fam resolve --exchanges K` (default:
     /// up to the scenario's [victory] Exchange limit, so every run ends in
     /// a decision).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    /// At most 1000, as the scenario's `max_exchanges`: the histogram of
+    /// battle lengths is sized by it.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub exchanges: Option<u32>,
 }
 

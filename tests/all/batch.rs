@@ -1072,6 +1072,19 @@ fn bad_batch_arguments_are_usage_errors() {
         vec!["batch", "scenarios/duel.toml", "--until-ci", "150%"],
         vec!["batch", "scenarios/duel.toml", "--runs", "10", "--threads", "0"],
         vec!["batch", "scenarios/duel.toml", "--runs", "10", "--exchanges", "0"],
+        // The flag is bounded as the scenario's `max_exchanges` is (it sized
+        // a dense histogram: 4294967295 aborted allocating 34 GB).
+        vec![
+            "batch",
+            "scenarios/duel.toml",
+            "--runs",
+            "10",
+            "--exchanges",
+            "4294967295",
+        ],
+        vec!["batch", "scenarios/duel.toml", "--runs", "10", "--exchanges", "1001"],
+        vec!["resolve", "scenarios/duel.toml", "--exchanges", "1001"],
+        vec!["resolve", "scenarios/duel.toml", "--exchanges", "0"],
         // One outcome code per run must fit in memory before the first run.
         vec![
             "compare",
