@@ -34,6 +34,11 @@ const INACTIVE: &str = "inactive";
 
 /// Unit names compare as the GZF reader compares them within a file: case
 /// and runs of blanks ignored (readings G16).
+
+/// Units one Formation may hold: the percentile bands of weapon targeting
+/// (fm-readings 10-11) give each Unit at least 1 %.
+pub const MAX_FORMATION_UNITS: usize = 100;
+
 fn unit_key(name: &str) -> String {
     collapse(name).to_ascii_lowercase()
 }
@@ -324,6 +329,21 @@ fn assemble(
                             "a name other than `inactive` (the word for a Fire Control without a target)",
                         ),
                     );
+                }
+                if units.get_ref().len() > MAX_FORMATION_UNITS {
+                    files.push(
+                        SC,
+                        Diagnostic::error(
+                            units.span(),
+                            format!(
+                                "Formation `{}` has {} Units; the F&M targeting bands give each Unit at least one percentile, so a Formation holds at most {MAX_FORMATION_UNITS}",
+                                name.get_ref(),
+                                units.get_ref().len()
+                            ),
+                            "split it into Formations of 100 Units or fewer",
+                        ),
+                    );
+                    def.complete = false;
                 }
                 if units.get_ref().is_empty() {
                     files.push(

@@ -1894,3 +1894,20 @@ fn the_annotated_example_in_the_docs_is_valid() {
         "docs show\n{shown}\nfam says\n{rendered}"
     );
 }
+
+/// A Formation of 101 Units cannot be given percentile targeting bands of
+/// at least 1 % each (fm-readings 10-11): the scenario is refused at the
+/// Formation's list, where the engine would otherwise have panicked.
+#[test]
+fn a_formation_of_more_than_100_units_is_refused_at_its_list() {
+    let many: Vec<String> = (0..101).map(|i| format!("\"Hull {i}\"")).collect();
+    let list = format!("[{}]", many.join(", "));
+    let text = BASE.replace("[\"MCS Patient Ember\"]", &list);
+    let found = problems(&text, &[]);
+    expect(&found, "scenario.toml", &text, &list, "has 101 Units");
+    expect(&found, "scenario.toml", &text, &list, "at most 100");
+    // A hundred is still a Formation (its names are what is wrong here).
+    let hundred = format!("[{}]", many[..100].join(", "));
+    let text = BASE.replace("[\"MCS Patient Ember\"]", &hundred);
+    assert!(!problems(&text, &[]).iter().any(|l| l.contains("at most 100")));
+}
