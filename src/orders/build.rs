@@ -32,13 +32,12 @@ pub const DEFAULT_START_RANGE: u32 = 60;
 /// The word for a Fire Control without a target.
 const INACTIVE: &str = "inactive";
 
-/// Unit names compare as the GZF reader compares them within a file: case
-/// and runs of blanks ignored (readings G16).
-
 /// Units one Formation may hold: the percentile bands of weapon targeting
 /// (fm-readings 10-11) give each Unit at least 1 %.
 pub const MAX_FORMATION_UNITS: usize = 100;
 
+/// Unit names compare as the GZF reader compares them within a file: case
+/// and runs of blanks ignored (readings G16).
 fn unit_key(name: &str) -> String {
     collapse(name).to_ascii_lowercase()
 }
