@@ -255,14 +255,7 @@ impl Potential {
     /// The worth of a range in MU, read linearly between the grid points
     /// around it.
     fn at(&mut self, r: f64) -> f64 {
-        let x = (r / STEP).clamp(0.0, (GRID - 1) as f64);
-        // Not negative: truncation is the floor.
-        let i = x as usize;
-        let w = x - i as f64;
-        if i + 1 >= GRID {
-            return self.worth(i);
-        }
-        self.worth(i) * (1.0 - w) + self.worth(i + 1) * w
+        between(r, |i| self.worth(i))
     }
 }
 
@@ -331,14 +324,20 @@ fn evasion_index(evasion: u32) -> usize {
 /// Damage per Volley at a range in MU, read linearly between the grid
 /// points around it (a smooth measure of an uncertain range).
 fn grid_at(grid: &[f64; GRID], r: f64) -> f64 {
+    between(r, |i| grid[i])
+}
+
+/// A value at a range in MU, read linearly between the values `at` gives
+/// for the grid points around it.
+fn between(r: f64, mut at: impl FnMut(usize) -> f64) -> f64 {
     let x = (r / STEP).clamp(0.0, (GRID - 1) as f64);
     // Not negative: truncation is the floor.
     let i = x as usize;
     let w = x - i as f64;
     if i + 1 >= GRID {
-        return grid[i];
+        return at(i);
     }
-    grid[i] * (1.0 - w) + grid[i + 1] * w
+    at(i) * (1.0 - w) + at(i + 1) * w
 }
 
 /// A third of the thrust to Evasion (never above half).
