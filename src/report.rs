@@ -1151,13 +1151,19 @@ fn choice_text(b: &Battle, c: &crate::engine::doctrine::Choice) -> String {
                 )
             };
             if let Some(p) = c.plan {
+                let (ours, theirs) = p.ordnance_at_seek;
+                let ordnance = if ours > 0.0 || theirs > 0.0 {
+                    format!(", and {ours:.1} against {theirs:.1} of ordnance")
+                } else {
+                    String::new()
+                };
                 let why = match p.stance {
                     Stance::Outgun => format!(
-                        "where it outguns it ({:.1} against {:.1} damage a Volley)",
+                        "where it outguns it ({:.1} against {:.1} damage a Volley{ordnance})",
                         p.at_seek.0, p.at_seek.1
                     ),
                     Stance::LeastBad => format!(
-                        "where it is outgunned least ({:.1} against {:.1} damage a Volley)",
+                        "where it is outgunned least ({:.1} against {:.1} damage a Volley{ordnance})",
                         p.at_seek.0, p.at_seek.1
                     ),
                     Stance::Avoid => "out of its reach: it is outgunned more than tenfold at every range".to_string(),

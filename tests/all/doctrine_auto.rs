@@ -779,6 +779,58 @@ fn a_missile_formation_just_out_of_reach_of_an_open_target_never_opens_the_range
     }
 }
 
+/// The battleship against the two missile cruisers of
+/// `battleship-vs-missiles.toml`, `range` MU apart.
+fn battleship_and_missiles(range: u32) -> Battle {
+    battle(
+        &[("Battleship", &["MCS Long Meridian"])],
+        &[("Missiles", &["KRD Ninefold Gale", "KRD Stone Patience"])],
+        range,
+        "",
+    )
+    .battle
+}
+
+/// docs/doctrine.md, "The default doctrine" 3: ordnance strikes first and
+/// takes its share off the other side's sustained fire. The cruisers'
+/// salvos (standard 30 MU, extended 42 MU) are expected to destroy most of
+/// the battleship wherever they reach, so the range that pays is the one
+/// where their beams finish it, not the salvos' reach where their beams
+/// roll nothing; and the battleship, whose guns would be crippled by those
+/// salvos before they told, keeps beyond the extended salvos' 42 MU while
+/// its own Class 3 batteries (48 MU) still reach.
+#[test]
+fn a_missile_formation_that_would_cripple_its_target_seeks_its_beams_range() {
+    let b = battleship_and_missiles(60);
+    let (battleship, missiles) = (formation(&b, "Battleship"), formation(&b, "Missiles"));
+    let arsenal = Arsenal::of(&b, missiles);
+    assert_eq!(arsenal.missile_reach(), 42);
+    let reach = beam_reach(&b, missiles);
+    assert!(reach < 30, "the cruisers' beams reach {reach} MU");
+    let c = choose(&b, missiles, &auto());
+    let p = c.plan.expect("planned");
+    assert!(
+        p.seek <= reach,
+        "the cruisers seek {} MU, beyond their beams' {reach}",
+        p.seek
+    );
+    assert!(p.at_seek.0 > 0.0, "their beams roll where they seek: {:?}", p.at_seek);
+    let hull_and_armour = f64::from(Arsenal::of(&b, battleship).durability);
+    assert!(
+        p.ordnance_at_seek.0 > 0.5 * hull_and_armour,
+        "their salvos are expected to take more than half the battleship: {:?} of {hull_and_armour}",
+        p.ordnance_at_seek
+    );
+    let c = choose(&b, battleship, &auto());
+    let p = c.plan.expect("planned");
+    assert!(
+        p.seek > 42 && p.seek <= beam_reach(&b, battleship),
+        "the battleship seeks {} MU",
+        p.seek
+    );
+    assert_eq!(p.ordnance_at_seek, (0.0, 0.0));
+}
+
 // ---- 3. Thrust: Speed and Evasion -------------------------------------------
 
 /// A light cruiser against an escort destroyer: both outgun or are
@@ -2031,13 +2083,19 @@ fn the_report_says_what_each_formation_chose() {
             has(&format!("{word} {}", name(t)));
             let plan = c.plan.expect("the default doctrine plans against an enemy");
             has(&format!("seeking {} MU ", plan.seek));
+            let (ours, theirs) = plan.ordnance_at_seek;
+            let ordnance = if ours > 0.0 || theirs > 0.0 {
+                format!(", and {ours:.1} against {theirs:.1} of ordnance)")
+            } else {
+                ")".to_string()
+            };
             match plan.stance {
                 Stance::Outgun => has(&format!(
-                    "where it outguns it ({:.1} against {:.1} damage a Volley)",
+                    "where it outguns it ({:.1} against {:.1} damage a Volley{ordnance}",
                     plan.at_seek.0, plan.at_seek.1
                 )),
                 Stance::LeastBad => has(&format!(
-                    "where it is outgunned least ({:.1} against {:.1} damage a Volley)",
+                    "where it is outgunned least ({:.1} against {:.1} damage a Volley{ordnance}",
                     plan.at_seek.0, plan.at_seek.1
                 )),
                 Stance::Avoid => has("out of its reach"),

@@ -191,6 +191,9 @@ pub struct Plan {
     pub stance: Stance,
     /// Damage per Volley at the range it seeks: ours, then the target's.
     pub at_seek: (f64, f64),
+    /// Damage of the ordnance left that reaches the range it seeks, fired
+    /// once: ours, then the target's.
+    pub ordnance_at_seek: (f64, f64),
     /// The range the target is assumed to seek.
     pub their_seek: u32,
 }
@@ -351,7 +354,12 @@ const HORIZON: f64 = 6.0;
 
 /// What sitting at each grid range is worth to one side over [`HORIZON`]
 /// Volleys: its sustained fire and its ordnance able to reach there, both
-/// ways, as shares of what the other side can take.
+/// ways, as shares of what the other side can take. Each side's ordnance
+/// strikes first and takes away its share of the other's sustained fire (a
+/// Formation half destroyed shoots about half as much; readings D18): the
+/// sustained fire a missile Formation keeps after its salvos is what
+/// finishes a target they crippled, so it seeks its beams' range too
+/// rather than sit where only its missiles reach.
 struct Worth {
     dealt: [f64; GRID],
     taken: [f64; GRID],
@@ -365,8 +373,10 @@ impl Worth {
         };
         for (i, &r) in RANGES.iter().enumerate() {
             let r = f64::from(r);
-            w.dealt[i] = (HORIZON * ours[i] + stores.0.left_at(r, None)) / dur.1;
-            w.taken[i] = (HORIZON * theirs[i] + stores.1.left_at(r, None)) / dur.0;
+            let ordnance = (stores.0.left_at(r, None) / dur.1, stores.1.left_at(r, None) / dur.0);
+            let left = (1.0 - ordnance.1.min(1.0), 1.0 - ordnance.0.min(1.0));
+            w.dealt[i] = ordnance.0 + HORIZON * ours[i] / dur.1 * left.0;
+            w.taken[i] = ordnance.1 + HORIZON * theirs[i] / dur.0 * left.1;
         }
         w
     }
@@ -730,6 +740,7 @@ fn play(
         seek: 0,
         stance: Stance::NoFight,
         at_seek: (0.0, 0.0),
+        ordnance_at_seek: (0.0, 0.0),
         their_seek,
     };
     (plan, score)
@@ -858,6 +869,14 @@ fn best_plan(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>, targ
     plan.at_seek = match stance {
         Stance::NoFight => (0.0, 0.0),
         _ => (x.ours[our_i], x.theirs[our_i]),
+    };
+    let seek_at = f64::from(plan.seek);
+    plan.ordnance_at_seek = match stance {
+        Stance::NoFight => (0.0, 0.0),
+        _ => (
+            x.our_stores.left_at(seek_at, None),
+            x.their_stores.left_at(seek_at, None),
+        ),
     };
     plan
 }
