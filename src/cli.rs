@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use crate::diag::{Diagnostic, Severity, SourceFile};
+use crate::files::{self, Output};
 use crate::gzf::{self, GzfFile, ParseOptions};
 
 /// Most diagnostics shown for one file.
@@ -92,6 +93,11 @@ pub struct ResolveArgs {
     /// statuses for the next Exchange) into this directory.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Let the outputs replace files this command read (the scenario, orders
+    /// and ship records): advance a turn directory in place. Without it, an
+    /// output that names an input is refused.
+    #[arg(long, requires = "out")]
+    pub in_place: bool,
     #[command(flatten)]
     pub load: LoadArgs,
 }
@@ -289,9 +295,9 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
         r
     };
     // Everything is computed before anything is written.
-    let mut outputs: Vec<(PathBuf, String)> = Vec::new();
+    let mut outputs: Vec<Output> = Vec::new();
     if let Some(log) = &args.log {
-        outputs.push((log.clone(), resolved.log.clone()));
+        outputs.push(Output::new(log, resolved.log.clone()));
     }
     if let Some(dir) = &args.out {
         loaded.write_back(&resolved.battle);
@@ -306,9 +312,9 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
                 );
                 return Ok(ExitCode::from(BAD_INPUT));
             }
-            outputs.push((dir.join(name), gzf::write(&record.file)));
+            outputs.push(Output::new(dir.join(name), gzf::write(&record.file)));
         }
-        outputs.push((dir.join("state.toml"), resolved.state.clone()));
+        outputs.push(Output::new(dir.join("state.toml"), resolved.state.clone()));
         // The play-by-mail cycle: the next Exchange's scenario and one
         // editable orders template per commander.
         let gzf_names: Vec<String> = loaded
@@ -344,7 +350,7 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
         };
         let mut next_text = crate::orders::write::scenario_toml(&resolved.battle, &next);
         next_text.push_str(&standing(&|_, from| from == Some(loaded.scenario.as_str())));
-        outputs.push((dir.join("scenario.toml"), next_text));
+        outputs.push(Output::new(dir.join("scenario.toml"), next_text));
         // The template: what the automated commander would play next, so
         // that orders sent back unedited play just that.
         let (template, sources) = crate::orders::write::template(&resolved.battle, &loaded.doctrine);
@@ -372,23 +378,21 @@ fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
                 text.push_str("\n# Standing orders: a Formation without a plot above follows them.\n");
                 text.push_str(&own);
             }
-            outputs.push((dir.join(name), text));
+            outputs.push(Output::new(dir.join(name), text));
         }
     }
-    for (path, text) in &outputs {
-        for input in std::iter::once(&args.scenario).chain(&args.orders) {
-            if same_file(path, input) {
-                eprintln!("error: {} would overwrite an input file", path.display());
-                return Ok(ExitCode::from(BAD_INPUT));
-            }
-        }
-        let _ = text;
-    }
-    if let Some(dir) = &args.out {
-        fs::create_dir_all(dir)?;
-    }
-    for (path, text) in &outputs {
-        write_atomic(path, text.as_bytes())?;
+    // Every file read is an input: the scenario, the orders and each ship
+    // record it loaded (unless the user asked to advance in place).
+    let inputs: Vec<PathBuf> = if args.in_place {
+        Vec::new()
+    } else {
+        std::iter::once(args.scenario.clone())
+            .chain(args.orders.iter().cloned())
+            .chain(loaded.records.iter().map(|r| PathBuf::from(&r.name)))
+            .collect()
+    };
+    if let Some(code) = write_files(&outputs, &inputs, Some("to advance the turn over its own files"))? {
+        return Ok(code);
     }
     io::stdout().lock().write_all(resolved.report.as_bytes())?;
     Ok(ExitCode::SUCCESS)
@@ -420,12 +424,19 @@ fn file_slug(name: &str) -> String {
     if s.is_empty() { "side".to_string() } else { s }
 }
 
-/// Whether two paths name the same existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (fs::canonicalize(a), fs::canonicalize(b)) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
+/// Refuses outputs that would overwrite one of `inputs` (exit 2, `Some`),
+/// then writes them all or none ([`files::write_all`]; a failure is exit 1).
+/// `in_place` names the flag that would allow it, where there is one.
+fn write_files(outputs: &[Output], inputs: &[PathBuf], in_place: Option<&str>) -> anyhow::Result<Option<ExitCode>> {
+    if let Err(e) = files::guard(outputs, inputs) {
+        match in_place {
+            Some(how) => eprintln!("error: {e}, or pass --in-place {how}"),
+            None => eprintln!("error: {e}"),
+        }
+        return Ok(Some(ExitCode::from(BAD_INPUT)));
     }
+    files::write_all(outputs)?;
+    Ok(None)
 }
 
 const BAD_INPUT: u8 = 2;
@@ -581,57 +592,26 @@ fn fmt(args: &FmtArgs) -> anyhow::Result<ExitCode> {
         io::stdout().lock().write_all(gzf::write(&files[0].1).as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
-    if let Some(dir) = &args.out {
-        fs::create_dir_all(dir)?;
-        let mut names = std::collections::BTreeSet::new();
-        for (path, _) in &files {
-            if !names.insert(path.file_name()) {
-                eprintln!(
-                    "error: two inputs named {:?} would be written to the same file in {}",
-                    path.file_name().unwrap_or_default(),
-                    dir.display()
-                );
-                return Ok(ExitCode::from(BAD_INPUT));
-            }
-        }
-    }
-    for (path, file) in &files {
-        let target = match &args.out {
-            Some(dir) => dir.join(path.file_name().unwrap_or_default()),
-            None => path.clone(),
-        };
-        write_atomic(&target, gzf::write(file).as_bytes())?;
+    let outputs: Vec<Output> = files
+        .iter()
+        .map(|(path, file)| {
+            let target = match &args.out {
+                Some(dir) => dir.join(path.file_name().unwrap_or_default()),
+                None => path.clone(),
+            };
+            Output::new(target, gzf::write(file))
+        })
+        .collect();
+    // `--in-place` rewrites the inputs; `--out` never does.
+    let inputs: Vec<PathBuf> = if args.in_place {
+        Vec::new()
+    } else {
+        files.iter().map(|(p, _)| p.clone()).collect()
+    };
+    if let Some(code) = write_files(&outputs, &inputs, Some("without --out to rewrite the files themselves"))? {
+        return Ok(code);
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes a file atomically: a temporary file in the same directory, renamed
-/// over the target once complete.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
-    use anyhow::Context as _;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    // A replaced file keeps its permissions; a new one gets the usual 0644
-    // (a bare temporary file would be private, 0600).
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        let permissions = fs::metadata(path)
-            .map(|m| m.permissions())
-            .unwrap_or_else(|_| fs::Permissions::from_mode(0o644));
-        builder.permissions(permissions);
-    }
-    let mut tmp = builder
-        .tempfile_in(dir)
-        .with_context(|| format!("cannot write in {}", dir.display()))?;
-    tmp.write_all(contents)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.persist(path)
-        .with_context(|| format!("cannot replace {}", path.display()))?;
-    Ok(())
 }
 
 /// Diagnostics rendered for a file, for tests and library users.
@@ -693,7 +673,7 @@ fn import_ftjava(args: &ImportFtjavaArgs) -> anyhow::Result<ExitCode> {
     let options = crate::ftjava::Options {
         skip_unmapped: args.skip_unmapped,
     };
-    let mut outputs: Vec<(PathBuf, String)> = Vec::new();
+    let mut outputs: Vec<Output> = Vec::new();
     let mut summaries: Vec<String> = Vec::new();
     let mut failed = false;
     for path in &args.files {
@@ -750,7 +730,7 @@ fn import_ftjava(args: &ImportFtjavaArgs) -> anyhow::Result<ExitCode> {
             if ships == 1 { "" } else { "s" },
             gzf_path.display()
         );
-        outputs.push((gzf_path.clone(), gzf_text.clone()));
+        outputs.push(Output::new(&gzf_path, gzf_text.clone()));
         if let Some(scenario) = &imported.scenario {
             let toml_path = args.out.join(format!("{stem}.toml"));
             let text = scenario.to_toml(&source.name, &gzf_name);
@@ -776,30 +756,15 @@ fn import_ftjava(args: &ImportFtjavaArgs) -> anyhow::Result<ExitCode> {
                 }
             }
             let _ = write!(summary, " and scenario {}", toml_path.display());
-            outputs.push((toml_path, text));
+            outputs.push(Output::new(toml_path, text));
         }
         summaries.push(summary);
-    }
-    let mut names = std::collections::BTreeSet::new();
-    for (path, _) in &outputs {
-        if !names.insert(path.clone()) {
-            eprintln!(
-                "error: two inputs would be written to {} (inputs need different file names)",
-                path.display()
-            );
-            failed = true;
-        }
-        if args.files.iter().any(|input| same_file(path, input)) {
-            eprintln!("error: {} would overwrite an input file", path.display());
-            failed = true;
-        }
     }
     if failed {
         return Ok(ExitCode::from(BAD_INPUT));
     }
-    fs::create_dir_all(&args.out)?;
-    for (path, text) in &outputs {
-        write_atomic(path, text.as_bytes())?;
+    if let Some(code) = write_files(&outputs, &args.files, None)? {
+        return Ok(code);
     }
     let mut stdout = io::stdout().lock();
     for s in &summaries {
@@ -872,13 +837,10 @@ fn export_ftjava(args: &ExportFtjavaArgs) -> anyhow::Result<ExitCode> {
                 Some(ship) => format!("{}.xml", file_slug(ship)),
                 None => format!("{stem}.xml"),
             };
-            let path = dir.join(name);
-            if same_file(&path, &args.file) {
-                eprintln!("error: {} would overwrite the input file", path.display());
-                return Ok(ExitCode::from(BAD_INPUT));
+            let outputs = [Output::new(dir.join(name), exported.xml)];
+            if let Some(code) = write_files(&outputs, std::slice::from_ref(&args.file), None)? {
+                return Ok(code);
             }
-            fs::create_dir_all(dir)?;
-            write_atomic(&path, exported.xml.as_bytes())?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -1147,10 +1109,29 @@ fn replay_args(orders: &[PathBuf], load: &LoadArgs) -> Vec<String> {
     args
 }
 
+/// The files a batch reads: its scenario, orders and ship records (and its
+/// checkpoint, read on a resume).
+fn batch_inputs(args: &BatchArgs, loaded: &crate::orders::Loaded) -> Vec<PathBuf> {
+    std::iter::once(args.scenario.clone())
+        .chain(args.orders.iter().cloned())
+        .chain(loaded.records.iter().map(|r| PathBuf::from(&r.name)))
+        .chain(args.checkpoint.iter().cloned())
+        .collect()
+}
+
 fn batch(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     let Some(loaded) = load_for_batch(&args.scenario, &args.orders, &args.load) else {
         return Ok(ExitCode::from(BAD_INPUT));
     };
+    if let Some(path) = &args.checkpoint {
+        // The checkpoint is written over and over: never over an input.
+        let mut inputs = batch_inputs(args, &loaded);
+        inputs.pop();
+        if let Err(e) = files::guard(&[Output::new(path, Vec::new())], &inputs) {
+            eprintln!("error: --checkpoint: {e}");
+            return Ok(ExitCode::from(BAD_INPUT));
+        }
+    }
     let options = batch_options(&loaded, &args.run);
     let (range, total) = match (args.until_ci, args.shard) {
         (Some(_), _) => (0..0, args.runs.unwrap_or(1_000_000)),
@@ -1197,39 +1178,35 @@ fn batch(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     meta.shard = args.shard.map(|s| (s.index, s.count));
     meta.until_ci = args.until_ci;
     meta.replay_args = replay_args(&args.orders, &args.load);
-    let inputs: Vec<&PathBuf> = std::iter::once(&args.scenario).chain(&args.orders).collect();
-    batch_outputs(&crate::batch::Report { meta, tally }, &args.out, &inputs)
+    batch_outputs(
+        &crate::batch::Report { meta, tally },
+        &args.out,
+        &batch_inputs(args, &loaded),
+    )
 }
 
 /// Prints a report (table or JSON) and writes its CSV and SVG files: all
 /// computed first, then written atomically.
-fn batch_outputs(
-    report: &crate::batch::Report,
-    out: &BatchOutputArgs,
-    inputs: &[&PathBuf],
-) -> anyhow::Result<ExitCode> {
-    let mut files: Vec<(PathBuf, String)> = Vec::new();
+fn batch_outputs(report: &crate::batch::Report, out: &BatchOutputArgs, inputs: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let mut files: Vec<Output> = Vec::new();
     if let Some(dir) = &out.csv {
-        files.push((dir.join("units.csv"), crate::batch::text::units_csv(report)));
-        files.push((dir.join("sides.csv"), crate::batch::text::sides_csv(report)));
+        files.push(Output::new(
+            dir.join("units.csv"),
+            crate::batch::text::units_csv(report),
+        ));
+        files.push(Output::new(
+            dir.join("sides.csv"),
+            crate::batch::text::sides_csv(report),
+        ));
     }
     if let Some(path) = &out.plot {
         match crate::batch::svg::render(report) {
-            Ok(svg) => files.push((path.clone(), svg)),
+            Ok(svg) => files.push(Output::new(path, svg)),
             Err(e) => anyhow::bail!(e),
         }
     }
-    for (path, _) in &files {
-        if inputs.iter().any(|i| same_file(path, i)) {
-            eprintln!("error: {} would overwrite an input file", path.display());
-            return Ok(ExitCode::from(BAD_INPUT));
-        }
-    }
-    if let Some(dir) = &out.csv {
-        fs::create_dir_all(dir)?;
-    }
-    for (path, text) in &files {
-        write_atomic(path, text.as_bytes())?;
+    if let Some(code) = write_files(&files, inputs, None)? {
+        return Ok(code);
     }
     let text = if out.json {
         crate::batch::json::render(report)
@@ -1369,6 +1346,5 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(BAD_INPUT));
         }
     };
-    let inputs: Vec<&PathBuf> = args.files.iter().collect();
-    batch_outputs(&report, &args.out, &inputs)
+    batch_outputs(&report, &args.out, &args.files)
 }

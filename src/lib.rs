@@ -7,6 +7,7 @@ pub mod batch;
 pub mod cli;
 pub mod diag;
 pub mod engine;
+pub mod files;
 pub mod ftjava;
 pub mod gzf;
 pub mod log;

@@ -4,7 +4,6 @@
 //! batch resumes where it stopped and ends with exactly the statistics of
 //! an uninterrupted one (tallies add up exactly, in any order).
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -73,7 +72,11 @@ impl Checkpoint {
 /// batch `id` and fits `empty` (the tally shape of the scenario), an error
 /// saying why otherwise.
 pub fn load(path: &Path, id: &Identity, empty: &Tally) -> Result<Option<(u64, Tally)>, String> {
-    let text = match std::fs::read_to_string(path) {
+    // A run killed between writing a checkpoint and renaming it into place
+    // left its temporary file: the checkpoint itself is whole, the
+    // temporary is not needed.
+    crate::files::remove_stale_temporaries(path);
+    let text = match read_bounded(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot read the checkpoint {}: {e}", path.display())),
@@ -140,6 +143,33 @@ pub fn load(path: &Path, id: &Identity, empty: &Tally) -> Result<Option<(u64, Ta
     Ok(Some((j.next_run, check)))
 }
 
+/// The largest checkpoint read: far above any fam writes (its histograms
+/// are bounded by the Exchange cap), far below what would exhaust memory.
+const MAX_CHECKPOINT_BYTES: u64 = 64 << 20;
+
+/// A checkpoint's text: a regular file of at most [`MAX_CHECKPOINT_BYTES`]
+/// (a device or pipe would never end).
+fn read_bounded(path: &Path) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read as _};
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+    }
+    if meta.len() > MAX_CHECKPOINT_BYTES {
+        return Err(Error::new(
+            ErrorKind::InvalidData,
+            format!(
+                "{} bytes, more than the {MAX_CHECKPOINT_BYTES} a checkpoint may hold",
+                meta.len()
+            ),
+        ));
+    }
+    let mut text = String::new();
+    file.take(MAX_CHECKPOINT_BYTES).read_to_string(&mut text)?;
+    Ok(text)
+}
+
 /// Writes the checkpoint atomically: to a temporary file in the same
 /// directory, flushed to disk, then renamed over `path`.
 pub fn save(path: &Path, id: &Identity, next_run: u64, tally: &Tally) -> Result<(), String> {
@@ -152,14 +182,5 @@ pub fn save(path: &Path, id: &Identity, next_run: u64, tally: &Tally) -> Result<
     };
     let mut text = serde_json::to_string(&j).map_err(|e| e.to_string())?;
     text.push('\n');
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let fail = |e: std::io::Error| format!("cannot write the checkpoint {}: {e}", path.display());
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    tmp.write_all(text.as_bytes()).map_err(fail)?;
-    tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
+    crate::files::write_one(path, text.as_bytes()).map_err(|e| format!("cannot write the checkpoint: {e}"))
 }

@@ -336,9 +336,11 @@ pub fn first_plot(loaded: &Loaded, options: &Options) -> ExchangePlot {
 pub enum BatchError {
     /// The thread pool could not be built.
     Threads(String),
-    /// The checkpoint file belongs to another batch, is damaged, or cannot
-    /// be written.
+    /// The checkpoint file belongs to another batch or is damaged (bad
+    /// input).
     Checkpoint(String),
+    /// The checkpoint cannot be written (a failure, not bad input).
+    CheckpointWrite(String),
     /// [`run_with_outcomes`]: a battle of this many sides has winners that
     /// an outcome code cannot name (at most 253 sides, [`DRAW`] − 1).
     TooManySides(usize),
@@ -350,7 +352,7 @@ impl std::fmt::Display for BatchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             BatchError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
-            BatchError::Checkpoint(e) => write!(f, "{e}"),
+            BatchError::Checkpoint(e) | BatchError::CheckpointWrite(e) => write!(f, "{e}"),
             BatchError::TooManySides(n) => write!(
                 f,
                 "a battle of {n} sides cannot be compared run by run (at most {} sides)",
@@ -654,7 +656,7 @@ pub fn run_resumable(
             next = block.end;
             let counted = play(loaded, options, &first, block, progress);
             let _ = total.merge(&counted);
-            checkpoint::save(&cp.path, &id, next, &total).map_err(BatchError::Checkpoint)?;
+            checkpoint::save(&cp.path, &id, next, &total).map_err(BatchError::CheckpointWrite)?;
             blocks += 1;
         }
     })?

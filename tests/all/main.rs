@@ -13,6 +13,7 @@ mod ftjava;
 mod golden;
 mod orders;
 mod orders_write;
+mod outputs;
 mod resolve;
 mod roundtrip;
 mod support;
