@@ -5,7 +5,6 @@
 //! nothing is written when any input has an error.
 
 use std::fmt::Write as _;
-use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -448,7 +447,7 @@ struct Loaded {
 }
 
 fn load(path: &Path, options: &ParseOptions) -> Result<Loaded, String> {
-    let bytes = fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let bytes = files::read_input(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let source = SourceFile::from_bytes(path.display().to_string(), &bytes);
     let parsed = gzf::parse(&source.text, options);
     Ok(Loaded { source, parsed })
@@ -677,7 +676,7 @@ fn import_ftjava(args: &ImportFtjavaArgs) -> anyhow::Result<ExitCode> {
     let mut summaries: Vec<String> = Vec::new();
     let mut failed = false;
     for path in &args.files {
-        let bytes = match fs::read(path) {
+        let bytes = match files::read_input(path) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("error: {}: cannot read: {e}", path.display());
@@ -1325,8 +1324,9 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let mut parts = Vec::new();
     let mut failed = false;
     for path in &args.files {
-        let parsed = fs::read_to_string(path)
+        let parsed = files::read_input(path)
             .map_err(|e| format!("cannot read: {e}"))
+            .and_then(|b| String::from_utf8(b).map_err(|_| "it is not UTF-8 text".to_string()))
             .and_then(|t| crate::batch::json::parse(&t));
         match parsed {
             Ok(r) => parts.push(r),

@@ -121,13 +121,21 @@ impl SourceFile {
                 Severity::Warning => CsSeverity::Warning,
             };
             let span = clamp_span(&self.text, d.span.clone());
+            // A line too long to quote (a file whose lines end in CR only is
+            // one line) is quoted around the problem only.
+            let excerpt = Excerpt::of(self, &shown, span.clone());
+            let span = excerpt.as_ref().map_or(span, |e| e.span.clone());
             let mut cs = CsDiagnostic::new(severity)
-                .with_message(d.message.as_str())
-                .with_labels(vec![Label::primary((), span).with_message(d.expected.as_str())]);
+                .with_message(cut(&d.message))
+                .with_labels(vec![Label::primary((), span).with_message(cut(&d.expected))]);
             if let Some(help) = &d.help {
                 cs = cs.with_notes(vec![format!("help: {help}")]);
             }
-            match term::emit_into_string(&config, &file, &cs) {
+            let rendered = match &excerpt {
+                Some(e) => term::emit_into_string(&config, e, &cs),
+                None => term::emit_into_string(&config, &file, &cs),
+            };
+            match rendered {
                 Ok(text) => out.push_str(&text),
                 Err(_) => {
                     let (line, col) = self.line_col(d.span.start);
@@ -144,6 +152,108 @@ impl SourceFile {
             );
         }
         out
+    }
+}
+
+/// The longest source line quoted whole under a diagnostic, in bytes.
+const MAX_QUOTED_LINE: usize = 200;
+
+/// A message quoting input (a value the length of a file) cut to what fits
+/// on a few lines.
+fn cut(message: &str) -> String {
+    const MAX: usize = 300;
+    if message.len() <= MAX {
+        return message.to_string();
+    }
+    format!("{}...", &message[..floor_char_boundary(message, MAX)])
+}
+
+/// Bytes quoted on each side of a problem in a line too long to quote.
+const EXCERPT_CONTEXT: usize = 60;
+
+/// A piece of one over-long line around a problem, quoted with its real line
+/// and column numbers (`...` marks what is cut).
+struct Excerpt<'a> {
+    name: &'a str,
+    text: String,
+    /// The problem's span in `text`.
+    span: Range<usize>,
+    line: usize,
+    /// The real column of the first quoted character, and the byte in
+    /// `text` where quoting starts (after a leading `...`).
+    first_col: usize,
+    lead: usize,
+}
+
+impl<'a> Excerpt<'a> {
+    /// `None` when the line holding `span` is short enough to quote whole.
+    fn of(source: &'a SourceFile, shown: &str, span: Range<usize>) -> Option<Excerpt<'a>> {
+        let line_start = shown[..span.start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = shown[span.start..].find('\n').map_or(shown.len(), |i| span.start + i);
+        if line_end - line_start <= MAX_QUOTED_LINE {
+            return None;
+        }
+        let a = floor_char_boundary(shown, span.start.saturating_sub(EXCERPT_CONTEXT).max(line_start));
+        let mut b = (span.end.max(span.start) + EXCERPT_CONTEXT)
+            .min(line_end)
+            .min(span.start + MAX_QUOTED_LINE);
+        while b < shown.len() && !shown.is_char_boundary(b) {
+            b += 1;
+        }
+        let lead = if a > line_start { 3 } else { 0 };
+        let mut text = String::with_capacity(b - a + 6);
+        text.push_str(&"..."[..lead]);
+        text.push_str(&shown[a..b]);
+        if b < line_end {
+            text.push_str("...");
+        }
+        let (line, first_col) = source.line_col(a);
+        let start = span.start - a + lead;
+        let end = span.end.min(b) - a + lead;
+        Some(Excerpt {
+            name: source.name.as_str(),
+            text,
+            span: start..end.max(start),
+            line,
+            first_col,
+            lead,
+        })
+    }
+}
+
+impl<'a> codespan_reporting::files::Files<'a> for Excerpt<'_> {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(self.name)
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(self.text.as_str())
+    }
+
+    fn line_index(&'a self, (): (), _byte_index: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(0)
+    }
+
+    fn line_number(&'a self, (): (), _line_index: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self.line)
+    }
+
+    fn column_number(
+        &'a self,
+        (): (),
+        _line_index: usize,
+        byte_index: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        let i = floor_char_boundary(&self.text, byte_index.clamp(self.lead, self.text.len()));
+        Ok(self.first_col + self.text[self.lead..i].chars().count())
+    }
+
+    fn line_range(&'a self, (): (), _line_index: usize) -> Result<Range<usize>, codespan_reporting::files::Error> {
+        Ok(0..self.text.len())
     }
 }
 

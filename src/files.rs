@@ -1,4 +1,5 @@
-//! Writing output files without losing anything: the inputs a command read
+//! Reading input files within bounds, and writing output files without
+//! losing anything: the inputs a command read
 //! are never written unless the user asked for it (`--in-place`), a set of
 //! files is written whole or not at all, and special files (devices, pipes)
 //! and symbolic links are written through rather than replaced.
@@ -19,6 +20,29 @@ use std::path::{Path, PathBuf};
 
 /// The suffix of fam's temporary files (removed when left by a killed run).
 pub const TEMP_SUFFIX: &str = ".fam-tmp";
+
+/// The largest input file fam reads (ship records, scenarios, orders, XML,
+/// batch results): a whole fleet book is well under a megabyte.
+pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+
+/// An input file's bytes, refused beyond [`MAX_INPUT_BYTES`] (a device or a
+/// runaway file is not read without end).
+pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let file = fs::File::open(path)?;
+    if file.metadata()?.is_dir() {
+        return Err(io::Error::new(io::ErrorKind::IsADirectory, "it is a directory"));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!("it is larger than {} MiB, the most fam reads", MAX_INPUT_BYTES >> 20),
+        ));
+    }
+    Ok(bytes)
+}
 
 /// One output file of a command, computed before anything is written.
 #[derive(Debug, Clone)]

@@ -25,6 +25,29 @@ use crate::gzf::fields::collapse;
 use crate::gzf::model::Warhead;
 use crate::gzf::{self, Item, ParseOptions, SystemKind};
 
+/// The longest range a scenario may set: far beyond any table (weapons
+/// reach tens of MU), small enough that no sum of ranges and moves wraps.
+pub const MAX_RANGE_MU: u32 = 100_000;
+
+/// A scenario range in MU: 0 to [`MAX_RANGE_MU`], else an error at it.
+fn range_mu(files: &mut Files, v: &S<i64>) -> Option<u32> {
+    let n = *v.get_ref();
+    let why = if n < 0 {
+        "a range cannot be negative".to_string()
+    } else {
+        match u32::try_from(n) {
+            Ok(mu) if mu <= MAX_RANGE_MU => return Some(mu),
+            _ => format!("a range of {n} MU is beyond the longest fam plays ({MAX_RANGE_MU} MU)"),
+        }
+    };
+    // Ranges are set in the scenario file (file 0).
+    files.push(
+        0,
+        Diagnostic::error(v.span(), why, format!("a range in MU, 0 to {MAX_RANGE_MU}")),
+    );
+    None
+}
+
 /// Starting range between Formations when the scenario gives none (F&M
 /// "Starting Positions").
 pub const DEFAULT_START_RANGE: u32 = 60;
@@ -670,16 +693,7 @@ fn assemble(
 
     let start = match &raw.start_range {
         None => DEFAULT_START_RANGE,
-        Some(v) => match u32::try_from(*v.get_ref()) {
-            Ok(mu) => mu,
-            Err(_) => {
-                files.push(
-                    SC,
-                    Diagnostic::error(v.span(), "a range cannot be negative", "a range in MU, 0 or more"),
-                );
-                DEFAULT_START_RANGE
-            }
-        },
+        Some(v) => range_mu(files, v).unwrap_or(DEFAULT_START_RANGE),
     };
     let mut ranges = RangeTable::new(defs.len(), start);
     let mut pairs: BTreeMap<(usize, usize), Range<usize>> = BTreeMap::new();
@@ -699,16 +713,7 @@ fn assemble(
         }
         let a = formation_ref(files, SC, &by_name, &defs, &between[0]);
         let b = formation_ref(files, SC, &by_name, &defs, &between[1]);
-        let mu = match u32::try_from(*r_.mu.get_ref()) {
-            Ok(mu) => Some(mu),
-            Err(_) => {
-                files.push(
-                    SC,
-                    Diagnostic::error(r_.mu.span(), "a range cannot be negative", "a range in MU, 0 or more"),
-                );
-                None
-            }
-        };
+        let mu = range_mu(files, &r_.mu);
         let (Some(a), Some(b)) = (a, b) else { continue };
         if a == b {
             files.push(
@@ -755,15 +760,25 @@ fn assemble(
     reserves(files, &mut battle, raw.reserves.as_ref());
     craft::launch_tubes(files, &mut battle, raw.launch_tubes.as_ref());
 
-    let seed = raw.seed.as_ref().and_then(|s| match u64::try_from(*s.get_ref()) {
-        Ok(v) => Some(v),
-        Err(_) => {
+    let seed = raw.seed.as_ref().and_then(|s| {
+        let (value, message) = match s.get_ref() {
+            raw::RawSeed::Integer(v) => (u64::try_from(*v).ok(), "a seed cannot be negative"),
+            raw::RawSeed::Digits(d) => (
+                d.parse::<u64>().ok().filter(|_| d.bytes().all(|b| b.is_ascii_digit())),
+                "a seed written as a string holds only the digits of a whole number up to 18446744073709551615",
+            ),
+        };
+        if value.is_none() {
             files.push(
                 SC,
-                Diagnostic::error(s.span(), "a seed cannot be negative", "a whole number, 0 or more"),
+                Diagnostic::error(
+                    s.span(),
+                    message,
+                    "a whole number from 0 to 9223372036854775807, or its digits in quotes up to 18446744073709551615",
+                ),
             );
-            None
         }
+        value
     });
 
     let exchange = match &raw.exchange {
@@ -1595,15 +1610,15 @@ impl Cx<'_> {
         }
         match (&speed, &evasion, thrust) {
             (Some((s, s_span)), Some((e, _)), Some(t)) => {
-                if s + e != t {
+                // Summed wide: two absurd numbers must not wrap into a sum
+                // that fits.
+                let sum = u64::from(*s) + u64::from(*e);
+                if sum != u64::from(t) {
                     files.push(
                         file,
                         Diagnostic::error(
                             s_span.clone(),
-                            format!(
-                                "Speed {s} + Evasion {e} = {}, but the Formation Thrust of `{fname}` is {t}",
-                                s + e
-                            ),
+                            format!("Speed {s} + Evasion {e} = {sum}, but the Formation Thrust of `{fname}` is {t}"),
                             format!("Speed + Evasion = {t}"),
                         )
                         .with_help(thrust_help()),

@@ -257,12 +257,19 @@ fn maneuver(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<Movem
                     );
                     continue;
                 }
-                match integer(v).map(u32::try_from) {
-                    Some(Ok(n)) => hold = Some(Movement::Hold(n)),
-                    Some(Err(_)) => diags.push(Diagnostic::error(
+                let max = super::build::MAX_RANGE_MU;
+                match integer(v) {
+                    Some(n) if (0..=i64::from(max)).contains(&n) => {
+                        hold = u32::try_from(n).ok().map(Movement::Hold);
+                    }
+                    Some(n) => diags.push(Diagnostic::error(
                         v.span(),
-                        "a range cannot be negative",
-                        "a range in MU, 0 or more",
+                        if n < 0 {
+                            "a range cannot be negative".to_string()
+                        } else {
+                            format!("a range of {n} MU is beyond the longest fam plays ({max} MU)")
+                        },
+                        format!("a range in MU, 0 to {max}"),
                     )),
                     None => diags.push(wrong_type(v, "hold", "a range in MU, 0 or more".to_string())),
                 }

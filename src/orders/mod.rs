@@ -193,7 +193,7 @@ pub fn build(
 }
 
 fn read_source(path: &Path) -> Result<SourceFile, Report> {
-    match std::fs::read(path) {
+    match crate::files::read_input(path) {
         Ok(bytes) => Ok(SourceFile::from_bytes(path.display().to_string(), &bytes)),
         Err(e) => Err((
             SourceFile::new(path.display().to_string(), ""),
@@ -228,6 +228,9 @@ fn same_file(a: &Path, b: &Path) -> bool {
 pub fn load_scenario(path: &Path, extra_orders: &[PathBuf], options: &ParseOptions) -> Result<Loaded, Vec<Report>> {
     let mut unreadable = Vec::new();
     let scenario = read_source(path).map_err(|r| vec![r])?;
+    if !is_scenario_text(&scenario.text) {
+        return Err(vec![not_a_scenario(scenario)]);
+    }
     let mut orders = Vec::new();
     for o in extra_orders {
         match read_source(o) {
@@ -253,7 +256,7 @@ pub fn load_scenario(path: &Path, extra_orders: &[PathBuf], options: &ParseOptio
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
     let mut read_gzf = |p: &str| -> Result<SourceFile, String> {
         let full = dir.join(p);
-        std::fs::read(&full)
+        crate::files::read_input(&full)
             .map(|bytes| SourceFile::from_bytes(full.display().to_string(), &bytes))
             .map_err(|e| e.to_string())
     };
@@ -266,6 +269,19 @@ pub fn load_scenario(path: &Path, extra_orders: &[PathBuf], options: &ParseOptio
         reports.extend(r);
     }
     Err(reports)
+}
+
+/// A file with only the keys of an orders file (`commander`, `scenario`,
+/// `plot`, `doctrine`) given where a scenario is wanted: one error saying
+/// so, not one per missing scenario key.
+fn not_a_scenario(source: SourceFile) -> Report {
+    let d = Diagnostic::error(
+        0..0,
+        "this is an orders file, not a scenario: it has none of a scenario's `gzf`, `[sides]` and `[formations]`",
+        "a scenario (docs/orders.md), or give this file with --orders after its scenario",
+    )
+    .with_help("fam resolve SCENARIO.toml --orders THIS.toml");
+    (source, vec![d])
 }
 
 /// What `fam check` says about one TOML file.
@@ -321,7 +337,9 @@ pub fn check_path(path: &Path, options: &ParseOptions) -> Checked {
                     "this orders file names no scenario, so only its form was checked",
                     "scenario = \"PATH/TO/SCENARIO.toml\"",
                 )
-                .with_help("add `scenario = \"…\"` to check names, thrust and systems, or use `fam resolve`"),
+                .with_help(
+                    "add `scenario = \"…\"` to check names, thrust and systems; `fam resolve` takes it only with --orders after its scenario",
+                ),
             );
             let reports = vec![(source, diags)];
             let (errors, warnings) = counts(&reports);

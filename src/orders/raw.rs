@@ -260,12 +260,42 @@ pub(crate) type Numbers = S<Vec<S<i64>>>;
 /// A `[sides]` or `[formations]` table: its span and its name lists.
 pub(crate) type NameLists = (Range<usize>, Entries<Vec<S<String>>>);
 
+/// A seed as written: a TOML integer (which holds at most 2^63 − 1), or a
+/// string of digits for the seeds above it (run seeds use all 64 bits).
+#[derive(Debug, Clone)]
+pub(crate) enum RawSeed {
+    Integer(i64),
+    Digits(String),
+}
+
+impl<'de> serde::Deserialize<'de> for RawSeed {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RawSeed, D::Error> {
+        struct Seed;
+        impl serde::de::Visitor<'_> for Seed {
+            type Value = RawSeed;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a whole number 0 or more, or its digits in quotes")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<RawSeed, E> {
+                Ok(RawSeed::Integer(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<RawSeed, E> {
+                Ok(i64::try_from(v).map_or_else(|_| RawSeed::Digits(v.to_string()), RawSeed::Integer))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawSeed, E> {
+                Ok(RawSeed::Digits(v.to_string()))
+            }
+        }
+        d.deserialize_any(Seed)
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RawScenario {
     pub title: Option<S<String>>,
     pub exchange: Option<S<i64>>,
     pub gzf: Option<S<Vec<S<String>>>>,
-    pub seed: Option<S<i64>>,
+    pub seed: Option<S<RawSeed>>,
     pub start_range: Option<S<i64>>,
     pub rules: Option<RawRules>,
     /// `[launch_tubes]`: ship name → launches plus recoveries per Volley.

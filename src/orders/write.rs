@@ -502,7 +502,12 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
     );
     let _ = writeln!(out, "title = {}", toml_string(next.title));
     let _ = writeln!(out, "exchange = {}", next.exchange);
-    let _ = writeln!(out, "seed = {}", next.seed);
+    // A TOML integer holds at most 2^63 − 1: larger seeds go as digits.
+    if i64::try_from(next.seed).is_ok() {
+        let _ = writeln!(out, "seed = {}", next.seed);
+    } else {
+        let _ = writeln!(out, "seed = \"{}\"", next.seed);
+    }
     let files: Vec<String> = next.gzf.iter().map(|g| toml_string(g)).collect();
     let _ = writeln!(out, "gzf = [{}]", files.join(", "));
     let r = &battle.rules;

@@ -11,6 +11,7 @@ mod fighters_input;
 mod fighters_robust;
 mod ftjava;
 mod golden;
+mod hostile;
 mod orders;
 mod orders_write;
 mod outputs;

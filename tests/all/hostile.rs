@@ -1,0 +1,165 @@
+//! Absurd and hostile input: every number range-checked with its position,
+//! files read within bounds, messages that say what the command would do.
+
+use std::fs;
+
+use crate::support::{fam, repo, text};
+
+/// The duel scenario with `edit` applied, in a fresh directory beside copies
+/// of its two records.
+fn duel_with(edit: impl Fn(&str) -> String) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("scenarios")).unwrap();
+    fs::create_dir_all(dir.path().join("ssd")).unwrap();
+    for f in ["meridian-compact.gzf", "kestrel-reach.gzf"] {
+        fs::copy(repo().join("ssd").join(f), dir.path().join("ssd").join(f)).unwrap();
+    }
+    let text = edit(&fs::read_to_string(repo().join("scenarios/duel.toml")).unwrap());
+    let path = dir.path().join("scenarios/duel.toml");
+    fs::write(&path, text).unwrap();
+    (dir, path.display().to_string())
+}
+
+/// Runs `fam check` and expects one positioned error at `line:col` saying
+/// `says`; exit 2.
+fn refused_at(path: &str, line_col: &str, says: &str) {
+    let run = fam(&["check", path]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains(&format!("duel.toml:{line_col}")), "{err}");
+    assert!(err.contains(says), "{err}");
+}
+
+/// A run seed uses all 64 bits and `--seed` takes any of them, but a TOML
+/// integer holds at most 2^63 − 1: `fam resolve --out` writes a larger seed
+/// as its digits in quotes, and the next turn reads it back and plays on
+/// with it (the same Exchange seeds as the command line would give).
+#[test]
+fn every_seed_the_command_line_takes_goes_through_the_turn_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let turn = dir.path().join("turn2");
+    let t = turn.display().to_string();
+    let max = u64::MAX.to_string();
+    let run = fam(&["resolve", "scenarios/duel.toml", "--seed", &max, "--out", &t]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let next = fs::read_to_string(turn.join("scenario.toml")).unwrap();
+    assert!(next.contains(&format!("seed = \"{max}\"")), "{next}");
+    let (ilse, marek) = (turn.join("orders-Ilse.toml"), turn.join("orders-Marek.toml"));
+    let s = turn.join("scenario.toml").display().to_string();
+    let resumed = fam(&[
+        "resolve",
+        &s,
+        "--orders",
+        &ilse.display().to_string(),
+        "--orders",
+        &marek.display().to_string(),
+    ]);
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    // The same battle on from the command line: the same report.
+    let again = fam(&[
+        "resolve",
+        &s,
+        "--seed",
+        &max,
+        "--orders",
+        &ilse.display().to_string(),
+        "--orders",
+        &marek.display().to_string(),
+    ]);
+    assert_eq!(text(&again.stdout), text(&resumed.stdout));
+    // Digits in quotes are the digits of a u64 and nothing else.
+    for bad in ["\"abc\"", "\"-3\"", "\"18446744073709551616\"", "\" 7\""] {
+        let (_d, path) = duel_with(|t| t.replace("seed = 1\n", &format!("seed = {bad}\n")));
+        refused_at(&path, "6:8", "digits of a whole number");
+    }
+    let (_d, path) = duel_with(|t| t.replace("seed = 1\n", "seed = true\n"));
+    refused_at(&path, "6:8", "a whole number 0 or more, or its digits in quotes");
+}
+
+/// A range past u32 was reported as negative; now every range beyond the
+/// longest fam plays says so, at the number.
+#[test]
+fn an_absurd_range_is_refused_for_what_it_is() {
+    for (key, value) in [("start_range", "4294967296"), ("start_range", "100001")] {
+        let (_d, path) = duel_with(|t| t.replace("seed = 1\n", &format!("seed = 1\n{key} = {value}\n")));
+        refused_at(
+            &path,
+            "7:15",
+            &format!("a range of {value} MU is beyond the longest fam plays"),
+        );
+    }
+    let (_d, path) = duel_with(|t| t.replace("seed = 1\n", "seed = 1\nstart_range = -1\n"));
+    refused_at(&path, "7:15", "a range cannot be negative");
+    let (_d, path) = duel_with(|t| t.replace("seed = 1\n", "seed = 1\nstart_range = 100000\n"));
+    let run = fam(&["check", &path]);
+    assert!(
+        run.status.success(),
+        "the longest range itself is played: {}",
+        text(&run.stderr)
+    );
+}
+
+/// Speed and Evasion that add up past u32 used to wrap in the message (and
+/// panic with overflow checks on); the sum is now said as it is.
+#[test]
+fn speed_and_evasion_are_summed_without_wrapping() {
+    let (_d, path) = duel_with(|t| t.replacen("speed = 4\n", "speed = 4294967294\n", 1));
+    refused_at(&path, "23:9", "Speed 4294967294 + Evasion 2 = 4294967296");
+}
+
+/// An orders file given where a scenario is wanted is one error saying
+/// what it is and how to give it, not one per missing scenario key.
+#[test]
+fn an_orders_file_given_as_the_scenario_is_named_for_what_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = dir.path().join("orders.toml");
+    fs::write(
+        &orders,
+        "commander = \"Ilse\"\n\n[doctrine.Heading]\nevasion = \"max\"\n",
+    )
+    .unwrap();
+    let o = orders.display().to_string();
+    let run = fam(&["resolve", &o]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert_eq!(err.matches("error:").count(), 1, "{err}");
+    assert!(err.contains("this is an orders file, not a scenario"), "{err}");
+    assert!(err.contains("--orders"), "{err}");
+    // `fam check` sees it as orders and says resolve takes it only so.
+    let run = fam(&["check", &o]);
+    let err = text(&run.stderr);
+    assert!(err.contains("only with --orders after its scenario"), "{err}");
+}
+
+/// A record whose lines end in CR only is one line of the whole file: the
+/// error quotes the piece around the problem, not the file.
+#[test]
+fn an_error_in_a_very_long_line_quotes_only_the_piece_around_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut body = fs::read_to_string(repo().join("ssd/kestrel-reach.gzf")).unwrap();
+    while body.len() < 200_000 {
+        body.push_str(&body.clone());
+    }
+    let cr = dir.path().join("cr.gzf");
+    fs::write(&cr, body.replace('\n', "\r")).unwrap();
+    let run = fam(&["check", &cr.display().to_string()]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(err.contains("cr.gzf:1:"), "{err}");
+    assert!(err.len() < 4_000, "{} bytes of error", err.len());
+    assert!(err.lines().all(|l| l.len() < 600), "{err}");
+}
+
+/// Files are read up to 16 MiB: a runaway file is refused by name before
+/// it is parsed, exit 2.
+#[test]
+fn an_input_larger_than_fam_reads_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("huge.gzf");
+    let f = fs::File::create(&big).unwrap();
+    f.set_len(fam::files::MAX_INPUT_BYTES + 1).unwrap();
+    let run = fam(&["check", &big.display().to_string()]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("huge.gzf") && err.contains("larger than 16 MiB"), "{err}");
+}
