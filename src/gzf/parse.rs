@@ -64,6 +64,14 @@ const BLOCK_TYPES: [(&str, BlockKind); 9] = [
 
 const HEADER_FIELDS: [&str; 5] = ["profile", "universe", "universe-version", "units", "gzf-version"];
 
+/// The most blocks one file may hold (ships, systems, fleets …): far above
+/// any fleet book, low enough that a runaway file is refused before it is
+/// built into records.
+pub const MAX_BLOCKS: usize = 50_000;
+
+/// The most systems one ship may carry.
+pub const MAX_SYSTEMS_PER_SHIP: usize = 1_000;
+
 /// Parses GZF text. Never panics; never stops at the first problem.
 pub fn parse(text: &str, options: &ParseOptions) -> Parsed {
     let mut diags = Vec::new();
@@ -95,6 +103,18 @@ pub fn parse(text: &str, options: &ParseOptions) -> Parsed {
             0..0,
             "the file holds no blocks",
             "a GZF file: a header block, then Ship, System, Fleet ... blocks separated by blank lines",
+        ));
+        return Parsed {
+            file: GzfFile::default(),
+            diagnostics: diags,
+            spans: Vec::new(),
+        };
+    }
+    if let Some(first_beyond) = raw.get(MAX_BLOCKS) {
+        diags.push(Diagnostic::error(
+            first_beyond.first().name_span.clone(),
+            format!("the file holds more than {MAX_BLOCKS} blocks, the most fam reads"),
+            "a file of records (a whole fleet book holds a few thousand blocks): split it",
         ));
         return Parsed {
             file: GzfFile::default(),
@@ -599,6 +619,17 @@ impl Builder<'_> {
                 match self.owner {
                     Owner::Ship(i) => {
                         if let Item::Ship(s) = &mut file.items[i] {
+                            if s.systems.len() >= MAX_SYSTEMS_PER_SHIP {
+                                cx.diags.push(Diagnostic::error(
+                                    block.first().name_span.clone(),
+                                    format!(
+                                        "ship `{}` has more than {MAX_SYSTEMS_PER_SHIP} systems, the most fam reads",
+                                        s.name
+                                    ),
+                                    "a ship's systems (the largest designs carry well under a hundred)",
+                                ));
+                                return;
+                            }
                             s.systems.push(sys);
                             let span = block
                                 .fields

@@ -59,6 +59,12 @@ const INACTIVE: &str = "inactive";
 /// (fm-readings 10-11) give each Unit at least 1 %.
 pub const MAX_FORMATION_UNITS: usize = 100;
 
+/// Units one battle may hold (fleet actions field dozens).
+pub const MAX_BATTLE_UNITS: usize = 5_000;
+
+/// GZF files one scenario may load.
+pub const MAX_RECORD_FILES: usize = 64;
+
 /// Unit names compare as the GZF reader compares them within a file: case
 /// and runs of blanks ignored (readings G16).
 fn unit_key(name: &str) -> String {
@@ -218,8 +224,22 @@ fn assemble(
                 );
                 gzf_failed = true;
             }
+            if list.get_ref().len() > MAX_RECORD_FILES {
+                files.push(
+                    SC,
+                    Diagnostic::error(
+                        list.span(),
+                        format!(
+                            "{} GZF files given; a scenario loads at most {MAX_RECORD_FILES}",
+                            list.get_ref().len()
+                        ),
+                        "the files that hold the battle's ships",
+                    ),
+                );
+                gzf_failed = true;
+            }
             let mut seen: BTreeMap<String, Range<usize>> = BTreeMap::new();
-            for p in list.get_ref() {
+            for p in list.get_ref().iter().take(MAX_RECORD_FILES) {
                 if let Some(first) = seen.get(p.get_ref()) {
                     let at = files.at(SC, SC, first);
                     files.push(
@@ -332,7 +352,18 @@ fn assemble(
             )
             .with_help(raw::FORMAT_DOC),
         ),
-        Some((_, entries)) => {
+        Some((span, entries)) => {
+            let listed: usize = entries.iter().map(|(_, units)| units.get_ref().len()).sum();
+            if listed > MAX_BATTLE_UNITS {
+                files.push(
+                    SC,
+                    Diagnostic::error(
+                        span.clone(),
+                        format!("the Formations list {listed} Units; a battle holds at most {MAX_BATTLE_UNITS}"),
+                        format!("a battle of at most {MAX_BATTLE_UNITS} Units"),
+                    ),
+                );
+            }
             for (name, units) in entries {
                 let f = defs.len();
                 let mut def = FormationDef {

@@ -163,3 +163,95 @@ fn an_input_larger_than_fam_reads_is_refused_by_name() {
     assert_eq!(run.status.code(), Some(2), "{err}");
     assert!(err.contains("huge.gzf") && err.contains("larger than 16 MiB"), "{err}");
 }
+
+/// A GZF file of more blocks than fam reads is refused at the first block
+/// beyond the limit, before any record is built; a ship of more systems
+/// than fam reads, at the first system beyond.
+#[test]
+fn records_beyond_the_documented_limits_are_refused_at_their_place() {
+    use fam::gzf::parse::{MAX_BLOCKS, MAX_SYSTEMS_PER_SHIP};
+    let header = "Profile: FB1\nUniverse: Full Thrust\nUnits: cm\n\n";
+    let mut text = header.to_string();
+    text.push_str("Ship: S\nMass: 10\nCost: 30\nThrust-Rating: 2\nDamage-Track: O O\n\n");
+    for _ in 0..MAX_SYSTEMS_PER_SHIP + 1 {
+        text.push_str("System: PDS\nFiring-Arc: F\nMass: 1\nCost: 3\n\n");
+    }
+    let parsed = fam::gzf::parse(&text, &Default::default());
+    let over: Vec<_> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.message.contains(&format!("more than {MAX_SYSTEMS_PER_SHIP} systems")))
+        .collect();
+    assert_eq!(over.len(), 1, "{:?}", parsed.diagnostics.first());
+    let source = fam::diag::SourceFile::new("many.gzf", text.as_str());
+    let (line, _) = source.line_col(over[0].span.start);
+    // The header (4 lines), the ship (6), then 5 lines a system.
+    assert_eq!(line, 4 + 6 + 5 * MAX_SYSTEMS_PER_SHIP + 1);
+    let mut many = header.to_string();
+    // The header is a block too: MAX_BLOCKS in all.
+    for k in 1..MAX_BLOCKS {
+        many.push_str(&format!("Fleet: F{k}\n\n"));
+    }
+    let parsed = fam::gzf::parse(&many, &Default::default());
+    assert!(
+        parsed
+            .diagnostics
+            .iter()
+            .all(|d| !d.message.contains("blocks, the most"))
+    );
+    many.push_str("Fleet: one too many\n");
+    let parsed = fam::gzf::parse(&many, &Default::default());
+    assert!(parsed.has_errors());
+    assert!(parsed.file.items.is_empty(), "nothing is built");
+    let d = &parsed.diagnostics[0];
+    assert!(
+        d.message.contains(&format!("more than {MAX_BLOCKS} blocks")),
+        "{}",
+        d.message
+    );
+    let source = fam::diag::SourceFile::new("many.gzf", many.as_str());
+    assert_eq!(source.line_col(d.span.start).0, 4 + 2 * (MAX_BLOCKS - 1) + 1);
+}
+
+/// A battle of more Units than fam plays, or of more GZF files than a
+/// scenario loads, is refused at its table.
+#[test]
+fn a_battle_beyond_the_documented_limits_is_refused_at_its_table() {
+    use fam::orders::{MAX_BATTLE_UNITS, MAX_RECORD_FILES};
+    let formations = MAX_BATTLE_UNITS / 100 + 1;
+    let (_d, path) = duel_with(|t| {
+        let mut extra = String::from("\n[formations]\n");
+        for f in 0..formations {
+            let names: Vec<String> = (0..100).map(|u| format!("\"S{f}-{u}\"")).collect();
+            extra.push_str(&format!("F{f} = [{}]\n", names.join(", ")));
+        }
+        let (head, tail) = t.split_at(t.find("[formations]").unwrap());
+        let tail = &tail[tail.find("\n\n").unwrap()..];
+        format!("{head}{}{tail}", &extra[1..])
+    });
+    let run = fam(&["check", &path]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        err.contains(&format!(
+            "the Formations list {} Units; a battle holds at most {MAX_BATTLE_UNITS}",
+            formations * 100
+        )),
+        "{}",
+        &err[..err.len().min(2000)]
+    );
+    let (_d, path) = duel_with(|t| {
+        let files: Vec<String> = (0..=MAX_RECORD_FILES).map(|k| format!("\"f{k}.gzf\"")).collect();
+        let start = t.find("gzf = [").unwrap();
+        let end = start + t[start..].find('\n').unwrap();
+        format!("{}gzf = [{}]{}", &t[..start], files.join(", "), &t[end..])
+    });
+    refused_at(
+        &path,
+        "5:7",
+        &format!(
+            "{} GZF files given; a scenario loads at most {MAX_RECORD_FILES}",
+            MAX_RECORD_FILES + 1
+        ),
+    );
+}
