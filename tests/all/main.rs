@@ -10,6 +10,7 @@ mod fighters;
 mod fighters_input;
 mod fighters_robust;
 mod ftjava;
+mod fuzz;
 mod golden;
 mod hostile;
 mod orders;

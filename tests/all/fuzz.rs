@@ -1,0 +1,341 @@
+//! A mutation fuzzer over every parser, run briefly with the tests
+//! on fixed seeds so that CI is repeatable (`FAM_FUZZ_CASES=20000
+//! FAM_FUZZ_SEED=N cargo test --release fuzz` runs it longer, elsewhere): the shipped files and fixtures are
+//! mutated (bytes flipped, pieces cut, doubled or spliced with absurd
+//! numbers and hostile tokens) and fed to the GZF reader, the scenario and
+//! orders builder (battles that build are played), the FTJava importer and
+//! the batch JSON reader. Every input must come back without a panic and
+//! within its time, every error positioned inside its file, and whatever is
+//! accepted must read back. `tests/fixtures/fuzz/` keeps every input that
+//! broke fam so far; each is replayed here.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use fam::diag::{Diagnostic, SourceFile};
+use fam::gzf::{self, ParseOptions};
+use proptest::prelude::*;
+
+use crate::support::{files_with, fixtures, repo};
+
+/// Tokens that broke, or could break, a reader: numbers at and past every
+/// integer width, line ends, NUL, XML references, TOML structure.
+const TOKENS: [&str; 24] = [
+    "4294967296",
+    "4294967297",
+    "18446744073709551616",
+    "9223372036854775808",
+    "-1",
+    "-9223372036854775808",
+    "100000000",
+    "1e308",
+    "nan",
+    "\r",
+    "\r\n",
+    "\0",
+    "\n\n",
+    "&#x110000;",
+    "&#0;",
+    "]]>",
+    "<",
+    "[[range]]\n",
+    "[formations]\n",
+    "= ",
+    "\"",
+    "{ hold = 4294967296 }",
+    "\u{feff}",
+    "\u{fffd}",
+];
+
+/// One edit of a text.
+#[derive(Debug, Clone)]
+enum Edit {
+    Flip {
+        at: usize,
+        byte: u8,
+    },
+    Cut {
+        at: usize,
+        len: usize,
+    },
+    Double {
+        at: usize,
+        len: usize,
+    },
+    Insert {
+        at: usize,
+        token: usize,
+    },
+    /// The digits at or after `at` replaced by a token.
+    Number {
+        at: usize,
+        token: usize,
+    },
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let at = any::<usize>();
+    prop_oneof![
+        (at, any::<u8>()).prop_map(|(at, byte)| Edit::Flip { at, byte }),
+        (at, 1usize..200).prop_map(|(at, len)| Edit::Cut { at, len }),
+        (at, 1usize..400).prop_map(|(at, len)| Edit::Double { at, len }),
+        (at, 0..TOKENS.len()).prop_map(|(at, token)| Edit::Insert { at, token }),
+        (at, 0..TOKENS.len()).prop_map(|(at, token)| Edit::Number { at, token }),
+    ]
+}
+
+/// `bytes` with `edits` applied in turn (positions taken modulo the length).
+fn mutate(mut bytes: Vec<u8>, edits: &[Edit]) -> Vec<u8> {
+    for e in edits {
+        let n = bytes.len().max(1);
+        match *e {
+            Edit::Flip { at, byte } => {
+                if !bytes.is_empty() {
+                    bytes[at % n] = byte;
+                }
+            }
+            Edit::Cut { at, len } => {
+                let a = (at % n).min(bytes.len());
+                let b = (a + len).min(bytes.len());
+                bytes.drain(a..b);
+            }
+            Edit::Double { at, len } => {
+                let a = (at % n).min(bytes.len());
+                let b = (a + len).min(bytes.len());
+                let piece = bytes[a..b].to_vec();
+                bytes.splice(b..b, piece);
+            }
+            Edit::Insert { at, token } => {
+                let a = (at % n).min(bytes.len());
+                bytes.splice(a..a, TOKENS[token].bytes());
+            }
+            Edit::Number { at, token } => {
+                let from = (at % n).min(bytes.len());
+                if let Some(start) = bytes[from..].iter().position(u8::is_ascii_digit).map(|i| from + i) {
+                    let end = bytes[start..]
+                        .iter()
+                        .position(|b| !b.is_ascii_digit())
+                        .map_or(bytes.len(), |i| start + i);
+                    bytes.splice(start..end, TOKENS[token].bytes());
+                }
+            }
+        }
+    }
+    bytes
+}
+
+/// Every diagnostic lies inside its file (it renders with a line and a
+/// column of that file).
+fn positioned(source: &SourceFile, diags: &[Diagnostic]) -> Result<(), TestCaseError> {
+    for d in diags {
+        prop_assert!(
+            d.span.start <= d.span.end && d.span.end <= source.text.len(),
+            "{}: {:?} outside {} bytes: {}",
+            source.name,
+            d.span,
+            source.text.len(),
+            d.message
+        );
+    }
+    let rendered = source.render(diags, usize::MAX);
+    prop_assert_eq!(rendered.is_empty(), diags.is_empty());
+    Ok(())
+}
+
+/// The files a target mutates.
+fn seeds(dir: &Path, ext: &str) -> Vec<(PathBuf, Vec<u8>)> {
+    files_with(dir, ext)
+        .into_iter()
+        .map(|p| {
+            let b = fs::read(&p).unwrap();
+            (p, b)
+        })
+        .collect()
+}
+
+// ---- Targets ------------------------------------------------------------------
+
+fn gzf_target(name: &str, bytes: &[u8]) -> Result<(), TestCaseError> {
+    let source = SourceFile::from_bytes(name, bytes);
+    let parsed = gzf::parse(&source.text, &ParseOptions::default());
+    positioned(&source, &parsed.diagnostics)?;
+    if !parsed.has_errors() {
+        // What is accepted writes and reads back as the same records.
+        let written = gzf::write(&parsed.file);
+        let again = gzf::parse(&written, &ParseOptions::default());
+        prop_assert!(
+            !again.has_errors(),
+            "{name}: written back, {:?}",
+            again.diagnostics.first()
+        );
+        prop_assert_eq!(&again.file, &parsed.file);
+    }
+    Ok(())
+}
+
+/// The shipped records, read as a scenario's `gzf` list names them.
+fn read_ssd(name: &str) -> Result<SourceFile, String> {
+    let file = Path::new(name).file_name().ok_or("no file name")?;
+    fs::read(repo().join("ssd").join(file))
+        .map(|b| SourceFile::from_bytes(name, &b))
+        .map_err(|e| e.to_string())
+}
+
+/// A scenario (and orders) built; a battle that builds is played for a few
+/// Exchanges on two seeds.
+fn scenario_target(scenario: (&str, &[u8]), orders: &[(&str, Vec<u8>)]) -> Result<(), TestCaseError> {
+    let source = SourceFile::from_bytes(scenario.0, scenario.1);
+    let orders: Vec<SourceFile> = orders.iter().map(|(n, b)| SourceFile::from_bytes(*n, b)).collect();
+    match fam::orders::build(source, orders, &mut read_ssd, &ParseOptions::default()) {
+        Err(reports) => {
+            for (file, diags) in &reports {
+                positioned(file, diags)?;
+            }
+        }
+        Ok(loaded) => {
+            for (file, diags) in &loaded.warnings {
+                positioned(file, diags)?;
+            }
+            let options = fam::batch::Options {
+                seed: 7,
+                exchanges: 3,
+                threads: Some(1),
+            };
+            let tally = fam::batch::run(&loaded, &options, 0..2, &|_| {});
+            prop_assert!(tally.is_ok(), "{:?}", tally.err());
+        }
+    }
+    Ok(())
+}
+
+fn ftjava_target(name: &str, bytes: &[u8]) -> Result<(), TestCaseError> {
+    let source = SourceFile::from_bytes(name, bytes);
+    let imported = fam::ftjava::import(&source, &fam::ftjava::Options { skip_unmapped: true });
+    positioned(&source, &imported.diagnostics)?;
+    if !imported.has_errors() {
+        // An accepted import reads back through the GZF reader.
+        let written = gzf::write(&imported.gzf);
+        let options = ParseOptions {
+            inert_unknown_systems: imported.inert > 0,
+        };
+        let again = gzf::parse(&written, &options);
+        prop_assert!(
+            !again.has_errors(),
+            "{name}: the imported record does not read back: {:?}",
+            again.diagnostics.first().map(|d| &d.message)
+        );
+    }
+    Ok(())
+}
+
+fn batch_json_target(bytes: &[u8]) -> Result<(), TestCaseError> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Ok(());
+    };
+    if let Ok(report) = fam::batch::json::parse(text) {
+        // Accepted results merge with themselves and render.
+        if let Ok(merged) = fam::batch::json::merge(vec![report.clone(), report]) {
+            let _ = fam::batch::json::render(&merged);
+            let _ = fam::batch::text::table(&merged);
+        }
+    }
+    Ok(())
+}
+
+/// A batch result of the duel, as `fam batch --json` writes it.
+fn duel_json() -> Vec<u8> {
+    let run = crate::support::fam(&["batch", "scenarios/duel.toml", "--runs", "40", "--json"]);
+    assert!(run.status.success());
+    run.stdout
+}
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: std::env::var("FAM_FUZZ_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(48),
+        // A hang is a failure: no input may take this long.
+        timeout: 20_000,
+        failure_persistence: None,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(
+            std::env::var("FAM_FUZZ_SEED")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0xfa),
+        ),
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn fuzz_gzf(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
+        let mut all = seeds(&repo().join("ssd"), "gzf");
+        all.extend(seeds(&fixtures("ok"), "gzf"));
+        let (path, bytes) = &all[pick % all.len()];
+        gzf_target(&path.display().to_string(), &mutate(bytes.clone(), &edits))?;
+    }
+
+    #[test]
+    fn fuzz_scenarios(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
+        let all = seeds(&repo().join("scenarios"), "toml");
+        let (path, bytes) = &all[pick % all.len()];
+        scenario_target((&path.display().to_string(), &mutate(bytes.clone(), &edits)), &[])?;
+    }
+
+    #[test]
+    fn fuzz_orders(pick in 0usize..2, edits in prop::collection::vec(edit(), 1..6)) {
+        let dir = fixtures("orders");
+        let scenario = fs::read(dir.join("split.toml")).unwrap();
+        let name = ["split-ilse.toml", "split-marek.toml"][pick];
+        let orders = mutate(fs::read(dir.join(name)).unwrap(), &edits);
+        scenario_target(("split.toml", &scenario), &[(name, orders)])?;
+    }
+
+    #[test]
+    fn fuzz_ftjava(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
+        let all = seeds(&fixtures("ftjava"), "xml");
+        let (path, bytes) = &all[pick % all.len()];
+        ftjava_target(&path.display().to_string(), &mutate(bytes.clone(), &edits))?;
+    }
+
+    #[test]
+    fn fuzz_batch_json(edits in prop::collection::vec(edit(), 1..6)) {
+        static JSON: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let json = JSON.get_or_init(duel_json);
+        batch_json_target(&mutate(json.clone(), &edits))?;
+    }
+}
+
+/// Every input that broke fam so far, replayed through its reader:
+/// `tests/fixtures/fuzz/<reader>/`.
+#[test]
+fn every_input_that_once_broke_fam_is_handled() {
+    let dir = fixtures("fuzz");
+    let mut replayed = 0;
+    let check = |r: Result<(), TestCaseError>, p: &Path| {
+        if let Err(e) = r {
+            panic!("{}: {e}", p.display());
+        }
+    };
+    for (path, bytes) in seeds(&dir.join("gzf"), "gzf") {
+        check(gzf_target(&path.display().to_string(), &bytes), &path);
+        replayed += 1;
+    }
+    for (path, bytes) in seeds(&dir.join("toml"), "toml") {
+        check(scenario_target((&path.display().to_string(), &bytes), &[]), &path);
+        replayed += 1;
+    }
+    for (path, bytes) in seeds(&dir.join("xml"), "xml") {
+        check(ftjava_target(&path.display().to_string(), &bytes), &path);
+        replayed += 1;
+    }
+    for (path, bytes) in seeds(&dir.join("json"), "json") {
+        check(batch_json_target(&bytes), &path);
+        replayed += 1;
+    }
+    assert!(replayed >= 6, "{replayed} corpus inputs");
+}
