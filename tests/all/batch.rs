@@ -1474,3 +1474,116 @@ fn files_from_before_weapon_use_was_counted_are_read_or_refused_clearly() {
         .to_string();
     assert!(err.contains("version 1") && err.contains("older fam"), "{err}");
 }
+
+// ---- The top of the run indices (issue 14) ---------------------------------
+
+/// Runs `fam` and waits at most `secs` seconds for it: a batch that never
+/// ends fails the test instead of hanging it. Output goes to files, so a
+/// full pipe cannot stall it.
+fn fam_within(secs: u64, args: &[&str]) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, err) = (dir.path().join("out"), dir.path().join("err"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fam"))
+        .args(args)
+        .current_dir(repo())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .expect("run fam");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("fam {args:?} did not end within {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    std::process::Output {
+        status,
+        stdout: std::fs::read(out).unwrap(),
+        stderr: std::fs::read(err).unwrap(),
+    }
+}
+
+/// `⌊runs·k/n⌋`, the first run of shard `k + 1` of `n` (docs/batch-json.md).
+fn shard_start(runs: u64, k: u64, n: u64) -> u64 {
+    u64::try_from(u128::from(runs) * u128::from(k) / u128::from(n)).unwrap()
+}
+
+#[test]
+fn a_shard_at_the_top_of_the_run_indices_plays_exactly_its_runs() {
+    let max = u64::MAX.to_string();
+    // The last of N = 2^64 − 1 shards is one run, the last of N = ⌊max/100⌋
+    // about a hundred, over two chunks of 64.
+    for n in [u64::MAX, u64::MAX / 100] {
+        let shard = format!("{n}/{n}");
+        let args = [
+            "scenarios/duel.toml",
+            "--runs",
+            &max,
+            "--shard",
+            &shard,
+            "--seed",
+            "3",
+            "--json",
+        ];
+        let straight = batch_json(&args);
+        let j = parse(&straight);
+        let start = shard_start(u64::MAX, n - 1, n);
+        assert_eq!(j.run_range, [start, u64::MAX], "shard {shard}");
+        assert_eq!((j.runs, j.tallies.runs), (u64::MAX - start, u64::MAX - start));
+        assert_eq!(j.exchanges.histogram.iter().map(|[_, c]| c).sum::<u64>(), j.runs);
+        let longest = j.notable_seeds.longest.expect("a longest run");
+        assert!(longest.run >= start, "{}", longest.run);
+        assert_eq!(longest.seed, run_seed(3, longest.run));
+
+        // With a checkpoint: it ends, prints the same, and a second start
+        // resumes from the finished checkpoint to the same result.
+        let dir = tempfile::tempdir().unwrap();
+        let cp = dir.path().join("top.checkpoint");
+        let mut with_cp = vec!["batch"];
+        with_cp.extend(args);
+        with_cp.extend(["--checkpoint", cp.to_str().unwrap()]);
+        for _ in 0..2 {
+            let out = fam_within(120, &with_cp);
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            assert_eq!(text(&out.stdout), straight);
+        }
+    }
+}
+
+#[test]
+fn every_shard_of_every_count_covers_exactly_its_runs() {
+    use fam::cli::Shard;
+    let sizes = [0, 1, 2, 63, 64, 65, 1000, u64::MAX / 2, u64::MAX - 1, u64::MAX];
+    for runs in sizes {
+        for count in [1, 2, 3, 7, 64, 1000, u64::MAX / 3, u64::MAX - 1, u64::MAX] {
+            // Every shard of a small count; the first, middle and last two
+            // of a large one (each checked against its neighbour).
+            let mut ks: Vec<u64> = if count <= 1000 {
+                (1..=count).collect()
+            } else {
+                vec![1, 2, count / 2, count / 2 + 1, count - 1, count]
+            };
+            ks.dedup();
+            let (small, large) = (runs / count, runs.div_ceil(count));
+            for k in ks {
+                let r = Shard { index: k, count }.range(runs);
+                let len = r.end - r.start;
+                assert!(len == small || len == large, "{k}/{count} of {runs}: {r:?}");
+                assert_eq!(r.start, shard_start(runs, k - 1, count), "{k}/{count} of {runs}");
+                if k > 1 {
+                    let before = Shard { index: k - 1, count }.range(runs);
+                    assert_eq!(before.end, r.start, "{k}/{count} of {runs}: a gap or an overlap");
+                }
+                if k == count {
+                    assert_eq!(r.end, runs, "the last shard ends with the runs");
+                }
+            }
+        }
+    }
+}
