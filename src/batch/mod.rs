@@ -57,6 +57,11 @@ pub const DRAW: u8 = 254;
 /// Outcome code of a run that reached the Exchange cap without a decision.
 pub const UNDECIDED: u8 = 255;
 
+/// The largest Exchange cap: `--exchanges` and a scenario's
+/// `max_exchanges` are at most this, so a batch file whose cap is larger was
+/// not written by fam.
+pub const MAX_EXCHANGES: u32 = 1000;
+
 /// Runs per block with `--until-ci`: the stopping rule is checked after
 /// every block, so the same width and seed always stop at the same count.
 pub const CI_BLOCK: u64 = 1000;
@@ -638,7 +643,8 @@ pub fn run_resumable(
         Plan::Runs(r) => r.start,
         Plan::UntilCi { .. } => 0,
     };
-    let found = checkpoint::load(&cp.path, &id, &empty).map_err(BatchError::Checkpoint)?;
+    let unit_sides: Vec<usize> = loaded.battle.units.iter().map(|u| u.side).collect();
+    let found = checkpoint::load(&cp.path, &id, &empty, &unit_sides).map_err(BatchError::Checkpoint)?;
     let resumed_from = found.as_ref().map(|(next, _)| *next);
     let (mut next, mut total) = found.unwrap_or((start, empty));
     if next > start {
