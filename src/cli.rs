@@ -855,11 +855,23 @@ pub struct Shard {
 }
 
 impl Shard {
-    /// The run indices of this shard of a batch of `runs` runs.
+    /// The run indices of this shard of a batch of `runs` runs: from
+    /// `⌊runs·(K−1)/N⌋` to `⌊runs·K/N⌋`, so the N shards tile `0..runs`
+    /// exactly and differ in size by at most one run, for any `runs` and N
+    /// up to 2^64 − 1. (A shard outside `1..=N`, which [`parse_shard`]
+    /// refuses, is taken as the nearest one.)
     pub fn range(self, runs: u64) -> std::ops::Range<u64> {
-        let at = |k: u64| (u128::from(runs) * u128::from(k) / u128::from(self.count)) as u64;
-        at(self.index - 1)..at(self.index)
+        let count = self.count.max(1);
+        let k = self.index.clamp(1, count);
+        slice_point(runs, k - 1, count)..slice_point(runs, k, count)
     }
+}
+
+/// `⌊runs·k/count⌋` for `k ≤ count`, computed in 128 bits: the product
+/// does not fit in 64, the quotient is at most `runs`.
+fn slice_point(runs: u64, k: u64, count: u64) -> u64 {
+    let at = u128::from(runs) * u128::from(k) / u128::from(count);
+    u64::try_from(at).unwrap_or(runs)
 }
 
 fn parse_shard(s: &str) -> Result<Shard, String> {

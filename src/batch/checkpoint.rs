@@ -4,10 +4,12 @@
 //! batch resumes where it stopped and ends with exactly the statistics of
 //! an uninterrupted one (tallies add up exactly, in any order).
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::CI_BLOCK;
 use super::json::{TalliesJson, tallies_json, tally_from_json};
 use super::tally::Tally;
 
@@ -69,9 +71,12 @@ impl Checkpoint {
 
 /// Reads the checkpoint at `path` if there is one: `Ok(None)` when the file
 /// does not exist, `Ok(Some((next_run, tally)))` when it belongs to the
-/// batch `id` and fits `empty` (the tally shape of the scenario), an error
-/// saying why otherwise.
-pub fn load(path: &Path, id: &Identity, empty: &Tally) -> Result<Option<(u64, Tally)>, String> {
+/// batch `id`, fits `empty` (the tally shape of the scenario) and its counts
+/// are those of real runs of a battle whose Unit `i` is on side
+/// `unit_sides[i]` ([`Tally::check`]); an error naming the file and saying
+/// why otherwise. Nothing in the file sizes an allocation: its histograms
+/// hold only the values it lists.
+pub fn load(path: &Path, id: &Identity, empty: &Tally, unit_sides: &[usize]) -> Result<Option<(u64, Tally)>, String> {
     // A run killed between writing a checkpoint and renaming it into place
     // left its temporary file: the checkpoint itself is whole, the
     // temporary is not needed.
@@ -82,30 +87,53 @@ pub fn load(path: &Path, id: &Identity, empty: &Tally) -> Result<Option<(u64, Ta
         Err(e) => return Err(format!("cannot read the checkpoint {}: {e}", path.display())),
     };
     let bad = |why: String| format!("the checkpoint {} cannot be resumed: {why}", path.display());
+    let j = parse(&text).map_err(bad)?;
+    check_identity(&j.identity, id).map_err(bad)?;
+    let counted = counted_runs(j.next_run, id).map_err(bad)?;
+    let tally = tally_from_json(&j.tallies).map_err(|e| bad(format!("its tallies are damaged ({e})")))?;
+    tally
+        .check_shape(empty)
+        .map_err(|e| bad(format!("its tallies do not fit the scenario ({e})")))?;
+    tally
+        .check(&counted, unit_sides)
+        .map_err(|e| bad(format!("its tallies do not add up ({e})")))?;
+    let mut total = empty.clone();
+    total
+        .merge(&tally)
+        .map_err(|e| bad(format!("its tallies do not fit the scenario ({e})")))?;
+    Ok(Some((j.next_run, total)))
+}
+
+/// The file's contents, if it is a checkpoint of the version this fam reads.
+fn parse(text: &str) -> Result<CheckpointJson, String> {
     let j: CheckpointJson =
-        serde_json::from_str(&text).map_err(|e| bad(format!("it is not a fam batch checkpoint ({e})")))?;
+        serde_json::from_str(text).map_err(|e| format!("it is not a fam batch checkpoint ({e})"))?;
     if j.schema != "fam-batch-checkpoint" {
-        return Err(bad(format!("its schema is `{}`", j.schema)));
+        return Err(format!("its schema is `{}`", j.schema));
     }
     if j.version < CHECKPOINT_VERSION {
-        return Err(bad(format!(
+        return Err(format!(
             "it is version {}, written by an older fam that did not count everything this one does \
              (this fam reads version {CHECKPOINT_VERSION}); delete it or choose another file to start afresh",
             j.version
-        )));
+        ));
     }
     if j.version != CHECKPOINT_VERSION {
-        return Err(bad(format!(
+        return Err(format!(
             "it is version {} (this fam reads version {CHECKPOINT_VERSION})",
             j.version
-        )));
+        ));
     }
-    let mine = &j.identity;
+    Ok(j)
+}
+
+/// Whether the checkpoint's identity `mine` is the batch `id`'s.
+fn check_identity(mine: &Identity, id: &Identity) -> Result<(), String> {
     let differ = |what: &str, theirs: String, ours: String| {
-        Err(bad(format!(
+        Err(format!(
             "it is of a batch with a different {what} ({theirs}, not {ours}); \
              delete it or choose another file to start afresh"
-        )))
+        ))
     };
     if mine.fingerprint != id.fingerprint {
         return differ("scenario", mine.fingerprint.clone(), id.fingerprint.clone());
@@ -127,20 +155,25 @@ pub fn load(path: &Path, id: &Identity, empty: &Tally) -> Result<Option<(u64, Ta
     if mine.fam_version != id.fam_version {
         return differ("fam version", mine.fam_version.clone(), id.fam_version.clone());
     }
-    let tally = tally_from_json(&j.tallies).map_err(bad)?;
-    let mut check = empty.clone();
-    check
-        .merge(&tally)
-        .map_err(|e| bad(format!("its tallies do not fit the scenario ({e})")))?;
-    let counted = j.next_run.checked_sub(id.range[0]);
-    let past_end = id.until_ci.is_none() && j.next_run > id.range[1];
-    if counted != Some(tally.runs) || past_end {
-        return Err(bad(format!(
-            "it counts {} runs but says the next run is {}",
-            tally.runs, j.next_run
-        )));
+    Ok(())
+}
+
+/// The runs a checkpoint of the batch `id` says it counted, up to
+/// `next_run`: from the start of the batch's runs to no further than their
+/// end, or with `--until-ci` whole blocks, the last begun below the cap.
+fn counted_runs(next_run: u64, id: &Identity) -> Result<Range<u64>, String> {
+    let [start, end] = id.range;
+    let fits = match id.until_ci {
+        None => (start..=end).contains(&next_run),
+        Some(_) => next_run.is_multiple_of(CI_BLOCK) && next_run.saturating_sub(CI_BLOCK) < end.max(1),
+    };
+    if fits {
+        Ok(start..next_run)
+    } else {
+        Err(format!(
+            "it says the next run is {next_run}, which is not where a batch of runs {start}..{end} can stop"
+        ))
     }
-    Ok(Some((j.next_run, check)))
 }
 
 /// The largest checkpoint read: far above any fam writes (its histograms

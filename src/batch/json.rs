@@ -279,19 +279,9 @@ fn hist_json(h: &Histogram) -> HistJson {
     }
 }
 
-fn hist_from(j: &HistJson) -> Result<Histogram, String> {
-    if j.hi < j.lo {
-        return Err(format!("histogram range {}..={} is empty", j.lo, j.hi));
-    }
-    let mut h = Histogram::new(j.lo, j.hi);
-    for [v, c] in &j.counts {
-        let v = u32::try_from(*v).map_err(|_| format!("histogram value {v} is out of range"))?;
-        if v < j.lo || v > j.hi {
-            return Err(format!("histogram value {v} is outside {}..={}", j.lo, j.hi));
-        }
-        h.add_n(v, *c);
-    }
-    Ok(h)
+/// The histogram `what` (named as a message names it) a file carries.
+fn hist_from(j: &HistJson, what: impl FnOnce() -> String) -> Result<Histogram, String> {
+    Histogram::from_pairs(j.lo, j.hi, &j.counts).map_err(|e| format!("{}: {e}", what()))
 }
 
 /// Summary of a histogram.
@@ -566,18 +556,21 @@ pub fn render(report: &Report) -> String {
     s
 }
 
-/// Rebuilds a [`Tally`] from its raw integer counts (not checked for
-/// consistency: see [`parse`]).
+/// Rebuilds a [`Tally`] from its raw integer counts, each histogram holding
+/// only the values listed (so no number in the file sizes an allocation).
+/// Its shape and consistency are not checked here: the readers check them
+/// ([`Tally::check`]).
 pub fn tally_from_json(t: &TalliesJson) -> Result<Tally, String> {
     Ok(Tally {
         runs: t.runs,
         sides: t
             .sides
             .iter()
-            .map(|s| {
+            .enumerate()
+            .map(|(i, s)| {
                 Ok(SideTally {
                     wins: s.wins,
-                    points_lost: hist_from(&s.points_lost)?,
+                    points_lost: hist_from(&s.points_lost, || format!("side {i}'s points-lost histogram"))?,
                     first_win: s.first_win,
                     damage_by_kind: s.damage_by_kind,
                 })
@@ -586,7 +579,7 @@ pub fn tally_from_json(t: &TalliesJson) -> Result<Tally, String> {
         draws: t.draws,
         undecided: t.undecided,
         decided_by: t.decided_by,
-        exchanges: hist_from(&t.exchanges)?,
+        exchanges: hist_from(&t.exchanges, || "the Exchanges histogram".to_string())?,
         dice: DiceTally {
             sum: t.dice.sum,
             sum_sq: t.dice.sum_sq,
@@ -596,11 +589,12 @@ pub fn tally_from_json(t: &TalliesJson) -> Result<Tally, String> {
         units: t
             .units
             .iter()
-            .map(|u| {
+            .enumerate()
+            .map(|(i, u)| {
                 Ok(UnitTally {
                     fates: u.fates,
                     survived_side_won: u.survived_side_won,
-                    hull_damage: hist_from(&u.hull_damage)?,
+                    hull_damage: hist_from(&u.hull_damage, || format!("Unit {i}'s hull-damage histogram"))?,
                     first_death: u.first_death,
                 })
             })
@@ -609,7 +603,10 @@ pub fn tally_from_json(t: &TalliesJson) -> Result<Tally, String> {
         first_draw: t.first_draw,
         first_undecided: t.first_undecided,
         longest: match t.longest {
-            Some([k, r]) => Some((u32::try_from(k).map_err(|_| "longest run out of range")?, r)),
+            Some([k, r]) => Some((
+                u32::try_from(k).map_err(|_| format!("its longest run of {k} Exchanges is out of range"))?,
+                r,
+            )),
             None => None,
         },
     })
@@ -646,18 +643,20 @@ fn weapon_info_from(w: &WeaponJson) -> Result<WeaponInfo, String> {
 }
 
 /// Whether the weapons described and the weapon tallies belong together:
-/// the same weapons in the same order, of Units the batch has, each count
-/// at most the runs.
+/// the same weapons in the same order, of Units the batch has.
 fn weapons_consistent(weapons: &[WeaponInfo], tally: &Tally, units: usize) -> bool {
     weapons.len() == tally.weapons.len()
-        && weapons.iter().zip(&tally.weapons).all(|(w, t)| {
-            let counts = [t.plotted, t.fired, t.out_of_range, t.point_defence, t.stopped];
-            (w.unit, w.system) == (t.unit, t.system) && w.unit < units && counts.iter().all(|c| *c <= tally.runs)
-        })
+        && weapons
+            .iter()
+            .zip(&tally.weapons)
+            .all(|(w, t)| (w.unit, w.system) == (t.unit, t.system) && w.unit < units)
 }
 
 /// Reads a batch JSON document back into a report (from its `tallies` and
-/// descriptive fields; the statistics are recomputed, not trusted).
+/// descriptive fields; the statistics are recomputed, not trusted). Every
+/// field used is checked first: the header ([`check_header`]), the
+/// histograms' ranges against the Exchange cap and the Units
+/// ([`check_shape`]), and the counts against each other ([`Tally::check`]).
 pub fn parse(text: &str) -> Result<Report, String> {
     let j: BatchJson = serde_json::from_str(text).map_err(|e| format!("not a fam batch result: {e}"))?;
     if j.schema != "fam-batch" {
@@ -669,33 +668,121 @@ pub fn parse(text: &str) -> Result<Report, String> {
             j.version
         ));
     }
-    let t = &j.tallies;
-    if t.sides.len() != j.sides.len() || t.units.len() != j.units.len() {
-        return Err("the tallies do not match the sides and units".into());
-    }
-    let tally = tally_from_json(t)?;
-    let outcomes = tally.sides.iter().map(|s| s.wins).sum::<u64>() + tally.draws + tally.undecided;
-    let consistent = outcomes == tally.runs
-        && tally.exchanges.total() == tally.runs
-        && tally.sides.iter().all(|s| s.points_lost.total() == tally.runs)
-        && tally
-            .units
-            .iter()
-            .all(|u| u.fates.iter().sum::<u64>() == tally.runs && u.hull_damage.total() == tally.runs);
+    check_header(&j)?;
+    let tally = tally_from_json(&j.tallies)?;
+    check_shape(&tally, &j)?;
     let weapons: Vec<WeaponInfo> = j.weapons.iter().map(weapon_info_from).collect::<Result<_, String>>()?;
-    if !consistent || !weapons_consistent(&weapons, &tally, j.units.len()) {
-        return Err(format!("the tallies do not add up to its {} runs", tally.runs));
+    if !weapons_consistent(&weapons, &tally, j.units.len()) {
+        return Err("the weapons it lists do not match the weapon tallies".into());
     }
-    if tally.runs != j.run_range[1].saturating_sub(j.run_range[0]) {
+    let [start, end] = j.run_range;
+    let unit_sides: Vec<usize> = j.units.iter().map(|u| u.side).collect();
+    tally
+        .check(&(start..end), &unit_sides)
+        .map_err(|e| format!("the tallies do not add up to its {} runs: {e}", tally.runs))?;
+    Ok(Report {
+        meta: meta_from(j, weapons),
+        tally,
+    })
+}
+
+/// The fields that say what the batch was: its run range and run count,
+/// shard, stopping rule, Exchanges, and the sides its Units are on.
+fn check_header(j: &BatchJson) -> Result<(), String> {
+    let [start, end] = j.run_range;
+    if start > end {
+        return Err(format!("its run range {start}..{end} ends before it starts"));
+    }
+    if j.runs != j.tallies.runs || end - start != j.runs {
         return Err(format!(
-            "{} runs counted, but the run range {}..{} holds {}",
-            tally.runs,
-            j.run_range[0],
-            j.run_range[1],
-            j.run_range[1].saturating_sub(j.run_range[0])
+            "it says {} runs, its tallies count {}, and its run range {start}..{end} holds {}",
+            j.runs,
+            j.tallies.runs,
+            end - start
         ));
     }
-    let meta = Meta {
+    if let Some(ShardJson { index, count }) = &j.shard
+        && !(1..=*count).contains(index)
+    {
+        return Err(format!("it says it is shard {index} of {count}"));
+    }
+    if let Some(w) = j.until_ci
+        && !(w > 0.0 && w < 1.0)
+    {
+        return Err(format!("its --until-ci width {w} is not between 0 and 1"));
+    }
+    if !(1..=super::MAX_EXCHANGES).contains(&j.exchanges_cap) {
+        return Err(format!(
+            "its Exchange cap {} is not 1 to {} (the most `--exchanges` and `max_exchanges` allow)",
+            j.exchanges_cap,
+            super::MAX_EXCHANGES
+        ));
+    }
+    if j.first_exchange == 0 {
+        return Err("its first Exchange is 0 (Exchanges are numbered from 1)".into());
+    }
+    if j.tallies.sides.len() != j.sides.len() || j.tallies.units.len() != j.units.len() {
+        return Err("the tallies do not match the sides and units".into());
+    }
+    match j.units.iter().find(|u| u.side >= j.sides.len()) {
+        Some(u) => Err(format!(
+            "its Unit `{}` is on side {}, but it has {} sides",
+            u.name,
+            u.side,
+            j.sides.len()
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The histograms' ranges are the ones a batch of this Exchange cap and
+/// these Units has: Exchanges `1..=` the cap, each Unit's hull damage
+/// `0..=` its hull, each side's points lost `0..=` at most the points of its
+/// Units.
+fn check_shape(tally: &Tally, j: &BatchJson) -> Result<(), String> {
+    let range = |what: String, h: &Histogram, hi_ok: bool, want: String| {
+        if h.lo() == 0 && hi_ok {
+            Ok(())
+        } else {
+            Err(format!("{what} covers {}..={}, not {want}", h.lo(), h.hi()))
+        }
+    };
+    let e = &tally.exchanges;
+    if (e.lo(), e.hi()) != (1, j.exchanges_cap) {
+        return Err(format!(
+            "its Exchanges histogram covers {}..={}, not 1..={} (its Exchange cap)",
+            e.lo(),
+            e.hi(),
+            j.exchanges_cap
+        ));
+    }
+    for (i, (u, info)) in tally.units.iter().zip(&j.units).enumerate() {
+        let h = &u.hull_damage;
+        let what = format!("Unit {i}'s hull-damage histogram");
+        range(what, h, h.hi() == info.hull, format!("0..={} (its hull)", info.hull))?;
+    }
+    for (i, s) in tally.sides.iter().enumerate() {
+        let points: u64 = j
+            .units
+            .iter()
+            .filter(|u| u.side == i)
+            .map(|u| u64::from(u.points))
+            .sum();
+        let h = &s.points_lost;
+        let what = format!("side {i}'s points-lost histogram");
+        range(
+            what,
+            h,
+            u64::from(h.hi()) <= points,
+            format!("within 0..={points} (its Units' points)"),
+        )?;
+    }
+    Ok(())
+}
+
+/// The description of the batch a checked document holds.
+fn meta_from(j: BatchJson, weapons: Vec<WeaponInfo>) -> Meta {
+    Meta {
         fam_version: j.fam_version,
         scenario: j.scenario,
         title: j.title,
@@ -720,8 +807,7 @@ pub fn parse(text: &str) -> Result<Report, String> {
             .collect(),
         weapons,
         replay_args: j.replay_args,
-    };
-    Ok(Report { meta, tally })
+    }
 }
 
 /// Adds up batches of the same scenario, seed and Exchange cap whose run

@@ -57,6 +57,11 @@ pub const DRAW: u8 = 254;
 /// Outcome code of a run that reached the Exchange cap without a decision.
 pub const UNDECIDED: u8 = 255;
 
+/// The largest Exchange cap: `--exchanges` and a scenario's
+/// `max_exchanges` are at most this, so a batch file whose cap is larger was
+/// not written by fam.
+pub const MAX_EXCHANGES: u32 = 1000;
+
 /// Runs per block with `--until-ci`: the stopping rule is checked after
 /// every block, so the same width and seed always stop at the same count.
 pub const CI_BLOCK: u64 = 1000;
@@ -470,8 +475,7 @@ fn play(
         .fold(
             || Worker::new(loaded, options, first),
             |mut w, c| {
-                let lo = runs.start + c * CHUNK;
-                let hi = (lo + CHUNK).min(runs.end);
+                let (lo, hi) = chunk(&runs, c);
                 for i in lo..hi {
                     w.run(i);
                 }
@@ -488,6 +492,21 @@ fn play(
                 a
             },
         )
+}
+
+/// Chunk `c` of `runs`: runs `lo..hi`, at most [`CHUNK`] of them, all
+/// among `runs` (near the top of the run indices too: nothing is added past
+/// `runs.end`).
+fn chunk(runs: &Range<u64>, c: u64) -> (u64, u64) {
+    let lo = runs.start.saturating_add(c.saturating_mul(CHUNK)).min(runs.end);
+    (lo, lo + (runs.end - lo).min(CHUNK))
+}
+
+/// The block of at most `len` runs that starts at `next` and ends no later
+/// than `end`.
+fn block_from(next: u64, len: u64, end: u64) -> Range<u64> {
+    let next = next.min(end);
+    next..next + (end - next).min(len)
 }
 
 /// [`play`] that also writes each run's outcome code: `codes[j]` is run
@@ -555,9 +574,12 @@ pub fn run_until_ci(
     in_pool(options, || {
         let mut total = Tally::new(&loaded.battle, options.exchanges);
         loop {
-            let start = total.runs;
-            let block = play(loaded, options, &first, start..start + CI_BLOCK, progress);
-            let _ = total.merge(&block);
+            let block = block_from(total.runs, CI_BLOCK, u64::MAX);
+            if block.is_empty() {
+                return total;
+            }
+            let counted = play(loaded, options, &first, block, progress);
+            let _ = total.merge(&counted);
             if widest_win_interval(&total) < width || total.runs >= max_runs {
                 return total;
             }
@@ -621,7 +643,8 @@ pub fn run_resumable(
         Plan::Runs(r) => r.start,
         Plan::UntilCi { .. } => 0,
     };
-    let found = checkpoint::load(&cp.path, &id, &empty).map_err(BatchError::Checkpoint)?;
+    let unit_sides: Vec<usize> = loaded.battle.units.iter().map(|u| u.side).collect();
+    let found = checkpoint::load(&cp.path, &id, &empty, &unit_sides).map_err(BatchError::Checkpoint)?;
     let resumed_from = found.as_ref().map(|(next, _)| *next);
     let (mut next, mut total) = found.unwrap_or((start, empty));
     if next > start {
@@ -632,20 +655,23 @@ pub fn run_resumable(
         let mut blocks = 0;
         loop {
             let block = match plan {
-                Plan::Runs(r) if next >= r.end => None,
-                Plan::Runs(r) => Some(next..(next + cp.block.max(1)).min(r.end)),
+                Plan::Runs(r) => block_from(next, cp.block.max(1), r.end),
                 Plan::UntilCi { width, max_runs } => {
                     let done = total.runs > 0 && (widest_win_interval(&total) < *width || total.runs >= *max_runs);
-                    (!done).then_some(next..next + CI_BLOCK)
+                    if done {
+                        next..next
+                    } else {
+                        block_from(next, CI_BLOCK, u64::MAX)
+                    }
                 }
             };
-            let Some(block) = block else {
+            if block.is_empty() {
                 return Ok(Resumed {
                     tally: total,
                     resumed_from,
                     complete: true,
                 });
-            };
+            }
             if cp.max_blocks.is_some_and(|m| blocks >= m) {
                 return Ok(Resumed {
                     tally: total,

@@ -167,9 +167,7 @@ pub fn mean_interval(n: u64, sum: u128, sum_sq: u128) -> Option<MeanStats> {
             ci95: [mean, mean],
         });
     }
-    // n·Σx² − (Σx)² is exact in integers (no cancellation in floats).
-    let centred = (n as u128 * sum_sq).saturating_sub(sum * sum);
-    let var = centred as f64 / (n_f * (n_f - 1.0));
+    let var = centred_sum(n, sum, sum_sq) / (n_f * (n_f - 1.0));
     let sd = var.sqrt();
     let half = Z95 * sd / n_f.sqrt();
     Some(MeanStats {
@@ -177,6 +175,19 @@ pub fn mean_interval(n: u64, sum: u128, sum_sq: u128) -> Option<MeanStats> {
         sd,
         ci95: [mean - half, mean + half],
     })
+}
+
+/// `n·Σx² − (Σx)²` (never below 0): exact in integers, so without
+/// cancellation in floats, whenever the products fit in 128 bits (any real
+/// batch); in floats beyond that (sums no batch could reach).
+fn centred_sum(n: u64, sum: u128, sum_sq: u128) -> f64 {
+    match (u128::from(n).checked_mul(sum_sq), sum.checked_mul(sum)) {
+        (Some(a), Some(b)) => a.saturating_sub(b) as f64,
+        _ => {
+            let mean = sum as f64 / n as f64;
+            (sum_sq as f64 - mean * sum as f64).max(0.0) * n as f64
+        }
+    }
 }
 
 /// A mean with its spread.
@@ -198,23 +209,62 @@ pub fn mean_difference(a: &MeanStats, na: u64, b: &MeanStats, nb: u64) -> (f64, 
     (d, [d - half, d + half])
 }
 
-/// Exact counts of a small non-negative integer quantity (Exchanges played,
-/// hull boxes lost, points lost) over a fixed range `lo..=hi` set before
-/// the first run, so its size does not grow with the number of runs.
+/// Values whose entries a [`Histogram`] reserves when it is made: every
+/// histogram of a real battle fits (Exchanges up to 1000, hull boxes and
+/// points of a side far below it), so counting runs allocates nothing. A
+/// wider range grows its entries only as values are counted.
+pub const RESERVED_VALUES: usize = 1 << 16;
+
+/// Exact counts of a non-negative integer quantity (Exchanges played, hull
+/// boxes lost, points lost) over a fixed range `lo..=hi` set before the
+/// first run. Only the values counted are kept, one entry each, so its size
+/// never grows with the number of runs and a range read from a file costs
+/// nothing until values are counted in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Histogram {
     lo: u32,
-    counts: Vec<u64>,
+    hi: u32,
+    /// `(value, count)` for every value counted, in increasing order, each
+    /// count above 0.
+    counts: Vec<(u32, u64)>,
 }
 
 impl Histogram {
-    /// An empty histogram for values `lo..=hi` (`hi >= lo`).
+    /// An empty histogram for values `lo..=hi` (`hi >= lo`), with entries
+    /// reserved for its whole range (at most [`RESERVED_VALUES`]).
     pub fn new(lo: u32, hi: u32) -> Histogram {
         let hi = hi.max(lo);
+        let width = usize::try_from(hi - lo).map_or(RESERVED_VALUES, |w| w.saturating_add(1));
         Histogram {
             lo,
-            counts: vec![0; (hi - lo) as usize + 1],
+            hi,
+            counts: Vec::with_capacity(width.min(RESERVED_VALUES)),
         }
+    }
+
+    /// The histogram of range `lo..=hi` holding `pairs` (`[value, count]`),
+    /// as a file carries it: the range not empty, every value inside it and
+    /// above the one before, every count above 0. It holds no more entries
+    /// than `pairs` has, whatever the range.
+    pub fn from_pairs(lo: u32, hi: u32, pairs: &[[u64; 2]]) -> Result<Histogram, String> {
+        if hi < lo {
+            return Err(format!("histogram range {lo}..={hi} is empty"));
+        }
+        let mut counts = Vec::with_capacity(pairs.len());
+        for &[value, count] in pairs {
+            let v = u32::try_from(value)
+                .ok()
+                .filter(|v| (lo..=hi).contains(v))
+                .ok_or_else(|| format!("histogram value {value} is outside {lo}..={hi}"))?;
+            if counts.last().is_some_and(|&(prev, _)| prev >= v) {
+                return Err(format!("histogram value {v} is out of order or repeated"));
+            }
+            if count == 0 {
+                return Err(format!("histogram value {v} is listed with 0 runs"));
+            }
+            counts.push((v, count));
+        }
+        Ok(Histogram { lo, hi, counts })
     }
 
     /// The lowest value it can hold.
@@ -224,7 +274,7 @@ impl Histogram {
 
     /// The highest value it can hold.
     pub fn hi(&self) -> u32 {
-        self.lo + self.counts.len() as u32 - 1
+        self.hi
     }
 
     /// Counts one value; values outside the range go to the nearest end
@@ -235,30 +285,35 @@ impl Histogram {
 
     /// Counts `n` occurrences of `value`.
     pub fn add_n(&mut self, value: u32, n: u64) {
-        let i = value.clamp(self.lo, self.hi()) - self.lo;
-        self.counts[i as usize] += n;
+        let v = value.clamp(self.lo, self.hi);
+        match self.counts.binary_search_by_key(&v, |e| e.0) {
+            Ok(i) => self.counts[i].1 += n,
+            Err(i) if n > 0 => self.counts.insert(i, (v, n)),
+            Err(_) => {}
+        }
     }
 
     /// How many times `value` was counted.
     pub fn count(&self, value: u32) -> u64 {
-        if value < self.lo || value > self.hi() {
-            return 0;
-        }
-        self.counts[(value - self.lo) as usize]
+        self.counts
+            .binary_search_by_key(&value, |e| e.0)
+            .map_or(0, |i| self.counts[i].1)
     }
 
     /// Values counted.
     pub fn total(&self) -> u64 {
-        self.counts.iter().sum()
+        self.counts.iter().map(|e| e.1).sum()
+    }
+
+    /// Values counted, or `None` when their number does not fit in 64 bits
+    /// (a histogram read from a file and not yet checked).
+    pub fn checked_total(&self) -> Option<u64> {
+        self.counts.iter().try_fold(0u64, |t, e| t.checked_add(e.1))
     }
 
     /// `(value, count)` for every value counted at least once, in order.
     pub fn nonzero(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
-        self.counts
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| **c > 0)
-            .map(|(i, c)| (self.lo + i as u32, *c))
+        self.counts.iter().copied()
     }
 
     /// Sum of the values (exact).
@@ -311,32 +366,59 @@ impl Histogram {
         self.nonzero().last().map(|(v, _)| v)
     }
 
-    /// Adds another histogram's counts; both must have the same range.
+    /// Adds another histogram's counts; both must have the same range, and
+    /// no count may pass 2^64 − 1.
     pub fn merge(&mut self, other: &Histogram) -> Result<(), String> {
-        if self.lo != other.lo || self.counts.len() != other.counts.len() {
+        if (self.lo, self.hi) != (other.lo, other.hi) {
             return Err(format!(
                 "histogram ranges differ: {}..={} and {}..={}",
-                self.lo,
-                self.hi(),
-                other.lo,
-                other.hi()
+                self.lo, self.hi, other.lo, other.hi
             ));
         }
-        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
-            *a += b;
+        let (x, y) = (&self.counts, &other.counts);
+        let mut merged = Vec::with_capacity(x.capacity().max(union_len(x, y)));
+        let (mut i, mut j) = (0, 0);
+        while i < x.len() && j < y.len() {
+            let (p, q) = (x[i], y[j]);
+            i += usize::from(p.0 <= q.0);
+            j += usize::from(q.0 <= p.0);
+            merged.push(match p.0.cmp(&q.0) {
+                std::cmp::Ordering::Less => p,
+                std::cmp::Ordering::Greater => q,
+                std::cmp::Ordering::Equal => {
+                    let sum = p.1.checked_add(q.1).ok_or("a histogram count passes 2^64 − 1")?;
+                    (p.0, sum)
+                }
+            });
         }
+        merged.extend_from_slice(&x[i..]);
+        merged.extend_from_slice(&y[j..]);
+        self.counts = merged;
         Ok(())
     }
 
-    /// Bytes of heap memory it holds (fixed at creation).
+    /// Bytes of heap memory it holds (fixed at creation for a range of at
+    /// most [`RESERVED_VALUES`] values).
     pub fn heap_bytes(&self) -> usize {
-        self.counts.capacity() * std::mem::size_of::<u64>()
+        self.counts.capacity() * std::mem::size_of::<(u32, u64)>()
     }
 
     /// Zeroes every count, keeping the range.
     pub fn clear(&mut self) {
-        self.counts.iter_mut().for_each(|c| *c = 0);
+        self.counts.clear();
     }
+}
+
+/// Entries of two sorted entry lists merged: the number of distinct values.
+fn union_len(a: &[(u32, u64)], b: &[(u32, u64)]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i].0, b[j].0);
+        i += usize::from(x <= y);
+        j += usize::from(y <= x);
+        n += 1;
+    }
+    n + (a.len() - i) + (b.len() - j)
 }
 
 #[cfg(test)]

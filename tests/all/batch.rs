@@ -1474,3 +1474,388 @@ fn files_from_before_weapon_use_was_counted_are_read_or_refused_clearly() {
         .to_string();
     assert!(err.contains("version 1") && err.contains("older fam"), "{err}");
 }
+
+// ---- The top of the run indices (issue 14) ---------------------------------
+
+/// Runs `fam` and waits at most `secs` seconds for it: a batch that never
+/// ends fails the test instead of hanging it. Output goes to files, so a
+/// full pipe cannot stall it.
+fn fam_within(secs: u64, args: &[&str]) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, err) = (dir.path().join("out"), dir.path().join("err"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fam"))
+        .args(args)
+        .current_dir(repo())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .expect("run fam");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("fam {args:?} did not end within {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    std::process::Output {
+        status,
+        stdout: std::fs::read(out).unwrap(),
+        stderr: std::fs::read(err).unwrap(),
+    }
+}
+
+/// `⌊runs·k/n⌋`, the first run of shard `k + 1` of `n` (docs/batch-json.md).
+fn shard_start(runs: u64, k: u64, n: u64) -> u64 {
+    u64::try_from(u128::from(runs) * u128::from(k) / u128::from(n)).unwrap()
+}
+
+#[test]
+fn a_shard_at_the_top_of_the_run_indices_plays_exactly_its_runs() {
+    let max = u64::MAX.to_string();
+    // The last of N = 2^64 − 1 shards is one run, the last of N = ⌊max/100⌋
+    // about a hundred, over two chunks of 64.
+    for n in [u64::MAX, u64::MAX / 100] {
+        let shard = format!("{n}/{n}");
+        let args = [
+            "scenarios/duel.toml",
+            "--runs",
+            &max,
+            "--shard",
+            &shard,
+            "--seed",
+            "3",
+            "--json",
+        ];
+        let straight = batch_json(&args);
+        let j = parse(&straight);
+        let start = shard_start(u64::MAX, n - 1, n);
+        assert_eq!(j.run_range, [start, u64::MAX], "shard {shard}");
+        assert_eq!((j.runs, j.tallies.runs), (u64::MAX - start, u64::MAX - start));
+        assert_eq!(j.exchanges.histogram.iter().map(|[_, c]| c).sum::<u64>(), j.runs);
+        let longest = j.notable_seeds.longest.expect("a longest run");
+        assert!(longest.run >= start, "{}", longest.run);
+        assert_eq!(longest.seed, run_seed(3, longest.run));
+
+        // With a checkpoint: it ends, prints the same, and a second start
+        // resumes from the finished checkpoint to the same result.
+        let dir = tempfile::tempdir().unwrap();
+        let cp = dir.path().join("top.checkpoint");
+        let mut with_cp = vec!["batch"];
+        with_cp.extend(args);
+        with_cp.extend(["--checkpoint", cp.to_str().unwrap()]);
+        for _ in 0..2 {
+            let out = fam_within(120, &with_cp);
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            assert_eq!(text(&out.stdout), straight);
+        }
+    }
+}
+
+#[test]
+fn every_shard_of_every_count_covers_exactly_its_runs() {
+    use fam::cli::Shard;
+    let sizes = [0, 1, 2, 63, 64, 65, 1000, u64::MAX / 2, u64::MAX - 1, u64::MAX];
+    for runs in sizes {
+        for count in [1, 2, 3, 7, 64, 1000, u64::MAX / 3, u64::MAX - 1, u64::MAX] {
+            // Every shard of a small count; the first, middle and last two
+            // of a large one (each checked against its neighbour).
+            let mut ks: Vec<u64> = if count <= 1000 {
+                (1..=count).collect()
+            } else {
+                vec![1, 2, count / 2, count / 2 + 1, count - 1, count]
+            };
+            ks.dedup();
+            let (small, large) = (runs / count, runs.div_ceil(count));
+            for k in ks {
+                let r = Shard { index: k, count }.range(runs);
+                let len = r.end - r.start;
+                assert!(len == small || len == large, "{k}/{count} of {runs}: {r:?}");
+                assert_eq!(r.start, shard_start(runs, k - 1, count), "{k}/{count} of {runs}");
+                if k > 1 {
+                    let before = Shard { index: k - 1, count }.range(runs);
+                    assert_eq!(before.end, r.start, "{k}/{count} of {runs}: a gap or an overlap");
+                }
+                if k == count {
+                    assert_eq!(r.end, runs, "the last shard ends with the runs");
+                }
+            }
+        }
+    }
+}
+
+// ---- Files fam wrote are input too (issue 14) -----------------------------
+
+/// Writes a copy of the JSON file `from` to `to` with `edit` applied, as a
+/// user's editor would leave it.
+fn edited(from: &std::path::Path, to: &std::path::Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(from).unwrap()).unwrap();
+    edit(&mut v);
+    std::fs::write(to, v.to_string()).unwrap();
+}
+
+/// Sets the number at `pointer` (under the file's `tallies`, or from the top
+/// when it starts with `//`).
+fn set(v: &mut serde_json::Value, pointer: &str, value: u64) {
+    let at = pointer
+        .strip_prefix('/')
+        .map_or_else(|| format!("/tallies/{pointer}"), String::from);
+    *v.pointer_mut(&at).unwrap_or_else(|| panic!("{at}")) = serde_json::json!(value);
+}
+
+/// The number at `pointer` under `tallies`.
+fn get(v: &serde_json::Value, pointer: &str) -> u64 {
+    v.pointer(&format!("/tallies/{pointer}"))
+        .and_then(serde_json::Value::as_u64)
+        .unwrap()
+}
+
+/// A finished batch of duel.toml with its checkpoint, and its two shards as
+/// `fam batch --shard K/2 --json` writes them, in `dir`: (checkpoint, the
+/// batch's JSON, shard files).
+fn written_by_fam(dir: &std::path::Path, runs: &str) -> (std::path::PathBuf, String, [std::path::PathBuf; 2]) {
+    let cp = dir.join("batch.checkpoint");
+    let common = ["scenarios/duel.toml", "--runs", runs, "--seed", "11", "--json"];
+    let mut args = common.to_vec();
+    args.extend(["--checkpoint", cp.to_str().unwrap()]);
+    let whole = batch_json(&args);
+    let shards = ["1/2", "2/2"].map(|k| {
+        let mut args = common.to_vec();
+        args.extend(["--shard", k]);
+        let path = dir.join(format!("shard-{}.json", &k[..1]));
+        std::fs::write(&path, batch_json(&args)).unwrap();
+        path
+    });
+    (cp, whole, shards)
+}
+
+/// Resumes the batch of [`written_by_fam`] from `cp`: the refusal's message
+/// (asserting exit status 2 and that the file was left as it was).
+fn resume_refused(cp: &std::path::Path, runs: &str) -> String {
+    let before = std::fs::read(cp).unwrap();
+    let args = [
+        "batch",
+        "scenarios/duel.toml",
+        "--runs",
+        runs,
+        "--seed",
+        "11",
+        "--checkpoint",
+    ];
+    let mut args = args.to_vec();
+    args.push(cp.to_str().unwrap());
+    let out = fam(&args);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read(cp).unwrap(), before, "the checkpoint was changed");
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(cp.to_str().unwrap()) && err.contains("cannot be resumed"),
+        "{err}"
+    );
+    err
+}
+
+/// Merges `files`: the refusal's message (asserting exit status 2).
+fn merge_refused(files: &[&std::path::Path]) -> String {
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let out = fam(&args);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    text(&out.stderr)
+}
+
+#[test]
+fn a_checkpoint_or_shard_with_edited_histogram_bounds_is_refused_without_allocating_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cp, _, [one, two]) = written_by_fam(dir.path(), "300");
+    let bad = dir.path().join("edited.json");
+    // One number each; a dense histogram over 0..=4000000000 is 32 GB.
+    let far = 4_000_000_000;
+    for (pointer, value, what) in [
+        ("exchanges/hi", far, "Exchanges histogram covers 1..=4000000000"),
+        ("exchanges/lo", 0, "Exchanges histogram covers 0..="),
+        (
+            "units/0/hull_damage/hi",
+            far,
+            "Unit 0's hull-damage histogram covers 0..=4000000000",
+        ),
+        (
+            "sides/1/points_lost/hi",
+            far,
+            "side 1's points-lost histogram covers 0..=4000000000",
+        ),
+        ("units/1/hull_damage/lo", 1, "Unit 1's hull-damage histogram"),
+    ] {
+        edited(&cp, &bad, |v| set(v, pointer, value));
+        let err = resume_refused(&bad, "300");
+        assert!(err.contains(what), "{pointer}: {err}");
+        edited(&one, &bad, |v| set(v, pointer, value));
+        let err = merge_refused(&[&bad, &two]);
+        assert!(err.contains("edited.json") && err.contains(what), "{pointer}: {err}");
+    }
+    // An Exchange cap past what fam allows, with the histogram to match.
+    edited(&one, &bad, |v| {
+        set(v, "//exchanges_cap", far);
+        set(v, "exchanges/hi", far);
+    });
+    let err = merge_refused(&[&bad, &two]);
+    assert!(
+        err.contains("edited.json") && err.contains("Exchange cap 4000000000"),
+        "{err}"
+    );
+    // A Unit's hull edited with its histogram in both shards is consistent:
+    // it merges (the range costs nothing until values are counted in it).
+    let parts = [&one, &two].map(|from| {
+        let to = dir
+            .path()
+            .join(format!("hull-{}", from.file_name().unwrap().to_str().unwrap()));
+        edited(from, &to, |v| {
+            set(v, "//units/0/hull", far);
+            set(v, "units/0/hull_damage/hi", far);
+        });
+        to
+    });
+    let out = fam(&["merge", parts[0].to_str().unwrap(), parts[1].to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains(&format!("of {far}")),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn tallies_that_disagree_with_each_other_are_refused_in_a_checkpoint_and_a_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cp, whole, [one, two]) = written_by_fam(dir.path(), "3000");
+    // The checkpoint resumes to the batch it counted, before any edit.
+    let mut args = vec![
+        "batch",
+        "scenarios/duel.toml",
+        "--runs",
+        "3000",
+        "--seed",
+        "11",
+        "--json",
+    ];
+    args.extend(["--checkpoint", cp.to_str().unwrap()]);
+    let out = fam(&args);
+    assert_eq!(text(&out.stdout), whole);
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit, &str); 10] = [
+        // 3 500 outcomes for 3 000 runs.
+        (
+            "500 wins added",
+            |v| set(v, "sides/0/wins", get(v, "sides/0/wins") + 500),
+            "wins, draws and undecided runs add up to",
+        ),
+        (
+            "a fate added",
+            |v| set(v, "units/0/fates/3", get(v, "units/0/fates/3") + 1),
+            "Unit 0's fates add up to",
+        ),
+        (
+            "a run added to a histogram",
+            |v| set(v, "exchanges/counts/0/1", get(v, "exchanges/counts/0/1") + 1),
+            "Exchanges histogram counts",
+        ),
+        (
+            "a decision added",
+            |v| set(v, "decided_by/0", get(v, "decided_by/0") + 1),
+            "decided by each condition",
+        ),
+        (
+            "a win survived past the side's wins",
+            |v| set(v, "units/1/survived_side_won", get(v, "sides/1/wins") + 1),
+            "Unit 1 survived",
+        ),
+        (
+            "a weapon fired in more runs than there were",
+            |v| set(v, "weapons/0/fired", get(v, "runs") + 1),
+            "weapon 0",
+        ),
+        (
+            "a first win after the last run",
+            |v| set(v, "sides/0/first_win", u64::MAX),
+            "side 0's first win is run",
+        ),
+        (
+            "a longest run shorter than the longest counted",
+            |v| set(v, "longest/0", get(v, "longest/0") - 1),
+            "longest run",
+        ),
+        (
+            "more dice than the most a run rolled",
+            |v| set(v, "dice/min", get(v, "dice/max") + 1),
+            "dice counts",
+        ),
+        (
+            "a histogram value listed twice",
+            |v| {
+                let first = v.pointer("/tallies/exchanges/counts/0").unwrap().clone();
+                v.pointer_mut("/tallies/exchanges/counts")
+                    .unwrap()
+                    .as_array_mut()
+                    .unwrap()
+                    .insert(0, first);
+            },
+            "repeated",
+        ),
+    ];
+    let bad = dir.path().join("edited.json");
+    for (name, edit, what) in edits {
+        edited(&cp, &bad, edit);
+        let err = resume_refused(&bad, "3000");
+        assert!(err.contains(what), "checkpoint, {name}: {err}");
+        edited(&one, &bad, edit);
+        let err = merge_refused(&[&bad, &two]);
+        assert!(
+            err.contains("edited.json") && err.contains(what),
+            "shard, {name}: {err}"
+        );
+    }
+    // A checkpoint that says it counted more runs than the batch has.
+    edited(&cp, &bad, |v| {
+        set(v, "//next_run", 3500);
+        set(v, "runs", 3500);
+    });
+    let err = resume_refused(&bad, "3000");
+    assert!(err.contains("next run is 3500"), "{err}");
+}
+
+#[test]
+fn shards_whose_counts_cannot_be_added_up_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, _, shards) = written_by_fam(dir.path(), "200");
+    // Damage points are not bounded by the runs: each shard alone is
+    // consistent, their sum does not fit in 64 bits.
+    let parts = shards.map(|from| {
+        let to = dir
+            .path()
+            .join(format!("big-{}", from.file_name().unwrap().to_str().unwrap()));
+        edited(&from, &to, |v| set(v, "sides/0/damage_by_kind/0", u64::MAX / 2 + 1));
+        to
+    });
+    for p in &parts {
+        let out = fam(&["merge", p.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let err = merge_refused(&[&parts[0], &parts[1]]);
+    assert!(err.contains("cannot merge") && err.contains("2^64"), "{err}");
+}
+
+#[test]
+fn means_of_sums_past_exact_128_bit_products_are_still_computed() {
+    // 2^62 runs, half of them 0 and half 2^32: mean and deviation 2^31
+    // (n − 1 is n in doubles), but n·Σx² and (Σx)² pass 2^128.
+    let n = 1u64 << 62;
+    let (sum, sum_sq) = (1u128 << 93, 1u128 << 125);
+    let m = mean_interval(n, sum, sum_sq).unwrap();
+    let half = 2f64.powi(31);
+    assert_abs_diff_eq!(m.mean, half, epsilon = 1e-6);
+    assert!((m.sd - half).abs() < 1e-6 * half, "{}", m.sd);
+}
