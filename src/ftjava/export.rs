@@ -12,7 +12,8 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use super::ship::{Section, inert_element, split_class, split_log_line};
+use super::limits::{self, widen};
+use super::ship::{Section, hull_track, inert_element, split_class, split_log_line};
 use crate::diag::Diagnostic;
 use crate::gzf::design::{crew_factor_boxes, crew_factors_for, hull_boxes_for, row_sizes};
 use crate::gzf::parse::FieldSpans;
@@ -308,6 +309,9 @@ impl Out<'_> {
             return;
         };
         let span = self.item_span(item);
+        if !self.within_limits(item, s) {
+            return;
+        }
         let pad = "    ".repeat(depth);
         let inner = "    ".repeat(depth + 1);
         let open = match id {
@@ -507,15 +511,97 @@ impl Out<'_> {
         let _ = writeln!(self.xml, "{pad}</Ship>");
     }
 
+    /// The span of a ship's field (the ship's first line without it).
+    fn field_span(&self, item: usize, key: &str) -> Range<usize> {
+        self.req
+            .spans
+            .get(item)
+            .and_then(|s| s.get(key))
+            .cloned()
+            .unwrap_or_else(|| self.item_span(item))
+    }
+
+    /// Whether a ship's numbers are within what an import reads back
+    /// (docs/import.md, Limits): an error at each field beyond them, and
+    /// the ship is not exported.
+    fn within_limits(&mut self, item: usize, s: &Ship) -> bool {
+        let magazine = s
+            .systems
+            .iter()
+            .filter_map(|x| x.capacity.map(widen).max(x.rounds.as_ref().map(Vec::len)));
+        let position = |n: &str| {
+            s.meta
+                .iter()
+                .find(|m| m.name.eq_ignore_ascii_case(n))
+                .and_then(|m| m.lines.first()?.trim().parse::<f64>().ok())
+                .is_some_and(|v| v.abs() > limits::DISTANCE)
+        };
+        let sizes = [
+            ("mass", "Mass:", s.mass.map_or(0, widen), widen(limits::MASS)),
+            ("damage-track", "hull boxes", s.hull_boxes(), widen(limits::HULL_BOXES)),
+            ("armour", "armour boxes", s.armour_boxes(), widen(limits::ARMOUR_BOXES)),
+            (
+                "original-thrust",
+                "thrust",
+                widen(s.original_thrust.max(s.thrust)),
+                widen(limits::THRUST),
+            ),
+            ("cost", "Cost:", s.cost.map_or(0, widen), widen(limits::POINT_VALUE)),
+            ("ship", "systems", s.systems.len(), limits::SYSTEMS),
+            (
+                "ship",
+                "magazine loads",
+                magazine.max().unwrap_or(0),
+                widen(limits::MAGAZINE_CAPACITY),
+            ),
+        ];
+        let mut ok = true;
+        for (key, what, value, max) in sizes {
+            if value > max {
+                let span = self.field_span(item, key);
+                self.beyond_limit(span, format!("{what} {value} of `{}`", s.name), max.to_string());
+                ok = false;
+            }
+        }
+        for (key, field) in [
+            ("position-x", "Position-X"),
+            ("position-y", "Position-Y"),
+            ("velocity", "Velocity"),
+        ] {
+            if position(field) {
+                let span = self.field_span(item, key);
+                self.beyond_limit(
+                    span,
+                    format!("`{field}:` of `{}`", s.name),
+                    limits::DISTANCE.to_string(),
+                );
+                ok = false;
+            }
+        }
+        ok
+    }
+
+    fn beyond_limit(&mut self, span: Range<usize>, what: String, max: String) {
+        self.diags.push(
+            Diagnostic::error(
+                span,
+                format!("{what} is more than an FTJava import reads back"),
+                format!("at most {max} (docs/import.md, Limits)"),
+            )
+            .with_help("fam's import limits are far above any real ship; this one cannot go to FTJava"),
+        );
+    }
+
     fn hull(&mut self, s: &Ship, inner: &str, span: Range<usize>) {
-        let boxes = s.hull_boxes() as u32;
-        let mass = s.mass.unwrap_or(boxes);
+        // `within_limits` has checked the hull boxes, so they fit a u32.
+        let boxes = s.hull_boxes();
+        let mass = s.mass.or_else(|| u32::try_from(boxes).ok()).unwrap_or(limits::MASS);
         let rows = s.damage_track.len();
         let mut line = format!("{inner}<Hull value=\"{mass}\"");
         match s.hull_integrity {
             Some(h) => {
                 let _ = write!(line, " type=\"{}\"", h.name());
-                if boxes != hull_boxes_for(mass, h) {
+                if boxes != widen(hull_boxes_for(mass, h)) {
                     let _ = write!(line, " totalHullBoxes=\"{boxes}\"");
                 }
             }
@@ -529,11 +615,11 @@ impl Out<'_> {
             Some(ShipType::Merchant) => line.push_str(" class=\"Merchant\""),
             None => {}
         }
-        if rows != (boxes as usize).min(4) {
+        if rows != boxes.min(4) {
             let _ = write!(line, " rows=\"{rows}\"");
         }
         let remaining = s.hull_remaining();
-        if remaining != boxes as usize {
+        if remaining != boxes {
             let _ = write!(line, " remainingHullBoxes=\"{remaining}\"");
         }
         line.push_str("/>\n");
@@ -541,16 +627,17 @@ impl Out<'_> {
         // What an import will rebuild: balanced rows, crew factors where the
         // design rules put them, damage from the first box.
         let sizes: Vec<usize> = s.damage_track.iter().map(Vec::len).collect();
-        if sizes != row_sizes(boxes as usize, rows) {
+        if sizes != row_sizes(boxes, rows) {
             self.lost(span.clone(), format!("the row layout {sizes:?} of `{}`", s.name));
         }
-        let want = crew_factor_boxes(boxes as usize, crew_factors_for(mass, s.ship_type) as usize);
-        let flat: Vec<CheckBox> = s.damage_track.iter().flatten().copied().collect();
-        let lost = boxes as usize - remaining;
-        let mismatch = flat
+        let crew = crew_factor_boxes(boxes, widen(crew_factors_for(mass, s.ship_type)));
+        let rebuilt = hull_track(&sizes, boxes - remaining, &crew);
+        let mismatch = s
+            .damage_track
             .iter()
-            .enumerate()
-            .any(|(i, b)| b.crossed != (i < lost) || (!b.crossed && b.crew_factor != want.contains(&(i + 1))));
+            .flatten()
+            .zip(rebuilt.iter().flatten())
+            .any(|(b, r)| b.crossed != r.crossed || (!b.crossed && b.crew_factor != r.crew_factor));
         if mismatch {
             self.lost(
                 span,
@@ -653,28 +740,29 @@ impl Out<'_> {
         let mut children: Vec<String> = Vec::new();
         match &sys.kind {
             Smm => {
+                // `within_limits` has checked capacity and rounds.
                 let capacity = sys
                     .capacity
-                    .unwrap_or_else(|| sys.rounds.as_ref().map_or(0, |r| r.len() as u32));
+                    .map_or_else(|| sys.rounds.as_ref().map_or(0, Vec::len), widen);
                 let _ = write!(line, " maxInRow=\"3\" capacity=\"{capacity}\"");
                 let open = sys
                     .rounds
                     .as_ref()
-                    .map_or(capacity as usize, |r| r.iter().filter(|b| !b.crossed).count());
+                    .map_or(capacity, |r| r.iter().filter(|b| !b.crossed).count());
                 let kind = if sys.ammo == Some(AmmoType::Er) {
                     "Extended Range Salvo"
                 } else {
                     "Standard Salvo"
                 };
-                for k in 0..capacity as usize {
-                    let status = if k < capacity as usize - open.min(capacity as usize) {
+                for k in 0..capacity {
+                    let status = if k < capacity - open.min(capacity) {
                         "Expended"
                     } else {
                         "Available"
                     };
                     children.push(format!("<Salvo type=\"{kind}\" status=\"{status}\"/>"));
                 }
-                if sys.rounds.as_ref().is_some_and(|r| r.len() != capacity as usize) {
+                if sys.rounds.as_ref().is_some_and(|r| r.len() != capacity) {
                     self.lost(
                         span.clone(),
                         format!("a Rounds track that does not match Capacity on `{ship}`"),
@@ -760,6 +848,21 @@ fn sorted_systems(s: &Ship) -> Vec<usize> {
     order
 }
 
+/// Hull rows wholly crossed by `lost` boxes from the first, as the engine
+/// counts them (`engine::state::rows_completed`; empty rows do not count).
+fn rows_lost(s: &Ship, lost: usize) -> usize {
+    let mut end = 0;
+    let mut done = 0;
+    for len in s.damage_track.iter().map(Vec::len).filter(|&len| len > 0) {
+        end += len;
+        if lost < end {
+            break;
+        }
+        done += 1;
+    }
+    done
+}
+
 /// FTJava's damage word for a ship: Destroyed, Ok (no hull lost), or by
 /// hull rows lost: Light (none), Moderate (1), Heavy (2), Crippled (3+).
 pub fn status_word(s: &Ship) -> String {
@@ -770,8 +873,7 @@ pub fn status_word(s: &Ship) -> String {
     if lost == 0 {
         return "Ok".into();
     }
-    let rows: Vec<u32> = s.damage_track.iter().map(|r| r.len() as u32).collect();
-    match crate::engine::state::rows_completed(&rows, lost as u32) {
+    match rows_lost(s, lost) {
         0 => "Light",
         1 => "Moderate",
         2 => "Heavy",

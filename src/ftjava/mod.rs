@@ -7,22 +7,26 @@
 //!   Every element is mapped, left out on purpose (layout, FTJava's own
 //!   game state: tallied in [`Import::ignored`]) or reported by name and
 //!   position as having no mapping (an error; a warning with
-//!   `skip_unmapped`).
+//!   `skip_unmapped`). Every number is checked against [`limits`] and
+//!   every text for characters no record can hold, each at its position.
 //! - [`export::export`]: a GZF file (or one ship of it) → FTJava XML.
 //!
 //! The mapping is in `docs/import.md`, the readings in `docs/readings.md`
 //! (section I). Like the GZF reader, nothing here touches files.
 
 pub mod export;
+pub mod limits;
 pub mod scenario;
 pub mod ship;
 mod xml;
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use roxmltree::Node;
 
 use crate::diag::{Diagnostic, SourceFile};
 use crate::gzf::{self, CheckBox, FighterBase, FighterGroup, FighterModifier, FighterType, GzfFile, Item, Meta};
-use xml::{Cx, attr_span, elements, tag_span, text, text_span};
+use xml::{Cx, attr_line, attr_span, elements, tag_span, text, text_span};
 
 /// Import switches.
 #[derive(Debug, Clone, Copy, Default)]
@@ -85,11 +89,15 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
             return out;
         }
     };
+    out.diagnostics = xml::unwritable_characters(&doc, &source.text);
+    if !out.diagnostics.is_empty() {
+        return out;
+    }
     let root = doc.root_element();
     let mut ships: Vec<GameShip> = Vec::new();
     let mut players: Vec<Player> = Vec::new();
     let mut groups: Vec<(Node, FighterGroup, Option<i64>, usize)> = Vec::new();
-    let mut game: Option<(String, i64, Vec<String>)> = None;
+    let mut game: Option<(String, u32, Vec<String>)> = None;
     match root.tag_name().name() {
         "Ship" => ships.push(GameShip {
             node: root,
@@ -105,7 +113,7 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
                 cx.ignore("`GameEngine` `combat` (FTJava's phase flag)");
             }
             cx.no_text(root);
-            let turn = cx.int_attr(root, "turn").unwrap_or(0);
+            let turn = cx.uint_attr(root, "turn", 0..=limits::TURN).unwrap_or(0);
             let title = root
                 .attribute("name")
                 .unwrap_or("")
@@ -129,7 +137,11 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
                             cx.ignore("`Report` (FTJava's turn report)");
                         }
                     }
-                    "Player" => player(&mut cx, c, &mut players, &mut ships, &mut groups),
+                    "Player" => {
+                        if cx.room(c, "players in a game", limits::SHIPS) {
+                            player(&mut cx, c, &mut players, &mut ships, &mut groups);
+                        }
+                    }
                     other => cx.unmapped(
                         tag_span(c),
                         format!("element `{other}` in a GameEngine"),
@@ -212,7 +224,7 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
         }
         out.gzf.items.push(Item::Scenario(gzf::Scenario {
             title: title.clone(),
-            turn: *turn,
+            turn: i64::from(*turn),
             meta,
         }));
     }
@@ -253,7 +265,9 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
         out.gzf.items.push(Item::FighterGroup(g));
     }
     out.diagnostics = cx.diags;
-    out.diagnostics.sort_by_key(|d| d.span.start);
+    // Errors first, each kind in document order: when there are more than
+    // fam shows, the errors that refuse the file are the ones shown.
+    out.diagnostics.sort_by_key(|d| (!d.is_error(), d.span.start));
     out.ignored = cx.ignored.iter().map(|(what, n)| format!("{what} ×{n}")).collect();
     out
 }
@@ -271,8 +285,8 @@ fn player<'a, 'i>(
     }
     cx.no_text(p);
     let index = players.len();
-    let id = p.attribute("id").unwrap_or("").trim();
-    let mut name = p.attribute("name").unwrap_or("").trim().to_string();
+    let id = attr_line(p, "id").unwrap_or_default();
+    let mut name = attr_line(p, "name").unwrap_or_default();
     if name.is_empty() {
         name = if id.is_empty() {
             format!("Player {}", index + 1)
@@ -280,15 +294,12 @@ fn player<'a, 'i>(
             format!("Player {id}")
         };
     }
-    if let Some(email) = p.attribute("email").map(str::trim).filter(|e| !e.is_empty())
-        && !name.contains(email)
+    if let Some(email) = attr_line(p, "email").filter(|e| !e.is_empty())
+        && !name.contains(&email)
     {
         cx.ignore("`Player` `email`");
     }
-    let team = p
-        .attribute("team")
-        .map(|t| t.trim().to_string())
-        .filter(|t| !t.is_empty());
+    let team = attr_line(p, "team").filter(|t| !t.is_empty());
     let mut objectives = String::new();
     for c in elements(p) {
         match c.tag_name().name() {
@@ -296,14 +307,20 @@ fn player<'a, 'i>(
                 cx.attributes(c, &[]);
                 objectives = text(c).split_whitespace().collect::<Vec<_>>().join(" ");
             }
-            "Ship" => ships.push(GameShip {
-                node: c,
-                imported: ship::import(cx, c, true),
-                player: Some(index),
-            }),
+            "Ship" => {
+                if cx.room(c, "ships in a game", limits::SHIPS) {
+                    ships.push(GameShip {
+                        node: c,
+                        imported: ship::import(cx, c, true),
+                        player: Some(index),
+                    });
+                }
+            }
             "FighterGroup" => {
-                let (g, carrier) = fighter_group(cx, c);
-                groups.push((c, g, carrier, index));
+                if cx.room(c, "fighter groups in a game", limits::SHIPS) {
+                    let (g, carrier) = fighter_group(cx, c);
+                    groups.push((c, g, carrier, index));
+                }
             }
             other => cx.unmapped(
                 tag_span(c),
@@ -320,19 +337,22 @@ fn player<'a, 'i>(
     });
 }
 
-/// Ship names must be unique within a GZF file (readings G16).
+/// Ship names must be unique within a GZF file (readings G16): a repeated
+/// name gets the first free ` 2`, ` 3` … among the names before it.
 fn unique_names(cx: &mut Cx, ships: &mut [GameShip]) {
     let key = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase();
-    let mut taken: Vec<String> = Vec::new();
+    let mut taken: BTreeSet<String> = BTreeSet::new();
+    // Per repeated name, the number to try next: those below it are taken
+    // (and stay so), which keeps a thousand ships of one name linear.
+    let mut next: BTreeMap<String, usize> = BTreeMap::new();
     for s in ships.iter_mut() {
         let name = s.imported.ship.name.clone();
-        if !taken.contains(&key(&name)) {
-            taken.push(key(&name));
+        if taken.insert(key(&name)) {
             continue;
         }
-        let mut k = 2;
+        let k = next.entry(key(&name)).or_insert(2);
         while taken.contains(&key(&format!("{name} {k}"))) {
-            k += 1;
+            *k += 1;
         }
         let new = format!("{name} {k}");
         cx.warn(
@@ -340,7 +360,7 @@ fn unique_names(cx: &mut Cx, ships: &mut [GameShip]) {
             format!("a second ship named `{name}`"),
             format!("a name of its own (imported as `{new}`)"),
         );
-        taken.push(key(&new));
+        taken.insert(key(&new));
         s.imported.ship.name = new;
     }
 }
@@ -349,7 +369,7 @@ fn unique_names(cx: &mut Cx, ships: &mut [GameShip]) {
 fn fighter_group(cx: &mut Cx, n: Node<'_, '_>) -> (FighterGroup, Option<i64>) {
     cx.attributes(n, &["id"]);
     cx.no_text(n);
-    let mut g = FighterGroup::new(n.attribute("id").unwrap_or("").trim());
+    let mut g = FighterGroup::new(attr_line(n, "id").unwrap_or_default());
     let mut carrier = None;
     let mut count = None;
     for c in elements(n) {
@@ -358,7 +378,7 @@ fn fighter_group(cx: &mut Cx, n: Node<'_, '_>) -> (FighterGroup, Option<i64>) {
             "Position" => {
                 cx.attributes(c, &["x", "y"]);
                 for (axis, field) in [("x", "Position-X"), ("y", "Position-Y")] {
-                    if let Some(v) = cx.float_attr(c, axis) {
+                    if let Some(v) = cx.float_attr(c, axis, -limits::DISTANCE..=limits::DISTANCE) {
                         g.meta.push(Meta::new(field, ship::float_text(v)));
                     }
                 }
@@ -408,11 +428,11 @@ fn fighter_group(cx: &mut Cx, n: Node<'_, '_>) -> (FighterGroup, Option<i64>) {
             }
             "Count" => {
                 cx.attributes(c, &[]);
-                count = cx.uint_text(c);
+                count = Some(cx.uint_text(c, limits::CRAFT));
             }
             "Endurance" => {
                 cx.attributes(c, &[]);
-                if let Some(e) = cx.uint_text(c) {
+                if let Some(e) = cx.uint_text(c, limits::ENDURANCE) {
                     g.endurance = Some(padded(e, 6));
                 }
             }
@@ -442,12 +462,8 @@ fn fighter_group(cx: &mut Cx, n: Node<'_, '_>) -> (FighterGroup, Option<i64>) {
         }
     }
     match count {
-        Some(c) if (1..=6).contains(&c) => g.craft = padded(c, 6),
-        Some(c) => cx.error(
-            tag_span(n),
-            format!("a fighter group of {c} craft"),
-            "1 to 6 craft (`Count`)",
-        ),
+        Some(Some(c)) => g.craft = padded(c, 6),
+        Some(None) => {} // reported at the number
         None => cx.error(tag_span(n), "a FighterGroup without `Count`", "<Count>6</Count>"),
     }
     (g, carrier)

@@ -14,6 +14,7 @@ use std::ops::Range;
 
 use roxmltree::Node;
 
+use super::limits::{self, exact_whole, widen};
 use super::ship::IdTarget;
 use super::xml::{Cx, attr_span, elements, tag_span, text_span};
 use super::{GameShip, Player};
@@ -80,7 +81,7 @@ pub(crate) fn build(
     ships: &[GameShip],
     players: &[Player],
     title: &str,
-    turn: i64,
+    turn: u32,
     briefing: &[String],
 ) -> Option<Scenario> {
     // Sides: players of one team fight together.
@@ -114,7 +115,7 @@ pub(crate) fn build(
         } else {
             title.to_string()
         },
-        exchange: u32::try_from(turn.max(1)).unwrap_or(1),
+        exchange: turn.max(1),
         seed: SEED,
         briefing: Vec::new(),
         sides: Vec::new(),
@@ -220,10 +221,11 @@ fn ranges(cx: &mut Cx, ships: &[GameShip], formation_of: &[Option<usize>], out: 
         let get = |n: &str| s.meta.iter().find(|m| m.name == n)?.lines.first()?.parse::<f64>().ok();
         Some((get("Position-X")?, get("Position-Y")?))
     };
-    let placed: Vec<(usize, Option<(f64, f64)>)> = ships
+    // Formation, position and the ship's span, of each placed ship.
+    let placed: Vec<(usize, (f64, f64), Range<usize>)> = ships
         .iter()
         .enumerate()
-        .filter_map(|(i, s)| formation_of[i].map(|f| (f, position(&s.imported.ship))))
+        .filter_map(|(i, s)| Some((formation_of[i]?, position(&s.imported.ship)?, s.imported.span.clone())))
         .collect();
     for (i, s) in ships.iter().enumerate() {
         if formation_of[i].is_some() && position(&s.imported.ship).is_none() {
@@ -234,17 +236,28 @@ fn ranges(cx: &mut Cx, ships: &[GameShip], formation_of: &[Option<usize>], out: 
             );
         }
     }
-    for (a, pa) in &placed {
-        for (b, pb) in &placed {
+    for (a, (x1, y1), _) in &placed {
+        for (b, (x2, y2), span) in &placed {
             if a >= b {
                 continue;
             }
-            if let (Some((x1, y1)), Some((x2, y2))) = (pa, pb) {
-                let d = ((x1 - x2).powi(2) + (y1 - y2).powi(2)).sqrt();
-                out.ranges.push((*a, *b, (d + 0.5).floor() as u32));
+            let d = ((x1 - x2).powi(2) + (y1 - y2).powi(2)).sqrt();
+            match range_mu(d) {
+                Some(mu) => out.ranges.push((*a, *b, mu)),
+                // Positions within the limits keep every range in a u32.
+                None => cx.error(
+                    span.clone(),
+                    format!("a range of {d} MU"),
+                    "ships within the position limits (docs/import.md, Limits)",
+                ),
             }
         }
     }
+}
+
+/// A distance as whole MU, rounded half up (`None` beyond a `u32`).
+fn range_mu(d: f64) -> Option<u32> {
+    exact_whole((d + 0.5).floor()).and_then(|mu| u32::try_from(mu).ok())
 }
 
 /// Orders as read, before they are fitted to the ship.
@@ -289,15 +302,17 @@ fn read_volley(cx: &mut Cx, v: Node<'_, '_>) -> RawVolley {
         maneuvers: Vec::new(),
         fires: Vec::new(),
     };
+    let mut maneuvers_seen = 0usize;
+    let mut fires_seen = 0usize;
     for c in elements(v) {
         match c.tag_name().name() {
             "FM.Speed" => {
                 cx.attributes(c, &[]);
-                out.speed = cx.uint_text(c).map(|n| (n, text_span(c)));
+                out.speed = cx.uint_text(c, 0..=limits::THRUST).map(|n| (n, text_span(c)));
             }
             "FM.Evasion" => {
                 cx.attributes(c, &[]);
-                out.evasion = cx.uint_text(c).map(|n| (n, text_span(c)));
+                out.evasion = cx.uint_text(c, 0..=limits::THRUST).map(|n| (n, text_span(c)));
             }
             "FM.ManeuveringOrders" => {
                 cx.attributes(c, &[]);
@@ -308,6 +323,9 @@ fn read_volley(cx: &mut Cx, v: Node<'_, '_>) -> RawVolley {
                             format!("element `{}` in FM.ManeuveringOrders", m.tag_name().name()),
                             "FM.Maneuver",
                         );
+                        continue;
+                    }
+                    if !cx.counted(m, &mut maneuvers_seen, limits::SHIPS, "maneuvers in a Volley") {
                         continue;
                     }
                     cx.attributes(m, &["type", "target", "priority"]);
@@ -350,6 +368,9 @@ fn read_volley(cx: &mut Cx, v: Node<'_, '_>) -> RawVolley {
                         );
                         continue;
                     }
+                    if !cx.counted(f, &mut fires_seen, limits::SYSTEMS, "fire orders in a Volley") {
+                        continue;
+                    }
                     cx.attributes(f, &["fireConID", "target", "priority", "weaponIDs"]);
                     if f.has_attribute("priority") {
                         cx.ignore("`FM.Fire` `priority` (each Fire Control has one target in F&M)");
@@ -367,18 +388,7 @@ fn read_volley(cx: &mut Cx, v: Node<'_, '_>) -> RawVolley {
                         }
                     };
                     let fc = cx.int_attr(f, "fireConID").map(|n| (n, attr_span(f, "fireConID")));
-                    let mut weapons = None;
-                    if let Some(list) = f.attribute("weaponIDs") {
-                        let mut ids = Vec::new();
-                        for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-                            if let Some(n) = cx.int_value(part, attr_span(f, "weaponIDs"), "a weapon id") {
-                                ids.push(n);
-                            }
-                        }
-                        if !ids.is_empty() {
-                            weapons = Some(ids);
-                        }
-                    }
+                    let weapons = weapon_ids(cx, f);
                     if let Some(target) = target {
                         out.fires.push(RawFire {
                             fc,
@@ -399,6 +409,31 @@ fn read_volley(cx: &mut Cx, v: Node<'_, '_>) -> RawVolley {
         }
     }
     out
+}
+
+/// An `FM.Fire`'s `weaponIDs` (`None` when absent or empty); at most
+/// [`limits::SYSTEMS`] ids.
+fn weapon_ids(cx: &mut Cx, f: Node<'_, '_>) -> Option<Vec<i64>> {
+    let list = f.attribute("weaponIDs")?;
+    let span = attr_span(f, "weaponIDs");
+    let mut ids = Vec::new();
+    for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if ids.len() == limits::SYSTEMS {
+            cx.error(
+                span,
+                format!("more than {} weapon ids", limits::SYSTEMS),
+                format!(
+                    "at most {} ids, one per system (docs/import.md, Limits)",
+                    limits::SYSTEMS
+                ),
+            );
+            return None;
+        }
+        if let Some(n) = cx.int_value(part, span.clone(), "a weapon id") {
+            ids.push(n);
+        }
+    }
+    (!ids.is_empty()).then_some(ids)
 }
 
 fn priority(cx: &mut Cx, n: Node<'_, '_>) -> Option<bool> {
@@ -467,27 +502,7 @@ fn plot(
             continue;
         }
         cx.attributes(v, &["volley"]);
-        let n = match cx.int_attr(v, "volley") {
-            Some(n @ 1..=3) => n as usize,
-            Some(n) => {
-                cx.error(
-                    attr_span(v, "volley"),
-                    format!("Volley {n}"),
-                    "volley=\"1\", \"2\" or \"3\"",
-                );
-                continue;
-            }
-            None => {
-                if !v.has_attribute("volley") {
-                    cx.error(
-                        tag_span(v),
-                        "FM.VolleyOrders without `volley`",
-                        "volley=\"1\", \"2\" or \"3\"",
-                    );
-                }
-                continue;
-            }
-        };
+        let Some(n) = volley_number(cx, v) else { continue };
         let r = read_volley(cx, v);
         if raw[n - 1].is_some() {
             cx.warn(
@@ -548,6 +563,30 @@ fn plot(
     volleys.try_into().ok()
 }
 
+/// An `FM.VolleyOrders`' Volley, 1 to 3 (`None`, with an error, otherwise).
+fn volley_number(cx: &mut Cx, v: Node<'_, '_>) -> Option<usize> {
+    if !v.has_attribute("volley") {
+        cx.error(
+            tag_span(v),
+            "FM.VolleyOrders without `volley`",
+            "volley=\"1\", \"2\" or \"3\"",
+        );
+        return None;
+    }
+    let n = cx.int_attr(v, "volley")?;
+    match usize::try_from(n) {
+        Ok(k @ 1..=3) => Some(k),
+        _ => {
+            cx.error(
+                attr_span(v, "volley"),
+                format!("Volley {n}"),
+                "volley=\"1\", \"2\" or \"3\"",
+            );
+            None
+        }
+    }
+}
+
 /// Fits orders to the ship Volley by Volley, remembering spent one-shots
 /// and magazine loads.
 struct Fitter<'s, 'a, 'i> {
@@ -555,7 +594,7 @@ struct Fitter<'s, 'a, 'i> {
     ships: &'s [GameShip<'a, 'i>],
     formation_of: &'s [Option<usize>],
     fired: Vec<usize>,
-    draws: BTreeMap<String, u32>,
+    draws: BTreeMap<String, usize>,
 }
 
 impl Fitter<'_, '_, '_> {
@@ -937,8 +976,8 @@ impl Fitter<'_, '_, '_> {
                 .find(|m| m.kind == SystemKind::Smm && m.magazine.as_deref() == Some(id.as_str()))
                 .filter(|m| m.status.damage.is_none() || m.status.damage == Some(DamageState::Repaired))
                 .map_or(0, |m| match &m.rounds {
-                    Some(r) => r.iter().filter(|b| !b.crossed).count() as u32,
-                    None => m.capacity.unwrap_or(0),
+                    Some(r) => r.iter().filter(|b| !b.crossed).count(),
+                    None => m.capacity.map_or(0, widen),
                 });
             if self.draws.get(&id).copied().unwrap_or(0) >= loads {
                 return Err(format!("has no loads left in magazine {id}"));

@@ -7,7 +7,8 @@ use std::ops::Range;
 
 use roxmltree::Node;
 
-use super::xml::{Cx, attr_span, elements, line, lines, tag_span, text, text_span};
+use super::limits::{self, exact_whole, widen};
+use super::xml::{Cx, attr_line, attr_span, elements, line, lines, tag_span, text, text_span};
 use crate::gzf::design::{crew_factor_boxes, crew_factors_for, hull_boxes_for, row_sizes};
 use crate::gzf::{
     AmmoType, Arc, Armour, CheckBox, DamageState, HullIntegrity, Meta, Ship, ShipType, Status, System, SystemKind,
@@ -276,9 +277,9 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         (Section::Defenses, "AreaECMSuite") => Some(AreaEcm),
         (Section::Defenses, "CloakingDevice" | "CloakingField") => Some(CloakingField),
         (Section::Weapons, "BeamBattery") => {
-            let rating = cx.uint_attr(n, "rating");
+            let rating = cx.uint_attr(n, "rating", 0..=limits::RATING);
             match rating {
-                Some(r @ 1..=9) => Some(Beam { class: r as u8 }),
+                Some(r @ 1..=9) => u8::try_from(r).ok().map(|class| Beam { class }),
                 Some(r) => {
                     cx.error(
                         attr_span(n, "rating"),
@@ -318,7 +319,7 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         (Section::Weapons, "Ortillery") => Some(Ortillery),
         (Section::Holds, "CargoHold") => {
             cx.attributes(n, &["id", "type", "totalSize"]);
-            let size = cx.uint_attr(n, "totalSize");
+            let size = cx.uint_attr(n, "totalSize", 0..=limits::HOLD_SIZE);
             let letter = match n.attribute("type").map(|t| t.trim().to_ascii_lowercase()) {
                 Some(t) if t == "cargo hold" || t == "cargo" => Some('H'),
                 Some(t) if t == "passenger" || t == "passenger transport" => Some('P'),
@@ -344,7 +345,11 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
             if let Some((_, pattern, sec, rated)) = INERT.iter().find(|(e, ..)| *e == name)
                 && (*sec == section || name == "AdvancedFTLDrive")
             {
-                let rating = if *rated { cx.uint_attr(n, "rating") } else { None };
+                let rating = if *rated {
+                    cx.uint_attr(n, "rating", 0..=limits::RATING)
+                } else {
+                    None
+                };
                 cx.attributes(n, &with(&["arcs", "rating"]));
                 let gzf_name = inert_name(pattern, rating);
                 cx.warn(
@@ -384,9 +389,9 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         s.arcs = arcs(cx, n).unwrap_or_else(|| default_arcs(&kind));
     }
     match kind {
-        Sml => s.magazine = n.attribute("smmId").map(|v| v.trim().to_string()),
+        Sml => s.magazine = attr_line(n, "smmId"),
         Smm => {
-            s.magazine = n.attribute("id").map(|v| v.trim().to_string());
+            s.magazine = attr_line(n, "id");
             magazine(cx, n, &mut s);
         }
         Smr | Missile { .. } => one_shot(cx, n, &mut s),
@@ -445,7 +450,7 @@ fn ordnance_available(cx: &mut Cx, n: Node<'_, '_>) -> bool {
 
 /// A salvo magazine: `capacity` loads, one `Salvo` element per load held.
 fn magazine(cx: &mut Cx, n: Node<'_, '_>, s: &mut System) {
-    let capacity = cx.uint_attr(n, "capacity");
+    let capacity = cx.uint_attr(n, "capacity", 0..=limits::MAGAZINE_CAPACITY);
     if n.attribute("capacity").is_none() {
         cx.error(
             tag_span(n),
@@ -453,8 +458,8 @@ fn magazine(cx: &mut Cx, n: Node<'_, '_>, s: &mut System) {
             "capacity=\"N\"",
         );
     }
-    let mut available = 0u32;
-    let mut listed = 0u32;
+    let mut available = 0usize;
+    let mut listed = 0usize;
     let mut er: Option<bool> = None;
     for c in elements(n) {
         if c.tag_name().name() != "Salvo" {
@@ -482,7 +487,7 @@ fn magazine(cx: &mut Cx, n: Node<'_, '_>, s: &mut System) {
         }
     }
     let Some(capacity) = capacity else { return };
-    if listed > capacity {
+    if listed > widen(capacity) {
         cx.error(
             tag_span(n),
             format!("a magazine of capacity {capacity} holding {listed} salvos"),
@@ -491,12 +496,8 @@ fn magazine(cx: &mut Cx, n: Node<'_, '_>, s: &mut System) {
         return;
     }
     s.capacity = Some(capacity);
-    let spent = capacity - available;
-    s.rounds = Some(
-        (0..capacity)
-            .map(|i| if i < spent { CheckBox::CROSSED } else { CheckBox::OPEN })
-            .collect(),
-    );
+    let spent = widen(capacity) - available;
+    s.rounds = Some(crossed_first(widen(capacity), spent));
     if er == Some(true) {
         s.ammo = Some(AmmoType::Er);
     }
@@ -618,6 +619,29 @@ pub fn split_class(class: &str) -> (String, String, String) {
     (class.to_string(), String::new(), String::new())
 }
 
+/// An `FTLDrive` (GZF `FTL`) or an `AdvancedFTLDrive` (inert).
+fn ftl_drive<'a, 'i>(cx: &mut Cx, c: Node<'a, 'i>, inert: &mut usize) -> Element<'a, 'i> {
+    if c.tag_name().name() == "AdvancedFTLDrive" {
+        return system_element(cx, c, Section::Electronics, inert);
+    }
+    cx.attributes(c, &["id", "status"]);
+    for e in elements(c) {
+        cx.unmapped(
+            tag_span(e),
+            format!("element `{}` in `FTLDrive`", e.tag_name().name()),
+            "no child elements here",
+        );
+    }
+    let mut s = System::new(SystemKind::Ftl);
+    s.status = status_attr(cx, c);
+    Element {
+        node: c,
+        system: Some(s),
+        payload: None,
+        section: Section::Electronics,
+    }
+}
+
 /// Imports one `Ship` element. `orders_handled`: the caller reads its
 /// `FM.Orders` (a scenario); otherwise they are reported as not imported.
 pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
@@ -633,6 +657,7 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
     let mut drive: Option<Node> = None;
     let mut elements_in_order: Vec<Element> = Vec::new();
     let mut inert = 0usize;
+    let mut systems_seen = 0usize;
     let mut seen: Vec<&str> = Vec::new();
     for c in elements(n) {
         let name = c.tag_name().name();
@@ -708,7 +733,7 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
             "Position" => {
                 leaf(cx, &["x", "y"]);
                 for (axis, field) in [("x", "Position-X"), ("y", "Position-Y")] {
-                    if let Some(v) = cx.float_attr(c, axis) {
+                    if let Some(v) = cx.float_attr(c, axis, -limits::DISTANCE..=limits::DISTANCE) {
                         meta.push(Meta::new(field, float_text(v)));
                     }
                 }
@@ -729,18 +754,16 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
             }
             "Speed" => {
                 leaf(cx, &["speed"]);
-                if let Some(v) = cx.float_attr(c, "speed") {
-                    if v < 0.0 {
-                        cx.error(attr_span(c, "speed"), format!("speed {v}"), "a speed of 0 or more");
-                    } else {
-                        if v.fract() != 0.0 {
-                            cx.warn(
-                                attr_span(c, "speed"),
-                                format!("speed {v} is not a whole number"),
-                                "a whole number of MU (GZF `Velocity:`; rounded)",
-                            );
-                        }
-                        meta.push(Meta::new("Velocity", format!("{}", v.round() as i64)));
+                if let Some(v) = cx.float_attr(c, "speed", 0.0..=limits::DISTANCE) {
+                    if v.fract() != 0.0 {
+                        cx.warn(
+                            attr_span(c, "speed"),
+                            format!("speed {v} is not a whole number"),
+                            "a whole number of MU (GZF `Velocity:`; rounded)",
+                        );
+                    }
+                    if let Some(mu) = exact_whole(v.round()) {
+                        meta.push(Meta::new("Velocity", mu.to_string()));
                     }
                 }
             }
@@ -750,9 +773,11 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
             }
             "Course" => {
                 leaf(cx, &["course"]);
-                if let Some(v) = cx.float_attr(c, "course") {
-                    let degrees = ((v * 30.0).round() as i64).rem_euclid(360);
-                    meta.push(Meta::new("Course", degrees.to_string()));
+                if let Some(degrees) = cx
+                    .float_attr(c, "course", limits::COURSE)
+                    .and_then(|v| exact_whole((v * 30.0).round()))
+                {
+                    meta.push(Meta::new("Course", degrees.rem_euclid(360).to_string()));
                 }
             }
             "Race" => {
@@ -790,33 +815,20 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
             }
             "Mass" => {
                 leaf(cx, &[]);
-                ship.mass = cx.uint_text(c);
-                if ship.mass == Some(0) {
-                    cx.error(text_span(c), "a ship of mass 0", "a mass of 1 or more");
-                }
+                ship.mass = cx.uint_text(c, 1..=limits::MASS);
             }
             "PointValue" => {
                 leaf(cx, &[]);
-                ship.cost = cx.uint_text(c);
+                ship.cost = cx.uint_text(c, 0..=limits::POINT_VALUE);
             }
             "MainDrive" => {
                 leaf(cx, &["id", "type", "initialThrust", "currentThrust", "status"]);
                 drive = Some(c);
             }
-            "FTLDrive" => {
-                leaf(cx, &["id", "status"]);
-                let mut s = System::new(SystemKind::Ftl);
-                s.status = status_attr(cx, c);
-                elements_in_order.push(Element {
-                    node: c,
-                    system: Some(s),
-                    payload: None,
-                    section: Section::Electronics,
-                });
-            }
-            "AdvancedFTLDrive" => {
-                let e = system_element(cx, c, Section::Electronics, &mut inert);
-                elements_in_order.push(e);
+            "FTLDrive" | "AdvancedFTLDrive" => {
+                if cx.counted(c, &mut systems_seen, limits::SYSTEMS, "systems in a ship") {
+                    elements_in_order.push(ftl_drive(cx, c, &mut inert));
+                }
             }
             "Armor" => {
                 leaf(cx, &["totalArmor", "remainingArmor"]);
@@ -847,8 +859,10 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
                     _ => Section::Weapons,
                 };
                 for e in elements(c) {
-                    let el = system_element(cx, e, section, &mut inert);
-                    elements_in_order.push(el);
+                    if cx.counted(e, &mut systems_seen, limits::SYSTEMS, "systems in a ship") {
+                        let el = system_element(cx, e, section, &mut inert);
+                        elements_in_order.push(el);
+                    }
                 }
             }
             "Log" => {
@@ -1009,7 +1023,7 @@ pub fn float_text(v: f64) -> String {
 /// A log record as one GZF `Log:` line: `Turn 2 Attack (High): text`.
 fn log_line(r: Node<'_, '_>) -> String {
     let body: String = text(r).split_whitespace().collect::<Vec<_>>().join(" ");
-    let attr = |a: &str| r.attribute(a).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+    let attr = |a: &str| attr_line(r, a).filter(|v| !v.is_empty());
     match (attr("turn"), attr("event"), attr("priority")) {
         (Some(t), Some(e), Some(p)) => format!("Turn {t} {e} ({p}): {body}"),
         _ => body,
@@ -1055,7 +1069,7 @@ fn read_drive(cx: &mut Cx, drive: Option<Node>, ship_node: Node, ship: &mut Ship
             "type=\"Standard\" (fam has no advanced drives)",
         );
     }
-    let initial = cx.uint_attr(d, "initialThrust");
+    let initial = cx.uint_attr(d, "initialThrust", 0..=limits::THRUST);
     if d.attribute("initialThrust").is_none() {
         cx.error(
             tag_span(d),
@@ -1065,7 +1079,7 @@ fn read_drive(cx: &mut Cx, drive: Option<Node>, ship_node: Node, ship: &mut Ship
     }
     let initial = initial.unwrap_or(0);
     let state = d.attribute("status").map(|s| s.trim().to_ascii_lowercase());
-    let current = match (cx.uint_attr(d, "currentThrust"), state.as_deref()) {
+    let current = match (cx.uint_attr(d, "currentThrust", 0..=limits::THRUST), state.as_deref()) {
         (Some(c), _) => c,
         (None, None | Some("operational")) => initial,
         (None, Some("damaged")) => {
@@ -1129,7 +1143,7 @@ fn read_hull(cx: &mut Cx, hull: Option<Node>, ship_node: Node, ship: &mut Ship) 
             "stealth=\"0\"",
         );
     }
-    let value = cx.uint_attr(h, "value");
+    let value = cx.uint_attr(h, "value", 0..=limits::MASS);
     let basis = match (value, ship.mass) {
         (Some(v), Some(m)) if v != m => {
             cx.warn(
@@ -1142,7 +1156,10 @@ fn read_hull(cx: &mut Cx, hull: Option<Node>, ship_node: Node, ship: &mut Ship) 
         (Some(v), _) => v,
         (None, Some(m)) => m,
         (None, None) => {
-            cx.error(tag_span(h), "no hull value and no mass", "value=\"MASS\"");
+            // A value given but refused is reported where it is written.
+            if !h.has_attribute("value") {
+                cx.error(tag_span(h), "no hull value and no mass", "value=\"MASS\"");
+            }
             return;
         }
     };
@@ -1171,7 +1188,7 @@ fn read_hull(cx: &mut Cx, hull: Option<Node>, ship_node: Node, ship: &mut Ship) 
             return;
         }
     };
-    let total = cx.uint_attr(h, "totalHullBoxes");
+    let total = cx.uint_attr(h, "totalHullBoxes", 0..=limits::HULL_BOXES);
     let boxes = match (integrity, total) {
         (None, Some(t)) => t,
         (None, None) => {
@@ -1201,7 +1218,7 @@ fn read_hull(cx: &mut Cx, hull: Option<Node>, ship_node: Node, ship: &mut Ship) 
         return;
     }
     ship.hull_integrity = integrity;
-    let rows = match cx.uint_attr(h, "rows") {
+    let rows = match cx.uint_attr(h, "rows", 0..=limits::HULL_BOXES) {
         Some(r) if r == 0 || r > boxes => {
             cx.error(
                 attr_span(h, "rows"),
@@ -1210,10 +1227,10 @@ fn read_hull(cx: &mut Cx, hull: Option<Node>, ship_node: Node, ship: &mut Ship) 
             );
             return;
         }
-        Some(r) => r as usize,
-        None => (boxes as usize).min(4),
+        Some(r) => widen(r),
+        None => widen(boxes).min(4),
     };
-    let remaining = match cx.uint_attr(h, "remainingHullBoxes") {
+    let remaining = match cx.uint_attr(h, "remainingHullBoxes", 0..=limits::HULL_BOXES) {
         Some(r) if r > boxes => {
             cx.error(
                 attr_span(h, "remainingHullBoxes"),
@@ -1225,27 +1242,9 @@ fn read_hull(cx: &mut Cx, hull: Option<Node>, ship_node: Node, ship: &mut Ship) 
         Some(r) => r,
         None => boxes,
     };
-    let cf = crew_factors_for(ship.mass.unwrap_or(basis), ship.ship_type) as usize;
-    let crew = crew_factor_boxes(boxes as usize, cf);
-    let lost = (boxes - remaining) as usize;
-    let mut n = 0usize;
-    ship.damage_track = row_sizes(boxes as usize, rows)
-        .into_iter()
-        .map(|len| {
-            (0..len)
-                .map(|_| {
-                    n += 1;
-                    if n <= lost {
-                        CheckBox::CROSSED
-                    } else if crew.contains(&n) {
-                        CheckBox::CREW
-                    } else {
-                        CheckBox::OPEN
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let cf = widen(crew_factors_for(ship.mass.unwrap_or(basis), ship.ship_type));
+    let crew = crew_factor_boxes(widen(boxes), cf);
+    ship.damage_track = hull_track(&row_sizes(widen(boxes), rows), widen(boxes - remaining), &crew);
     if remaining == 0 {
         ship.status.damage = Some(DamageState::Destroyed);
     }
@@ -1253,29 +1252,8 @@ fn read_hull(cx: &mut Cx, hull: Option<Node>, ship_node: Node, ship: &mut Ship) 
 
 fn read_armour(cx: &mut Cx, armour: Option<Node>, ship: &mut Ship) {
     let Some(a) = armour else { return };
-    let raw = a.attribute("totalArmor").unwrap_or("0");
-    let layers: Vec<&str> = raw.split(',').map(str::trim).collect();
-    let span = attr_span(a, "totalArmor");
-    let mut total = 0;
-    for (i, l) in layers.iter().enumerate() {
-        let Some(v) = cx.int_value(l, span.clone(), "`totalArmor`") else {
-            return;
-        };
-        if v < 0 {
-            cx.error(span.clone(), format!("armour {v}"), "0 or more armour boxes");
-            return;
-        }
-        if i == 0 {
-            total = v as u32;
-        } else if v != 0 {
-            cx.unmapped(
-                span.clone(),
-                format!("layered armour `{raw}`"),
-                "one layer of armour (FB1 has one armour row)",
-            );
-        }
-    }
-    let remaining = match cx.uint_attr(a, "remainingArmor") {
+    let Some(total) = armour_total(cx, a) else { return };
+    let remaining = match cx.uint_attr(a, "remainingArmor", 0..=limits::ARMOUR_BOXES) {
         Some(r) if r > total => {
             cx.error(
                 attr_span(a, "remainingArmor"),
@@ -1288,13 +1266,61 @@ fn read_armour(cx: &mut Cx, armour: Option<Node>, ship: &mut Ship) {
         None => total,
     };
     if total > 0 {
-        let lost = total - remaining;
-        ship.armour = Some(Armour::Boxes(
-            (0..total)
-                .map(|i| if i < lost { CheckBox::CROSSED } else { CheckBox::OPEN })
-                .collect(),
-        ));
+        ship.armour = Some(Armour::Boxes(crossed_first(widen(total), widen(total - remaining))));
     }
+}
+
+/// `totalArmor`: its first layer, each layer a whole number of boxes
+/// within the limit; a second layer other than 0 has no mapping.
+fn armour_total(cx: &mut Cx, a: Node<'_, '_>) -> Option<u32> {
+    let raw = a.attribute("totalArmor").unwrap_or("0");
+    let span = attr_span(a, "totalArmor");
+    let mut total = None;
+    for layer in raw.split(',').map(str::trim) {
+        let v = cx.int_value(layer, span.clone(), "`totalArmor`")?;
+        let boxes = cx.within(v, span.clone(), "`totalArmor`", 0..=limits::ARMOUR_BOXES)?;
+        if total.is_none() {
+            total = Some(boxes);
+        } else if boxes != 0 {
+            cx.unmapped(
+                span.clone(),
+                format!("layered armour `{raw}`"),
+                "one layer of armour (FB1 has one armour row)",
+            );
+        }
+    }
+    total
+}
+
+/// `boxes` boxes, the first `crossed` of them crossed (lost armour, spent
+/// loads).
+fn crossed_first(boxes: usize, crossed: usize) -> Vec<CheckBox> {
+    (0..boxes)
+        .map(|i| if i < crossed { CheckBox::CROSSED } else { CheckBox::OPEN })
+        .collect()
+}
+
+/// A damage track as the import builds it: rows of `sizes`, the first
+/// `lost` boxes crossed, crew factors in the boxes `crew` numbers (1-based,
+/// ascending, as `crew_factor_boxes` gives them), the others open. One
+/// pass over the boxes, however many crew factors there are.
+pub(crate) fn hull_track(sizes: &[usize], lost: usize, crew: &[usize]) -> Vec<Vec<CheckBox>> {
+    let mut crew = crew.iter().copied().peekable();
+    let mut n = 0usize;
+    let mut next_box = || {
+        n += 1;
+        while crew.next_if(|&c| c < n).is_some() {}
+        let is_crew = crew.next_if_eq(&n).is_some();
+        match (n <= lost, is_crew) {
+            (true, _) => CheckBox::CROSSED,
+            (false, true) => CheckBox::CREW,
+            (false, false) => CheckBox::OPEN,
+        }
+    };
+    sizes
+        .iter()
+        .map(|&len| (0..len).map(|_| next_box()).collect())
+        .collect()
 }
 
 /// Launchers name their magazine by `smmId`; a magazine without `id`, or a
@@ -1367,6 +1393,49 @@ fn link_magazines(cx: &mut Cx, ship_node: Node, ship: &mut Ship, elements: &[Ele
                 "a salvo launcher whose magazine cannot be found",
                 "smmId=\"ID\" naming a SalvoMissileMagazine of the same ship",
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The track box by box, as the design rules describe it.
+    fn by_definition(boxes: usize, rows: usize, lost: usize, crew: &[usize]) -> Vec<Vec<CheckBox>> {
+        let mut n = 0;
+        row_sizes(boxes, rows)
+            .into_iter()
+            .map(|len| {
+                (0..len)
+                    .map(|_| {
+                        n += 1;
+                        match (n <= lost, crew.contains(&n)) {
+                            (true, _) => CheckBox::CROSSED,
+                            (false, true) => CheckBox::CREW,
+                            (false, false) => CheckBox::OPEN,
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_one_pass_track_puts_crew_and_damage_where_the_rules_do() {
+        for boxes in [1, 2, 13, 27, 100] {
+            for cf in [1, 2, 5, 50, 200] {
+                let crew = crew_factor_boxes(boxes, cf);
+                for lost in [0, 1, boxes / 2, boxes] {
+                    for rows in 1..=boxes.min(4) {
+                        assert_eq!(
+                            hull_track(&row_sizes(boxes, rows), lost, &crew),
+                            by_definition(boxes, rows, lost, &crew),
+                            "{boxes} boxes, {cf} crew factors, {lost} lost, {rows} rows"
+                        );
+                    }
+                }
+            }
         }
     }
 }

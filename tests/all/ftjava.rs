@@ -697,3 +697,344 @@ fn a_group_without_a_bay_flies_with_its_players_first_ship() {
     .unwrap_or_else(|_| panic!("the imported scenario is refused:\n{toml_text}"));
     assert!(loaded.battle.units.iter().any(|u| u.name == group.id && u.is_craft()));
 }
+
+// ---- Limits and hostile input (issue 14) ----------------------------------
+
+/// A ship whose numbers the limit tests replace one at a time.
+const SMALL_SHIP: &str = r#"<Ship>
+    <Name>Test Subject</Name>
+    <Mass>40</Mass>
+    <PointValue>120</PointValue>
+    <MainDrive type="Standard" initialThrust="4"/>
+    <Armor totalArmor="2"/>
+    <Hull value="40" type="Average" class="Military"/>
+    <Weapons>
+        <SalvoMissileMagazine id="51" capacity="2"/>
+        <SalvoMissileLauncher smmId="51" arcs="(F)"/>
+    </Weapons>
+</Ship>
+"#;
+
+/// A game of two ships ten MU apart, for the game's own numbers.
+const SMALL_GAME: &str = r#"<GameEngine name="Limits" turn="2">
+    <Player id="1" name="Ada">
+        <Ship id="1"><Name>One</Name><Mass>40</Mass><MainDrive type="Standard" initialThrust="4"/><Hull value="40" type="Average"/><Position x="0.0" y="0.0"/></Ship>
+    </Player>
+    <Player id="2" name="Bo">
+        <Ship id="2"><Name>Two</Name><Mass>40</Mass><MainDrive type="Standard" initialThrust="4"/><Hull value="40" type="Average"/><Position x="6.0" y="8.0"/></Ship>
+    </Player>
+</GameEngine>
+"#;
+
+/// `template` with `from` replaced by `to` (which must be there once).
+fn edited(template: &str, from: &str, to: &str) -> String {
+    assert_eq!(template.matches(from).count(), 1, "`{from}` is in the template once");
+    template.replace(from, to)
+}
+
+/// Runs `fam import ftjava` on `xml` (written as `name` in a fresh
+/// directory) and fails the test if it runs longer than `limit`; returns
+/// the exit code (`None`: killed by a signal, such as an abort), standard
+/// error, and whether anything was written.
+fn import_cli(name: &str, xml: &[u8], limit: std::time::Duration) -> (Option<i32>, String, bool) {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join(name);
+    std::fs::write(&input, xml).expect("write input");
+    let out = dir.path().join("out");
+    let err_path = dir.path().join("stderr");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fam"))
+        .args(["import", "ftjava"])
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&err_path).expect("stderr file"))
+        .spawn()
+        .expect("run fam");
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for fam") {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("fam import ftjava {name} ran longer than {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
+    (status.code(), stderr, out.exists())
+}
+
+/// Asserts a refusal: exit 2, an error at `name:line:` naming `what`, and
+/// nothing written.
+fn assert_refused_at(name: &str, xml: &[u8], line: usize, what: &str) {
+    let (code, err, written) = import_cli(name, xml, std::time::Duration::from_secs(30));
+    assert_eq!(code, Some(2), "{name}: exit code\n{err}");
+    assert!(
+        err.contains(&format!("{name}:{line}:")),
+        "{name}: no error at line {line}:\n{err}"
+    );
+    assert!(err.contains(what), "{name}: the error does not say `{what}`:\n{err}");
+    assert!(!written, "{name}: nothing is written when an input has an error");
+}
+
+#[test]
+fn numbers_beyond_the_import_limits_are_refused_at_their_position() {
+    use fam::ftjava::limits;
+    // (template, from, to, line, what the message must say).
+    let cases: Vec<(&str, &str, String, usize, String)> = vec![
+        // Aborted allocating 100 million armour boxes.
+        (
+            SMALL_SHIP,
+            r#"totalArmor="2""#,
+            r#"totalArmor="100000000""#.into(),
+            6,
+            format!("to {}", limits::ARMOUR_BOXES),
+        ),
+        // Imported as 1 armour box (4294967297 narrowed to a u32).
+        (
+            SMALL_SHIP,
+            r#"totalArmor="2""#,
+            r#"totalArmor="4294967297""#.into(),
+            6,
+            format!("to {}", limits::ARMOUR_BOXES),
+        ),
+        (
+            SMALL_SHIP,
+            r#"capacity="2""#,
+            r#"capacity="4294967295""#.into(),
+            9,
+            format!("to {}", limits::MAGAZINE_CAPACITY),
+        ),
+        (
+            SMALL_SHIP,
+            r#"initialThrust="4""#,
+            r#"initialThrust="5000""#.into(),
+            5,
+            format!("to {}", limits::THRUST),
+        ),
+        (
+            SMALL_SHIP,
+            "<PointValue>120<",
+            "<PointValue>4294967296<".into(),
+            4,
+            format!("to {}", limits::POINT_VALUE),
+        ),
+        // 100 million × 50 % overflowed the hull-box arithmetic.
+        (
+            SMALL_SHIP,
+            r#"value="40" type="Average""#,
+            r#"value="100000000" type="Super""#.into(),
+            7,
+            format!("to {}", limits::MASS),
+        ),
+        (
+            SMALL_SHIP,
+            r#"type="Average" class="Military""#,
+            r#"type="Custom" totalHullBoxes="100000001" class="Military""#.into(),
+            7,
+            format!("to {}", limits::HULL_BOXES),
+        ),
+        (
+            SMALL_SHIP,
+            "<Mass>40<",
+            "<Mass>1e300<".into(),
+            3,
+            "far out of range".into(),
+        ),
+        // Became Exchange 1 without a word.
+        (
+            SMALL_GAME,
+            r#"turn="2""#,
+            r#"turn="4294967297""#.into(),
+            1,
+            format!("to {}", limits::TURN),
+        ),
+        // Became a range of 4294967295 MU without a word.
+        (
+            SMALL_GAME,
+            r#"x="6.0""#,
+            r#"x="1e300""#.into(),
+            6,
+            format!("to {}", limits::DISTANCE),
+        ),
+    ];
+    for (k, (template, from, to, line, what)) in cases.iter().enumerate() {
+        let xml = edited(template, from, to);
+        assert_refused_at(&format!("limit-{k}.xml"), xml.as_bytes(), *line, what);
+    }
+}
+
+#[test]
+fn a_ship_at_every_limit_imports_reads_back_and_round_trips() {
+    use fam::ftjava::limits;
+    let xml = format!(
+        r#"<Ship>
+    <Name>At The Limits</Name>
+    <Mass>{mass}</Mass>
+    <PointValue>{points}</PointValue>
+    <MainDrive type="Standard" initialThrust="{thrust}" currentThrust="1"/>
+    <Armor totalArmor="{armour}" remainingArmor="1"/>
+    <Hull value="{mass}" type="Custom" class="Merchant" totalHullBoxes="{hull}" remainingHullBoxes="3"/>
+    <Weapons>
+        <SalvoMissileMagazine id="51" capacity="{loads}"/>
+        <SalvoMissileLauncher smmId="51" arcs="(F)"/>
+    </Weapons>
+</Ship>
+"#,
+        mass = limits::MASS,
+        points = limits::POINT_VALUE,
+        thrust = limits::THRUST,
+        armour = limits::ARMOUR_BOXES,
+        hull = limits::HULL_BOXES,
+        loads = limits::MAGAZINE_CAPACITY,
+    );
+    let source = SourceFile::new("at-the-limits.xml", xml.as_str());
+    let imported = ftjava::import(&source, &Options::default());
+    assert!(!imported.has_errors(), "{}", errors(&source, &imported));
+    let s = ship(&imported.gzf, "At The Limits");
+    assert_eq!(s.armour_boxes(), limits::ARMOUR_BOXES as usize);
+    assert_eq!(s.hull_boxes(), limits::HULL_BOXES as usize);
+    assert_eq!(s.hull_remaining(), 3);
+    // Crew factors by the design rules: a merchant has 1 per 50 mass.
+    let lost = s.hull_boxes() - s.hull_remaining();
+    let crossed_crew = gzf::design::crew_factor_boxes(s.hull_boxes(), limits::MASS as usize / 50)
+        .iter()
+        .filter(|&&b| b <= lost)
+        .count();
+    assert_eq!(s.crew_factors(), limits::MASS as usize / 50 - crossed_crew);
+    assert_round_trip("at-the-limits.xml", &imported);
+}
+
+/// Placing crew factors took time quadratic in hull boxes: this merchant
+/// ran for about an hour. Now it is refused by the mass limit at once.
+#[test]
+fn a_merchant_of_absurd_mass_is_refused_at_once() {
+    let xml = edited(
+        &edited(SMALL_SHIP, "<Mass>40<", "<Mass>62902409<"),
+        r#"value="40" type="Average" class="Military""#,
+        r#"value="62902409" type="Average" class="Merchant""#,
+    );
+    let (code, err, written) = import_cli("merchant.xml", xml.as_bytes(), std::time::Duration::from_secs(20));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("merchant.xml:3:") && err.contains("merchant.xml:7:"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("no hull value"),
+        "a refused value is not reported as missing:\n{err}"
+    );
+    assert!(!written);
+}
+
+#[test]
+fn characters_no_record_can_hold_are_refused_at_their_reference() {
+    // (what is in the name, column of the error, what the message says).
+    let cases: [(&[u8], usize, &str); 5] = [
+        // Beyond Unicode: roxmltree reads it as U+FFFD; the record then
+        // failed its own read-back with an unpositioned exit 1.
+        (b"Odd &#x110000; name", 15, "names no character"),
+        (b"Odd &#xD800; name", 15, "names no character"),
+        (b"Odd &#x80; name", 15, "U+0080"),
+        (b"Odd &#xFFFD; name", 15, "U+FFFD"),
+        (b"Odd \xff name", 15, "not UTF-8"),
+    ];
+    for (k, (name, column, what)) in cases.iter().enumerate() {
+        let mut xml = b"<Ship>\n    <Name>".to_vec();
+        xml.extend_from_slice(name);
+        xml.extend_from_slice(SMALL_SHIP.split_once("Test Subject").expect("a name").1.as_bytes());
+        let file = format!("chars-{k}.xml");
+        assert_refused_at(&file, &xml, 2, what);
+        let (_, err, _) = import_cli(&file, &xml, std::time::Duration::from_secs(30));
+        assert!(
+            err.contains(&format!("{file}:2:{column}")),
+            "{file}: column {column}:\n{err}"
+        );
+    }
+}
+
+/// `&#xA;` and `&#xD;` put line breaks where the record has none: they
+/// added a field to the record (a group id) or failed its read-back.
+#[test]
+fn line_breaks_written_as_references_cannot_change_the_records_lines() {
+    let path = fixtures("ftjava").join("lantern-picket.xml");
+    let game = std::fs::read_to_string(&path).unwrap();
+    let game = edited(
+        &game,
+        r#"<FighterGroup id="101">"#,
+        r#"<FighterGroup id="101&#xA;Thrust-Rating: 5">"#,
+    );
+    let source = SourceFile::new("injected.xml", game.as_str());
+    let imported = ftjava::import(&source, &Options::default());
+    assert!(!imported.has_errors(), "{}", errors(&source, &imported));
+    let parsed = reparse(&imported.gzf);
+    assert!(
+        parsed.diagnostics.is_empty(),
+        "the record reads back without a word: {:?}",
+        parsed.diagnostics
+    );
+    assert_eq!(parsed.file, imported.gzf, "the record reads back as imported");
+
+    let ship_xml = edited(
+        SMALL_SHIP,
+        "<Weapons>",
+        "<Orders>one&#xD;two&#xA;three</Orders>\n    <Weapons>",
+    );
+    let source = SourceFile::new("orders.xml", ship_xml.as_str());
+    let imported = ftjava::import(&source, &Options::default());
+    assert!(!imported.has_errors(), "{}", errors(&source, &imported));
+    let orders = ship(&imported.gzf, "Test Subject")
+        .meta
+        .iter()
+        .find(|m| m.name == "Orders")
+        .expect("orders");
+    assert_eq!(orders.lines, ["one", "two", "three"]);
+    assert_round_trip("orders.xml", &imported);
+}
+
+#[test]
+fn a_game_of_more_ships_than_the_limit_is_refused_at_the_first_beyond_it() {
+    use fam::ftjava::limits;
+    // Every ship has the same name: the warnings for the renamed ones do not
+    // hide the error.
+    let one = r#"<Ship><Name>Same</Name><Mass>10</Mass><MainDrive type="Standard" initialThrust="4"/><Hull value="10" type="Average"/></Ship>"#;
+    let mut xml = String::from("<GameEngine name=\"Crowd\" turn=\"1\">\n<Player id=\"1\" name=\"Ada\">\n");
+    for _ in 0..=limits::SHIPS {
+        xml.push_str(one);
+        xml.push('\n');
+    }
+    xml.push_str("</Player>\n<Player id=\"2\" name=\"Bo\">\n");
+    xml.push_str(one);
+    xml.push_str("\n</Player>\n</GameEngine>\n");
+    // The first ship is on line 3: the one beyond the limit on line 3 + SHIPS.
+    assert_refused_at(
+        "crowd.xml",
+        xml.as_bytes(),
+        3 + limits::SHIPS,
+        &format!("more than {} ships", limits::SHIPS),
+    );
+}
+
+/// A GZF ship beyond the limits cannot go to FTJava and come back: the
+/// export refuses it at the field (mass 4 000 000 000 overflowed the
+/// hull-box arithmetic).
+#[test]
+fn export_refuses_a_ship_an_import_could_not_read_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let record = dir.path().join("giant.gzf");
+    std::fs::write(
+        &record,
+        "Profile: FB1\n\nShip:             Giant\nHull-Integrity:   Super\nMass:             4000000000\nThrust-Rating:    4\nDamage-Track:     OOO* OOO OOO OOO\n",
+    )
+    .unwrap();
+    let o = fam(&["export", "ftjava", record.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(err.contains("giant.gzf:5:"), "the error is at the Mass line:\n{err}");
+    assert!(err.contains(&fam::ftjava::limits::MASS.to_string()), "{err}");
+    assert!(o.stdout.is_empty());
+}
