@@ -11,13 +11,14 @@ use super::parse::FieldSpans;
 use crate::diag::Diagnostic;
 
 /// `x` rounded half up, never below 1 (FTC §13.5).
-pub fn round_half_up_min1(numerator: u32, denominator: u32) -> u32 {
-    ((2 * numerator + denominator) / (2 * denominator)).max(1)
+pub fn round_half_up_min1(numerator: u64, denominator: u64) -> u32 {
+    round_half_up(numerator, denominator).max(1)
 }
 
 /// Hull boxes a hull-integrity level gives a ship of this mass.
 pub fn hull_boxes_for(mass: u32, integrity: HullIntegrity) -> u32 {
-    round_half_up_min1(mass * integrity.percent(), 100)
+    // Wide: a record may give any u32 mass.
+    round_half_up_min1(u64::from(mass) * u64::from(integrity.percent()), 100)
 }
 
 /// Crew factors of a ship (ft-rules §6.3): 1 per 20 mass or part for
@@ -77,7 +78,7 @@ fn check_ship(ship: &Ship, profile: Profile, spans: &FieldSpans, out: &mut Vec<D
         out.push(Diagnostic::warning(span, message, expected).with_help("design rules: ft-rules §6 and §11"));
     };
     if let Some(mass) = ship.mass {
-        let minimum = round_half_up_min1(mass * 10, 100) as usize;
+        let minimum = usize::try_from(round_half_up_min1(u64::from(mass) * 10, 100)).unwrap_or(usize::MAX);
         if boxes > 0 && boxes < minimum {
             warn(
                 track_span.clone(),
@@ -174,11 +175,18 @@ fn check_crew_factors(
     let cf = crew_factors_for(mass, ship.ship_type) as usize;
     let want = crew_factor_boxes(boxes, cf);
     let flat: Vec<CheckBox> = ship.damage_track.iter().flatten().copied().collect();
+    // One pass: a mask of the boxes that should carry crew factors.
+    let mut marked = vec![false; flat.len()];
+    for &k in &want {
+        if let Some(m) = k.checked_sub(1).and_then(|i| marked.get_mut(i)) {
+            *m = true;
+        }
+    }
     let mismatch = flat
         .iter()
-        .enumerate()
-        .filter(|(_, b)| !b.crossed)
-        .any(|(i, b)| b.crew_factor != want.contains(&(i + 1)));
+        .zip(&marked)
+        .filter(|(b, _)| !b.crossed)
+        .any(|(b, &m)| b.crew_factor != m);
     if mismatch {
         let kind = match ship.ship_type {
             Some(ShipType::Civilian | ShipType::Merchant) => "civilian: 1 per 50 mass",
@@ -203,7 +211,7 @@ fn check_mass_budget(ship: &Ship, mass: u32, span: Range<usize>, warn: &mut impl
     if ship.systems.iter().any(|s| s.mass.is_none()) {
         return; // the budget can only be checked when every system gives its mass
     }
-    let drive = round_half_up(mass * 5 * ship.original_thrust, 100);
+    let drive = round_half_up(u64::from(mass) * 5 * u64::from(ship.original_thrust), 100);
     let systems: u32 = ship.systems.iter().filter_map(|s| s.mass).sum();
     let used = ship.hull_boxes() as u32 + ship.armour_boxes() as u32 + drive + systems;
     if used > mass {
@@ -220,8 +228,11 @@ fn check_mass_budget(ship: &Ship, mass: u32, span: Range<usize>, warn: &mut impl
     }
 }
 
-fn round_half_up(numerator: u32, denominator: u32) -> u32 {
-    (2 * numerator + denominator) / (2 * denominator)
+/// `numerator / denominator` rounded half up, in u64 (no product of two
+/// u32 overflows it), saturating at `u32::MAX`.
+fn round_half_up(numerator: u64, denominator: u64) -> u32 {
+    let r = (numerator.saturating_mul(2).saturating_add(denominator)) / (2 * denominator);
+    u32::try_from(r).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]

@@ -62,6 +62,10 @@ pub const MAX_FORMATION_UNITS: usize = 100;
 /// Units one battle may hold (fleet actions field dozens).
 pub const MAX_BATTLE_UNITS: usize = 5_000;
 
+/// The highest Exchange number a scenario may start at (`exchange = N`):
+/// with up to 1000 more played, every Exchange number fits.
+pub const MAX_EXCHANGE_NUMBER: u32 = 1_000_000;
+
 /// GZF files one scenario may load.
 pub const MAX_RECORD_FILES: usize = 64;
 
@@ -815,11 +819,23 @@ fn assemble(
     let exchange = match &raw.exchange {
         None => 1,
         Some(e) => match u32::try_from(*e.get_ref()) {
-            Ok(n) if n >= 1 => n,
+            Ok(n) if (1..=MAX_EXCHANGE_NUMBER).contains(&n) => n,
             _ => {
+                let message = if *e.get_ref() < 1 {
+                    "Exchanges are numbered from 1".to_string()
+                } else {
+                    format!(
+                        "Exchange {} is beyond the last fam numbers ({MAX_EXCHANGE_NUMBER})",
+                        e.get_ref()
+                    )
+                };
                 files.push(
                     SC,
-                    Diagnostic::error(e.span(), "Exchanges are numbered from 1", "a whole number, 1 or more"),
+                    Diagnostic::error(
+                        e.span(),
+                        message,
+                        format!("a whole number from 1 to {MAX_EXCHANGE_NUMBER}"),
+                    ),
                 );
                 1
             }

@@ -3,8 +3,8 @@
 //! FAM_FUZZ_SEED=N cargo test --release fuzz` runs it longer, elsewhere): the shipped files and fixtures are
 //! mutated (bytes flipped, pieces cut, doubled or spliced with absurd
 //! numbers and hostile tokens) and fed to the GZF reader, the scenario and
-//! orders builder (battles that build are played), the FTJava importer and
-//! the batch JSON reader. Every input must come back without a panic and
+//! orders builder (battles that build are played), the FTJava importer,
+//! the batch result reader and a resumed checkpoint. Every input must come back without a panic and
 //! within its time, every error positioned inside its file, and whatever is
 //! accepted must read back. `tests/fixtures/fuzz/` keeps every input that
 //! broke fam so far; each is replayed here.
@@ -242,6 +242,55 @@ fn batch_json_target(bytes: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The duel, loaded as `fam batch` loads it.
+fn duel() -> &'static fam::orders::Loaded {
+    static DUEL: std::sync::OnceLock<fam::orders::Loaded> = std::sync::OnceLock::new();
+    DUEL.get_or_init(|| {
+        fam::orders::load_scenario(&repo().join("scenarios/duel.toml"), &[], &ParseOptions::default())
+            .unwrap_or_else(|_| panic!("the duel loads"))
+    })
+}
+
+const CHECKPOINT_RUNS: std::ops::Range<u64> = 0..60;
+
+fn checkpoint_options() -> fam::batch::Options {
+    fam::batch::Options {
+        seed: 7,
+        exchanges: 4,
+        threads: Some(1),
+    }
+}
+
+/// A checkpoint of the duel's first 20 of 60 runs, as fam writes it.
+fn duel_checkpoint() -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = fam::batch::Checkpoint {
+        path: dir.path().join("duel.ckpt"),
+        block: 20,
+        max_blocks: Some(1),
+    };
+    let plan = fam::batch::Plan::Runs(CHECKPOINT_RUNS);
+    fam::batch::run_resumable(duel(), &checkpoint_options(), &plan, &cp, &|_| {}).unwrap();
+    fs::read(&cp.path).unwrap()
+}
+
+/// A (mutated) checkpoint resumed: refused, or played on, never a panic.
+fn checkpoint_target(bytes: &[u8]) -> Result<(), TestCaseError> {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = fam::batch::Checkpoint {
+        path: dir.path().join("duel.ckpt"),
+        block: 20,
+        max_blocks: Some(1),
+    };
+    fs::write(&cp.path, bytes).unwrap();
+    let plan = fam::batch::Plan::Runs(CHECKPOINT_RUNS);
+    match fam::batch::run_resumable(duel(), &checkpoint_options(), &plan, &cp, &|_| {}) {
+        Ok(r) => prop_assert!(r.tally.runs <= CHECKPOINT_RUNS.end),
+        Err(e) => prop_assert!(matches!(e, fam::batch::BatchError::Checkpoint(_)), "{e}"),
+    }
+    Ok(())
+}
+
 /// A batch result of the duel, as `fam batch --json` writes it.
 fn duel_json() -> Vec<u8> {
     let run = crate::support::fam(&["batch", "scenarios/duel.toml", "--runs", "40", "--json"]);
@@ -303,6 +352,13 @@ proptest! {
     }
 
     #[test]
+    fn fuzz_checkpoint(edits in prop::collection::vec(edit(), 1..6)) {
+        static CHECKPOINT: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let checkpoint = CHECKPOINT.get_or_init(duel_checkpoint);
+        checkpoint_target(&mutate(checkpoint.clone(), &edits))?;
+    }
+
+    #[test]
     fn fuzz_batch_json(edits in prop::collection::vec(edit(), 1..6)) {
         static JSON: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
         let json = JSON.get_or_init(duel_json);
@@ -335,6 +391,10 @@ fn every_input_that_once_broke_fam_is_handled() {
     }
     for (path, bytes) in seeds(&dir.join("json"), "json") {
         check(batch_json_target(&bytes), &path);
+        replayed += 1;
+    }
+    for (path, bytes) in seeds(&dir.join("checkpoint"), "json") {
+        check(checkpoint_target(&bytes), &path);
         replayed += 1;
     }
     assert!(replayed >= 6, "{replayed} corpus inputs");
