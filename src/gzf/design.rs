@@ -212,9 +212,14 @@ fn check_mass_budget(ship: &Ship, mass: u32, span: Range<usize>, warn: &mut impl
         return; // the budget can only be checked when every system gives its mass
     }
     let drive = round_half_up(u64::from(mass) * 5 * u64::from(ship.original_thrust), 100);
-    let systems: u32 = ship.systems.iter().filter_map(|s| s.mass).sum();
-    let used = ship.hull_boxes() as u32 + ship.armour_boxes() as u32 + drive + systems;
-    if used > mass {
+    // Summed wide: a record may give any u32 mass to each of its systems.
+    let systems: u64 = ship.systems.iter().filter_map(|s| s.mass).map(u64::from).sum();
+    let boxes = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
+    let used = boxes(ship.hull_boxes())
+        .saturating_add(boxes(ship.armour_boxes()))
+        .saturating_add(u64::from(drive))
+        .saturating_add(systems);
+    if used > u64::from(mass) {
         warn(
             span,
             format!(

@@ -255,3 +255,26 @@ fn a_battle_beyond_the_documented_limits_is_refused_at_its_table() {
         ),
     );
 }
+
+/// The design checks of `fam check --strict` add masses a record may give
+/// as any u32: summed wide, they say what the ship uses instead of wrapping
+/// (or stopping on overflow).
+#[test]
+fn design_checks_of_absurd_masses_say_what_the_ship_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("heavy.gzf");
+    let max = u32::MAX;
+    let mut record = String::from(
+        "Profile: FB1\nUniverse: Full Thrust\nUnits: cm\n\nShip: Heavy\nHull-Integrity: Average\nMass: 100000000\nCost: 30\nThrust-Rating: 8\nDamage-Track: O O O\n\n",
+    );
+    for _ in 0..2 {
+        record.push_str(&format!("System: FCS\nMass: {max}\nCost: 4\n\n"));
+    }
+    fs::write(&path, record).unwrap();
+    let run = fam(&["check", "--strict", &path.display().to_string()]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    let systems = 2 * u64::from(max);
+    assert!(err.contains(&format!("systems {systems}")), "{err}");
+    assert!(err.contains("hull boxes"), "{err}");
+}

@@ -218,3 +218,29 @@ fn a_stale_checkpoint_temporary_is_removed_on_the_next_start() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// Import and export name their outputs after their inputs: an input whose
+/// name the output takes (an XML file named `.gzf`, a record named `.xml`)
+/// is refused rather than replaced.
+#[test]
+fn import_and_export_never_replace_the_file_they_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let xml_named_gzf = dir.path().join("osprey.gzf");
+    fs::copy(crate::support::fixtures("ftjava").join("osprey.xml"), &xml_named_gzf).unwrap();
+    let before = fs::read(&xml_named_gzf).unwrap();
+    refused(&["import", "ftjava", &xml_named_gzf.display().to_string(), "--out", &d]);
+    assert_eq!(fs::read(&xml_named_gzf).unwrap(), before);
+    let gzf_named_xml = dir.path().join("kestrel.xml");
+    fs::copy(repo().join("ssd/kestrel-reach.gzf"), &gzf_named_xml).unwrap();
+    let before = fs::read(&gzf_named_xml).unwrap();
+    refused(&[
+        "export",
+        "ftjava",
+        &gzf_named_xml.display().to_string(),
+        "--skip-unmapped",
+        "--out",
+        &d,
+    ]);
+    assert_eq!(fs::read(&gzf_named_xml).unwrap(), before);
+}
