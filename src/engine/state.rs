@@ -626,6 +626,11 @@ pub fn rows_completed(rows: &[u32], lost: u32) -> usize {
     done
 }
 
+/// The longest range a battle may be set to (scenarios and standing
+/// orders): far beyond any weapon's reach (tens of MU), small enough that no
+/// sum of ranges and moves wraps.
+pub const MAX_RANGE_MU: u32 = 100_000;
+
 /// Range between every pair of Formations, in MU.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RangeTable {

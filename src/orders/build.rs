@@ -19,15 +19,13 @@ use crate::engine::plot::{
     UnitId, VolleyPlot,
 };
 use crate::engine::rules::Rules;
-use crate::engine::state::{Battle, Formation, RangeTable, Reserve, Side, Sys, SysState, Unit, is_one_shot};
+use crate::engine::state::{
+    Battle, Formation, MAX_RANGE_MU, RangeTable, Reserve, Side, Sys, SysState, Unit, is_one_shot,
+};
 use crate::engine::victory::{Trigger, Victory};
 use crate::gzf::fields::collapse;
 use crate::gzf::model::Warhead;
 use crate::gzf::{self, Item, ParseOptions, SystemKind};
-
-/// The longest range a scenario may set: far beyond any table (weapons
-/// reach tens of MU), small enough that no sum of ranges and moves wraps.
-pub const MAX_RANGE_MU: u32 = 100_000;
 
 /// A scenario range in MU: 0 to [`MAX_RANGE_MU`], else an error at it.
 fn range_mu(files: &mut Files, v: &S<i64>) -> Option<u32> {

@@ -257,7 +257,7 @@ fn maneuver(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<Movem
                     );
                     continue;
                 }
-                let max = super::build::MAX_RANGE_MU;
+                let max = crate::engine::state::MAX_RANGE_MU;
                 match integer(v) {
                     Some(n) if (0..=i64::from(max)).contains(&n) => {
                         hold = u32::try_from(n).ok().map(Movement::Hold);

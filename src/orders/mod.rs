@@ -23,7 +23,8 @@ use crate::engine::plot::{ExchangePlot, FormationId, UnitId};
 use crate::engine::state::Battle;
 use crate::gzf::{self, GzfFile, Item, ParseOptions, Ship};
 
-pub use build::{DEFAULT_START_RANGE, MAX_BATTLE_UNITS, MAX_FORMATION_UNITS, MAX_RANGE_MU, MAX_RECORD_FILES};
+pub use crate::engine::state::MAX_RANGE_MU;
+pub use build::{DEFAULT_START_RANGE, MAX_BATTLE_UNITS, MAX_FORMATION_UNITS, MAX_RECORD_FILES};
 pub use raw::is_scenario_text;
 
 /// A file and the problems found in it.
