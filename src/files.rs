@@ -222,15 +222,18 @@ fn prepare(outputs: &[Output], fail_at: usize, made_dirs: &mut Vec<PathBuf>) -> 
             path: o.path.clone(),
             error,
         };
-        let real = resolved(&o.path);
-        match fs::metadata(&real) {
+        // What the path names, links followed by the system itself: a
+        // device or a pipe (`/dev/stdout`, `/dev/fd/63`) is written where
+        // it is, through the path as given.
+        match fs::metadata(&o.path) {
             Ok(m) if m.is_dir() => return Err(FilesError::Directory { output: o.path.clone() }),
             Ok(m) if !m.is_file() => {
-                targets.push(Target::Special { real });
+                targets.push(Target::Special { real: o.path.clone() });
                 continue;
             }
             _ => {}
         }
+        let real = resolved(&o.path);
         let dir = match real.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),

@@ -196,6 +196,13 @@ fn a_log_goes_through_a_link_and_into_a_device() {
     let run = fam(&["resolve", &scenario, "--log", "/dev/null"]);
     assert!(run.status.success(), "{}", text(&run.stderr));
     assert!(fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+    // Standard output is a pipe here (as with `--log >(gzip > log.gz)`):
+    // the log goes into it, before the report.
+    let run = fam(&["resolve", &scenario, "--log", "/dev/stdout"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let out = text(&run.stdout);
+    assert!(out.starts_with("{\"exchange\":1"), "{}", &out[..out.len().min(300)]);
+    assert!(out.contains("Duel off Cold Harbour"), "the report follows the log");
 }
 
 /// A batch killed between writing its checkpoint and renaming it leaves a
