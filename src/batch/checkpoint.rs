@@ -83,7 +83,16 @@ pub fn load(path: &Path, id: &Identity, empty: &Tally, unit_sides: &[usize]) -> 
     crate::files::remove_stale_temporaries(path);
     let text = match read_bounded(path) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        // Nothing there yet (also where a directory of the path is missing
+        // or a file: then the first write fails, and says why).
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(None);
+        }
         Err(e) => return Err(format!("cannot read the checkpoint {}: {e}", path.display())),
     };
     let bad = |why: String| format!("the checkpoint {} cannot be resumed: {why}", path.display());

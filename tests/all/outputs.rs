@@ -251,3 +251,20 @@ fn import_and_export_never_replace_the_file_they_read() {
     ]);
     assert_eq!(fs::read(&gzf_named_xml).unwrap(), before);
 }
+
+/// A checkpoint that cannot be written is a failure of the job (exit 1, as
+/// the README says), not bad input; its message names the path.
+#[test]
+fn a_checkpoint_that_cannot_be_written_exits_1_naming_it() {
+    let c = Copy::duel();
+    let scenario = c.path("scenarios/duel.toml");
+    fs::write(c.root.join("blocker"), "a file, not a directory").unwrap();
+    let cp = c.path("blocker/run.ckpt");
+    let run = fam(&["batch", &scenario, "--runs", "30", "--checkpoint", &cp]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot write the checkpoint") && err.contains("blocker"),
+        "{err}"
+    );
+}
