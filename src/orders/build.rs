@@ -1842,9 +1842,12 @@ impl Cx<'_> {
                 }
                 let Some(t) = thrust else { continue };
                 let surplus = unit.thrust.saturating_sub(t);
-                let limit = 5 * i64::from(surplus);
+                // Capped where a shift is held (i32): only an absurd thrust
+                // reaches it.
+                let limit = (5 * i64::from(surplus)).min(i64::from(i32::MAX));
                 let p = *pts.get_ref();
-                if p.abs() > limit {
+                // `unsigned_abs`: a shift of i64::MIN has no i64 magnitude.
+                if p.unsigned_abs() > limit.unsigned_abs() {
                     let msg = if surplus == 0 {
                         format!(
                             "`{}` cannot shift its share: its thrust {} is no more than the Formation Thrust {t}",
@@ -1871,7 +1874,8 @@ impl Cx<'_> {
                     );
                     continue;
                 }
-                out.shifts.push((u, p as i32));
+                let Ok(p) = i32::try_from(p) else { continue };
+                out.shifts.push((u, p));
             }
         }
 
