@@ -466,6 +466,14 @@ fn fighter_group(cx: &mut Cx, n: Node<'_, '_>) -> (FighterGroup, Option<i64>) {
         Some(None) => {} // reported at the number
         None => cx.error(tag_span(n), "a FighterGroup without `Count`", "<Count>6</Count>"),
     }
+    // A group in space has a place: its record (Position-X/-Y) needs one.
+    if !elements(n).any(|c| c.tag_name().name() == "Position") {
+        cx.error(
+            tag_span(n),
+            "a FighterGroup without `Position`",
+            "<Position x=\"0.0\" y=\"0.0\"/>",
+        );
+    }
     (g, carrier)
 }
 
