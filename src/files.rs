@@ -28,17 +28,23 @@ pub const MAX_INPUT_BYTES: u64 = 16 << 20;
 /// An input file's bytes, refused beyond [`MAX_INPUT_BYTES`] (a device or a
 /// runaway file is not read without end).
 pub fn read_input(path: &Path) -> io::Result<Vec<u8>> {
+    read_within(path, MAX_INPUT_BYTES)
+}
+
+/// A file's bytes, refused beyond `max` bytes (read no further than that,
+/// whatever the file is).
+pub fn read_within(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     use std::io::Read as _;
     let file = fs::File::open(path)?;
     if file.metadata()?.is_dir() {
         return Err(io::Error::new(io::ErrorKind::IsADirectory, "it is a directory"));
     }
     let mut bytes = Vec::new();
-    file.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > max {
         return Err(io::Error::new(
             io::ErrorKind::FileTooLarge,
-            format!("it is larger than {} MiB, the most fam reads", MAX_INPUT_BYTES >> 20),
+            format!("it is larger than {} MiB, the most fam reads", max >> 20),
         ));
     }
     Ok(bytes)

@@ -189,27 +189,15 @@ fn counted_runs(next_run: u64, id: &Identity) -> Result<Range<u64>, String> {
 /// are bounded by the Exchange cap), far below what would exhaust memory.
 const MAX_CHECKPOINT_BYTES: u64 = 64 << 20;
 
-/// A checkpoint's text: a regular file of at most [`MAX_CHECKPOINT_BYTES`]
-/// (a device or pipe would never end).
+/// A checkpoint's text: a regular file (a device or pipe would never end)
+/// of at most [`MAX_CHECKPOINT_BYTES`].
 fn read_bounded(path: &Path) -> std::io::Result<String> {
-    use std::io::{Error, ErrorKind, Read as _};
-    let file = std::fs::File::open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
+    use std::io::{Error, ErrorKind};
+    if !std::fs::metadata(path)?.is_file() {
         return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
     }
-    if meta.len() > MAX_CHECKPOINT_BYTES {
-        return Err(Error::new(
-            ErrorKind::InvalidData,
-            format!(
-                "{} bytes, more than the {MAX_CHECKPOINT_BYTES} a checkpoint may hold",
-                meta.len()
-            ),
-        ));
-    }
-    let mut text = String::new();
-    file.take(MAX_CHECKPOINT_BYTES).read_to_string(&mut text)?;
-    Ok(text)
+    let bytes = crate::files::read_within(path, MAX_CHECKPOINT_BYTES)?;
+    String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidData, "it is not UTF-8 text"))
 }
 
 /// Writes the checkpoint atomically: to a temporary file in the same
