@@ -60,6 +60,24 @@ pub enum Command {
     /// Export ship records for other tools: GZF to FTJava XML (docs/import.md).
     #[command(subcommand)]
     Export(ExportCommand),
+    /// Print a shell completion script (README, "Install").
+    Completions(CompletionsArgs),
+    /// Print the man page, or write one per command to a directory.
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell: bash, elvish, fish, powershell or zsh.
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write `fam.1` and a page per command (`fam-resolve.1`,
+    /// `fam-ssd-show.1` …) into DIR instead of printing `fam.1`.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -213,7 +231,28 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Merge(args) => merge(&args),
         Command::Import(ImportCommand::Ftjava(args)) => import_ftjava(&args),
         Command::Export(ExportCommand::Ftjava(args)) => export_ftjava(&args),
+        Command::Completions(args) => completions(&args),
+        Command::Man(args) => man(&args),
     }
+}
+
+fn completions(args: &CompletionsArgs) -> anyhow::Result<ExitCode> {
+    use clap::CommandFactory;
+    let script = crate::manual::completions(Cli::command(), args.shell, "fam");
+    io::stdout().lock().write_all(&script)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn man(args: &ManArgs) -> anyhow::Result<ExitCode> {
+    use clap::CommandFactory;
+    let Some(dir) = &args.out else {
+        io::stdout()
+            .lock()
+            .write_all(&crate::manual::man_page(Cli::command())?)?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    let pages = crate::manual::man_pages(Cli::command(), dir)?;
+    Ok(write_files(&pages, &[], None)?.unwrap_or(ExitCode::SUCCESS))
 }
 
 fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {

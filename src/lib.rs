@@ -11,6 +11,7 @@ pub mod files;
 pub mod ftjava;
 pub mod gzf;
 pub mod log;
+pub mod manual;
 pub mod orders;
 pub mod report;
 pub mod resolve;

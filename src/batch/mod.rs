@@ -66,17 +66,12 @@ pub const MAX_EXCHANGES: u32 = 1000;
 /// every block, so the same width and seed always stop at the same count.
 pub const CI_BLOCK: u64 = 1000;
 
-const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
-
 /// The seed of run `run` (0-based) of a batch with base seed `base`: output
 /// number `run + 1` of the SplitMix64 generator seeded with `base`, that is
 /// the SplitMix64 finaliser of `base + (run + 1) · 0x9E3779B97F4A7C15`
 /// (wrapping). Unlike [`exchange_seed`], run 0 does not use the base itself.
 pub fn run_seed(base: u64, run: u64) -> u64 {
-    let mut z = base.wrapping_add(run.wrapping_add(1).wrapping_mul(GAMMA));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::engine::dice::splitmix64(base, run.wrapping_add(1))
 }
 
 /// How to run a batch.

@@ -423,7 +423,7 @@ fn union_len(a: &[(u32, u64)], b: &[(u32, u64)]) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use approx::{assert_abs_diff_eq, assert_relative_eq};
+    use approx::{abs_diff_eq, assert_abs_diff_eq, assert_relative_eq};
 
     use super::*;
 
@@ -431,14 +431,20 @@ mod tests {
     fn wilson_matches_published_values() {
         // Newcombe (1998), Table I: 81/263 → 0.2553 to 0.3662.
         let [lo, hi] = wilson(81, 263);
-        assert!((lo - 0.2553).abs() < 5e-5 && (hi - 0.3662).abs() < 5e-5, "{lo} {hi}");
+        assert!(
+            abs_diff_eq!(lo, 0.2553, epsilon = 5e-5) && abs_diff_eq!(hi, 0.3662, epsilon = 5e-5),
+            "{lo} {hi}"
+        );
         // 15/148 → 0.0624 to 0.1605.
         let [lo, hi] = wilson(15, 148);
-        assert!((lo - 0.0624).abs() < 5e-5 && (hi - 0.1605).abs() < 5e-5, "{lo} {hi}");
+        assert!(
+            abs_diff_eq!(lo, 0.0624, epsilon = 5e-5) && abs_diff_eq!(hi, 0.1605, epsilon = 5e-5),
+            "{lo} {hi}"
+        );
         // 0/20 → 0 to 0.1611.
         let [lo, hi] = wilson(0, 20);
         assert_eq!(lo, 0.0);
-        assert!((hi - 0.1611).abs() < 5e-5, "{hi}");
+        assert!(abs_diff_eq!(hi, 0.1611, epsilon = 5e-5), "{hi}");
         assert_eq!(wilson(20, 20)[1], 1.0);
         assert_eq!(wilson(0, 0), [0.0, 1.0]);
     }
@@ -448,8 +454,11 @@ mod tests {
         // Newcombe (1998), Table II, example (a): 56/70 − 48/80 = 0.2000,
         // method 10: 0.0524 to 0.3339.
         let (d, [lo, hi]) = newcombe(56, 70, 48, 80);
-        assert!((d - 0.2).abs() < 1e-12);
-        assert!((lo - 0.0524).abs() < 5e-5 && (hi - 0.3339).abs() < 5e-5, "{lo} {hi}");
+        assert_abs_diff_eq!(d, 0.2, epsilon = 1e-12);
+        assert!(
+            abs_diff_eq!(lo, 0.0524, epsilon = 5e-5) && abs_diff_eq!(hi, 0.3339, epsilon = 5e-5),
+            "{lo} {hi}"
+        );
     }
 
     fn table(both: u64, only_b: u64, only_a: u64, neither: u64) -> Paired {

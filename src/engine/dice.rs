@@ -1,11 +1,16 @@
 //! Dice: the one place randomness enters the engine, and the rolls that
 //! read dice through the tables of [`super::tables`].
 //!
-//! * [`Dice`] is built from one `u64` seed (ChaCha12 from `rand_chacha`).
-//!   Faces are made from the generator's raw `u32` words by our own
-//!   rejection sampling ([`d6_from_u32`], [`d100_from_u32`]), so the faces a
-//!   seed gives depend only on the ChaCha12 stream, not on how a `rand`
-//!   version maps words to ranges.
+//! * [`Dice`] is built from one `u64` seed: ChaCha12 from `rand_chacha`,
+//!   seeded through `rand`'s `SeedableRng::seed_from_u64`. Each die is a
+//!   [`FairDie`], a `rand` [`Distribution`] that reads the generator's raw
+//!   `u32` words by fam's own rejection rule ([`d6_from_u32`],
+//!   [`d100_from_u32`]: `word % sides + 1`, the top few words drawn again).
+//!   `rand`'s own `Uniform` would be as fair but maps words to faces
+//!   differently (and may change that between versions), which would change
+//!   the replay of every seed ever played; so the faces a seed gives depend
+//!   only on the ChaCha12 stream, and a golden test of known seeds fails if
+//!   an upgrade of `rand`, `rand_chacha` or `rand_core` would change them.
 //! * Every roll reports each die to a [`RollSink`] with its [`Purpose`] and
 //!   [`Pile`]. The sink is a generic parameter: passing `&mut ()` compiles
 //!   the reporting away, passing a `Vec<Roll>` records every die.
@@ -16,8 +21,9 @@
 //! Dice are consumed in a documented order (each function says which), so a
 //! seed replays exactly.
 
+use rand::distr::Distribution;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha12Rng;
-use rand_core::{Rng, SeedableRng};
 
 use super::tables::{PdTable, apply_drm, beam_table, d3_from_d6, projectile_hits, success_value};
 
@@ -46,6 +52,48 @@ pub fn d6_from_u32(word: u32) -> Option<u8> {
 /// (draw again) for the 96 words at or above [`D100_ZONE`].
 pub fn d100_from_u32(word: u32) -> Option<u8> {
     uniform_from_u32(word, 100).map(|f| f as u8)
+}
+
+/// Output number `n` (1-based) of the SplitMix64 generator started at
+/// `state`: the SplitMix64 finaliser of `state + n · 0x9E3779B97F4A7C15`
+/// (wrapping). It derives seeds (the Exchanges of a battle, the runs of a
+/// batch) from one seed; any output is reached without stepping through
+/// those before it. Pinned by a golden test like the faces.
+pub fn splitmix64(state: u64, n: u64) -> u64 {
+    const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut z = state.wrapping_add(n.wrapping_mul(GAMMA));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A fair die of 2..=2³² faces as a `rand` distribution, sampled by fam's
+/// rejection rule from one or more raw words (see [`d6_from_u32`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FairDie {
+    sides: u32,
+}
+
+impl FairDie {
+    /// The six-sided die.
+    pub const D6: FairDie = FairDie { sides: 6 };
+    /// The percentile die (1..=100).
+    pub const D100: FairDie = FairDie { sides: 100 };
+
+    /// The number of faces.
+    pub fn sides(self) -> u32 {
+        self.sides
+    }
+}
+
+impl Distribution<u32> for FairDie {
+    fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> u32 {
+        loop {
+            if let Some(face) = uniform_from_u32(rng.next_u32(), self.sides) {
+                return face;
+            }
+        }
+    }
 }
 
 /// The dice of one run.
@@ -120,22 +168,19 @@ impl Dice {
     }
 
     #[inline]
-    fn draw(&mut self, sides: u32) -> u8 {
+    fn draw(&mut self, die: FairDie) -> u8 {
         self.draws += 1;
         if let Some(script) = &mut self.script {
-            return script.next(sides);
+            return script.next(die.sides());
         }
-        loop {
-            if let Some(face) = uniform_from_u32(self.rng.next_u32(), sides) {
-                return face as u8;
-            }
-        }
+        // A d6 or d100 face always fits.
+        die.sample(&mut self.rng) as u8
     }
 
     /// One d6 (1..=6), not reported to any sink.
     #[inline]
     pub fn d6(&mut self) -> u8 {
-        self.draw(6)
+        self.draw(FairDie::D6)
     }
 
     /// One d3 read from a d6 (1-2 → 1, 3-4 → 2, 5-6 → 3), not reported.
@@ -147,7 +192,7 @@ impl Dice {
     /// One d100 (1..=100), not reported.
     #[inline]
     pub fn d100(&mut self) -> u8 {
-        self.draw(100)
+        self.draw(FairDie::D100)
     }
 
     /// One d6, reported to `sink` as a die of `purpose` in `pile`.
@@ -601,8 +646,8 @@ mod tests {
         }
     }
 
-    /// Pins the faces of two seeds. If an upgrade of `rand_chacha` or
-    /// `rand_core` changes the stream or the u64 seeding, this fails: results
+    /// Pins the faces of two seeds. If an upgrade of `rand`, `rand_chacha`
+    /// or `rand_core` changes the stream or the u64 seeding, this fails: results
     /// of old seeds would change, which must be a deliberate decision.
     #[test]
     fn golden_faces_of_fixed_seeds() {
@@ -620,6 +665,17 @@ mod tests {
         let mut dice = Dice::new(0xF00D);
         let faces: Vec<u8> = (0..10).map(|_| dice.d100()).collect();
         assert_eq!(faces, [98, 6, 20, 76, 40, 42, 7, 45, 42, 94]);
+    }
+
+    /// The first outputs of SplitMix64 started at 0 are the published
+    /// reference values; output n is reached directly.
+    #[test]
+    fn splitmix64_gives_the_reference_outputs() {
+        assert_eq!(splitmix64(0, 1), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(splitmix64(0, 2), 0x6E78_9E6A_A1B9_65F4);
+        assert_eq!(splitmix64(0, 3), 0x06C4_5D18_8009_454F);
+        // Started further along: state + k · gamma is output n − k.
+        assert_eq!(splitmix64(0x9E37_79B9_7F4A_7C15, 2), splitmix64(0, 3));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! state it, with the expected values worked out here from the rules'
 //! tables.
 
+use approx::{abs_diff_eq, assert_abs_diff_eq};
 use fam::diag::SourceFile;
 use fam::engine::doctrine::assess::{Arsenal, DieTables, missiles, submunitions, sustained};
 use fam::engine::doctrine::decide::{Choice, Context, Withdrawal, cannot_fight, decide};
@@ -194,10 +195,6 @@ fn beam_dice(class: u32, range: u32) -> u32 {
     class.saturating_sub(range.div_ceil(12).max(1) - 1)
 }
 
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-9
-}
-
 // ---- 1. Expected damage (assess) ------------------------------------------
 
 /// docs/doctrine.md, "The default doctrine" 1: a beam die's mean is read
@@ -206,18 +203,22 @@ fn close(a: f64, b: f64) -> bool {
 /// Points the target's dice may roll, less what the weapon's arcs ignore.
 #[test]
 fn a_beam_die_means_what_the_beam_table_reads() {
-    assert!(close(reroll_mean(), 0.8));
-    assert!(close(die_mean(0, 0), 0.8));
-    assert!(close(die_mean(1, 0), 2.8 / 6.0));
-    assert!(close(die_mean(0, 2), 2.8 / 6.0));
-    assert!(close(die_mean(0, 1), (1.0 + 2.0 + 0.8) / 6.0));
+    assert_abs_diff_eq!(reroll_mean(), 0.8, epsilon = 1e-9);
+    assert_abs_diff_eq!(die_mean(0, 0), 0.8, epsilon = 1e-9);
+    assert_abs_diff_eq!(die_mean(1, 0), 2.8 / 6.0, epsilon = 1e-9);
+    assert_abs_diff_eq!(die_mean(0, 2), 2.8 / 6.0, epsilon = 1e-9);
+    assert_abs_diff_eq!(die_mean(0, 1), (1.0 + 2.0 + 0.8) / 6.0, epsilon = 1e-9);
     // One Evasion die: no point 1/2, one 1/3, two 1/6.
-    assert!(close(points(1)[0], 0.5) && close(points(1)[1], 1.0 / 3.0) && close(points(1)[2], 1.0 / 6.0));
+    assert!(
+        abs_diff_eq!(points(1)[0], 0.5, epsilon = 1e-9)
+            && abs_diff_eq!(points(1)[1], 1.0 / 3.0, epsilon = 1e-9)
+            && abs_diff_eq!(points(1)[2], 1.0 / 6.0, epsilon = 1e-9)
+    );
 
     let tables = DieTables::new();
     for n in 0..=6u32 {
         assert!(
-            close(tables.evasion_points(n), f64::from(n) * 2.0 / 3.0),
+            abs_diff_eq!(tables.evasion_points(n), f64::from(n) * 2.0 / 3.0, epsilon = 1e-9),
             "{n} Evasion dice average two thirds of a point each"
         );
     }
@@ -240,7 +241,7 @@ fn a_beam_die_means_what_the_beam_table_reads() {
                 let got = sustained(&tables, &one, &target, 12, n);
                 let want = beam_die(n, ign, screens);
                 assert!(
-                    close(got, want),
+                    abs_diff_eq!(got, want, epsilon = 1e-9),
                     "{what}, {n} Evasion dice, {ign} ignored: {got} against {want}"
                 );
             }
@@ -264,11 +265,15 @@ fn a_beam_die_means_what_the_beam_table_reads() {
         sustained(&tables, &one, &t, 6, n)
     };
     let (open, level1, level2) = ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]);
-    assert!(close(at(0, open, 0), 0.8));
-    assert!(close(at(0, level2, 0), 2.8 / 6.0));
-    assert!(close(at(0, level1, 0), 3.8 / 6.0));
-    assert!(close((at(1, open, 1) - 5.0 / 6.0 * 0.8) * 6.0, 2.8 / 6.0));
-    assert!(close(at(0, open, 1), 0.5 * 0.8 + (2.8 / 6.0) / 3.0 + (1.8 / 6.0) / 6.0));
+    assert_abs_diff_eq!(at(0, open, 0), 0.8, epsilon = 1e-9);
+    assert_abs_diff_eq!(at(0, level2, 0), 2.8 / 6.0, epsilon = 1e-9);
+    assert_abs_diff_eq!(at(0, level1, 0), 3.8 / 6.0, epsilon = 1e-9);
+    assert_abs_diff_eq!((at(1, open, 1) - 5.0 / 6.0 * 0.8) * 6.0, 2.8 / 6.0, epsilon = 1e-9);
+    assert_abs_diff_eq!(
+        at(0, open, 1),
+        0.5 * 0.8 + (2.8 / 6.0) / 3.0 + (1.8 / 6.0) / 6.0,
+        epsilon = 1e-9
+    );
 }
 
 /// A Formation's sustained fire at a range is the sum over its working
@@ -344,7 +349,10 @@ fn sustained_fire_is_the_hand_sum_over_bands() {
     for range in [0, 6, 12, 13, 18, 24, 25, 30, 36, 37, 60] {
         let got = sustained(&tables, &ours, &theirs, range, 2);
         let want = hand(&b, range, 2);
-        assert!(close(got, want), "{range} MU: {got} against {want}");
+        assert!(
+            abs_diff_eq!(got, want, epsilon = 1e-9),
+            "{range} MU: {got} against {want}"
+        );
     }
     assert_eq!(
         sustained(&tables, &ours, &theirs, 37, 2),
@@ -360,7 +368,10 @@ fn sustained_fire_is_the_hand_sum_over_bands() {
     assert_eq!(fewer.needles, [0, 0, 0]);
     for range in [6, 24, 36] {
         let got = sustained(&tables, &fewer, &theirs, range, 2);
-        assert!(close(got, hand(&b, range, 2)), "{range} MU without the destroyer");
+        assert!(
+            abs_diff_eq!(got, hand(&b, range, 2), epsilon = 1e-9),
+            "{range} MU without the destroyer"
+        );
         assert!(got < sustained(&tables, &ours, &theirs, range, 2));
     }
 }
@@ -408,15 +419,19 @@ fn a_pulse_torpedo_scores_its_chance_to_hit_times_a_d6_at_each_band() {
                 let band = range.div_ceil(6).max(1);
                 let want = if band <= 5 { hit(band + 1, n) * 3.5 } else { 0.0 };
                 let got = sustained(&tables, &torpedo, &target, range, n);
-                assert!(close(got, want), "{range} MU, {n} Evasion dice: {got} against {want}");
+                assert!(
+                    abs_diff_eq!(got, want, epsilon = 1e-9),
+                    "{range} MU, {n} Evasion dice: {got} against {want}"
+                );
             }
         }
         // With no Evasion: 5/6, 4/6 … 1/6 of 3.5 in bands 1 to 5.
         for (range, sixths) in [(6, 5.0), (12, 4.0), (18, 3.0), (24, 2.0), (30, 1.0), (31, 0.0)] {
-            assert!(close(
+            assert_abs_diff_eq!(
                 sustained(&tables, &torpedo, &target, range, 0),
-                sixths / 6.0 * 3.5
-            ));
+                sixths / 6.0 * 3.5,
+                epsilon = 1e-9
+            );
         }
     }
     // The variants: long range in 9 MU bands (to 45), short in 4 (to 20).
@@ -431,7 +446,7 @@ fn a_pulse_torpedo_scores_its_chance_to_hit_times_a_d6_at_each_band() {
             let band = range.div_ceil(width).max(1);
             let want = if band <= 5 { hit(band + 1, 1) * 3.5 } else { 0.0 };
             assert!(
-                close(sustained(&tables, &t, &target, range, 1), want),
+                abs_diff_eq!(sustained(&tables, &t, &target, range, 1), want, epsilon = 1e-9),
                 "variant {variant} at {range}"
             );
         }
@@ -442,10 +457,11 @@ fn a_pulse_torpedo_scores_its_chance_to_hit_times_a_d6_at_each_band() {
         ..Arsenal::default()
     };
     for (range, dice) in [(6, 3.0), (12, 2.0), (18, 1.0), (19, 0.0)] {
-        assert!(close(
+        assert_abs_diff_eq!(
             submunitions(&tables, &packs, range, 1),
-            2.0 * dice * beam_die(1, 0, [1.0, 0.0, 0.0])
-        ));
+            2.0 * dice * beam_die(1, 0, [1.0, 0.0, 0.0]),
+            epsilon = 1e-9
+        );
     }
 }
 
@@ -462,35 +478,50 @@ fn missiles_score_three_and_a_half_squared_a_salvo_and_fall_with_point_defence()
         screens: [0.0, 0.0, 1.0],
         ..Arsenal::default()
     };
-    assert!(close(missiles(&tables, 1.0, 0.0, &bare, 0, false), 3.5 * 3.5));
+    assert_abs_diff_eq!(missiles(&tables, 1.0, 0.0, &bare, 0, false), 3.5 * 3.5, epsilon = 1e-9);
     assert!(
-        close(missiles(&tables, 3.0, 0.0, &bare, 2, true), 3.0 * 3.5 * 3.5),
+        abs_diff_eq!(
+            missiles(&tables, 3.0, 0.0, &bare, 2, true),
+            3.0 * 3.5 * 3.5,
+            epsilon = 1e-9
+        ),
         "nothing to reroll"
     );
-    assert!(close(missiles(&tables, 0.0, 1.0, &bare, 0, false), 10.5));
-    assert!(close(
+    assert_abs_diff_eq!(missiles(&tables, 0.0, 1.0, &bare, 0, false), 10.5, epsilon = 1e-9);
+    assert_abs_diff_eq!(
         missiles(&tables, 2.0, 3.0, &bare, 0, false),
-        2.0 * 12.25 + 3.0 * 10.5
-    ));
+        2.0 * 12.25 + 3.0 * 10.5,
+        epsilon = 1e-9
+    );
     assert_eq!(missiles(&tables, 0.0, 0.0, &bare, 0, false), 0.0);
 
     // One PDS die (0.8 kills) against one salvo: each count of missiles on
     // target m scores (m − 0.8) missiles.
     let one_pds = Arsenal { pd_kills: 0.8, ..bare };
     let through = |kills: f64| (1..=6).map(|m| (f64::from(m) - kills).max(0.0)).sum::<f64>() / 6.0;
-    assert!(close(
+    assert_abs_diff_eq!(
         missiles(&tables, 1.0, 0.0, &one_pds, 0, false),
-        through(0.8) * 3.5
-    ));
+        through(0.8) * 3.5,
+        epsilon = 1e-9
+    );
     // Two salvos share the die.
-    assert!(close(
+    assert_abs_diff_eq!(
         missiles(&tables, 2.0, 0.0, &one_pds, 0, false),
-        2.0 * through(0.4) * 3.5
-    ));
+        2.0 * through(0.4) * 3.5,
+        epsilon = 1e-9
+    );
     // A heavy missile survives a PDS die two times in three.
-    assert!(close(missiles(&tables, 0.0, 1.0, &one_pds, 0, false), 10.5 * 2.0 / 3.0));
+    assert_abs_diff_eq!(
+        missiles(&tables, 0.0, 1.0, &one_pds, 0, false),
+        10.5 * 2.0 / 3.0,
+        epsilon = 1e-9
+    );
     let two_pds = Arsenal { pd_kills: 1.6, ..bare };
-    assert!(close(missiles(&tables, 0.0, 1.0, &two_pds, 0, false), 10.5 * 4.0 / 9.0));
+    assert_abs_diff_eq!(
+        missiles(&tables, 0.0, 1.0, &two_pds, 0, false),
+        10.5 * 4.0 / 9.0,
+        epsilon = 1e-9
+    );
     // More point defence, less damage; Evasion rerolls and defending
     // class-1 beams take more.
     let mut last = f64::INFINITY;
@@ -513,14 +544,19 @@ fn missiles_score_three_and_a_half_squared_a_salvo_and_fall_with_point_defence()
     // escort destroyer's 3 PDS (40 mass) and the escort cruiser's 4 (60).
     let b = outranged(60);
     let wardens = Arsenal::of(&b, formation(&b, "Wardens"));
-    assert!(close(wardens.pd_kills, (40.0 * 3.0 * 0.8 + 60.0 * 4.0 * 0.8) / 100.0));
+    assert_abs_diff_eq!(
+        wardens.pd_kills,
+        (40.0 * 3.0 * 0.8 + 60.0 * 4.0 * 0.8) / 100.0,
+        epsilon = 1e-9
+    );
     assert_eq!((wardens.class1, wardens.ships), (3, 2));
     let beams = Arsenal { class1: 2, ..one_pds };
     assert!(missiles(&tables, 1.0, 0.0, &beams, 0, true) < missiles(&tables, 1.0, 0.0, &beams, 0, false));
-    assert!(close(
+    assert_abs_diff_eq!(
         missiles(&tables, 1.0, 0.0, &beams, 0, true),
-        through(0.8 + 2.0 * 0.4) * 3.5
-    ));
+        through(0.8 + 2.0 * 0.4) * 3.5,
+        epsilon = 1e-9
+    );
 }
 
 // ---- 2. Where it wants to be ------------------------------------------------
@@ -576,7 +612,11 @@ fn a_formation_that_outranges_its_target_seeks_a_range_beyond_the_targets_reach(
     // nothing comes back.
     let arsenal = Arsenal::of(&b, wardens);
     assert_eq!(arsenal.thrust, 6);
-    assert!(close(p.at_seek.0, beam_die(2, 0, [0.4, 0.6, 0.0])), "{:?}", p.at_seek);
+    assert!(
+        abs_diff_eq!(p.at_seek.0, beam_die(2, 0, [0.4, 0.6, 0.0]), epsilon = 1e-9),
+        "{:?}",
+        p.at_seek
+    );
     assert_eq!(p.at_seek.1, 0.0);
     assert_eq!(c.maneuvers[0], Maneuver::Close, "from 60 MU it closes");
     assert!(
@@ -2146,14 +2186,13 @@ fn the_plan_moves_the_range_by_what_a_mover_outpaces_a_maintain_by() {
         excess += (a - b).max(0);
     }
     let excess = excess as f64 / f64::from(6u32.pow(5));
-    let near = |a: f64, b: f64| (a - b).abs() < 1e-9;
     let close = step(
         &t,
         30.0,
         mv(Maneuver::Close, 3, false),
         mv(Maneuver::Maintain, 2, false),
     );
-    assert!(near(close, 30.0 - 3.0 * excess), "{close}");
+    assert!(abs_diff_eq!(close, 30.0 - 3.0 * excess, epsilon = 1e-9), "{close}");
     // The same from either side of the pair.
     let swapped = step(
         &t,
@@ -2161,14 +2200,14 @@ fn the_plan_moves_the_range_by_what_a_mover_outpaces_a_maintain_by() {
         mv(Maneuver::Maintain, 2, false),
         mv(Maneuver::Close, 3, false),
     );
-    assert!(near(swapped, close));
+    assert_abs_diff_eq!(swapped, close, epsilon = 1e-9);
     let opened = step(
         &t,
         30.0,
         mv(Maneuver::Withdraw, 3, false),
         mv(Maneuver::Maintain, 2, false),
     );
-    assert!(near(opened, 30.0 + 3.0 * excess), "{opened}");
+    assert!(abs_diff_eq!(opened, 30.0 + 3.0 * excess, epsilon = 1e-9), "{opened}");
     // Equal dice: the difference of the means would leave the range at 30.
     let equal = step(
         &t,
@@ -2179,7 +2218,7 @@ fn the_plan_moves_the_range_by_what_a_mover_outpaces_a_maintain_by() {
     assert!(equal < 28.0, "{equal}");
     // Close against Close: both sides' mean Speed Points, 3 MU a point.
     let both = step(&t, 30.0, mv(Maneuver::Close, 3, false), mv(Maneuver::Close, 3, false));
-    assert!(near(both, 30.0 - 3.0 * 4.0), "{both}");
+    assert!(abs_diff_eq!(both, 30.0 - 3.0 * 4.0, epsilon = 1e-9), "{both}");
     // Close against Withdraw: the difference of the means.
     let chase = step(
         &t,
@@ -2187,7 +2226,7 @@ fn the_plan_moves_the_range_by_what_a_mover_outpaces_a_maintain_by() {
         mv(Maneuver::Close, 6, false),
         mv(Maneuver::Withdraw, 3, false),
     );
-    assert!(near(chase, 30.0 - 3.0 * 2.0), "{chase}");
+    assert!(abs_diff_eq!(chase, 30.0 - 3.0 * 2.0, epsilon = 1e-9), "{chase}");
     // A secondary maneuver scores one point fewer.
     let second = step(&t, 30.0, mv(Maneuver::Close, 3, true), mv(Maneuver::Maintain, 2, false));
     assert!(second > close, "{second} against {close}");

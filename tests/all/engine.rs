@@ -1,6 +1,7 @@
 //! Whole-Exchange behaviour of the engine on battles built in code:
 //! determinism, exact expectations, and that listing order does not matter.
 
+use approx::abs_diff_eq;
 use fam::engine::dice::Dice;
 use fam::engine::event::Recorder;
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, Maneuver, ManeuverOrder, VolleyPlot};
@@ -143,7 +144,7 @@ fn listing_order_does_not_change_the_outcome_distribution_of_a_symmetric_duel() 
     for (x, sx, y, sy) in [(a1, sa1, a2, sa2), (b1, sb1, b2, sb2), (a1, sa1, b1, sb1)] {
         let se = ((var(x, sx) + var(y, sy)) / nf).sqrt();
         assert!(
-            (mean(x) - mean(y)).abs() < 5.0 * se + 1e-9,
+            abs_diff_eq!(mean(x), mean(y), epsilon = 5.0 * se + 1e-9),
             "means {} vs {} (se {se})",
             mean(x),
             mean(y)
@@ -384,7 +385,10 @@ mod battles {
         assert!(decided > n as f64 * 0.5, "most duels are decided: {wins:?}");
         let p = f64::from(wins[0]) / decided;
         let se = (0.25 / decided).sqrt();
-        assert!((p - 0.5).abs() < 5.0 * se, "A wins {p} of decided duels (se {se})");
+        assert!(
+            abs_diff_eq!(p, 0.5, epsilon = 5.0 * se),
+            "A wins {p} of decided duels (se {se})"
+        );
     }
 }
 

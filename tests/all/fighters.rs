@@ -8,6 +8,7 @@
 //! Statistical checks use fixed seeds and a bound of five standard errors
 //! taken from the exact variance, so they cannot flake.
 
+use approx::{abs_diff_eq, assert_abs_diff_eq};
 use std::sync::OnceLock;
 
 use fam::engine::dice::Dice;
@@ -415,10 +416,6 @@ fn mean(dist: &[f64]) -> f64 {
     dist.iter().enumerate().map(|(v, p)| v as f64 * p).sum()
 }
 
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-9
-}
-
 /// The sample rate `hits / n` lies within five standard errors of the exact
 /// probability `p`, the error from the exact variance p(1 − p)/n.
 fn assert_rate(what: &str, hits: u64, n: u64, p: f64) {
@@ -426,7 +423,7 @@ fn assert_rate(what: &str, hits: u64, n: u64, p: f64) {
     let rate = hits as f64 / n as f64;
     let bound = 5.0 * (p * (1.0 - p) / n as f64).sqrt();
     assert!(
-        (rate - p).abs() <= bound,
+        abs_diff_eq!(rate, p, epsilon = bound),
         "{what}: sample rate {rate:.5} over {n} samples, exact {p:.5}, |diff| {:.5} > 5 SE {bound:.5}",
         (rate - p).abs()
     );
@@ -436,7 +433,10 @@ fn assert_rate(what: &str, hits: u64, n: u64, p: f64) {
 /// errors of the exact one, and the mean too.
 fn assert_distribution(what: &str, counts: &[u64], exact: &[f64]) {
     assert_eq!(counts.len(), exact.len());
-    assert!(close(exact.iter().sum::<f64>(), 1.0), "{what}: exact sums to 1");
+    assert!(
+        abs_diff_eq!(exact.iter().sum::<f64>(), 1.0, epsilon = 1e-9),
+        "{what}: exact sums to 1"
+    );
     let n: u64 = counts.iter().sum();
     for (v, (&c, &p)) in counts.iter().zip(exact).enumerate() {
         assert_rate(&format!("{what}, P(value = {v})"), c, n, p);
@@ -451,7 +451,7 @@ fn assert_distribution(what: &str, counts: &[u64], exact: &[f64]) {
         / n as f64;
     let bound = 5.0 * (var / n as f64).sqrt();
     assert!(
-        (sample - m).abs() <= bound,
+        abs_diff_eq!(sample, m, epsilon = bound),
         "{what}: sample mean {sample:.4}, exact {m:.4}, bound {bound:.4}"
     );
 }
@@ -478,7 +478,10 @@ fn design_table_of_attack_run_damage_per_die_is_right() {
     for (drm, row) in table {
         for (screen, want) in row.iter().enumerate() {
             let got = run(drm, screen as u8);
-            assert!(close(got, *want), "DRM {drm}, screen {screen}: {got} vs design {want}");
+            assert!(
+                abs_diff_eq!(got, *want, epsilon = 1e-9),
+                "DRM {drm}, screen {screen}: {got} vs design {want}"
+            );
         }
     }
     // One standard die, unscreened: P(2j) = (1/6)^j / 2, P(2j+1) = (1/6)^j / 3.
@@ -486,20 +489,20 @@ fn design_table_of_attack_run_damage_per_die_is_right() {
     for (v, p) in one.iter().enumerate().take(12) {
         let j = (v / 2) as i32;
         let want = (1.0f64 / 6.0).powi(j) * if v % 2 == 0 { 0.5 } else { 1.0 / 3.0 };
-        assert!(close(*p, want), "P({v}) = {p} vs {want}");
+        assert!(abs_diff_eq!(*p, want, epsilon = 1e-9), "P({v}) = {p} vs {want}");
     }
     // Dogfights on the PDS table: standard 4/5, interceptor 17/15, attack
     // 3/10, −1 7/15; exhausted (a modified 6 kills one) 1/6, interceptor 1/3.
     let dog = |drm: i32| mean(&die_distribution(drm, pds_kills, pds_kills, 80));
     for (drm, want) in [(0, 0.8), (1, 17.0 / 15.0), (-2, 0.3), (-1, 7.0 / 15.0)] {
-        assert!(close(dog(drm), want), "dogfight DRM {drm}");
+        assert!(abs_diff_eq!(dog(drm), want, epsilon = 1e-9), "dogfight DRM {drm}");
     }
     // Interception on the class-1 table: 2/5 a die, interceptor 17/30.
     let int = |drm: i32| mean(&die_distribution(drm, beam1_kills, beam1_kills, 80));
-    assert!(close(int(0), 0.4) && close(int(1), 17.0 / 30.0));
+    assert!(abs_diff_eq!(int(0), 0.4, epsilon = 1e-9) && abs_diff_eq!(int(1), 17.0 / 30.0, epsilon = 1e-9));
     // A ship beam die at gunboats (4+ kills one, a 6 rolls again): 3/5.
     let gb = |f: u8| usize::from(f >= 4);
-    assert!(close(mean(&die_distribution(0, gb, gb, 80)), 0.6));
+    assert_abs_diff_eq!(mean(&die_distribution(0, gb, gb, 80)), 0.6, epsilon = 1e-9);
 }
 
 /// One-craft groups of each type at ships with 0, 1 and 2 screens: the
@@ -663,7 +666,7 @@ fn torpedo_run_hits_half_the_time_for_the_face() {
     let m = sum as f64 / n as f64;
     let bound = 5.0 * (var / n as f64).sqrt();
     assert!(
-        (m - 15.0).abs() <= bound,
+        abs_diff_eq!(m, 15.0, epsilon = bound),
         "mean torpedo damage {m} vs 15 (bound {bound})"
     );
 }
@@ -738,7 +741,12 @@ fn dogfight_kills_by_type_pilot_and_exhaustion() {
         1.0 / 216.0,
     ];
     let exact = die_distribution(0, pds_kills, pds_kills, 6);
-    assert!(exact.iter().zip(design).all(|(a, b)| close(*a, b)));
+    assert!(
+        exact
+            .iter()
+            .zip(design)
+            .all(|(a, b)| abs_diff_eq!(*a, b, epsilon = 1e-9))
+    );
     // Six standard dice at one craft: it survives only if all six miss.
     assert_rate(
         "one craft survives six dice",
@@ -748,7 +756,11 @@ fn dogfight_kills_by_type_pilot_and_exhaustion() {
     );
     // Two craft at two: 1/4, 1/3, 5/12.
     let two = dice_sum(&die_distribution(0, pds_kills, pds_kills, 2), 2);
-    assert!(close(two[0], 0.25) && close(two[1], 1.0 / 3.0) && close(two[2], 5.0 / 12.0));
+    assert!(
+        abs_diff_eq!(two[0], 0.25, epsilon = 1e-9)
+            && abs_diff_eq!(two[1], 1.0 / 3.0, epsilon = 1e-9)
+            && abs_diff_eq!(two[2], 5.0 / 12.0, epsilon = 1e-9)
+    );
     assert_distribution("two craft at two", &lost[7][..3], &two);
     // One against one, simultaneous: neither, target only, shooter only, both.
     assert_distribution("one against one", &joint, &[0.25; 4]);
@@ -843,7 +855,10 @@ fn pd_against_attacking_craft_with_evasion_rerolls() {
         let first_miss = (1..=6u8).filter(|f| kills(modified(*f, drm)) == 0).count() as f64 / 6.0;
         let reroll_miss = (1..=6u8).filter(|f| kills(*f) == 0).count() as f64 / 6.0;
         let want = 1.0 - first_miss * reroll_miss.powi(*ep as i32);
-        assert!(close(want, *p), "case {i}: design {p} vs tables {want}");
+        assert!(
+            abs_diff_eq!(want, *p, epsilon = 1e-9),
+            "case {i}: design {p} vs tables {want}"
+        );
     }
     let n = cases.len();
     let mut formations: Vec<(usize, Vec<Unit>)> = cases.iter().map(|c| (0, vec![c.0.clone()])).collect();

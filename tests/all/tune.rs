@@ -5,6 +5,7 @@
 //! finalists ranked and reported consistently, paste-ready tables, axes a
 //! side cannot use left out, the measure's grid and rule, and the errors.
 
+use approx::{abs_diff_eq, assert_abs_diff_eq};
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -106,10 +107,6 @@ fn wilson(k: u64, n: u64) -> [f64; 2] {
     let centre = (p + z * z / (2.0 * n)) / denom;
     let half = z / denom * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
     [(centre - half).max(0.0), (centre + half).min(1.0)]
-}
-
-fn close_to(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-9
 }
 
 fn pct(x: f64) -> String {
@@ -321,14 +318,29 @@ fn finalists_are_ranked_by_wins_and_the_json_agrees_with_the_table() {
         assert_eq!(j["draws"].as_u64(), Some(tried.draws));
         assert_eq!(j["losses"].as_u64(), Some(tried.losses));
         let rate = j["win_rate"].as_f64().unwrap();
-        assert!(close_to(rate, tried.wins as f64 / n as f64), "{row}");
+        assert!(
+            abs_diff_eq!(rate, tried.wins as f64 / n as f64, epsilon = 1e-9),
+            "{row}"
+        );
         let ci = [j["win_ci95"][0].as_f64().unwrap(), j["win_ci95"][1].as_f64().unwrap()];
         let w = wilson(tried.wins, n);
-        assert!(close_to(ci[0], w[0]) && close_to(ci[1], w[1]), "{ci:?} against {w:?}");
+        assert!(
+            abs_diff_eq!(ci[0], w[0], epsilon = 1e-9) && abs_diff_eq!(ci[1], w[1], epsilon = 1e-9),
+            "{ci:?} against {w:?}"
+        );
         let (d, dci) = paired_difference(&paired_wins(&t.default.codes, &tried.codes, code));
-        assert!(close_to(j["vs_default"].as_f64().unwrap(), d), "{row}");
-        assert!(close_to(j["vs_default_ci95"][0].as_f64().unwrap(), dci[0]), "{row}");
-        assert!(close_to(j["vs_default_ci95"][1].as_f64().unwrap(), dci[1]), "{row}");
+        assert!(
+            abs_diff_eq!(j["vs_default"].as_f64().unwrap(), d, epsilon = 1e-9),
+            "{row}"
+        );
+        assert!(
+            abs_diff_eq!(j["vs_default_ci95"][0].as_f64().unwrap(), dci[0], epsilon = 1e-9),
+            "{row}"
+        );
+        assert!(
+            abs_diff_eq!(j["vs_default_ci95"][1].as_f64().unwrap(), dci[1], epsilon = 1e-9),
+            "{row}"
+        );
         assert_eq!(
             j["doctrine"].as_str().unwrap(),
             tune::doctrine_tables(l, opts.side, &tried.orders)
@@ -623,10 +635,11 @@ fn the_default_doctrine_holds_the_measure_on_the_duel() {
         }
         for p in &m.points {
             let (d, ci) = paired_difference(&paired_wins(&m.default.codes, &p.tried.codes, code));
-            assert!(close_to(
+            assert_abs_diff_eq!(
                 p.difference,
-                p.tried.wins as f64 / n - m.default.wins as f64 / n
-            ));
+                p.tried.wins as f64 / n - m.default.wins as f64 / n,
+                epsilon = 1e-9
+            );
             assert_eq!((p.difference, p.ci95), (d, ci));
         }
         let beaten: Vec<String> = m

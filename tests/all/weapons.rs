@@ -9,6 +9,7 @@
 //!
 //! System indices in plots are 0-based; `fam ssd show` numbers them from 1.
 
+use approx::{abs_diff_eq, assert_abs_diff_eq};
 use std::sync::OnceLock;
 
 use fam::engine::dice::{Dice, Purpose, Roll, RollSink};
@@ -287,7 +288,7 @@ fn assert_rate(what: &str, hits: u64, n: u64, p: f64) {
     let rate = hits as f64 / n as f64;
     let bound = 5.0 * (p * (1.0 - p) / n as f64).sqrt();
     assert!(
-        (rate - p).abs() <= bound,
+        abs_diff_eq!(rate, p, epsilon = bound),
         "{what}: sample rate {rate:.5} over {n} samples, exact {p:.5}, |diff| {:.5} > 5 SE {bound:.5}",
         (rate - p).abs()
     );
@@ -314,7 +315,7 @@ fn assert_distribution(what: &str, counts: &[u64], exact: &[f64]) {
         / n as f64;
     let bound = 5.0 * (var / n as f64).sqrt();
     assert!(
-        (sample - mean).abs() <= bound,
+        abs_diff_eq!(sample, mean, epsilon = bound),
         "{what}: sample mean {sample:.4}, exact {mean:.4}, bound {bound:.4}"
     );
 }
@@ -1003,8 +1004,8 @@ fn heavy_missile_survives_n_pds_with_two_thirds_to_the_n() {
 #[test]
 fn salvo_missiles_through_k_pds_follow_the_exact_distribution() {
     let one = pds_kills(0, 6);
-    assert!((one[0] - 0.5).abs() < 1e-12 && (one[1] - 1.0 / 3.0).abs() < 1e-12);
-    assert!((one[2] - 1.0 / 12.0).abs() < 1e-12, "a 6 then a miss");
+    assert!(abs_diff_eq!(one[0], 0.5, epsilon = 1e-12) && abs_diff_eq!(one[1], 1.0 / 3.0, epsilon = 1e-12));
+    assert!(abs_diff_eq!(one[2], 1.0 / 12.0, epsilon = 1e-12), "a 6 then a miss");
     let mut scratch = Scratch::default();
     let mut kills = vec![1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
     for k in 1..=3usize {
@@ -1080,7 +1081,7 @@ fn needle_kill_chance_is_one_sixth() {
 fn pd_evasion_rerolls_match_the_closed_form() {
     for e in 0..=2u32 {
         let no_kill = pds_kills(e, 6)[0];
-        assert!((no_kill - 0.5f64.powi(e as i32 + 1)).abs() < 1e-12);
+        assert_abs_diff_eq!(no_kill, 0.5f64.powi(e as i32 + 1), epsilon = 1e-12);
     }
     let mut target = harrow();
     keep_pds(&mut target, 1);

@@ -543,35 +543,36 @@ pub fn missiles(tables: &DieTables, salvos: f64, heavies: f64, t: &Arsenal, evas
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn close(a: f64, b: f64) -> bool {
-        (a - b).abs() < 1e-12
-    }
+    use approx::{abs_diff_eq, assert_abs_diff_eq};
 
     #[test]
     fn a_beam_die_means_what_the_table_reads() {
         // Unscreened, no DRM: (1 + 1 + 2)/6 + 0.8/6 = 0.8.
-        assert!(close(beam_die(0, 0), 0.8));
+        assert_abs_diff_eq!(beam_die(0, 0), 0.8, epsilon = 1e-12);
         // −1: 5 reads 4 (1), 6 reads 5 (1) and rerolls: (1 + 1 + 0.8)/6.
-        assert!(close(beam_die(1, 0), 2.8 / 6.0));
+        assert_abs_diff_eq!(beam_die(1, 0), 2.8 / 6.0, epsilon = 1e-12);
         // Level-2 screen: 5 scores 1, 6 scores 1 and rerolls.
-        assert!(close(beam_die(0, 2), 2.8 / 6.0));
+        assert_abs_diff_eq!(beam_die(0, 2), 2.8 / 6.0, epsilon = 1e-12);
         // −3: only the reroll of a natural 6 scores.
-        assert!(close(beam_die(3, 0), 0.8 / 6.0));
+        assert_abs_diff_eq!(beam_die(3, 0), 0.8 / 6.0, epsilon = 1e-12);
     }
 
     #[test]
     fn evasion_points_average_two_thirds_a_die() {
         let t = DieTables::new();
         for n in 0..=6u32 {
-            assert!(close(t.evasion_points(n), f64::from(n) * 2.0 / 3.0));
+            assert_abs_diff_eq!(t.evasion_points(n), f64::from(n) * 2.0 / 3.0, epsilon = 1e-12);
         }
         // One die: no point 1/2, one 1/3, two 1/6.
         let p = points_distribution::<{ 2 * MAX_EVASION_DICE + 1 }>(1);
-        assert!(close(p[0], 0.5) && close(p[1], 1.0 / 3.0) && close(p[2], 1.0 / 6.0));
+        assert!(
+            abs_diff_eq!(p[0], 0.5, epsilon = 1e-12)
+                && abs_diff_eq!(p[1], 1.0 / 3.0, epsilon = 1e-12)
+                && abs_diff_eq!(p[2], 1.0 / 6.0, epsilon = 1e-12)
+        );
         // Against one Evasion die a 3-arc beam ignores the first point.
         let expect = 0.5 * 0.8 + (1.0 / 3.0) * 0.8 + (1.0 / 6.0) * beam_die(1, 0);
-        assert!(close(t.beam[1][1][0], expect));
+        assert_abs_diff_eq!(t.beam[1][1][0], expect, epsilon = 1e-12);
     }
 
     /// Speed Points of one die: 1-3 none, 4-5 one, 6 two.
@@ -588,14 +589,14 @@ mod tests {
         let t = DieTables::new();
         // A beats B by one when (1, 0) or (2, 1), by two when (2, 0):
         // 1/3 · 1/2 + 1/6 · 1/3 + 2 · 1/6 · 1/2 = 7/18.
-        assert!(close(t.outpace(1, false, 1, false), 7.0 / 18.0));
+        assert_abs_diff_eq!(t.outpace(1, false, 1, false), 7.0 / 18.0, epsilon = 1e-12);
         // A secondary maneuver scores one point fewer: only a 6 (one point)
         // against B's nothing: 1/6 · 1/2.
-        assert!(close(t.outpace(1, true, 1, false), 1.0 / 12.0));
+        assert_abs_diff_eq!(t.outpace(1, true, 1, false), 1.0 / 12.0, epsilon = 1e-12);
         // Against no dice at all, the mean: 2/3 a die.
-        assert!(close(t.outpace(3, false, 0, false), 2.0));
+        assert_abs_diff_eq!(t.outpace(3, false, 0, false), 2.0, epsilon = 1e-12);
         // Nothing against something outpaces nothing.
-        assert!(close(t.outpace(0, false, 2, false), 0.0));
+        assert_abs_diff_eq!(t.outpace(0, false, 2, false), 0.0, epsilon = 1e-12);
     }
 
     #[test]
@@ -626,7 +627,11 @@ mod tests {
     fn outpacing_beyond_the_table_uses_the_means() {
         let t = DieTables::new();
         let n = MAX_SPEED_DICE as u32 + 2;
-        assert!(close(t.outpace(n, false, 3, false), f64::from(n - 3) * 2.0 / 3.0));
-        assert!(close(t.outpace(3, false, n, true), 0.0));
+        assert_abs_diff_eq!(
+            t.outpace(n, false, 3, false),
+            f64::from(n - 3) * 2.0 / 3.0,
+            epsilon = 1e-12
+        );
+        assert_abs_diff_eq!(t.outpace(3, false, n, true), 0.0, epsilon = 1e-12);
     }
 }
