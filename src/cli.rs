@@ -22,7 +22,13 @@ const DIAGNOSTIC_LIMIT: usize = 50;
 #[command(
     name = "fam",
     version,
-    about = "Resolve Full Thrust battles with the Fire and Maneuver rules"
+    about = "Resolve Full Thrust battles with the Fire and Maneuver rules",
+    long_about = "Resolve Full Thrust battles with the Fire and Maneuver rules.\n\n\
+        Ship records in GZF files and scenarios and orders in TOML go in; a seeded, \
+        deterministic engine plays Exchanges of three Volleys, and a report, an event \
+        log and the next turn's files come out. The same inputs and seed give the same \
+        bytes on any machine. Exit codes: 0 success, 1 failure while doing the job, \
+        2 bad input or usage."
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -140,3 +140,97 @@ fn written_files_are_readable_by_others_like_any_new_file() {
         .mode();
     assert_eq!(mode & 0o777, 0o644);
 }
+
+/// Every command of the clap definition, as `man` names its page.
+const PAGES: [&str; 15] = [
+    "fam",
+    "fam-check",
+    "fam-ssd",
+    "fam-ssd-show",
+    "fam-ssd-fmt",
+    "fam-resolve",
+    "fam-batch",
+    "fam-compare",
+    "fam-tune",
+    "fam-merge",
+    "fam-import",
+    "fam-import-ftjava",
+    "fam-export",
+    "fam-export-ftjava",
+    "fam-completions",
+];
+
+#[test]
+fn bash_completion_is_valid_bash_and_completes_commands_and_flags() {
+    let out = fam(&["completions", "bash"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("fam.bash");
+    std::fs::write(&script, &out.stdout).unwrap();
+    // Load it and ask bash to complete `fam res` and `fam resolve --exch`.
+    let probe = format!(
+        "source {}; COMP_WORDS=(fam res); COMP_CWORD=1; _fam fam res fam; echo \"${{COMPREPLY[@]}}\"; \
+         COMP_WORDS=(fam resolve --exch); COMP_CWORD=2; _fam fam --exch resolve; echo \"${{COMPREPLY[@]}}\"",
+        script.display()
+    );
+    let run = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(probe)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let lines: Vec<String> = text(&run.stdout).lines().map(str::to_owned).collect();
+    assert_eq!(lines, ["resolve", "--exchanges"], "{}", text(&run.stderr));
+}
+
+#[test]
+fn every_shell_gets_a_completion_script_naming_every_command() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = fam(&["completions", shell]);
+        assert!(out.status.success(), "{shell}: {}", text(&out.stderr));
+        let script = text(&out.stdout);
+        for command in [
+            "check",
+            "resolve",
+            "batch",
+            "compare",
+            "tune",
+            "merge",
+            "ftjava",
+            "completions",
+            "man",
+        ] {
+            assert!(script.contains(command), "{shell}: `{command}` missing");
+        }
+    }
+    let out = fam(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("possible values"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn man_writes_a_page_per_command_with_its_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("man1");
+    let out = fam(&["man", "--out", out_dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for page in PAGES.iter().chain(&["fam-man"]) {
+        let roff =
+            std::fs::read_to_string(out_dir.join(format!("{page}.1"))).unwrap_or_else(|e| panic!("{page}.1: {e}"));
+        assert!(roff.contains(&format!(".TH {page} 1")), "{page}: no title line");
+    }
+    let resolve = std::fs::read_to_string(out_dir.join("fam-resolve.1")).unwrap();
+    assert!(
+        resolve.contains("exchanges") && resolve.contains("fam resolve"),
+        "{resolve}"
+    );
+    // Alone, `fam man` prints the main page, which lists the commands.
+    let main = fam(&["man"]);
+    let roff = text(&main.stdout);
+    assert!(roff.starts_with(".ie") || roff.contains(".TH fam 1"), "{roff}");
+    for page in &PAGES[1..] {
+        if !page["fam-".len()..].contains('-') {
+            assert!(roff.contains(&page.replace('-', "\\-")), "{page} not listed");
+        }
+    }
+}

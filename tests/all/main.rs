@@ -16,6 +16,7 @@ mod hostile;
 mod orders;
 mod orders_write;
 mod outputs;
+mod readme;
 mod resolve;
 mod roundtrip;
 mod support;
