@@ -125,9 +125,15 @@ mod tests {
         assert_eq!(closest("Long Watch", SHIPS), Some("KRD Long Watch"));
         assert_eq!(closest("targt", ["unit", "fc", "target", "group"]), Some("target"));
         assert_eq!(closest("sped", ["speed", "evasion", "fire"]), Some("speed"));
-        assert_eq!(closest("reactor-blast", ["reactor_blast", "needle_fb1"]), Some("reactor_blast"));
         assert_eq!(
-            closest("Clas 2 Battery", ["Class 1 Battery", "Class 2 Battery", "Class 3 Battery"]),
+            closest("reactor-blast", ["reactor_blast", "needle_fb1"]),
+            Some("reactor_blast")
+        );
+        assert_eq!(
+            closest(
+                "Clas 2 Battery",
+                ["Class 1 Battery", "Class 2 Battery", "Class 3 Battery"]
+            ),
             Some("Class 2 Battery"),
             "the nearest of several near ones"
         );
@@ -137,7 +143,11 @@ mod tests {
     fn unrelated_names_get_nothing() {
         assert_eq!(closest("Bismarck", SHIPS), None);
         assert_eq!(closest("Heading", ["Watch", "Anvil"]), None);
-        assert_eq!(closest("C", ["A", "B"]), None, "one-letter names are not typos of each other");
+        assert_eq!(
+            closest("C", ["A", "B"]),
+            None,
+            "one-letter names are not typos of each other"
+        );
         assert_eq!(closest("fcs", ["pds", "ftl"]), None);
         assert_eq!(closest("Beam-2", ["Class 2 Battery", "PDS", "FCS"]), None);
         assert_eq!(closest("", SHIPS), None);
