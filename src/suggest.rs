@@ -12,6 +12,14 @@
 /// How many candidates a help line lists when none is close.
 pub const LIST_MAX: usize = 8;
 
+/// The most work one suggestion may take, in character pairs compared: a
+/// few hundred ships' names, not hostile input's thousands of long ones
+/// (which then get no suggestion rather than a slow one).
+const BUDGET: usize = 250_000;
+
+/// Names longer than this (in characters) are no typo of anything.
+const MAX_NAME: usize = 200;
+
 /// A name made comparable: lower case, `-`, `_` and runs of blanks as one `_`.
 fn normal(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
@@ -43,20 +51,31 @@ fn allowed_edits(chars: usize) -> usize {
 /// the module docs). Ties go to the first candidate.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let w = normal(word);
-    if w.is_empty() {
+    let w_len = w.chars().count();
+    if w.is_empty() || w_len > MAX_NAME {
         return None;
     }
     let mut best: Option<(usize, &'a str)> = None;
     let mut containing: Vec<&'a str> = Vec::new();
+    let mut work = 0usize;
     for c in candidates {
         let n = normal(c);
         if n.is_empty() || c == word {
             continue;
         }
-        let d = strsim::osa_distance(&w, &n);
-        let shorter = w.chars().count().min(n.chars().count());
-        if d <= allowed_edits(shorter) && best.is_none_or(|(b, _)| d < b) {
-            best = Some((d, c));
+        let n_len = n.chars().count();
+        let allowed = allowed_edits(w_len.min(n_len));
+        // Names whose lengths differ by more than the edits allowed are not
+        // compared further.
+        if w_len.abs_diff(n_len) <= allowed {
+            work += w_len * n_len;
+            if work > BUDGET {
+                return None;
+            }
+            let d = strsim::osa_distance(&w, &n);
+            if d <= allowed && best.is_none_or(|(b, _)| d < b) {
+                best = Some((d, c));
+            }
         }
         if w.chars().count() >= 4 && whole_word_part(&n, &w) && !containing.contains(&c) {
             containing.push(c);
@@ -154,6 +173,18 @@ mod tests {
         // A word in two candidates is no hint.
         assert_eq!(closest("KRD", SHIPS), None);
         assert_eq!(closest("Watch", ["KRD Long Watch", "KRD Short Watch"]), None);
+    }
+
+    #[test]
+    fn hostile_numbers_of_long_names_cost_little_and_get_nothing() {
+        let long: Vec<String> = (0..5_000).map(|i| format!("{}{i}", "x".repeat(150))).collect();
+        let word = format!("{}y", "x".repeat(150));
+        let start = std::time::Instant::now();
+        for _ in 0..100 {
+            assert_eq!(closest(&word, long.iter().map(String::as_str)), None);
+        }
+        assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+        assert_eq!(closest(&"a".repeat(MAX_NAME + 1), ["a"]), None);
     }
 
     #[test]
