@@ -33,6 +33,38 @@ const DIAGNOSTIC_LIMIT: usize = 50;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Colour diagnostics: `auto` on a terminal unless NO_COLOR is set.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// When diagnostics are coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless the environment asks for none (`NO_COLOR`,
+    /// `TERM=dumb`).
+    Auto,
+    /// Always (ANSI escapes even into a pipe or file).
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether standard error gets colour. `NO_COLOR` counts when set and
+    /// not empty (no-color.org).
+    fn wanted(self) -> bool {
+        use std::io::IsTerminal as _;
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+                let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+                !no_color && !dumb && io::stderr().is_terminal()
+            }
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -162,6 +194,10 @@ pub struct CheckArgs {
     /// mass budget) as errors instead of warnings.
     #[arg(long)]
     pub strict: bool,
+    /// Print one JSON document with every problem and a summary per file
+    /// (docs/check-json.md) instead of the text; the exit code is the same.
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub load: LoadArgs,
 }
@@ -209,11 +245,17 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    crate::diag::set_color(cli.color.wanted());
     match run(cli) {
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("fam: {e:#}");
+            match e.downcast_ref::<io::Error>() {
+                // Files are written through `files`, whose errors name them:
+                // a bare I/O error is standard output's.
+                Some(io) => eprintln!("fam: cannot write to standard output: {}", files::reason(io)),
+                None => eprintln!("fam: {e:#}"),
+            }
             ExitCode::from(1)
         }
     }
@@ -474,8 +516,8 @@ fn file_slug(name: &str) -> String {
 fn write_files(outputs: &[Output], inputs: &[PathBuf], in_place: Option<&str>) -> anyhow::Result<Option<ExitCode>> {
     if let Err(e) = files::guard(outputs, inputs) {
         match in_place {
-            Some(how) => eprintln!("error: {e}, or pass --in-place {how}"),
-            None => eprintln!("error: {e}"),
+            Some(how) => eprint_error(format!("{e}, or pass --in-place {how}")),
+            None => eprint_error(e.to_string()),
         }
         return Ok(Some(ExitCode::from(BAD_INPUT)));
     }
@@ -485,6 +527,13 @@ fn write_files(outputs: &[Output], inputs: &[PathBuf], in_place: Option<&str>) -
 
 const BAD_INPUT: u8 = 2;
 
+/// Prints an error that has no place in a file (`error: …`), coloured as
+/// the diagnostics are.
+fn eprint_error(message: impl Into<String>) {
+    let d = Diagnostic::file_error(message);
+    eprint!("{}", SourceFile::new("", "").render(&[d], 1));
+}
+
 /// A loaded file: its text (for rendering) and what was parsed.
 struct Loaded {
     source: SourceFile,
@@ -492,7 +541,8 @@ struct Loaded {
 }
 
 fn load(path: &Path, options: &ParseOptions) -> Result<Loaded, String> {
-    let bytes = files::read_input(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let bytes =
+        files::read_input(path).map_err(|e| format!("cannot read `{}`: {}", path.display(), files::reason(&e)))?;
     let source = SourceFile::from_bytes(path.display().to_string(), &bytes);
     let parsed = gzf::parse(&source.text, options);
     Ok(Loaded { source, parsed })
@@ -505,7 +555,7 @@ fn load_all(paths: &[PathBuf], options: &ParseOptions) -> Option<Vec<(PathBuf, G
     for path in paths {
         match load(path, options) {
             Err(msg) => {
-                eprintln!("error: {msg}");
+                eprint_error(msg);
                 failed = true;
             }
             Ok(l) => {
@@ -523,54 +573,135 @@ fn load_all(paths: &[PathBuf], options: &ParseOptions) -> Option<Vec<(PathBuf, G
     (!failed).then_some(out)
 }
 
+/// What `fam check` found in one of the files it was given: the problems in
+/// it and in the files it names, and its summary line.
+struct CheckedFile {
+    name: String,
+    reports: Vec<crate::orders::Report>,
+    summary: String,
+    failed: bool,
+}
+
 fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let options = args.load.options();
     let mut stdout = io::stdout().lock();
-    let mut any_error = false;
+    let mut checked = Vec::new();
     for path in &args.files {
-        if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("toml")) {
-            let checked = crate::orders::check_path(path, &options);
-            for (source, diags) in &checked.reports {
+        let c = check_file(path, args.strict, &options);
+        if !args.json {
+            for (source, diags) in &c.reports {
                 eprint!("{}", source.render(diags, DIAGNOSTIC_LIMIT));
             }
-            any_error |= checked.failed;
-            writeln!(stdout, "{}", checked.summary)?;
-            continue;
+            writeln!(stdout, "{}", c.summary)?;
         }
-        let loaded = match load(path, &options) {
-            Ok(l) => l,
-            Err(msg) => {
-                eprintln!("error: {msg}");
-                any_error = true;
-                continue;
-            }
-        };
-        let mut diags = loaded.parsed.diagnostics.clone();
-        let mut design = gzf::design::check(&loaded.parsed.file, &loaded.parsed.spans);
-        if args.strict {
-            for d in &mut design {
-                d.severity = Severity::Error;
-            }
-        }
-        diags.extend(design);
-        diags.sort_by_key(|d| d.span.start);
-        if !diags.is_empty() {
-            eprint!("{}", loaded.source.render(&diags, DIAGNOSTIC_LIMIT));
-        }
-        let errors = diags.iter().filter(|d| d.is_error()).count();
-        let warnings = diags.len() - errors;
-        any_error |= errors > 0;
-        writeln!(
-            stdout,
-            "{}",
-            summary(&loaded.source.name, &loaded.parsed.file, errors, warnings)
-        )?;
+        checked.push(c);
     }
-    Ok(if any_error {
+    if args.json {
+        writeln!(stdout, "{}", check_json(&checked))?;
+    }
+    Ok(if checked.iter().any(|c| c.failed) {
         ExitCode::from(BAD_INPUT)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Checks one file: a `.toml` as a scenario or orders file, anything else
+/// as GZF records (with the design rules, as errors when `strict`).
+fn check_file(path: &Path, strict: bool, options: &ParseOptions) -> CheckedFile {
+    let name = path.display().to_string();
+    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("toml")) {
+        let c = crate::orders::check_path(path, options);
+        return CheckedFile {
+            name,
+            reports: c.reports,
+            summary: c.summary,
+            failed: c.failed,
+        };
+    }
+    let loaded = match load(path, options) {
+        Ok(l) => l,
+        Err(msg) => {
+            return CheckedFile {
+                reports: vec![(SourceFile::new(name.as_str(), ""), vec![Diagnostic::file_error(msg)])],
+                summary: format!("{name}: 1 error, 0 warnings"),
+                name,
+                failed: true,
+            };
+        }
+    };
+    let mut diags = loaded.parsed.diagnostics.clone();
+    let mut design = gzf::design::check(&loaded.parsed.file, &loaded.parsed.spans);
+    if strict {
+        for d in &mut design {
+            d.severity = Severity::Error;
+        }
+    }
+    diags.extend(design);
+    diags.sort_by_key(|d| d.span.start);
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    let warnings = diags.len() - errors;
+    let summary = summary(&loaded.source.name, &loaded.parsed.file, errors, warnings);
+    let reports = if diags.is_empty() {
+        Vec::new()
+    } else {
+        vec![(loaded.source, diags)]
+    };
+    CheckedFile {
+        name,
+        reports,
+        summary,
+        failed: errors > 0,
+    }
+}
+
+/// `fam check --json`: one document with every file checked and every
+/// problem found (docs/check-json.md).
+fn check_json(checked: &[CheckedFile]) -> String {
+    #[derive(serde::Serialize)]
+    struct File<'a> {
+        file: &'a str,
+        ok: bool,
+        errors: usize,
+        warnings: usize,
+        summary: &'a str,
+        diagnostics: Vec<crate::diag::JsonDiagnostic<'a>>,
+    }
+    #[derive(serde::Serialize)]
+    struct Document<'a> {
+        version: u32,
+        ok: bool,
+        errors: usize,
+        warnings: usize,
+        files: Vec<File<'a>>,
+    }
+    let files: Vec<File> = checked
+        .iter()
+        .map(|c| {
+            let diagnostics: Vec<_> = c
+                .reports
+                .iter()
+                .flat_map(|(source, diags)| diags.iter().map(|d| source.json(d)))
+                .collect();
+            let errors = diagnostics.iter().filter(|d| d.severity == "error").count();
+            File {
+                file: &c.name,
+                ok: !c.failed,
+                errors,
+                warnings: diagnostics.len() - errors,
+                summary: &c.summary,
+                diagnostics,
+            }
+        })
+        .collect();
+    let doc = Document {
+        version: 1,
+        ok: checked.iter().all(|c| !c.failed),
+        errors: files.iter().map(|f| f.errors).sum(),
+        warnings: files.iter().map(|f| f.warnings).sum(),
+        files,
+    };
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
 }
 
 fn summary(name: &str, file: &GzfFile, errors: usize, warnings: usize) -> String {

@@ -2,10 +2,13 @@
 //!
 //! Parsers never stop at the first problem: they collect [`Diagnostic`]s and
 //! return whatever they understood. Line, column, the source line and the caret
-//! are worked out only when a diagnostic is rendered, by `codespan-reporting`.
+//! are worked out only when a diagnostic is rendered, by `codespan-reporting`:
+//! as plain text, or coloured for a terminal once the binary has said so
+//! ([`set_color`]); or as JSON for editors ([`SourceFile::json`]).
 
 use std::fmt::Write as _;
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity as CsSeverity};
 use codespan_reporting::files::SimpleFile;
@@ -30,6 +33,9 @@ pub struct Diagnostic {
     pub expected: String,
     /// Further help (for example which option would accept the input).
     pub help: Option<String>,
+    /// The problem is the file as a whole (it cannot be read): no line is
+    /// quoted, and `span` means nothing.
+    pub whole_file: bool,
 }
 
 impl Diagnostic {
@@ -40,6 +46,16 @@ impl Diagnostic {
             message: message.into(),
             expected: expected.into(),
             help: None,
+            whole_file: false,
+        }
+    }
+
+    /// An error about a file as a whole, such as one that cannot be read:
+    /// the message names the file, no line is shown.
+    pub fn file_error(message: impl Into<String>) -> Self {
+        Diagnostic {
+            whole_file: true,
+            ..Diagnostic::error(0..0, message, "")
         }
     }
 
@@ -58,6 +74,16 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+}
+
+/// Whether [`SourceFile::render`] colours its text (ANSI escapes).
+static COLOR: AtomicBool = AtomicBool::new(false);
+
+/// Turns colour on or off for every diagnostic rendered from now on. Only
+/// the binary does this, for a terminal that wants colour; a library user or
+/// test gets plain text.
+pub fn set_color(on: bool) {
+    COLOR.store(on, Ordering::Relaxed);
 }
 
 /// A file's name and text, decoded for reporting.
@@ -92,10 +118,16 @@ impl SourceFile {
         (line, col)
     }
 
-    /// Renders diagnostics as plain text (no colour): `file:line:column`, the
-    /// source line, a caret under the problem and what was expected.
-    /// At most `limit` diagnostics are shown; a final line counts the rest.
+    /// Renders diagnostics as text: `file:line:column`, the source line, a
+    /// caret under the problem and what was expected; coloured when
+    /// [`set_color`] turned colour on. At most `limit` diagnostics are shown;
+    /// a final line counts the rest.
     pub fn render(&self, diagnostics: &[Diagnostic], limit: usize) -> String {
+        self.render_styled(diagnostics, limit, COLOR.load(Ordering::Relaxed))
+    }
+
+    /// [`SourceFile::render`], in colour or not as `color` says.
+    pub fn render_styled(&self, diagnostics: &[Diagnostic], limit: usize, color: bool) -> String {
         // Control characters would reach the terminal raw and draw no caret:
         // show each as `?`, one per byte, so spans stay valid.
         let shown: String = self
@@ -123,17 +155,20 @@ impl SourceFile {
             let span = clamp_span(&self.text, d.span.clone());
             // A line too long to quote (a file whose lines end in CR only is
             // one line) is quoted around the problem only.
-            let excerpt = Excerpt::of(self, &shown, span.clone());
+            let excerpt = (!d.whole_file)
+                .then(|| Excerpt::of(self, &shown, span.clone()))
+                .flatten();
             let span = excerpt.as_ref().map_or(span, |e| e.span.clone());
-            let mut cs = CsDiagnostic::new(severity)
-                .with_message(cut(&d.message))
-                .with_labels(vec![Label::primary((), span).with_message(cut(&d.expected))]);
+            let mut cs = CsDiagnostic::new(severity).with_message(cut(&d.message));
+            if !d.whole_file {
+                cs = cs.with_labels(vec![Label::primary((), span).with_message(cut(&d.expected))]);
+            }
             if let Some(help) = &d.help {
                 cs = cs.with_notes(vec![format!("help: {help}")]);
             }
             let rendered = match &excerpt {
-                Some(e) => term::emit_into_string(&config, e, &cs),
-                None => term::emit_into_string(&config, &file, &cs),
+                Some(e) => emit(&config, e, &cs, color),
+                None => emit(&config, &file, &cs, color),
             };
             match rendered {
                 Ok(text) => out.push_str(&text),
@@ -153,6 +188,86 @@ impl SourceFile {
         }
         out
     }
+}
+
+/// A place in a file, for JSON: 1-based line and column (in characters)
+/// and the byte offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct JsonPosition {
+    pub line: usize,
+    pub column: usize,
+    pub offset: usize,
+}
+
+/// What was expected at a place, for JSON.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct JsonLabel<'a> {
+    pub message: &'a str,
+    pub start: JsonPosition,
+    pub end: JsonPosition,
+}
+
+/// One diagnostic as `fam check --json` writes it (docs/check-json.md).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct JsonDiagnostic<'a> {
+    pub file: &'a str,
+    pub severity: &'static str,
+    pub message: &'a str,
+    /// `None` (`null`) for a problem with the file as a whole.
+    pub start: Option<JsonPosition>,
+    pub end: Option<JsonPosition>,
+    pub labels: Vec<JsonLabel<'a>>,
+    pub help: Vec<&'a str>,
+}
+
+impl SourceFile {
+    /// One diagnostic of this file for JSON output.
+    pub fn json<'a>(&'a self, d: &'a Diagnostic) -> JsonDiagnostic<'a> {
+        let span = clamp_span(&self.text, d.span.clone());
+        let at = |offset: usize| {
+            let (line, column) = self.line_col(offset);
+            JsonPosition { line, column, offset }
+        };
+        let place = (!d.whole_file).then(|| (at(span.start), at(span.end)));
+        JsonDiagnostic {
+            file: &self.name,
+            severity: match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            },
+            message: &d.message,
+            start: place.map(|p| p.0),
+            end: place.map(|p| p.1),
+            labels: place
+                .map(|(start, end)| JsonLabel {
+                    message: &d.expected,
+                    start,
+                    end,
+                })
+                .into_iter()
+                .collect(),
+            help: d.help.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// One diagnostic as text, with ANSI colours or without.
+fn emit<'f, F>(
+    config: &Config,
+    files: &'f F,
+    d: &CsDiagnostic<()>,
+    color: bool,
+) -> Result<String, codespan_reporting::files::Error>
+where
+    F: codespan_reporting::files::Files<'f, FileId = ()>,
+{
+    if !color {
+        return term::emit_into_string(config, files, d);
+    }
+    let mut buffer = term::termcolor::Buffer::ansi();
+    let styles = term::Styles::default();
+    term::emit_to_write_style(&mut term::StylesWriter::new(&mut buffer, &styles), config, files, d)?;
+    Ok(String::from_utf8_lossy(buffer.as_slice()).into_owned())
 }
 
 /// The longest source line quoted whole under a diagnostic, in bytes.

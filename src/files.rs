@@ -11,6 +11,8 @@
 //! created) leaves every target as it was; the rename step can only fail
 //! when the file system changes under us, and then the error names what was
 //! written and what was left untouched.
+//!
+//! Every error names the user's path, never a temporary file ([`reason`]).
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -24,6 +26,29 @@ pub const TEMP_SUFFIX: &str = ".fam-tmp";
 /// The largest input file fam reads (ship records, scenarios, orders, XML,
 /// batch results): a whole fleet book is well under a megabyte.
 pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+
+/// Why an I/O operation failed, in words for the user: the system's message
+/// without its error number (`no such file or directory`), and never the
+/// name of a temporary file (the caller names the user's path).
+pub fn reason(e: &io::Error) -> String {
+    let mut text = e.to_string();
+    // `tempfile` appends the temporary file's path.
+    if let Some(i) = text.rfind(" at path \"") {
+        text.truncate(i);
+    }
+    if let Some(i) = text.rfind(" (os error ") {
+        text.truncate(i);
+    }
+    // "No such file or directory" → "no such file or directory", but an
+    // acronym or a path stays as it is.
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(a), Some(b)) if a.is_ascii_uppercase() && b.is_ascii_lowercase() => {
+            format!("{}{}", a.to_ascii_lowercase(), &text[1..])
+        }
+        _ => text,
+    }
+}
 
 /// An input file's bytes, refused beyond [`MAX_INPUT_BYTES`] (a device or a
 /// runaway file is not read without end).
@@ -95,7 +120,7 @@ impl fmt::Display for FilesError {
             } else {
                 paths
                     .iter()
-                    .map(|p| p.display().to_string())
+                    .map(|p| format!("`{}`", p.display()))
                     .collect::<Vec<_>>()
                     .join(", ")
             }
@@ -103,14 +128,19 @@ impl fmt::Display for FilesError {
         match self {
             FilesError::Overwrite { output, input } => write!(
                 f,
-                "{} would overwrite {}, which this command reads; write elsewhere",
+                "`{}` would overwrite `{}`, which this command reads; write elsewhere",
                 output.display(),
                 input.display()
             ),
-            FilesError::Twice { output } => write!(f, "two outputs would be written to {}", output.display()),
-            FilesError::Directory { output } => write!(f, "{} is a directory, not a file", output.display()),
+            FilesError::Twice { output } => write!(f, "two outputs would be written to `{}`", output.display()),
+            FilesError::Directory { output } => write!(f, "`{}` is a directory, not a file", output.display()),
             FilesError::Prepare { path, error } => {
-                write!(f, "cannot write {}: {error}; nothing was written", path.display())
+                write!(
+                    f,
+                    "cannot write `{}`: {}; nothing was written",
+                    path.display(),
+                    reason(error)
+                )
             }
             FilesError::Partial {
                 path,
@@ -119,8 +149,9 @@ impl fmt::Display for FilesError {
                 untouched,
             } => write!(
                 f,
-                "cannot write {}: {error}; written: {}; left untouched: {}",
+                "cannot write `{}`: {}; written: {}; left untouched: {}",
                 path.display(),
+                reason(error),
                 list(written),
                 list(untouched)
             ),
@@ -291,11 +322,11 @@ fn make_dirs(dir: &Path, made: &mut Vec<PathBuf>) -> io::Result<()> {
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists && dir.is_dir() => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(io::Error::new(
             io::ErrorKind::NotADirectory,
-            format!("{} is not a directory", dir.display()),
+            format!("`{}` is not a directory", dir.display()),
         )),
         Err(e) => Err(io::Error::new(
             e.kind(),
-            format!("cannot make directory {}: {e}", dir.display()),
+            format!("cannot make directory `{}`: {}", dir.display(), reason(&e)),
         )),
     }
 }
@@ -443,6 +474,42 @@ mod tests {
         write_one(Path::new("/dev/null"), b"gone").unwrap();
         use std::os::unix::fs::FileTypeExt as _;
         assert!(fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+    }
+
+    #[test]
+    fn errors_name_the_users_path_never_a_temporary_or_an_error_number() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocker = dir.path().join("blocker");
+        fs::write(&blocker, "a file").unwrap();
+        // What `tempfile` says names its temporary file.
+        let raw = tempfile::Builder::new()
+            .suffix(TEMP_SUFFIX)
+            .tempfile_in(dir.path().join("missing"))
+            .unwrap_err();
+        assert!(raw.to_string().contains("at path"), "{raw}");
+        assert_eq!(reason(&raw), "no such file or directory");
+        let target = dir.path().join("missing").join("state.toml");
+        let e = FilesError::Prepare {
+            path: target.clone(),
+            error: raw,
+        };
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "cannot write `{}`: no such file or directory; nothing was written",
+                target.display()
+            )
+        );
+        let e = write_one(&blocker.join("state.toml"), b"x").unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("cannot write `{}/state.toml`: ", blocker.display())),
+            "{e}"
+        );
+        assert!(
+            e.contains(&format!("`{}` is not a directory", blocker.display())),
+            "{e}"
+        );
+        assert!(!e.contains(TEMP_SUFFIX) && !e.contains("os error"), "{e}");
     }
 
     #[test]

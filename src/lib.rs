@@ -16,4 +16,5 @@ pub mod orders;
 pub mod report;
 pub mod resolve;
 pub mod sheet;
+pub mod suggest;
 pub mod tune;

@@ -821,6 +821,79 @@ fn armour(cx: &mut Cx<'_>, f: &RawField) -> Option<Armour> {
     }
 }
 
+/// The system types of a profile as they are usually written (every one
+/// read by [`system_kind`]), for suggestions.
+pub fn system_names(profile: Profile) -> Vec<String> {
+    const SHARED: [&str; 27] = [
+        "Needle Beam",
+        "Ortillery",
+        "Pulse Torpedo",
+        "Long Range Pulse Torpedo",
+        "LR Pulse Torpedo",
+        "Short Range Pulse Torpedo",
+        "SR Pulse Torpedo",
+        "Submunition Pack",
+        "Missile",
+        "EMP Missile",
+        "Needle Missile",
+        "Minelayer",
+        "Minesweeper",
+        "Wave Gun",
+        "Nova Cannon",
+        "FTL",
+        "Screen Generator",
+        "Reflex Field",
+        "Cloaking Field",
+        "Sensors",
+        "Enhanced Sensors",
+        "Superior Sensors",
+        "Individual ECM",
+        "Area ECM",
+        "Weasel",
+        "Drone",
+        "Dock",
+    ];
+    const FB1: [&str; 11] = [
+        "Standard Missile",
+        "PDS",
+        "SML",
+        "SMR",
+        "SMM",
+        "FCS",
+        "ADFC",
+        "Hangar Bay",
+        "Command Bridge",
+        "Power Core",
+        "LSS",
+    ];
+    const FT2: [&str; 15] = [
+        "A Battery",
+        "B Battery",
+        "C Battery",
+        "AA Megabattery",
+        "1 Railgun",
+        "2 Railgun",
+        "3 Railgun",
+        "Energy Pulse",
+        "PDAF",
+        "ADAF",
+        "Scattergun",
+        "FireCon",
+        "Damage Control Party",
+        "Fighter Bay",
+        "Dropship Bay",
+    ];
+    let own: &[&str] = match profile {
+        Profile::Fb1 => &FB1,
+        Profile::Ft2 => &FT2,
+    };
+    let mut names: Vec<String> = SHARED.iter().chain(own).map(|n| n.to_string()).collect();
+    if profile == Profile::Fb1 {
+        names.extend((1..=9).map(|class| format!("Class {class} Battery")));
+    }
+    names
+}
+
 /// Parses a system name into a kind, for either profile.
 pub fn system_kind(name: &str, profile: Profile) -> Result<SystemKind, Option<Profile>> {
     use SystemKind::*;
@@ -940,15 +1013,19 @@ fn system(cx: &mut Cx<'_>, block: &RawBlock, options: &ParseOptions) -> Option<S
         }
         Err(None) if options.inert_unknown_systems => Some(SystemKind::Inert(super::fields::collapse(&name))),
         Err(None) => {
+            let names = system_names(cx.profile);
+            // A misspelt system is no system to load as inert.
+            let help = match crate::suggest::closest(&name, names.iter().map(String::as_str)) {
+                Some(meant) => crate::suggest::did_you_mean(&name, meant),
+                None => "pass --inert-unknown-systems to load it as an inert system (it does nothing but still counts for threshold checks)".to_string(),
+            };
             cx.diags.push(
                 Diagnostic::error(
                     first.value_span(),
                     format!("unknown system `{name}`"),
                     format!("a system type of the {} profile", cx.profile),
                 )
-                .with_help(
-                    "pass --inert-unknown-systems to load it as an inert system (it does nothing but still counts for threshold checks)",
-                ),
+                .with_help(help),
             );
             None
         }
@@ -1377,5 +1454,39 @@ fn check_links(
                 )),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_suggested_system_name_is_read_in_its_profile() {
+        for profile in [Profile::Fb1, Profile::Ft2] {
+            for name in system_names(profile) {
+                assert!(system_kind(&name, profile).is_ok(), "{name} in {profile}");
+            }
+        }
+    }
+
+    fn help_for(system: &str) -> String {
+        let text = format!("Ship: Odd\nThrust-Rating: 4\nDamage-Track: OO OO OO OO\n\nSystem: {system}\n");
+        let parsed = parse(&text, &ParseOptions::default());
+        let d = parsed
+            .diagnostics
+            .iter()
+            .find(|d| d.message.starts_with("unknown system"))
+            .expect("the system is refused");
+        d.help.clone().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_misspelt_system_gets_its_name_and_an_unknown_one_the_inert_advice() {
+        assert_eq!(help_for("Clas 2 Battery"), "did you mean `Class 2 Battery`?");
+        assert_eq!(help_for("Screen Generater"), "did you mean `Screen Generator`?");
+        assert_eq!(help_for("Hanger Bay"), "did you mean `Hangar Bay`?");
+        assert!(help_for("Flux Capacitor").contains("--inert-unknown-systems"));
+        assert!(help_for("Beam-2").contains("--inert-unknown-systems"));
     }
 }

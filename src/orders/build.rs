@@ -73,20 +73,37 @@ fn unit_key(name: &str) -> String {
     collapse(name).to_ascii_lowercase()
 }
 
-fn list_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    let v: Vec<String> = names.map(|n| format!("`{n}`")).collect();
-    if v.is_empty() { "none".to_string() } else { v.join(", ") }
+/// `d` with help for a name that is none of `candidates`: the one it
+/// misspells, or the candidates when they are few (`crate::suggest::help`).
+fn name_help<'a>(d: Diagnostic, word: &str, candidates: impl IntoIterator<Item = &'a str>, what: &str) -> Diagnostic {
+    let candidates: Vec<&str> = candidates.into_iter().collect();
+    match crate::suggest::help(word, &candidates, what) {
+        Some(help) => d.with_help(help),
+        None => d,
+    }
 }
 
 /// Diagnostics per file: 0 is the scenario, then the orders files, then the
 /// GZF records as they are loaded.
 struct Files {
     list: Vec<(SourceFile, Vec<Diagnostic>)>,
+    /// A record could not be read or has errors, so no ship joined the
+    /// battle: a name not found among its Units is no news.
+    records_failed: bool,
 }
 
 impl Files {
     fn push(&mut self, file: usize, d: Diagnostic) {
         self.list[file].1.push(d);
+    }
+
+    /// Reports a Unit name not found in the battle, unless the records
+    /// failed (the reason is reported with them: a missing file is one
+    /// error, not one per name in it).
+    fn push_unknown_unit(&mut self, file: usize, d: Diagnostic) {
+        if !self.records_failed {
+            self.push(file, d);
+        }
     }
 
     fn line(&self, file: usize, span: &Range<usize>) -> usize {
@@ -136,6 +153,7 @@ pub(crate) fn build(
 ) -> Result<Loaded, Vec<Report>> {
     let mut files = Files {
         list: vec![(scenario, Vec::new())],
+        records_failed: false,
     };
     files.list.extend(orders);
     let n_orders = files.list.len() - 1;
@@ -287,6 +305,8 @@ fn assemble(
             }
         }
     }
+
+    files.records_failed = gzf_failed;
 
     // Ship names, unique across the records.
     let mut ships: BTreeMap<String, ShipRef> = BTreeMap::new();
@@ -450,15 +470,16 @@ fn assemble(
                                 "a ship name",
                             )
                         } else {
-                            Diagnostic::error(
-                                u.span(),
-                                format!("no ship named `{}` in the scenario's records", u.get_ref()),
-                                "a ship name from the GZF files",
+                            name_help(
+                                Diagnostic::error(
+                                    u.span(),
+                                    format!("no ship named `{}` in the scenario's records", u.get_ref()),
+                                    "a ship name from the GZF files",
+                                ),
+                                u.get_ref(),
+                                ships.values().map(|s| s.name.as_str()),
+                                "ships loaded",
                             )
-                            .with_help(format!(
-                                "ships loaded: {}",
-                                list_names(ships.values().map(|s| s.name.as_str()))
-                            ))
                         };
                         files.push(SC, d);
                         continue;
@@ -581,15 +602,16 @@ fn assemble(
                     let Some(&f) = by_name.get(name.get_ref()) else {
                         files.push(
                             SC,
-                            Diagnostic::error(
-                                name.span(),
-                                format!("unknown Formation `{}`", name.get_ref()),
-                                "a Formation defined under [formations]",
-                            )
-                            .with_help(format!(
-                                "Formations: {}",
-                                list_names(defs.iter().map(|d| d.name.as_str()))
-                            )),
+                            name_help(
+                                Diagnostic::error(
+                                    name.span(),
+                                    format!("unknown Formation `{}`", name.get_ref()),
+                                    "a Formation defined under [formations]",
+                                ),
+                                name.get_ref(),
+                                defs.iter().map(|d| d.name.as_str()),
+                                "Formations",
+                            ),
                         );
                         continue;
                     };
@@ -864,15 +886,16 @@ fn assemble(
                 Some(s) => owner = Some(s),
                 None => files.push(
                     file,
-                    Diagnostic::error(
-                        c.span(),
-                        format!("no commander named `{}` in the scenario", c.get_ref()),
-                        "a commander listed under [sides]",
-                    )
-                    .with_help(format!(
-                        "commanders: {}",
-                        list_names(battle.sides.iter().map(|s| s.name.as_str()))
-                    )),
+                    name_help(
+                        Diagnostic::error(
+                            c.span(),
+                            format!("no commander named `{}` in the scenario", c.get_ref()),
+                            "a commander listed under [sides]",
+                        ),
+                        c.get_ref(),
+                        battle.sides.iter().map(|s| s.name.as_str()),
+                        "commanders",
+                    ),
                 ),
             }
         }
@@ -1019,14 +1042,13 @@ fn reserves(files: &mut Files, battle: &mut Battle, raw: Option<&raw::RawReserve
     let find = |files: &mut Files, battle: &Battle, name: &S<String>| -> Option<usize> {
         let f = battle.formations.iter().position(|f| &f.name == name.get_ref());
         if f.is_none() {
-            files.push(
-                SC,
-                Diagnostic::error(
-                    name.span(),
-                    format!("unknown Formation `{}`", name.get_ref()),
-                    "a Formation defined under [formations]",
-                ),
+            let d = Diagnostic::error(
+                name.span(),
+                format!("unknown Formation `{}`", name.get_ref()),
+                "a Formation defined under [formations]",
             );
+            let formations = battle.formations.iter().map(|f| f.name.as_str());
+            files.push(SC, name_help(d, name.get_ref(), formations, "Formations"));
         }
         f
     };
@@ -1107,15 +1129,16 @@ fn victory(files: &mut Files, battle: &Battle, raw: Option<&raw::RawVictory>) ->
         if found.is_none() {
             files.push(
                 SC,
-                Diagnostic::error(
-                    name.span(),
-                    format!("unknown side `{}`", name.get_ref()),
-                    "a commander named under [sides]",
-                )
-                .with_help(format!(
-                    "sides: {}",
-                    list_names(battle.sides.iter().map(|s| s.name.as_str()))
-                )),
+                name_help(
+                    Diagnostic::error(
+                        name.span(),
+                        format!("unknown side `{}`", name.get_ref()),
+                        "a commander named under [sides]",
+                    ),
+                    name.get_ref(),
+                    battle.sides.iter().map(|s| s.name.as_str()),
+                    "sides",
+                ),
             );
         }
         found
@@ -1133,14 +1156,13 @@ fn victory(files: &mut Files, battle: &Battle, raw: Option<&raw::RawVictory>) ->
             .iter()
             .position(|u| unit_key(&u.name) == unit_key(t.unit.get_ref()));
         if unit.is_none() {
-            files.push(
-                SC,
-                Diagnostic::error(
-                    t.unit.span(),
-                    format!("no Unit named `{}` in this battle", t.unit.get_ref()),
-                    "a ship named under [formations]",
-                ),
+            let d = Diagnostic::error(
+                t.unit.span(),
+                format!("no Unit named `{}` in this battle", t.unit.get_ref()),
+                "a ship named under [formations]",
             );
+            let units = battle.units.iter().map(|u| u.name.as_str());
+            files.push_unknown_unit(SC, name_help(d, t.unit.get_ref(), units, "Units"));
         }
         if let (Some(unit), Some(side)) = (unit, side(files, &t.winner)) {
             v.triggers.push(if destroyed {
@@ -1177,19 +1199,12 @@ fn formation_ref(
     if let Some(&f) = by_name.get(name.get_ref()) {
         return Some(f);
     }
-    let mut d = Diagnostic::error(
+    let d = Diagnostic::error(
         name.span(),
         format!("unknown Formation `{}`", name.get_ref()),
         "a Formation of the scenario",
     );
-    let near = defs.iter().find(|x| x.name.eq_ignore_ascii_case(name.get_ref()));
-    d = match near {
-        Some(x) => d.with_help(format!("Formation names are exact: did you mean `{}`?", x.name)),
-        None => d.with_help(format!(
-            "Formations: {}",
-            list_names(defs.iter().map(|x| x.name.as_str()))
-        )),
-    };
+    let d = name_help(d, name.get_ref(), defs.iter().map(|x| x.name.as_str()), "Formations");
     files.push(file, d);
     None
 }
@@ -1348,6 +1363,10 @@ impl Cx<'_> {
         {
             return Some(u);
         }
+        if files.records_failed {
+            // No ship joined a Formation: the records' problems say why.
+            return None;
+        }
         let fname = &self.defs[f].name;
         let msg = if let Some(u) = self.battle.units.iter().find(|u| unit_key(&u.name) == key) {
             format!(
@@ -1362,17 +1381,14 @@ impl Cx<'_> {
         } else {
             format!("no ship named `{}` in the scenario", name.get_ref())
         };
+        let members = self.battle.formations[f]
+            .units
+            .iter()
+            .map(|&u| self.unit(u).name.as_str());
+        let d = Diagnostic::error(name.span(), msg, format!("a Unit of Formation `{fname}`"));
         files.push(
             file,
-            Diagnostic::error(name.span(), msg, format!("a Unit of Formation `{fname}`")).with_help(format!(
-                "Units of `{fname}`: {}",
-                list_names(
-                    self.battle.formations[f]
-                        .units
-                        .iter()
-                        .map(|&u| self.unit(u).name.as_str())
-                )
-            )),
+            name_help(d, name.get_ref(), members, &format!("Units of `{fname}`")),
         );
         None
     }

@@ -442,15 +442,12 @@ impl Cx<'_> {
                     .filter(|u| u.is_craft())
                     .map(|u| u.name.as_str())
                     .collect();
-                files.push(
-                    file,
-                    Diagnostic::error(
-                        name.span(),
-                        format!("no group named `{}` in this battle", name.get_ref()),
-                        "the name of a group (its Fighter-Group id, or SHIP/N for a bay group)",
-                    )
-                    .with_help(format!("groups: {}", super::list_names(groups.into_iter()))),
+                let d = Diagnostic::error(
+                    name.span(),
+                    format!("no group named `{}` in this battle", name.get_ref()),
+                    "the name of a group (its Fighter-Group id, or SHIP/N for a bay group)",
                 );
+                files.push_unknown_unit(file, super::name_help(d, name.get_ref(), groups, "groups"));
                 None
             }
         }
@@ -461,14 +458,13 @@ impl Cx<'_> {
         let key = unit_key(name.get_ref());
         let found = self.battle.units.iter().position(|u| unit_key(&u.name) == key);
         if found.is_none() {
-            files.push(
-                file,
-                Diagnostic::error(
-                    name.span(),
-                    format!("no Unit named `{}` in this battle", name.get_ref()),
-                    "a ship or group of the scenario",
-                ),
+            let d = Diagnostic::error(
+                name.span(),
+                format!("no Unit named `{}` in this battle", name.get_ref()),
+                "a ship or group of the scenario",
             );
+            let units = self.battle.units.iter().map(|u| u.name.as_str());
+            files.push_unknown_unit(file, super::name_help(d, name.get_ref(), units, "Units"));
         }
         found
     }
@@ -1127,14 +1123,13 @@ pub(super) fn launch_tubes(files: &mut Files, battle: &mut Battle, raw: Option<&
     for (name, n) in entries {
         let key = unit_key(name.get_ref());
         let Some(u) = battle.units.iter().position(|u| unit_key(&u.name) == key) else {
-            files.push(
-                SC,
-                Diagnostic::error(
-                    name.span(),
-                    format!("no Unit named `{}` in this battle", name.get_ref()),
-                    "a carrier named under [formations]",
-                ),
+            let d = Diagnostic::error(
+                name.span(),
+                format!("no Unit named `{}` in this battle", name.get_ref()),
+                "a carrier named under [formations]",
             );
+            let units = battle.units.iter().map(|u| u.name.as_str());
+            files.push_unknown_unit(SC, super::name_help(d, name.get_ref(), units, "Units"));
             continue;
         };
         if battle.units[u].is_craft() || !battle.units[u].systems.iter().any(|s| s.kind == SystemKind::HangarBay) {

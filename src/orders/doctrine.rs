@@ -189,7 +189,7 @@ pub(crate) fn parse(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Vec<
                         ),
                         format!("one of {}", KEYS.map(|k| format!("`{k}`")).join(", ")),
                     )
-                    .with_help(DOC),
+                    .with_help(super::raw::key_help(other, &KEYS, DOC)),
                 ),
             }
         }
@@ -253,7 +253,7 @@ fn maneuver(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<Movem
                             format!("unknown key `{}` in `maneuver`", k.get_ref()),
                             "`hold`: maneuver = { hold = N }",
                         )
-                        .with_help(DOC),
+                        .with_help(super::raw::key_help(k.get_ref(), &["hold"], DOC)),
                     );
                     continue;
                 }
@@ -421,7 +421,7 @@ fn withdraw_when(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<
                             format!("unknown key `{}` in `withdraw_when`", k.get_ref()),
                             "`losses`: withdraw_when = { losses = PERCENT }",
                         )
-                        .with_help(DOC),
+                        .with_help(super::raw::key_help(k.get_ref(), &["losses"], DOC)),
                     );
                     continue;
                 }
@@ -501,16 +501,10 @@ pub(crate) fn formation(battle: &Battle, name: &S<String>) -> Result<FormationId
 
 fn unknown_formation(battle: &Battle, name: &S<String>, expected: &str) -> Diagnostic {
     let d = Diagnostic::error(name.span(), format!("unknown Formation `{}`", name.get_ref()), expected);
-    match battle
-        .formations
-        .iter()
-        .find(|f| f.name.eq_ignore_ascii_case(name.get_ref()))
-    {
-        Some(f) => d.with_help(format!("Formation names are exact: did you mean `{}`?", f.name)),
-        None => {
-            let names: Vec<String> = battle.formations.iter().map(|f| format!("`{}`", f.name)).collect();
-            d.with_help(format!("Formations: {}", names.join(", ")))
-        }
+    let names: Vec<&str> = battle.formations.iter().map(|f| f.name.as_str()).collect();
+    match crate::suggest::help(name.get_ref(), &names, "Formations") {
+        Some(help) => d.with_help(help),
+        None => d,
     }
 }
 

@@ -198,13 +198,43 @@ fn read_source(path: &Path) -> Result<SourceFile, Report> {
         Ok(bytes) => Ok(SourceFile::from_bytes(path.display().to_string(), &bytes)),
         Err(e) => Err((
             SourceFile::new(path.display().to_string(), ""),
-            vec![Diagnostic::error(
-                0..0,
-                format!("cannot read this file: {e}"),
-                "a readable file",
-            )],
+            vec![Diagnostic::file_error(format!(
+                "cannot read `{}`: {}",
+                path.display(),
+                crate::files::reason(&e)
+            ))],
         )),
     }
+}
+
+/// Why the GZF file `written` (as the scenario lists it, found at `full`)
+/// cannot be read, with the file the user may have meant when it is missing.
+fn gzf_read_error(written: &str, full: &Path, e: &std::io::Error) -> String {
+    let mut why = crate::files::reason(e);
+    if e.kind() == std::io::ErrorKind::NotFound
+        && let Some(meant) = near_file(full)
+    {
+        let shown = Path::new(written).with_file_name(meant);
+        why.push_str(&format!("; did you mean `{}`?", shown.display()));
+    }
+    why
+}
+
+/// A file beside `path` whose name `path`'s misspells, if there is one.
+fn near_file(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    // Directory order is the file system's: sorted, a tie goes the same way every time.
+    names.sort();
+    crate::suggest::closest(name, names.iter().map(String::as_str)).map(str::to_string)
 }
 
 /// The scenario an orders file names with `scenario = "…"`, resolved from
@@ -237,20 +267,23 @@ pub fn load_scenario(path: &Path, extra_orders: &[PathBuf], options: &ParseOptio
         match read_source(o) {
             Err(r) => unreadable.push(r),
             Ok(source) => {
-                let mut diags = Vec::new();
                 if let Some((target, span, written)) = referenced_scenario(o, &source.text)
                     && !same_file(&target, path)
                 {
-                    diags.push(Diagnostic::error(
+                    // Plots for another battle: checked against this one,
+                    // they would only add errors that follow from this.
+                    let d = Diagnostic::error(
                         span,
                         format!(
                             "this orders file is for scenario `{written}`, not for `{}`",
                             path.display()
                         ),
                         format!("scenario = the path of {}", path.display()),
-                    ));
+                    );
+                    unreadable.push((source, vec![d]));
+                    continue;
                 }
-                orders.push((source, diags));
+                orders.push((source, Vec::new()));
             }
         }
     }
@@ -259,7 +292,7 @@ pub fn load_scenario(path: &Path, extra_orders: &[PathBuf], options: &ParseOptio
         let full = dir.join(p);
         crate::files::read_input(&full)
             .map(|bytes| SourceFile::from_bytes(full.display().to_string(), &bytes))
-            .map_err(|e| e.to_string())
+            .map_err(|e| gzf_read_error(p, &full, &e))
     };
     let result = build::build(scenario, orders, &mut read_gzf, options);
     if unreadable.is_empty() {
@@ -325,7 +358,23 @@ pub fn check_path(path: &Path, options: &ParseOptions) -> Checked {
     };
     let (result, against) = if is_scenario_text(&source.text) {
         (load_scenario(path, &[], options), None)
-    } else if let Some((scenario, _, _)) = referenced_scenario(path, &source.text) {
+    } else if let Some((scenario, span, written)) = referenced_scenario(path, &source.text) {
+        if let Err(e) = crate::files::read_input(&scenario) {
+            // One error, where the scenario is named.
+            let d = Diagnostic::error(
+                span,
+                format!("cannot read the scenario `{written}`: {}", crate::files::reason(&e)),
+                format!(
+                    "the path of its scenario, relative to this file ({})",
+                    scenario.display()
+                ),
+            );
+            return Checked {
+                reports: vec![(source, vec![d])],
+                summary: format!("{name}: 1 error, 0 warnings"),
+                failed: true,
+            };
+        }
         let r = load_scenario(&scenario, &[path.to_path_buf()], options);
         (r, Some(scenario))
     } else {

@@ -400,6 +400,21 @@ fn plain(message: &str) -> String {
         .replace("floating point", "number")
 }
 
+/// The help for an unknown key (or word): the valid one it misspells, else
+/// where the format is described.
+pub(crate) fn key_help(word: &str, valid: &[&str], doc: &str) -> String {
+    match crate::suggest::closest(word, valid.iter().copied()) {
+        Some(meant) => crate::suggest::did_you_mean(word, meant),
+        None => doc.to_string(),
+    }
+}
+
+/// The words in backticks of a message, in order (serde names an unknown
+/// field or variant first, then the ones expected).
+fn backticked(message: &str) -> Vec<&str> {
+    message.split('`').skip(1).step_by(2).collect()
+}
+
 /// Deserializes one value; a problem becomes a diagnostic at its span (or at
 /// `fallback` when the error has none).
 fn piece<T: DeserializeOwned>(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<T> {
@@ -407,10 +422,23 @@ fn piece<T: DeserializeOwned>(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic
         Ok(v) => Some(v),
         Err(e) => {
             let span = e.span().unwrap_or_else(|| value.span());
-            let message = plain(e.message());
+            let raw_message = e.message();
+            let message = plain(raw_message);
             let (message, expected) = split_expected(&message);
             let expected = expected.unwrap_or_else(|| "see docs/orders.md".to_string());
-            diags.push(Diagnostic::error(span, message, expected).with_help(FORMAT_DOC));
+            let help = match raw_message.strip_prefix("unknown field `") {
+                Some(_) => {
+                    let words = backticked(raw_message);
+                    key_help(words[0], &words[1..], FORMAT_DOC)
+                }
+                None if raw_message.starts_with("unknown variant `") => {
+                    let words = backticked(raw_message);
+                    key_help(words[0], &words[1..], FORMAT_DOC)
+                }
+                None => FORMAT_DOC.to_string(),
+            };
+            let message = message.replacen("unknown field", "unknown key", 1);
+            diags.push(Diagnostic::error(span, message, expected).with_help(help));
             None
         }
     }
@@ -487,7 +515,7 @@ fn plots(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Vec<RawPlot> {
                         format!("unknown key `{}` in the plot of `{}`", k.get_ref(), formation.get_ref()),
                         "`volley`",
                     )
-                    .with_help(FORMAT_DOC),
+                    .with_help(key_help(k.get_ref(), &["volley"], FORMAT_DOC)),
                 );
                 continue;
             }
@@ -576,7 +604,7 @@ pub(crate) fn scenario(text: &str, diags: &mut Vec<Diagnostic>) -> Option<RawSce
                 d = if ORDERS_KEYS.contains(&other) {
                     d.with_help("this looks like an orders file: give it to `fam resolve` with --orders")
                 } else {
-                    d.with_help(FORMAT_DOC)
+                    d.with_help(key_help(other, &SCENARIO_KEYS, FORMAT_DOC))
                 };
                 diags.push(d);
             }
@@ -606,7 +634,7 @@ pub(crate) fn orders(text: &str, diags: &mut Vec<Diagnostic>) -> Option<RawOrder
                         "an orders file holds only plots; `{other}` belongs in the scenario file"
                     ))
                 } else {
-                    d.with_help(FORMAT_DOC)
+                    d.with_help(key_help(other, &ORDERS_KEYS, FORMAT_DOC))
                 };
                 diags.push(d);
             }

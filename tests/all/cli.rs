@@ -123,7 +123,7 @@ fn usage_errors_exit_2_and_every_subcommand_has_help() {
 fn missing_input_file_is_bad_input() {
     let out = fam(&["check", "no/such/file.gzf"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("no/such/file.gzf: cannot read"));
+    assert!(text(&out.stderr).contains("cannot read `no/such/file.gzf`: no such file or directory"));
 }
 
 #[cfg(unix)]

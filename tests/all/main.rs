@@ -13,6 +13,7 @@ mod ftjava;
 mod fuzz;
 mod golden;
 mod hostile;
+mod messages;
 mod orders;
 mod orders_write;
 mod outputs;

@@ -386,7 +386,7 @@ fn unknown_keys_and_wrong_types_are_errors_everywhere_in_the_file() {
         "scenario.toml",
         &text,
         "laser_sharks",
-        "unknown field `laser_sharks`",
+        "unknown key `laser_sharks`",
     );
     expect(
         &found,
@@ -395,7 +395,7 @@ fn unknown_keys_and_wrong_types_are_errors_everywhere_in_the_file() {
         "\"two\"",
         "invalid type: string \"two\"",
     );
-    expect(&found, "scenario.toml", &text, "evade", "unknown field `evade`");
+    expect(&found, "scenario.toml", &text, "evade", "unknown key `evade`");
 }
 
 #[test]
@@ -540,7 +540,7 @@ fn rule_switches_map_to_rules_and_unknown_ones_are_errors() {
         "scenario.toml",
         &text,
         "reactor_blasts",
-        "unknown field `reactor_blasts`",
+        "unknown key `reactor_blasts`",
     );
 }
 
@@ -1420,7 +1420,7 @@ fire = [{{ target = "Wardens", weapons = [9], needle = {{ weapon = 9, system = 6
         "\"Test Hulk\", system",
         "`Test Hulk` is out of the fight (destroyed or derelict): a needle beam cannot aim at it",
     );
-    at("shots", "unknown field `shots`");
+    at("shots", "unknown key `shots`");
     assert_eq!(found.len(), 12, "{found:#?}");
     // The help says what to write.
     let r = build(&text, &[]).unwrap_err();
