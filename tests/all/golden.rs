@@ -1,11 +1,17 @@
-//! Golden tests: `ok/*.gzf` against their model dump (`.dump`), `err/*.gzf`
-//! against their rendered diagnostics (`.err`). Each golden file was read
-//! by hand against the profiles before it was committed.
+//! Golden tests: `ok/*.gzf` against their model dump (`NAME.dump.snap`),
+//! `err/*.gzf` against their rendered diagnostics (`NAME.err.snap`), as
+//! `insta` snapshots. Each golden file was read by hand against the
+//! profiles before it was committed.
 
 use fam::diag::SourceFile;
 use fam::gzf::{self, ParseOptions};
 
 use crate::support::{files_with, fixtures, golden};
+
+/// `NAME.KIND` for the fixture `NAME.gzf`.
+fn snapshot_name(path: &std::path::Path, kind: &str) -> String {
+    format!("{}.{kind}", path.file_stem().unwrap().to_string_lossy())
+}
 
 fn options_for(path: &std::path::Path) -> ParseOptions {
     ParseOptions {
@@ -30,7 +36,7 @@ fn valid_files_give_the_expected_model() {
             continue;
         }
         let dump = format!("{:#?}\n", parsed.file);
-        failures.extend(golden(&path.with_extension("dump"), &dump));
+        golden(&fixtures("ok"), &snapshot_name(&path, "dump"), &dump);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -49,7 +55,7 @@ fn invalid_files_give_the_expected_positioned_errors() {
             continue;
         }
         let rendered = source.render(&parsed.diagnostics, 50);
-        failures.extend(golden(&path.with_extension("err"), &rendered));
+        golden(&fixtures("err"), &snapshot_name(&path, "err"), &rendered);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

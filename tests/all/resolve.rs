@@ -10,10 +10,7 @@ use crate::support::{fam, fixtures, golden, repo, text};
 fn the_duel_report_at_seed_1_is_the_one_checked_by_hand() {
     let out = fam(&["resolve", "scenarios/duel.toml", "--seed", "1"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let path = fixtures("reports").join("duel-seed1.txt");
-    if let Some(diff) = golden(&path, &text(&out.stdout)) {
-        panic!("{diff}");
-    }
+    golden(&fixtures("reports"), "duel-seed1", &text(&out.stdout));
 }
 
 /// The squadron action's report at seed 3, checked by hand line by line
@@ -40,10 +37,7 @@ fn the_duel_report_at_seed_1_is_the_one_checked_by_hand() {
 fn the_squadron_report_at_seed_3_is_the_one_checked_by_hand() {
     let out = fam(&["resolve", "scenarios/squadron-action.toml", "--seed", "3"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let path = fixtures("reports").join("squadron-seed3.txt");
-    if let Some(diff) = golden(&path, &text(&out.stdout)) {
-        panic!("{diff}");
-    }
+    golden(&fixtures("reports"), "squadron-seed3", &text(&out.stdout));
 }
 
 /// The carrier strike's report at seed 4, checked by hand line by line
@@ -74,10 +68,7 @@ fn the_squadron_report_at_seed_3_is_the_one_checked_by_hand() {
 fn the_carrier_report_at_seed_4_is_the_one_checked_by_hand() {
     let out = fam(&["resolve", "scenarios/carrier-strike.toml", "--seed", "4"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let path = fixtures("reports").join("carrier-seed4.txt");
-    if let Some(diff) = golden(&path, &text(&out.stdout)) {
-        panic!("{diff}");
-    }
+    golden(&fixtures("reports"), "carrier-seed4", &text(&out.stdout));
 }
 
 /// The fleet action's report at seed 5, checked by hand line by line against
@@ -102,10 +93,7 @@ fn the_carrier_report_at_seed_4_is_the_one_checked_by_hand() {
 fn the_fleet_report_at_seed_5_is_the_one_checked_by_hand() {
     let out = fam(&["resolve", "scenarios/fleet-action.toml", "--seed", "5"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let path = fixtures("reports").join("fleet-seed5.txt");
-    if let Some(diff) = golden(&path, &text(&out.stdout)) {
-        panic!("{diff}");
-    }
+    golden(&fixtures("reports"), "fleet-seed5", &text(&out.stdout));
 }
 
 /// The missile strike's report at seed 32, checked by hand line by line
@@ -182,10 +170,7 @@ fn the_fleet_report_at_seed_5_is_the_one_checked_by_hand() {
 fn the_missile_strike_report_at_seed_32_is_the_one_checked_by_hand() {
     let out = fam(&["resolve", "scenarios/missile-strike.toml", "--seed", "32"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let path = fixtures("reports").join("missile-strike-seed32.txt");
-    if let Some(diff) = golden(&path, &text(&out.stdout)) {
-        panic!("{diff}");
-    }
+    golden(&fixtures("reports"), "missile-strike-seed32", &text(&out.stdout));
 }
 
 /// The records written after the hand-checked missile strike (seed 32),

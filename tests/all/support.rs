@@ -22,20 +22,17 @@ pub fn files_with(dir: &Path, ext: &str) -> Vec<PathBuf> {
     out
 }
 
-/// Compares `actual` with the golden file; `FAM_BLESS=1` rewrites it.
-/// Returns a description of the mismatch, if any.
-pub fn golden(path: &Path, actual: &str) -> Option<String> {
-    if std::env::var_os("FAM_BLESS").is_some() {
-        std::fs::write(path, actual).expect("write golden file");
-        return None;
-    }
-    let expected = std::fs::read_to_string(path).unwrap_or_default();
-    (expected != actual).then(|| {
-        format!(
-            "{} differs from the output (FAM_BLESS=1 rewrites it after a check by hand)\n--- expected\n{expected}\n--- actual\n{actual}",
-            path.display()
-        )
-    })
+/// Checks `actual` against the golden file `NAME.snap` in `dir`, an
+/// `insta` snapshot that was read by hand against the rules before it was
+/// committed. A difference fails with insta's line diff, and the new output
+/// is left beside it as `NAME.snap.new`; `cargo insta review` (or
+/// `INSTA_UPDATE=always cargo test`) accepts it, to be read by hand again.
+pub fn golden(dir: &Path, name: &str, actual: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(dir);
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!(name.to_owned(), actual));
 }
 
 pub fn fam(args: &[&str]) -> Output {
