@@ -734,11 +734,12 @@ impl Out<'_> {
                 list.join(", ")
             ));
         }
+        let systems = |n: usize| format!("{n} system{}", if n == 1 { "" } else { "s" });
         if losses.priced > 0 {
-            parts.push(format!("the mass and cost of {} system(s)", losses.priced));
+            parts.push(format!("the mass and cost of {}", systems(losses.priced)));
         }
         if losses.noted > 0 {
-            parts.push(format!("the notes of {} system(s)", losses.noted));
+            parts.push(format!("the notes of {}", systems(losses.noted)));
         }
         if !parts.is_empty() {
             self.notes.push(format!("`{ship}`: not exported: {}", parts.join("; ")));
