@@ -2,12 +2,15 @@
 //! FTJava user with its damage.
 //!
 //! Importing what this writes gives back the same GZF model for every ship
-//! that came from FTJava (tested over the Fleet Book files and our own
-//! fixtures). What FTJava has no place for is an error naming the record's
-//! line (a warning with `skip_unmapped`): FB1 core systems, sensors and the
-//! other systems without an FTJava element, bases, terrain. Values that are
-//! lost on the way (system switches, FB1 core states, crew-factor positions
-//! that differ from the design rules, SSD layout) are warnings.
+//! that came from FTJava, and every system of a GZF ship at its number
+//! (each system's `id` is its number + 1; systems FTJava has no element for
+//! are listed in a log record the import reads back). What FTJava has no
+//! place for is said once: a note per ship and one for the file's other
+//! blocks (core systems, masses and costs, fleets, bases, gunboats, docked
+//! groups), a warning per ship for lost state (switches, failures, fighter
+//! types on bays), and an error for what would change a fight (other
+//! systems without an element, unless `skip_unmapped`; terrain; FT2
+//! records). docs/import.md, "Export".
 
 use std::fmt::Write as _;
 use std::ops::Range;

@@ -922,7 +922,8 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
         }
     }
     // Systems go in section order (FTL drives, Electronics, Defenses,
-    // Weapons), whatever order the file has them in; ids follow the file.
+    // Weapons), whatever order the file has them in, unless their ids
+    // number them all (`system_numbers`); ids follow the file.
     let implicit_ids =
         !(drive.is_some_and(|d| d.has_attribute("id")) || elements_in_order.iter().any(|e| e.node.has_attribute("id")));
     let mut ids: Vec<(i64, IdTarget, Range<usize>)> = Vec::new();
