@@ -291,8 +291,10 @@ impl Out<'_> {
             }
         }
         if !skipped.is_empty() {
-            self.notes
-                .push(format!("left out, FTJava having no element for them: {}", skipped.join("; ")));
+            self.notes.push(format!(
+                "left out, FTJava having no element for them: {}",
+                skipped.join("; ")
+            ));
         }
         self.xml.push_str("    </Player>\n</GameEngine>\n");
     }
@@ -564,7 +566,10 @@ impl Out<'_> {
                     }
                 }
             }
-            for (prefix, list) in [(LEFT_OUT_PREFIX, &losses.left_out), (MAGAZINES_PREFIX, &losses.magazines)] {
+            for (prefix, list) in [
+                (LEFT_OUT_PREFIX, &losses.left_out),
+                (MAGAZINES_PREFIX, &losses.magazines),
+            ] {
                 if list.is_empty() {
                     continue;
                 }
@@ -750,7 +755,10 @@ impl Out<'_> {
         if !losses.state.is_empty() {
             self.diags.push(Diagnostic::warning(
                 span,
-                format!("what FTJava cannot hold on `{ship}` is not exported: {}", losses.state.join("; ")),
+                format!(
+                    "what FTJava cannot hold on `{ship}` is not exported: {}",
+                    losses.state.join("; ")
+                ),
                 "values FTJava has a place for (docs/import.md)",
             ));
         }
@@ -908,9 +916,9 @@ impl Out<'_> {
                     children.push(format!("<Salvo type=\"{kind}\" status=\"{status}\"/>"));
                 }
                 if sys.rounds.as_ref().is_some_and(|r| r.len() != capacity) {
-                    losses
-                        .state
-                        .push(format!("a Rounds track unlike its Capacity on system {number} ({name})"));
+                    losses.state.push(format!(
+                        "a Rounds track unlike its Capacity on system {number} ({name})"
+                    ));
                 }
             }
             Smr | Missile { .. } => {
@@ -928,7 +936,9 @@ impl Out<'_> {
             }
             _ => {
                 if sys.rounds.is_some() {
-                    losses.state.push(format!("the Rounds track of system {number} ({name})"));
+                    losses
+                        .state
+                        .push(format!("the Rounds track of system {number} ({name})"));
                 }
                 if sys.capacity.is_some() {
                     losses.state.push(format!("the Capacity of system {number} ({name})"));

@@ -995,7 +995,11 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
     if ship.systems.len() + restored.len() > limits::SYSTEMS {
         cx.error(
             tag_span(n),
-            format!("`{}` with the systems fam's export left out has more than {} systems", ship.name, limits::SYSTEMS),
+            format!(
+                "`{}` with the systems fam's export left out has more than {} systems",
+                ship.name,
+                limits::SYSTEMS
+            ),
             format!("at most {} systems in a ship (docs/import.md, Limits)", limits::SYSTEMS),
         );
         restored.clear();
@@ -1061,16 +1065,14 @@ fn fam_record(cx: &mut Cx, r: Node<'_, '_>) -> Option<FamRecord> {
         let room = left_out.len() + magazines.len() < limits::SYSTEMS;
         match parsed {
             Some((n, name)) if room && !systems => magazines.push((n, name.to_string())),
-            Some((n, name)) if room => {
-                match crate::gzf::parse::system_kind(name, crate::gzf::Profile::Fb1) {
-                    Ok(kind) => left_out.push((n, System::new(kind))),
-                    Err(_) => cx.warn(
-                        text_span(r),
-                        format!("`{name}` in fam's list of systems left out is no FB1 system"),
-                        "an FB1 system name (the entry is left out)",
-                    ),
-                }
-            }
+            Some((n, name)) if room => match crate::gzf::parse::system_kind(name, crate::gzf::Profile::Fb1) {
+                Ok(kind) => left_out.push((n, System::new(kind))),
+                Err(_) => cx.warn(
+                    text_span(r),
+                    format!("`{name}` in fam's list of systems left out is no FB1 system"),
+                    "an FB1 system name (the entry is left out)",
+                ),
+            },
             _ => cx.warn(
                 text_span(r),
                 format!("`{entry}` in a list written by fam's export"),
@@ -1105,7 +1107,10 @@ fn rename_magazines(ship: &mut Ship, names: &[(usize, String)]) {
         if !matches!(x.kind, SystemKind::Smm | SystemKind::Sml) {
             continue;
         }
-        if let Some((_, name)) = renames.iter().find(|(old, _)| x.magazine.as_deref() == Some(old.as_str())) {
+        if let Some((_, name)) = renames
+            .iter()
+            .find(|(old, _)| x.magazine.as_deref() == Some(old.as_str()))
+        {
             x.magazine = Some(name.clone());
         }
     }

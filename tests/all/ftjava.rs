@@ -634,7 +634,11 @@ fn every_shipped_fb1_record_exports_without_flags_saying_once_per_ship_what_is_l
                 .filter(|l| l.starts_with(&format!("note: {name}: `{}`:", s.name)))
                 .count();
             let core = s.systems.iter().any(|x| x.kind.is_core());
-            assert_eq!(notes, usize::from(core || s.systems.iter().any(|x| x.mass.is_some())), "{name}: {err}");
+            assert_eq!(
+                notes,
+                usize::from(core || s.systems.iter().any(|x| x.mass.is_some())),
+                "{name}: {err}"
+            );
             let warnings = err
                 .lines()
                 .filter(|l| l.starts_with("warning:") && l.contains(&format!("`{}`", s.name)))

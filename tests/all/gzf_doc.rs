@@ -37,7 +37,12 @@ fn the_examples_in_docs_gzf_read_cleanly_and_are_canonical() {
     let dir = tempfile::tempdir().unwrap();
     for (k, block) in blocks.iter().enumerate() {
         let parsed = gzf::parse(block, &ParseOptions::default());
-        assert!(parsed.diagnostics.is_empty(), "example {}: {:?}", k + 1, parsed.diagnostics);
+        assert!(
+            parsed.diagnostics.is_empty(),
+            "example {}: {:?}",
+            k + 1,
+            parsed.diagnostics
+        );
         assert!(parsed.file.ships().count() == 1, "example {} has one ship", k + 1);
         assert_eq!(&gzf::write(&parsed.file), block, "example {} is not canonical", k + 1);
         // The design checks of `fam check` pass too.
@@ -51,7 +56,9 @@ fn the_examples_in_docs_gzf_read_cleanly_and_are_canonical() {
 #[test]
 fn the_damaged_file_in_docs_gzf_gives_the_errors_it_shows() {
     let doc = std::fs::read_to_string(repo().join("docs/gzf.md")).unwrap();
-    let start = doc.find("```text\nProfile: FB1\n\nShip: Broken Reed").expect("the damaged example");
+    let start = doc
+        .find("```text\nProfile: FB1\n\nShip: Broken Reed")
+        .expect("the damaged example");
     let body = &doc[start + "```text\n".len()..];
     let broken = &body[..body.find("```").unwrap()];
     let dir = tempfile::tempdir().unwrap();
@@ -69,6 +76,9 @@ fn the_damaged_file_in_docs_gzf_gives_the_errors_it_shows() {
     let shown = &rest[shown_start..];
     let shown = &shown[..shown.find("```").unwrap()];
     for block in shown.split("\n\n") {
-        assert!(err.contains(block.trim_end()), "not in fam's output:\n{block}\n--- output:\n{err}");
+        assert!(
+            err.contains(block.trim_end()),
+            "not in fam's output:\n{block}\n--- output:\n{err}"
+        );
     }
 }
