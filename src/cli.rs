@@ -1005,6 +1005,9 @@ fn export_ftjava(args: &ExportFtjavaArgs) -> anyhow::Result<ExitCode> {
     if exported.diagnostics.iter().any(Diagnostic::is_error) {
         return Ok(ExitCode::from(BAD_INPUT));
     }
+    for note in &exported.notes {
+        eprintln!("note: {}: {note}", loaded.source.name);
+    }
     match &args.out {
         None => io::stdout().lock().write_all(exported.xml.as_bytes())?,
         Some(dir) => {

@@ -2,12 +2,15 @@
 //! FTJava user with its damage.
 //!
 //! Importing what this writes gives back the same GZF model for every ship
-//! that came from FTJava (tested over the Fleet Book files and our own
-//! fixtures). What FTJava has no place for is an error naming the record's
-//! line (a warning with `skip_unmapped`): FB1 core systems, sensors and the
-//! other systems without an FTJava element, bases, terrain. Values that are
-//! lost on the way (system switches, FB1 core states, crew-factor positions
-//! that differ from the design rules, SSD layout) are warnings.
+//! that came from FTJava, and every system of a GZF ship at its number
+//! (each system's `id` is its number + 1; systems FTJava has no element for
+//! are listed in a log record the import reads back). What FTJava has no
+//! place for is said once: a note per ship and one for the file's other
+//! blocks (core systems, masses and costs, fleets, bases, gunboats, docked
+//! groups), a warning per ship for lost state (switches, failures, fighter
+//! types on bays), and an error for what would change a fight (other
+//! systems without an element, unless `skip_unmapped`; terrain; FT2
+//! records). docs/import.md, "Export".
 
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -19,7 +22,7 @@ use crate::gzf::design::{crew_factor_boxes, crew_factors_for, hull_boxes_for, ro
 use crate::gzf::parse::FieldSpans;
 use crate::gzf::{
     Activity, AmmoType, Arc, Armour, CheckBox, DamageState, FighterBase, FighterGroup, FighterModifier, GzfFile, Item,
-    PilotQuality, Profile, Ship, ShipType, System, SystemKind, TorpedoRange, Warhead,
+    Launch, PilotQuality, Profile, Ship, ShipType, Status, System, SystemKind, TorpedoRange, Warhead,
 };
 
 /// What to export.
@@ -40,13 +43,44 @@ pub struct Request<'a> {
 pub struct Exported {
     pub xml: String,
     pub diagnostics: Vec<Diagnostic>,
+    /// What was left out on purpose, one line per ship (and one for the
+    /// file's other blocks): shown as notes, not problems.
+    pub notes: Vec<String>,
 }
 
 struct Out<'a> {
     req: &'a Request<'a>,
     xml: String,
     diags: Vec<Diagnostic>,
+    notes: Vec<String>,
 }
+
+/// What one ship loses on the way to FTJava, gathered so that it is said
+/// once per ship rather than once per system.
+#[derive(Default)]
+struct Losses {
+    /// Systems without an FTJava element: GZF number and name.
+    left_out: Vec<(usize, String)>,
+    /// Systems with a `Mass:` or `Cost:` (FTJava keeps neither per system).
+    priced: usize,
+    /// Systems with notes (`Log:`, unknown fields).
+    noted: usize,
+    /// State FTJava cannot hold, each naming its system.
+    state: Vec<String>,
+    /// Magazines whose `Magazine:` id is not their FTJava id: GZF number
+    /// and id.
+    magazines: Vec<(usize, String)>,
+}
+
+/// The `event` of the log record that lists a ship's systems FTJava has no
+/// element for, so that fam's import puts them back at their numbers.
+pub const LEFT_OUT_EVENT: &str = "fam";
+/// The text a left-out record starts with; entries `N Name` follow,
+/// separated by `; `.
+pub const LEFT_OUT_PREFIX: &str = "Systems FTJava has no element for, by GZF system number:";
+/// The text of the record that keeps magazine ids (`N Id` entries): FTJava
+/// links launchers by the magazine's system id.
+pub const MAGAZINES_PREFIX: &str = "Magazine ids, by GZF system number:";
 
 /// Escapes text for XML content and attribute values.
 pub fn escape(s: &str) -> String {
@@ -85,16 +119,14 @@ pub fn export(req: &Request<'_>) -> Exported {
         req,
         xml: String::from("<?xml version=\"1.0\" standalone=\"yes\" ?>\n"),
         diags: Vec::new(),
+        notes: Vec::new(),
     };
     if req.file.profile != Profile::Fb1 {
-        out.diags.push(Diagnostic::error(
-            0..0,
-            "an FT2 record cannot be exported to FTJava",
-            "an FB1 record (FTJava uses FB1's six arcs and numbered beams)",
-        ));
+        out.diags.push(ft2_refused(req.text));
         return Exported {
             xml: String::new(),
             diagnostics: out.diags,
+            notes: Vec::new(),
         };
     }
     let ships: Vec<usize> = match req.ship {
@@ -120,7 +152,31 @@ pub fn export(req: &Request<'_>) -> Exported {
     Exported {
         xml: out.xml,
         diagnostics: out.diags,
+        notes: out.notes,
     }
+}
+
+/// FTJava holds FB1 ships only: an FT2 record is refused by its profile, at
+/// its `Profile:` line (docs/import.md, "FT2 records").
+fn ft2_refused(text: &str) -> Diagnostic {
+    let mut offset = 0;
+    let mut span = 0..0;
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().to_ascii_lowercase().starts_with("profile:") {
+            span = offset..offset + line.trim_end().len();
+            break;
+        }
+        offset += line.len();
+    }
+    Diagnostic::error(
+        span,
+        "the FT2 profile cannot be exported to FTJava: FTJava holds FB1 ships only",
+        "an FB1 record",
+    )
+    .with_help(
+        "FT2's four 90-degree arcs do not divide into FB1's six 60-degree arcs, and FT2 ships have no crew factors; \
+         no FTJava ship fights as the FT2 one does (docs/import.md, FT2 records)",
+    )
 }
 
 impl Out<'_> {
@@ -213,16 +269,32 @@ impl Out<'_> {
             }
             self.ship(i, 2, Some(k + 1));
         }
+        // Blocks FTJava has no element for, said in one note.
+        let mut skipped: Vec<String> = Vec::new();
         for (i, item) in file.items.iter().enumerate() {
             match item {
-                Item::Ship(_) | Item::Scenario(_) => {}
-                Item::FighterGroup(g) => self.fighter_group(i, g, &ids),
-                Item::System(_) => {}
-                Item::Fleet(f) => self.unmapped(self.item_span(i), format!("fleet block `{}`", f.name)),
+                Item::Ship(_) | Item::Scenario(_) | Item::System(_) => {}
+                Item::FighterGroup(g) => match group_left_out(g) {
+                    Some(why) => skipped.push(format!("fighter group `{}` ({why})", g.id)),
+                    None => self.fighter_group(i, g, &ids),
+                },
+                Item::Fleet(f) => skipped.push(format!(
+                    "fleet block `{}` (FTJava keeps a ship's fleet as its `Race`)",
+                    f.name
+                )),
+                Item::Base(b) => skipped.push(format!(
+                    "base `{}` (FTJava has no bases, and fam's battles do not use them)",
+                    b.name
+                )),
                 Item::Launched(l) => self.unmapped(self.item_span(i), format!("launched system `{}`", l.id)),
-                Item::Base(b) => self.unmapped(self.item_span(i), format!("base `{}`", b.name)),
                 Item::Terrain(t) => self.unmapped(self.item_span(i), format!("terrain `{}`", t.name)),
             }
+        }
+        if !skipped.is_empty() {
+            self.notes.push(format!(
+                "left out, FTJava having no element for them: {}",
+                skipped.join("; ")
+            ));
         }
         self.xml.push_str("    </Player>\n</GameEngine>\n");
     }
@@ -298,7 +370,13 @@ impl Out<'_> {
                 ),
             }
         }
-        if !g.status.is_empty() || g.screening.is_some() {
+        // `group_left_out` has passed only groups in space; being launched
+        // is what an FTJava group with a position is.
+        let launched_only = Status {
+            launch: Some(Launch::Launched),
+            ..Status::default()
+        };
+        if !(g.status.is_empty() || g.status == launched_only) || g.screening.is_some() {
             self.lost(span.clone(), format!("fighter group `{}`'s status and screening", g.id));
         }
         self.xml.push_str("        </FighterGroup>\n");
@@ -396,35 +474,21 @@ impl Out<'_> {
         }
         drive.push_str("/>\n");
         self.xml.push_str(&drive);
+        // Each system's id is its GZF number + 1 (the main drive is 1), so
+        // that an import puts every system back at its number.
+        let magazines: Vec<(String, usize)> = s
+            .systems
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.kind == SystemKind::Smm)
+            .filter_map(|(k, x)| Some((x.magazine.as_ref()?.to_ascii_lowercase(), k + 2)))
+            .collect();
         let mut sections: Vec<(Section, String)> = Vec::new();
-        let mut next_id = 2usize;
-        let order: Vec<usize> = sorted_systems(s);
-        // Magazine ids: kept when numeric and clear of the system ids.
-        let system_count = s.systems.len() + 1;
-        let mut magazines: Vec<(String, String)> = Vec::new();
-        let mut spare = 101usize;
-        for sys in &s.systems {
-            if sys.kind == SystemKind::Smm
-                && let Some(m) = &sys.magazine
-            {
-                let keep = m.parse::<usize>().is_ok_and(|n| n > system_count) && !magazines.iter().any(|(_, v)| v == m);
-                let value = if keep {
-                    m.clone()
-                } else {
-                    while spare <= system_count || magazines.iter().any(|(_, v)| *v == spare.to_string()) {
-                        spare += 1;
-                    }
-                    spare.to_string()
-                };
-                magazines.push((m.to_ascii_lowercase(), value));
-            }
-        }
-        for k in order {
+        let mut losses = Losses::default();
+        for k in sorted_systems(s) {
             let sys = &s.systems[k];
             let sys_span = self.system_span(item, k);
-            let id = next_id;
-            next_id += 1;
-            if let Some((section, line)) = self.system(sys, id, &magazines, sys_span, &s.name) {
+            if let Some((section, line)) = self.system(sys, k + 1, &magazines, sys_span, &s.name, &mut losses) {
                 if sys.kind == SystemKind::Ftl || matches!(&sys.kind, SystemKind::Inert(n) if n == "Advanced FTL Drive")
                 {
                     let _ = writeln!(self.xml, "{inner}{line}");
@@ -482,9 +546,10 @@ impl Out<'_> {
             }
             let _ = writeln!(self.xml, "{inner}</{}>", section.element());
         }
-        if let Some(log) = meta("Log") {
+        let log_lines: &[String] = meta("Log").map_or(&[], |m| &m.lines);
+        if !log_lines.is_empty() || !losses.left_out.is_empty() || !losses.magazines.is_empty() {
             let _ = writeln!(self.xml, "{inner}<Log>");
-            for line in &log.lines {
+            for line in log_lines {
                 match split_log_line(line) {
                     (Some((turn, event, priority)), body) => {
                         let _ = writeln!(
@@ -501,13 +566,29 @@ impl Out<'_> {
                     }
                 }
             }
+            for (prefix, list) in [
+                (LEFT_OUT_PREFIX, &losses.left_out),
+                (MAGAZINES_PREFIX, &losses.magazines),
+            ] {
+                if list.is_empty() {
+                    continue;
+                }
+                let entries: Vec<String> = list.iter().map(|(n, name)| format!("{n} {name}")).collect();
+                let _ = writeln!(
+                    self.xml,
+                    "{inner}    <Record turn=\"0\" event=\"{LEFT_OUT_EVENT}\" priority=\"Low\">{} {}</Record>",
+                    escape(prefix),
+                    escape(&entries.join("; "))
+                );
+            }
             let _ = writeln!(self.xml, "{inner}</Log>");
         }
         let st = &s.status;
         if st.activity.is_some() || st.launch.is_some() || st.powerless || st.lifeless || st.uncontrolled {
             let words: Vec<&str> = st.words().into_iter().filter(|w| *w != "Destroyed").collect();
-            self.lost(span, format!("status `{}` of `{}`", words.join(" "), s.name));
+            self.lost(span.clone(), format!("status `{}` of `{}`", words.join(" "), s.name));
         }
+        self.say_losses(span, &s.name, &losses);
         let _ = writeln!(self.xml, "{pad}</Ship>");
     }
 
@@ -649,15 +730,66 @@ impl Out<'_> {
         }
     }
 
-    /// One system as an XML line (without indentation) in its section;
-    /// `None` when it has no FTJava element.
+    /// One note for what a ship leaves out on purpose, and one warning for
+    /// the state FTJava cannot hold, if any.
+    fn say_losses(&mut self, span: Range<usize>, ship: &str, losses: &Losses) {
+        let mut parts: Vec<String> = Vec::new();
+        if !losses.left_out.is_empty() {
+            let list: Vec<String> = losses.left_out.iter().map(|(n, name)| format!("{n} {name}")).collect();
+            parts.push(format!(
+                "system{} {} (no FTJava element; listed in its Log, where fam's import finds them)",
+                if list.len() == 1 { "" } else { "s" },
+                list.join(", ")
+            ));
+        }
+        let systems = |n: usize| format!("{n} system{}", if n == 1 { "" } else { "s" });
+        if losses.priced > 0 {
+            parts.push(format!("the mass and cost of {}", systems(losses.priced)));
+        }
+        if losses.noted > 0 {
+            parts.push(format!("the notes of {}", systems(losses.noted)));
+        }
+        if !parts.is_empty() {
+            self.notes.push(format!("`{ship}`: not exported: {}", parts.join("; ")));
+        }
+        if !losses.state.is_empty() {
+            self.diags.push(Diagnostic::warning(
+                span,
+                format!(
+                    "what FTJava cannot hold on `{ship}` is not exported: {}",
+                    losses.state.join("; ")
+                ),
+                "values FTJava has a place for (docs/import.md)",
+            ));
+        }
+    }
+
+    /// A system without an FTJava element: core systems (FTJava ships have
+    /// none) and, with `skip_unmapped`, any other are left out and listed;
+    /// otherwise it is an error.
+    fn left_out(&mut self, sys: &System, number: usize, span: Range<usize>, ship: &str, losses: &mut Losses) {
+        let name = sys.kind.name(Profile::Fb1);
+        if !(sys.kind.is_core() || self.req.skip_unmapped) {
+            self.unmapped(span, format!("{name} of `{ship}`"));
+            return;
+        }
+        if !sys.status.is_empty() || sys.failure.is_some() {
+            losses.state.push(format!("the status of system {number} ({name})"));
+        }
+        losses.left_out.push((number, name));
+    }
+
+    /// One system (GZF number `number`, FTJava id `number + 1`) as an XML
+    /// line (without indentation) in its section; `None` when it has no
+    /// FTJava element.
     fn system(
         &mut self,
         sys: &System,
-        id: usize,
-        magazines: &[(String, String)],
+        number: usize,
+        magazines: &[(String, usize)],
         span: Range<usize>,
         ship: &str,
+        losses: &mut Losses,
     ) -> Option<(Section, String)> {
         use SystemKind::*;
         let magazine = |m: &Option<String>| {
@@ -665,7 +797,7 @@ impl Out<'_> {
                 magazines
                     .iter()
                     .find(|(k, _)| *k == m.to_ascii_lowercase())
-                    .map(|(_, v)| v.clone())
+                    .map(|(_, v)| *v)
             })
         };
         let (section, element, rating): (Section, &str, Option<u32>) = match &sys.kind {
@@ -703,21 +835,16 @@ impl Out<'_> {
             Inert(name) => match inert_element(name) {
                 Some((element, section, rating)) => (section, element, rating),
                 None => {
-                    self.unmapped(span, format!("system `{name}` of `{ship}`"));
+                    self.left_out(sys, number, span, ship, losses);
                     return None;
                 }
             },
-            other => {
-                self.unmapped(span, format!("{} of `{ship}`", other.name(Profile::Fb1)));
+            _ => {
+                self.left_out(sys, number, span, ship, losses);
                 return None;
             }
         };
-        let id_text = if sys.kind == Smm {
-            magazine(&sys.magazine).unwrap_or_else(|| id.to_string())
-        } else {
-            id.to_string()
-        };
-        let mut line = format!("<{element} id=\"{id_text}\"");
+        let mut line = format!("<{element} id=\"{}\"", number + 1);
         if let Some(r) = rating {
             let _ = write!(line, " rating=\"{r}\"");
         }
@@ -737,6 +864,32 @@ impl Out<'_> {
             Some(DamageState::Repaired) => line.push_str(" status=\"Repaired\""),
             None => {}
         }
+        if sys.kind == Smm
+            && let Some(m) = &sys.magazine
+            && *m != (number + 1).to_string()
+            && !m.contains(';')
+        {
+            losses.magazines.push((number, m.clone()));
+        }
+        let children = self.ordnance(sys, number, &mut line, losses);
+        self.system_losses(sys, number, losses);
+        if children.is_empty() {
+            line.push_str("/>");
+        } else {
+            line.push('>');
+            for c in &children {
+                let _ = write!(line, "\n                {c}");
+            }
+            let _ = write!(line, "\n            </{element}>");
+        }
+        Some((section, line))
+    }
+
+    /// A magazine's capacity (on `line`) and loads, a rack's or launcher's
+    /// round: the child elements.
+    fn ordnance(&mut self, sys: &System, number: usize, line: &mut String, losses: &mut Losses) -> Vec<String> {
+        use SystemKind::*;
+        let name = sys.kind.name(Profile::Fb1);
         let mut children: Vec<String> = Vec::new();
         match &sys.kind {
             Smm => {
@@ -763,10 +916,9 @@ impl Out<'_> {
                     children.push(format!("<Salvo type=\"{kind}\" status=\"{status}\"/>"));
                 }
                 if sys.rounds.as_ref().is_some_and(|r| r.len() != capacity) {
-                    self.lost(
-                        span.clone(),
-                        format!("a Rounds track that does not match Capacity on `{ship}`"),
-                    );
+                    losses.state.push(format!(
+                        "a Rounds track unlike its Capacity on system {number} ({name})"
+                    ));
                 }
             }
             Smr | Missile { .. } => {
@@ -784,46 +936,64 @@ impl Out<'_> {
             }
             _ => {
                 if sys.rounds.is_some() {
-                    self.lost(
-                        span.clone(),
-                        format!("the Rounds track of {} on `{ship}`", sys.kind.name(Profile::Fb1)),
-                    );
+                    losses
+                        .state
+                        .push(format!("the Rounds track of system {number} ({name})"));
                 }
                 if sys.capacity.is_some() {
-                    self.lost(
-                        span.clone(),
-                        format!("the Capacity of {} on `{ship}`", sys.kind.name(Profile::Fb1)),
-                    );
+                    losses.state.push(format!("the Capacity of system {number} ({name})"));
                 }
             }
         }
-        if sys.status.activity == Some(Activity::Inactive)
-            || sys.status.launch.is_some()
-            || sys.failure.is_some()
-            || sys.fighter_type.is_some()
-            || sys.pilot_quality.is_some()
-            || !sys.meta.is_empty()
-            || sys.cost.is_some()
-            || sys.mass.is_some()
-        {
-            self.lost(
-                span,
-                format!(
-                    "what FTJava has no attribute for on {} of `{ship}` (switches, failure, fighter type, cost, mass, notes)",
-                    sys.kind.name(Profile::Fb1)
-                ),
-            );
+        children
+    }
+
+    /// What an exported system has that FTJava keeps no attribute for.
+    fn system_losses(&mut self, sys: &System, number: usize, losses: &mut Losses) {
+        let name = sys.kind.name(Profile::Fb1);
+        if sys.cost.is_some() || sys.mass.is_some() {
+            losses.priced += 1;
         }
-        if children.is_empty() {
-            line.push_str("/>");
-        } else {
-            line.push('>');
-            for c in &children {
-                let _ = write!(line, "\n                {c}");
-            }
-            let _ = write!(line, "\n            </{element}>");
+        if !sys.meta.is_empty() {
+            losses.noted += 1;
         }
-        Some((section, line))
+        let mut what: Vec<&str> = Vec::new();
+        if sys.status.activity == Some(Activity::Inactive) {
+            what.push("switched off");
+        }
+        if sys.status.launch.is_some() {
+            what.push("launch state");
+        }
+        if sys.failure.is_some() {
+            what.push("failure");
+        }
+        if sys.fighter_type.is_some() {
+            what.push("fighter type");
+        }
+        if sys.pilot_quality.is_some() {
+            what.push("pilot quality");
+        }
+        if !what.is_empty() {
+            losses
+                .state
+                .push(format!("{} of system {number} ({name})", what.join(", ")));
+        }
+    }
+}
+
+/// Why a GZF group has no FTJava `FighterGroup`, if it has none: FTJava
+/// has no gunboats, and its groups are in space (an import needs a
+/// `Position`), so a docked group goes only as its carrier's bay.
+fn group_left_out(g: &FighterGroup) -> Option<&'static str> {
+    let has = |n: &str| g.meta.iter().any(|m| m.name.eq_ignore_ascii_case(n));
+    if g.gunboat.is_some() {
+        Some("gunboats: FTJava has none")
+    } else if g.status.launch == Some(Launch::Docked) {
+        Some("docked: FTJava groups are in space; its carrier's bay is exported")
+    } else if !(has("Position-X") && has("Position-Y")) {
+        Some("no position: an FTJava group is in space at one")
+    } else {
+        None
     }
 }
 

@@ -659,6 +659,9 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
     let mut inert = 0usize;
     let mut systems_seen = 0usize;
     let mut seen: Vec<&str> = Vec::new();
+    // Systems fam's export left out (a log record lists them by number).
+    let mut restored: Vec<(usize, System)> = Vec::new();
+    let mut magazine_ids: Vec<(usize, String)> = Vec::new();
     for c in elements(n) {
         let name = c.tag_name().name();
         if !SHIP_CHILDREN.contains(&name) {
@@ -879,7 +882,11 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
                         continue;
                     }
                     cx.attributes(r, &["turn", "event", "priority"]);
-                    lines.push(log_line(r));
+                    match fam_record(cx, r) {
+                        Some(FamRecord::LeftOut(mut entries)) => restored.append(&mut entries),
+                        Some(FamRecord::Magazines(mut entries)) => magazine_ids.append(&mut entries),
+                        None => lines.push(log_line(r)),
+                    }
                 }
                 if !lines.is_empty() {
                     meta.push(Meta {
@@ -915,7 +922,8 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
         }
     }
     // Systems go in section order (FTL drives, Electronics, Defenses,
-    // Weapons), whatever order the file has them in; ids follow the file.
+    // Weapons), whatever order the file has them in, unless their ids
+    // number them all (`system_numbers`); ids follow the file.
     let implicit_ids =
         !(drive.is_some_and(|d| d.has_attribute("id")) || elements_in_order.iter().any(|e| e.node.has_attribute("id")));
     let mut ids: Vec<(i64, IdTarget, Range<usize>)> = Vec::new();
@@ -936,7 +944,11 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
         (Section::Weapons, _) => 4,
     };
     let mut positions: Vec<usize> = (0..elements_in_order.len()).collect();
-    positions.sort_by_key(|&i| order(elements_in_order[i].section, elements_in_order[i].node));
+    match system_numbers(&elements_in_order) {
+        // Ids that number every system: the systems go in their order.
+        Some(numbers) => positions.sort_by_key(|&i| numbers[i]),
+        None => positions.sort_by_key(|&i| order(elements_in_order[i].section, elements_in_order[i].node)),
+    }
     let mut index_of = vec![None; elements_in_order.len()];
     let mut payload: Vec<String> = Vec::new();
     for &i in &positions {
@@ -980,6 +992,20 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
         });
     }
     link_magazines(cx, n, &mut ship, &elements_in_order, &index_of);
+    if ship.systems.len() + restored.len() > limits::SYSTEMS {
+        cx.error(
+            tag_span(n),
+            format!(
+                "`{}` with the systems fam's export left out has more than {} systems",
+                ship.name,
+                limits::SYSTEMS
+            ),
+            format!("at most {} systems in a ship (docs/import.md, Limits)", limits::SYSTEMS),
+        );
+        restored.clear();
+    }
+    restore(&mut ship, restored, &mut ids);
+    rename_magazines(&mut ship, &magazine_ids);
     ship.meta = order_meta(meta);
     Imported {
         ship,
@@ -988,6 +1014,122 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
         implicit_ids,
         span: tag_span(n),
         inert,
+    }
+}
+
+/// The ids of a ship's systems when they number them: every system element
+/// (cargo holds aside) has a distinct whole-number `id`. fam's export writes
+/// each system's GZF number + 1 there (the main drive is 1), so the systems
+/// come back at their numbers and orders still name the same systems.
+fn system_numbers(elements: &[Element]) -> Option<Vec<i64>> {
+    let mut numbers = Vec::with_capacity(elements.len());
+    for e in elements {
+        let id = e.node.attribute("id").and_then(|v| v.trim().parse::<i64>().ok());
+        match (id, e.system.is_some()) {
+            (Some(id), true) if !numbers.contains(&id) => numbers.push(id),
+            (_, true) => return None,
+            // A cargo hold is no system: it goes after them all.
+            (_, false) => numbers.push(i64::MAX),
+        }
+    }
+    Some(numbers)
+}
+
+/// What a log record written by fam's export carries.
+enum FamRecord {
+    /// Systems FTJava has no element for, at their GZF numbers.
+    LeftOut(Vec<(usize, System)>),
+    /// Magazine ids (GZF `Magazine:`) by the magazine's GZF number.
+    Magazines(Vec<(usize, String)>),
+}
+
+/// A log record written by fam's export (`N Name; N Name` after a known
+/// prefix), or `None` for any other record.
+fn fam_record(cx: &mut Cx, r: Node<'_, '_>) -> Option<FamRecord> {
+    use super::export::{LEFT_OUT_EVENT, LEFT_OUT_PREFIX, MAGAZINES_PREFIX};
+    if r.attribute("event").map(str::trim) != Some(LEFT_OUT_EVENT) {
+        return None;
+    }
+    let body = line(r);
+    let (list, systems) = match body.strip_prefix(LEFT_OUT_PREFIX) {
+        Some(list) => (list, true),
+        None => (body.strip_prefix(MAGAZINES_PREFIX)?, false),
+    };
+    let mut left_out = Vec::new();
+    let mut magazines = Vec::new();
+    for entry in list.split(';').map(str::trim).filter(|e| !e.is_empty()) {
+        let parsed = entry.split_once(' ').and_then(|(n, name)| {
+            let number = n.parse::<usize>().ok().filter(|n| (1..=limits::SYSTEMS).contains(n))?;
+            Some((number, name.trim()))
+        });
+        let room = left_out.len() + magazines.len() < limits::SYSTEMS;
+        match parsed {
+            Some((n, name)) if room && !systems => magazines.push((n, name.to_string())),
+            Some((n, name)) if room => match crate::gzf::parse::system_kind(name, crate::gzf::Profile::Fb1) {
+                Ok(kind) => left_out.push((n, System::new(kind))),
+                Err(_) => cx.warn(
+                    text_span(r),
+                    format!("`{name}` in fam's list of systems left out is no FB1 system"),
+                    "an FB1 system name (the entry is left out)",
+                ),
+            },
+            _ => cx.warn(
+                text_span(r),
+                format!("`{entry}` in a list written by fam's export"),
+                format!(
+                    "a GZF system number from 1 to {} and a name, at most {} entries (the entry is left out)",
+                    limits::SYSTEMS,
+                    limits::SYSTEMS
+                ),
+            ),
+        }
+    }
+    Some(if systems {
+        FamRecord::LeftOut(left_out)
+    } else {
+        FamRecord::Magazines(magazines)
+    })
+}
+
+/// Gives magazines back the ids fam's export listed: the magazine at each
+/// number and the launchers linked to it.
+fn rename_magazines(ship: &mut Ship, names: &[(usize, String)]) {
+    // Every rename read from the ids as imported, then made at once, so that
+    // one magazine's new id cannot be taken for another's old one.
+    let renames: Vec<(String, String)> = names
+        .iter()
+        .filter_map(|(number, name)| {
+            let m = ship.systems.get(number - 1).filter(|x| x.kind == SystemKind::Smm)?;
+            Some((m.magazine.clone()?, name.clone()))
+        })
+        .collect();
+    for x in &mut ship.systems {
+        if !matches!(x.kind, SystemKind::Smm | SystemKind::Sml) {
+            continue;
+        }
+        if let Some((_, name)) = renames
+            .iter()
+            .find(|(old, _)| x.magazine.as_deref() == Some(old.as_str()))
+        {
+            x.magazine = Some(name.clone());
+        }
+    }
+}
+
+/// Puts systems fam's export left out back at their numbers (or last, when
+/// the ship has fewer systems), keeping `ids` pointing at the same systems.
+fn restore(ship: &mut Ship, mut restored: Vec<(usize, System)>, ids: &mut [(i64, IdTarget, Range<usize>)]) {
+    restored.sort_by_key(|(n, _)| *n);
+    for (number, system) in restored {
+        let at = (number - 1).min(ship.systems.len());
+        ship.systems.insert(at, system);
+        for (_, target, _) in ids.iter_mut() {
+            if let IdTarget::System(i) = target
+                && *i >= at
+            {
+                *i += 1;
+            }
+        }
     }
 }
 

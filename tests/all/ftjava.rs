@@ -9,7 +9,7 @@ use fam::diag::SourceFile;
 use fam::ftjava::{self, Import, Options};
 use fam::gzf::{self, Armour, DamageState, GzfFile, HullIntegrity, Item, ParseOptions, Ship, SystemKind};
 
-use super::support::{fam, fixtures, repo, text};
+use super::support::{fam, files_with, fixtures, repo, text};
 
 /// A folder of the shared data, or `None` (with a note) when absent.
 fn data(dir: &str) -> Option<PathBuf> {
@@ -487,23 +487,265 @@ fn impossible_values_are_each_named_with_what_was_expected() {
     }
 }
 
+/// A one-ship FB1 record with core systems and a Weasel (which FTJava has
+/// no element for either).
+const WEASEL_SHIP: &str = "Profile: FB1
+
+Ship:             Test Weasel
+Mass:             20
+Thrust-Rating:    4
+Damage-Track:     OO OO OO O*
+
+System:           Command Bridge
+
+System:           Power Core
+
+System:           LSS
+
+System:           FCS
+
+System:           Weasel
+
+System:           Class 1 Battery
+Firing-Arc:       FP F FS AP A AS
+";
+
 #[test]
 fn export_refuses_systems_ftjava_lacks_unless_skipped() {
-    let record = repo().join("ssd/kestrel-reach.gzf");
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("weasel.gzf");
+    std::fs::write(&record, WEASEL_SHIP).unwrap();
     let o = fam(&["export", "ftjava", record.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = text(&o.stderr);
     assert!(
-        err.contains("has no FTJava element") && err.contains("kestrel-reach.gzf:"),
+        err.contains("error: Weasel of `Test Weasel` has no FTJava element") && err.contains("weasel.gzf:16:1"),
         "{err}"
     );
+    // The core systems are left out without an error, whatever the flag.
+    assert!(!err.contains("Command Bridge of"), "{err}");
     assert!(o.stdout.is_empty());
     let o = fam(&["export", "ftjava", record.to_str().unwrap(), "--skip-unmapped"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    assert!(text(&o.stdout).starts_with("<?xml"));
-    let o = fam(&["export", "ftjava", record.to_str().unwrap(), "--ship", "No Such Ship"]);
+    let err = text(&o.stderr);
+    assert_eq!(
+        err.trim(),
+        format!(
+            "note: {}: `Test Weasel`: not exported: systems 1 Command Bridge, 2 Power Core, 3 LSS, 5 Weasel \
+             (no FTJava element; listed in its Log, where fam's import finds them)",
+            record.display()
+        )
+    );
+    let xml = text(&o.stdout);
+    assert!(xml.starts_with("<?xml"));
+    // The FCS is system 4 (id 5), the battery system 6 (id 7).
+    assert!(xml.contains("<FireControl id=\"5\"/>"), "{xml}");
+    assert!(xml.contains("<BeamBattery id=\"7\" rating=\"1\""), "{xml}");
+    let imported = ftjava::import(&SourceFile::new("weasel.xml", xml.as_str()), &Options::default());
+    assert!(!imported.has_errors());
+    let kinds: Vec<SystemKind> = ship(&imported.gzf, "Test Weasel")
+        .systems
+        .iter()
+        .map(|x| x.kind.clone())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            SystemKind::CommandBridge,
+            SystemKind::PowerCore,
+            SystemKind::LifeSupport,
+            SystemKind::FireControl,
+            SystemKind::Weasel,
+            SystemKind::Beam { class: 1 },
+        ]
+    );
+    let o = fam(&["export", "ftjava", "ssd/kestrel-reach.gzf", "--ship", "No Such Ship"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("no ship named `No Such Ship`"));
+}
+
+// ---- The shipped library through FTJava and back ----------------------------
+
+/// Every shipped record, its text and its model.
+fn shipped() -> Vec<(String, String, gzf::Parsed)> {
+    files_with(&repo().join("ssd"), "gzf")
+        .into_iter()
+        .map(|p| {
+            let name = format!("ssd/{}", p.file_name().unwrap().to_string_lossy());
+            let text = std::fs::read_to_string(&p).unwrap();
+            let parsed = gzf::parse(&text, &ParseOptions::default());
+            assert!(!parsed.has_errors(), "{name} does not parse");
+            (name, text, parsed)
+        })
+        .collect()
+}
+
+/// A shipped FB1 record exported as `fam export ftjava` does it, and
+/// imported back.
+fn through_ftjava(name: &str, text: &str, parsed: &gzf::Parsed) -> GzfFile {
+    let request = ftjava::export::Request {
+        text,
+        file: &parsed.file,
+        spans: &parsed.spans,
+        ship: None,
+        title: name,
+        skip_unmapped: false,
+    };
+    let exported = ftjava::export::export(&request);
+    let refused: Vec<_> = exported.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert!(refused.is_empty(), "{name}: export refused: {refused:?}");
+    let back = ftjava::import(
+        &SourceFile::new(format!("{name}.xml"), exported.xml.as_str()),
+        &Options::default(),
+    );
+    assert!(
+        !back.has_errors(),
+        "{name}: the export does not import:\n{}",
+        errors(&SourceFile::new("exported", exported.xml.as_str()), &back)
+    );
+    // What the import wrote must read back as a record.
+    let reread = reparse(&back.gzf);
+    assert!(!reread.has_errors(), "{name}: the reimported record does not read back");
+    reread.file
+}
+
+#[test]
+fn every_shipped_fb1_record_exports_without_flags_saying_once_per_ship_what_is_left_out() {
+    let mut exported = 0;
+    for (name, _, parsed) in shipped() {
+        if parsed.file.profile != gzf::Profile::Fb1 {
+            continue;
+        }
+        exported += 1;
+        let o = fam(&["export", "ftjava", &name]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{name}: {err}");
+        assert!(!err.contains("error"), "{name}: {err}");
+        let xml = text(&o.stdout);
+        let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let ships: Vec<&Ship> = parsed.file.ships().collect();
+        let written = doc.descendants().filter(|n| n.has_tag_name("Ship")).count();
+        assert_eq!(written, ships.len(), "{name}: every ship is exported");
+        // One note per ship at most, one warning per ship at most, and one
+        // note for the file's other blocks.
+        for s in &ships {
+            let notes = err
+                .lines()
+                .filter(|l| l.starts_with(&format!("note: {name}: `{}`:", s.name)))
+                .count();
+            let core = s.systems.iter().any(|x| x.kind.is_core());
+            assert_eq!(
+                notes,
+                usize::from(core || s.systems.iter().any(|x| x.mass.is_some())),
+                "{name}: {err}"
+            );
+            let warnings = err
+                .lines()
+                .filter(|l| l.starts_with("warning:") && l.contains(&format!("`{}`", s.name)))
+                .count();
+            assert!(warnings <= 1, "{name}: {err}");
+        }
+        let lines_of = |prefix: &str| err.lines().filter(|l| l.starts_with(prefix)).count();
+        assert!(lines_of("warning:") <= ships.len(), "{name}: {err}");
+        assert!(lines_of("note:") <= ships.len() + 1, "{name}: {err}");
+    }
+    assert_eq!(exported, 4, "the library has four FB1 records");
+}
+
+#[test]
+fn the_tessaly_flotilla_leaves_its_fleet_and_gunboats_out_in_one_note() {
+    let o = fam(&["export", "ftjava", "ssd/tessaly-gunboats.gzf"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(
+        text(&o.stderr).trim(),
+        "note: ssd/tessaly-gunboats.gzf: left out, FTJava having no element for them: \
+         fleet block `Tessaly Free Ports Boat Flotilla` (FTJava keeps a ship's fleet as its `Race`); \
+         fighter group `Kiln Lances` (gunboats: FTJava has none); \
+         fighter group `Kiln Darts` (gunboats: FTJava has none)"
+    );
+    let xml = text(&o.stdout);
+    assert!(!xml.contains("<FighterGroup"), "{xml}");
+}
+
+#[test]
+fn the_ft2_record_is_refused_by_its_profile_at_its_profile_line() {
+    let o = fam(&["export", "ftjava", "ssd/old-veldt-militia.gzf"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    let err = text(&o.stderr);
+    assert!(
+        err.starts_with("error: the FT2 profile cannot be exported to FTJava: FTJava holds FB1 ships only\n")
+            && err.contains("--> ssd/old-veldt-militia.gzf:1:1")
+            && err.contains("Profile:          FT2")
+            && err.contains("docs/import.md, FT2 records"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_round_trip_through_ftjava_keeps_every_shipped_systems_number() {
+    let mut compared = 0;
+    for (name, text, parsed) in shipped() {
+        if parsed.file.profile != gzf::Profile::Fb1 {
+            continue;
+        }
+        let back = through_ftjava(&name, &text, &parsed);
+        for s in parsed.file.ships() {
+            let b = ship(&back, &s.name);
+            assert_eq!(b.systems.len(), s.systems.len(), "{name}: `{}`", s.name);
+            for (k, (x, y)) in s.systems.iter().zip(&b.systems).enumerate() {
+                let at = format!("{name}: `{}` system {}", s.name, k + 1);
+                assert_eq!(x.kind, y.kind, "{at}");
+                assert_eq!(x.status.damage, y.status.damage, "{at}");
+                assert_eq!(x.magazine, y.magazine, "{at}");
+                if x.kind != SystemKind::Pds {
+                    // PDS fire all round: FTJava gives them no arcs.
+                    assert_eq!(x.arcs, y.arcs, "{at}");
+                }
+                compared += 1;
+            }
+        }
+    }
+    // 19 FB1 ships in the library, each with more than four systems.
+    assert!(compared > 19 * 4, "{compared} systems compared");
+}
+
+/// Shipped scenarios whose records all come back whole from FTJava (the
+/// others use the FT2 record, gunboats or a docked group block, which
+/// FTJava cannot hold).
+const SCENARIOS_THROUGH_FTJAVA: &[&str] = &[
+    "battleship-vs-missiles",
+    "duel",
+    "fleet-action",
+    "missile-strike",
+    "standing-orders",
+];
+
+#[test]
+fn shipped_scenarios_plot_the_same_systems_on_ships_brought_back_from_ftjava() {
+    let back: Vec<(String, String)> = shipped()
+        .into_iter()
+        .filter(|(_, _, p)| p.file.profile == gzf::Profile::Fb1)
+        .map(|(name, text, parsed)| {
+            let file = through_ftjava(&name, &text, &parsed);
+            (format!("../{name}"), gzf::write(&file))
+        })
+        .collect();
+    for scenario in SCENARIOS_THROUGH_FTJAVA {
+        let path = repo().join(format!("scenarios/{scenario}.toml"));
+        let original = fam::orders::load_scenario(&path, &[], &ParseOptions::default())
+            .unwrap_or_else(|_| panic!("{scenario} does not load"));
+        let source = SourceFile::new(path.display().to_string(), std::fs::read_to_string(&path).unwrap());
+        let mut read = |p: &str| -> Result<SourceFile, String> {
+            back.iter()
+                .find(|(n, _)| n == p)
+                .map(|(n, t)| SourceFile::new(n.clone(), t.as_str()))
+                .ok_or_else(|| format!("{p} was not brought back from FTJava"))
+        };
+        let reloaded = fam::orders::build(source, Vec::new(), &mut read, &ParseOptions::default())
+            .unwrap_or_else(|reports| panic!("{scenario}: {:?}", super::support::diagnostic_lines(&reports)));
+        assert_eq!(reloaded.plot, original.plot, "{scenario}: the plots name other systems");
+    }
 }
 
 // ---- The shared data: Fleet Book 1 and the F&M example games ----------------

@@ -12,6 +12,7 @@ mod fighters_robust;
 mod ftjava;
 mod fuzz;
 mod golden;
+mod gzf_doc;
 mod hostile;
 mod messages;
 mod orders;

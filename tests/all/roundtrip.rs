@@ -5,7 +5,7 @@
 use fam::gzf::{self, ParseOptions, model::*};
 use proptest::prelude::*;
 
-use crate::support::{files_with, fixtures, repo};
+use crate::support::{fam, files_with, fixtures, repo, text};
 
 fn round_trip(name: &str, text: &str) {
     let options = ParseOptions {
@@ -32,6 +32,26 @@ fn every_shipped_record_and_valid_fixture_round_trips() {
     for path in paths {
         let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
         round_trip(&path.display().to_string(), &text);
+    }
+}
+
+#[test]
+fn every_shipped_record_is_in_the_form_fam_ssd_fmt_writes() {
+    let paths = files_with(&repo().join("ssd"), "gzf");
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = vec!["ssd", "fmt", "--out", dir.path().to_str().unwrap()];
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    args.extend(names.iter().map(String::as_str));
+    let o = fam(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    for path in &paths {
+        let formatted = std::fs::read(dir.path().join(path.file_name().unwrap())).unwrap();
+        assert!(
+            std::fs::read(path).unwrap() == formatted,
+            "{} is not in canonical form: run `fam ssd fmt --in-place {}`",
+            path.display(),
+            path.display()
+        );
     }
 }
 
