@@ -895,12 +895,17 @@ pub fn parse_shard(s: &str) -> Result<ShardArg, String> {
 pub const SLURM_TASK: &str = "SLURM_ARRAY_TASK_ID";
 /// SLURM job arrays: the number of tasks, which must be N when set.
 pub const SLURM_COUNT: &str = "SLURM_ARRAY_TASK_COUNT";
+/// SLURM job arrays: the lowest and highest task ids, within 1 to N when set.
+pub const SLURM_MIN: &str = "SLURM_ARRAY_TASK_MIN";
+pub const SLURM_MAX: &str = "SLURM_ARRAY_TASK_MAX";
 /// Kubernetes Indexed Jobs: the completion index, 0-based (K − 1).
 pub const K8S_INDEX: &str = "JOB_COMPLETION_INDEX";
 
 /// Shard K of `count` from a scheduler's environment (`--shard env/N`):
 /// `SLURM_ARRAY_TASK_ID` is K itself (1-based: `--array=1-N`), checked
-/// against `SLURM_ARRAY_TASK_COUNT` when that is set; `JOB_COMPLETION_INDEX`
+/// against `SLURM_ARRAY_TASK_COUNT`, `…_MIN` and `…_MAX` when they are set
+/// (an array of ids 0 to N − 1 is refused by every task, not only task 0,
+/// which would leave shard N unplayed); `JOB_COMPLETION_INDEX`
 /// is K − 1 (0-based, as Kubernetes counts). When both are set they must
 /// name the same shard. `var` looks a variable up (`None`: not set), so
 /// that this reads no environment itself. Returns the shard and where it
@@ -929,13 +934,7 @@ pub fn shard_from_env(count: u64, var: &dyn Fn(&str) -> Option<String>) -> Resul
             ));
         }
         Some(id) => {
-            if let Some(tasks) = number(SLURM_COUNT)?
-                && tasks != count
-            {
-                return Err(format!(
-                    "{SLURM_COUNT}={tasks}, but the batch is cut into {count} shards: submit the array as --array=1-{count}"
-                ));
-            }
+            slurm_array(count, &number)?;
             Some(id)
         }
     };
@@ -960,6 +959,30 @@ pub fn shard_from_env(count: u64, var: &dyn Fn(&str) -> Option<String>) -> Resul
         (None, None) => Err(format!(
             "neither {SLURM_TASK} nor {K8S_INDEX} is set (outside a SLURM array or a Kubernetes Indexed Job, pass --shard K/{count})"
         )),
+    }
+}
+
+/// The SLURM array a task belongs to is ids 1 to `count`, as far as its
+/// variables say.
+fn slurm_array(count: u64, number: &dyn Fn(&str) -> Result<Option<u64>, String>) -> Result<(), String> {
+    let submit = format!("submit the array as --array=1-{count}");
+    if let Some(tasks) = number(SLURM_COUNT)?
+        && tasks != count
+    {
+        return Err(format!(
+            "{SLURM_COUNT}={tasks}, but the batch is cut into {count} shards: {submit} (rerun one shard with --shard K/{count})"
+        ));
+    }
+    if let Some(0) = number(SLURM_MIN)? {
+        return Err(format!(
+            "{SLURM_MIN}=0, but shards are numbered from 1: {submit}"
+        ));
+    }
+    match number(SLURM_MAX)? {
+        Some(max) if max > count => Err(format!(
+            "{SLURM_MAX}={max}, but there are only {count} shards: {submit}"
+        )),
+        _ => Ok(()),
     }
 }
 

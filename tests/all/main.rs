@@ -1,7 +1,9 @@
 //! All integration tests build into one binary, grouped by area.
 
 mod batch;
+mod batch_formats;
 mod battle;
+mod cluster;
 mod cli;
 mod doctrine;
 mod doctrine_auto;
