@@ -871,9 +871,7 @@ pub enum ShardArg {
 }
 
 pub fn parse_shard(s: &str) -> Result<ShardArg, String> {
-    let (k, n) = s
-        .split_once('/')
-        .ok_or("expected K/N (for example 2/8) or env/N")?;
+    let (k, n) = s.split_once('/').ok_or("expected K/N (for example 2/8) or env/N")?;
     let count: u64 = n.trim().parse().map_err(|_| format!("`{n}` is not a shard count"))?;
     if count == 0 {
         return Err("N must be at least 1".into());
@@ -974,9 +972,7 @@ fn slurm_array(count: u64, number: &dyn Fn(&str) -> Result<Option<u64>, String>)
         ));
     }
     if let Some(0) = number(SLURM_MIN)? {
-        return Err(format!(
-            "{SLURM_MIN}=0, but shards are numbered from 1: {submit}"
-        ));
+        return Err(format!("{SLURM_MIN}=0, but shards are numbered from 1: {submit}"));
     }
     match number(SLURM_MAX)? {
         Some(max) if max > count => Err(format!(
@@ -988,10 +984,7 @@ fn slurm_array(count: u64, number: &dyn Fn(&str) -> Result<Option<u64>, String>)
 
 /// A number of runs, at least 1.
 fn parse_runs(s: &str) -> Result<u64, String> {
-    let runs: u64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number of runs"))?;
+    let runs: u64 = s.trim().parse().map_err(|_| format!("`{s}` is not a number of runs"))?;
     if runs == 0 {
         return Err("a batch plays at least 1 run".into());
     }

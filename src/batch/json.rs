@@ -873,9 +873,8 @@ pub fn merge_named(mut parts: Vec<(String, Report)>) -> Result<Report, String> {
     let mut out = parts[0].1.clone();
     out.meta.shard = None;
     for (i, (name, p)) in parts.iter().enumerate() {
-        same_batch(&out.meta, &p.meta).map_err(|what| {
-            format!("{name} differs from {first} in {what}: they are not shards of one batch")
-        })?;
+        same_batch(&out.meta, &p.meta)
+            .map_err(|what| format!("{name} differs from {first} in {what}: they are not shards of one batch"))?;
         if i == 0 {
             continue;
         }

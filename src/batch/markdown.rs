@@ -251,7 +251,9 @@ fn table(header: &[&str], align: &[Align], rows: &[Vec<String>]) -> String {
             *w = (*w).max(cell.chars().count().max(3));
         }
     }
-    let padded = widths.iter().sum::<usize>() + 3 * widths.len() + 1 <= WIDTH;
+    // `| ` + cells joined by ` | ` + ` |`: the widths and 3 per column, plus 1.
+    let line_width = widths.iter().sum::<usize>() + 3 * widths.len() + 1;
+    let padded = line_width <= WIDTH;
     let line = |cells: &mut dyn Iterator<Item = (String, usize, Align)>| -> String {
         let parts: Vec<String> = cells
             .map(|(c, w, a)| match (padded, a) {
@@ -262,7 +264,13 @@ fn table(header: &[&str], align: &[Align], rows: &[Vec<String>]) -> String {
             .collect();
         format!("| {} |\n", parts.join(" | "))
     };
-    let mut out = line(&mut header.iter().zip(&widths).zip(align).map(|((h, w), a)| (h.to_string(), *w, *a)));
+    let mut out = line(
+        &mut header
+            .iter()
+            .zip(&widths)
+            .zip(align)
+            .map(|((h, w), a)| (h.to_string(), *w, *a)),
+    );
     let rules = widths.iter().zip(align).map(|(w, a)| {
         let dashes = if padded { *w } else { 3 };
         let rule = match a {
@@ -274,7 +282,11 @@ fn table(header: &[&str], align: &[Align], rows: &[Vec<String>]) -> String {
     out.push_str(&line(&mut rules.collect::<Vec<_>>().into_iter()));
     for row in rows {
         out.push_str(&line(
-            &mut row.iter().zip(&widths).zip(align).map(|((c, w), a)| (c.clone(), *w, *a)),
+            &mut row
+                .iter()
+                .zip(&widths)
+                .zip(align)
+                .map(|((c, w), a)| (c.clone(), *w, *a)),
         ));
     }
     out

@@ -98,7 +98,10 @@ pub fn render(report: &Report, kind: Kind) -> Result<Vec<u8>, String> {
         }
         Kind::Png => {
             let mut rgb = vec![0u8; w as usize * h as usize * 3];
-            draw(&BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area(), report)?;
+            draw(
+                &BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area(),
+                report,
+            )?;
             png_bytes(&rgb, (w, h))
         }
     }
@@ -161,10 +164,7 @@ fn draw_outcomes<DB: DrawingBackend>(top: &DrawingArea<DB, Shift>, report: &Repo
     }
     let labels: Vec<String> = outcomes.iter().map(|o| o.0.clone()).collect();
     let mut chart = ChartBuilder::on(top)
-        .caption(
-            "Outcome (bars: rate, whiskers: 95 % Wilson interval)",
-            (FONT, 15),
-        )
+        .caption("Outcome (bars: rate, whiskers: 95 % Wilson interval)", (FONT, 15))
         .margin(12)
         .x_label_area_size(30)
         .y_label_area_size(50)

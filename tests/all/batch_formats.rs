@@ -37,9 +37,15 @@ fn cells(line: &str) -> Vec<String> {
 fn the_markdown_summary_of_every_shipped_scenario_fits_in_80_columns() {
     for path in files_with(&repo().join("scenarios"), "toml") {
         let scenario = path.display().to_string();
-        let md = ok(&["batch", &scenario, "--runs", "200", "--seed", "5", "--format", "markdown"]);
+        let md = ok(&[
+            "batch", &scenario, "--runs", "200", "--seed", "5", "--format", "markdown",
+        ]);
         for line in md.lines() {
-            assert!(line.chars().count() <= 80, "{scenario}: {} wide: {line}", line.chars().count());
+            assert!(
+                line.chars().count() <= 80,
+                "{scenario}: {} wide: {line}",
+                line.chars().count()
+            );
         }
         let json: serde_json::Value =
             serde_json::from_str(&ok(&["batch", &scenario, "--runs", "200", "--seed", "5", "--json"])).unwrap();
@@ -51,7 +57,11 @@ fn the_markdown_summary_of_every_shipped_scenario_fits_in_80_columns() {
         for table in &tables {
             let width = cells(table[0]).len();
             assert!(table.iter().all(|l| cells(l).len() == width), "{scenario}: {table:?}");
-            assert!(cells(table[1]).iter().all(|c| c.chars().all(|ch| ch == '-' || ch == ':')));
+            assert!(
+                cells(table[1])
+                    .iter()
+                    .all(|c| c.chars().all(|ch| ch == '-' || ch == ':'))
+            );
         }
         // Every side's win rate as the JSON gives it, to one decimal.
         for side in sides {
@@ -88,7 +98,10 @@ fn format_json_is_json_and_the_text_table_stays_the_default() {
     assert_eq!(with(&["--format", "json"]), with(&["--json"]));
     let table = with(&[]);
     assert_eq!(with(&["--format", "text"]), table);
-    assert!(table.contains("alive if won") && !table.contains("lives|win"), "{table}");
+    assert!(
+        table.contains("alive if won") && !table.contains("lives|win"),
+        "{table}"
+    );
     // The merged shards print Markdown too.
     let dir = tempfile::tempdir().unwrap();
     let mut parts = Vec::new();
@@ -99,7 +112,15 @@ fn format_json_is_json_and_the_text_table_stays_the_default() {
     }
     let merged = ok(&["merge", &parts[0], &parts[1], "--format", "markdown"]);
     assert_eq!(merged, with(&["--format", "markdown"]));
-    let out = fam(&["batch", "scenarios/duel.toml", "--runs", "5", "--json", "--format", "markdown"]);
+    let out = fam(&[
+        "batch",
+        "scenarios/duel.toml",
+        "--runs",
+        "5",
+        "--json",
+        "--format",
+        "markdown",
+    ]);
     assert_eq!(out.status.code(), Some(2), "--json and --format markdown conflict");
 }
 
@@ -143,7 +164,11 @@ fn the_plot_is_written_as_png_or_svg_by_its_extension() {
     assert!(red > 1000, "{red} pixels of the destroyed colour");
 
     let svg = std::fs::read_to_string(&svg_path).unwrap();
-    assert!(svg.starts_with("<svg") && svg.contains("Duel off Cold Harbour"), "{}", &svg[..200]);
+    assert!(
+        svg.starts_with("<svg") && svg.contains("Duel off Cold Harbour"),
+        "{}",
+        &svg[..200]
+    );
 }
 
 #[test]
@@ -152,7 +177,14 @@ fn a_plot_that_is_neither_png_nor_svg_is_refused_before_the_runs() {
     for name in ["out.jpg", "out", "out.png.txt"] {
         let path = dir.path().join(name);
         // A billion runs: refused at once, or the test would not end.
-        let out = fam(&["batch", "scenarios/duel.toml", "--runs", "1000000000", "--plot", path.to_str().unwrap()]);
+        let out = fam(&[
+            "batch",
+            "scenarios/duel.toml",
+            "--runs",
+            "1000000000",
+            "--plot",
+            path.to_str().unwrap(),
+        ]);
         assert_eq!(out.status.code(), Some(2), "{name}");
         assert!(text(&out.stderr).contains("`.svg` or `.png`"), "{}", text(&out.stderr));
         assert!(!path.exists() && out.stdout.is_empty(), "{name}");
@@ -173,12 +205,19 @@ fn zero_runs_are_refused_by_batch_compare_and_tune() {
         let out = fam(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = text(&out.stderr);
-        assert!(err.contains("--runs") && err.contains("at least 1 run"), "{args:?}: {err}");
+        assert!(
+            err.contains("--runs") && err.contains("at least 1 run"),
+            "{args:?}: {err}"
+        );
         assert!(out.stdout.is_empty());
     }
     let out = fam(&["tune", duel, "--side", "Ilse", "--runs", "100000001"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("at most 100000000 runs"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("at most 100000000 runs"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

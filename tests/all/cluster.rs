@@ -35,7 +35,10 @@ fn recipe(name: &str) -> String {
     let start = body.find('\n').unwrap() + 1;
     let end = body[start..].find("```").unwrap();
     let block = &body[start..start + end];
-    assert!(block.contains("--runs 100000") || !block.contains("fam batch"), "{block}");
+    assert!(
+        block.contains("--runs 100000") || !block.contains("fam batch"),
+        "{block}"
+    );
     block
         .replace("--runs 100000", &format!("--runs {RUNS}"))
         .replace("scenarios/duel.toml", &duel())
@@ -144,9 +147,19 @@ fn the_documented_kubernetes_indexed_job_merges_into_the_whole_batch() {
 #[test]
 fn shard_env_picks_the_same_runs_as_the_explicit_shard() {
     let args = |shard: &str| -> Vec<String> {
-        ["batch", "scenarios/duel.toml", "--runs", "90", "--seed", "7", "--shard", shard, "--json"]
-            .map(String::from)
-            .to_vec()
+        [
+            "batch",
+            "scenarios/duel.toml",
+            "--runs",
+            "90",
+            "--seed",
+            "7",
+            "--shard",
+            shard,
+            "--json",
+        ]
+        .map(String::from)
+        .to_vec()
     };
     let run = |shard: &str, vars: &[(&str, &str)]| -> String {
         let a = args(shard);
@@ -160,7 +173,10 @@ fn shard_env_picks_the_same_runs_as_the_explicit_shard() {
         let index = (k - 1).to_string();
         assert_eq!(run("env/3", &[("SLURM_ARRAY_TASK_ID", &slurm)]), explicit, "shard {k}");
         assert_eq!(run("env/3", &[("JOB_COMPLETION_INDEX", &index)]), explicit, "shard {k}");
-        let both = [("SLURM_ARRAY_TASK_ID", slurm.as_str()), ("JOB_COMPLETION_INDEX", index.as_str())];
+        let both = [
+            ("SLURM_ARRAY_TASK_ID", slurm.as_str()),
+            ("JOB_COMPLETION_INDEX", index.as_str()),
+        ];
         assert_eq!(run("env/3", &both), explicit, "shard {k}");
         let j: serde_json::Value = serde_json::from_str(&explicit).unwrap();
         assert_eq!(j["shard"]["index"], k);
@@ -173,8 +189,14 @@ fn shard_env_refuses_a_shard_it_cannot_name_naming_the_variable() {
     let cases: [(&[(&str, &str)], &str); 8] = [
         (&[], "neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set"),
         (&[("SLURM_ARRAY_TASK_ID", "0")], "SLURM_ARRAY_TASK_ID=0"),
-        (&[("SLURM_ARRAY_TASK_ID", "5")], "SLURM_ARRAY_TASK_ID=5 is not a shard of 4"),
-        (&[("SLURM_ARRAY_TASK_ID", "two")], "SLURM_ARRAY_TASK_ID=`two` is not a whole number"),
+        (
+            &[("SLURM_ARRAY_TASK_ID", "5")],
+            "SLURM_ARRAY_TASK_ID=5 is not a shard of 4",
+        ),
+        (
+            &[("SLURM_ARRAY_TASK_ID", "two")],
+            "SLURM_ARRAY_TASK_ID=`two` is not a whole number",
+        ),
         (
             &[("SLURM_ARRAY_TASK_ID", "2"), ("SLURM_ARRAY_TASK_COUNT", "8")],
             "SLURM_ARRAY_TASK_COUNT=8",
@@ -183,7 +205,10 @@ fn shard_env_refuses_a_shard_it_cannot_name_naming_the_variable() {
             &[("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_MIN", "0")],
             "SLURM_ARRAY_TASK_MIN=0",
         ),
-        (&[("JOB_COMPLETION_INDEX", "4")], "JOB_COMPLETION_INDEX=4 is not a shard of 4"),
+        (
+            &[("JOB_COMPLETION_INDEX", "4")],
+            "JOB_COMPLETION_INDEX=4 is not a shard of 4",
+        ),
         (
             &[("SLURM_ARRAY_TASK_ID", "2"), ("JOB_COMPLETION_INDEX", "2")],
             "SLURM_ARRAY_TASK_ID=2 and JOB_COMPLETION_INDEX=2 name different shards",
@@ -191,7 +216,15 @@ fn shard_env_refuses_a_shard_it_cannot_name_naming_the_variable() {
     ];
     for (vars, want) in cases {
         let out = fam_env(
-            &["batch", "scenarios/duel.toml", "--runs", "8", "--shard", "env/4", "--json"],
+            &[
+                "batch",
+                "scenarios/duel.toml",
+                "--runs",
+                "8",
+                "--shard",
+                "env/4",
+                "--json",
+            ],
             vars,
         );
         assert_eq!(out.status.code(), Some(2), "{vars:?}");
@@ -280,7 +313,10 @@ fn merge_refuses_shards_of_different_batches_naming_the_files() {
     // Cut from another number of runs.
     let bigger = other(&["--runs", "90", "--shard", "3/3"], "of-90.json");
     let err = refused(&["merge", &p[0], &p[1], &bigger]);
-    assert!(err.contains("of 60 runs") && err.contains("of 90 runs") && err.contains(&bigger), "{err}");
+    assert!(
+        err.contains("of 60 runs") && err.contains("of 90 runs") && err.contains(&bigger),
+        "{err}"
+    );
     // A whole batch among shards.
     let whole = other(&["--runs", "60"], "whole.json");
     let err = refused(&["merge", &whole, &p[0], &p[1], &p[2]]);
@@ -321,5 +357,8 @@ fn a_shard_whose_batch_runs_disagree_with_its_run_range_is_refused() {
     let edited = dir.path().join("edited.json");
     std::fs::write(&edited, v.to_string()).unwrap();
     let err = refused(&["merge", &p[0], edited.to_str().unwrap(), &p[2]]);
-    assert!(err.contains("edited.json") && err.contains("shard 2/3 of 99 runs"), "{err}");
+    assert!(
+        err.contains("edited.json") && err.contains("shard 2/3 of 99 runs"),
+        "{err}"
+    );
 }

@@ -3,8 +3,8 @@
 mod batch;
 mod batch_formats;
 mod battle;
-mod cluster;
 mod cli;
+mod cluster;
 mod doctrine;
 mod doctrine_auto;
 mod engine;
