@@ -386,7 +386,7 @@ mod tests {
     fn text_wraps_at_spaces_within_the_width() {
         let text = "one two three four five six seven";
         assert_eq!(wrap(text, 10), "one two\nthree four\nfive six\nseven");
-        assert_eq!(hanging("- aaa bbb ccc", 8, "  "), "- aaa\n  bbb ccc");
+        assert_eq!(hanging("- aaa bbb ccc", 9, "  "), "- aaa bbb\n  ccc");
         assert_eq!(wrap("averyveryverylongword x", 5), "averyveryverylongword\nx");
     }
 
