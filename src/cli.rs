@@ -1321,18 +1321,20 @@ fn resolve_shard(arg: Option<ShardArg>) -> Result<Option<Shard>, ExitCode> {
     }
 }
 
-/// The output options that can be refused before a run is played.
-fn check_outputs(out: &BatchOutputArgs) -> Result<(), ExitCode> {
-    out.plot_kind().map(|_| ()).map_err(|e| {
+/// The output options that can be refused before a run is played: a
+/// picture over one of `inputs`, or of neither kind.
+fn check_outputs(out: &BatchOutputArgs, inputs: &[PathBuf]) -> Result<(), ExitCode> {
+    let plot: Vec<Output> = out.plot.iter().map(|p| Output::new(p, Vec::new())).collect();
+    let checked = files::guard(&plot, inputs)
+        .map_err(|e| e.to_string())
+        .and_then(|()| out.plot_kind().map(|_| ()));
+    checked.map_err(|e| {
         eprintln!("error: {e}");
         ExitCode::from(BAD_INPUT)
     })
 }
 
 fn batch(args: &BatchArgs) -> anyhow::Result<ExitCode> {
-    if let Err(code) = check_outputs(&args.out) {
-        return Ok(code);
-    }
     let shard = match resolve_shard(args.shard) {
         Ok(s) => s,
         Err(code) => return Ok(code),
@@ -1340,6 +1342,9 @@ fn batch(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     let Some(loaded) = load_for_batch(&args.scenario, &args.orders, &args.load) else {
         return Ok(ExitCode::from(BAD_INPUT));
     };
+    if let Err(code) = check_outputs(&args.out, &batch_inputs(args, &loaded)) {
+        return Ok(code);
+    }
     if let Some(path) = &args.checkpoint {
         // The checkpoint is written over and over: never over an input.
         let mut inputs = batch_inputs(args, &loaded);
@@ -1550,7 +1555,7 @@ fn tune(args: &TuneArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
-    if let Err(code) = check_outputs(&args.out) {
+    if let Err(code) = check_outputs(&args.out, &args.files) {
         return Ok(code);
     }
     let mut parts = Vec::new();
