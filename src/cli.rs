@@ -1034,34 +1034,156 @@ pub struct Shard {
 }
 
 impl Shard {
-    /// The run indices of this shard of a batch of `runs` runs: from
-    /// `⌊runs·(K−1)/N⌋` to `⌊runs·K/N⌋`, so the N shards tile `0..runs`
-    /// exactly and differ in size by at most one run, for any `runs` and N
-    /// up to 2^64 − 1. (A shard outside `1..=N`, which [`parse_shard`]
-    /// refuses, is taken as the nearest one.)
+    /// The run indices of this shard of a batch of `runs` runs
+    /// ([`crate::batch::shard_range`]): the N shards tile `0..runs` exactly.
     pub fn range(self, runs: u64) -> std::ops::Range<u64> {
-        let count = self.count.max(1);
-        let k = self.index.clamp(1, count);
-        slice_point(runs, k - 1, count)..slice_point(runs, k, count)
+        crate::batch::shard_range(self.index, self.count, runs)
     }
 }
 
-/// `⌊runs·k/count⌋` for `k ≤ count`, computed in 128 bits: the product
-/// does not fit in 64, the quotient is at most `runs`.
-fn slice_point(runs: u64, k: u64, count: u64) -> u64 {
-    let at = u128::from(runs) * u128::from(k) / u128::from(count);
-    u64::try_from(at).unwrap_or(runs)
+/// `--shard`: `K/N`, or `env/N` (K read from a cluster scheduler's
+/// environment when the batch starts: [`shard_from_env`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShardArg {
+    Fixed(Shard),
+    Env { count: u64 },
 }
 
-fn parse_shard(s: &str) -> Result<Shard, String> {
-    let (k, n) = s.split_once('/').ok_or("expected K/N, for example 2/8")?;
-    let index: u64 = k.trim().parse().map_err(|_| format!("`{k}` is not a shard number"))?;
+pub fn parse_shard(s: &str) -> Result<ShardArg, String> {
+    let (k, n) = s.split_once('/').ok_or("expected K/N (for example 2/8) or env/N")?;
     let count: u64 = n.trim().parse().map_err(|_| format!("`{n}` is not a shard count"))?;
-    if count == 0 || index == 0 || index > count {
-        return Err(format!("shard {index}/{count}: K must be 1 to N, and N at least 1"));
+    if count == 0 {
+        return Err("N must be at least 1".into());
     }
-    Ok(Shard { index, count })
+    if k.trim() == "env" {
+        return Ok(ShardArg::Env { count });
+    }
+    let index: u64 = k
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{k}` is not a shard number (K/N, or env/N)"))?;
+    if index == 0 || index > count {
+        return Err(format!("shard {index}/{count}: K must be 1 to N"));
+    }
+    Ok(ShardArg::Fixed(Shard { index, count }))
 }
+
+/// SLURM job arrays: the task's id, taken as K (submit with `--array=1-N`).
+pub const SLURM_TASK: &str = "SLURM_ARRAY_TASK_ID";
+/// SLURM job arrays: the number of tasks, which must be N when set.
+pub const SLURM_COUNT: &str = "SLURM_ARRAY_TASK_COUNT";
+/// SLURM job arrays: the lowest and highest task ids, within 1 to N when set.
+pub const SLURM_MIN: &str = "SLURM_ARRAY_TASK_MIN";
+pub const SLURM_MAX: &str = "SLURM_ARRAY_TASK_MAX";
+/// Kubernetes Indexed Jobs: the completion index, 0-based (K − 1).
+pub const K8S_INDEX: &str = "JOB_COMPLETION_INDEX";
+
+/// Shard K of `count` from a scheduler's environment (`--shard env/N`):
+/// `SLURM_ARRAY_TASK_ID` is K itself (1-based: `--array=1-N`), checked
+/// against `SLURM_ARRAY_TASK_COUNT`, `…_MIN` and `…_MAX` when they are set
+/// (an array of ids 0 to N − 1 is refused by every task, not only task 0,
+/// which would leave shard N unplayed); `JOB_COMPLETION_INDEX`
+/// is K − 1 (0-based, as Kubernetes counts). When both are set they must
+/// name the same shard. `var` looks a variable up (`None`: not set), so
+/// that this reads no environment itself. Returns the shard and where it
+/// came from (`SLURM_ARRAY_TASK_ID=3`), or why there is none.
+pub fn shard_from_env(count: u64, var: &dyn Fn(&str) -> Option<String>) -> Result<(Shard, String), String> {
+    let number = |name: &str| -> Result<Option<u64>, String> {
+        match var(name) {
+            None => Ok(None),
+            Some(v) => v
+                .trim()
+                .parse::<u64>()
+                .map(Some)
+                .map_err(|_| format!("{name}=`{v}` is not a whole number")),
+        }
+    };
+    let slurm = match number(SLURM_TASK)? {
+        None => None,
+        Some(0) => {
+            return Err(format!(
+                "{SLURM_TASK}=0, but shards are numbered from 1: submit the array as --array=1-{count}"
+            ));
+        }
+        Some(id) if id > count => {
+            return Err(format!(
+                "{SLURM_TASK}={id} is not a shard of {count} (1 to {count}: submit the array as --array=1-{count})"
+            ));
+        }
+        Some(id) => {
+            slurm_array(count, &number)?;
+            Some(id)
+        }
+    };
+    let k8s = match number(K8S_INDEX)? {
+        None => None,
+        Some(i) if i >= count => {
+            return Err(format!(
+                "{K8S_INDEX}={i} is not a shard of {count} (0 to {}: set the Job's completions to {count})",
+                count - 1
+            ));
+        }
+        Some(i) => Some(i + 1),
+    };
+    let shard = |index| Shard { index, count };
+    match (slurm, k8s) {
+        (Some(a), Some(b)) if a != b => Err(format!(
+            "{SLURM_TASK}={a} and {K8S_INDEX}={} name different shards ({a} and {b} of {count})",
+            b - 1
+        )),
+        (Some(a), _) => Ok((shard(a), format!("{SLURM_TASK}={a}"))),
+        (None, Some(b)) => Ok((shard(b), format!("{K8S_INDEX}={}", b - 1))),
+        (None, None) => Err(format!(
+            "neither {SLURM_TASK} nor {K8S_INDEX} is set (outside a SLURM array or a Kubernetes Indexed Job, pass --shard K/{count})"
+        )),
+    }
+}
+
+/// The SLURM array a task belongs to is ids 1 to `count`, as far as its
+/// variables say.
+fn slurm_array(count: u64, number: &dyn Fn(&str) -> Result<Option<u64>, String>) -> Result<(), String> {
+    let submit = format!("submit the array as --array=1-{count}");
+    if let Some(tasks) = number(SLURM_COUNT)?
+        && tasks != count
+    {
+        return Err(format!(
+            "{SLURM_COUNT}={tasks}, but the batch is cut into {count} shards: {submit} (rerun one shard with --shard K/{count})"
+        ));
+    }
+    if let Some(0) = number(SLURM_MIN)? {
+        return Err(format!("{SLURM_MIN}=0, but shards are numbered from 1: {submit}"));
+    }
+    match number(SLURM_MAX)? {
+        Some(max) if max > count => Err(format!(
+            "{SLURM_MAX}={max}, but there are only {count} shards: {submit}"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A number of runs, at least 1.
+fn parse_runs(s: &str) -> Result<u64, String> {
+    let runs: u64 = s.trim().parse().map_err(|_| format!("`{s}` is not a number of runs"))?;
+    if runs == 0 {
+        return Err("a batch plays at least 1 run".into());
+    }
+    Ok(runs)
+}
+
+/// `fam tune --runs`: 1 to [`TUNE_MAX_RUNS`].
+fn parse_tune_runs(s: &str) -> Result<u64, String> {
+    let runs = parse_runs(s)?;
+    if runs > TUNE_MAX_RUNS {
+        return Err(format!("at most {TUNE_MAX_RUNS} runs per finalist"));
+    }
+    Ok(runs)
+}
+
+/// The most runs `fam tune` confirms each finalist on.
+const TUNE_MAX_RUNS: u64 = 100_000_000;
+
+/// The runs an `--until-ci` batch plays at most unless `--runs` says.
+pub const UNTIL_CI_MAX_RUNS: u64 = 1_000_000;
 
 /// An interval width: a fraction (`0.02`) or a percentage (`2%`).
 fn parse_width(s: &str) -> Result<f64, String> {
@@ -1100,15 +1222,57 @@ pub struct RunArgs {
 
 #[derive(Debug, Args)]
 pub struct BatchOutputArgs {
-    /// Print the result as JSON (docs/batch-json.md) instead of the table.
+    /// What to print: the text table, a Markdown summary for forums and
+    /// chat (at most 80 columns), or JSON (docs/batch-json.md).
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "json")]
+    pub format: Option<BatchFormat>,
+    /// The same as --format json.
     #[arg(long)]
     pub json: bool,
     /// Write units.csv and sides.csv into this directory.
     #[arg(long, value_name = "DIR")]
     pub csv: Option<PathBuf>,
-    /// Draw the outcomes, the Units' fates and the Exchange histogram as SVG.
-    #[arg(long, value_name = "FILE.svg")]
+    /// Draw the outcomes, the Units' fates and the Exchange histogram, as
+    /// SVG or PNG by the file's extension (`.svg` or `.png`).
+    #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+}
+
+/// What `fam batch` and `fam merge` print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BatchFormat {
+    /// The table, with every statistic.
+    Text,
+    /// A summary in Markdown tables, every line at most 80 characters.
+    Markdown,
+    /// The result as JSON (docs/batch-json.md), which `fam merge` reads.
+    Json,
+}
+
+impl BatchOutputArgs {
+    fn format(&self) -> BatchFormat {
+        match (self.json, self.format) {
+            (true, _) => BatchFormat::Json,
+            (false, f) => f.unwrap_or(BatchFormat::Text),
+        }
+    }
+
+    /// The picture's format, from `--plot`'s extension; `Err` says why a
+    /// file name is refused (checked before any run is played).
+    fn plot_kind(&self) -> Result<Option<crate::batch::plot::Kind>, String> {
+        let Some(path) = &self.plot else {
+            return Ok(None);
+        };
+        let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("svg") => Ok(Some(crate::batch::plot::Kind::Svg)),
+            Some("png") => Ok(Some(crate::batch::plot::Kind::Png)),
+            _ => Err(format!(
+                "--plot {}: the picture is SVG or PNG, named by the extension `.svg` or `.png`",
+                path.display()
+            )),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -1118,8 +1282,9 @@ pub struct BatchArgs {
     /// An orders file with plots (one per commander); may be repeated.
     #[arg(long = "orders", value_name = "FILE")]
     pub orders: Vec<PathBuf>,
-    /// Runs to play (with --until-ci: at most this many, default 1000000).
-    #[arg(long, value_name = "N", required_unless_present = "until_ci")]
+    /// Runs to play, at least 1 (with --until-ci: at most this many,
+    /// default 1000000).
+    #[arg(long, value_name = "N", required_unless_present = "until_ci", value_parser = parse_runs)]
     pub runs: Option<u64>,
     #[command(flatten)]
     pub run: RunArgs,
@@ -1128,9 +1293,11 @@ pub struct BatchArgs {
     #[arg(long, value_name = "W", value_parser = parse_width)]
     pub until_ci: Option<f64>,
     /// Play only the K-th of N equal slices of the runs (1-based), to merge
-    /// later with `fam merge`.
+    /// later with `fam merge`. `env/N`: K from the cluster scheduler,
+    /// SLURM_ARRAY_TASK_ID (1 to N: `--array=1-N`) or Kubernetes'
+    /// JOB_COMPLETION_INDEX (0 to N − 1) (docs/cluster.md).
     #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with = "until_ci")]
-    pub shard: Option<Shard>,
+    pub shard: Option<ShardArg>,
     /// Keep the batch's state in FILE, rewritten after every block of 1000
     /// runs; if FILE holds the state of this same batch, resume from it
     /// (the result is the same as an uninterrupted batch).
@@ -1148,8 +1315,8 @@ pub struct CompareArgs {
     pub a: PathBuf,
     /// The second scenario (B); sides are matched by position, Units by name.
     pub b: PathBuf,
-    /// Runs of each scenario (the same run seeds for both).
-    #[arg(long, value_name = "N")]
+    /// Runs of each scenario (the same run seeds for both), at least 1.
+    #[arg(long, value_name = "N", value_parser = parse_runs)]
     pub runs: u64,
     #[command(flatten)]
     pub run: RunArgs,
@@ -1173,7 +1340,7 @@ pub struct TuneArgs {
     pub orders: Vec<PathBuf>,
     /// Runs of each finalist on the fresh runs that confirm it (the screen
     /// plays a tenth of them, at least 100; the refinement half).
-    #[arg(long, value_name = "N", default_value_t = 1500, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    #[arg(long, value_name = "N", default_value_t = 1500, value_parser = parse_tune_runs)]
     pub runs: u64,
     /// Finalists to show (not with --measure).
     #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=50), conflicts_with = "measure")]
@@ -1193,7 +1360,8 @@ pub struct TuneArgs {
 
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// JSON results of `fam batch --shard K/N --json`, in any order.
+    /// JSON results of `fam batch --shard K/N --json`, in any order: every
+    /// shard 1 to N of one batch, each once.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     #[command(flatten)]
@@ -1309,10 +1477,53 @@ fn batch_inputs(args: &BatchArgs, loaded: &crate::orders::Loaded) -> Vec<PathBuf
         .collect()
 }
 
+/// The shard a batch plays: `--shard K/N` as given, `--shard env/N` from
+/// the scheduler's variables (noted on stderr); `Err` after printing why
+/// the environment names no shard.
+fn resolve_shard(arg: Option<ShardArg>) -> Result<Option<Shard>, ExitCode> {
+    match arg {
+        None => Ok(None),
+        Some(ShardArg::Fixed(s)) => Ok(Some(s)),
+        Some(ShardArg::Env { count }) => {
+            let var = |name: &str| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
+            match shard_from_env(count, &var) {
+                Ok((s, from)) => {
+                    eprintln!("note: playing shard {}/{count} ({from})", s.index);
+                    Ok(Some(s))
+                }
+                Err(e) => {
+                    eprintln!("error: --shard env/{count}: {e}");
+                    Err(ExitCode::from(BAD_INPUT))
+                }
+            }
+        }
+    }
+}
+
+/// The output options that can be refused before a run is played: a
+/// picture over one of `inputs`, or of neither kind.
+fn check_outputs(out: &BatchOutputArgs, inputs: &[PathBuf]) -> Result<(), ExitCode> {
+    let plot: Vec<Output> = out.plot.iter().map(|p| Output::new(p, Vec::new())).collect();
+    let checked = files::guard(&plot, inputs)
+        .map_err(|e| e.to_string())
+        .and_then(|()| out.plot_kind().map(|_| ()));
+    checked.map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(BAD_INPUT)
+    })
+}
+
 fn batch(args: &BatchArgs) -> anyhow::Result<ExitCode> {
+    let shard = match resolve_shard(args.shard) {
+        Ok(s) => s,
+        Err(code) => return Ok(code),
+    };
     let Some(loaded) = load_for_batch(&args.scenario, &args.orders, &args.load) else {
         return Ok(ExitCode::from(BAD_INPUT));
     };
+    if let Err(code) = check_outputs(&args.out, &batch_inputs(args, &loaded)) {
+        return Ok(code);
+    }
     if let Some(path) = &args.checkpoint {
         // The checkpoint is written over and over: never over an input.
         let mut inputs = batch_inputs(args, &loaded);
@@ -1323,8 +1534,8 @@ fn batch(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let options = batch_options(&loaded, &args.run);
-    let (range, total) = match (args.until_ci, args.shard) {
-        (Some(_), _) => (0..0, args.runs.unwrap_or(1_000_000)),
+    let (range, total) = match (args.until_ci, shard) {
+        (Some(_), _) => (0..0, args.runs.unwrap_or(UNTIL_CI_MAX_RUNS)),
         (None, Some(shard)) => {
             let runs = args.runs.unwrap_or(0);
             (shard.range(runs), runs)
@@ -1365,7 +1576,11 @@ fn batch(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         &options,
         range.start..range.start + tally.runs,
     );
-    meta.shard = args.shard.map(|s| (s.index, s.count));
+    meta.shard = shard.map(|s| crate::batch::ShardOf {
+        index: s.index,
+        count: s.count,
+        batch_runs: Some(total),
+    });
     meta.until_ci = args.until_ci;
     meta.replay_args = replay_args(&args.orders, &args.load);
     batch_outputs(
@@ -1389,19 +1604,26 @@ fn batch_outputs(report: &crate::batch::Report, out: &BatchOutputArgs, inputs: &
             crate::batch::text::sides_csv(report),
         ));
     }
-    if let Some(path) = &out.plot {
-        match crate::batch::svg::render(report) {
-            Ok(svg) => files.push(Output::new(path, svg)),
+    let kind = match out.plot_kind() {
+        Ok(kind) => kind,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(BAD_INPUT));
+        }
+    };
+    if let (Some(path), Some(kind)) = (&out.plot, kind) {
+        match crate::batch::plot::render(report, kind) {
+            Ok(bytes) => files.push(Output::new(path, bytes)),
             Err(e) => anyhow::bail!(e),
         }
     }
     if let Some(code) = write_files(&files, inputs, None)? {
         return Ok(code);
     }
-    let text = if out.json {
-        crate::batch::json::render(report)
-    } else {
-        crate::batch::text::table(report)
+    let text = match out.format() {
+        BatchFormat::Json => crate::batch::json::render(report),
+        BatchFormat::Markdown => crate::batch::markdown::render(report),
+        BatchFormat::Text => crate::batch::text::table(report),
     };
     io::stdout().lock().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
@@ -1512,6 +1734,9 @@ fn tune(args: &TuneArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
+    if let Err(code) = check_outputs(&args.out, &args.files) {
+        return Ok(code);
+    }
     let mut parts = Vec::new();
     let mut failed = false;
     for path in &args.files {
@@ -1520,7 +1745,7 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
             .and_then(|b| String::from_utf8(b).map_err(|_| "it is not UTF-8 text".to_string()))
             .and_then(|t| crate::batch::json::parse(&t));
         match parsed {
-            Ok(r) => parts.push(r),
+            Ok(r) => parts.push((path.display().to_string(), r)),
             Err(e) => {
                 eprintln!("error: {}: {e}", path.display());
                 failed = true;
@@ -1530,7 +1755,7 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     if failed {
         return Ok(ExitCode::from(BAD_INPUT));
     }
-    let report = match crate::batch::json::merge(parts) {
+    let report = match crate::batch::json::merge_named(parts) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: cannot merge: {e}");

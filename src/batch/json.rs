@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::idle::{WeaponInfo, idle_weapons};
 use super::stats::{Histogram, MeanStats, rate, wilson};
 use super::tally::{DiceTally, Fate, REASONS, SideTally, Tally, UnitTally, WeaponTally};
-use super::{Meta, Report, UnitInfo, run_seed};
+use super::{Meta, Report, ShardOf, UnitInfo, run_seed};
 
 /// Version of the batch JSON; it rises when a field changes meaning or
 /// disappears (new fields may be added without a rise).
@@ -56,6 +56,10 @@ pub struct ShardJson {
     /// 1-based.
     pub index: u64,
     pub count: u64,
+    /// The runs of the whole batch (`--runs`); absent in files written
+    /// before fam recorded it.
+    #[serde(default)]
+    pub batch_runs: Option<u64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -420,7 +424,11 @@ pub fn to_json(report: &Report) -> BatchJson {
         exchanges_cap: meta.exchanges,
         runs: n,
         run_range: meta.range,
-        shard: meta.shard.map(|(index, count)| ShardJson { index, count }),
+        shard: meta.shard.map(|s| ShardJson {
+            index: s.index,
+            count: s.count,
+            batch_runs: s.batch_runs,
+        }),
         until_ci: meta.until_ci,
         replay_args: meta.replay_args.clone(),
         sides,
@@ -701,10 +709,8 @@ fn check_header(j: &BatchJson) -> Result<(), String> {
             end - start
         ));
     }
-    if let Some(ShardJson { index, count }) = &j.shard
-        && !(1..=*count).contains(index)
-    {
-        return Err(format!("it says it is shard {index} of {count}"));
+    if let Some(shard) = &j.shard {
+        check_shard(shard, j.run_range)?;
     }
     if let Some(w) = j.until_ci
         && !(w > 0.0 && w < 1.0)
@@ -733,6 +739,29 @@ fn check_header(j: &BatchJson) -> Result<(), String> {
         )),
         None => Ok(()),
     }
+}
+
+/// A shard is K of N with `1 ≤ K ≤ N`, and when it says how many runs the
+/// whole batch had, its run range is slice K of them.
+fn check_shard(shard: &ShardJson, [start, end]: [u64; 2]) -> Result<(), String> {
+    let ShardJson {
+        index,
+        count,
+        batch_runs,
+    } = *shard;
+    if !(1..=count).contains(&index) {
+        return Err(format!("it says it is shard {index} of {count}"));
+    }
+    if let Some(runs) = batch_runs {
+        let want = super::shard_range(index, count, runs);
+        if want != (start..end) {
+            return Err(format!(
+                "it says it is shard {index}/{count} of {runs} runs, which plays runs {}..{}, but its run range is {start}..{end}",
+                want.start, want.end
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The histograms' ranges are the ones a batch of this Exchange cap and
@@ -791,7 +820,11 @@ fn meta_from(j: BatchJson, weapons: Vec<WeaponInfo>) -> Meta {
         first_exchange: j.first_exchange,
         exchanges: j.exchanges_cap,
         range: j.run_range,
-        shard: j.shard.map(|s| (s.index, s.count)),
+        shard: j.shard.map(|s| ShardOf {
+            index: s.index,
+            count: s.count,
+            batch_runs: s.batch_runs,
+        }),
         until_ci: j.until_ci,
         sides: j.sides.into_iter().map(|s| s.name).collect(),
         units: j
@@ -812,55 +845,76 @@ fn meta_from(j: BatchJson, weapons: Vec<WeaponInfo>) -> Meta {
 
 /// Adds up batches of the same scenario, seed and Exchange cap whose run
 /// ranges tile one range without gap or overlap (the shards of one batch,
-/// in any order). The result equals the batch of the whole range.
-pub fn merge(mut parts: Vec<Report>) -> Result<Report, String> {
+/// in any order), named "part 1", "part 2" … in messages ([`merge_named`]).
+pub fn merge(parts: Vec<Report>) -> Result<Report, String> {
+    let named = parts
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| (format!("part {}", i + 1), p))
+        .collect();
+    merge_named(named)
+}
+
+/// Adds up batches, each named (by its file) for the messages: the shards
+/// of one batch, in any order, all of them and each once
+/// ([`super::shards::check_set`]), or batches without a shard whose run
+/// ranges tile one range. They must share the scenario, seed, Exchange cap
+/// and fam version. The result equals the batch of the whole range.
+pub fn merge_named(mut parts: Vec<(String, Report)>) -> Result<Report, String> {
     if parts.is_empty() {
         return Err("nothing to merge".into());
     }
-    parts.sort_by_key(|p| p.meta.range);
-    let mut out = parts[0].clone();
+    if let Some((name, _)) = parts.iter().find(|(_, p)| p.meta.until_ci.is_some()) {
+        return Err(format!("{name} is an --until-ci batch; only fixed batches merge"));
+    }
+    super::shards::check_set(&parts)?;
+    parts.sort_by_key(|(_, p)| p.meta.range);
+    let (first, _) = &parts[0];
+    let mut out = parts[0].1.clone();
     out.meta.shard = None;
-    for (i, p) in parts.iter().enumerate() {
-        let m = &p.meta;
-        if m.until_ci.is_some() {
-            return Err(format!(
-                "part {} is an --until-ci batch; only fixed batches merge",
-                i + 1
-            ));
-        }
-        let same = |what: &str, ok: bool| {
-            if ok {
-                Ok(())
-            } else {
-                Err(format!("the parts differ in {what}: they are not shards of one batch"))
-            }
-        };
-        same("fam version", m.fam_version == out.meta.fam_version)?;
-        same("scenario fingerprint", m.fingerprint == out.meta.fingerprint)?;
-        same("base seed", m.seed == out.meta.seed)?;
-        same("Exchange cap", m.exchanges == out.meta.exchanges)?;
-        same("first Exchange", m.first_exchange == out.meta.first_exchange)?;
-        same("sides or units", m.sides == out.meta.sides && m.units == out.meta.units)?;
-        same(
-            "the weapons they follow (a part written before fam counted weapon use has none)",
-            m.weapons == out.meta.weapons,
-        )?;
+    for (i, (name, p)) in parts.iter().enumerate() {
+        same_batch(&out.meta, &p.meta)
+            .map_err(|what| format!("{name} differs from {first} in {what}: they are not shards of one batch"))?;
         if i == 0 {
             continue;
         }
-        let prev_end = parts[i - 1].meta.range[1];
-        if m.range[0] > prev_end {
-            return Err(format!("runs {prev_end}..{} are missing", m.range[0]));
-        }
-        if m.range[0] < prev_end {
+        let (prev, before) = &parts[i - 1];
+        let prev_end = before.meta.range[1];
+        let [start, end] = p.meta.range;
+        if start > prev_end {
             return Err(format!(
-                "runs {}..{} are counted twice",
-                m.range[0],
-                prev_end.min(m.range[1])
+                "runs {prev_end}..{start} are missing: {prev} ends before them and {name} starts after them"
             ));
         }
-        out.tally.merge(&p.tally)?;
-        out.meta.range[1] = m.range[1];
+        if start < prev_end {
+            return Err(format!(
+                "runs {start}..{} are counted twice: in {prev} and in {name}",
+                prev_end.min(end)
+            ));
+        }
+        out.tally.merge(&p.tally).map_err(|e| format!("{name}: {e}"))?;
+        out.meta.range[1] = end;
     }
     Ok(out)
+}
+
+/// What two parts must share to be parts of one batch: `Err` names what
+/// differs.
+fn same_batch(a: &Meta, b: &Meta) -> Result<(), &'static str> {
+    let checks = [
+        ("its fam version", a.fam_version == b.fam_version),
+        ("its scenario fingerprint", a.fingerprint == b.fingerprint),
+        ("its base seed", a.seed == b.seed),
+        ("its Exchange cap", a.exchanges == b.exchanges),
+        ("its first Exchange", a.first_exchange == b.first_exchange),
+        ("its sides or units", a.sides == b.sides && a.units == b.units),
+        (
+            "the weapons it follows (a file written before fam counted weapon use has none)",
+            a.weapons == b.weapons,
+        ),
+    ];
+    match checks.iter().find(|(_, ok)| !ok) {
+        Some((what, _)) => Err(what),
+        None => Ok(()),
+    }
 }

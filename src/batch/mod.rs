@@ -21,8 +21,10 @@
 pub mod checkpoint;
 pub mod idle;
 pub mod json;
+pub mod markdown;
+pub mod plot;
+pub mod shards;
 pub mod stats;
-pub mod svg;
 pub mod tally;
 pub mod text;
 
@@ -128,8 +130,8 @@ pub struct Meta {
     pub exchanges: u32,
     /// Run indices played: `[start, end)`.
     pub range: [u64; 2],
-    /// `--shard K/N` as `(K, N)`, 1-based.
-    pub shard: Option<(u64, u64)>,
+    /// `--shard K/N`: which slice of a batch this is.
+    pub shard: Option<ShardOf>,
     /// `--until-ci W`.
     pub until_ci: Option<f64>,
     /// Commanders' names, by side id.
@@ -142,6 +144,44 @@ pub struct Meta {
     /// Arguments `fam resolve` needs besides the scenario, the seed and
     /// `--exchanges` to replay a run (orders files, load options).
     pub replay_args: Vec<String>,
+}
+
+/// Which slice of a whole batch a report holds (`--shard K/N`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShardOf {
+    /// K, 1-based.
+    pub index: u64,
+    /// N.
+    pub count: u64,
+    /// The runs of the whole batch (`--runs`), whose slice K of N this is;
+    /// `None` in a file written before fam recorded it.
+    pub batch_runs: Option<u64>,
+}
+
+impl ShardOf {
+    /// The run indices this shard plays ([`shard_range`]), when the whole
+    /// batch's runs are known.
+    pub fn range(&self) -> Option<Range<u64>> {
+        self.batch_runs.map(|runs| shard_range(self.index, self.count, runs))
+    }
+}
+
+/// The run indices of shard `index` (1-based) of `count` of a batch of
+/// `runs` runs: from `⌊runs·(K−1)/N⌋` to `⌊runs·K/N⌋`, so the N shards tile
+/// `0..runs` exactly and differ in size by at most one run, for any `runs`
+/// and N up to 2^64 − 1. A shard outside `1..=N` is taken as the nearest
+/// one (`count` 0 as 1).
+pub fn shard_range(index: u64, count: u64, runs: u64) -> Range<u64> {
+    let count = count.max(1);
+    let k = index.clamp(1, count);
+    slice_point(runs, k - 1, count)..slice_point(runs, k, count)
+}
+
+/// `⌊runs·k/count⌋` for `k ≤ count`, computed in 128 bits: the product
+/// does not fit in 64, the quotient is at most `runs`.
+fn slice_point(runs: u64, k: u64, count: u64) -> u64 {
+    let at = u128::from(runs) * u128::from(k) / u128::from(count);
+    u64::try_from(at).unwrap_or(runs)
 }
 
 /// A Unit as the outputs name it.

@@ -13,7 +13,7 @@ use super::tally::{Fate, REASONS};
 
 /// Decimals for percentages: enough to show the precision of `runs` runs
 /// (a 95 % interval is about ±1/√runs wide), no more.
-fn decimals(runs: u64) -> usize {
+pub(super) fn decimals(runs: u64) -> usize {
     match runs {
         0..40_000 => 1,
         40_000..4_000_000 => 2,
@@ -103,7 +103,7 @@ pub fn table(report: &Report) -> String {
     };
     let shard = meta
         .shard
-        .map_or(String::new(), |(k, of)| format!(", shard {k} of {of}"));
+        .map_or(String::new(), |s| format!(", shard {} of {}", s.index, s.count));
     let _ = writeln!(
         out,
         "{}{range}{shard}, base seed {}, at most {} per run",
@@ -185,7 +185,7 @@ pub fn table(report: &Report) -> String {
     let _ = writeln!(out, "\nUnits: how each battle left them (the first that applies)");
     let _ = writeln!(
         out,
-        "{}  {}  {:>23}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>24}  {:>9}",
+        "{}  {}  {:>23}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>24}  {:>12}",
         pad("Unit", unit_w),
         pad("Side", side_w),
         "destroyed [95 %]",
@@ -195,7 +195,7 @@ pub fn table(report: &Report) -> String {
         "crippled",
         "damaged",
         "hull lost: mean [95 %]",
-        "lives|win"
+        "alive if won"
     );
     for (i, u) in t.units.iter().enumerate() {
         let info = &meta.units[i];
@@ -209,7 +209,7 @@ pub fn table(report: &Report) -> String {
         };
         let _ = writeln!(
             out,
-            "{}  {}  {:>23}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>24}  {:>9}",
+            "{}  {}  {:>23}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>24}  {:>12}",
             pad(&info.name, unit_w),
             pad(&meta.sides[info.side], side_w),
             format!("{} {}", f(Fate::Destroyed), interval(wilson(destroyed, n), d)),
@@ -224,7 +224,7 @@ pub fn table(report: &Report) -> String {
     }
     let _ = writeln!(
         out,
-        "(destroyed includes abandoned; hull lost counts every box of a destroyed Unit, and for fighter groups and gunboats the craft lost; lives|win: still in the fight or in the Reserve when its side won)"
+        "(destroyed includes abandoned; hull lost counts every box of a destroyed Unit, and for fighter groups and gunboats the craft lost; alive if won: still in the fight or in the Reserve when its side won)"
     );
 
     // Points.

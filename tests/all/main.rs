@@ -1,8 +1,10 @@
 //! All integration tests build into one binary, grouped by area.
 
 mod batch;
+mod batch_formats;
 mod battle;
 mod cli;
+mod cluster;
 mod doctrine;
 mod doctrine_auto;
 mod engine;

@@ -1,0 +1,364 @@
+//! Batches on many machines (docs/cluster.md): the recipes played as the
+//! document writes them, `--shard env/N` from the schedulers' variables,
+//! and `fam merge` refusing a set of shards that is not one whole batch.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::support::{fam, repo, text};
+
+/// Every variable `--shard env/N` reads: cleared for each command, so that
+/// a test run inside a scheduler sees only what the test sets.
+const SCHEDULER_VARS: [&str; 5] = [
+    "SLURM_ARRAY_TASK_ID",
+    "SLURM_ARRAY_TASK_COUNT",
+    "SLURM_ARRAY_TASK_MIN",
+    "SLURM_ARRAY_TASK_MAX",
+    "JOB_COMPLETION_INDEX",
+];
+
+/// The runs the recipes play instead of the document's 100000.
+const RUNS: &str = "240";
+
+fn duel() -> String {
+    repo().join("scenarios/duel.toml").display().to_string()
+}
+
+/// The fenced block after `<!-- tested: NAME -->` in docs/cluster.md, with
+/// the test's run count and the scenario's absolute path put in.
+fn recipe(name: &str) -> String {
+    let doc = std::fs::read_to_string(repo().join("docs/cluster.md")).unwrap();
+    let marker = format!("<!-- tested: {name} -->");
+    let after = &doc[doc.find(&marker).unwrap_or_else(|| panic!("no {marker}")) + marker.len()..];
+    let open = after.find("```").unwrap();
+    let body = &after[open..];
+    let start = body.find('\n').unwrap() + 1;
+    let end = body[start..].find("```").unwrap();
+    let block = &body[start..start + end];
+    assert!(
+        block.contains("--runs 100000") || !block.contains("fam batch"),
+        "{block}"
+    );
+    block
+        .replace("--runs 100000", &format!("--runs {RUNS}"))
+        .replace("scenarios/duel.toml", &duel())
+}
+
+/// `sh -c script` in `dir` with the built fam first on the PATH and the
+/// scheduler variables `vars` (and no others).
+fn sh(dir: &Path, script: &str, vars: &[(&str, String)]) -> Output {
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_fam"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c").arg(script).current_dir(dir).env("PATH", path);
+    for v in SCHEDULER_VARS {
+        cmd.env_remove(v);
+    }
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run sh");
+    assert!(out.status.success(), "{script}\n{}", text(&out.stderr));
+    out
+}
+
+/// fam with the scheduler variables `vars` (and no others).
+fn fam_env(args: &[&str], vars: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fam"));
+    cmd.args(args).current_dir(repo());
+    for v in SCHEDULER_VARS {
+        cmd.env_remove(v);
+    }
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run fam")
+}
+
+/// The whole batch the recipes cut into shards, played at once.
+fn whole_batch() -> String {
+    let out = fam(&["batch", &duel(), "--runs", RUNS, "--seed", "42", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+#[test]
+fn the_documented_xargs_recipe_merges_into_the_whole_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    sh(dir.path(), &recipe("xargs"), &[]);
+    let shards = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(shards, 9, "eight shards and the merge");
+    let merged = std::fs::read_to_string(dir.path().join("batch.json")).unwrap();
+    assert_eq!(merged, whole_batch());
+}
+
+#[test]
+fn the_documented_slurm_array_merges_into_the_whole_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = recipe("slurm");
+    assert!(script.contains("#SBATCH --array=1-8"), "{script}");
+    for k in 1..=8 {
+        let vars = [
+            ("SLURM_ARRAY_TASK_ID", k.to_string()),
+            ("SLURM_ARRAY_TASK_COUNT", "8".to_string()),
+            ("SLURM_ARRAY_TASK_MIN", "1".to_string()),
+            ("SLURM_ARRAY_TASK_MAX", "8".to_string()),
+            ("SLURM_CPUS_PER_TASK", "1".to_string()),
+        ];
+        let out = sh(dir.path(), &script, &vars);
+        assert!(
+            text(&out.stderr).contains(&format!("shard {k}/8 (SLURM_ARRAY_TASK_ID={k})")),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    // The merge job's command, as `sbatch --wrap` runs it.
+    let submit = recipe("slurm-merge");
+    let wrap = submit.split("--wrap '").nth(1).unwrap();
+    let merge = &wrap[..wrap.find('\'').unwrap()];
+    sh(dir.path(), merge, &[]);
+    let merged = std::fs::read_to_string(dir.path().join("batch.json")).unwrap();
+    assert_eq!(merged, whole_batch());
+}
+
+#[test]
+fn the_documented_kubernetes_indexed_job_merges_into_the_whole_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("results")).unwrap();
+    let manifest = recipe("kubernetes");
+    assert!(manifest.contains("completionMode: Indexed") && manifest.contains("completions: 8"));
+    let command = manifest
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("- fam batch"))
+        .map(|rest| format!("fam batch{rest}"))
+        .expect("the container's command");
+    for index in 0..8 {
+        sh(dir.path(), &command, &[("JOB_COMPLETION_INDEX", index.to_string())]);
+    }
+    sh(dir.path(), &recipe("kubernetes-merge"), &[]);
+    let merged = std::fs::read_to_string(dir.path().join("results/batch.json")).unwrap();
+    assert_eq!(merged, whole_batch());
+}
+
+#[test]
+fn shard_env_picks_the_same_runs_as_the_explicit_shard() {
+    let args = |shard: &str| -> Vec<String> {
+        [
+            "batch",
+            "scenarios/duel.toml",
+            "--runs",
+            "90",
+            "--seed",
+            "7",
+            "--shard",
+            shard,
+            "--json",
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let run = |shard: &str, vars: &[(&str, &str)]| -> String {
+        let a = args(shard);
+        let out = fam_env(&a.iter().map(String::as_str).collect::<Vec<_>>(), vars);
+        assert!(out.status.success(), "{shard} {vars:?}: {}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    for k in 1..=3u64 {
+        let explicit = run(&format!("{k}/3"), &[]);
+        let slurm = k.to_string();
+        let index = (k - 1).to_string();
+        assert_eq!(run("env/3", &[("SLURM_ARRAY_TASK_ID", &slurm)]), explicit, "shard {k}");
+        assert_eq!(run("env/3", &[("JOB_COMPLETION_INDEX", &index)]), explicit, "shard {k}");
+        let both = [
+            ("SLURM_ARRAY_TASK_ID", slurm.as_str()),
+            ("JOB_COMPLETION_INDEX", index.as_str()),
+        ];
+        assert_eq!(run("env/3", &both), explicit, "shard {k}");
+        let j: serde_json::Value = serde_json::from_str(&explicit).unwrap();
+        assert_eq!(j["shard"]["index"], k);
+        assert_eq!(j["shard"]["batch_runs"], 90);
+    }
+}
+
+#[test]
+fn shard_env_refuses_a_shard_it_cannot_name_naming_the_variable() {
+    let cases: [(&[(&str, &str)], &str); 8] = [
+        (&[], "neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set"),
+        (&[("SLURM_ARRAY_TASK_ID", "0")], "SLURM_ARRAY_TASK_ID=0"),
+        (
+            &[("SLURM_ARRAY_TASK_ID", "5")],
+            "SLURM_ARRAY_TASK_ID=5 is not a shard of 4",
+        ),
+        (
+            &[("SLURM_ARRAY_TASK_ID", "two")],
+            "SLURM_ARRAY_TASK_ID=`two` is not a whole number",
+        ),
+        (
+            &[("SLURM_ARRAY_TASK_ID", "2"), ("SLURM_ARRAY_TASK_COUNT", "8")],
+            "SLURM_ARRAY_TASK_COUNT=8",
+        ),
+        (
+            &[("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_MIN", "0")],
+            "SLURM_ARRAY_TASK_MIN=0",
+        ),
+        (
+            &[("JOB_COMPLETION_INDEX", "4")],
+            "JOB_COMPLETION_INDEX=4 is not a shard of 4",
+        ),
+        (
+            &[("SLURM_ARRAY_TASK_ID", "2"), ("JOB_COMPLETION_INDEX", "2")],
+            "SLURM_ARRAY_TASK_ID=2 and JOB_COMPLETION_INDEX=2 name different shards",
+        ),
+    ];
+    for (vars, want) in cases {
+        let out = fam_env(
+            &[
+                "batch",
+                "scenarios/duel.toml",
+                "--runs",
+                "8",
+                "--shard",
+                "env/4",
+                "--json",
+            ],
+            vars,
+        );
+        assert_eq!(out.status.code(), Some(2), "{vars:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains("--shard env/4") && err.contains(want), "{vars:?}: {err}");
+        assert!(out.stdout.is_empty(), "{vars:?}");
+    }
+    // The array ids that are refused say how to submit.
+    let out = fam_env(
+        &["batch", "scenarios/duel.toml", "--runs", "8", "--shard", "env/4"],
+        &[("SLURM_ARRAY_TASK_ID", "3"), ("SLURM_ARRAY_TASK_MAX", "7")],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--array=1-4"), "{}", text(&out.stderr));
+}
+
+/// Three shards of one batch written to `dir`, named `part-K.json`.
+fn three_shards(dir: &Path) -> Vec<String> {
+    (1..=3)
+        .map(|k| {
+            let out = fam(&[
+                "batch",
+                "scenarios/duel.toml",
+                "--runs",
+                "60",
+                "--seed",
+                "3",
+                "--shard",
+                &format!("{k}/3"),
+                "--json",
+            ]);
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            let path = dir.join(format!("part-{k}.json"));
+            std::fs::write(&path, &out.stdout).unwrap();
+            path.display().to_string()
+        })
+        .collect()
+}
+
+fn refused(args: &[&str]) -> String {
+    let out = fam(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
+    text(&out.stderr)
+}
+
+#[test]
+fn merge_refuses_missing_and_repeated_shards_naming_the_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = three_shards(dir.path());
+    // Two of three shards tile runs 0..40 without a gap: still refused.
+    let err = refused(&["merge", &p[0], &p[1]]);
+    assert!(err.contains("shard of 3 missing: 3"), "{err}");
+    assert!(err.contains(&p[0]) && err.contains(&p[1]), "{err}");
+    let err = refused(&["merge", &p[1], &p[2]]);
+    assert!(err.contains("missing: 1"), "{err}");
+    let err = refused(&["merge", &p[1]]);
+    assert!(err.contains("shards of 3 missing: 1, 3"), "{err}");
+    // A shard twice, under another name too.
+    let copy = dir.path().join("copy-of-2.json").display().to_string();
+    std::fs::copy(&p[1], &copy).unwrap();
+    let err = refused(&["merge", &p[0], &p[1], &p[2], &copy]);
+    assert!(err.contains("shard 2/3 is given twice") && err.contains(&copy), "{err}");
+    // The three merge, in any order.
+    let out = fam(&["merge", &p[2], &p[0], &p[1], "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn merge_refuses_shards_of_different_batches_naming_the_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = three_shards(dir.path());
+    let other = |args: &[&str], name: &str| -> String {
+        let mut all = vec!["batch", "scenarios/duel.toml", "--seed", "3", "--json"];
+        all.extend(args);
+        let out = fam(&all);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let path = dir.path().join(name);
+        std::fs::write(&path, &out.stdout).unwrap();
+        path.display().to_string()
+    };
+    // Cut into another number of shards.
+    let halves = other(&["--runs", "60", "--shard", "2/2"], "half.json");
+    let err = refused(&["merge", &p[0], &halves]);
+    assert!(err.contains("shard 2/2") && err.contains(&halves), "{err}");
+    // Cut from another number of runs.
+    let bigger = other(&["--runs", "90", "--shard", "3/3"], "of-90.json");
+    let err = refused(&["merge", &p[0], &p[1], &bigger]);
+    assert!(
+        err.contains("of 60 runs") && err.contains("of 90 runs") && err.contains(&bigger),
+        "{err}"
+    );
+    // A whole batch among shards.
+    let whole = other(&["--runs", "60"], "whole.json");
+    let err = refused(&["merge", &whole, &p[0], &p[1], &p[2]]);
+    assert!(err.contains(&whole) && err.contains("is not a shard"), "{err}");
+    // A whole batch alone merges into itself.
+    let out = fam(&["merge", &whole, "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read(&whole).unwrap(), out.stdout);
+}
+
+#[test]
+fn shards_written_before_fam_recorded_the_batch_runs_still_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = three_shards(dir.path());
+    let mut old = Vec::new();
+    for (k, path) in p.iter().enumerate() {
+        let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        v["shard"].as_object_mut().unwrap().remove("batch_runs");
+        let to = dir.path().join(format!("old-{}.json", k + 1));
+        std::fs::write(&to, v.to_string()).unwrap();
+        old.push(to.display().to_string());
+    }
+    let new = fam(&["merge", &p[0], &p[1], &p[2], "--json"]);
+    let out = fam(&["merge", &old[0], &old[1], &old[2], "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(out.stdout, new.stdout);
+    // The set is still checked by its shard numbers.
+    let err = refused(&["merge", &old[0], &old[1]]);
+    assert!(err.contains("missing: 3"), "{err}");
+}
+
+#[test]
+fn a_shard_whose_batch_runs_disagree_with_its_run_range_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = three_shards(dir.path());
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&p[1]).unwrap()).unwrap();
+    v["shard"]["batch_runs"] = 99.into();
+    let edited = dir.path().join("edited.json");
+    std::fs::write(&edited, v.to_string()).unwrap();
+    let err = refused(&["merge", &p[0], edited.to_str().unwrap(), &p[2]]);
+    assert!(
+        err.contains("edited.json") && err.contains("shard 2/3 of 99 runs"),
+        "{err}"
+    );
+}
