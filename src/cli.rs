@@ -527,6 +527,16 @@ fn write_files(outputs: &[Output], inputs: &[PathBuf], in_place: Option<&str>) -
 
 const BAD_INPUT: u8 = 2;
 
+/// Refuses a name given on the command line that `path` does not hold
+/// (`no ship named `X``), with `did you mean` or the few there are; exit 2.
+fn no_such(path: &Path, what: &str, name: &str, known: &[&str], listed: &str) -> ExitCode {
+    match crate::suggest::help(name, known, listed) {
+        Some(help) => eprintln!("error: {}: no {what} `{name}`; {help}", path.display()),
+        None => eprintln!("error: {}: no {what} `{name}`", path.display()),
+    }
+    ExitCode::from(BAD_INPUT)
+}
+
 /// Prints an error that has no place in a file (`error: …`), coloured as
 /// the diagnostics are.
 fn eprint_error(message: impl Into<String>) {
@@ -731,16 +741,7 @@ fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
             Some(s) => vec![s],
             None => {
                 let known: Vec<_> = file.ships().map(|s| s.name.as_str()).collect();
-                eprintln!(
-                    "error: {}: no ship named `{name}` (ships in the file: {})",
-                    path.display(),
-                    if known.is_empty() {
-                        "none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                );
-                return Ok(ExitCode::from(BAD_INPUT));
+                return Ok(no_such(path, "ship named", name, &known, "ships in the file"));
             }
         },
         None => file.ships().collect(),
@@ -975,16 +976,7 @@ fn export_ftjava(args: &ExportFtjavaArgs) -> anyhow::Result<ExitCode> {
                 Some(i) => Some(i),
                 None => {
                     let known: Vec<_> = file.ships().map(|s| s.name.as_str()).collect();
-                    eprintln!(
-                        "error: {}: no ship named `{name}` (ships in the file: {})",
-                        args.file.display(),
-                        if known.is_empty() {
-                            "none".to_string()
-                        } else {
-                            known.join(", ")
-                        }
-                    );
-                    return Ok(ExitCode::from(BAD_INPUT));
+                    return Ok(no_such(&args.file, "ship named", name, &known, "ships in the file"));
                 }
             }
         }
@@ -1691,13 +1683,8 @@ fn tune(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         Some(name) => match loaded.battle.sides.iter().position(|s| &s.name == name) {
             Some(side) => vec![side],
             None => {
-                let names: Vec<String> = loaded.battle.sides.iter().map(|s| format!("`{}`", s.name)).collect();
-                eprintln!(
-                    "error: {}: no side `{name}` (the sides are {})",
-                    args.scenario.display(),
-                    names.join(", ")
-                );
-                return Ok(ExitCode::from(BAD_INPUT));
+                let names: Vec<&str> = loaded.battle.sides.iter().map(|s| s.name.as_str()).collect();
+                return Ok(no_such(&args.scenario, "side", name, &names, "the sides"));
             }
         },
         None => (0..loaded.battle.sides.len()).collect(),

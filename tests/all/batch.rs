@@ -6,7 +6,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use approx::assert_abs_diff_eq;
+use approx::{abs_diff_eq, assert_abs_diff_eq};
 use fam::batch::json::{self, BatchJson};
 use fam::batch::stats::{Histogram, Z95, mean_interval, newcombe, wilson};
 use fam::batch::{self, BatchError, DRAW, Options, Paired, Tally, UNDECIDED, Worker, run_seed};
@@ -76,10 +76,6 @@ fn batch_json(args: &[&str]) -> String {
 
 fn parse(s: &str) -> BatchJson {
     serde_json::from_str(s).expect("batch JSON")
-}
-
-fn close(a: f64, b: f64, tol: f64) -> bool {
-    (a - b).abs() <= tol
 }
 
 // ---- Reproducibility -------------------------------------------------------
@@ -685,10 +681,13 @@ fn a_one_volley_duel_wins_as_often_as_its_closed_form_says() {
     // Exactly: A kills B with 2 dice, B kills A with 1 die (rerolls count).
     let p_a = p_beam_damage_at_least(2, 3);
     let p_b = p_beam_damage_at_least(1, 3);
-    assert!((p_b - 1.0 / 12.0).abs() < 1e-12, "one die: a 6, then 4+ ({p_b})");
+    assert!(
+        abs_diff_eq!(p_b, 1.0 / 12.0, epsilon = 1e-12),
+        "one die: a 6, then 4+ ({p_b})"
+    );
     // Two dice, 3+ damage: two 6s (1/36), a 6 and a 4 or 5 (4/36), or a 6
     // and a 1-3 (6/36) whose reroll scores (1/2): 8/36.
-    assert!((p_a - 2.0 / 9.0).abs() < 1e-12, "{p_a}");
+    assert!(abs_diff_eq!(p_a, 2.0 / 9.0, epsilon = 1e-12), "{p_a}");
     let exact = [p_a * (1.0 - p_b), p_b * (1.0 - p_a)];
     let exact_draw = 1.0 - exact[0] - exact[1];
     let n = 40_000;
@@ -705,7 +704,10 @@ fn a_one_volley_duel_wins_as_often_as_its_closed_form_says() {
             lo <= p && p <= hi,
             "exact {p} outside the Wilson interval [{lo}, {hi}] of {k}/{n}"
         );
-        assert!((rate - p).abs() < 5.0 * se, "rate {rate} vs exact {p} (se {se})");
+        assert!(
+            abs_diff_eq!(rate, p, epsilon = 5.0 * se),
+            "rate {rate} vs exact {p} (se {se})"
+        );
     }
     // The same through the engine alone: one Exchange under `run_battle`.
     let mut scratch = fam::engine::volley::Scratch::default();
@@ -732,18 +734,28 @@ fn wilson_intervals_match_hand_computed_values() {
     // 5 of 10: p = 0.5, z² = 3.8415; centre (0.5 + z²/20)/(1 + z²/10) = 0.5,
     // half-width z/(1 + z²/10)·√(0.025 + z²/400) = 0.26341.
     let [lo, hi] = wilson(5, 10);
-    assert!(close(lo, 0.23659, 1e-5) && close(hi, 0.76341, 1e-5), "{lo} {hi}");
+    assert!(
+        abs_diff_eq!(lo, 0.23659, epsilon = 1e-5) && abs_diff_eq!(hi, 0.76341, epsilon = 1e-5),
+        "{lo} {hi}"
+    );
     // 0 of 10: [0, z²/(n + z²)] = [0, 0.27753].
     let [lo, hi] = wilson(0, 10);
     assert_eq!(lo, 0.0);
-    assert!(close(hi, Z95 * Z95 / (10.0 + Z95 * Z95), 1e-12), "{hi}");
+    assert!(
+        abs_diff_eq!(hi, Z95 * Z95 / (10.0 + Z95 * Z95), epsilon = 1e-12),
+        "{hi}"
+    );
     // 9 of 10 mirrors 1 of 10.
     let [a_lo, a_hi] = wilson(1, 10);
     let [b_lo, b_hi] = wilson(9, 10);
-    assert!(close(a_lo, 1.0 - b_hi, 1e-12) && close(a_hi, 1.0 - b_lo, 1e-12));
+    assert!(abs_diff_eq!(a_lo, 1.0 - b_hi, epsilon = 1e-12) && abs_diff_eq!(a_hi, 1.0 - b_lo, epsilon = 1e-12));
     // Newcombe (1998) example (a): 56/70 − 48/80 → [0.0524, 0.3339].
     let (d, [lo, hi]) = newcombe(56, 70, 48, 80);
-    assert!(close(d, 0.2, 1e-12) && close(lo, 0.0524, 5e-5) && close(hi, 0.3339, 5e-5));
+    assert!(
+        abs_diff_eq!(d, 0.2, epsilon = 1e-12)
+            && abs_diff_eq!(lo, 0.0524, epsilon = 5e-5)
+            && abs_diff_eq!(hi, 0.3339, epsilon = 5e-5)
+    );
 }
 
 #[test]
@@ -767,9 +779,11 @@ fn percentiles_of_histograms_match_hand_computed_values() {
     assert_eq!((h.min(), h.max(), h.total()), (Some(5), Some(12), 5));
     // Mean 8; deviations −3, −1, −1, 1, 4: variance 28/4 = 7.
     let m = h.mean().unwrap();
-    assert!(close(m.mean, 8.0, 1e-12) && close(m.sd, 7f64.sqrt(), 1e-12));
+    assert!(abs_diff_eq!(m.mean, 8.0, epsilon = 1e-12) && abs_diff_eq!(m.sd, 7f64.sqrt(), epsilon = 1e-12));
     let half = Z95 * 7f64.sqrt() / 5f64.sqrt();
-    assert!(close(m.ci95[0], 8.0 - half, 1e-12) && close(m.ci95[1], 8.0 + half, 1e-12));
+    assert!(
+        abs_diff_eq!(m.ci95[0], 8.0 - half, epsilon = 1e-12) && abs_diff_eq!(m.ci95[1], 8.0 + half, epsilon = 1e-12)
+    );
     // An even count: the median is the lower middle value.
     let mut e = Histogram::new(1, 4);
     for v in 1..=4 {
@@ -813,7 +827,7 @@ fn the_json_carries_the_documented_fields_and_consistent_rates() {
     assert_eq!(v["seed"], 1, "the scenario's seed is the default base");
     let j = parse(&out);
     for s in &j.sides {
-        assert!(close(s.win_rate, s.wins as f64 / 200.0, 1e-12));
+        assert_abs_diff_eq!(s.win_rate, s.wins as f64 / 200.0, epsilon = 1e-12);
         // JSON numbers read back within a unit in the last place.
         let [lo, hi] = wilson(s.wins, 200);
         approx::assert_relative_eq!(s.ci95[0], lo, max_relative = 1e-12);
@@ -826,7 +840,11 @@ fn the_json_carries_the_documented_fields_and_consistent_rates() {
             + u.untouched_rate
             + u.crippled_rate
             + u.damaged_rate;
-        assert!(close(sum, 1.0, 1e-9), "{}: fates add up to {sum}", u.name);
+        assert!(
+            abs_diff_eq!(sum, 1.0, epsilon = 1e-9),
+            "{}: fates add up to {sum}",
+            u.name
+        );
         assert!(u.mean_hull_damage.unwrap() <= f64::from(u.hull));
     }
     let counted: u64 = j.exchanges.histogram.iter().map(|[_, c]| c).sum();
@@ -1857,5 +1875,5 @@ fn means_of_sums_past_exact_128_bit_products_are_still_computed() {
     let m = mean_interval(n, sum, sum_sq).unwrap();
     let half = 2f64.powi(31);
     assert_abs_diff_eq!(m.mean, half, epsilon = 1e-6);
-    assert!((m.sd - half).abs() < 1e-6 * half, "{}", m.sd);
+    assert!(abs_diff_eq!(m.sd, half, epsilon = 1e-6 * half), "{}", m.sd);
 }

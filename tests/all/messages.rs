@@ -370,3 +370,22 @@ fn check_json_of_a_scenario_names_the_record_a_problem_is_in_and_exits_0_when_cl
     assert_eq!(d["message"], "unknown system `FSC`");
     assert_eq!(d["help"][0], "did you mean `FCS`?");
 }
+
+#[test]
+fn names_given_on_the_command_line_are_suggested_too() {
+    let (code, stderr) = failing(&["ssd", "show", "ssd/kestrel-reach.gzf", "--ship", "KRD Long Wach"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("no ship named `KRD Long Wach`; did you mean `KRD Long Watch`?"),
+        "{stderr}"
+    );
+    let (code, stderr) = failing(&["export", "ftjava", "ssd/kestrel-reach.gzf", "--ship", "KRD Ridge Wardn"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("did you mean `KRD Ridge Warden`?"), "{stderr}");
+    let (code, stderr) = failing(&["tune", "scenarios/duel.toml", "--side", "Marak", "--runs", "10"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("no side `Marak`; did you mean `Marek`?"), "{stderr}");
+    // Nothing close: the two sides are listed.
+    let (_, stderr) = failing(&["tune", "scenarios/duel.toml", "--side", "Halloran", "--runs", "10"]);
+    assert!(stderr.contains("the sides: `Ilse`, `Marek`"), "{stderr}");
+}

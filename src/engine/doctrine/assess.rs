@@ -617,10 +617,14 @@ mod tests {
         }
         let t = DieTables::new();
         let expect = sum as f64 / rolls as f64;
-        assert!((t.outpace(4, false, 4, false) - expect).abs() < 1e-9);
-        assert!((t.outpace(4, true, 4, false) - secondary as f64 / rolls as f64).abs() < 1e-9);
+        assert_abs_diff_eq!(t.outpace(4, false, 4, false), expect, epsilon = 1e-9);
+        assert_abs_diff_eq!(
+            t.outpace(4, true, 4, false),
+            secondary as f64 / rolls as f64,
+            epsilon = 1e-9
+        );
         // Far from the difference of the means (none): about 2.5 MU a Volley.
-        assert!((3.0 * expect - 2.5).abs() < 0.1, "{expect}");
+        assert!(abs_diff_eq!(3.0 * expect, 2.5, epsilon = 0.1), "{expect}");
     }
 
     #[test]
