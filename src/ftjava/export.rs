@@ -16,7 +16,9 @@ use std::fmt::Write as _;
 use std::ops::Range;
 
 use super::limits::{self, widen};
-use super::ship::{Section, hull_track, inert_element, split_class, split_log_line};
+use super::ship::{
+    LEFT_OUT_EVENT, LEFT_OUT_PREFIX, MAGAZINES_PREFIX, Section, hull_track, inert_element, split_class, split_log_line,
+};
 use crate::diag::Diagnostic;
 use crate::gzf::design::{crew_factor_boxes, crew_factors_for, hull_boxes_for, row_sizes};
 use crate::gzf::parse::FieldSpans;
@@ -71,16 +73,6 @@ struct Losses {
     /// and id.
     magazines: Vec<(usize, String)>,
 }
-
-/// The `event` of the log record that lists a ship's systems FTJava has no
-/// element for, so that fam's import puts them back at their numbers.
-pub const LEFT_OUT_EVENT: &str = "fam";
-/// The text a left-out record starts with; entries `N Name` follow,
-/// separated by `; `.
-pub const LEFT_OUT_PREFIX: &str = "Systems FTJava has no element for, by GZF system number:";
-/// The text of the record that keeps magazine ids (`N Id` entries): FTJava
-/// links launchers by the magazine's system id.
-pub const MAGAZINES_PREFIX: &str = "Magazine ids, by GZF system number:";
 
 /// Escapes text for XML content and attribute values.
 pub fn escape(s: &str) -> String {

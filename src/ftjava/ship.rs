@@ -15,6 +15,17 @@ use crate::gzf::{
     TorpedoRange, Warhead,
 };
 
+/// The `event` of the log record that lists a ship's systems FTJava has no
+/// element for (written by [`super::export`]), so that the import puts
+/// them back at their numbers.
+pub const LEFT_OUT_EVENT: &str = "fam";
+/// The text a left-out record starts with; entries `N Name` follow,
+/// separated by `; `.
+pub const LEFT_OUT_PREFIX: &str = "Systems FTJava has no element for, by GZF system number:";
+/// The text of the record that keeps magazine ids (`N Id` entries): FTJava
+/// links launchers by the magazine's system id.
+pub const MAGAZINES_PREFIX: &str = "Magazine ids, by GZF system number:";
+
 /// Where an FTJava system element goes in the GZF record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Section {
@@ -1046,7 +1057,6 @@ enum FamRecord {
 /// A log record written by fam's export (`N Name; N Name` after a known
 /// prefix), or `None` for any other record.
 fn fam_record(cx: &mut Cx, r: Node<'_, '_>) -> Option<FamRecord> {
-    use super::export::{LEFT_OUT_EVENT, LEFT_OUT_PREFIX, MAGAZINES_PREFIX};
     if r.attribute("event").map(str::trim) != Some(LEFT_OUT_EVENT) {
         return None;
     }
