@@ -856,7 +856,7 @@ fn import_ftjava(args: &ImportFtjavaArgs) -> anyhow::Result<ExitCode> {
         let bytes = match files::read_input(path) {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("error: {}: cannot read: {e}", path.display());
+                eprintln!("error: cannot read `{}`: {}", path.display(), files::reason(&e));
                 failed = true;
                 continue;
             }
@@ -1728,7 +1728,7 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let mut failed = false;
     for path in &args.files {
         let parsed = files::read_input(path)
-            .map_err(|e| format!("cannot read: {e}"))
+            .map_err(|e| format!("cannot read: {}", files::reason(&e)))
             .and_then(|b| String::from_utf8(b).map_err(|_| "it is not UTF-8 text".to_string()))
             .and_then(|t| crate::batch::json::parse(&t));
         match parsed {

@@ -389,3 +389,19 @@ fn names_given_on_the_command_line_are_suggested_too() {
     let (_, stderr) = failing(&["tune", "scenarios/duel.toml", "--side", "Halloran", "--runs", "10"]);
     assert!(stderr.contains("the sides: `Ilse`, `Marek`"), "{stderr}");
 }
+
+#[test]
+fn unreadable_inputs_of_import_and_merge_are_named_without_error_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("absent.xml");
+    let missing = missing.to_str().unwrap();
+    let out = dir.path().join("out");
+    let (code, err) = failing(&["import", "ftjava", missing, "--out", out.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains(missing) && err.contains("no such file"), "{err}");
+    assert!(!err.contains("os error"), "{err}");
+    let missing = dir.path().join("absent.json");
+    let (code, err) = failing(&["merge", missing.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("absent.json") && !err.contains("os error"), "{err}");
+}
