@@ -310,6 +310,34 @@ mod tests {
     }
 
     #[test]
+    fn k_gun_damage_doubles_at_or_under_the_class_but_never_on_a_six() {
+        for class in 1..=6u8 {
+            for face in 1..=6u8 {
+                let doubled = face <= class && face != 6;
+                let n = u32::from(class);
+                assert_eq!(k_gun_damage(class, face, 0), if doubled { 2 * n } else { n });
+            }
+        }
+        // An advanced screen of level 2 turns a K-3's doubling number to 1.
+        assert_eq!(k_gun_damage(3, 1, 2), 6);
+        assert_eq!(k_gun_damage(3, 2, 2), 3);
+    }
+
+    #[test]
+    fn mkp_and_armour_piercing_readings() {
+        let hits: Vec<u32> = (1..=6).map(|f| mkp_hits(f, 0)).collect();
+        assert_eq!(hits, [0, 0, 0, 1, 1, 2]);
+        // −1: 4 reads 3 (miss), a natural 6 still two hits; −3: nothing.
+        let hits: Vec<u32> = (1..=6).map(|f| mkp_hits(f, -1)).collect();
+        assert_eq!(hits, [0, 0, 0, 0, 1, 2]);
+        assert!((1..=6).all(|f| mkp_hits(f, -3) == 0));
+        assert_eq!(ap_split(10, 4), (1, 9));
+        assert_eq!(ap_split(1, 4), (1, 0));
+        assert_eq!(ap_split(4, 0), (0, 4));
+        assert_eq!(ap_split(0, 4), (0, 0));
+    }
+
+    #[test]
     fn projectile_table_matches_ft_rules_1_3() {
         for (width, max) in [(6, 30), (9, 45), (4, 20)] {
             assert_eq!(projectile_needed(0, width), Some(2));

@@ -626,6 +626,37 @@ mod tests {
     }
 
     #[test]
+    fn k_guns_and_mkps_weigh_what_their_dice_give() {
+        // A K-n hit: n, doubled on a doubling die 1..=n that is not 6.
+        for n in 1..=6u32 {
+            let exact = (1..=6u32).map(|d| if d <= n && d < 6 { 2 * n } else { n }).sum::<u32>();
+            assert_abs_diff_eq!(k_gun_hit_mean(n as usize), f64::from(exact) / 6.0, epsilon = 1e-12);
+        }
+        let t = DieTables::new();
+        let mut a = Arsenal::default();
+        a.k_guns[3][0][0] = 1; // one standard K-3, forward arc
+        a.mkps[0] = 2;
+        let target = Arsenal {
+            screens: [0.0, 0.0, 1.0], // standard screens do not matter
+            ..Arsenal::default()
+        };
+        let fp = Firepower::new(&t, &a, &target, 0);
+        // 10 MU is the second 6 MU band: 3+ hits, 4/6; a hit means 3 · 1.5.
+        assert_abs_diff_eq!(fp.at(10), 4.0 / 6.0 * 4.5, epsilon = 1e-12);
+        assert_abs_diff_eq!(fp.at(30), 1.0 / 6.0 * 4.5, epsilon = 1e-12);
+        assert_abs_diff_eq!(fp.at(31), 0.0, epsilon = 1e-12);
+        assert_eq!((fp.reach, a.reach()), (30, 30));
+        // MKPs: hits 0, 1, 1, 2 on 1-3, 4, 5, 6 → 2/3 a pack, 4 points each,
+        // to 12 MU only; one Evasion die costs the 4 a third of the time
+        // and the 5 a sixth (two points), so 1/2 · 2/3 + 1/3 · 1/2 + 1/6 · 1/3.
+        assert_abs_diff_eq!(mkps(&t, &a, 12, 0), 2.0 * 4.0 * 2.0 / 3.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(mkps(&t, &a, 13, 0), 0.0, epsilon = 1e-12);
+        let one_die = 0.5 * 2.0 / 3.0 + 1.0 / 3.0 * 0.5 + 1.0 / 6.0 * (1.0 / 3.0);
+        assert_abs_diff_eq!(mkps(&t, &a, 6, 1), 8.0 * one_die, epsilon = 1e-12);
+        assert!(a.has_ordnance());
+    }
+
+    #[test]
     fn evasion_points_average_two_thirds_a_die() {
         let t = DieTables::new();
         for n in 0..=6u32 {
