@@ -634,6 +634,62 @@ impl Report<'_> {
                 }
                 self.detail(&s);
             }
+            Event::KGunAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                needed,
+                drm,
+                face,
+                hit,
+                doubling,
+                damage,
+            } => {
+                let mut s = format!(
+                    "{} at {range} MU: needs {needed}+ with DRM {drm}, rolled {face} → {}",
+                    self.system(*unit, Some(*weapon)),
+                    if *hit { "hit" } else { "miss" }
+                );
+                if let Some(d) = doubling {
+                    let doubled = if *damage > 0 && u32::from(*d) <= *damage / 2 && *d < 6 {
+                        "doubled"
+                    } else {
+                        "not doubled"
+                    };
+                    let _ = write!(
+                        s,
+                        ", doubling die {d} ({doubled}): {damage} armour-piercing (screens ignored)"
+                    );
+                }
+                self.detail(&s);
+            }
+            Event::MkpAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                drm,
+                face,
+                hits,
+            } => {
+                let s = match face {
+                    Some(f) => format!(
+                        "{} at {range} MU (one shot): needs 4+ with DRM {drm}, rolled {f} → {}",
+                        self.system(*unit, Some(*weapon)),
+                        match hits {
+                            0 => "miss".to_string(),
+                            1 => "1 hit of 4 armour-piercing".to_string(),
+                            n => format!("{n} hits of 4 armour-piercing (natural 6)"),
+                        }
+                    ),
+                    None => format!(
+                        "{} at {range} MU: beyond 12 MU, the pack is spent and lost",
+                        self.system(*unit, Some(*weapon))
+                    ),
+                };
+                self.detail(&s);
+            }
             Event::NeedleAttack {
                 unit,
                 weapon,
@@ -674,6 +730,7 @@ impl Report<'_> {
                 unit,
                 normal,
                 sap,
+                ap,
                 penetrating,
                 armour,
                 hull,
@@ -690,8 +747,14 @@ impl Report<'_> {
                     let v: Vec<String> = sap.iter().map(u32::to_string).collect();
                     format!(" + semi-armour-piercing hits {}", v.join(", "))
                 };
+                let ap_text = if ap.is_empty() {
+                    String::new()
+                } else {
+                    let v: Vec<String> = ap.iter().map(u32::to_string).collect();
+                    format!(" + armour-piercing hits {}", v.join(", "))
+                };
                 let mut s = format!(
-                    "{}: {normal} normal{sap_text} + {penetrating} penetrating → {armour} armour, {hull} hull",
+                    "{}: {normal} normal{sap_text}{ap_text} + {penetrating} penetrating → {armour} armour, {hull} hull",
                     self.unit(*unit)
                 );
                 if *rows_completed > 0 {

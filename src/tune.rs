@@ -131,7 +131,11 @@ impl Space {
             ordnance: any(&|k| {
                 matches!(
                     k,
-                    SystemKind::Sml | SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::SubmunitionPack
+                    SystemKind::Sml
+                        | SystemKind::Smr
+                        | SystemKind::Missile { .. }
+                        | SystemKind::SubmunitionPack
+                        | SystemKind::Mkp
                 )
             }),
             class1: any(&|k| matches!(k, SystemKind::Beam { class: 1 })),

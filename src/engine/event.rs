@@ -130,6 +130,36 @@ pub enum Event {
         hit: bool,
         damage: Option<u8>,
     },
+    /// A kinetic gun: to-hit by range band on its variant's projectile
+    /// table, then on a hit the doubling die (class points, doubled on a
+    /// roll at or under the class, never on a 6), armour-piercing.
+    KGunAttack {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        range: u32,
+        /// The number needed before the Evasion DRM.
+        needed: u8,
+        drm: i32,
+        face: u8,
+        hit: bool,
+        /// The doubling die, rolled on a hit.
+        doubling: Option<u8>,
+        /// Armour-piercing points scored.
+        damage: u32,
+    },
+    /// An MKP's one shot: one die needing 4+ with the DRM (`None`: out of
+    /// range, the pack spent all the same); hits of 4 armour-piercing
+    /// points each (a natural 6 that hits is two).
+    MkpAttack {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        range: u32,
+        drm: i32,
+        face: Option<u8>,
+        hits: u32,
+    },
     /// A needle beam against a named system.
     NeedleAttack {
         unit: UnitId,
@@ -164,6 +194,8 @@ pub enum Event {
         normal: u32,
         /// Semi-armour-piercing hits, each split on its own.
         sap: Vec<u32>,
+        /// Armour-piercing hits (K-guns, MKP), each split on its own.
+        ap: Vec<u32>,
         penetrating: u32,
         armour: u32,
         hull: u32,

@@ -94,7 +94,11 @@ fn core_failure(ship: &gzf::Ship, kind: SystemKind) -> Option<i64> {
 pub fn is_one_shot(kind: &SystemKind) -> bool {
     matches!(
         kind,
-        SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::SubmunitionPack | SystemKind::Scattergun
+        SystemKind::Smr
+            | SystemKind::Missile { .. }
+            | SystemKind::SubmunitionPack
+            | SystemKind::Mkp
+            | SystemKind::Scattergun
     )
 }
 
@@ -603,6 +607,7 @@ pub fn is_offensive(kind: &SystemKind) -> bool {
             | AaMegaBattery
             | NeedleBeam
             | PulseTorpedo { .. }
+            | KGun { .. }
             | Sml
             | Railgun { .. }
             | EnergyPulse

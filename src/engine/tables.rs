@@ -180,6 +180,53 @@ impl PdTable {
     }
 }
 
+/// Damage of one K-gun hit of class `class` (ft-rules §4.6, FTC §5.16): the
+/// class in points, doubled when the doubling die shows `face` ≤ the
+/// doubling number; a 6 never doubles. The doubling number is the class,
+/// less one per level of advanced screen (`advanced_screen`; fam's screens
+/// are all standard, which K-guns ignore, so callers pass 0 today).
+pub fn k_gun_damage(class: u8, face: u8, advanced_screen: u8) -> u32 {
+    let doubling = class.saturating_sub(advanced_screen);
+    let points = u32::from(class);
+    if face < 6 && face <= doubling {
+        2 * points
+    } else {
+        points
+    }
+}
+
+/// MKP range in MU (FTC §5.17): one band, to 12 MU.
+pub const MKP_RANGE_MU: u32 = 12;
+
+/// Number an MKP die needs before any modifier (FTC §5.17).
+pub const MKP_NEEDED: u8 = 4;
+
+/// Armour-piercing damage of each MKP hit (FTC §5.17).
+pub const MKP_HIT_POINTS: u32 = 4;
+
+/// Hits of one MKP die showing `face` (natural) under `drm` (ft-rules §4.6,
+/// readings W13): no hit unless the modified roll reaches 4; a hit that is
+/// a natural 6 counts twice.
+pub fn mkp_hits(face: u8, drm: i32) -> u32 {
+    if !projectile_hits(face, MKP_NEEDED, drm) {
+        0
+    } else if face == 6 {
+        2
+    } else {
+        1
+    }
+}
+
+/// Armour-piercing damage of one hit on a target with `armour_left` boxes
+/// in its one armour layer (ft-rules §1.4, FTC §4.9, §7.7): one point to
+/// the layer (none when it is gone), the rest to the hull. Returns
+/// (armour, hull). fam's ships carry a single armour layer; with layered
+/// armour each layer would take one point.
+pub fn ap_split(damage: u32, armour_left: u32) -> (u32, u32) {
+    let armour = damage.min(1).min(armour_left);
+    (armour, damage - armour)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,6 +307,34 @@ mod tests {
         assert_eq!(beam_dice(1, 12), 1);
         assert_eq!(beam_dice(1, 13), 0);
         assert_eq!(beam_dice(0, 0), 0);
+    }
+
+    #[test]
+    fn k_gun_damage_doubles_at_or_under_the_class_but_never_on_a_six() {
+        for class in 1..=6u8 {
+            for face in 1..=6u8 {
+                let doubled = face <= class && face != 6;
+                let n = u32::from(class);
+                assert_eq!(k_gun_damage(class, face, 0), if doubled { 2 * n } else { n });
+            }
+        }
+        // An advanced screen of level 2 turns a K-3's doubling number to 1.
+        assert_eq!(k_gun_damage(3, 1, 2), 6);
+        assert_eq!(k_gun_damage(3, 2, 2), 3);
+    }
+
+    #[test]
+    fn mkp_and_armour_piercing_readings() {
+        let hits: Vec<u32> = (1..=6).map(|f| mkp_hits(f, 0)).collect();
+        assert_eq!(hits, [0, 0, 0, 1, 1, 2]);
+        // −1: 4 reads 3 (miss), a natural 6 still two hits; −3: nothing.
+        let hits: Vec<u32> = (1..=6).map(|f| mkp_hits(f, -1)).collect();
+        assert_eq!(hits, [0, 0, 0, 0, 1, 2]);
+        assert!((1..=6).all(|f| mkp_hits(f, -3) == 0));
+        assert_eq!(ap_split(10, 4), (1, 9));
+        assert_eq!(ap_split(1, 4), (1, 0));
+        assert_eq!(ap_split(4, 0), (0, 4));
+        assert_eq!(ap_split(0, 4), (0, 0));
     }
 
     #[test]

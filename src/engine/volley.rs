@@ -51,11 +51,13 @@ pub enum DamageKind {
     Fighter,
     /// Gunboat attacks.
     Gunboat,
+    /// Kinetic guns and MKP packs (armour-piercing).
+    Kinetic,
 }
 
 impl DamageKind {
-    pub const COUNT: usize = 10;
-    pub const ALL: [DamageKind; 10] = [
+    pub const COUNT: usize = 11;
+    pub const ALL: [DamageKind; 11] = [
         DamageKind::Beam,
         DamageKind::Torpedo,
         DamageKind::SalvoMissile,
@@ -66,6 +68,7 @@ impl DamageKind {
         DamageKind::ReactorBlast,
         DamageKind::Fighter,
         DamageKind::Gunboat,
+        DamageKind::Kinetic,
     ];
 
     pub fn key(self) -> &'static str {
@@ -80,6 +83,7 @@ impl DamageKind {
             DamageKind::ReactorBlast => "reactor_blast",
             DamageKind::Fighter => "fighter",
             DamageKind::Gunboat => "gunboat",
+            DamageKind::Kinetic => "kinetic",
         }
     }
 }
@@ -185,6 +189,8 @@ pub struct Scratch {
     pub(super) fired: Vec<(UnitId, SystemId)>,
     /// Semi-armour-piercing hits waiting for the Damage step.
     pub(super) sap: Vec<(UnitId, u32)>,
+    /// Armour-piercing hits (K-guns, MKP) waiting for the Damage step.
+    pub(super) ap: Vec<(UnitId, u32)>,
     /// Systems destroyed outright (needle beams), applied with the damage.
     kills: Vec<(UnitId, SystemId)>,
     /// Point-defence weapons and the threat (index in `shots`) each defends against.
@@ -277,6 +283,7 @@ impl Scratch {
         room(&mut self.pd_open, systems);
         room(&mut self.pd_order, systems);
         room(&mut self.sap, 8 * systems);
+        room(&mut self.ap, 2 * systems);
         // The weapon-use record lives across Exchanges: laid out afresh only
         // for a battle of another shape.
         if self.weapon_first.len() != units + 1 || self.weapon_first.last() != Some(&systems) {
@@ -424,6 +431,7 @@ pub fn run_volley<S: Sink>(
     scratch.rows_this_volley.clear();
     scratch.rows_this_volley.resize(nu, 0);
     scratch.sap.clear();
+    scratch.ap.clear();
     scratch.kills.clear();
 
     super::craft::launch_phase(battle, plot, volley, dice, sink, scratch);
@@ -1017,6 +1025,16 @@ fn fire_weapon<S: Sink>(
                 });
             }
         }
+        SystemKind::KGun { class, range: variant } => {
+            k_gun_attack(battle, u, w, target, range, class, variant, drm, dice, sink, scratch);
+        }
+        SystemKind::Mkp => {
+            if !battle.units[u].systems[w].spend() {
+                stopped(sink, scratch, u, w, "already fired");
+                return;
+            }
+            mkp_attack(battle, u, w, target, range, drm, dice, sink, scratch);
+        }
         SystemKind::NeedleBeam => {
             let Some(needle) = order.needles.iter().find(|n| n.weapon == w) else {
                 idle(sink, u, w, "no needle target plotted");
@@ -1055,6 +1073,96 @@ fn fire_weapon<S: Sink>(
             // The orders layer refuses every other weapon with its reason.
             idle(sink, u, w, "not a weapon fam resolves");
         }
+    }
+}
+
+/// A kinetic gun's shot (ft-rules §4.6, FTC §5.16): the to-hit die on the
+/// projectile table of its variant, then, on a hit, the doubling die: the
+/// class in armour-piercing points, doubled on a roll at or under the class
+/// (a 6 never doubles). Standard screens do not stop it; the doubling die
+/// takes no Evasion DRM.
+#[allow(clippy::too_many_arguments)]
+fn k_gun_attack<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    class: u8,
+    variant: TorpedoRange,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let Some(needed) = super::tables::projectile_needed(range, torpedo_band(variant)) else {
+        out_of_range(sink, scratch, u, w, "out of range");
+        return;
+    };
+    scratch.note_use(u, w, WeaponUse::FIRED);
+    let face = dice.roll_d6(sink, Purpose::ToHit, Pile::Initial);
+    let hit = super::tables::projectile_hits(face, needed, drm);
+    let doubling = hit.then(|| dice.roll_d6(sink, Purpose::Damage, Pile::Initial));
+    // fam has no advanced screens: no K-gun doubling number is reduced yet.
+    let damage = doubling.map_or(0, |d| super::tables::k_gun_damage(class, d, 0));
+    if damage > 0 {
+        scratch.ap.push((target, damage));
+        scratch.deal(battle.units[u].side, DamageKind::Kinetic, damage);
+    }
+    if S::RECORDS {
+        sink.event(Event::KGunAttack {
+            unit: u,
+            weapon: w,
+            target,
+            range,
+            needed,
+            drm,
+            face,
+            hit,
+            doubling,
+            damage,
+        });
+    }
+}
+
+/// An MKP's one shot (FTC §5.17): to 12 MU, one die needing 4+ (Evasion
+/// DRM applies); a natural 6 that hits is two hits; each hit 4
+/// armour-piercing points. Screens do not stop it.
+#[allow(clippy::too_many_arguments)]
+fn mkp_attack<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    use super::tables::{MKP_HIT_POINTS, MKP_RANGE_MU, mkp_hits};
+    let in_range = range <= MKP_RANGE_MU;
+    if !in_range {
+        scratch.note_use(u, w, WeaponUse::OUT_OF_RANGE);
+    } else {
+        scratch.note_use(u, w, WeaponUse::FIRED);
+    }
+    let face = in_range.then(|| dice.roll_d6(sink, Purpose::ToHit, Pile::Initial));
+    let hits = face.map_or(0, |f| mkp_hits(f, drm));
+    for _ in 0..hits {
+        scratch.ap.push((target, MKP_HIT_POINTS));
+    }
+    scratch.deal(battle.units[u].side, DamageKind::Kinetic, hits * MKP_HIT_POINTS);
+    if S::RECORDS {
+        sink.event(Event::MkpAttack {
+            unit: u,
+            weapon: w,
+            target,
+            range,
+            drm,
+            face,
+            hits,
+        });
     }
 }
 
@@ -1637,6 +1745,14 @@ pub fn sap_damage(unit: &mut Unit, damage: u32) -> (u32, u32, u32, u32) {
     hull_damage(unit, damage - armour, armour)
 }
 
+/// Armour-piercing damage of one hit (ft-rules §1.4): one point to the
+/// armour layer while it has boxes, the rest to the hull.
+pub fn ap_damage(unit: &mut Unit, damage: u32) -> (u32, u32, u32, u32) {
+    let (armour, hull) = super::tables::ap_split(damage, unit.armour_left());
+    unit.armour_lost += armour;
+    hull_damage(unit, hull, armour)
+}
+
 fn hull_damage(unit: &mut Unit, hull: u32, armour: u32) -> (u32, u32, u32, u32) {
     let rows_before = rows_completed(&unit.rows, unit.hull_lost) as u32;
     let crew_before = unit.crew_factors();
@@ -1655,12 +1771,13 @@ fn hull_damage(unit: &mut Unit, hull: u32, armour: u32) -> (u32, u32, u32, u32) 
 }
 
 /// The Damage step: for each Unit, normal damage to armour then hull, then
-/// each semi-armour-piercing hit split on its own, then penetrating damage
+/// each semi-armour-piercing hit split on its own, then each
+/// armour-piercing hit (one point to armour), then penetrating damage
 /// to the hull; then needle kills on Units still in the fight.
 fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratch) {
     for u in 0..battle.units.len() {
         let (normal, penetrating) = scratch.pending[u];
-        let has_sap = scratch.sap.iter().any(|(t, _)| *t == u);
+        let has_sap = scratch.sap.iter().chain(&scratch.ap).any(|(t, _)| *t == u);
         if (normal + penetrating == 0 && !has_sap) || !battle.units[u].active() {
             continue;
         }
@@ -1680,6 +1797,20 @@ fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratc
                 sap.push(d);
             }
         }
+        let mut ap = Vec::new();
+        for &(t, d) in &scratch.ap {
+            if t != u {
+                continue;
+            }
+            let (a, h, r, c) = ap_damage(unit, d);
+            armour += a;
+            hull += h;
+            rows += r;
+            crew_lost += c;
+            if S::RECORDS {
+                ap.push(d);
+            }
+        }
         let (_, h, r, c) = damage_unit_penetrating(unit, penetrating);
         hull += h;
         rows += r;
@@ -1690,6 +1821,7 @@ fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratc
                 unit: u,
                 normal,
                 sap,
+                ap,
                 penetrating,
                 armour,
                 hull,
@@ -2102,6 +2234,7 @@ fn blast<S: Sink>(battle: &mut Battle, source: UnitId, dice: &mut Dice, sink: &m
                 unit: u,
                 normal: 0,
                 sap: vec![damage],
+                ap: Vec::new(),
                 penetrating: 0,
                 armour,
                 hull,

@@ -815,6 +815,8 @@ impl Out<'_> {
                 None,
             ),
             SubmunitionPack => (Section::Weapons, "SubmunitionPack", None),
+            KGun { class, .. } => (Section::Weapons, "KineticGun", Some(u32::from(*class))),
+            Mkp => (Section::Weapons, "MultipleKineticPenetratorPack", None),
             Missile {
                 warhead: Warhead::Standard,
             } => (Section::Weapons, "MissileLauncher", None),
@@ -844,6 +846,13 @@ impl Out<'_> {
             || matches!(sys.kind, Inert(_)) && !sys.arcs.is_empty()
         {
             let _ = write!(line, " arcs=\"{}\"", arcs_text(&sys.arcs));
+        }
+        if let KGun { range, .. } = sys.kind {
+            match range {
+                TorpedoRange::Standard => {}
+                TorpedoRange::Long => line.push_str(" rangeIncrement=\"9\""),
+                TorpedoRange::Short => line.push_str(" rangeIncrement=\"4\""),
+            }
         }
         if sys.kind == Sml
             && let Some(m) = magazine(&sys.magazine)

@@ -459,7 +459,9 @@ fn fires_at_ships(kind: &SystemKind) -> bool {
         kind,
         Beam { .. }
             | PulseTorpedo { .. }
+            | KGun { .. }
             | SubmunitionPack
+            | Mkp
             | Sml
             | Smr
             | Missile {
@@ -472,7 +474,7 @@ fn fires_at_ships(kind: &SystemKind) -> bool {
 fn one_shot(kind: &SystemKind) -> bool {
     matches!(
         kind,
-        SystemKind::Smr | SystemKind::SubmunitionPack | SystemKind::Missile { .. }
+        SystemKind::Smr | SystemKind::SubmunitionPack | SystemKind::Mkp | SystemKind::Missile { .. }
     )
 }
 

@@ -93,13 +93,6 @@ pub const INERT: &[(&str, &str, Section, bool)] = &[
         Section::Weapons,
         false,
     ),
-    ("KineticGun", "Class {} Kinetic Gun", Section::Weapons, true),
-    (
-        "MultipleKineticPenetratorPack",
-        "Multiple Kinetic Penetrator Pack",
-        Section::Weapons,
-        false,
-    ),
     (
         "AntiMatterTorpedoLauncher",
         "Antimatter Torpedo Launcher",
@@ -179,7 +172,9 @@ fn default_arcs(kind: &SystemKind) -> Vec<Arc> {
     use SystemKind::*;
     match kind {
         Beam { .. } => Arc::FB1.to_vec(),
-        PulseTorpedo { .. } | SubmunitionPack | NeedleBeam => vec![Arc::F],
+        // K-1s are all-round like class-1 beams (readings I24).
+        KGun { class: 1, .. } => Arc::FB1.to_vec(),
+        PulseTorpedo { .. } | KGun { .. } | Mkp | SubmunitionPack | NeedleBeam => vec![Arc::F],
         Sml | Smr | Missile { .. } => vec![Arc::Fp, Arc::F, Arc::Fs],
         _ => Vec::new(),
     }
@@ -319,6 +314,8 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
             range: TorpedoRange::Long,
         }),
         (Section::Weapons, "SubmunitionPack") => Some(SubmunitionPack),
+        (Section::Weapons, "KineticGun") => k_gun(cx, n),
+        (Section::Weapons, "MultipleKineticPenetratorPack") => Some(Mkp),
         (Section::Weapons, "MissileLauncher") => Some(Missile {
             warhead: Warhead::Standard,
         }),
@@ -388,6 +385,7 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
     };
     let known: Vec<&str> = match &kind {
         Beam { .. } => with(&["rating", "arcs"]),
+        KGun { .. } => with(&["rating", "arcs", "rangeIncrement"]),
         Sml => with(&["arcs", "smmId"]),
         Smm => with(&["capacity"]),
         k if k.is_weapon() && *k != Pds => with(&["arcs"]),
@@ -419,6 +417,50 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
     cx.no_text(n);
     out.system = Some(s);
     out
+}
+
+/// A `KineticGun`: `rating` 1 to 6 is the class; `rangeIncrement` (the
+/// projectile band width FTJava keeps for its projectile weapons) 6 or
+/// absent is the standard gun, 9 the long-range and 4 the short-range one.
+fn k_gun(cx: &mut Cx, n: Node<'_, '_>) -> Option<SystemKind> {
+    let class = match cx.uint_attr(n, "rating", 0..=limits::RATING) {
+        Some(r @ 1..=6) => u8::try_from(r).ok(),
+        Some(r) => {
+            cx.error(
+                attr_span(n, "rating"),
+                format!("a kinetic gun of rating {r}"),
+                "a rating from 1 to 6 (K-1 to K-6)",
+            );
+            None
+        }
+        None => {
+            if n.attribute("rating").is_none() {
+                cx.error(tag_span(n), "a `KineticGun` without `rating`", "rating=\"1\" to \"6\"");
+            }
+            None
+        }
+    };
+    let range = match n.attribute("rangeIncrement") {
+        None => Some(TorpedoRange::Standard),
+        Some(_) => match cx.uint_attr(n, "rangeIncrement", 0..=limits::RATING) {
+            Some(6) => Some(TorpedoRange::Standard),
+            Some(9) => Some(TorpedoRange::Long),
+            Some(4) => Some(TorpedoRange::Short),
+            Some(r) => {
+                cx.error(
+                    attr_span(n, "rangeIncrement"),
+                    format!("a kinetic gun with range bands of {r} MU"),
+                    "rangeIncrement=\"6\" (standard), \"9\" (long range) or \"4\" (short range)",
+                );
+                None
+            }
+            None => None,
+        },
+    };
+    Some(SystemKind::KGun {
+        class: class?,
+        range: range?,
+    })
 }
 
 /// Salvo type words → extended range or not.

@@ -356,6 +356,9 @@ pub enum AmmoType {
     Er,
 }
 
+/// Range variant of a projectile weapon (pulse torpedoes, K-guns): the
+/// projectile table's bands are 6 MU (standard), 9 MU (long) or 4 MU
+/// (short) wide (ft-rules §1.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TorpedoRange {
     Standard,
@@ -389,6 +392,14 @@ pub enum SystemKind {
         range: TorpedoRange,
     },
     SubmunitionPack,
+    /// fam extension: a kinetic gun K-1 … K-6 (`Class N K-Gun`, with the
+    /// `Long Range` / `Short Range` variants), armour-piercing (ft-rules §4.6).
+    KGun {
+        class: u8,
+        range: TorpedoRange,
+    },
+    /// fam extension `MKP`: a multiple kinetic penetrator pack, one shot.
+    Mkp,
     /// Heavy missile rack: FB1 `[Standard|EMP|Needle] Missile`, FT2 `Missile`, `EMP Missile`, `Needle Missile`.
     Missile {
         warhead: Warhead,
@@ -468,6 +479,14 @@ impl SystemKind {
                 TorpedoRange::Short => "Short Range Pulse Torpedo",
             },
             SubmunitionPack => "Submunition Pack",
+            KGun { class, range } => {
+                return match range {
+                    TorpedoRange::Standard => format!("Class {class} K-Gun"),
+                    TorpedoRange::Long => format!("Class {class} Long Range K-Gun"),
+                    TorpedoRange::Short => format!("Class {class} Short Range K-Gun"),
+                };
+            }
+            Mkp => "MKP",
             Missile { warhead } => match warhead {
                 Warhead::Standard => "Missile",
                 Warhead::Emp => "EMP Missile",
@@ -530,6 +549,8 @@ impl SystemKind {
                 | Adaf
                 | PulseTorpedo { .. }
                 | SubmunitionPack
+                | KGun { .. }
+                | Mkp
                 | Missile { .. }
                 | Minelayer
                 | Minesweeper

@@ -824,7 +824,7 @@ fn armour(cx: &mut Cx<'_>, f: &RawField) -> Option<Armour> {
 /// The system types of a profile as they are usually written (every one
 /// read by [`system_kind`]), for suggestions.
 pub fn system_names(profile: Profile) -> Vec<String> {
-    const SHARED: [&str; 27] = [
+    const SHARED: [&str; 29] = [
         "Needle Beam",
         "Ortillery",
         "Pulse Torpedo",
@@ -852,6 +852,8 @@ pub fn system_names(profile: Profile) -> Vec<String> {
         "Weasel",
         "Drone",
         "Dock",
+        "MKP",
+        "Multiple Kinetic Penetrator Pack",
     ];
     const FB1: [&str; 11] = [
         "Standard Missile",
@@ -891,7 +893,27 @@ pub fn system_names(profile: Profile) -> Vec<String> {
     if profile == Profile::Fb1 {
         names.extend((1..=9).map(|class| format!("Class {class} Battery")));
     }
+    for class in 1..=6 {
+        names.push(format!("Class {class} K-Gun"));
+        names.push(format!("Class {class} Long Range K-Gun"));
+        names.push(format!("Class {class} Short Range K-Gun"));
+    }
     names
+}
+
+/// `class N [long range|lr|short range|sr] k-gun` (lower case, blanks
+/// collapsed), N from 1 to 6: a kinetic gun (fam extension).
+fn k_gun(lower: &str) -> Option<SystemKind> {
+    let rest = lower.strip_prefix("class ")?.strip_suffix(" k-gun")?;
+    let (n, variant) = rest.split_once(' ').unwrap_or((rest, ""));
+    let range = match variant {
+        "" => TorpedoRange::Standard,
+        "long range" | "lr" => TorpedoRange::Long,
+        "short range" | "sr" => TorpedoRange::Short,
+        _ => return None,
+    };
+    let class = n.parse::<u8>().ok().filter(|c| (1..=6).contains(c))?;
+    Some(SystemKind::KGun { class, range })
 }
 
 /// Parses a system name into a kind, for either profile.
@@ -936,7 +958,8 @@ pub fn system_kind(name: &str, profile: Profile) -> Result<SystemKind, Option<Pr
         "weasel" => Some(Weasel),
         "drone" => Some(Drone),
         "dock" => Some(Dock),
-        _ => None,
+        "mkp" | "multiple kinetic penetrator pack" => Some(Mkp),
+        _ => k_gun(&lower),
     };
     if let Some(k) = shared {
         return Ok(k);

@@ -1272,7 +1272,7 @@ fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
 fn fires_once(kind: &SystemKind) -> bool {
     matches!(
         kind,
-        SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::SubmunitionPack
+        SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::SubmunitionPack | SystemKind::Mkp
     )
 }
 

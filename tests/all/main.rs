@@ -16,6 +16,7 @@ mod fuzz;
 mod golden;
 mod gzf_doc;
 mod hostile;
+mod kinetic;
 mod messages;
 mod orders;
 mod orders_write;

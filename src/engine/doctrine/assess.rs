@@ -12,7 +12,9 @@
 
 use super::super::plot::FormationId;
 use super::super::state::{Battle, SysState, Unit};
-use super::super::tables::{apply_drm, beam_dice, beam_table, projectile_needed, success_value};
+use super::super::tables::{
+    MKP_HIT_POINTS, MKP_RANGE_MU, apply_drm, beam_dice, beam_table, mkp_hits, projectile_needed, success_value,
+};
 use super::super::volley::{evasion_ignored, missile_range, submunition_dice, torpedo_band};
 use crate::gzf::model::{SystemKind, TorpedoRange, Warhead};
 
@@ -49,6 +51,8 @@ pub struct DieTables {
     /// `needle[n][ignored]`: damage points of one needle-beam die
     /// (Continuum: 4+ scores one).
     needle: [[f64; 3]; MAX_EVASION_DICE + 1],
+    /// `mkp[n][ignored]`: hits of one MKP die.
+    mkp: [[f64; 3]; MAX_EVASION_DICE + 1],
     /// `evasion_points[n]`: mean Evasion Points of `n` dice.
     evasion_points: [f64; MAX_EVASION_DICE + 1],
     /// `outpace[a_minus][b_minus][a][b]`: see [`DieTables::outpace`].
@@ -119,6 +123,21 @@ fn hit_chance(penalty: usize, needed: u8) -> f64 {
     (1..=6u8).filter(|&f| apply_drm(f, drm) >= needed).count() as f64 / 6.0
 }
 
+/// Mean armour-piercing points of one K-gun hit of class `class`: the
+/// class, doubled when the doubling die shows at most the class and not 6
+/// (ft-rules §4.6): `n · (1 + min(n, 5)/6)`.
+pub fn k_gun_hit_mean(class: usize) -> f64 {
+    let n = class as f64;
+    n * (1.0 + class.min(5) as f64 / 6.0)
+}
+
+/// Mean hits of one MKP die at a DRM of −`penalty` (4+ hits, a natural 6
+/// that hits counts twice).
+fn mkp_die(penalty: usize) -> f64 {
+    let drm = -i32::try_from(penalty).unwrap_or(i32::MAX);
+    (1..=6u8).map(|f| f64::from(mkp_hits(f, drm))).sum::<f64>() / 6.0
+}
+
 /// Damage points of one needle die at a DRM of −`penalty` (4+ scores).
 fn needle_die(penalty: usize) -> f64 {
     hit_chance(penalty, 4)
@@ -130,6 +149,7 @@ impl DieTables {
             beam: [[[0.0; 3]; 3]; MAX_EVASION_DICE + 1],
             hit: [[[0.0; 7]; 3]; MAX_EVASION_DICE + 1],
             needle: [[0.0; 3]; MAX_EVASION_DICE + 1],
+            mkp: [[0.0; 3]; MAX_EVASION_DICE + 1],
             evasion_points: [0.0; MAX_EVASION_DICE + 1],
             outpace: [[[[0.0; MAX_SPEED_DICE + 1]; MAX_SPEED_DICE + 1]; 2]; 2],
         };
@@ -149,6 +169,7 @@ impl DieTables {
                 let mut beam = [0.0; 3];
                 let mut hit = [0.0; 7];
                 let mut needle = 0.0;
+                let mut mkp = 0.0;
                 for (k, &p) in dist.iter().enumerate() {
                     if p == 0.0 {
                         continue;
@@ -161,7 +182,9 @@ impl DieTables {
                         *h += p * hit_chance(penalty, needed as u8);
                     }
                     needle += p * needle_die(penalty);
+                    mkp += p * mkp_die(penalty);
                 }
+                t.mkp[n][ignored] = mkp;
                 t.beam[n][ignored] = beam;
                 t.hit[n][ignored] = hit;
                 t.needle[n][ignored] = needle;
@@ -216,8 +239,13 @@ pub struct Arsenal {
     /// Working pulse torpedoes by variant (standard, long, short) and
     /// Evasion Points ignored.
     pub torpedoes: [[u32; 3]; 3],
+    /// Working kinetic guns by class (1-6), variant (standard, long,
+    /// short) and Evasion Points ignored.
+    pub k_guns: [[[u32; 3]; 3]; 7],
     /// Unspent working submunition packs by Evasion Points ignored.
     pub submunitions: [u32; 3],
+    /// Unspent working MKP packs by Evasion Points ignored.
+    pub mkps: [u32; 3],
     /// Working needle beams by Evasion Points ignored.
     pub needles: [u32; 3],
     /// Salvo launchers: standard reach (30 MU) and extended (42 MU).
@@ -286,15 +314,12 @@ impl Arsenal {
                 SystemKind::Beam { class } => {
                     self.beams[usize::from(class).min(BEAM_CLASSES)][ignored] += 1;
                 }
-                SystemKind::PulseTorpedo { range } => {
-                    let v = match range {
-                        TorpedoRange::Standard => 0,
-                        TorpedoRange::Long => 1,
-                        TorpedoRange::Short => 2,
-                    };
-                    self.torpedoes[v][ignored] += 1;
+                SystemKind::PulseTorpedo { range } => self.torpedoes[variant(range)][ignored] += 1,
+                SystemKind::KGun { class, range } => {
+                    self.k_guns[usize::from(class).min(6)][variant(range)][ignored] += 1;
                 }
                 SystemKind::SubmunitionPack if s.rounds_left() > 0 => self.submunitions[ignored] += 1,
+                SystemKind::Mkp if s.rounds_left() > 0 => self.mkps[ignored] += 1,
                 SystemKind::NeedleBeam => self.needles[ignored] += 1,
                 SystemKind::Smr if s.rounds_left() > 0 => self.racks[reach] += 1,
                 SystemKind::Missile {
@@ -323,9 +348,14 @@ impl Arsenal {
         self.salvos.iter().any(|s| s.launchers > 0) || self.racks.iter().chain(&self.heavies).any(|&n| n > 0)
     }
 
-    /// Has ordnance left: missiles or submunition packs.
+    /// Has ordnance left: missiles, submunition or MKP packs.
     pub fn has_ordnance(&self) -> bool {
-        self.has_missiles() || self.submunitions.iter().any(|&n| n > 0)
+        self.has_missiles() || self.submunitions.iter().chain(&self.mkps).any(|&n| n > 0)
+    }
+
+    /// Working projectile weapons (torpedoes, K-guns) of variant `v`.
+    fn has_projectiles(&self, v: usize) -> bool {
+        self.torpedoes[v].iter().any(|&n| n > 0) || self.k_guns.iter().any(|c| c[v].iter().any(|&n| n > 0))
     }
 
     /// The longest range at which any of its weapons can do damage.
@@ -336,13 +366,16 @@ impl Arsenal {
                 r = r.max(12 * u32::try_from(class).unwrap_or(0));
             }
         }
-        for (v, row) in self.torpedoes.iter().enumerate() {
-            if row.iter().any(|&n| n > 0) {
+        for v in 0..3 {
+            if self.has_projectiles(v) {
                 r = r.max(5 * [6, 9, 4][v]);
             }
         }
         if self.submunitions.iter().any(|&n| n > 0) {
             r = r.max(18);
+        }
+        if self.mkps.iter().any(|&n| n > 0) {
+            r = r.max(MKP_RANGE_MU);
         }
         if self.needles.iter().any(|&n| n > 0) {
             r = r.max(12);
@@ -365,6 +398,15 @@ impl Arsenal {
     /// Can do damage at some range with what it has now.
     pub fn can_fight(&self) -> bool {
         self.reach() > 0
+    }
+}
+
+/// Index of a projectile variant in the arsenal's tables.
+fn variant(range: TorpedoRange) -> usize {
+    match range {
+        TorpedoRange::Standard => 0,
+        TorpedoRange::Long => 1,
+        TorpedoRange::Short => 2,
     }
 }
 
@@ -401,8 +443,8 @@ pub struct Firepower {
     /// Beams: class and the mean damage per die of all batteries of it.
     beams: [(u32, f64); KINDS],
     beam_kinds: usize,
-    /// Torpedoes: band width and the mean damage of all of them by the
-    /// number needed (2-6).
+    /// Projectile weapons (torpedoes and K-guns) of one variant: band
+    /// width and the mean damage of all of them by the number needed (2-6).
     torpedoes: [(u32, [f64; 7]); 3],
     torpedo_kinds: usize,
     /// Needle beams: mean damage of all of them within 12 MU.
@@ -439,17 +481,28 @@ impl Firepower {
             }
         }
         for (v, row) in a.torpedoes.iter().enumerate() {
-            if row.iter().all(|&c| c == 0) {
+            if !a.has_projectiles(v) {
                 continue;
             }
             let band = torpedo_band([TorpedoRange::Standard, TorpedoRange::Long, TorpedoRange::Short][v]);
             let mut by_needed = [0.0; 7];
             for (needed, m) in by_needed.iter_mut().enumerate().skip(2) {
-                *m = row
+                let hit = |ignored: usize| tables.hit[n][ignored][needed];
+                let torpedoes: f64 = row
                     .iter()
                     .enumerate()
-                    .map(|(ignored, &count)| f64::from(count) * tables.hit[n][ignored][needed] * D6_MEAN)
+                    .map(|(ignored, &count)| f64::from(count) * hit(ignored) * D6_MEAN)
                     .sum();
+                let k_guns: f64 = (1..a.k_guns.len())
+                    .flat_map(|class| {
+                        a.k_guns[class][v]
+                            .iter()
+                            .enumerate()
+                            .map(move |(ignored, &count)| (class, ignored, count))
+                    })
+                    .map(|(class, ignored, count)| f64::from(count) * hit(ignored) * k_gun_hit_mean(class))
+                    .sum();
+                *m = torpedoes + k_guns;
             }
             fp.torpedoes[fp.torpedo_kinds] = (band, by_needed);
             fp.torpedo_kinds += 1;
@@ -507,6 +560,21 @@ pub fn submunitions(tables: &DieTables, a: &Arsenal, range: u32, evasion: u32) -
         .sum()
 }
 
+/// Expected damage of `a`'s MKP packs fired at `t` at `range`: to 12 MU,
+/// one die each needing 4+, a natural 6 two hits, 4 armour-piercing points
+/// a hit; screens do not stop them.
+pub fn mkps(tables: &DieTables, a: &Arsenal, range: u32, evasion: u32) -> f64 {
+    if range > MKP_RANGE_MU {
+        return 0.0;
+    }
+    let n = dice_index(evasion);
+    a.mkps
+        .iter()
+        .enumerate()
+        .map(|(ignored, &count)| f64::from(count) * tables.mkp[n][ignored] * f64::from(MKP_HIT_POINTS))
+        .sum()
+}
+
 /// Expected damage of `salvos` salvo missiles and `heavies` heavy missiles
 /// launched in one Volley at Formation `t` (whose Units roll `evasion`
 /// Evasion dice and, when `class1_pd`, defend with their class-1 beams
@@ -555,6 +623,37 @@ mod tests {
         assert_abs_diff_eq!(beam_die(0, 2), 2.8 / 6.0, epsilon = 1e-12);
         // −3: only the reroll of a natural 6 scores.
         assert_abs_diff_eq!(beam_die(3, 0), 0.8 / 6.0, epsilon = 1e-12);
+    }
+
+    #[test]
+    fn k_guns_and_mkps_weigh_what_their_dice_give() {
+        // A K-n hit: n, doubled on a doubling die 1..=n that is not 6.
+        for n in 1..=6u32 {
+            let exact = (1..=6u32).map(|d| if d <= n && d < 6 { 2 * n } else { n }).sum::<u32>();
+            assert_abs_diff_eq!(k_gun_hit_mean(n as usize), f64::from(exact) / 6.0, epsilon = 1e-12);
+        }
+        let t = DieTables::new();
+        let mut a = Arsenal::default();
+        a.k_guns[3][0][0] = 1; // one standard K-3, forward arc
+        a.mkps[0] = 2;
+        let target = Arsenal {
+            screens: [0.0, 0.0, 1.0], // standard screens do not matter
+            ..Arsenal::default()
+        };
+        let fp = Firepower::new(&t, &a, &target, 0);
+        // 10 MU is the second 6 MU band: 3+ hits, 4/6; a hit means 3 · 1.5.
+        assert_abs_diff_eq!(fp.at(10), 4.0 / 6.0 * 4.5, epsilon = 1e-12);
+        assert_abs_diff_eq!(fp.at(30), 1.0 / 6.0 * 4.5, epsilon = 1e-12);
+        assert_abs_diff_eq!(fp.at(31), 0.0, epsilon = 1e-12);
+        assert_eq!((fp.reach, a.reach()), (30, 30));
+        // MKPs: hits 0, 1, 1, 2 on 1-3, 4, 5, 6 → 2/3 a pack, 4 points each,
+        // to 12 MU only; one Evasion die costs the 4 a third of the time
+        // and the 5 a sixth (two points), so 1/2 · 2/3 + 1/3 · 1/2 + 1/6 · 1/3.
+        assert_abs_diff_eq!(mkps(&t, &a, 12, 0), 2.0 * 4.0 * 2.0 / 3.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(mkps(&t, &a, 13, 0), 0.0, epsilon = 1e-12);
+        let one_die = 0.5 * 2.0 / 3.0 + 1.0 / 3.0 * 0.5 + 1.0 / 6.0 * (1.0 / 3.0);
+        assert_abs_diff_eq!(mkps(&t, &a, 6, 1), 8.0 * one_die, epsilon = 1e-12);
+        assert!(a.has_ordnance());
     }
 
     #[test]

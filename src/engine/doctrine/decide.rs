@@ -296,6 +296,9 @@ fn aim(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
             if c.launches.submunitions.is_some() {
                 spare.submunitions = [0; 3];
             }
+            if c.launches.mkps.is_some() {
+                spare.mkps = [0; 3];
+            }
             c.second_launches = plan::launches(&spare, r[0], &r, &c.fire_spread);
         }
     }
@@ -435,14 +438,18 @@ fn system_worth(unit: &super::super::state::Unit, s: usize) -> u32 {
         SystemKind::Sml if loads(sys.magazine) => 6,
         SystemKind::Beam { class } => 2 * u32::from(class),
         SystemKind::PulseTorpedo { .. } => 4,
+        SystemKind::KGun { class, .. } => 2 * u32::from(class),
         SystemKind::Smr
         | SystemKind::Missile {
             warhead: Warhead::Standard,
         } if sys.rounds_left() > 0 => 4,
         SystemKind::Pds | SystemKind::Adaf | SystemKind::Scattergun => 1,
-        SystemKind::Sml | SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::SubmunitionPack => {
-            u32::from(sys.rounds_left() > 0)
-        }
+        SystemKind::Mkp if sys.rounds_left() > 0 => 4,
+        SystemKind::Sml
+        | SystemKind::Smr
+        | SystemKind::Missile { .. }
+        | SystemKind::SubmunitionPack
+        | SystemKind::Mkp => u32::from(sys.rounds_left() > 0),
         ref k if k.is_weapon() => 2,
         _ => 0,
     }

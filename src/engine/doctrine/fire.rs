@@ -5,7 +5,7 @@
 
 use super::super::plot::{FormationId, FormationPlot, NeedleOrder, PdOrder, SystemId, UnitId};
 use super::super::state::{Battle, Sys, SysState, Unit};
-use super::super::tables::{beam_dice, projectile_needed};
+use super::super::tables::{MKP_RANGE_MU, beam_dice, projectile_needed};
 use super::super::volley::{missile_range, torpedo_band};
 use super::decide::Choice;
 use super::plan::Launches;
@@ -22,7 +22,9 @@ fn live(s: &Sys) -> bool {
 fn reaches(s: &Sys, range: u32) -> bool {
     match s.kind {
         SystemKind::Beam { class } => beam_dice(u32::from(class), range) > 0,
-        SystemKind::PulseTorpedo { range: v } => projectile_needed(range, torpedo_band(v)).is_some(),
+        SystemKind::PulseTorpedo { range: v } | SystemKind::KGun { range: v, .. } => {
+            projectile_needed(range, torpedo_band(v)).is_some()
+        }
         SystemKind::NeedleBeam => range <= 12,
         _ => false,
     }
@@ -30,8 +32,8 @@ fn reaches(s: &Sys, range: u32) -> bool {
 
 /// The ordnance of Unit `u` that `l` fires in Volley `v`: launchers whose
 /// magazine still has a load for them (loads drawn in earlier Volleys of
-/// the plot counted in `drawn`), unspent working racks, heavy missiles and
-/// submunition packs.
+/// the plot counted in `drawn`), unspent working racks, heavy missiles,
+/// submunition and MKP packs.
 fn launched(unit: &Unit, l: &Launches, v: usize, drawn: &mut Vec<(SystemId, u32)>, out: &mut Vec<SystemId>) {
     for (i, s) in unit.systems.iter().enumerate() {
         if !s.operational() {
@@ -45,6 +47,7 @@ fn launched(unit: &Unit, l: &Launches, v: usize, drawn: &mut Vec<(SystemId, u32)
                 warhead: Warhead::Standard,
             } => l.racks[er] == Some(v) && s.rounds_left() > 0,
             SystemKind::SubmunitionPack => l.submunitions == Some(v) && s.rounds_left() > 0,
+            SystemKind::Mkp => l.mkps == Some(v) && s.rounds_left() > 0,
             _ => false,
         };
         if fire {
@@ -126,8 +129,10 @@ pub(super) fn unit_fire(
         w.every.clear();
         w.spare.clear();
         for (i, s) in unit.systems.iter().enumerate() {
-            let sustained = matches!(s.kind, SystemKind::Beam { .. } | SystemKind::PulseTorpedo { .. })
-                || (c.needles.is_some() && s.kind == SystemKind::NeedleBeam);
+            let sustained = matches!(
+                s.kind,
+                SystemKind::Beam { .. } | SystemKind::PulseTorpedo { .. } | SystemKind::KGun { .. }
+            ) || (c.needles.is_some() && s.kind == SystemKind::NeedleBeam);
             let pds = c.pds_at_ships[v] && matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
             if !(pds || sustained && live(s)) {
                 continue;
@@ -196,7 +201,7 @@ fn order(
 }
 
 /// `use_ordnance = true`: when the fire target is in reach at the start of
-/// the Exchange, racks, heavy missiles and submunition packs in Volley 1,
+/// the Exchange, racks, heavy missiles, submunition and MKP packs in Volley 1,
 /// each salvo launcher one load a Volley while its magazine has loads.
 fn always(
     b: &Battle,
@@ -218,6 +223,7 @@ fn always(
                 warhead: Warhead::Standard,
             } => v == 0 && s.rounds_left() > 0 && range <= missile_range(s.er),
             SystemKind::SubmunitionPack => v == 0 && s.rounds_left() > 0 && super::submunition_dice(range) > 0,
+            SystemKind::Mkp => v == 0 && s.rounds_left() > 0 && range <= MKP_RANGE_MU,
             SystemKind::Sml => range <= missile_range(s.er) && draw(unit, s, drawn),
             _ => false,
         };

@@ -133,10 +133,11 @@ pub enum DcKind {
     Sensor,
     /// Beam batteries (FB1 classes, FT2 A/B/C).
     Beam,
-    /// Pulse torpedoes, every variant.
+    /// Pulse torpedoes, every variant (and kinetic guns: projectile weapons).
     Torpedo,
     Needle,
-    /// Salvo launchers and racks, heavy missile racks, submunition packs.
+    /// Salvo launchers and racks, heavy missile racks, submunition packs,
+    /// MKP packs.
     Ordnance,
     /// PDS/PDAF, ADAF, Scattergun.
     PointDefence,
@@ -176,9 +177,9 @@ impl DcKind {
             DcKind::Screen => *kind == K::ScreenGenerator,
             DcKind::Sensor => matches!(kind, K::Sensors | K::EnhancedSensors | K::SuperiorSensors),
             DcKind::Beam => matches!(kind, K::Beam { .. }),
-            DcKind::Torpedo => matches!(kind, K::PulseTorpedo { .. }),
+            DcKind::Torpedo => matches!(kind, K::PulseTorpedo { .. } | K::KGun { .. }),
             DcKind::Needle => *kind == K::NeedleBeam,
-            DcKind::Ordnance => matches!(kind, K::Sml | K::Smr | K::Missile { .. } | K::SubmunitionPack),
+            DcKind::Ordnance => matches!(kind, K::Sml | K::Smr | K::Missile { .. } | K::SubmunitionPack | K::Mkp),
             DcKind::PointDefence => matches!(kind, K::Pds | K::Adaf | K::Scattergun),
             DcKind::Weapon => kind.is_weapon(),
         }

@@ -12,7 +12,7 @@
 
 use super::super::plot::Maneuver;
 use super::super::volley::missile_range;
-use super::assess::{Arsenal, DieTables, Firepower, MAX_EVASION_DICE, missiles, submunitions};
+use super::assess::{Arsenal, DieTables, Firepower, MAX_EVASION_DICE, missiles, mkps, submunitions};
 
 /// Ranges are weighed every 3 MU (a Speed Point) from 0 to `3 · (GRID − 1)`.
 pub const GRID: usize = 41;
@@ -82,6 +82,8 @@ pub struct Stores {
     racks: [f64; 2],
     heavies: [f64; 2],
     submunitions: [f64; 3],
+    /// MKP packs' total within 12 MU.
+    mkps: f64,
 }
 
 impl Stores {
@@ -104,6 +106,7 @@ impl Stores {
         for (band, total) in s.submunitions.iter_mut().enumerate() {
             *total = submunitions(tables, a, 6 * u32::try_from(band + 1).unwrap_or(3), evasion);
         }
+        s.mkps = mkps(tables, a, 0, evasion);
         s
     }
 
@@ -128,6 +131,10 @@ impl Stores {
         if !packs_gone && r <= 18.0 {
             let band = ((r / 6.0).ceil().max(1.0) as usize).min(3);
             sum += self.submunitions[band - 1];
+        }
+        let mkps_gone = l.is_some_and(|(l, _)| l.mkps.is_some());
+        if !mkps_gone && r <= 12.0 {
+            sum += self.mkps;
         }
         sum
     }
@@ -488,6 +495,8 @@ pub struct Launches {
     pub racks: [Option<usize>; 2],
     /// The Volley submunition packs fire in.
     pub submunitions: Option<usize>,
+    /// The Volley MKP packs fire in.
+    pub mkps: Option<usize>,
 }
 
 /// How far above its expected range the range may be, in spreads, for a
@@ -544,6 +553,14 @@ pub fn launches(a: &Arsenal, start: f64, range: &[f64; 3], spread: &[f64; 3]) ->
             one_shot_volley(range, spread, 12.0)
         };
     }
+    if a.mkps.iter().any(|&n| n > 0) {
+        // One die to 12 MU, the same chance at any range within it.
+        l.mkps = if start <= 12.0 {
+            Some(0)
+        } else {
+            one_shot_volley(range, spread, 12.0)
+        };
+    }
     l
 }
 
@@ -586,6 +603,9 @@ fn launch_damage(
     let mut d = missiles(tables, salvos, heavies, t, evasion, class1_pd);
     if l.submunitions == Some(v) {
         d += submunitions(tables, a, r.round() as u32, evasion);
+    }
+    if l.mkps == Some(v) {
+        d += mkps(tables, a, r.round() as u32, evasion);
     }
     d
 }
