@@ -805,7 +805,13 @@ fn every_fleet_book_file_imports_agrees_with_its_xml_and_round_trips() {
         ("SalvoMissileMagazine", SystemKind::Smm),
         ("SalvoMissileRack", SystemKind::Smr),
         ("FighterBay", SystemKind::HangarBay),
-        ("KineticGun", SystemKind::Inert("Class 3 Kinetic Gun".into())),
+        (
+            "KineticGun",
+            SystemKind::KGun {
+                class: 3,
+                range: gzf::TorpedoRange::Standard,
+            },
+        ),
     ];
     let mut ships = 0;
     for path in &files {
