@@ -25,6 +25,7 @@ use rand::distr::Distribution;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha12Rng;
 
+use super::rules::PdEvasionReroll;
 use super::tables::{PdTable, apply_drm, beam_table, d3_from_d6, projectile_hits, success_value};
 
 /// Raw words at or above this are rejected when making a d6: the largest
@@ -394,6 +395,9 @@ pub struct PdFire {
     /// Evasion Points the firing Formation may spend here, one per missed
     /// die rolled again (0 when the rule does not apply).
     pub evasion_points: u32,
+    /// Which missed dice those points may reroll (switch
+    /// `pd_evasion_reroll`, reading W8).
+    pub evasion_reroll: PdEvasionReroll,
     /// The most kills that can matter (fighters in the group, missiles on
     /// target); kills above it are wasted. `u32::MAX` for no limit.
     pub targets: u32,
@@ -416,37 +420,45 @@ pub struct PdResult {
 /// rerolling table every *natural* 6 grants one extra die; extra dice get
 /// no DRM and chain on natural 6 without limit.
 ///
-/// # Reading: Evasion rerolls
+/// # Reading: Evasion rerolls (W8)
 ///
 /// * They come after every initial die and every extra die they granted
 ///   has been rolled.
-/// * A "PD die that resulted in a miss" is any PD die — initial, extra, or
-///   an earlier Evasion reroll — whose current result kills nothing. Each
-///   point discards one such miss and rolls that die again.
-/// * A die that misses again may take a further point: the rule counts
-///   points, not dice, and the die has again resulted in a miss.
+/// * [`PdEvasionReroll::AnyMiss`] (the default): a "PD die that resulted
+///   in a miss" is any PD die — initial, extra, or an earlier Evasion
+///   reroll — whose current result kills nothing. Each point discards one
+///   such miss and rolls that die again. A die that misses again may take
+///   a further point: the rule counts points, not dice, and the die has
+///   again resulted in a miss.
+/// * [`PdEvasionReroll::OncePerDie`]: each point discards one *initial* die
+///   that missed (a natural 6 that a DRM made miss included) and rolls it
+///   again; a die is rerolled at most once, and extra dice are never
+///   rerolled.
 /// * The new roll gets no DRM (FTC §1.7: a DRM is not normally applied to a
 ///   re-roll; A3 reads beam rerolls the same way), so it does not matter
 ///   which missed die is chosen.
 /// * The new roll is a PD die like any other: it is read on the same table
 ///   and a natural 6 grants an extra die, whose chain is rolled before the
-///   next point is spent; such an extra die that misses may be rerolled too.
-/// * Points are spent one at a time and only while some die shows a miss
-///   and the kills are below [`PdFire::targets`]; unspent points are left
-///   for the caller ([`PdResult::evasion_used`]).
+///   next point is spent (under `AnyMiss` such an extra die that misses may
+///   be rerolled too).
+/// * Points are spent one at a time and only while some die may still be
+///   rerolled and the kills are below [`PdFire::targets`]; unspent points
+///   are left for the caller ([`PdResult::evasion_used`]).
 ///
-/// Dice order: initial dice; extra dice in the order granted; then per
-/// Evasion Point its reroll followed by that reroll's extra dice.
+/// Dice order, under either reading: initial dice; extra dice in the order
+/// granted; then per Evasion Point its reroll followed by that reroll's
+/// extra dice.
 pub fn point_defence<S: RollSink + ?Sized>(dice: &mut Dice, sink: &mut S, fire: PdFire) -> PdResult {
     let mut tally = PdTally {
         table: fire.table,
+        any_miss: fire.evasion_reroll == PdEvasionReroll::AnyMiss,
         kills: 0,
         misses: 0,
         extra: 0,
     };
     for _ in 0..fire.dice {
         let face = dice.roll_d6(sink, Purpose::PointDefence, Pile::Initial);
-        tally.read(face, apply_drm(face, fire.drm));
+        tally.read(face, apply_drm(face, fire.drm), true);
     }
     tally.roll_extra(dice, sink);
     let mut used = 0;
@@ -454,7 +466,7 @@ pub fn point_defence<S: RollSink + ?Sized>(dice: &mut Dice, sink: &mut S, fire: 
         used += 1;
         tally.misses -= 1;
         let face = dice.roll_d6(sink, Purpose::PointDefence, Pile::EvasionReroll);
-        tally.read(face, face);
+        tally.read(face, face, false);
         tally.roll_extra(dice, sink);
     }
     PdResult {
@@ -463,11 +475,58 @@ pub fn point_defence<S: RollSink + ?Sized>(dice: &mut Dice, sink: &mut S, fire: 
     }
 }
 
+/// One needle-beam shot (ft-rules §4.2, A19; reading W11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NeedleShot {
+    /// The Evasion DRM on the die (0 or less).
+    pub drm: i32,
+    /// The FB1 reading (switch `needle_fb1`): the point needs 5+ instead of
+    /// Continuum's 4+ (where it goes, past screens and armour, is the
+    /// caller's business).
+    pub fb1: bool,
+    /// A natural 6 always scores the point (switch `needle_six_scores`).
+    pub six_scores: bool,
+}
+
+/// Outcome of one [`needle_shot`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NeedleResult {
+    /// The natural face.
+    pub face: u8,
+    /// Damage points scored: 0 or 1.
+    pub damage: u32,
+    /// A natural 6: the nominated system is destroyed (FB1: knocked out).
+    pub system_hit: bool,
+}
+
+/// Rolls one needle-beam die (ft-rules §4.2, A19; reading W11). The damage
+/// point needs the die with the Evasion DRM (clamped to 1..=6) to reach 4
+/// (FB1: 5), or, with `six_scores`, a natural 6; the system hit needs a
+/// natural 6 whatever the DRM, as a natural 6 still rerolls under a DRM
+/// (A3). So without `six_scores` a natural 6 at a DRM of −3 or worse (FB1:
+/// −2) destroys the system and scores nothing.
+///
+/// Dice order: the one die, a [`Purpose::Beam`] initial die.
+pub fn needle_shot<S: RollSink + ?Sized>(dice: &mut Dice, sink: &mut S, shot: NeedleShot) -> NeedleResult {
+    let face = dice.roll_d6(sink, Purpose::Beam, Pile::Initial);
+    let needed = if shot.fb1 { 5 } else { 4 };
+    let scores = apply_drm(face, shot.drm) >= needed || (shot.six_scores && face == 6);
+    NeedleResult {
+        face,
+        damage: u32::from(scores),
+        system_hit: face == 6,
+    }
+}
+
 /// Running count of one [`point_defence`] fire.
 struct PdTally {
     table: PdTable,
+    /// Every missed die may be rerolled ([`PdEvasionReroll::AnyMiss`]), not
+    /// only the initial ones.
+    any_miss: bool,
     kills: u32,
-    /// Dice whose current result kills nothing.
+    /// Dice whose current result kills nothing and that an Evasion Point
+    /// may still reroll.
     misses: u32,
     /// Extra dice granted by natural 6s and not rolled yet.
     extra: u32,
@@ -475,11 +534,12 @@ struct PdTally {
 
 impl PdTally {
     /// Reads one die: its natural face decides the extra die, its modified
-    /// face the kills.
-    fn read(&mut self, natural: u8, modified: u8) {
+    /// face the kills; a miss counts for the Evasion rerolls when the die
+    /// is an `initial` one or the reading lets any miss be rerolled.
+    fn read(&mut self, natural: u8, modified: u8, initial: bool) {
         let kills = self.table.kills(modified);
         self.kills = self.kills.saturating_add(kills);
-        if kills == 0 {
+        if kills == 0 && (initial || self.any_miss) {
             self.misses += 1;
         }
         if self.table.six_rerolls && natural == 6 {
@@ -492,7 +552,7 @@ impl PdTally {
         while self.extra > 0 {
             self.extra -= 1;
             let face = dice.roll_d6(sink, Purpose::PointDefence, Pile::Reroll);
-            self.read(face, face);
+            self.read(face, face, false);
         }
     }
 }
@@ -1029,6 +1089,7 @@ mod tests {
             dice,
             drm,
             evasion_points,
+            evasion_reroll: PdEvasionReroll::AnyMiss,
             targets: u32::MAX,
         }
     }
