@@ -1225,7 +1225,11 @@ fn needle_attack<S: Sink>(
         fb1,
         six_scores: battle.rules.needle_six_scores,
     };
-    let NeedleResult { face, damage, system_hit } = needle_shot(dice, sink, shot);
+    let NeedleResult {
+        face,
+        damage,
+        system_hit,
+    } = needle_shot(dice, sink, shot);
     let kill = system_hit && battle.units[needle.unit].systems[needle.system].state != SysState::Destroyed;
     if fb1 {
         scratch.pending[needle.unit].1 += damage; // FB1: past screens and armour

@@ -569,7 +569,10 @@ pub fn missiles(tables: &DieTables, salvos: f64, heavies: f64, t: &Arsenal, evas
     };
     // Evasion Points reroll missed PD dice, as many as the reading leaves.
     let pd_dice = t.pd_kills / PDS_KILLS + if class1_pd { f64::from(t.class1) / ships } else { 0.0 };
-    let rerolls = tables.evasion_points(evasion).min(pd_dice * rerollable_misses(t.pd_evasion_reroll)) * PDS_KILLS;
+    let rerolls = tables
+        .evasion_points(evasion)
+        .min(pd_dice * rerollable_misses(t.pd_evasion_reroll))
+        * PDS_KILLS;
     let pool = t.pd_kills + class1 + rerolls;
     // The pool of a Unit is spread over the attacks aimed at it.
     let per_attack = pool / (salvos + heavies).div_euclid(ships).max(1.0);
@@ -625,6 +628,42 @@ mod tests {
             4 | 5 => 1,
             _ => 2,
         }
+    }
+
+    #[test]
+    fn needle_readings_change_the_expected_needle_damage() {
+        // At −3 Continuum scores nothing, a natural 6 scores by the switch;
+        // FB1 needs 5+ (2/6 with no DRM), and at −2 only the switch's 6.
+        assert_abs_diff_eq!(needle_die(3, needle_rule(false, false)), 0.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(needle_die(3, needle_rule(false, true)), 1.0 / 6.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(needle_die(0, needle_rule(true, false)), 2.0 / 6.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(needle_die(2, needle_rule(true, false)), 0.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(needle_die(2, needle_rule(true, true)), 1.0 / 6.0, epsilon = 1e-12);
+        // Three Evasion dice, none ignored: 7/36 and 1/4 (the dice tests
+        // work both out exactly).
+        let t = DieTables::new();
+        assert_abs_diff_eq!(t.needle[needle_rule(false, false)][3][0], 7.0 / 36.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(t.needle[needle_rule(false, true)][3][0], 0.25, epsilon = 1e-12);
+    }
+
+    #[test]
+    fn evasion_rerolls_of_pd_follow_the_reading() {
+        // One ship with two PDS (1.6 kills), two Evasion dice (4/3 points).
+        // Any miss: every point rerolls (up to 3 misses), pool 1.6 + 4/3 ·
+        // 0.8 = 8/3; once per die: one missed initial die of the two, pool
+        // 2.4. Through: Σ max(0, m − pool)/6 missiles, 3.5 each.
+        let t = DieTables::new();
+        let target = Arsenal {
+            ships: 1,
+            pd_kills: 1.6,
+            ..Arsenal::default()
+        };
+        let once = Arsenal {
+            pd_evasion_reroll: PdEvasionReroll::OncePerDie,
+            ..target
+        };
+        assert_abs_diff_eq!(missiles(&t, 1.0, 0.0, &target, 2, false), 77.0 / 18.0, epsilon = 1e-9);
+        assert_abs_diff_eq!(missiles(&t, 1.0, 0.0, &once, 2, false), 4.9, epsilon = 1e-9);
     }
 
     #[test]
