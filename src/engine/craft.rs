@@ -706,6 +706,7 @@ pub fn fire_at_group<S: Sink>(
                     dice: count,
                     drm,
                     evasion_points: 0,
+                    evasion_reroll: battle.rules.pd_evasion_reroll,
                     targets: left,
                 },
             )
@@ -832,6 +833,7 @@ pub fn intercept<S: Sink>(
                 dice: group_dice(&battle.rules, &c),
                 drm,
                 evasion_points: evasion_left[gf],
+                evasion_reroll: battle.rules.pd_evasion_reroll,
                 targets: shot.left(),
             },
         );
@@ -938,6 +940,7 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                             dice: n,
                             drm,
                             evasion_points: 0,
+                            evasion_reroll: battle.rules.pd_evasion_reroll,
                             targets: left,
                         },
                     )
@@ -956,6 +959,7 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                             dice: n,
                             drm,
                             evasion_points: 0,
+                            evasion_reroll: battle.rules.pd_evasion_reroll,
                             targets: th.craft,
                         },
                     )

@@ -25,6 +25,7 @@ use rand::distr::Distribution;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha12Rng;
 
+use super::rules::PdEvasionReroll;
 use super::tables::{PdTable, apply_drm, beam_table, d3_from_d6, projectile_hits, success_value};
 
 /// Raw words at or above this are rejected when making a d6: the largest
@@ -394,6 +395,9 @@ pub struct PdFire {
     /// Evasion Points the firing Formation may spend here, one per missed
     /// die rolled again (0 when the rule does not apply).
     pub evasion_points: u32,
+    /// Which missed dice those points may reroll (switch
+    /// `pd_evasion_reroll`, reading W8).
+    pub evasion_reroll: PdEvasionReroll,
     /// The most kills that can matter (fighters in the group, missiles on
     /// target); kills above it are wasted. `u32::MAX` for no limit.
     pub targets: u32,
@@ -416,37 +420,45 @@ pub struct PdResult {
 /// rerolling table every *natural* 6 grants one extra die; extra dice get
 /// no DRM and chain on natural 6 without limit.
 ///
-/// # Reading: Evasion rerolls
+/// # Reading: Evasion rerolls (W8)
 ///
 /// * They come after every initial die and every extra die they granted
 ///   has been rolled.
-/// * A "PD die that resulted in a miss" is any PD die — initial, extra, or
-///   an earlier Evasion reroll — whose current result kills nothing. Each
-///   point discards one such miss and rolls that die again.
-/// * A die that misses again may take a further point: the rule counts
-///   points, not dice, and the die has again resulted in a miss.
+/// * [`PdEvasionReroll::AnyMiss`] (the default): a "PD die that resulted
+///   in a miss" is any PD die — initial, extra, or an earlier Evasion
+///   reroll — whose current result kills nothing. Each point discards one
+///   such miss and rolls that die again. A die that misses again may take
+///   a further point: the rule counts points, not dice, and the die has
+///   again resulted in a miss.
+/// * [`PdEvasionReroll::OncePerDie`]: each point discards one *initial* die
+///   that missed (a natural 6 that a DRM made miss included) and rolls it
+///   again; a die is rerolled at most once, and extra dice are never
+///   rerolled.
 /// * The new roll gets no DRM (FTC §1.7: a DRM is not normally applied to a
 ///   re-roll; A3 reads beam rerolls the same way), so it does not matter
 ///   which missed die is chosen.
 /// * The new roll is a PD die like any other: it is read on the same table
 ///   and a natural 6 grants an extra die, whose chain is rolled before the
-///   next point is spent; such an extra die that misses may be rerolled too.
-/// * Points are spent one at a time and only while some die shows a miss
-///   and the kills are below [`PdFire::targets`]; unspent points are left
-///   for the caller ([`PdResult::evasion_used`]).
+///   next point is spent (under `AnyMiss` such an extra die that misses may
+///   be rerolled too).
+/// * Points are spent one at a time and only while some die may still be
+///   rerolled and the kills are below [`PdFire::targets`]; unspent points
+///   are left for the caller ([`PdResult::evasion_used`]).
 ///
-/// Dice order: initial dice; extra dice in the order granted; then per
-/// Evasion Point its reroll followed by that reroll's extra dice.
+/// Dice order, under either reading: initial dice; extra dice in the order
+/// granted; then per Evasion Point its reroll followed by that reroll's
+/// extra dice.
 pub fn point_defence<S: RollSink + ?Sized>(dice: &mut Dice, sink: &mut S, fire: PdFire) -> PdResult {
     let mut tally = PdTally {
         table: fire.table,
+        any_miss: fire.evasion_reroll == PdEvasionReroll::AnyMiss,
         kills: 0,
         misses: 0,
         extra: 0,
     };
     for _ in 0..fire.dice {
         let face = dice.roll_d6(sink, Purpose::PointDefence, Pile::Initial);
-        tally.read(face, apply_drm(face, fire.drm));
+        tally.read(face, apply_drm(face, fire.drm), true);
     }
     tally.roll_extra(dice, sink);
     let mut used = 0;
@@ -454,7 +466,7 @@ pub fn point_defence<S: RollSink + ?Sized>(dice: &mut Dice, sink: &mut S, fire: 
         used += 1;
         tally.misses -= 1;
         let face = dice.roll_d6(sink, Purpose::PointDefence, Pile::EvasionReroll);
-        tally.read(face, face);
+        tally.read(face, face, false);
         tally.roll_extra(dice, sink);
     }
     PdResult {
@@ -463,11 +475,58 @@ pub fn point_defence<S: RollSink + ?Sized>(dice: &mut Dice, sink: &mut S, fire: 
     }
 }
 
+/// One needle-beam shot (ft-rules §4.2, A19; reading W11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NeedleShot {
+    /// The Evasion DRM on the die (0 or less).
+    pub drm: i32,
+    /// The FB1 reading (switch `needle_fb1`): the point needs 5+ instead of
+    /// Continuum's 4+ (where it goes, past screens and armour, is the
+    /// caller's business).
+    pub fb1: bool,
+    /// A natural 6 always scores the point (switch `needle_six_scores`).
+    pub six_scores: bool,
+}
+
+/// Outcome of one [`needle_shot`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NeedleResult {
+    /// The natural face.
+    pub face: u8,
+    /// Damage points scored: 0 or 1.
+    pub damage: u32,
+    /// A natural 6: the nominated system is destroyed (FB1: knocked out).
+    pub system_hit: bool,
+}
+
+/// Rolls one needle-beam die (ft-rules §4.2, A19; reading W11). The damage
+/// point needs the die with the Evasion DRM (clamped to 1..=6) to reach 4
+/// (FB1: 5), or, with `six_scores`, a natural 6; the system hit needs a
+/// natural 6 whatever the DRM, as a natural 6 still rerolls under a DRM
+/// (A3). So without `six_scores` a natural 6 at a DRM of −3 or worse (FB1:
+/// −2) destroys the system and scores nothing.
+///
+/// Dice order: the one die, a [`Purpose::Beam`] initial die.
+pub fn needle_shot<S: RollSink + ?Sized>(dice: &mut Dice, sink: &mut S, shot: NeedleShot) -> NeedleResult {
+    let face = dice.roll_d6(sink, Purpose::Beam, Pile::Initial);
+    let needed = if shot.fb1 { 5 } else { 4 };
+    let scores = apply_drm(face, shot.drm) >= needed || (shot.six_scores && face == 6);
+    NeedleResult {
+        face,
+        damage: u32::from(scores),
+        system_hit: face == 6,
+    }
+}
+
 /// Running count of one [`point_defence`] fire.
 struct PdTally {
     table: PdTable,
+    /// Every missed die may be rerolled ([`PdEvasionReroll::AnyMiss`]), not
+    /// only the initial ones.
+    any_miss: bool,
     kills: u32,
-    /// Dice whose current result kills nothing.
+    /// Dice whose current result kills nothing and that an Evasion Point
+    /// may still reroll.
     misses: u32,
     /// Extra dice granted by natural 6s and not rolled yet.
     extra: u32,
@@ -475,11 +534,12 @@ struct PdTally {
 
 impl PdTally {
     /// Reads one die: its natural face decides the extra die, its modified
-    /// face the kills.
-    fn read(&mut self, natural: u8, modified: u8) {
+    /// face the kills; a miss counts for the Evasion rerolls when the die
+    /// is an `initial` one or the reading lets any miss be rerolled.
+    fn read(&mut self, natural: u8, modified: u8, initial: bool) {
         let kills = self.table.kills(modified);
         self.kills = self.kills.saturating_add(kills);
-        if kills == 0 {
+        if kills == 0 && (initial || self.any_miss) {
             self.misses += 1;
         }
         if self.table.six_rerolls && natural == 6 {
@@ -492,7 +552,7 @@ impl PdTally {
         while self.extra > 0 {
             self.extra -= 1;
             let face = dice.roll_d6(sink, Purpose::PointDefence, Pile::Reroll);
-            self.read(face, face);
+            self.read(face, face, false);
         }
     }
 }
@@ -1029,6 +1089,7 @@ mod tests {
             dice,
             drm,
             evasion_points,
+            evasion_reroll: PdEvasionReroll::AnyMiss,
             targets: u32::MAX,
         }
     }
@@ -1258,6 +1319,421 @@ mod tests {
                 mean,
                 var,
             );
+        }
+    }
+
+    // ---- the W8 switch: Evasion rerolls once per starting die ------------
+
+    fn fire_by(table: PdTable, dice: u32, drm: i32, points: u32, reading: PdEvasionReroll) -> PdFire {
+        PdFire {
+            evasion_reroll: reading,
+            ..fire(table, dice, drm, points)
+        }
+    }
+
+    #[test]
+    fn pd_once_per_die_rerolls_each_missed_initial_die_once() {
+        use PdEvasionReroll::OncePerDie;
+        use Pile::*;
+        // The faces of `pd_evasion_rerolls_follow_the_reading`: initial 6
+        // (2 kills, extra die) and 2 (miss); the extra die 5 kills 1. Point
+        // 1 rerolls the 2: a 6 (2 kills), whose extra die 1 misses but is
+        // no initial die, so it stays. 2 of 3 points kept.
+        let mut dice = Dice::from_faces(&[6, 2, 5, 6, 1, 4]);
+        let mut log = Vec::new();
+        let got = point_defence(&mut dice, &mut log, fire_by(PdTable::PDS, 2, 0, 3, OncePerDie));
+        assert_eq!(
+            got,
+            PdResult {
+                kills: 5,
+                evasion_used: 1
+            }
+        );
+        let piles: Vec<Pile> = log.iter().map(|r| r.pile).collect();
+        assert_eq!(piles, [Initial, Initial, Reroll, EvasionReroll, Reroll]);
+
+        // A reroll that misses again is not rerolled: 4 under −1 misses,
+        // its reroll 2 misses; 1 point of 5 used.
+        let mut dice = Dice::from_faces(&[4, 2, 4]);
+        let got = point_defence(&mut dice, &mut (), fire_by(PdTable::PDS, 1, -1, 5, OncePerDie));
+        assert_eq!(
+            got,
+            PdResult {
+                kills: 0,
+                evasion_used: 1
+            }
+        );
+        assert_eq!(dice.count_draws(), 2);
+
+        // A natural 6 that −3 makes a miss is a missed initial die (its
+        // extra die, 3, a miss that stays): the reroll 5 kills one.
+        let mut dice = Dice::from_faces(&[6, 3, 5, 5]);
+        let got = point_defence(&mut dice, &mut (), fire_by(PdTable::PDS, 1, -3, 2, OncePerDie));
+        assert_eq!(
+            got,
+            PdResult {
+                kills: 1,
+                evasion_used: 1
+            }
+        );
+        assert_eq!(dice.count_draws(), 3);
+
+        // Three misses, two points: two of them rerolled, in turn.
+        let mut dice = Dice::from_faces(&[1, 2, 3, 4, 1, 6]);
+        let got = point_defence(&mut dice, &mut (), fire_by(PdTable::PDS, 3, 0, 2, OncePerDie));
+        assert_eq!(
+            got,
+            PdResult {
+                kills: 1,
+                evasion_used: 2
+            }
+        );
+        assert_eq!(dice.count_draws(), 5);
+    }
+
+    /// A state of [`PdModel`]: kills so far (at most the cap), initial dice
+    /// still to roll, extra dice owed, missed dice a point may still
+    /// reroll, points left.
+    type PdState = (usize, u32, u32, u32, u32);
+
+    /// The exact distribution of a point-defence fire's kills, capped, built
+    /// from the W8 reading as docs/readings.md states it, not from the code:
+    /// initial dice with the DRM; each natural 6 an extra die without DRM;
+    /// then, while points are left, a die may still be rerolled and the
+    /// kills are below the cap, a point rerolls one missed die (no DRM; its
+    /// natural 6 again owes an extra die). Once per die: only initial dice
+    /// that missed, each once; any miss: every die showing a miss. The
+    /// order of the dice does not change the distribution, so a state is
+    /// counts only, and kills at the cap end it (the cap is the fire's
+    /// targets: kills beyond are wasted and points no longer spent).
+    struct PdModel {
+        value: [i128; 6],
+        chains: bool,
+        drm: i32,
+        once: bool,
+        cap: usize,
+        memo: std::collections::BTreeMap<PdState, Vec<Q>>,
+    }
+
+    impl PdModel {
+        fn dist(&mut self, s: PdState) -> Vec<Q> {
+            let (kills, initial, extra, misses, points) = s;
+            let mut out = vec![ZERO; self.cap + 1];
+            if kills >= self.cap {
+                out[self.cap] = int(1);
+                return out;
+            }
+            // Which die comes next: 0 initial, 1 extra, 2 an Evasion reroll.
+            let die = if initial > 0 {
+                0
+            } else if extra > 0 {
+                1
+            } else if points > 0 && misses > 0 {
+                2
+            } else {
+                out[kills] = int(1);
+                return out;
+            };
+            if let Some(d) = self.memo.get(&s) {
+                return d.clone();
+            }
+            for face in 1..=6 {
+                let a = self.value[idx(face, if die == 0 { self.drm } else { 0 })];
+                let rerollable = a == 0 && (die == 0 || !self.once);
+                let next = (
+                    (kills + a as usize).min(self.cap),
+                    initial - u32::from(die == 0),
+                    extra - u32::from(die == 1) + u32::from(self.chains && face == 6),
+                    misses + u32::from(rerollable) - u32::from(die == 2),
+                    points - u32::from(die == 2),
+                );
+                for (k, p) in self.dist(next).into_iter().enumerate() {
+                    out[k] = out[k] + q(1, 6) * p;
+                }
+            }
+            self.memo.insert(s, out.clone());
+            out
+        }
+    }
+
+    /// P(min(kills, cap) = k) for k = 0..=cap, by [`PdModel`].
+    fn pd_capped(
+        (value, chains): ([i128; 6], bool),
+        dice: u32,
+        drm: i32,
+        points: u32,
+        once: bool,
+        cap: usize,
+    ) -> Vec<Q> {
+        let mut model = PdModel {
+            value,
+            chains,
+            drm,
+            once,
+            cap,
+            memo: Default::default(),
+        };
+        model.dist((0, dice, 0, 0, points))
+    }
+
+    /// (mean, variance) of a distribution over 0, 1, 2, ….
+    fn dist_moments(dist: &[Q]) -> (Q, Q) {
+        let (mut e, mut e2) = (ZERO, ZERO);
+        for (k, &p) in dist.iter().enumerate() {
+            let k = k as i128;
+            e = e + p * int(k);
+            e2 = e2 + p * int(k * k);
+        }
+        (e, e2 - e * e)
+    }
+
+    #[test]
+    fn pd_capped_model_anchors() {
+        // Every distribution sums to 1.
+        for once in [false, true] {
+            let d = pd_capped(PDS, 3, -1, 3, once, 6);
+            assert_eq!(d.iter().copied().fold(ZERO, Add::add), int(1));
+        }
+        // One PDS die, cap 1: it kills on 4-6, 1/2.
+        assert_eq!(pd_capped(PDS, 1, 0, 0, true, 1)[1], q(1, 2));
+        // One point: a miss (1/2) gets a reroll worth 1/2 again, under
+        // either reading (a 6 has already killed).
+        for once in [false, true] {
+            assert_eq!(pd_capped(PDS, 1, 0, 1, once, 1)[1], q(3, 4));
+        }
+        // Two points: once per die the die is rerolled once; any miss
+        // rerolls it again: 1/2 + 1/4 + 1/8.
+        assert_eq!(pd_capped(PDS, 1, 0, 2, true, 1)[1], q(3, 4));
+        assert_eq!(pd_capped(PDS, 1, 0, 2, false, 1)[1], q(7, 8));
+        // A heavy-missile table (no extra dice), two points: once per die
+        // the die has two chances, 1 − (2/3)²; any miss three, 1 − (2/3)³.
+        assert_eq!(pd_capped(PDS_HEAVY, 1, 0, 2, true, 1)[1], q(5, 9));
+        assert_eq!(pd_capped(PDS_HEAVY, 1, 0, 2, false, 1)[1], q(19, 27));
+        // Cap 2 under any miss, one point: a 6 kills two (1/6); 4-5 one,
+        // with no miss to reroll; 1-3 (1/2) rerolls: 6 two, 4-5 one, 1-3
+        // none. P(2) = 1/6 + 1/2 · 1/6, P(0) = 1/2 · 1/2.
+        let d = pd_capped(PDS, 1, 0, 1, false, 2);
+        assert_eq!(d[2], q(1, 6) + q(1, 2) * q(1, 6));
+        assert_eq!(d[0], q(1, 2) * q(1, 2));
+    }
+
+    #[test]
+    fn pd_sample_means_match_exact_values_under_both_readings() {
+        let cases = [
+            (PdTable::PDS, PDS, 1, 0, 1, 2),
+            (PdTable::PDS, PDS, 3, 0, 2, 6),
+            (PdTable::PDS, PDS, 2, -1, 3, 4),
+            (PdTable::BEAM1, BEAM1, 2, -1, 3, 3),
+            (PdTable::PDS_VS_HEAVY, PDS_HEAVY, 2, 0, 2, 1),
+            (PdTable::PDS, PDS, 2, -3, 2, 5),
+        ];
+        for (reading, once) in [(PdEvasionReroll::AnyMiss, false), (PdEvasionReroll::OncePerDie, true)] {
+            for (i, &(table, spec, n, drm, points, cap)) in cases.iter().enumerate() {
+                let (mean, var) = dist_moments(&pd_capped(spec, n, drm, points, once, cap));
+                let mut dice = Dice::new(0x08D0 + i as u64 + 100 * u64::from(once));
+                let mut sum = 0u64;
+                for _ in 0..N {
+                    let f = PdFire {
+                        targets: cap as u32,
+                        ..fire_by(table, n, drm, points, reading)
+                    };
+                    sum += u64::from(point_defence(&mut dice, &mut (), f).kills);
+                }
+                let what = format!("{reading:?}: {table:?}, {n} dice, drm {drm}, {points} points, {cap} targets");
+                assert_mean_close(&what, sum, N, mean, var);
+            }
+        }
+    }
+
+    /// Moments of the missiles of one salvo (d6 on target) that survive
+    /// one PD fire of `pds` PDS dice with `points` Evasion Points:
+    /// (E[S], E[S²]) with S = max(0, M − kills), M uniform on 1..=6.
+    fn salvo_survivors(pds: u32, points: u32, once: bool) -> (Q, Q) {
+        let kills = pd_capped(PDS, pds, 0, points, once, 6);
+        let (mut e, mut e2) = (ZERO, ZERO);
+        for m in 1..=6i128 {
+            for (k, &p) in kills.iter().enumerate() {
+                let s = (m - k as i128).max(0);
+                e = e + q(1, 6) * p * int(s);
+                e2 = e2 + q(1, 6) * p * int(s * s);
+            }
+        }
+        (e, e2)
+    }
+
+    /// Expected salvo damage (each survivor scores d6) through `pds` PDS
+    /// dice of a Formation rolling `n` Evasion dice (a point for 4-5, two
+    /// for a 6).
+    fn salvo_damage(pds: u32, n: u32, once: bool) -> Q {
+        let mut points = vec![int(1)];
+        for _ in 0..n {
+            let mut next = vec![ZERO; points.len() + 2];
+            for (k, &p) in points.iter().enumerate() {
+                for v in [0, 0, 0, 1, 1, 2] {
+                    next[k + v] = next[k + v] + p * q(1, 6);
+                }
+            }
+            points = next;
+        }
+        let mut e = ZERO;
+        for (k, &p) in points.iter().enumerate() {
+            e = e + p * salvo_survivors(pds, k as u32, once).0;
+        }
+        e * q(7, 2)
+    }
+
+    #[test]
+    fn pd_readings_differ_in_salvo_damage_as_the_readings_say() {
+        // Without points the readings agree.
+        assert_eq!(salvo_damage(2, 0, false), salvo_damage(2, 0, true));
+        // The figures of docs/readings.md W8 (checked by hand against a
+        // separate enumeration): more damage through once per die, in %.
+        let more = |pds, n| 100.0 * (salvo_damage(pds, n, true) / salvo_damage(pds, n, false) - int(1)).f64();
+        for (pds, n, pct) in [
+            (1, 1, 2.2),
+            (1, 2, 5.9),
+            (2, 1, 1.9),
+            (2, 2, 6.7),
+            (2, 3, 13.6),
+            (3, 2, 4.8),
+            (3, 3, 11.7),
+            (4, 2, 2.6),
+        ] {
+            approx::assert_abs_diff_eq!(more(pds, n), pct, epsilon = 0.05);
+        }
+        // Two PDS, two Evasion dice: 5.87 and 6.27 damage points.
+        approx::assert_abs_diff_eq!(salvo_damage(2, 2, false).f64(), 5.872, epsilon = 0.0005);
+        approx::assert_abs_diff_eq!(salvo_damage(2, 2, true).f64(), 6.267, epsilon = 0.0005);
+    }
+
+    #[test]
+    fn salvo_damage_through_pds_fired_one_by_one_matches_the_exact_value() {
+        // As the volley fires them: each PDS its own one-die fire at the
+        // missiles still left, the Formation's points carried from one to
+        // the next; each survivor scores d6.
+        for (reading, once) in [(PdEvasionReroll::AnyMiss, false), (PdEvasionReroll::OncePerDie, true)] {
+            let (pds, points) = (3, 2);
+            let (es, es2) = salvo_survivors(pds, points, once);
+            let mean = es * q(7, 2);
+            let var = es * q(35, 12) + es2 * q(49, 4) - mean * mean;
+            let mut dice = Dice::new(0x5A1 + u64::from(once));
+            let mut sum = 0u64;
+            for _ in 0..N {
+                let mut left = u32::from(dice.d6());
+                let mut ep = points;
+                for _ in 0..pds {
+                    if left == 0 {
+                        break;
+                    }
+                    let r = point_defence(
+                        &mut dice,
+                        &mut (),
+                        PdFire {
+                            targets: left,
+                            ..fire_by(PdTable::PDS, 1, 0, ep, reading)
+                        },
+                    );
+                    left -= r.kills;
+                    ep -= r.evasion_used;
+                }
+                sum += (0..left).map(|_| u64::from(dice.d6())).sum::<u64>();
+            }
+            assert_mean_close(&format!("{reading:?}: salvo damage"), sum, N, mean, var);
+        }
+    }
+
+    // ---- needle beams (W11) ---------------------------------------------
+
+    fn needle(drm: i32, fb1: bool, six_scores: bool) -> NeedleShot {
+        NeedleShot { drm, fb1, six_scores }
+    }
+
+    #[test]
+    fn needle_six_under_minus_three_kills_and_scores_only_by_the_switch() {
+        let one = |face: u8, shot: NeedleShot| {
+            let mut dice = Dice::from_faces(&[face]);
+            let r = needle_shot(&mut dice, &mut (), shot);
+            assert_eq!(dice.count_draws(), 1);
+            (r.damage, r.system_hit)
+        };
+        // Continuum: a natural 6 at −3 reads 3: the system, no point.
+        assert_eq!(one(6, needle(-3, false, false)), (0, true));
+        assert_eq!(one(6, needle(-2, false, false)), (1, true));
+        assert_eq!(one(6, needle(-3, false, true)), (1, true));
+        assert_eq!(one(6, needle(-6, false, true)), (1, true));
+        // FB1: 5+; a 6 at −2 reads 4.
+        assert_eq!(one(6, needle(-2, true, false)), (0, true));
+        assert_eq!(one(6, needle(-1, true, false)), (1, true));
+        assert_eq!(one(6, needle(-2, true, true)), (1, true));
+        // Only the 6 is helped: a 5 at −2 reads 3 either way.
+        assert_eq!(one(5, needle(-2, false, true)), (0, false));
+        assert_eq!(one(5, needle(-1, false, true)), (1, false));
+        assert_eq!(one(4, needle(0, true, true)), (0, false));
+    }
+
+    /// Exact chance a needle die scores at `drm` (≤ 0): the faces from
+    /// `needed − drm` up score, and with `six_scores` at least the 6.
+    fn needle_exact(drm: i32, fb1: bool, six_scores: bool) -> Q {
+        let needed: i128 = if fb1 { 5 } else { 4 };
+        let faces = (7 - needed + i128::from(drm)).max(0);
+        q(if six_scores { faces.max(1) } else { faces }, 6)
+    }
+
+    #[test]
+    fn needle_sample_means_match_exact_values() {
+        for (i, (fb1, six)) in [(false, false), (false, true), (true, false), (true, true)]
+            .into_iter()
+            .enumerate()
+        {
+            for drm in [0, -1, -2, -3, -5] {
+                let p = needle_exact(drm, fb1, six);
+                let mut dice = Dice::new(0x0EED_1E00 + 10 * i as u64 + drm.unsigned_abs() as u64);
+                let (mut sum, mut sixes) = (0u64, 0u64);
+                for _ in 0..N {
+                    let r = needle_shot(&mut dice, &mut (), needle(drm, fb1, six));
+                    sum += u64::from(r.damage);
+                    sixes += u64::from(r.system_hit);
+                }
+                let what = format!("fb1 {fb1}, six scores {six}, drm {drm}");
+                assert_mean_close(&what, sum, N, p, p * (int(1) - p));
+                assert_mean_close(&what, sixes, N, q(1, 6), q(5, 36));
+            }
+        }
+    }
+
+    #[test]
+    fn needle_damage_at_three_evasion_dice_is_two_sevenths_more_by_the_switch() {
+        // Three Evasion dice: P(points = k) by convolution (4-5 one, 6 two).
+        let mut points = vec![int(1)];
+        for _ in 0..3 {
+            let mut next = vec![ZERO; points.len() + 2];
+            for (k, &p) in points.iter().enumerate() {
+                for v in [0, 0, 0, 1, 1, 2] {
+                    next[k + v] = next[k + v] + p * q(1, 6);
+                }
+            }
+            points = next;
+        }
+        let mean = |six| {
+            points
+                .iter()
+                .enumerate()
+                .map(|(k, &p)| p * needle_exact(-(k as i32), false, six))
+                .fold(ZERO, Add::add)
+        };
+        assert_eq!(mean(false), q(7, 36));
+        assert_eq!(mean(true), q(1, 4));
+        assert_eq!(mean(true) / mean(false), q(9, 7), "+28.6 %");
+        // The engine, Evasion dice and all.
+        for (six, seed) in [(false, 0x3E1), (true, 0x3E2)] {
+            let mut dice = Dice::new(seed);
+            let mut sum = 0u64;
+            for _ in 0..N {
+                let drm = -(successes(&mut dice, &mut (), 3, Purpose::Evasion) as i32);
+                sum += u64::from(needle_shot(&mut dice, &mut (), needle(drm, false, six)).damage);
+            }
+            let p = mean(six);
+            assert_mean_close(&format!("six scores {six}"), sum, N, p, p * (int(1) - p));
         }
     }
 }

@@ -35,6 +35,36 @@ pub struct Rules {
     /// Ship Evasion gives a DRM against fighter attack runs (reading F6).
     /// Default off: Evasion rerolls missed PD dice against attacking groups.
     pub fighter_evasion_drm: bool,
+    /// Which missed point-defence dice an Evasion Point may reroll (reading
+    /// W8). Default [`PdEvasionReroll::AnyMiss`].
+    pub pd_evasion_reroll: PdEvasionReroll,
+    /// A needle beam's natural 6 always scores its damage point, whatever
+    /// the Evasion DRM made of it (reading W11). Default off: the point
+    /// needs the modified die, the system kill the natural 6.
+    pub needle_six_scores: bool,
+}
+
+/// The `pd_evasion_reroll` switch (reading W8): which missed PD dice the
+/// F&M Evasion rerolls ("for each Evasion Point a Formation has, reroll one
+/// PD die that resulted in a miss") may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PdEvasionReroll {
+    /// Any PD die showing a miss: an initial die, an extra die granted by a
+    /// natural 6, or an earlier Evasion reroll that missed again.
+    #[default]
+    AnyMiss,
+    /// Only an initial PD die that missed, and each such die once.
+    OncePerDie,
+}
+
+impl PdEvasionReroll {
+    /// The value as a scenario's `[rules]` table writes it.
+    pub fn key(self) -> &'static str {
+        match self {
+            PdEvasionReroll::AnyMiss => "any_miss",
+            PdEvasionReroll::OncePerDie => "once_per_die",
+        }
+    }
 }
 
 /// The `pilot_quality` switch (reading F18).
@@ -57,6 +87,8 @@ impl Rules {
         strike_colours: false,
         pilot_quality: PilotQualityRule::Off,
         fighter_evasion_drm: false,
+        pd_evasion_reroll: PdEvasionReroll::AnyMiss,
+        needle_six_scores: false,
     };
 }
 

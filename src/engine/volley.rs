@@ -29,7 +29,10 @@
 //! Formations, Units, systems and fire orders are visited in index order,
 //! so the dice each step consumes depend only on the inputs and the seed.
 
-use super::dice::{BeamAttack, Dice, PdFire, Pile, Purpose, Roll, RollSink, beam_attack, point_defence, successes};
+use super::dice::{
+    BeamAttack, Dice, NeedleResult, NeedleShot, PdFire, Pile, Purpose, Roll, RollSink, beam_attack, needle_shot,
+    point_defence, successes,
+};
 use super::event::{Event, Sink};
 use super::plot::{ExchangePlot, FormationId, Maneuver, ManeuverOrder, SystemId, UnitId, VolleyPlot};
 use super::state::{Battle, Control, Reserve, SysState, Unit, is_one_shot, rows_completed};
@@ -1301,7 +1304,8 @@ fn beam_like<S: Sink>(
 /// A needle beam (ft-rules §4.2). Continuum: per die (Evasion DRM on it),
 /// 4+ scores 1 damage and a natural 6 also destroys the nominated system;
 /// a needle beam rolls one die to 12 MU. FB1 (switch `needle_fb1`): one die
-/// to 12 MU, 5 scores 1 hull point, 6 a hull point and the system.
+/// to 12 MU, 5 scores 1 hull point, 6 a hull point and the system. The die
+/// is read by [`needle_shot`] (switch `needle_six_scores`, reading W11).
 #[allow(clippy::too_many_arguments)]
 fn needle_attack<S: Sink>(
     battle: &mut Battle,
@@ -1324,12 +1328,17 @@ fn needle_attack<S: Sink>(
         return;
     }
     scratch.note_use(u, w, WeaponUse::FIRED);
-    let face = dice.roll_d6(sink, Purpose::Beam, Pile::Initial);
-    let read = super::tables::apply_drm(face, drm);
-    // The damage point needs the modified die; the kill a natural 6, as a
-    // natural 6 still rerolls under a DRM (A3).
-    let damage = u32::from(read >= if fb1 { 5 } else { 4 });
-    let kill = face == 6 && battle.units[needle.unit].systems[needle.system].state != SysState::Destroyed;
+    let shot = NeedleShot {
+        drm,
+        fb1,
+        six_scores: battle.rules.needle_six_scores,
+    };
+    let NeedleResult {
+        face,
+        damage,
+        system_hit,
+    } = needle_shot(dice, sink, shot);
+    let kill = system_hit && battle.units[needle.unit].systems[needle.system].state != SysState::Destroyed;
     if fb1 {
         scratch.pending[needle.unit].1 += damage; // FB1: past screens and armour
     } else {
@@ -1458,6 +1467,7 @@ fn point_defence_and_missiles<S: Sink>(
                         dice: 1,
                         drm: 0,
                         evasion_points: 0,
+                        evasion_reroll: battle.rules.pd_evasion_reroll,
                         targets: left,
                     };
                     point_defence(dice, &mut tap, gb).kills
@@ -1487,6 +1497,7 @@ fn point_defence_and_missiles<S: Sink>(
                         dice: 1,
                         drm,
                         evasion_points: evasion_left[formation],
+                        evasion_reroll: battle.rules.pd_evasion_reroll,
                         targets: left,
                     },
                 );

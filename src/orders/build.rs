@@ -11,14 +11,14 @@ use std::ops::Range;
 #[path = "craft.rs"]
 mod craft;
 
-use super::raw::{self, Names, Needles, RawFire, RawPlot, RawScenario, RawVolley, S, Word};
+use super::raw::{self, Names, Needles, RawFire, RawPdEvasionReroll, RawPlot, RawScenario, RawVolley, S, Word};
 use super::{Loaded, Origin, Record, Report};
 use crate::diag::{Diagnostic, SourceFile};
 use crate::engine::plot::{
     ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, NeedleOrder, PdOrder, SystemId,
     UnitId, VolleyPlot,
 };
-use crate::engine::rules::Rules;
+use crate::engine::rules::{PdEvasionReroll, Rules};
 use crate::engine::state::{
     Battle, Formation, MAX_RANGE_MU, RangeTable, Reserve, Side, Sys, SysState, Unit, is_one_shot,
 };
@@ -675,6 +675,12 @@ fn assemble(
                 strike_colours: r.strike_colours.unwrap_or(d.strike_colours),
                 pilot_quality: craft::pilot_rule(r.pilot_quality),
                 fighter_evasion_drm: r.fighter_evasion_drm.unwrap_or(d.fighter_evasion_drm),
+                pd_evasion_reroll: match r.pd_evasion_reroll {
+                    None => d.pd_evasion_reroll,
+                    Some(RawPdEvasionReroll::AnyMiss) => PdEvasionReroll::AnyMiss,
+                    Some(RawPdEvasionReroll::OncePerDie) => PdEvasionReroll::OncePerDie,
+                },
+                needle_six_scores: r.needle_six_scores.unwrap_or(d.needle_six_scores),
                 ..d
             }
         }

@@ -74,6 +74,16 @@ pub(crate) struct RawRules {
     pub strike_colours: Option<bool>,
     pub pilot_quality: Option<RawPilotQuality>,
     pub fighter_evasion_drm: Option<bool>,
+    pub pd_evasion_reroll: Option<RawPdEvasionReroll>,
+    pub needle_six_scores: Option<bool>,
+}
+
+/// `pd_evasion_reroll = "any_miss" | "once_per_die"` (reading W8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum RawPdEvasionReroll {
+    AnyMiss,
+    OncePerDie,
 }
 
 /// `pilot_quality = "off" | "record"` (reading F18).

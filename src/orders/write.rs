@@ -518,12 +518,14 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
     );
     let _ = writeln!(
         out,
-        "pilot_quality = \"{}\"\nfighter_evasion_drm = {}",
+        "pilot_quality = \"{}\"\nfighter_evasion_drm = {}\npd_evasion_reroll = \"{}\"\nneedle_six_scores = {}",
         match r.pilot_quality {
             crate::engine::rules::PilotQualityRule::Off => "off",
             crate::engine::rules::PilotQualityRule::Record => "record",
         },
-        r.fighter_evasion_drm
+        r.fighter_evasion_drm,
+        r.pd_evasion_reroll.key(),
+        r.needle_six_scores
     );
     let tubes: Vec<String> = battle
         .units

@@ -25,5 +25,6 @@ mod readme;
 mod resolve;
 mod roundtrip;
 mod support;
+mod switches;
 mod tune;
 mod weapons;

@@ -11,6 +11,7 @@
 //! so a doctrine decision is a pure function of the battle state.
 
 use super::super::plot::FormationId;
+use super::super::rules::PdEvasionReroll;
 use super::super::state::{Battle, SysState, Unit};
 use super::super::tables::{
     MKP_HIT_POINTS, MKP_RANGE_MU, apply_drm, beam_dice, beam_table, mkp_hits, projectile_needed, success_value,
@@ -48,9 +49,10 @@ pub struct DieTables {
     /// `hit[n][ignored][needed]`: a projectile to-hit roll needing
     /// `needed` (2-6) before the Evasion DRM.
     hit: [[[f64; 7]; 3]; MAX_EVASION_DICE + 1],
-    /// `needle[n][ignored]`: damage points of one needle-beam die
-    /// (Continuum: 4+ scores one).
-    needle: [[f64; 3]; MAX_EVASION_DICE + 1],
+    /// `needle[rule][n][ignored]`: damage points of one needle-beam die,
+    /// `rule` as [`needle_rule`] numbers the readings (Continuum: 4+ scores
+    /// one; FB1: 5+; either with or without a natural 6 always scoring).
+    needle: [[[f64; 3]; MAX_EVASION_DICE + 1]; 4],
     /// `mkp[n][ignored]`: hits of one MKP die.
     mkp: [[f64; 3]; MAX_EVASION_DICE + 1],
     /// `evasion_points[n]`: mean Evasion Points of `n` dice.
@@ -138,9 +140,23 @@ fn mkp_die(penalty: usize) -> f64 {
     (1..=6u8).map(|f| f64::from(mkp_hits(f, drm))).sum::<f64>() / 6.0
 }
 
-/// Damage points of one needle die at a DRM of −`penalty` (4+ scores).
-fn needle_die(penalty: usize) -> f64 {
-    hit_chance(penalty, 4)
+/// The needle readings of [`DieTables`]: `needle_fb1` and
+/// `needle_six_scores` (reading W11) as 0-3.
+fn needle_rule(fb1: bool, six_scores: bool) -> usize {
+    2 * usize::from(fb1) + usize::from(six_scores)
+}
+
+/// Damage points of one needle die at a DRM of −`penalty` under reading
+/// `rule` ([`needle_rule`]): the modified die reaching 4 (FB1: 5) scores,
+/// and with `needle_six_scores` a natural 6 does whatever the DRM.
+fn needle_die(penalty: usize, rule: usize) -> f64 {
+    let drm = -i32::try_from(penalty).unwrap_or(i32::MAX);
+    let needed = if rule >= 2 { 5 } else { 4 };
+    let six_scores = rule % 2 == 1;
+    (1..=6u8)
+        .filter(|&f| apply_drm(f, drm) >= needed || (six_scores && f == 6))
+        .count() as f64
+        / 6.0
 }
 
 impl DieTables {
@@ -148,7 +164,7 @@ impl DieTables {
         let mut t = DieTables {
             beam: [[[0.0; 3]; 3]; MAX_EVASION_DICE + 1],
             hit: [[[0.0; 7]; 3]; MAX_EVASION_DICE + 1],
-            needle: [[0.0; 3]; MAX_EVASION_DICE + 1],
+            needle: [[[0.0; 3]; MAX_EVASION_DICE + 1]; 4],
             mkp: [[0.0; 3]; MAX_EVASION_DICE + 1],
             evasion_points: [0.0; MAX_EVASION_DICE + 1],
             outpace: [[[[0.0; MAX_SPEED_DICE + 1]; MAX_SPEED_DICE + 1]; 2]; 2],
@@ -168,7 +184,7 @@ impl DieTables {
             for ignored in 0..3 {
                 let mut beam = [0.0; 3];
                 let mut hit = [0.0; 7];
-                let mut needle = 0.0;
+                let mut needle = [0.0; 4];
                 let mut mkp = 0.0;
                 for (k, &p) in dist.iter().enumerate() {
                     if p == 0.0 {
@@ -181,13 +197,17 @@ impl DieTables {
                     for (needed, h) in hit.iter_mut().enumerate().skip(2) {
                         *h += p * hit_chance(penalty, needed as u8);
                     }
-                    needle += p * needle_die(penalty);
+                    for (rule, m) in needle.iter_mut().enumerate() {
+                        *m += p * needle_die(penalty, rule);
+                    }
                     mkp += p * mkp_die(penalty);
                 }
                 t.mkp[n][ignored] = mkp;
                 t.beam[n][ignored] = beam;
                 t.hit[n][ignored] = hit;
-                t.needle[n][ignored] = needle;
+                for (rule, m) in needle.into_iter().enumerate() {
+                    t.needle[rule][n][ignored] = m;
+                }
             }
         }
         t
@@ -267,6 +287,13 @@ pub struct Arsenal {
     pub ships: u32,
     /// Formation Thrust.
     pub thrust: u32,
+    /// The battle's `pd_evasion_reroll` reading (W8): how many missed PD
+    /// dice its Evasion Points may reroll.
+    pub pd_evasion_reroll: PdEvasionReroll,
+    /// The battle's needle readings (`needle_fb1`, `needle_six_scores`,
+    /// W11), for the damage its needle beams deal.
+    pub needle_fb1: bool,
+    pub needle_six_scores: bool,
 }
 
 impl Arsenal {
@@ -274,6 +301,9 @@ impl Arsenal {
     pub fn of(battle: &Battle, f: FormationId) -> Arsenal {
         let mut a = Arsenal {
             thrust: battle.formation_thrust(f),
+            pd_evasion_reroll: battle.rules.pd_evasion_reroll,
+            needle_fb1: battle.rules.needle_fb1,
+            needle_six_scores: battle.rules.needle_six_scores,
             ..Arsenal::default()
         };
         let mut mass = 0.0;
@@ -508,11 +538,12 @@ impl Firepower {
             fp.torpedo_kinds += 1;
             fp.reach = fp.reach.max(5 * band);
         }
+        let rule = needle_rule(a.needle_fb1, a.needle_six_scores);
         fp.needles = a
             .needles
             .iter()
             .enumerate()
-            .map(|(ignored, &count)| f64::from(count) * tables.needle[n][ignored])
+            .map(|(ignored, &count)| f64::from(count) * tables.needle[rule][n][ignored])
             .sum();
         if fp.needles > 0.0 {
             fp.reach = fp.reach.max(12);
@@ -575,6 +606,18 @@ pub fn mkps(tables: &DieTables, a: &Arsenal, range: u32, evasion: u32) -> f64 {
         .sum()
 }
 
+/// Mean number of Evasion Points one PDS die against missiles can take
+/// under reading `r` (W8), with points to spare. Once per die: the initial
+/// die misses on 1-3, 1/2. Any miss: a die's last roll (after its chain of
+/// 6s) misses with 3/5, and each reroll of it misses again with 3/5, so a
+/// miss takes 1/(1 − 3/5) = 5/2 points to clear: 3/5 × 5/2 = 3/2.
+fn rerollable_misses(r: PdEvasionReroll) -> f64 {
+    match r {
+        PdEvasionReroll::AnyMiss => 1.5,
+        PdEvasionReroll::OncePerDie => 0.5,
+    }
+}
+
 /// Expected damage of `salvos` salvo missiles and `heavies` heavy missiles
 /// launched in one Volley at Formation `t` (whose Units roll `evasion`
 /// Evasion dice and, when `class1_pd`, defend with their class-1 beams
@@ -592,9 +635,12 @@ pub fn missiles(tables: &DieTables, salvos: f64, heavies: f64, t: &Arsenal, evas
     } else {
         0.0
     };
-    // Evasion Points reroll missed PD dice: about half the dice miss.
+    // Evasion Points reroll missed PD dice, as many as the reading leaves.
     let pd_dice = t.pd_kills / PDS_KILLS + if class1_pd { f64::from(t.class1) / ships } else { 0.0 };
-    let rerolls = tables.evasion_points(evasion).min(pd_dice / 2.0) * PDS_KILLS;
+    let rerolls = tables
+        .evasion_points(evasion)
+        .min(pd_dice * rerollable_misses(t.pd_evasion_reroll))
+        * PDS_KILLS;
     let pool = t.pd_kills + class1 + rerolls;
     // The pool of a Unit is spread over the attacks aimed at it.
     let per_attack = pool / (salvos + heavies).div_euclid(ships).max(1.0);
@@ -681,6 +727,42 @@ mod tests {
             4 | 5 => 1,
             _ => 2,
         }
+    }
+
+    #[test]
+    fn needle_readings_change_the_expected_needle_damage() {
+        // At −3 Continuum scores nothing, a natural 6 scores by the switch;
+        // FB1 needs 5+ (2/6 with no DRM), and at −2 only the switch's 6.
+        assert_abs_diff_eq!(needle_die(3, needle_rule(false, false)), 0.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(needle_die(3, needle_rule(false, true)), 1.0 / 6.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(needle_die(0, needle_rule(true, false)), 2.0 / 6.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(needle_die(2, needle_rule(true, false)), 0.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(needle_die(2, needle_rule(true, true)), 1.0 / 6.0, epsilon = 1e-12);
+        // Three Evasion dice, none ignored: 7/36 and 1/4 (the dice tests
+        // work both out exactly).
+        let t = DieTables::new();
+        assert_abs_diff_eq!(t.needle[needle_rule(false, false)][3][0], 7.0 / 36.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(t.needle[needle_rule(false, true)][3][0], 0.25, epsilon = 1e-12);
+    }
+
+    #[test]
+    fn evasion_rerolls_of_pd_follow_the_reading() {
+        // One ship with two PDS (1.6 kills), two Evasion dice (4/3 points).
+        // Any miss: every point rerolls (up to 3 misses), pool 1.6 + 4/3 ·
+        // 0.8 = 8/3; once per die: one missed initial die of the two, pool
+        // 2.4. Through: Σ max(0, m − pool)/6 missiles, 3.5 each.
+        let t = DieTables::new();
+        let target = Arsenal {
+            ships: 1,
+            pd_kills: 1.6,
+            ..Arsenal::default()
+        };
+        let once = Arsenal {
+            pd_evasion_reroll: PdEvasionReroll::OncePerDie,
+            ..target
+        };
+        assert_abs_diff_eq!(missiles(&t, 1.0, 0.0, &target, 2, false), 77.0 / 18.0, epsilon = 1e-9);
+        assert_abs_diff_eq!(missiles(&t, 1.0, 0.0, &once, 2, false), 4.9, epsilon = 1e-9);
     }
 
     #[test]
