@@ -457,7 +457,8 @@ impl Out<'_> {
         }
         // System ids: 1 the main drive, then the systems in written order.
         let mut drive = format!(
-            "{inner}<MainDrive id=\"1\" type=\"Standard\" initialThrust=\"{}\"",
+            "{inner}<MainDrive id=\"1\" type=\"{}\" initialThrust=\"{}\"",
+            if s.advanced_drive { "Advanced" } else { "Standard" },
             s.original_thrust
         );
         if s.thrust != s.original_thrust {

@@ -1254,14 +1254,15 @@ fn read_drive(cx: &mut Cx, drive: Option<Node>, ship_node: Node, ship: &mut Ship
         );
         return;
     };
-    if let Some(t) = d.attribute("type")
-        && !t.trim().eq_ignore_ascii_case("standard")
-    {
-        cx.unmapped(
+    match d.attribute("type").map(str::trim) {
+        None => {}
+        Some(t) if t.eq_ignore_ascii_case("standard") => {}
+        Some(t) if t.eq_ignore_ascii_case("advanced") => ship.advanced_drive = true,
+        Some(t) => cx.unmapped(
             attr_span(d, "type"),
-            format!("a main drive of type `{}`", t.trim()),
-            "type=\"Standard\" (fam has no advanced drives)",
-        );
+            format!("a main drive of type `{t}`"),
+            "type=\"Standard\" or type=\"Advanced\"",
+        ),
     }
     let initial = cx.uint_attr(d, "initialThrust", 0..=limits::THRUST);
     if d.attribute("initialThrust").is_none() {

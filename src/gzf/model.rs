@@ -675,6 +675,10 @@ pub struct Ship {
     /// Thrust before drive damage (`Original-Thrust:`, a fam extension
     /// written only when it differs from the current rating).
     pub original_thrust: u32,
+    /// An advanced main drive (`Drive-Type: Advanced`, a fam extension;
+    /// FTJava's `MainDrive type="Advanced"`): its Formation may put all its
+    /// thrust into Evasion when every Unit has one (fm-readings 7).
+    pub advanced_drive: bool,
     pub armour: Option<Armour>,
     /// Hull boxes, row by row, top row first.
     pub damage_track: Vec<Vec<CheckBox>>,
@@ -698,6 +702,7 @@ impl Ship {
             status: Status::default(),
             thrust: 0,
             original_thrust: 0,
+            advanced_drive: false,
             armour: None,
             damage_track: Vec::new(),
             meta: Vec::new(),

@@ -773,6 +773,12 @@ fn ship(cx: &mut Cx<'_>, block: &RawBlock) -> Ship {
             "status" => s.status = cx.status(f).unwrap_or_default(),
             "thrust-rating" => thrust = Some(cx.uint(f)),
             "original-thrust" => original = cx.uint(f),
+            "drive-type" => {
+                let words: &'static [&'static str] = &["Standard", "Advanced"];
+                s.advanced_drive = cx
+                    .checked_text(f, TextType::Keyword(words))
+                    .is_some_and(|l| l.join(" ").eq_ignore_ascii_case("advanced"));
+            }
             "armour" => s.armour = armour(cx, f),
             "damage-track" => {
                 track_given = true;

@@ -204,6 +204,9 @@ impl Writer {
         if s.original_thrust != s.thrust {
             self.field("Original-Thrust", &s.original_thrust.to_string());
         }
+        if s.advanced_drive {
+            self.field("Drive-Type", "Advanced");
+        }
         self.armour(&s.armour);
         self.track("Damage-Track", &s.damage_track);
         self.meta(&s.meta);

@@ -17,6 +17,7 @@ mod golden;
 mod gzf_doc;
 mod hostile;
 mod kinetic;
+mod kravak;
 mod messages;
 mod orders;
 mod orders_write;

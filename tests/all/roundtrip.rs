@@ -141,14 +141,14 @@ fn ship() -> impl Strategy<Value = Ship> {
         name(),
         prop::option::of(name()),
         prop::option::of(1u32..300),
-        (0u32..9, 0u32..3),
+        (0u32..9, 0u32..3, any::<bool>()),
         prop::option::of(check_boxes()),
         track(true),
         prop::collection::vec(system(), 0..6),
         status(),
     )
         .prop_map(
-            |(name, class, mass, (thrust, lost), armour, damage_track, systems, status)| Ship {
+            |(name, class, mass, (thrust, lost, advanced_drive), armour, damage_track, systems, status)| Ship {
                 name,
                 class,
                 hull_integrity: Some(HullIntegrity::Average),
@@ -161,6 +161,7 @@ fn ship() -> impl Strategy<Value = Ship> {
                 status,
                 thrust,
                 original_thrust: thrust + lost,
+                advanced_drive,
                 armour: armour.map(Armour::Boxes),
                 damage_track,
                 meta: Vec::new(),

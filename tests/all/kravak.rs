@@ -1,0 +1,116 @@
+//! Kra'Vak ships beyond their guns (issue 16): the advanced main drive
+//! FTJava writes as `MainDrive type="Advanced"`, carried in the GZF record
+//! as `Drive-Type: Advanced` (docs/readings.md I25) and written back.
+
+use fam::diag::SourceFile;
+use fam::ftjava::{self, Options};
+use fam::gzf::{self, ParseOptions};
+
+use super::support::fixtures;
+
+fn import(xml: &str) -> ftjava::Import {
+    ftjava::import(&SourceFile::new("x.xml", xml), &Options::default())
+}
+
+fn export(gzf_text: &str) -> String {
+    let parsed = gzf::parse(gzf_text, &ParseOptions::default());
+    assert!(!parsed.has_errors(), "{gzf_text}");
+    let request = ftjava::export::Request {
+        text: gzf_text,
+        file: &parsed.file,
+        spans: &parsed.spans,
+        ship: None,
+        title: "kravak",
+        skip_unmapped: false,
+    };
+    let exported = ftjava::export::export(&request);
+    assert!(
+        !exported.diagnostics.iter().any(|d| d.is_error()),
+        "{:?}",
+        exported.diagnostics
+    );
+    exported.xml
+}
+
+/// An advanced drive imports without `--skip-unmapped`, is written as
+/// `Drive-Type: Advanced`, reads back the same, and exports as an advanced
+/// `MainDrive` that imports to the same record again.
+#[test]
+fn advanced_drive_imports_writes_and_round_trips() {
+    let path = fixtures("ftjava").join("kravak-striker.xml");
+    let bytes = std::fs::read(&path).unwrap();
+    let source = SourceFile::from_bytes(path.display().to_string(), &bytes);
+    let imported = ftjava::import(&source, &Options::default());
+    let errors: Vec<_> = imported.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+    assert!(errors.is_empty(), "{}", source.render(&errors, 20));
+    let ship = imported.gzf.ship("Tir Striker").unwrap();
+    assert!(ship.advanced_drive);
+    assert_eq!((ship.thrust, ship.original_thrust), (6, 6));
+    let written = gzf::write(&imported.gzf);
+    assert!(
+        written.contains("Drive-Type:") && written.contains("Advanced"),
+        "{written}"
+    );
+    let parsed = gzf::parse(&written, &ParseOptions::default());
+    assert!(!parsed.has_errors());
+    assert_eq!(parsed.file, imported.gzf);
+    let xml = export(&written);
+    assert!(
+        xml.contains("<MainDrive id=\"1\" type=\"Advanced\" initialThrust=\"6\""),
+        "{xml}"
+    );
+    let back = import(&xml);
+    assert_eq!(back.gzf, imported.gzf, "FTJava → GZF → FTJava → GZF");
+}
+
+/// A standard drive stays standard: no `Drive-Type:` line is written, and
+/// the export says `type="Standard"`.
+#[test]
+fn standard_drive_writes_no_drive_type() {
+    let imported = import(
+        "<Ship><Name>X</Name><Mass>20</Mass><MainDrive type=\"Standard\" initialThrust=\"4\"/>\
+         <Hull totalHullBoxes=\"6\" type=\"Custom\" value=\"20\"/></Ship>",
+    );
+    assert!(
+        !imported.diagnostics.iter().any(|d| d.is_error()),
+        "{:?}",
+        imported.diagnostics
+    );
+    let ship = imported.gzf.ship("X").unwrap();
+    assert!(!ship.advanced_drive);
+    let written = gzf::write(&imported.gzf);
+    assert!(!written.contains("Drive-Type"), "{written}");
+    assert!(export(&written).contains("type=\"Standard\""));
+}
+
+/// A drive type fam does not know is still refused at its attribute.
+#[test]
+fn unknown_drive_type_is_refused() {
+    let imported = import(
+        "<Ship><Name>X</Name><Mass>20</Mass><MainDrive type=\"Warp\" initialThrust=\"4\"/>\
+         <Hull totalHullBoxes=\"6\" type=\"Custom\" value=\"20\"/></Ship>",
+    );
+    assert!(
+        imported
+            .diagnostics
+            .iter()
+            .any(|d| d.is_error() && d.message.contains("main drive of type `Warp`")),
+        "{:?}",
+        imported.diagnostics
+    );
+}
+
+/// In a GZF record, `Drive-Type:` takes `Standard` or `Advanced` only.
+#[test]
+fn drive_type_field_reads_its_two_words() {
+    let record = |word: &str| {
+        format!("Profile: FB1\n\nShip: Tir\nThrust-Rating: 6\nDrive-Type: {word}\nDamage-Track: OOO* OOO*\n")
+    };
+    let advanced = gzf::parse(&record("advanced"), &ParseOptions::default());
+    assert!(!advanced.has_errors());
+    assert!(advanced.file.ship("Tir").unwrap().advanced_drive);
+    let standard = gzf::parse(&record("Standard"), &ParseOptions::default());
+    assert!(!standard.has_errors());
+    assert!(!standard.file.ship("Tir").unwrap().advanced_drive);
+    assert!(gzf::parse(&record("Warp"), &ParseOptions::default()).has_errors());
+}
