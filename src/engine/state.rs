@@ -131,6 +131,8 @@ pub struct Unit {
     pub civilian: bool,
     pub original_thrust: u32,
     pub thrust: u32,
+    /// An advanced main drive (`Drive-Type: Advanced`, readings I25).
+    pub advanced_drive: bool,
     /// Drive hits taken (0, 1 = halved, 2 = gone).
     pub drive_hits: u8,
     /// The drive was knocked out by a threshold this battle and may be repaired.
@@ -329,6 +331,7 @@ impl Unit {
             civilian: matches!(ship.ship_type, Some(ShipType::Civilian | ShipType::Merchant)),
             original_thrust: ship.original_thrust,
             thrust: ship.thrust,
+            advanced_drive: ship.advanced_drive,
             drive_hits,
             drive_damaged: drive_hits > 0,
             armour_total,
@@ -377,6 +380,7 @@ impl Unit {
             civilian: false,
             original_thrust: thrust,
             thrust,
+            advanced_drive: false,
             drive_hits: 0,
             drive_damaged: false,
             armour_total: 0,
@@ -726,6 +730,24 @@ impl Battle {
                     .min()
             })
             .unwrap_or(0)
+    }
+
+    /// The most Evasion the Formation may plot out of `thrust`: half of it,
+    /// rounded down, or all of it when every active ship of the Formation
+    /// has an advanced drive (fm-readings 7, readings I25). Small craft
+    /// have no drive to speak of: a Formation of craft only keeps the half.
+    pub fn evasion_cap(&self, f: FormationId, thrust: u32) -> u32 {
+        let mut ships = self.formations[f]
+            .units
+            .iter()
+            .map(|u| &self.units[*u])
+            .filter(|u| u.active() && !u.is_craft())
+            .peekable();
+        if ships.peek().is_some() && ships.all(|u| u.advanced_drive) {
+            thrust
+        } else {
+            thrust / 2
+        }
     }
 
     /// The Formation has small craft in the fight and no ship in it.

@@ -520,12 +520,13 @@ fn maneuver<S: Sink>(
         let no_speed = scratch.craft.any && scratch.craft.no_speed[f];
         if speed + evasion > thrust {
             // Cut Speed first, then Evasion (fm-readings 8); Evasion may then
-            // be at most half the new thrust, the rest goes back to Speed.
+            // be at most half the new thrust (all of it with advanced
+            // drives), the rest goes back to Speed.
             let cut = speed + evasion - thrust;
             let from_speed = cut.min(speed);
             speed -= from_speed;
             evasion -= cut - from_speed;
-            let cap = thrust / 2;
+            let cap = battle.evasion_cap(f, thrust);
             if evasion > cap {
                 speed += evasion - cap;
                 evasion = cap;
@@ -2372,6 +2373,7 @@ mod tests {
             civilian: false,
             original_thrust: thrust,
             thrust,
+            advanced_drive: false,
             drive_hits: 0,
             drive_damaged: false,
             armour_total: 2,

@@ -642,8 +642,9 @@ impl Fitter<'_, '_, '_> {
         let name = self.ship().name.clone();
         let thrust = self.ship().thrust;
         let mut out = Volley::default();
-        // Speed and Evasion add up to the thrust; Evasion at most half.
-        let max_e = thrust / 2;
+        // Speed and Evasion add up to the thrust; Evasion at most half (all
+        // of it with an advanced drive: one ship is one Formation, I13).
+        let max_e = if self.ship().advanced_drive { thrust } else { thrust / 2 };
         let mut speed = raw.speed.as_ref().map(|s| s.0);
         let mut evasion = raw.evasion.as_ref().map(|e| e.0);
         let span = |o: &Option<(u32, Range<usize>)>| o.as_ref().map_or(raw.span.clone(), |x| x.1.clone());
@@ -661,7 +662,7 @@ impl Fitter<'_, '_, '_> {
             cx.warn(
                 span(&raw.evasion),
                 format!("Evasion {e} for `{name}` (thrust {thrust}) in Volley {}", v + 1),
-                format!("Evasion at most half the thrust, {max_e} (cut to {max_e})"),
+                format!("Evasion at most {max_e} (cut to {max_e})"),
             );
             e = max_e;
         }

@@ -1723,19 +1723,19 @@ impl Cx<'_> {
             }
         }
         if let Some(t) = thrust
-            && out.evasion > t / 2
+            && out.evasion > self.battle.evasion_cap(f, t)
         {
+            let cap = self.battle.evasion_cap(f, t);
             let span = evasion.as_ref().or(speed.as_ref()).map_or(raw.span(), |x| x.1.clone());
             files.push(
                 file,
                 Diagnostic::error(
                     span,
                     format!(
-                        "Evasion {} is more than half the Formation Thrust of `{fname}` ({t}, so at most {})",
-                        out.evasion,
-                        t / 2
+                        "Evasion {} is more than half the Formation Thrust of `{fname}` ({t}, so at most {cap})",
+                        out.evasion
                     ),
-                    format!("evasion = {} or less", t / 2),
+                    format!("evasion = {cap} or less"),
                 )
                 .with_help("maximum Evasion is half Formation Thrust, rounded down (fm-readings 7)"),
             );

@@ -6,7 +6,7 @@ use fam::diag::SourceFile;
 use fam::ftjava::{self, Options};
 use fam::gzf::{self, ParseOptions};
 
-use super::support::fixtures;
+use super::support::{fam, fixtures, text};
 
 fn import(xml: &str) -> ftjava::Import {
     ftjava::import(&SourceFile::new("x.xml", xml), &Options::default())
@@ -113,4 +113,46 @@ fn drive_type_field_reads_its_two_words() {
     assert!(!standard.has_errors());
     assert!(!standard.file.ship("Tir").unwrap().advanced_drive);
     assert!(gzf::parse(&record("Warp"), &ParseOptions::default()).has_errors());
+}
+
+// ---- the advanced drive in play ------------------------------------------------------
+
+/// Two ships, one with an advanced drive (thrust 6), one without (thrust
+/// 6), and a scenario placing them in Formations as `formation` says.
+fn drive_check(formations: &str, plot: &str) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let gzf_path = dir.path().join("ships.gzf");
+    std::fs::write(
+        &gzf_path,
+        "Profile: FB1\n\nShip: Tir\nThrust-Rating: 6\nDrive-Type: Advanced\nDamage-Track: OOO* OOO*\n\n\
+         Ship: Kel\nThrust-Rating: 6\nDrive-Type: Advanced\nDamage-Track: OOO* OOO*\n\n\
+         Ship: Plain\nThrust-Rating: 6\nDamage-Track: OOO* OOO*\n",
+    )
+    .unwrap();
+    let path = dir.path().join("s.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "gzf = [{:?}]\n[sides]\nA = [\"X\"]\nB = [\"Y\"]\n[formations]\n{formations}\n{plot}",
+            gzf_path.display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = fam(&["check", &path.display().to_string()]);
+    (out.status.code(), text(&out.stderr))
+}
+
+/// fm-readings 7: a Formation whose every ship has an advanced drive may
+/// put all its thrust into Evasion; one standard drive keeps the half.
+#[test]
+fn advanced_drives_lift_the_evasion_limit_only_when_every_ship_has_one() {
+    let all_evasion = "[[plot.X.volley]]\nspeed = 0\nevasion = 6\n";
+    let (code, stderr) = drive_check("X = [\"Tir\", \"Kel\"]\nY = [\"Plain\"]", all_evasion);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, stderr) = drive_check("X = [\"Tir\", \"Plain\"]\nY = [\"Kel\"]", all_evasion);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("Evasion 6 is more than half the Formation Thrust of `X` (6, so at most 3)"),
+        "{stderr}"
+    );
 }

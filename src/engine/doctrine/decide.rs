@@ -142,7 +142,7 @@ pub fn decide(ctx: &Context<'_>, f: FormationId, d: &Doctrine) -> Choice {
 fn movement(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
     let b = ctx.battle;
     let thrust = c.speed;
-    let cap = thrust / 2;
+    let cap = b.evasion_cap(f, thrust);
     let fixed = match d.evasion {
         EvasionSplit::Auto => None,
         EvasionSplit::Third => Some(thrust / 3),

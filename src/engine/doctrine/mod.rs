@@ -81,9 +81,10 @@ pub enum EvasionSplit {
     Auto,
     /// A third, rounded down.
     Third,
-    /// This many dice, at most half the thrust (rounded down).
+    /// This many dice, at most what `Max` gives.
     Dice(u32),
-    /// Half the thrust, rounded down: the most the rules allow.
+    /// Half the thrust, rounded down (all of it for a Formation whose every
+    /// ship has an advanced drive): the most the rules allow.
     Max,
 }
 
