@@ -215,9 +215,31 @@ pub struct SideTallyJson {
     pub points_lost: HistJson,
     pub first_win: Option<u64>,
     /// Damage points scored, summed over runs, in `DamageKind` order
-    /// (absent in files from before it was counted: zeros).
-    #[serde(default)]
+    /// (absent in files from before it was counted: zeros; shorter in files
+    /// from before a kind existed, which scored none of it: zeros too).
+    #[serde(default, deserialize_with = "damage_kinds")]
     pub damage_by_kind: [u64; crate::engine::volley::DamageKind::COUNT],
+}
+
+/// Reads `damage_by_kind`: each kind fam knew when the file was written, in
+/// `DamageKind` order (kinds are only ever added at the end); the kinds
+/// added since score zero. More entries than fam knows are refused.
+fn damage_kinds<'de, D>(d: D) -> Result<[u64; crate::engine::volley::DamageKind::COUNT], D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use crate::engine::volley::DamageKind;
+    let known: Vec<u64> = Deserialize::deserialize(d)?;
+    if known.len() > DamageKind::COUNT {
+        return Err(serde::de::Error::custom(format!(
+            "`damage_by_kind` has {} entries, more than the {} kinds this fam knows (written by a newer fam?)",
+            known.len(),
+            DamageKind::COUNT
+        )));
+    }
+    let mut all = [0; DamageKind::COUNT];
+    all[..known.len()].copy_from_slice(&known);
+    Ok(all)
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

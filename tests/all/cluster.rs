@@ -362,3 +362,58 @@ fn a_shard_whose_batch_runs_disagree_with_its_run_range_is_refused() {
         "{err}"
     );
 }
+
+/// A shard written before a kind of damage existed (its `damage_by_kind`
+/// one entry shorter) scored none of that kind: it merges with new shards
+/// into exactly the whole batch. An entry more than fam knows is refused.
+#[test]
+fn a_shard_from_before_a_damage_kind_existed_merges_into_the_whole_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let json = |args: &[&str]| {
+        let out = fam(args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let whole = json(&["batch", "scenarios/duel.toml", "--runs", "60", "--json"]);
+    let mut first = json(&[
+        "batch",
+        "scenarios/duel.toml",
+        "--runs",
+        "60",
+        "--shard",
+        "1/2",
+        "--json",
+    ]);
+    let second = json(&[
+        "batch",
+        "scenarios/duel.toml",
+        "--runs",
+        "60",
+        "--shard",
+        "2/2",
+        "--json",
+    ]);
+    let edit = |shard: &mut serde_json::Value, f: &dyn Fn(&mut Vec<serde_json::Value>)| {
+        for side in shard["tallies"]["sides"].as_array_mut().unwrap() {
+            f(side["damage_by_kind"].as_array_mut().unwrap());
+        }
+    };
+    let mut newer = first.clone();
+    edit(&mut first, &|kinds| {
+        assert_eq!(
+            kinds.pop(),
+            Some(serde_json::json!(0)),
+            "the duel fires no kinetic guns"
+        );
+    });
+    edit(&mut newer, &|kinds| kinds.push(serde_json::json!(0)));
+    std::fs::write(at("old-1.json"), first.to_string()).unwrap();
+    std::fs::write(at("new-1.json"), newer.to_string()).unwrap();
+    std::fs::write(at("2.json"), second.to_string()).unwrap();
+    let merged = json(&["merge", &at("old-1.json"), &at("2.json"), "--json"]);
+    assert_eq!(merged, whole);
+    let out = fam(&["merge", &at("new-1.json"), &at("2.json")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("more than the"), "{}", text(&out.stderr));
+}
