@@ -1795,34 +1795,10 @@ fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratc
         }
         let unit = &mut battle.units[u];
         let (mut armour, mut hull, mut rows, mut crew_lost) = damage_unit(unit, normal, 0);
-        let mut sap = Vec::new();
-        for &(t, d) in &scratch.sap {
-            if t != u {
-                continue;
-            }
-            let (a, h, r, c) = sap_damage(unit, d);
-            armour += a;
-            hull += h;
-            rows += r;
-            crew_lost += c;
-            if S::RECORDS {
-                sap.push(d);
-            }
-        }
-        let mut ap = Vec::new();
-        for &(t, d) in &scratch.ap {
-            if t != u {
-                continue;
-            }
-            let (a, h, r, c) = ap_damage(unit, d);
-            armour += a;
-            hull += h;
-            rows += r;
-            crew_lost += c;
-            if S::RECORDS {
-                ap.push(d);
-            }
-        }
+        let mut sum = (armour, hull, rows, crew_lost);
+        let sap = apply_each_hit(unit, u, &scratch.sap, sap_damage, &mut sum, S::RECORDS);
+        let ap = apply_each_hit(unit, u, &scratch.ap, ap_damage, &mut sum, S::RECORDS);
+        (armour, hull, rows, crew_lost) = sum;
         let (_, h, r, c) = damage_unit_penetrating(unit, penetrating);
         hull += h;
         rows += r;
@@ -1859,6 +1835,32 @@ fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratc
             }
         }
     }
+}
+
+/// Applies each hit of `hits` aimed at Unit `u` on its own with `apply`
+/// (semi-armour-piercing or armour-piercing damage), adding its armour,
+/// hull, rows and crew lost to `sum`; returns the hits when `keep` (for
+/// the damage event), else nothing, so nothing is allocated unrecorded.
+fn apply_each_hit(
+    unit: &mut Unit,
+    u: UnitId,
+    hits: &[(UnitId, u32)],
+    apply: fn(&mut Unit, u32) -> (u32, u32, u32, u32),
+    sum: &mut (u32, u32, u32, u32),
+    keep: bool,
+) -> Vec<u32> {
+    let mut kept = Vec::new();
+    for &(_, d) in hits.iter().filter(|(t, _)| *t == u) {
+        let (a, h, r, c) = apply(unit, d);
+        sum.0 += a;
+        sum.1 += h;
+        sum.2 += r;
+        sum.3 += c;
+        if keep {
+            kept.push(d);
+        }
+    }
+    kept
 }
 
 fn damage_unit_penetrating(unit: &mut Unit, penetrating: u32) -> (u32, u32, u32, u32) {
