@@ -1632,7 +1632,8 @@ fn may_cover(battle: &Battle, pu: UnitId, pw: SystemId, target: UnitId, covered:
         .iter()
         .filter(|s| matches!(s.kind, SystemKind::Adfc) && s.operational() && !busy)
         .count()
-        + usize::from(matches!(unit.systems[pw].kind, SystemKind::Adaf) && !busy);
+        // An ADAF and a Scattergun are their own area-defence mounts (O20).
+        + usize::from(matches!(unit.systems[pw].kind, SystemKind::Adaf | SystemKind::Scattergun) && !busy);
     adfc > 0 && (covered.contains(&target) || covered.len() < adfc)
 }
 

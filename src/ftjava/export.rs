@@ -806,6 +806,7 @@ impl Out<'_> {
             Beam { class } => (Section::Weapons, "BeamBattery", Some(u32::from(*class))),
             NeedleBeam => (Section::Weapons, "NeedleBeam", None),
             Pds => (Section::Weapons, "PointDefense", None),
+            Scattergun => (Section::Weapons, "Scattergun", None),
             PulseTorpedo { range } => (
                 Section::Weapons,
                 match range {

@@ -304,6 +304,7 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         }
         (Section::Weapons, "NeedleBeam") => Some(NeedleBeam),
         (Section::Weapons, "PointDefense") => Some(Pds),
+        (Section::Weapons, "Scattergun") => Some(Scattergun),
         (Section::Weapons, "PulseTorpedo") => Some(PulseTorpedo {
             range: TorpedoRange::Standard,
         }),

@@ -830,7 +830,7 @@ fn armour(cx: &mut Cx<'_>, f: &RawField) -> Option<Armour> {
 /// The system types of a profile as they are usually written (every one
 /// read by [`system_kind`]), for suggestions.
 pub fn system_names(profile: Profile) -> Vec<String> {
-    const SHARED: [&str; 29] = [
+    const SHARED: [&str; 30] = [
         "Needle Beam",
         "Ortillery",
         "Pulse Torpedo",
@@ -860,6 +860,7 @@ pub fn system_names(profile: Profile) -> Vec<String> {
         "Dock",
         "MKP",
         "Multiple Kinetic Penetrator Pack",
+        "Scattergun",
     ];
     const FB1: [&str; 11] = [
         "Standard Missile",
@@ -874,7 +875,7 @@ pub fn system_names(profile: Profile) -> Vec<String> {
         "Power Core",
         "LSS",
     ];
-    const FT2: [&str; 15] = [
+    const FT2: [&str; 14] = [
         "A Battery",
         "B Battery",
         "C Battery",
@@ -885,7 +886,6 @@ pub fn system_names(profile: Profile) -> Vec<String> {
         "Energy Pulse",
         "PDAF",
         "ADAF",
-        "Scattergun",
         "FireCon",
         "Damage Control Party",
         "Fighter Bay",
@@ -965,6 +965,7 @@ pub fn system_kind(name: &str, profile: Profile) -> Result<SystemKind, Option<Pr
         "drone" => Some(Drone),
         "dock" => Some(Dock),
         "mkp" | "multiple kinetic penetrator pack" => Some(Mkp),
+        "scattergun" => Some(Scattergun),
         _ => k_gun(&lower),
     };
     if let Some(k) = shared {
@@ -1002,7 +1003,6 @@ pub fn system_kind(name: &str, profile: Profile) -> Result<SystemKind, Option<Pr
         "energy pulse" => Some(EnergyPulse),
         "pdaf" => Some(Pds),
         "adaf" => Some(Adaf),
-        "scattergun" => Some(Scattergun),
         "firecon" => Some(FireControl),
         "damage control party" => Some(DamageControlParty),
         "fighter bay" => Some(HangarBay),

@@ -2420,11 +2420,9 @@ impl Cx<'_> {
                         ok = false;
                     }
                 }
-                // PDS and Scatterguns reach another Unit through an ADFC;
-                // an ADAF is its own area-defence mount.
-                let through_adfc = weapons
-                    .iter()
-                    .any(|(s, _)| matches!(unit.systems[*s].kind, SystemKind::Pds | SystemKind::Scattergun));
+                // PDS reach another Unit through an ADFC; an ADAF and a
+                // Scattergun are their own area-defence mounts (O20).
+                let through_adfc = weapons.iter().any(|(s, _)| unit.systems[*s].kind == SystemKind::Pds);
                 let covered = area.entry(u).or_default();
                 if through_adfc && !covered.iter().any(|(x, _)| x == d) {
                     let adfc = unit
@@ -2444,8 +2442,8 @@ impl Cx<'_> {
                                 format!("defend = \"{}\", or no `defend`", unit.name),
                             )
                             .with_help(
-                                "an ADFC lets a Unit's PDS and Scatterguns cover one other Unit of its Formation \
-                                 (ft-rules §5.2); an ADAF covers one by itself",
+                                "an ADFC lets a Unit's PDS cover one other Unit of its Formation \
+                                 (ft-rules §5.2); an ADAF or a Scattergun covers one by itself",
                             ),
                         );
                         ok = false;

@@ -1494,6 +1494,34 @@ fn a_scattergun_at_gunboats_rolls_one_beam_die() {
     assert_eq!(craft_left(&b, 1), 2);
 }
 
+/// A scattergun is its own area-defence mount (ft-rules §5.1 "own ADFC",
+/// reading O20): with no ADFC aboard it still defends another Unit of its
+/// Formation. The 4 kills four of six fighters; the two left roll 5 and 4
+/// on the beam table: 2 points on the defended Unit.
+#[test]
+fn a_scattergun_defends_another_unit_without_an_adfc() {
+    let guard = hulk("guard", vec![sys(SystemKind::Scattergun, 0)]);
+    let mut b = battle(
+        vec![(0, vec![guard, hulk("ward", vec![])]), (1, vec![standard("wing", 6)])],
+        6,
+    );
+    let p = plot(vec![
+        every(VolleyPlot {
+            point_defence: vec![PdOrder {
+                unit: 0,
+                weapon: 0,
+                defend: Some(1),
+            }],
+            ..VolleyPlot::default()
+        }),
+        every(craft_plot(0, vec![order(2, CraftAction::Attack(1))])),
+    ]);
+    scripted_volley(&mut b, &p, &[4, 5, 4]);
+    assert_eq!(craft_left(&b, 2), 2);
+    assert_eq!(b.units[1].hull_lost, 2);
+    assert_eq!(b.units[0].systems[0].rounds_left(), 0, "the scattergun is spent");
+}
+
 /// Fighters at gunboats (reading F24): attack-run dice (attack +1), each
 /// scoring die kills a boat, losses at the Damage step; the squadron is
 /// not engaged and makes its own attack with every boat.

@@ -1286,3 +1286,35 @@ fn export_refuses_a_ship_an_import_could_not_read_back() {
     assert!(err.contains(&fam::ftjava::limits::MASS.to_string()), "{err}");
     assert!(o.stdout.is_empty());
 }
+
+// ---- The shared data: later fleet books -------------------------------------
+
+/// The Kra'Vak battleship sample imports with no error and no inert
+/// system, its record reads back clean with inert systems refused (as
+/// `fam check` reads it without `--inert-unknown-systems`), and it carries
+/// what the FTJava file lists: six K-guns, six MKP packs, six scatterguns
+/// and an advanced drive.
+#[test]
+fn the_kravak_sample_imports_as_a_ship_fam_plays() {
+    let Some(dir) = data("fleetbook2-3-samples") else {
+        return;
+    };
+    let (source, imported) = import(&dir.join("KraVak_BB_KiaKyu.xml"));
+    assert!(!imported.has_errors(), "{}", errors(&source, &imported));
+    let s = imported.gzf.ships().next().expect("a ship");
+    let xml = std::fs::read_to_string(dir.join("KraVak_BB_KiaKyu.xml")).unwrap();
+    let elements = |name: &str| xml.matches(&format!("<{name} ")).count();
+    let k_guns = s
+        .systems
+        .iter()
+        .filter(|x| matches!(x.kind, SystemKind::KGun { .. }))
+        .count();
+    assert_eq!(k_guns, elements("KineticGun"));
+    assert_eq!(count(s, &SystemKind::Mkp), elements("MultipleKineticPenetratorPack"));
+    assert_eq!(count(s, &SystemKind::Scattergun), elements("Scattergun"));
+    assert_eq!(count(s, &SystemKind::Scattergun), 6);
+    assert!(s.advanced_drive);
+    assert!(!s.systems.iter().any(|x| matches!(x.kind, SystemKind::Inert(_))));
+    let strict = gzf::parse(&gzf::write(&imported.gzf), &ParseOptions::default());
+    assert!(!strict.has_errors());
+}

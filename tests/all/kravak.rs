@@ -156,3 +156,93 @@ fn advanced_drives_lift_the_evasion_limit_only_when_every_ship_has_one() {
         "{stderr}"
     );
 }
+
+/// FTJava `Scattergun`s import as the FB1 record's `Scattergun` (a fam
+/// extension there, readings I26), with their status, and export back as
+/// the same elements.
+#[test]
+fn scatterguns_import_write_and_export() {
+    let path = fixtures("ftjava").join("vakar-warden.xml");
+    let imported = import(&std::fs::read_to_string(&path).unwrap());
+    assert!(
+        !imported.diagnostics.iter().any(|d| d.is_error()),
+        "{:?}",
+        imported.diagnostics
+    );
+    let ship = imported.gzf.ship("Vakar Warden").unwrap();
+    let scatterguns: Vec<_> = ship
+        .systems
+        .iter()
+        .filter(|s| s.kind == gzf::SystemKind::Scattergun)
+        .collect();
+    assert_eq!(scatterguns.len(), 3);
+    assert_eq!(
+        scatterguns.iter().map(|s| s.status.operational()).collect::<Vec<_>>(),
+        [true, true, false]
+    );
+    let written = gzf::write(&imported.gzf);
+    let parsed = gzf::parse(&written, &ParseOptions::default());
+    assert!(!parsed.has_errors(), "{written}");
+    assert_eq!(parsed.file, imported.gzf);
+    let xml = export(&written);
+    assert_eq!(xml.matches("<Scattergun ").count(), 3, "{xml}");
+    let again = import(&xml);
+    assert_eq!(
+        again
+            .gzf
+            .ship("Vakar Warden")
+            .unwrap()
+            .systems
+            .iter()
+            .filter(|s| s.kind == gzf::SystemKind::Scattergun)
+            .count(),
+        3
+    );
+}
+
+/// An imported Kra'Vak ship fights in a batch under the default doctrine,
+/// and its scatterguns are not idle: the doctrine keeps them ready in
+/// point defence, so they fire at the salvo missiles of the Kestrel
+/// missile cruisers in most runs.
+#[test]
+fn an_imported_kravak_escort_fights_and_its_scatterguns_fire() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ships");
+    let xml = fixtures("ftjava").join("vakar-warden.xml");
+    let r = fam(&[
+        "import",
+        "ftjava",
+        "--out",
+        out.to_str().unwrap(),
+        xml.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    let kestrel = super::support::repo().join("ssd").join("kestrel-reach.gzf");
+    let scenario = dir.path().join("guard.toml");
+    std::fs::write(
+        &scenario,
+        format!(
+            "title = \"Warden against missiles\"\ngzf = [\"ships/vakar-warden.gzf\", {:?}]\nseed = 3\n\
+             [sides]\nVakar = [\"Talon\"]\nKestrel = [\"Missiles\"]\n\
+             [formations]\nTalon = [\"Vakar Warden\"]\nMissiles = [\"KRD Ninefold Gale\"]\n\
+             [[range]]\nbetween = [\"Talon\", \"Missiles\"]\nmu = 24\n[victory]\nmax_exchanges = 6\n",
+            kestrel.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let r = fam(&["batch", scenario.to_str().unwrap(), "--runs", "200", "--format", "json"]);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let scatterguns: Vec<&serde_json::Value> = json["weapons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["kind"] == "Scattergun" && w["unit"] == "Vakar Warden")
+        .collect();
+    // The destroyed third one is not followed.
+    assert_eq!(scatterguns.len(), 2, "{}", json["weapons"]);
+    let fired: Vec<f64> = scatterguns.iter().map(|w| w["fired_share"].as_f64().unwrap()).collect();
+    assert!(fired.iter().all(|&f| f > 0.5), "working scatterguns fire: {fired:?}");
+    let kinetic = json["sides"][0]["damage_by_kind"]["kinetic"].as_f64().unwrap();
+    assert!(kinetic > 0.0, "the Warden's K-guns score");
+}

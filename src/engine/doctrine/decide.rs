@@ -356,14 +356,16 @@ fn second_target(ctx: &Context<'_>, f: FormationId, t: FormationId, c: &Choice) 
 
 /// Class-1 beams on point defence and PDS at ships, Volley by Volley.
 fn defence(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
+    // Without class-1 beams there is nothing to put on point defence.
+    let beams = ctx.arsenals[f].class1 > 0;
     match d.pd {
         PdMode::Never => {}
-        PdMode::Always => c.pd = [true; 3],
+        PdMode::Always => c.pd = [beams; 3],
         PdMode::Auto => {
             let saving = pd_saving(ctx, f);
             for v in 0..3 {
                 let beam = class1_value(ctx, c, v);
-                c.pd[v] = c.threat[v] && saving >= beam;
+                c.pd[v] = beams && c.threat[v] && saving >= beam;
                 c.pds_at_ships[v] = !c.threat[v]
                     && c.fire_range[v] + 0.5 * c.fire_spread[v] <= 6.0
                     && c.fire_at.is_some_and(|t| open_target(ctx.battle, t));

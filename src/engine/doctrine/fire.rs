@@ -81,7 +81,10 @@ fn draw(unit: &Unit, s: &Sys, drawn: &mut Vec<(SystemId, u32)>) -> bool {
 
 /// Writes the point-defence orders of Formation `f`: in each Volley the
 /// choice defends in, every class-1 beam not destroyed of its Units in the
-/// fight defends its own Unit.
+/// fight defends its own Unit; in every Volley, every unspent Scattergun
+/// stands ready, so that it fires at the first missiles or small craft that
+/// reach its Unit or a Unit it may cover (a one-shot weapon with no other
+/// use; docs/doctrine.md).
 pub(super) fn point_defence(b: &Battle, f: FormationId, c: &Choice, out: &mut FormationPlot) {
     for &u in &b.formations[f].units {
         let unit = &b.units[u];
@@ -89,14 +92,16 @@ pub(super) fn point_defence(b: &Battle, f: FormationId, c: &Choice, out: &mut Fo
             continue;
         }
         for (v, vp) in out.volleys.iter_mut().enumerate() {
-            if !c.pd[v] {
-                continue;
-            }
+            let ready = |s: &Sys| match s.kind {
+                SystemKind::Beam { class: 1 } => c.pd[v] && live(s),
+                SystemKind::Scattergun => s.operational() && s.rounds_left() > 0,
+                _ => false,
+            };
             vp.point_defence.extend(
                 unit.systems
                     .iter()
                     .enumerate()
-                    .filter(|(_, s)| matches!(s.kind, SystemKind::Beam { class: 1 }) && live(s))
+                    .filter(|(_, s)| ready(s))
                     .map(|(weapon, _)| PdOrder {
                         unit: u,
                         weapon,
