@@ -236,6 +236,19 @@ fn event(e: &Event) -> Value {
             "type": "k_gun_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
             "needed": needed, "drm": drm, "face": face, "hit": hit, "doubling": doubling, "damage": damage,
         }),
+        Event::PlasmaBoltAttack {
+            unit,
+            weapon,
+            target,
+            range,
+            screen,
+            drm,
+            faces,
+            damage,
+        } => json!({
+            "type": "plasma_bolt_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
+            "screen": screen, "drm": drm, "faces": faces, "damage": damage,
+        }),
         Event::MkpAttack {
             unit,
             weapon,

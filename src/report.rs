@@ -664,6 +664,25 @@ impl Report<'_> {
                 }
                 self.detail(&s);
             }
+            Event::PlasmaBoltAttack {
+                unit,
+                weapon,
+                target,
+                range,
+                screen,
+                drm,
+                faces,
+                damage,
+            } => {
+                let faces: Vec<String> = faces.iter().map(u8::to_string).collect();
+                self.detail(&format!(
+                    "{} at {range} MU bursts on {}: rolled {}, each less {screen} (screen) and {} (Evasion) → {damage}",
+                    self.system(*unit, Some(*weapon)),
+                    self.system(*target, None),
+                    faces.join(", "),
+                    -drm
+                ));
+            }
             Event::MkpAttack {
                 unit,
                 weapon,

@@ -148,6 +148,19 @@ pub enum Event {
         /// Armour-piercing points scored.
         damage: u32,
     },
+    /// A plasma bolt on one Unit it touches: one die per class, each less
+    /// the `screen` level and the Evasion `drm` (never below 0), normal
+    /// damage.
+    PlasmaBoltAttack {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        range: u32,
+        screen: u8,
+        drm: i32,
+        faces: Vec<u8>,
+        damage: u32,
+    },
     /// An MKP's one shot: one die needing 4+ with the DRM (`None`: out of
     /// range, the pack spent all the same); hits of 4 armour-piercing
     /// points each (a natural 6 that hits is two).

@@ -42,6 +42,9 @@ pub struct Rules {
     /// the Evasion DRM made of it (reading W11). Default off: the point
     /// needs the modified die, the system kill the natural 6.
     pub needle_six_scores: bool,
+    /// A plasma bolt touches every ship of the target Formation, not only
+    /// the Unit its Fire Control acquired (reading W37). Default off.
+    pub plasma_bolt_formation: bool,
 }
 
 /// The `pd_evasion_reroll` switch (reading W8): which missed PD dice the
@@ -89,6 +92,7 @@ impl Rules {
         fighter_evasion_drm: false,
         pd_evasion_reroll: PdEvasionReroll::AnyMiss,
         needle_six_scores: false,
+        plasma_bolt_formation: false,
     };
 }
 

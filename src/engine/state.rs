@@ -612,6 +612,7 @@ pub fn is_offensive(kind: &SystemKind) -> bool {
             | NeedleBeam
             | PulseTorpedo { .. }
             | KGun { .. }
+            | PlasmaBolt { .. }
             | Sml
             | Railgun { .. }
             | EnergyPulse

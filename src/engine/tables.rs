@@ -217,6 +217,19 @@ pub fn mkp_hits(face: u8, drm: i32) -> u32 {
     }
 }
 
+/// A plasma bolt's reach in MU (readings W35): the marker goes down to
+/// 30 MU and bursts 6 MU about it, so, as F&M counts a missile's final
+/// approach into its range, a Unit to 36 MU may be caught.
+pub const PLASMA_BOLT_RANGE: u32 = 36;
+
+/// Points of one plasma bolt die showing `face` on a Unit behind `screen`
+/// levels of screen, under the Evasion `drm` (≤ 0): the face less one per
+/// screen level, plus the DRM, never below 0 (ft-rules §4.6; readings W36).
+pub fn plasma_bolt_points(face: u8, screen: u8, drm: i32) -> u32 {
+    let points = i32::from(face) - i32::from(screen) + drm;
+    points.max(0) as u32
+}
+
 /// Armour-piercing damage of one hit on a target with `armour_left` boxes
 /// in its one armour layer (ft-rules §1.4, FTC §4.9, §7.7): one point to
 /// the layer (none when it is gone), the rest to the hull. Returns

@@ -56,11 +56,13 @@ pub enum DamageKind {
     Gunboat,
     /// Kinetic guns and MKP packs (armour-piercing).
     Kinetic,
+    /// Plasma bolts.
+    PlasmaBolt,
 }
 
 impl DamageKind {
-    pub const COUNT: usize = 11;
-    pub const ALL: [DamageKind; 11] = [
+    pub const COUNT: usize = 12;
+    pub const ALL: [DamageKind; 12] = [
         DamageKind::Beam,
         DamageKind::Torpedo,
         DamageKind::SalvoMissile,
@@ -72,6 +74,7 @@ impl DamageKind {
         DamageKind::Fighter,
         DamageKind::Gunboat,
         DamageKind::Kinetic,
+        DamageKind::PlasmaBolt,
     ];
 
     pub fn key(self) -> &'static str {
@@ -87,6 +90,7 @@ impl DamageKind {
             DamageKind::Fighter => "fighter",
             DamageKind::Gunboat => "gunboat",
             DamageKind::Kinetic => "kinetic",
+            DamageKind::PlasmaBolt => "plasma_bolt",
         }
     }
 }
@@ -190,6 +194,10 @@ pub struct Scratch {
     pub(super) shots: Vec<MissileShot>,
     /// Weapons that fired at ships this Volley (they cannot also defend).
     pub(super) fired: Vec<(UnitId, SystemId)>,
+    /// Plasma bolt launchers that fired in the Volley before (recharging)
+    /// and in this one (reading W35).
+    pub(super) bolts_last: Vec<(UnitId, SystemId)>,
+    pub(super) bolts_now: Vec<(UnitId, SystemId)>,
     /// Semi-armour-piercing hits waiting for the Damage step.
     pub(super) sap: Vec<(UnitId, u32)>,
     /// Armour-piercing hits (K-guns, MKP) waiting for the Damage step.
@@ -436,6 +444,13 @@ pub fn run_volley<S: Sink>(
     scratch.sap.clear();
     scratch.ap.clear();
     scratch.kills.clear();
+    // A launcher that fired last Volley recharges; none carries its charge
+    // over from the Exchange before (the records keep none, reading W35).
+    std::mem::swap(&mut scratch.bolts_last, &mut scratch.bolts_now);
+    scratch.bolts_now.clear();
+    if volley == 0 {
+        scratch.bolts_last.clear();
+    }
 
     super::craft::launch_phase(battle, plot, volley, dice, sink, scratch);
     maneuver(battle, plot, volley, dice, sink, scratch);
@@ -1039,6 +1054,13 @@ fn fire_weapon<S: Sink>(
             }
             mkp_attack(battle, u, w, target, range, drm, dice, sink, scratch);
         }
+        SystemKind::PlasmaBolt { class } => {
+            if scratch.bolts_last.contains(&(u, w)) {
+                stopped(sink, scratch, u, w, "recharging: it fired in the Volley before");
+                return;
+            }
+            plasma_bolt(battle, u, w, target, range, class, drm, dice, sink, scratch);
+        }
         SystemKind::NeedleBeam => {
             let Some(needle) = order.needles.iter().find(|n| n.weapon == w) else {
                 idle(sink, u, w, "no needle target plotted");
@@ -1126,6 +1148,70 @@ fn k_gun_attack<S: Sink>(
             doubling,
             damage,
         });
+    }
+}
+
+/// A plasma bolt (ft-rules §4.6, FTC §6.8; readings W35-W37): to
+/// [`PLASMA_BOLT_RANGE`], it bursts on the acquired Unit, or with the
+/// `plasma_bolt_formation` switch on every ship of that Unit's Formation;
+/// each Unit it touches takes one d6 per class, each die less one per
+/// screen level and less the Evasion DRM (not below 0), as normal damage
+/// (armour first). It then recharges through the next Volley.
+#[allow(clippy::too_many_arguments)]
+fn plasma_bolt<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    class: u8,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    if range > super::tables::PLASMA_BOLT_RANGE {
+        out_of_range(sink, scratch, u, w, "out of range");
+        return;
+    }
+    scratch.note_use(u, w, WeaponUse::FIRED);
+    scratch.bolts_now.push((u, w));
+    let formation = battle.units[target].formation;
+    let side = battle.units[u].side;
+    for t in 0..battle.units.len() {
+        let touched = if battle.rules.plasma_bolt_formation {
+            let unit = &battle.units[t];
+            unit.formation == formation && unit.active() && !unit.is_craft()
+        } else {
+            t == target
+        };
+        if !touched {
+            continue;
+        }
+        let screen = battle.units[t].screen_level();
+        let mut faces = Vec::new();
+        let mut damage = 0;
+        for _ in 0..class {
+            let face = dice.roll_d6(sink, Purpose::Damage, Pile::Initial);
+            damage += super::tables::plasma_bolt_points(face, screen, drm);
+            if S::RECORDS {
+                faces.push(face);
+            }
+        }
+        scratch.pending[t].0 += damage;
+        scratch.deal(side, DamageKind::PlasmaBolt, damage);
+        if S::RECORDS {
+            sink.event(Event::PlasmaBoltAttack {
+                unit: u,
+                weapon: w,
+                target: t,
+                range,
+                screen,
+                drm,
+                faces,
+                damage,
+            });
+        }
     }
 }
 

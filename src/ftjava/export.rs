@@ -819,6 +819,7 @@ impl Out<'_> {
             SubmunitionPack => (Section::Weapons, "SubmunitionPack", None),
             KGun { class, .. } => (Section::Weapons, "KineticGun", Some(u32::from(*class))),
             Mkp => (Section::Weapons, "MultipleKineticPenetratorPack", None),
+            PlasmaBolt { class } => (Section::Weapons, "PlasmaBoltLauncher", Some(u32::from(*class))),
             Missile {
                 warhead: Warhead::Standard,
             } => (Section::Weapons, "MissileLauncher", None),

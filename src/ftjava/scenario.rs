@@ -460,6 +460,7 @@ fn fires_at_ships(kind: &SystemKind) -> bool {
         Beam { .. }
             | PulseTorpedo { .. }
             | KGun { .. }
+            | PlasmaBolt { .. }
             | SubmunitionPack
             | Mkp
             | Sml

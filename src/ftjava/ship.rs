@@ -99,7 +99,6 @@ pub const INERT: &[(&str, &str, Section, bool)] = &[
         Section::Weapons,
         false,
     ),
-    ("PlasmaBoltLauncher", "Plasma Bolt Launcher", Section::Weapons, false),
     ("FighterLaunchTube", "Fighter Launch Tube", Section::Weapons, false),
     (
         "AntimatterSuicideCharge",
@@ -175,7 +174,9 @@ fn default_arcs(kind: &SystemKind) -> Vec<Arc> {
         // K-1s are all-round like class-1 beams (readings I24).
         KGun { class: 1, .. } => Arc::FB1.to_vec(),
         PulseTorpedo { .. } | KGun { .. } | Mkp | SubmunitionPack | NeedleBeam => vec![Arc::F],
-        Sml | Smr | Missile { .. } => vec![Arc::Fp, Arc::F, Arc::Fs],
+        // Launchers and racks, and the plasma bolt launcher (always three
+        // adjacent arcs in Fleet Book 2, readings I34).
+        Sml | Smr | Missile { .. } | PlasmaBolt { .. } => vec![Arc::Fp, Arc::F, Arc::Fs],
         _ => Vec::new(),
     }
 }
@@ -317,6 +318,7 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         (Section::Weapons, "SubmunitionPack") => Some(SubmunitionPack),
         (Section::Weapons, "KineticGun") => k_gun(cx, n),
         (Section::Weapons, "MultipleKineticPenetratorPack") => Some(Mkp),
+        (Section::Weapons, "PlasmaBoltLauncher") => plasma_bolt(cx, n),
         (Section::Weapons, "MissileLauncher") => Some(Missile {
             warhead: Warhead::Standard,
         }),
@@ -387,6 +389,7 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
     let known: Vec<&str> = match &kind {
         Beam { .. } => with(&["rating", "arcs"]),
         KGun { .. } => with(&["rating", "arcs", "rangeIncrement"]),
+        PlasmaBolt { .. } => with(&["rating", "arcs"]),
         Sml => with(&["arcs", "smmId"]),
         Smm => with(&["capacity"]),
         k if k.is_weapon() && *k != Pds => with(&["arcs"]),
@@ -418,6 +421,31 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
     cx.no_text(n);
     out.system = Some(s);
     out
+}
+
+/// A `PlasmaBoltLauncher`: `rating` 1 to 6 is the class.
+fn plasma_bolt(cx: &mut Cx, n: Node<'_, '_>) -> Option<SystemKind> {
+    match cx.uint_attr(n, "rating", 0..=limits::RATING) {
+        Some(r @ 1..=6) => u8::try_from(r).ok().map(|class| SystemKind::PlasmaBolt { class }),
+        Some(r) => {
+            cx.error(
+                attr_span(n, "rating"),
+                format!("a plasma bolt launcher of rating {r}"),
+                "a rating from 1 to 6 (the bolt's class)",
+            );
+            None
+        }
+        None => {
+            if n.attribute("rating").is_none() {
+                cx.error(
+                    tag_span(n),
+                    "a `PlasmaBoltLauncher` without `rating`",
+                    "rating=\"1\" to \"6\"",
+                );
+            }
+            None
+        }
+    }
 }
 
 /// A `KineticGun`: `rating` 1 to 6 is the class; `rangeIncrement` (the

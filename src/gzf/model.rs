@@ -400,6 +400,11 @@ pub enum SystemKind {
     },
     /// fam extension `MKP`: a multiple kinetic penetrator pack, one shot.
     Mkp,
+    /// fam extension: a plasma bolt launcher of class 1 … 6 (`Class N
+    /// Plasma Bolt Launcher`), the Phalon area weapon (ft-rules §4.6).
+    PlasmaBolt {
+        class: u8,
+    },
     /// Heavy missile rack: FB1 `[Standard|EMP|Needle] Missile`, FT2 `Missile`, `EMP Missile`, `Needle Missile`.
     Missile {
         warhead: Warhead,
@@ -487,6 +492,7 @@ impl SystemKind {
                 };
             }
             Mkp => "MKP",
+            PlasmaBolt { class } => return format!("Class {class} Plasma Bolt Launcher"),
             Missile { warhead } => match warhead {
                 Warhead::Standard => "Missile",
                 Warhead::Emp => "EMP Missile",
@@ -551,6 +557,7 @@ impl SystemKind {
                 | SubmunitionPack
                 | KGun { .. }
                 | Mkp
+                | PlasmaBolt { .. }
                 | Missile { .. }
                 | Minelayer
                 | Minesweeper

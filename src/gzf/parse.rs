@@ -900,6 +900,7 @@ pub fn system_names(profile: Profile) -> Vec<String> {
         names.extend((1..=9).map(|class| format!("Class {class} Battery")));
     }
     for class in 1..=6 {
+        names.push(format!("Class {class} Plasma Bolt Launcher"));
         names.push(format!("Class {class} K-Gun"));
         names.push(format!("Class {class} Long Range K-Gun"));
         names.push(format!("Class {class} Short Range K-Gun"));
@@ -920,6 +921,17 @@ fn k_gun(lower: &str) -> Option<SystemKind> {
     };
     let class = n.parse::<u8>().ok().filter(|c| (1..=6).contains(c))?;
     Some(SystemKind::KGun { class, range })
+}
+
+/// `class N plasma bolt launcher` or `class N pbl` (lower case, blanks
+/// collapsed), N from 1 to 6: a plasma bolt launcher (fam extension).
+fn plasma_bolt(lower: &str) -> Option<SystemKind> {
+    let rest = lower.strip_prefix("class ")?;
+    let n = rest
+        .strip_suffix(" plasma bolt launcher")
+        .or_else(|| rest.strip_suffix(" pbl"))?;
+    let class = n.parse::<u8>().ok().filter(|c| (1..=6).contains(c))?;
+    Some(SystemKind::PlasmaBolt { class })
 }
 
 /// Parses a system name into a kind, for either profile.
@@ -966,7 +978,7 @@ pub fn system_kind(name: &str, profile: Profile) -> Result<SystemKind, Option<Pr
         "dock" => Some(Dock),
         "mkp" | "multiple kinetic penetrator pack" => Some(Mkp),
         "scattergun" => Some(Scattergun),
-        _ => k_gun(&lower),
+        _ => k_gun(&lower).or_else(|| plasma_bolt(&lower)),
     };
     if let Some(k) = shared {
         return Ok(k);

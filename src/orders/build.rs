@@ -681,6 +681,7 @@ fn assemble(
                     Some(RawPdEvasionReroll::OncePerDie) => PdEvasionReroll::OncePerDie,
                 },
                 needle_six_scores: r.needle_six_scores.unwrap_or(d.needle_six_scores),
+                plasma_bolt_formation: r.plasma_bolt_formation.unwrap_or(d.plasma_bolt_formation),
                 ..d
             }
         }

@@ -76,6 +76,7 @@ pub(crate) struct RawRules {
     pub fighter_evasion_drm: Option<bool>,
     pub pd_evasion_reroll: Option<RawPdEvasionReroll>,
     pub needle_six_scores: Option<bool>,
+    pub plasma_bolt_formation: Option<bool>,
 }
 
 /// `pd_evasion_reroll = "any_miss" | "once_per_die"` (reading W8).

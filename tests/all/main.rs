@@ -22,6 +22,7 @@ mod messages;
 mod orders;
 mod orders_write;
 mod outputs;
+mod plasma;
 mod readme;
 mod resolve;
 mod roundtrip;

@@ -14,7 +14,8 @@ use super::super::plot::FormationId;
 use super::super::rules::PdEvasionReroll;
 use super::super::state::{Battle, SysState, Unit};
 use super::super::tables::{
-    MKP_HIT_POINTS, MKP_RANGE_MU, apply_drm, beam_dice, beam_table, mkp_hits, projectile_needed, success_value,
+    MKP_HIT_POINTS, MKP_RANGE_MU, PLASMA_BOLT_RANGE, apply_drm, beam_dice, beam_table, mkp_hits, plasma_bolt_points,
+    projectile_needed, success_value,
 };
 use super::super::volley::{evasion_ignored, missile_range, submunition_dice, torpedo_band};
 use crate::gzf::model::{SystemKind, TorpedoRange, Warhead};
@@ -55,6 +56,8 @@ pub struct DieTables {
     needle: [[[f64; 3]; MAX_EVASION_DICE + 1]; 4],
     /// `mkp[n][ignored]`: hits of one MKP die.
     mkp: [[f64; 3]; MAX_EVASION_DICE + 1],
+    /// `plasma[n][ignored][screen]`: points of one plasma bolt die.
+    plasma: [[[f64; 3]; 3]; MAX_EVASION_DICE + 1],
     /// `evasion_points[n]`: mean Evasion Points of `n` dice.
     evasion_points: [f64; MAX_EVASION_DICE + 1],
     /// `outpace[a_minus][b_minus][a][b]`: see [`DieTables::outpace`].
@@ -140,6 +143,15 @@ fn mkp_die(penalty: usize) -> f64 {
     (1..=6u8).map(|f| f64::from(mkp_hits(f, drm))).sum::<f64>() / 6.0
 }
 
+/// Points of one plasma bolt die at a DRM of −`penalty` behind `screen`.
+fn plasma_die(penalty: usize, screen: u8) -> f64 {
+    let drm = -i32::try_from(penalty).unwrap_or(i32::MAX);
+    (1..=6u8)
+        .map(|f| f64::from(plasma_bolt_points(f, screen, drm)))
+        .sum::<f64>()
+        / 6.0
+}
+
 /// The needle readings of [`DieTables`]: `needle_fb1` and
 /// `needle_six_scores` (reading W11) as 0-3.
 fn needle_rule(fb1: bool, six_scores: bool) -> usize {
@@ -166,6 +178,7 @@ impl DieTables {
             hit: [[[0.0; 7]; 3]; MAX_EVASION_DICE + 1],
             needle: [[[0.0; 3]; MAX_EVASION_DICE + 1]; 4],
             mkp: [[0.0; 3]; MAX_EVASION_DICE + 1],
+            plasma: [[[0.0; 3]; 3]; MAX_EVASION_DICE + 1],
             evasion_points: [0.0; MAX_EVASION_DICE + 1],
             outpace: [[[[0.0; MAX_SPEED_DICE + 1]; MAX_SPEED_DICE + 1]; 2]; 2],
         };
@@ -186,6 +199,7 @@ impl DieTables {
                 let mut hit = [0.0; 7];
                 let mut needle = [0.0; 4];
                 let mut mkp = 0.0;
+                let mut plasma = [0.0; 3];
                 for (k, &p) in dist.iter().enumerate() {
                     if p == 0.0 {
                         continue;
@@ -201,8 +215,12 @@ impl DieTables {
                         *m += p * needle_die(penalty, rule);
                     }
                     mkp += p * mkp_die(penalty);
+                    for (screen, m) in plasma.iter_mut().enumerate() {
+                        *m += p * plasma_die(penalty, screen as u8);
+                    }
                 }
                 t.mkp[n][ignored] = mkp;
+                t.plasma[n][ignored] = plasma;
                 t.beam[n][ignored] = beam;
                 t.hit[n][ignored] = hit;
                 for (rule, m) in needle.into_iter().enumerate() {
@@ -266,6 +284,11 @@ pub struct Arsenal {
     pub submunitions: [u32; 3],
     /// Unspent working MKP packs by Evasion Points ignored.
     pub mkps: [u32; 3],
+    /// Dice of the working plasma bolt launchers (their classes summed) by
+    /// Evasion Points ignored.
+    pub plasma_dice: [u32; 3],
+    /// The battle's `plasma_bolt_formation` reading (W37).
+    pub plasma_bolt_formation: bool,
     /// Working needle beams by Evasion Points ignored.
     pub needles: [u32; 3],
     /// Salvo launchers: standard reach (30 MU) and extended (42 MU).
@@ -304,6 +327,7 @@ impl Arsenal {
             pd_evasion_reroll: battle.rules.pd_evasion_reroll,
             needle_fb1: battle.rules.needle_fb1,
             needle_six_scores: battle.rules.needle_six_scores,
+            plasma_bolt_formation: battle.rules.plasma_bolt_formation,
             ..Arsenal::default()
         };
         let mut mass = 0.0;
@@ -350,6 +374,7 @@ impl Arsenal {
                 }
                 SystemKind::SubmunitionPack if s.rounds_left() > 0 => self.submunitions[ignored] += 1,
                 SystemKind::Mkp if s.rounds_left() > 0 => self.mkps[ignored] += 1,
+                SystemKind::PlasmaBolt { class } => self.plasma_dice[ignored] += u32::from(class),
                 SystemKind::NeedleBeam => self.needles[ignored] += 1,
                 SystemKind::Smr if s.rounds_left() > 0 => self.racks[reach] += 1,
                 SystemKind::Missile {
@@ -409,6 +434,9 @@ impl Arsenal {
         }
         if self.needles.iter().any(|&n| n > 0) {
             r = r.max(12);
+        }
+        if self.plasma_dice.iter().any(|&n| n > 0) {
+            r = r.max(PLASMA_BOLT_RANGE);
         }
         r.max(self.missile_reach())
     }
@@ -479,6 +507,9 @@ pub struct Firepower {
     torpedo_kinds: usize,
     /// Needle beams: mean damage of all of them within 12 MU.
     needles: f64,
+    /// Plasma bolts: mean points a Volley within their reach, over the
+    /// two Volleys in three a launcher is charged.
+    plasma: f64,
     /// No damage beyond this range.
     pub reach: u32,
 }
@@ -493,6 +524,7 @@ impl Firepower {
             torpedoes: [(0, [0.0; 7]); 3],
             torpedo_kinds: 0,
             needles: 0.0,
+            plasma: 0.0,
             reach: 0,
         };
         for (class, row) in a.beams.iter().enumerate().skip(1) {
@@ -548,6 +580,27 @@ impl Firepower {
         if fp.needles > 0.0 {
             fp.reach = fp.reach.max(12);
         }
+        // A bolt fires in two Volleys of three (it recharges in between);
+        // read with `plasma_bolt_formation`, it touches every ship.
+        let touched = if a.plasma_bolt_formation {
+            f64::from(t.ships.max(1))
+        } else {
+            1.0
+        };
+        fp.plasma = a
+            .plasma_dice
+            .iter()
+            .enumerate()
+            .map(|(ignored, &dice)| {
+                f64::from(dice) * (0..3).map(|s| t.screens[s] * tables.plasma[n][ignored][s]).sum::<f64>()
+            })
+            .sum::<f64>()
+            * touched
+            * 2.0
+            / 3.0;
+        if fp.plasma > 0.0 {
+            fp.reach = fp.reach.max(PLASMA_BOLT_RANGE);
+        }
         fp
     }
 
@@ -567,6 +620,9 @@ impl Firepower {
         }
         if range <= 12 {
             sum += self.needles;
+        }
+        if range <= PLASMA_BOLT_RANGE {
+            sum += self.plasma;
         }
         sum
     }

@@ -440,7 +440,7 @@ fn system_worth(unit: &super::super::state::Unit, s: usize) -> u32 {
         SystemKind::Sml if loads(sys.magazine) => 6,
         SystemKind::Beam { class } => 2 * u32::from(class),
         SystemKind::PulseTorpedo { .. } => 4,
-        SystemKind::KGun { class, .. } => 2 * u32::from(class),
+        SystemKind::KGun { class, .. } | SystemKind::PlasmaBolt { class } => 2 * u32::from(class),
         SystemKind::Smr
         | SystemKind::Missile {
             warhead: Warhead::Standard,

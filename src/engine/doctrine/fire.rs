@@ -5,7 +5,7 @@
 
 use super::super::plot::{FormationId, FormationPlot, NeedleOrder, PdOrder, SystemId, UnitId};
 use super::super::state::{Battle, Sys, SysState, Unit};
-use super::super::tables::{MKP_RANGE_MU, beam_dice, projectile_needed};
+use super::super::tables::{MKP_RANGE_MU, PLASMA_BOLT_RANGE, beam_dice, projectile_needed};
 use super::super::volley::{missile_range, torpedo_band};
 use super::decide::Choice;
 use super::plan::Launches;
@@ -26,6 +26,7 @@ fn reaches(s: &Sys, range: u32) -> bool {
             projectile_needed(range, torpedo_band(v)).is_some()
         }
         SystemKind::NeedleBeam => range <= 12,
+        SystemKind::PlasmaBolt { .. } => range <= PLASMA_BOLT_RANGE,
         _ => false,
     }
 }
@@ -136,7 +137,10 @@ pub(super) fn unit_fire(
         for (i, s) in unit.systems.iter().enumerate() {
             let sustained = matches!(
                 s.kind,
-                SystemKind::Beam { .. } | SystemKind::PulseTorpedo { .. } | SystemKind::KGun { .. }
+                SystemKind::Beam { .. }
+                    | SystemKind::PulseTorpedo { .. }
+                    | SystemKind::KGun { .. }
+                    | SystemKind::PlasmaBolt { .. }
             ) || (c.needles.is_some() && s.kind == SystemKind::NeedleBeam);
             let pds = c.pds_at_ships[v] && matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
             if !(pds || sustained && live(s)) {
