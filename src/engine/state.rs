@@ -569,11 +569,30 @@ impl Unit {
 
     /// Screen level: working generators, at most 2 (ft-rules §7.2, A23).
     pub fn screen_level(&self) -> u8 {
+        if self.shrouded() {
+            return 2; // a working vapour shroud is a level-2 screen (W38)
+        }
         self.systems
             .iter()
             .filter(|s| matches!(s.kind, SystemKind::ScreenGenerator) && s.operational())
             .count()
             .min(2) as u8
+    }
+
+    /// Has a working (not switched off) vapour shroud (readings W38).
+    pub fn shrouded(&self) -> bool {
+        self.systems
+            .iter()
+            .any(|s| s.kind == SystemKind::VapourShroud && s.operational())
+    }
+
+    /// The screen level fire from this Unit meets at `target`: the
+    /// target's, and at least level 2 when this Unit is shrouded and the
+    /// shroud screens its own fire too (switch `vapour_shroud_own_fire`,
+    /// readings W38).
+    pub fn screen_against(&self, target: &Unit, own_fire: bool) -> u8 {
+        let own = if own_fire && self.shrouded() { 2 } else { 0 };
+        target.screen_level().max(own)
     }
 
     pub fn fire_controls(&self) -> impl Iterator<Item = usize> + '_ {

@@ -1188,7 +1188,7 @@ fn plasma_bolt<S: Sink>(
         if !touched {
             continue;
         }
-        let screen = battle.units[t].screen_level();
+        let screen = battle.units[u].screen_against(&battle.units[t], battle.rules.vapour_shroud_own_fire);
         let mut faces = Vec::new();
         let mut damage = 0;
         for _ in 0..class {
@@ -1343,7 +1343,7 @@ fn beam_like<S: Sink>(
     }
     scratch.note_use(u, w, WeaponUse::FIRED);
     let screen = if screened {
-        battle.units[target].screen_level()
+        battle.units[u].screen_against(&battle.units[target], battle.rules.vapour_shroud_own_fire)
     } else {
         0
     };

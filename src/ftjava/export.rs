@@ -800,6 +800,7 @@ impl Out<'_> {
             EnhancedSensors => (Section::Electronics, "EnhancedSensors", None),
             SuperiorSensors => (Section::Electronics, "SuperiorSensors", None),
             ScreenGenerator => (Section::Defenses, "Screen", None),
+            VapourShroud => (Section::Defenses, "VapourShroud", None),
             IndividualEcm => (Section::Defenses, "ECMSuite", None),
             AreaEcm => (Section::Defenses, "AreaECMSuite", None),
             CloakingField => (Section::Defenses, "CloakingField", None),

@@ -429,6 +429,9 @@ pub enum SystemKind {
     /// FB1 `FCS`; FT2 `FireCon`.
     FireControl,
     ScreenGenerator,
+    /// fam extension `Vapour Shroud`: the Phalon shroud, a level-2 screen
+    /// while it works (readings W38).
+    VapourShroud,
     ReflexField,
     /// Area defence fire control (FB1).
     Adfc,
@@ -511,6 +514,7 @@ impl SystemKind {
             FireControl if ft2 => "FireCon",
             FireControl => "FCS",
             ScreenGenerator => "Screen Generator",
+            VapourShroud => "Vapour Shroud",
             ReflexField => "Reflex Field",
             Adfc => "ADFC",
             CloakingField => "Cloaking Field",

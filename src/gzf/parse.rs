@@ -830,7 +830,7 @@ fn armour(cx: &mut Cx<'_>, f: &RawField) -> Option<Armour> {
 /// The system types of a profile as they are usually written (every one
 /// read by [`system_kind`]), for suggestions.
 pub fn system_names(profile: Profile) -> Vec<String> {
-    const SHARED: [&str; 30] = [
+    const SHARED: [&str; 31] = [
         "Needle Beam",
         "Ortillery",
         "Pulse Torpedo",
@@ -861,6 +861,7 @@ pub fn system_names(profile: Profile) -> Vec<String> {
         "MKP",
         "Multiple Kinetic Penetrator Pack",
         "Scattergun",
+        "Vapour Shroud",
     ];
     const FB1: [&str; 11] = [
         "Standard Missile",
@@ -978,6 +979,7 @@ pub fn system_kind(name: &str, profile: Profile) -> Result<SystemKind, Option<Pr
         "dock" => Some(Dock),
         "mkp" | "multiple kinetic penetrator pack" => Some(Mkp),
         "scattergun" => Some(Scattergun),
+        "vapour shroud" | "vapor shroud" => Some(VapourShroud),
         _ => k_gun(&lower).or_else(|| plasma_bolt(&lower)),
     };
     if let Some(k) = shared {

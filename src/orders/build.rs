@@ -682,6 +682,7 @@ fn assemble(
                 },
                 needle_six_scores: r.needle_six_scores.unwrap_or(d.needle_six_scores),
                 plasma_bolt_formation: r.plasma_bolt_formation.unwrap_or(d.plasma_bolt_formation),
+                vapour_shroud_own_fire: r.vapour_shroud_own_fire.unwrap_or(d.vapour_shroud_own_fire),
                 ..d
             }
         }

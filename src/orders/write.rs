@@ -518,7 +518,7 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
     );
     let _ = writeln!(
         out,
-        "pilot_quality = \"{}\"\nfighter_evasion_drm = {}\npd_evasion_reroll = \"{}\"\nneedle_six_scores = {}\nplasma_bolt_formation = {}",
+        "pilot_quality = \"{}\"\nfighter_evasion_drm = {}\npd_evasion_reroll = \"{}\"\nneedle_six_scores = {}\nplasma_bolt_formation = {}\nvapour_shroud_own_fire = {}",
         match r.pilot_quality {
             crate::engine::rules::PilotQualityRule::Off => "off",
             crate::engine::rules::PilotQualityRule::Record => "record",
@@ -526,7 +526,8 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
         r.fighter_evasion_drm,
         r.pd_evasion_reroll.key(),
         r.needle_six_scores,
-        r.plasma_bolt_formation
+        r.plasma_bolt_formation,
+        r.vapour_shroud_own_fire
     );
     let tubes: Vec<String> = battle
         .units

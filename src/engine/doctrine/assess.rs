@@ -289,6 +289,9 @@ pub struct Arsenal {
     pub plasma_dice: [u32; 3],
     /// The battle's `plasma_bolt_formation` reading (W37).
     pub plasma_bolt_formation: bool,
+    /// Mass-weighted share of its Units whose vapour shroud screens their
+    /// own fire (reading W38): it meets at least a level-2 screen.
+    pub shrouded: f64,
     /// Working needle beams by Evasion Points ignored.
     pub needles: [u32; 3],
     /// Salvo launchers: standard reach (30 MU) and extended (42 MU).
@@ -333,6 +336,7 @@ impl Arsenal {
         let mut mass = 0.0;
         let mut pd_mass = 0.0;
         let mut screen_mass = [0.0; 3];
+        let mut shrouded_mass = 0.0;
         for &u in &battle.formations[f].units {
             let unit = &battle.units[u];
             if !unit.active() || unit.is_craft() {
@@ -343,6 +347,9 @@ impl Arsenal {
             let m = f64::from(unit.mass.max(1));
             mass += m;
             screen_mass[usize::from(unit.screen_level().min(2))] += m;
+            if battle.rules.vapour_shroud_own_fire && unit.shrouded() {
+                shrouded_mass += m;
+            }
             pd_mass += m * unit_pd_kills(unit);
             a.class1 += count(unit, |k| matches!(k, SystemKind::Beam { class: 1 }));
             if unit.can_act() && unit.fire_controls().next().is_some() {
@@ -351,6 +358,7 @@ impl Arsenal {
         }
         if mass > 0.0 {
             a.pd_kills = pd_mass / mass;
+            a.shrouded = shrouded_mass / mass;
             for (s, m) in screen_mass.iter().enumerate() {
                 a.screens[s] = m / mass;
             }
@@ -518,6 +526,14 @@ impl Firepower {
     /// `a`'s sustained fire at `t` rolling `evasion` Evasion dice.
     pub fn new(tables: &DieTables, a: &Arsenal, t: &Arsenal, evasion: u32) -> Firepower {
         let n = dice_index(evasion);
+        // The screens `a`'s fire meets: the target's, and level 2 from
+        // `a`'s shrouded share (W38).
+        let clear = 1.0 - a.shrouded;
+        let screens = [
+            t.screens[0] * clear,
+            t.screens[1] * clear,
+            t.screens[2] + (t.screens[0] + t.screens[1]) * a.shrouded,
+        ];
         let mut fp = Firepower {
             beams: [(0, 0.0); KINDS],
             beam_kinds: 0,
@@ -532,7 +548,7 @@ impl Firepower {
                 .iter()
                 .enumerate()
                 .map(|(ignored, &count)| {
-                    f64::from(count) * (0..3).map(|s| t.screens[s] * tables.beam[n][ignored][s]).sum::<f64>()
+                    f64::from(count) * (0..3).map(|s| screens[s] * tables.beam[n][ignored][s]).sum::<f64>()
                 })
                 .sum();
             if mean > 0.0 && fp.beam_kinds < KINDS {
@@ -592,7 +608,7 @@ impl Firepower {
             .iter()
             .enumerate()
             .map(|(ignored, &dice)| {
-                f64::from(dice) * (0..3).map(|s| t.screens[s] * tables.plasma[n][ignored][s]).sum::<f64>()
+                f64::from(dice) * (0..3).map(|s| screens[s] * tables.plasma[n][ignored][s]).sum::<f64>()
             })
             .sum::<f64>()
             * touched

@@ -175,7 +175,7 @@ impl DcKind {
             DcKind::Ftl => *kind == K::Ftl,
             DcKind::FireControl => *kind == K::FireControl,
             DcKind::Adfc => *kind == K::Adfc,
-            DcKind::Screen => *kind == K::ScreenGenerator,
+            DcKind::Screen => matches!(kind, K::ScreenGenerator | K::VapourShroud),
             DcKind::Sensor => matches!(kind, K::Sensors | K::EnhancedSensors | K::SuperiorSensors),
             DcKind::Beam => matches!(kind, K::Beam { .. }),
             DcKind::Torpedo => matches!(kind, K::PulseTorpedo { .. } | K::KGun { .. }),
