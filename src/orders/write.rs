@@ -518,14 +518,15 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
     );
     let _ = writeln!(
         out,
-        "pilot_quality = \"{}\"\nfighter_evasion_drm = {}\npd_evasion_reroll = \"{}\"\nneedle_six_scores = {}",
+        "pilot_quality = \"{}\"\nfighter_evasion_drm = {}\npd_evasion_reroll = \"{}\"\nneedle_six_scores = {}\nreroll_depth = \"{}\"",
         match r.pilot_quality {
             crate::engine::rules::PilotQualityRule::Off => "off",
             crate::engine::rules::PilotQualityRule::Record => "record",
         },
         r.fighter_evasion_drm,
         r.pd_evasion_reroll.key(),
-        r.needle_six_scores
+        r.needle_six_scores,
+        r.reroll_depth.key()
     );
     let tubes: Vec<String> = battle
         .units
