@@ -414,3 +414,94 @@ fn the_keraph_sample_imports_a_shell_of_4_over_8() {
     let sizes: Vec<usize> = ship.armour.as_ref().unwrap().layers().iter().map(|l| l.len()).collect();
     assert_eq!(sizes, [4, 8]);
 }
+
+// ---- 7. end to end: switch, log, next Exchange's records -------------------------
+
+/// The duel with the Kestrel ship's 3 armour boxes as a shell of 1 over 2
+/// and `reroll_depth = "next_layer"`: the switch is read and written into
+/// the next Exchange; each `armour_layers` event's boxes add up to its
+/// `damage` event's armour; and the next records cross, layer by layer,
+/// what the events say each layer took.
+#[test]
+fn resolve_writes_the_layers_back_and_logs_each_layers_share() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = super::support::repo();
+    let ssd = std::fs::read_to_string(repo.join("ssd/kestrel-reach.gzf")).unwrap();
+    let shelled = ssd.replacen(
+        "Thrust-Rating:    6\nArmour:           O O O\nDamage-Track:     OOOOO *OOOO O*OO OOO*",
+        "Thrust-Rating:    6\nArmour:           O / O O\nDamage-Track:     OOOOO *OOOO O*OO OOO*",
+        1,
+    );
+    assert_ne!(
+        shelled, ssd,
+        "the Long Watch's armour line is where the test expects it"
+    );
+    std::fs::write(dir.path().join("kestrel-reach.gzf"), shelled).unwrap();
+    std::fs::copy(
+        repo.join("ssd/meridian-compact.gzf"),
+        dir.path().join("meridian-compact.gzf"),
+    )
+    .unwrap();
+    let duel = std::fs::read_to_string(repo.join("scenarios/duel.toml")).unwrap();
+    let duel = duel
+        .replace("../ssd/", "")
+        .replacen("[sides]", "[rules]\nreroll_depth = \"next_layer\"\n\n[sides]", 1);
+    let scenario = dir.path().join("duel.toml");
+    std::fs::write(&scenario, duel).unwrap();
+    let next = dir.path().join("next");
+    let log = dir.path().join("log.jsonl");
+    let run = fam(&[
+        "resolve",
+        scenario.to_str().unwrap(),
+        "--seed",
+        "2",
+        "--log",
+        log.to_str().unwrap(),
+        "--out",
+        next.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let toml = std::fs::read_to_string(next.join("scenario.toml")).unwrap();
+    assert!(toml.contains("\nreroll_depth = \"next_layer\"\n"), "{toml}");
+
+    // The Long Watch is unit 1 (scenario order).
+    let mut taken = [0u64; 2];
+    let mut armour = 0u64;
+    let events: Vec<serde_json::Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for (i, e) in events.iter().enumerate() {
+        if e["type"] == "armour_layers" && e["unit"] == 1 {
+            let t: Vec<u64> = e["taken"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect();
+            assert_eq!(t.len(), 2);
+            taken[0] += t[0];
+            taken[1] += t[1];
+            assert_eq!(events[i - 1]["type"], "damage", "it follows its damage event");
+            assert_eq!(events[i - 1]["armour"].as_u64().unwrap(), t[0] + t[1]);
+        }
+        if e["type"] == "damage" && e["unit"] == 1 {
+            armour += e["armour"].as_u64().unwrap();
+        }
+    }
+    assert!(armour > 0, "seed 2 puts damage on the shelled ship's armour");
+    assert_eq!(taken[0] + taken[1], armour);
+    let records = std::fs::read_to_string(next.join("kestrel-reach.gzf")).unwrap();
+    let parsed = gzf::parse(&records, &ParseOptions::default());
+    let ship = parsed.file.ship("KRD Long Watch").unwrap();
+    let Some(Armour::Layers(rows)) = &ship.armour else {
+        panic!("still layered: {:?}", ship.armour)
+    };
+    let crossed: Vec<u64> = rows
+        .iter()
+        .map(|r| r.iter().filter(|b| b.crossed).count() as u64)
+        .collect();
+    assert_eq!(crossed, taken);
+}
