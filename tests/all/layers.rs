@@ -417,14 +417,9 @@ fn the_keraph_sample_imports_a_shell_of_4_over_8() {
 
 // ---- 7. end to end: switch, log, next Exchange's records -------------------------
 
-/// The duel with the Kestrel ship's 3 armour boxes as a shell of 1 over 2
-/// and `reroll_depth = "next_layer"`: the switch is read and written into
-/// the next Exchange; each `armour_layers` event's boxes add up to its
-/// `damage` event's armour; and the next records cross, layer by layer,
-/// what the events say each layer took.
-#[test]
-fn resolve_writes_the_layers_back_and_logs_each_layers_share() {
-    let dir = tempfile::tempdir().unwrap();
+/// The duel (scenarios/duel.toml) in `dir`, its Kestrel ship's 3 armour
+/// boxes a shell of 1 over 2, with `rule` in a `[rules]` table on line 9.
+fn shelled_duel(dir: &std::path::Path, rule: &str) -> std::path::PathBuf {
     let repo = super::support::repo();
     let ssd = std::fs::read_to_string(repo.join("ssd/kestrel-reach.gzf")).unwrap();
     let shelled = ssd.replacen(
@@ -436,18 +431,43 @@ fn resolve_writes_the_layers_back_and_logs_each_layers_share() {
         shelled, ssd,
         "the Long Watch's armour line is where the test expects it"
     );
-    std::fs::write(dir.path().join("kestrel-reach.gzf"), shelled).unwrap();
-    std::fs::copy(
-        repo.join("ssd/meridian-compact.gzf"),
-        dir.path().join("meridian-compact.gzf"),
-    )
-    .unwrap();
+    std::fs::write(dir.join("kestrel-reach.gzf"), shelled).unwrap();
+    std::fs::copy(repo.join("ssd/meridian-compact.gzf"), dir.join("meridian-compact.gzf")).unwrap();
     let duel = std::fs::read_to_string(repo.join("scenarios/duel.toml")).unwrap();
     let duel = duel
         .replace("../ssd/", "")
-        .replacen("[sides]", "[rules]\nreroll_depth = \"next_layer\"\n\n[sides]", 1);
-    let scenario = dir.path().join("duel.toml");
+        .replacen("[sides]", &format!("[rules]\n{rule}\n\n[sides]"), 1);
+    assert_eq!(duel.lines().position(|l| l == rule), Some(8), "line 9");
+    let scenario = dir.join("duel.toml");
     std::fs::write(&scenario, duel).unwrap();
+    scenario
+}
+
+/// `reroll_depth` takes only its two values: another is refused at its
+/// place (exit 2), naming them.
+#[test]
+fn a_wrong_reroll_depth_is_refused_at_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = shelled_duel(dir.path(), "reroll_depth = \"deeper\"");
+    let out = fam(&["check", scenario.to_str().unwrap()]);
+    let err = text(&out.stderr) + &text(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("duel.toml:9:16"), "{err}");
+    assert!(err.contains("per_generation") && err.contains("next_layer"), "{err}");
+    let fine = shelled_duel(dir.path(), "reroll_depth = \"per_generation\"");
+    let out = fam(&["check", fine.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+/// The duel with the Kestrel ship's 3 armour boxes as a shell of 1 over 2
+/// and `reroll_depth = "next_layer"`: the switch is read and written into
+/// the next Exchange; each `armour_layers` event's boxes add up to its
+/// `damage` event's armour; and the next records cross, layer by layer,
+/// what the events say each layer took.
+#[test]
+fn resolve_writes_the_layers_back_and_logs_each_layers_share() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = shelled_duel(dir.path(), "reroll_depth = \"next_layer\"");
     let next = dir.path().join("next");
     let log = dir.path().join("log.jsonl");
     let run = fam(&[
