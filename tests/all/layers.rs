@@ -525,3 +525,15 @@ fn resolve_writes_the_layers_back_and_logs_each_layers_share() {
         .collect();
     assert_eq!(crossed, taken);
 }
+
+/// The ship sheet shows every layer, outermost first, and the boxes left
+/// of all (here 5 of 6 in 2 layers).
+#[test]
+fn the_ship_sheet_shows_the_layers() {
+    let file = records("O O / - O O O");
+    let sheet = fam::sheet::ship_sheet(file.ship("Target").unwrap(), file.profile);
+    assert!(
+        sheet.contains("Armour      O O / - O O O   (5 of 6 left in 2 layers, outermost first)"),
+        "{sheet}"
+    );
+}
