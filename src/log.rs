@@ -296,6 +296,7 @@ fn event(e: &Event) -> Value {
             "armour": armour, "hull": hull, "rows_completed": rows_completed,
             "crew_lost": crew_lost, "destroyed": destroyed,
         }),
+        Event::ArmourLayers { unit, taken } => json!({"type": "armour_layers", "unit": unit, "taken": taken}),
         Event::ThresholdCheck {
             unit,
             row,

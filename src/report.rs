@@ -326,7 +326,7 @@ impl Report<'_> {
                     u.name.clone(),
                     battle.formations[u.formation].name.clone(),
                     format!("{}/{}", u.hull_left(), u.hull_total),
-                    format!("{}/{}", u.armour_left(), u.armour_total),
+                    u.armour_text(),
                     format!("{}/{}", u.thrust, u.original_thrust),
                     u.damage_control_parties().to_string(),
                     state,
@@ -785,6 +785,15 @@ impl Report<'_> {
                 if *destroyed {
                     s.push_str(", DESTROYED");
                 }
+                self.item(&s);
+            }
+            Event::ArmourLayers { unit, taken } => {
+                let v: Vec<String> = taken.iter().map(u32::to_string).collect();
+                let s = format!(
+                    "{}: armour by layer, outermost first: {}",
+                    self.unit(*unit),
+                    v.join(" / ")
+                );
                 self.item(&s);
             }
             Event::ThresholdCheck {

@@ -86,13 +86,12 @@ pub fn state_toml(header: &Header, battle: &Battle) -> String {
         let status = unit_status(u);
         let _ = writeln!(
             s,
-            "\n[[unit]]\nname = {}\nformation = {}\nstatus = \"{status}\"\nhull = \"{}/{}\"\narmour = \"{}/{}\"\nthrust = {}\nout_of_control = {}",
+            "\n[[unit]]\nname = {}\nformation = {}\nstatus = \"{status}\"\nhull = \"{}/{}\"\narmour = \"{}\"\nthrust = {}\nout_of_control = {}",
             quote(&u.name),
             quote(&battle.formations[u.formation].name),
             u.hull_left(),
             u.hull_total,
-            u.armour_left(),
-            u.armour_total,
+            u.armour_text(),
             u.thrust,
             u.control != Control::InControl,
         );
@@ -384,7 +383,7 @@ pub fn result_json(
         .iter()
         .enumerate()
         .map(|(i, u)| {
-            json!({
+            let mut j = json!({
                 "id": i,
                 "name": u.name,
                 "side": u.side,
@@ -395,7 +394,13 @@ pub fn result_json(
                 "thrust": [u.thrust, u.original_thrust],
                 "mass": u.mass,
                 "points": u.points,
-            })
+            });
+            if !u.armour_layers.is_empty() {
+                // Layered armour: [left, total] per layer, outermost first.
+                let layers: Vec<[u32; 2]> = u.armour_layers.iter().map(|l| [l.left(), l.total]).collect();
+                j["armour_layers"] = json!(layers);
+            }
+            j
         })
         .collect();
     let sides: Vec<_> = end

@@ -60,6 +60,20 @@ pub fn ship_sheet(ship: &Ship, profile: Profile) -> String {
         Some(Armour::Level(n)) => {
             let _ = writeln!(s, "Armour      level {n}");
         }
+        Some(Armour::Layers(layers)) => {
+            let rows: Vec<String> = layers
+                .iter()
+                .map(|b| b.iter().map(|x| x.symbol().to_string()).collect::<Vec<_>>().join(" "))
+                .collect();
+            let _ = writeln!(
+                s,
+                "Armour      {}   ({} of {} left in {} layers, outermost first)",
+                rows.join(" / "),
+                ship.armour_remaining(),
+                ship.armour_boxes(),
+                layers.len()
+            );
+        }
         None => {
             let _ = writeln!(s, "Armour      none");
         }

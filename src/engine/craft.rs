@@ -1010,8 +1010,7 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                         );
                         normal = r.normal;
                         penetrating = r.penetrating;
-                        scratch.pending[ship].0 += normal;
-                        scratch.pending[ship].1 += penetrating;
+                        scratch.add_beam(ship, &r);
                         scratch.deal(side, DamageKind::Fighter, normal + penetrating);
                         (ship, "attack run", n, drm)
                     }
@@ -1032,8 +1031,7 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                         );
                         normal = r.normal;
                         penetrating = r.penetrating;
-                        scratch.pending[ship].0 += normal;
-                        scratch.pending[ship].1 += penetrating;
+                        scratch.add_beam(ship, &r);
                         scratch.deal(side, DamageKind::Gunboat, normal + penetrating);
                         (ship, "gunboat attack", n, drm)
                     }

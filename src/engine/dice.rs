@@ -324,13 +324,22 @@ pub struct BeamAttack {
     pub penetrating: bool,
 }
 
+/// Reroll generations a [`BeamResult`] tells apart: generation `g` (1 =
+/// the rerolls of initial 6s, 2 = theirs, …) lands `g` armour layers in
+/// past the layer the initial dice hit (ft-rules §1.4, A34). Generation 8
+/// and later are counted as 8.
+pub const REROLL_GENERATIONS: usize = 8;
+
 /// Damage of one beam attack.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BeamResult {
     /// Damage of the initial dice: armour first, the excess to the hull.
     pub normal: u32,
-    /// Damage of the reroll dice: straight to the hull (ft-rules §1.4).
+    /// Damage of the reroll dice: straight to the hull, or with layered
+    /// armour one layer in per generation (ft-rules §1.4).
     pub penetrating: u32,
+    /// `penetrating` by reroll generation: index `g - 1` for generation `g`.
+    pub generations: [u32; REROLL_GENERATIONS],
 }
 
 impl BeamResult {
@@ -361,12 +370,22 @@ pub fn beam_attack<S: RollSink + ?Sized>(dice: &mut Dice, sink: &mut S, attack: 
             rerolls += 1;
         }
     }
+    // One generation after another: the same dice in the same order as
+    // rolling each reroll as it is granted.
+    let mut generation = 0;
+    let mut next = 0u32;
     while rerolls > 0 {
         rerolls -= 1;
         let face = dice.roll_d6(sink, Purpose::Beam, Pile::Reroll);
-        result.penetrating += beam_table(face, 0);
+        let damage = beam_table(face, 0);
+        result.penetrating += damage;
+        result.generations[generation] += damage;
         if face == 6 {
-            rerolls += 1;
+            next += 1;
+        }
+        if rerolls == 0 {
+            (rerolls, next) = (next, 0);
+            generation = (generation + 1).min(REROLL_GENERATIONS - 1);
         }
     }
     result
@@ -975,7 +994,9 @@ mod tests {
             got,
             BeamResult {
                 normal: 0,
-                penetrating: 5
+                penetrating: 5,
+                // One reroll per generation: 6 (2), its 6 (2), its 4 (1).
+                generations: [2, 2, 1, 0, 0, 0, 0, 0],
             }
         );
         assert_eq!(dice.count_draws(), 4);
@@ -993,7 +1014,9 @@ mod tests {
             got,
             BeamResult {
                 normal: 2,
-                penetrating: 3
+                penetrating: 3,
+                // Generation 1: 4 and 6 (3); generation 2: the 3 (0).
+                generations: [3, 0, 0, 0, 0, 0, 0, 0],
             }
         );
         assert_eq!(got.total(), 5);

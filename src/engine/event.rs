@@ -216,6 +216,12 @@ pub enum Event {
         crew_lost: u32,
         destroyed: bool,
     },
+    /// Armour boxes each layer of a layered Unit took in the [`Event::Damage`]
+    /// just before, outermost layer first (their sum is its `armour`).
+    ArmourLayers {
+        unit: UnitId,
+        taken: Vec<u32>,
+    },
     /// A threshold check began for a Unit.
     ThresholdCheck {
         unit: UnitId,

@@ -48,6 +48,32 @@ pub struct Rules {
     /// A ship's working vapour shroud screens its own fire as a level-2
     /// screen does (reading W38). Default on.
     pub vapour_shroud_own_fire: bool,
+    /// How deep beam reroll damage goes into layered armour (ft-rules
+    /// §14 A34, reading O30). Default [`RerollDepth::PerGeneration`].
+    pub reroll_depth: RerollDepth,
+}
+
+/// The `reroll_depth` switch (reading O30): where the later generations of
+/// beam rerolls land in layered armour. Single-layer armour is the same
+/// under both (rerolls go to the hull).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RerollDepth {
+    /// Generation `g` lands `g` layers inside the layer the initial dice
+    /// hit (the FTC §4.9 worked example).
+    #[default]
+    PerGeneration,
+    /// Every reroll lands in the next layer in.
+    NextLayer,
+}
+
+impl RerollDepth {
+    /// The value as a scenario's `[rules]` table writes it.
+    pub fn key(self) -> &'static str {
+        match self {
+            RerollDepth::PerGeneration => "per_generation",
+            RerollDepth::NextLayer => "next_layer",
+        }
+    }
 }
 
 /// The `pd_evasion_reroll` switch (reading W8): which missed PD dice the
@@ -97,6 +123,7 @@ impl Rules {
         needle_six_scores: false,
         plasma_bolt_formation: false,
         vapour_shroud_own_fire: true,
+        reroll_depth: RerollDepth::PerGeneration,
     };
 }
 

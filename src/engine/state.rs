@@ -118,6 +118,19 @@ pub enum Control {
     Permanent,
 }
 
+/// One layer of layered armour (ft-rules §1.4, §6.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArmourLayer {
+    pub total: u32,
+    pub lost: u32,
+}
+
+impl ArmourLayer {
+    pub fn left(self) -> u32 {
+        self.total - self.lost.min(self.total)
+    }
+}
+
 /// One Unit (ship or base) as the engine sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unit {
@@ -137,8 +150,14 @@ pub struct Unit {
     pub drive_hits: u8,
     /// The drive was knocked out by a threshold this battle and may be repaired.
     pub drive_damaged: bool,
+    /// Armour boxes in all layers, and those lost.
     pub armour_total: u32,
     pub armour_lost: u32,
+    /// Layered ("shell") armour, outermost layer first; empty for one layer
+    /// (then `armour_total` and `armour_lost` are that layer). With layers,
+    /// change armour only through [`Unit::take_armour`], which keeps the
+    /// sums above.
+    pub armour_layers: Vec<ArmourLayer>,
     /// Hull boxes per row, top row first.
     pub rows: Vec<u32>,
     pub hull_total: u32,
@@ -239,6 +258,7 @@ impl Unit {
         self.drive_hits = start.drive_hits;
         self.drive_damaged = start.drive_damaged;
         self.armour_lost = start.armour_lost;
+        self.armour_layers.clone_from(&start.armour_layers);
         self.hull_lost = start.hull_lost;
         self.crew_boxes.clone_from(&start.crew_boxes);
         self.destroyed = start.destroyed;
@@ -265,10 +285,7 @@ impl Unit {
             .filter(|(_, b)| b.crew_factor && !b.crossed)
             .map(|(i, _)| i as u32 + 1)
             .collect();
-        let (armour_total, armour_lost) = match &ship.armour {
-            Some(gzf::Armour::Boxes(b)) => (b.len() as u32, b.iter().filter(|x| x.crossed).count() as u32),
-            _ => (0, 0),
-        };
+        let (armour_total, armour_lost, armour_layers) = armour_of(ship);
         let mut systems: Vec<Sys> = ship
             .systems
             .iter()
@@ -336,6 +353,7 @@ impl Unit {
             drive_damaged: drive_hits > 0,
             armour_total,
             armour_lost,
+            armour_layers,
             rows: ship.damage_track.iter().map(|r| r.len() as u32).collect(),
             hull_total: flat.len() as u32,
             hull_lost,
@@ -385,6 +403,7 @@ impl Unit {
             drive_damaged: false,
             armour_total: 0,
             armour_lost: 0,
+            armour_layers: Vec::new(),
             rows: Vec::new(),
             hull_total: 0,
             hull_lost: 0,
@@ -470,12 +489,14 @@ impl Unit {
                 }
             }
         }
-        if let Some(gzf::Armour::Boxes(boxes)) = &mut ship.armour {
-            for (i, b) in boxes.iter_mut().enumerate() {
-                if (i as u32) < self.armour_lost {
-                    *b = gzf::CheckBox::CROSSED;
+        match &mut ship.armour {
+            Some(gzf::Armour::Boxes(boxes)) => cross_first(boxes, self.armour_lost),
+            Some(gzf::Armour::Layers(rows)) => {
+                for (row, layer) in rows.iter_mut().zip(&self.armour_layers) {
+                    cross_first(row, layer.lost);
                 }
             }
+            _ => {}
         }
         ship.thrust = self.thrust;
         ship.original_thrust = self.original_thrust;
@@ -544,6 +565,51 @@ impl Unit {
 
     pub fn armour_left(&self) -> u32 {
         self.armour_total - self.armour_lost.min(self.armour_total)
+    }
+
+    /// Armour left of all, as reports write it: `left/total`, and for
+    /// layered armour each layer's too, outermost first (`5/12: 1/8 4/4`).
+    pub fn armour_text(&self) -> String {
+        let mut s = format!("{}/{}", self.armour_left(), self.armour_total);
+        if !self.armour_layers.is_empty() {
+            let layers: Vec<String> = self
+                .armour_layers
+                .iter()
+                .map(|l| format!("{}/{}", l.left(), l.total))
+                .collect();
+            s.push_str(": ");
+            s.push_str(&layers.join(" "));
+        }
+        s
+    }
+
+    /// Armour layers (1 for a single layer or none).
+    pub fn armour_layer_count(&self) -> usize {
+        self.armour_layers.len().max(1)
+    }
+
+    /// Boxes left in armour layer `i` (0 = outermost); 0 past the last.
+    pub fn layer_left(&self, i: usize) -> u32 {
+        if self.armour_layers.is_empty() {
+            if i == 0 { self.armour_left() } else { 0 }
+        } else {
+            self.armour_layers.get(i).map_or(0, |l| l.left())
+        }
+    }
+
+    /// The outermost armour layer with boxes left, if any.
+    pub fn outermost_intact(&self) -> Option<usize> {
+        (0..self.armour_layer_count()).find(|&i| self.layer_left(i) > 0)
+    }
+
+    /// Crosses up to `n` boxes of armour layer `i`; returns how many.
+    pub fn take_armour(&mut self, i: usize, n: u32) -> u32 {
+        let n = n.min(self.layer_left(i));
+        if let Some(l) = self.armour_layers.get_mut(i) {
+            l.lost += n;
+        }
+        self.armour_lost += n;
+        n
     }
 
     /// Crew factors left: markers in boxes not yet crossed off.
@@ -638,6 +704,32 @@ pub fn is_offensive(kind: &SystemKind) -> bool {
             | WaveGun
             | NovaCannon
     )
+}
+
+/// A ship record's armour as the engine keeps it: boxes in all layers,
+/// boxes lost, and the layers (outermost first) when there are several.
+fn armour_of(ship: &gzf::Ship) -> (u32, u32, Vec<ArmourLayer>) {
+    let layers: Vec<ArmourLayer> = ship
+        .armour
+        .as_ref()
+        .map(gzf::Armour::layers)
+        .unwrap_or_default()
+        .iter()
+        .map(|row| ArmourLayer {
+            total: row.len() as u32,
+            lost: row.iter().filter(|b| b.crossed).count() as u32,
+        })
+        .collect();
+    let total = layers.iter().map(|l| l.total).sum();
+    let lost = layers.iter().map(|l| l.lost).sum();
+    (total, lost, if layers.len() > 1 { layers } else { Vec::new() })
+}
+
+/// Crosses the first `lost` boxes of an armour row.
+fn cross_first(row: &mut [gzf::CheckBox], lost: u32) {
+    for b in row.iter_mut().take(lost as usize) {
+        *b = gzf::CheckBox::CROSSED;
+    }
 }
 
 /// Number of rows completely crossed off by `lost` boxes.

@@ -233,8 +233,8 @@ pub fn plasma_bolt_points(face: u8, screen: u8, drm: i32) -> u32 {
 /// Armour-piercing damage of one hit on a target with `armour_left` boxes
 /// in its one armour layer (ft-rules §1.4, FTC §4.9, §7.7): one point to
 /// the layer (none when it is gone), the rest to the hull. Returns
-/// (armour, hull). fam's ships carry a single armour layer; with layered
-/// armour each layer would take one point.
+/// (armour, hull). For one layer; layered armour takes one point per
+/// layer (`volley::ap_damage`, readings W32).
 pub fn ap_split(damage: u32, armour_left: u32) -> (u32, u32) {
     let armour = damage.min(1).min(armour_left);
     (armour, damage - armour)

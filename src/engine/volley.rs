@@ -30,11 +30,12 @@
 //! so the dice each step consumes depend only on the inputs and the seed.
 
 use super::dice::{
-    BeamAttack, Dice, NeedleResult, NeedleShot, PdFire, Pile, Purpose, Roll, RollSink, beam_attack, needle_shot,
-    point_defence, successes,
+    BeamAttack, BeamResult, Dice, NeedleResult, NeedleShot, PdFire, Pile, Purpose, REROLL_GENERATIONS, Roll, RollSink,
+    beam_attack, needle_shot, point_defence, successes,
 };
 use super::event::{Event, Sink};
 use super::plot::{ExchangePlot, FormationId, Maneuver, ManeuverOrder, SystemId, UnitId, VolleyPlot};
+use super::rules::RerollDepth;
 use super::state::{Battle, Control, Reserve, SysState, Unit, is_one_shot, rows_completed};
 use super::tables::{PdTable, beam_dice};
 use crate::gzf::model::{SystemKind, TorpedoRange};
@@ -184,6 +185,9 @@ pub struct Scratch {
     pub(super) evasion_points: Vec<u32>,
     /// Per Unit: normal and penetrating damage waiting for the Damage step.
     pub(super) pending: Vec<(u32, u32)>,
+    /// Per Unit: the beam reroll share of its penetrating damage by
+    /// generation, for layered armour (ft-rules §1.4, A34).
+    pub(super) reroll_generations: Vec<[u32; REROLL_GENERATIONS]>,
     /// Per Unit: rows completed in this Volley (for threshold checks).
     rows_this_volley: Vec<u32>,
     bands: Vec<(UnitId, u8)>,
@@ -280,6 +284,7 @@ impl Scratch {
             room(v, formations);
         }
         room(&mut self.pending, units);
+        room(&mut self.reroll_generations, units);
         room(&mut self.rows_this_volley, units);
         room(&mut self.bands, units);
         room(&mut self.ranks, units);
@@ -299,6 +304,17 @@ impl Scratch {
         // for a battle of another shape.
         if self.weapon_first.len() != units + 1 || self.weapon_first.last() != Some(&systems) {
             self.clear_weapon_use(battle);
+        }
+    }
+
+    /// Adds a beam-dice attack's damage to `target`'s pending damage,
+    /// its rerolls by generation too.
+    pub(super) fn add_beam(&mut self, target: UnitId, result: &BeamResult) {
+        let p = &mut self.pending[target];
+        p.0 += result.normal;
+        p.1 += result.penetrating;
+        for (sum, g) in self.reroll_generations[target].iter_mut().zip(&result.generations) {
+            *sum += g;
         }
     }
 
@@ -439,6 +455,8 @@ pub fn run_volley<S: Sink>(
     scratch.evasion_points.resize(nf, 0);
     scratch.pending.clear();
     scratch.pending.resize(nu, (0, 0));
+    scratch.reroll_generations.clear();
+    scratch.reroll_generations.resize(nu, [0; REROLL_GENERATIONS]);
     scratch.rows_this_volley.clear();
     scratch.rows_this_volley.resize(nu, 0);
     scratch.sap.clear();
@@ -1361,9 +1379,7 @@ fn beam_like<S: Sink>(
     let ones = tap.ones;
     let faces = tap.take();
     let reroll_faces = std::mem::take(&mut tap.rerolls);
-    let p = &mut scratch.pending[target];
-    p.0 += result.normal;
-    p.1 += result.penetrating;
+    scratch.add_beam(target, &result);
     let kind = if matches!(battle.units[u].systems[w].kind, SystemKind::SubmunitionPack) {
         DamageKind::Submunition
     } else {
@@ -1828,27 +1844,82 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
     scratch.pd_order = order;
 }
 
-/// Applies `normal` (armour first) and `penetrating` (hull) damage to a
-/// Unit; returns (armour boxes, hull boxes, rows completed, crew lost).
+/// Applies `normal` (armour first, outermost layer inward) and
+/// `penetrating` (hull) damage to a Unit; returns (armour boxes, hull
+/// boxes, rows completed, crew lost).
 pub fn damage_unit(unit: &mut Unit, normal: u32, penetrating: u32) -> (u32, u32, u32, u32) {
-    let armour = normal.min(unit.armour_left());
-    unit.armour_lost += armour;
-    hull_damage(unit, normal - armour + penetrating, armour)
+    let (armour, rest) = into_layers(unit, 0, normal);
+    hull_damage(unit, rest + penetrating, armour)
+}
+
+/// Puts `damage` into the armour layers from layer `first` inward, each
+/// taking what it has boxes for (ft-rules §1.4, readings W30); returns
+/// (armour boxes taken, the rest for the hull).
+fn into_layers(unit: &mut Unit, first: usize, damage: u32) -> (u32, u32) {
+    let mut rest = damage;
+    for i in first..unit.armour_layer_count() {
+        rest -= unit.take_armour(i, rest);
+    }
+    (damage - rest, rest)
 }
 
 /// Semi-armour-piercing damage of one hit (ft-rules §1.4): half, rounded
-/// up, to armour; the rest, and what armour cannot take, to the hull.
+/// up, to the outermost armour layer with boxes left; the rest, and what
+/// that layer cannot take, to the layers inside it, then the hull
+/// (readings W31).
 pub fn sap_damage(unit: &mut Unit, damage: u32) -> (u32, u32, u32, u32) {
-    let armour = damage.div_ceil(2).min(unit.armour_left());
-    unit.armour_lost += armour;
+    let Some(outer) = unit.outermost_intact() else {
+        return hull_damage(unit, damage, 0);
+    };
+    let first = unit.take_armour(outer, damage.div_ceil(2));
+    let (inner, rest) = into_layers(unit, outer + 1, damage - first);
+    hull_damage(unit, rest, first + inner)
+}
+
+/// Armour-piercing damage of one hit (ft-rules §1.4): one point to each
+/// armour layer while it has boxes, outermost first, the rest to the hull
+/// (readings W32).
+pub fn ap_damage(unit: &mut Unit, damage: u32) -> (u32, u32, u32, u32) {
+    if unit.armour_layers.is_empty() {
+        let (armour, hull) = super::tables::ap_split(damage, unit.armour_left());
+        unit.armour_lost += armour;
+        return hull_damage(unit, hull, armour);
+    }
+    let mut armour = 0;
+    for i in 0..unit.armour_layer_count() {
+        if armour < damage {
+            armour += unit.take_armour(i, 1);
+        }
+    }
     hull_damage(unit, damage - armour, armour)
 }
 
-/// Armour-piercing damage of one hit (ft-rules §1.4): one point to the
-/// armour layer while it has boxes, the rest to the hull.
-pub fn ap_damage(unit: &mut Unit, damage: u32) -> (u32, u32, u32, u32) {
-    let (armour, hull) = super::tables::ap_split(damage, unit.armour_left());
-    unit.armour_lost += armour;
+/// Penetrating damage (ft-rules §1.4, A34): beam reroll generation `g`
+/// lands `g` layers inside `base`, the layer the initial dice hit, and
+/// flows inward from there; penetrating damage that is no reroll (and all
+/// of it when `base` is `None`, no armour left) goes to the hull. With one
+/// layer it all reaches the hull.
+fn penetrating_damage(
+    unit: &mut Unit,
+    base: Option<usize>,
+    penetrating: u32,
+    generations: &[u32; REROLL_GENERATIONS],
+    depth: RerollDepth,
+) -> (u32, u32, u32, u32) {
+    let Some(base) = base.filter(|_| unit.armour_layer_count() > 1) else {
+        return hull_damage(unit, penetrating, 0);
+    };
+    let deeper: u32 = generations[1..].iter().sum();
+    let (mut armour, mut hull) = into_layers(unit, base + 1, penetrating - deeper);
+    for (g, &d) in generations.iter().enumerate().skip(1) {
+        let layers_in = match depth {
+            RerollDepth::PerGeneration => g + 1,
+            RerollDepth::NextLayer => 1,
+        };
+        let (a, h) = into_layers(unit, base + layers_in, d);
+        armour += a;
+        hull += h;
+    }
     hull_damage(unit, hull, armour)
 }
 
@@ -1880,13 +1951,17 @@ fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratc
         if (normal + penetrating == 0 && !has_sap) || !battle.units[u].active() {
             continue;
         }
+        let depth = battle.rules.reroll_depth;
         let unit = &mut battle.units[u];
+        let base = unit.outermost_intact();
+        let before = layers_before(unit, S::RECORDS);
         let (mut armour, mut hull, mut rows, mut crew_lost) = damage_unit(unit, normal, 0);
         let mut sum = (armour, hull, rows, crew_lost);
         let sap = apply_each_hit(unit, u, &scratch.sap, sap_damage, &mut sum, S::RECORDS);
         let ap = apply_each_hit(unit, u, &scratch.ap, ap_damage, &mut sum, S::RECORDS);
         (armour, hull, rows, crew_lost) = sum;
-        let (_, h, r, c) = damage_unit_penetrating(unit, penetrating);
+        let (a, h, r, c) = penetrating_damage(unit, base, penetrating, &scratch.reroll_generations[u], depth);
+        armour += a;
         hull += h;
         rows += r;
         crew_lost += c;
@@ -1904,6 +1979,7 @@ fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratc
                 crew_lost,
                 destroyed: unit.destroyed,
             });
+            layer_event(sink, u, unit, &before);
             if unit.destroyed {
                 sink.event(Event::Destroyed {
                     unit: u,
@@ -1950,8 +2026,23 @@ fn apply_each_hit(
     kept
 }
 
-fn damage_unit_penetrating(unit: &mut Unit, penetrating: u32) -> (u32, u32, u32, u32) {
-    hull_damage(unit, penetrating, 0)
+/// Boxes lost so far in each armour layer of a layered Unit, when
+/// recording (for [`layer_event`]); nothing otherwise.
+fn layers_before(unit: &Unit, recording: bool) -> Vec<u32> {
+    if recording {
+        unit.armour_layers.iter().map(|l| l.lost).collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// The armour boxes each layer of a layered Unit took since `before`.
+fn layer_event<S: Sink>(sink: &mut S, u: UnitId, unit: &Unit, before: &[u32]) {
+    if unit.armour_layers.is_empty() {
+        return;
+    }
+    let taken = unit.armour_layers.iter().zip(before).map(|(l, b)| l.lost - b).collect();
+    sink.event(Event::ArmourLayers { unit: u, taken });
 }
 
 /// Number a threshold die must reach: 6 after the first row, 5 after the
@@ -2322,6 +2413,7 @@ fn blast<S: Sink>(battle: &mut Battle, source: UnitId, dice: &mut Dice, sink: &m
             .sum();
         let faces = tap.take();
         scratch.deal(battle.units[source].side, DamageKind::ReactorBlast, damage);
+        let before = layers_before(&battle.units[u], S::RECORDS);
         let (armour, hull, rows, crew_lost) = sap_damage(&mut battle.units[u], damage);
         let destroyed = battle.units[u].destroyed;
         if S::RECORDS {
@@ -2343,6 +2435,7 @@ fn blast<S: Sink>(battle: &mut Battle, source: UnitId, dice: &mut Dice, sink: &m
                 crew_lost,
                 destroyed,
             });
+            layer_event(sink, u, &battle.units[u], &before);
             if destroyed {
                 sink.event(Event::Destroyed {
                     unit: u,
@@ -2467,6 +2560,7 @@ mod tests {
             drive_damaged: false,
             armour_total: 2,
             armour_lost: 0,
+            armour_layers: Vec::new(),
             rows: vec![3, 3, 2, 2],
             hull_total: 10,
             hull_lost: 0,

@@ -490,11 +490,20 @@ impl Out<'_> {
                 }
             }
         }
-        let (total, remaining) = match &s.armour {
-            Some(Armour::Boxes(b)) => (b.len(), b.iter().filter(|x| !x.crossed).count()),
-            _ => (0, 0),
+        let layers = s.armour.as_ref().map(Armour::layers).unwrap_or_default();
+        // FTJava lists the layers innermost first (readings I30).
+        let total = match layers.len() {
+            0 => "0".to_string(),
+            _ => layers
+                .iter()
+                .rev()
+                .map(|l| l.len().to_string())
+                .collect::<Vec<_>>()
+                .join(","),
         };
-        if total == remaining {
+        let remaining = s.armour_remaining();
+        let boxes = s.armour_boxes();
+        if boxes == remaining {
             let _ = writeln!(self.xml, "{inner}<Armor totalArmor=\"{total}\"/>");
         } else {
             let _ = writeln!(

@@ -1476,7 +1476,8 @@ fn read_hull(cx: &mut Cx, hull: Option<Node>, ship_node: Node, ship: &mut Ship) 
 
 fn read_armour(cx: &mut Cx, armour: Option<Node>, ship: &mut Ship) {
     let Some(a) = armour else { return };
-    let Some(total) = armour_total(cx, a) else { return };
+    let Some(layers) = armour_layers(cx, a) else { return };
+    let total: u32 = layers.iter().sum();
     let remaining = match cx.uint_attr(a, "remainingArmor", 0..=limits::ARMOUR_BOXES) {
         Some(r) if r > total => {
             cx.error(
@@ -1489,31 +1490,49 @@ fn read_armour(cx: &mut Cx, armour: Option<Node>, ship: &mut Ship) {
         Some(r) => r,
         None => total,
     };
-    if total > 0 {
-        ship.armour = Some(Armour::Boxes(crossed_first(widen(total), widen(total - remaining))));
-    }
+    ship.armour = Armour::from_layers(lost_outermost_first(&layers, total - remaining));
 }
 
-/// `totalArmor`: its first layer, each layer a whole number of boxes
-/// within the limit; a second layer other than 0 has no mapping.
-fn armour_total(cx: &mut Cx, a: Node<'_, '_>) -> Option<u32> {
+/// `totalArmor`: one number of boxes per layer, the innermost first
+/// (readings I30), each within the limit and their sum too. Returns the
+/// layers outermost first, layers of 0 boxes left out.
+fn armour_layers(cx: &mut Cx, a: Node<'_, '_>) -> Option<Vec<u32>> {
     let raw = a.attribute("totalArmor").unwrap_or("0");
     let span = attr_span(a, "totalArmor");
-    let mut total = None;
+    let mut layers = Vec::new();
+    let mut sum = 0u32;
     for layer in raw.split(',').map(str::trim) {
         let v = cx.int_value(layer, span.clone(), "`totalArmor`")?;
         let boxes = cx.within(v, span.clone(), "`totalArmor`", 0..=limits::ARMOUR_BOXES)?;
-        if total.is_none() {
-            total = Some(boxes);
-        } else if boxes != 0 {
-            cx.unmapped(
-                span.clone(),
-                format!("layered armour `{raw}`"),
-                "one layer of armour (FB1 has one armour row)",
-            );
+        sum = sum.saturating_add(boxes);
+        if boxes > 0 {
+            layers.push(boxes);
         }
     }
-    total
+    if sum > limits::ARMOUR_BOXES {
+        cx.error(
+            span,
+            format!("{sum} armour boxes in all"),
+            format!("at most {} in all layers", limits::ARMOUR_BOXES),
+        );
+        return None;
+    }
+    layers.reverse();
+    Some(layers)
+}
+
+/// Armour rows of `layers` boxes (outermost first) with `lost` boxes
+/// crossed, the outermost layer's first (FTJava keeps one count of armour
+/// left, not one per layer: readings I31).
+fn lost_outermost_first(layers: &[u32], mut lost: u32) -> Vec<Vec<CheckBox>> {
+    layers
+        .iter()
+        .map(|&boxes| {
+            let crossed = lost.min(boxes);
+            lost -= crossed;
+            crossed_first(widen(boxes), widen(crossed))
+        })
+        .collect()
 }
 
 /// `boxes` boxes, the first `crossed` of them crossed (lost armour, spent

@@ -232,6 +232,49 @@ impl Cx<'_> {
         ok.then_some(out)
     }
 
+    /// Armour boxes, layers (fam extension) separated by `/`, outermost
+    /// first: `O O O` is one layer, `O O / O O O O` two.
+    pub fn armour_layers(&mut self, f: &RawField) -> Option<Vec<Vec<CheckBox>>> {
+        if !f.value().contains('/') {
+            return self.boxes(f, false).map(|b| vec![b]);
+        }
+        let mut layers = vec![Vec::new()];
+        let mut slashes = Vec::new();
+        let mut ok = true;
+        for tok in f.tokens() {
+            for (i, c) in tok.text.char_indices() {
+                let at = tok.span.start + i;
+                if c == '/' {
+                    slashes.push(at);
+                    layers.push(Vec::new());
+                    continue;
+                }
+                match self.check_box(c, false) {
+                    Some(b) => layers.last_mut().expect("one layer at least").push(b),
+                    None => {
+                        ok = false;
+                        self.diags.push(Diagnostic::error(
+                            at..at + c.len_utf8(),
+                            format!("`{c}` is not a check box"),
+                            "`O` (open), `-` (crossed off) or `/` between armour layers",
+                        ));
+                    }
+                }
+            }
+        }
+        for (i, _) in layers.iter().enumerate().filter(|(_, l)| l.is_empty()) {
+            ok = false;
+            // The `/` that closes the empty layer, or for the last one the `/` before it.
+            let at = slashes.get(i).copied().unwrap_or_else(|| slashes[i - 1]);
+            self.diags.push(Diagnostic::error(
+                at..at + 1,
+                format!("armour layer {} has no boxes", i + 1),
+                "boxes on both sides of each `/`, such as `O O / O O O O` (outermost layer first)",
+            ));
+        }
+        ok.then_some(layers)
+    }
+
     /// A damage track: each token is one row of boxes.
     pub fn track(&mut self, f: &RawField) -> Option<Vec<Vec<CheckBox>>> {
         let crew_allowed = self.profile == Profile::Fb1;

@@ -224,8 +224,34 @@ impl CheckBox {
 /// Armour: FB1 writes boxes, FT2 a level.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Armour {
+    /// One row of armour boxes.
     Boxes(Vec<CheckBox>),
     Level(u8),
+    /// Layered ("shell") armour, a fam extension (`Armour: O O / O O O O`):
+    /// two or more rows, the outermost first, each with at least one box
+    /// (ft-rules §1.4, §6.2). One row is always [`Armour::Boxes`].
+    Layers(Vec<Vec<CheckBox>>),
+}
+
+impl Armour {
+    /// The rows of boxes, outermost first (none for an FT2 level).
+    pub fn layers(&self) -> Vec<&[CheckBox]> {
+        match self {
+            Armour::Boxes(b) => vec![b.as_slice()],
+            Armour::Level(_) => Vec::new(),
+            Armour::Layers(l) => l.iter().map(Vec::as_slice).collect(),
+        }
+    }
+
+    /// Armour from rows of boxes, outermost first: [`Armour::Boxes`] for one
+    /// row, [`Armour::Layers`] for more, `None` for none.
+    pub fn from_layers(mut rows: Vec<Vec<CheckBox>>) -> Option<Armour> {
+        match rows.len() {
+            0 => None,
+            1 => rows.pop().map(Armour::Boxes),
+            _ => Some(Armour::Layers(rows)),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -737,18 +763,18 @@ impl Ship {
             .count()
     }
 
+    /// Armour boxes in all layers.
     pub fn armour_boxes(&self) -> usize {
-        match &self.armour {
-            Some(Armour::Boxes(b)) => b.len(),
-            _ => 0,
-        }
+        self.armour
+            .as_ref()
+            .map_or(0, |a| a.layers().iter().map(|l| l.len()).sum())
     }
 
+    /// Armour boxes not crossed off, in all layers.
     pub fn armour_remaining(&self) -> usize {
-        match &self.armour {
-            Some(Armour::Boxes(b)) => b.iter().filter(|b| !b.crossed).count(),
-            _ => 0,
-        }
+        self.armour.as_ref().map_or(0, |a| {
+            a.layers().iter().map(|l| l.iter().filter(|b| !b.crossed).count()).sum()
+        })
     }
 }
 

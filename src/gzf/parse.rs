@@ -822,7 +822,7 @@ fn ship_type(cx: &mut Cx<'_>, f: &RawField) -> Option<ShipType> {
 
 fn armour(cx: &mut Cx<'_>, f: &RawField) -> Option<Armour> {
     match cx.profile {
-        Profile::Fb1 => cx.boxes(f, false).map(Armour::Boxes),
+        Profile::Fb1 => cx.armour_layers(f).and_then(Armour::from_layers),
         Profile::Ft2 => cx.keyword(f, &[("Level 1", 1u8), ("Level 2", 2u8)]).map(Armour::Level),
     }
 }

@@ -143,6 +143,10 @@ impl Writer {
         match armour {
             Some(Armour::Boxes(b)) => self.field("Armour", &boxes_spaced(b)),
             Some(Armour::Level(n)) => self.field("Armour", &format!("Level {n}")),
+            Some(Armour::Layers(l)) => {
+                let rows: Vec<String> = l.iter().map(|b| boxes_spaced(b)).collect();
+                self.field("Armour", &rows.join(" / "))
+            }
             None => {}
         }
     }

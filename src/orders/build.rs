@@ -18,7 +18,7 @@ use crate::engine::plot::{
     ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, NeedleOrder, PdOrder, SystemId,
     UnitId, VolleyPlot,
 };
-use crate::engine::rules::{PdEvasionReroll, Rules};
+use crate::engine::rules::{PdEvasionReroll, RerollDepth, Rules};
 use crate::engine::state::{
     Battle, Formation, MAX_RANGE_MU, RangeTable, Reserve, Side, Sys, SysState, Unit, is_one_shot,
 };
@@ -683,6 +683,11 @@ fn assemble(
                 needle_six_scores: r.needle_six_scores.unwrap_or(d.needle_six_scores),
                 plasma_bolt_formation: r.plasma_bolt_formation.unwrap_or(d.plasma_bolt_formation),
                 vapour_shroud_own_fire: r.vapour_shroud_own_fire.unwrap_or(d.vapour_shroud_own_fire),
+                reroll_depth: match r.reroll_depth {
+                    None => d.reroll_depth,
+                    Some(raw::RawRerollDepth::PerGeneration) => RerollDepth::PerGeneration,
+                    Some(raw::RawRerollDepth::NextLayer) => RerollDepth::NextLayer,
+                },
                 ..d
             }
         }

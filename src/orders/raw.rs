@@ -78,6 +78,15 @@ pub(crate) struct RawRules {
     pub needle_six_scores: Option<bool>,
     pub plasma_bolt_formation: Option<bool>,
     pub vapour_shroud_own_fire: Option<bool>,
+    pub reroll_depth: Option<RawRerollDepth>,
+}
+
+/// `reroll_depth = "per_generation" | "next_layer"` (reading O30).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum RawRerollDepth {
+    PerGeneration,
+    NextLayer,
 }
 
 /// `pd_evasion_reroll = "any_miss" | "once_per_die"` (reading W8).

@@ -518,7 +518,7 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
     );
     let _ = writeln!(
         out,
-        "pilot_quality = \"{}\"\nfighter_evasion_drm = {}\npd_evasion_reroll = \"{}\"\nneedle_six_scores = {}\nplasma_bolt_formation = {}\nvapour_shroud_own_fire = {}",
+        "pilot_quality = \"{}\"\nfighter_evasion_drm = {}\npd_evasion_reroll = \"{}\"\nneedle_six_scores = {}\nplasma_bolt_formation = {}\nvapour_shroud_own_fire = {}\nreroll_depth = \"{}\"",
         match r.pilot_quality {
             crate::engine::rules::PilotQualityRule::Off => "off",
             crate::engine::rules::PilotQualityRule::Record => "record",
@@ -527,7 +527,8 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
         r.pd_evasion_reroll.key(),
         r.needle_six_scores,
         r.plasma_bolt_formation,
-        r.vapour_shroud_own_fire
+        r.vapour_shroud_own_fire,
+        r.reroll_depth.key()
     );
     let tubes: Vec<String> = battle
         .units

@@ -81,6 +81,7 @@ fn hulk(name: &str, systems: Vec<Sys>) -> Unit {
         drive_damaged: false,
         armour_total: 0,
         armour_lost: 0,
+        armour_layers: Vec::new(),
         rows: vec![250; 4],
         hull_total: 1000,
         hull_lost: 0,

@@ -18,6 +18,7 @@ mod gzf_doc;
 mod hostile;
 mod kinetic;
 mod kravak;
+mod layers;
 mod messages;
 mod orders;
 mod orders_write;
