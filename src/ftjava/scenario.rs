@@ -460,6 +460,14 @@ fn fires_at_ships(kind: &SystemKind) -> bool {
         Beam { .. }
             | PulseTorpedo { .. }
             | KGun { .. }
+            | Graser { .. }
+            | HeavyGraser { .. }
+            | Phaser { .. }
+            | GatlingBattery
+            | TwinParticleArray
+            | MesonProjector
+            | Pulser { .. }
+            | PlasmaCannon { .. }
             | SubmunitionPack
             | Mkp
             | Sml
@@ -479,7 +487,7 @@ fn one_shot(kind: &SystemKind) -> bool {
 }
 
 fn pd_capable(kind: &SystemKind) -> bool {
-    matches!(kind, SystemKind::Pds | SystemKind::Beam { class: 1 })
+    matches!(kind, SystemKind::Pds | SystemKind::Beam { class: 1 }) || kind.fires_as_pds()
 }
 
 /// A ship's plot from its `FM.Orders`.

@@ -1245,7 +1245,7 @@ fn pd_capable(kind: &SystemKind) -> bool {
     matches!(
         kind,
         SystemKind::Pds | SystemKind::Adaf | SystemKind::Scattergun | SystemKind::Beam { class: 1 }
-    )
+    ) || kind.fires_as_pds()
 }
 
 /// Why a weapon cannot fire on a Formation in F&M, if it cannot
@@ -2287,11 +2287,13 @@ impl Cx<'_> {
                         Diagnostic::error(
                             n.span(),
                             format!("{label} cannot fire in point-defence mode"),
-                            "a PDS (PDAF), ADAF, Scattergun or class-1 beam",
+                            "a PDS (PDAF), ADAF, Scattergun, class-1 beam, phaser, Gatling battery, twin particle array, meson projector or Pulser",
                         )
                         .with_help(
                             "point defence is fired by PDS/PDAF, ADAF, Scatterguns and class-1 beams \
-                             (Class 1 Battery, C Battery): ft-rules §2.3, §5.1",
+                             (Class 1 Battery, C Battery), and as one PDS by phasers, Gatling batteries, \
+                             twin particle arrays, meson projectors and Pulsers not set to short range: \
+                             ft-rules §2.3, §5.1",
                         ),
                     );
                     return None;
@@ -2422,9 +2424,10 @@ impl Cx<'_> {
                 }
                 // PDS and Scatterguns reach another Unit through an ADFC;
                 // an ADAF is its own area-defence mount.
-                let through_adfc = weapons
-                    .iter()
-                    .any(|(s, _)| matches!(unit.systems[*s].kind, SystemKind::Pds | SystemKind::Scattergun));
+                let through_adfc = weapons.iter().any(|(s, _)| {
+                    let k = &unit.systems[*s].kind;
+                    matches!(k, SystemKind::Pds | SystemKind::Scattergun) || k.fires_as_pds()
+                });
                 let covered = area.entry(u).or_default();
                 if through_adfc && !covered.iter().any(|(x, _)| x == d) {
                     let adfc = unit

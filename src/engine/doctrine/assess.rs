@@ -14,10 +14,11 @@ use super::super::plot::FormationId;
 use super::super::rules::PdEvasionReroll;
 use super::super::state::{Battle, SysState, Unit};
 use super::super::tables::{
-    MKP_HIT_POINTS, MKP_RANGE_MU, apply_drm, beam_dice, beam_table, mkp_hits, projectile_needed, success_value,
+    MKP_HIT_POINTS, MKP_RANGE_MU, apply_drm, beam_dice, beam_family_dice, beam_table, mkp_hits, plasma_hits,
+    projectile_needed, pulser_dice, range_band, success_value,
 };
 use super::super::volley::{evasion_ignored, missile_range, submunition_dice, torpedo_band};
-use crate::gzf::model::{SystemKind, TorpedoRange, Warhead};
+use crate::gzf::model::{PulserSetting, SystemKind, TorpedoRange, Warhead};
 
 /// Speed dice the outpacing table covers; beyond it the means are used.
 pub const MAX_SPEED_DICE: usize = 16;
@@ -55,6 +56,12 @@ pub struct DieTables {
     needle: [[[f64; 3]; MAX_EVASION_DICE + 1]; 4],
     /// `mkp[n][ignored]`: hits of one MKP die.
     mkp: [[f64; 3]; MAX_EVASION_DICE + 1],
+    /// `plain[n][ignored][screen]`: points of one beam die without
+    /// rerolls (heavy grasers count hits so).
+    plain: [[[f64; 3]; 3]; MAX_EVASION_DICE + 1],
+    /// `plasma[n][ignored][screen]`: points of one plasma-cannon die, its
+    /// rerolls included.
+    plasma: [[[f64; 3]; 3]; MAX_EVASION_DICE + 1],
     /// `evasion_points[n]`: mean Evasion Points of `n` dice.
     evasion_points: [f64; MAX_EVASION_DICE + 1],
     /// `outpace[a_minus][b_minus][a][b]`: see [`DieTables::outpace`].
@@ -119,6 +126,150 @@ fn beam_die(penalty: usize, screen: u8) -> f64 {
         / 6.0
 }
 
+/// Mean points of one beam die without rerolls at a DRM of −`penalty`.
+fn plain_beam_die(penalty: usize, screen: u8) -> f64 {
+    let drm = -i32::try_from(penalty).unwrap_or(i32::MAX);
+    (1..=6u8)
+        .map(|face| f64::from(beam_table(apply_drm(face, drm), screen)))
+        .sum::<f64>()
+        / 6.0
+}
+
+/// Mean hits of a plasma-cannon reroll die (no DRM, unscreened, 6s chain):
+/// m = (0 + 0 + 1 + 2 + 3 + 4)/6 + m/6, so m = 2.
+const PLASMA_REROLL_MEAN: f64 = 2.0;
+
+/// Mean hits of one plasma-cannon die at a DRM of −`penalty`: the face
+/// with the DRM less 2 less the screen, and a natural 6's reroll.
+fn plasma_die(penalty: usize, screen: u8) -> f64 {
+    let drm = -i32::try_from(penalty).unwrap_or(i32::MAX);
+    (1..=6u8)
+        .map(|face| {
+            f64::from(plasma_hits(apply_drm(face, drm), screen)) + if face == 6 { PLASMA_REROLL_MEAN } else { 0.0 }
+        })
+        .sum::<f64>()
+        / 6.0
+}
+
+/// Mean damage of a graser or phaser hit (1d3) and a heavy graser hit (1d6).
+const D3_MEAN: f64 = 2.0;
+
+/// Beam-family weapons the [`Arsenal`] counts apart ([`family_slot`]).
+pub const FAMILY_SLOTS: usize = 25;
+/// 6 MU bands [`Firepower`] keeps the beam family's damage in: to 108 MU,
+/// a class-6 heavy graser's reach.
+const FAMILY_BANDS: usize = 18;
+
+/// The [`Arsenal::family`] slot of a beam-family weapon: grasers and
+/// phasers by class (0-5), heavy grasers (6-11), plasma cannons (12-17),
+/// Gatling battery 18, twin particle array 19, meson projector 20, Pulsers
+/// set long, medium, short 21-23, and one left open 24.
+fn family_slot(kind: &SystemKind) -> Option<usize> {
+    let class = |c: u8| usize::from(c.clamp(1, 6)) - 1;
+    Some(match *kind {
+        SystemKind::Graser { class: c } | SystemKind::Phaser { class: c } => class(c),
+        SystemKind::HeavyGraser { class: c } => 6 + class(c),
+        SystemKind::PlasmaCannon { class: c } => 12 + class(c),
+        SystemKind::GatlingBattery => 18,
+        SystemKind::TwinParticleArray => 19,
+        SystemKind::MesonProjector => 20,
+        SystemKind::Pulser {
+            setting: Some(PulserSetting::Long),
+        } => 21,
+        SystemKind::Pulser {
+            setting: Some(PulserSetting::Medium),
+        } => 22,
+        SystemKind::Pulser {
+            setting: Some(PulserSetting::Short),
+        } => 23,
+        SystemKind::Pulser { setting: None } => 24,
+        _ => return None,
+    })
+}
+
+/// Grasers, phasers, heavy grasers, plasma cannons, Gatling batteries,
+/// twin particle arrays, meson projectors and Pulsers.
+pub fn is_beam_family(kind: &SystemKind) -> bool {
+    family_slot(kind).is_some()
+}
+
+/// The longest range at which a beam-family weapon rolls a die.
+pub fn family_weapon_reach(kind: &SystemKind) -> Option<u32> {
+    family_slot(kind).map(family_reach)
+}
+
+/// A weapon of family slot `slot` (its first kind).
+fn slot_kind(slot: usize) -> SystemKind {
+    let class = (slot % 6 + 1) as u8;
+    match slot {
+        0..=5 => SystemKind::Graser { class },
+        6..=11 => SystemKind::HeavyGraser { class },
+        12..=17 => SystemKind::PlasmaCannon { class },
+        18 => SystemKind::GatlingBattery,
+        19 => SystemKind::TwinParticleArray,
+        20 => SystemKind::MesonProjector,
+        21 => SystemKind::Pulser {
+            setting: Some(PulserSetting::Long),
+        },
+        22 => SystemKind::Pulser {
+            setting: Some(PulserSetting::Medium),
+        },
+        23 => SystemKind::Pulser {
+            setting: Some(PulserSetting::Short),
+        },
+        _ => SystemKind::Pulser { setting: None },
+    }
+}
+
+/// Dice a beam-family weapon rolls at `range`; a Pulser left open as the
+/// commander would set it there ([`pulser_setting`]).
+pub fn family_dice(kind: &SystemKind, range: u32) -> u32 {
+    match kind {
+        SystemKind::Pulser { setting: None } => pulser_dice(pulser_setting(range), range),
+        k => beam_family_dice(k, range),
+    }
+}
+
+/// The setting the default commander gives a Pulser its record leaves
+/// open, for the range it fires at (readings W26, docs/doctrine.md): the
+/// one rolling most dice there, all of them being the same beam dice
+/// (short to 12 MU, medium to 24, long beyond).
+pub fn pulser_setting(range: u32) -> PulserSetting {
+    let mut best = PulserSetting::Long;
+    for s in PulserSetting::ALL {
+        if pulser_dice(s, range) > pulser_dice(best, range) {
+            best = s;
+        }
+    }
+    best
+}
+
+/// Expected damage of one die of a beam-family weapon of slot `slot`
+/// against Evasion dice index `n` and `screen` (hits times the damage of
+/// one hit).
+fn family_die_mean(tables: &DieTables, slot: usize, n: usize, ignored: usize, screen: usize) -> f64 {
+    match slot {
+        0..=5 => tables.beam[n][ignored][screen] * D3_MEAN,
+        6..=11 => tables.plain[n][ignored][screen] * D6_MEAN,
+        12..=17 => tables.plasma[n][ignored][screen],
+        _ => tables.beam[n][ignored][screen],
+    }
+}
+
+/// Expected damage of one shot of a beam-family weapon at `range`
+/// against an unscreened target rolling no Evasion dice (what a PD-capable
+/// weapon gives up to defend, docs/doctrine.md).
+pub fn family_shot(kind: &SystemKind, range: u32) -> f64 {
+    let Some(slot) = family_slot(kind) else { return 0.0 };
+    let per_die = match slot {
+        0..=5 => beam_die(0, 0) * D3_MEAN,
+        6..=11 => plain_beam_die(0, 0) * D6_MEAN,
+        12..=17 => plasma_die(0, 0),
+        _ => beam_die(0, 0),
+    };
+    f64::from(family_dice(kind, range)) * per_die
+}
+
 /// Chance a projectile roll needing `needed` hits at a DRM of −`penalty`.
 fn hit_chance(penalty: usize, needed: u8) -> f64 {
     let drm = -i32::try_from(penalty).unwrap_or(i32::MAX);
@@ -166,6 +317,8 @@ impl DieTables {
             hit: [[[0.0; 7]; 3]; MAX_EVASION_DICE + 1],
             needle: [[[0.0; 3]; MAX_EVASION_DICE + 1]; 4],
             mkp: [[0.0; 3]; MAX_EVASION_DICE + 1],
+            plain: [[[0.0; 3]; 3]; MAX_EVASION_DICE + 1],
+            plasma: [[[0.0; 3]; 3]; MAX_EVASION_DICE + 1],
             evasion_points: [0.0; MAX_EVASION_DICE + 1],
             outpace: [[[[0.0; MAX_SPEED_DICE + 1]; MAX_SPEED_DICE + 1]; 2]; 2],
         };
@@ -183,6 +336,8 @@ impl DieTables {
             t.evasion_points[n] = dist.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
             for ignored in 0..3 {
                 let mut beam = [0.0; 3];
+                let mut plain = [0.0; 3];
+                let mut plasma = [0.0; 3];
                 let mut hit = [0.0; 7];
                 let mut needle = [0.0; 4];
                 let mut mkp = 0.0;
@@ -193,6 +348,8 @@ impl DieTables {
                     let penalty = k.saturating_sub(ignored);
                     for (screen, b) in beam.iter_mut().enumerate() {
                         *b += p * beam_die(penalty, screen as u8);
+                        plain[screen] += p * plain_beam_die(penalty, screen as u8);
+                        plasma[screen] += p * plasma_die(penalty, screen as u8);
                     }
                     for (needed, h) in hit.iter_mut().enumerate().skip(2) {
                         *h += p * hit_chance(penalty, needed as u8);
@@ -204,6 +361,8 @@ impl DieTables {
                 }
                 t.mkp[n][ignored] = mkp;
                 t.beam[n][ignored] = beam;
+                t.plain[n][ignored] = plain;
+                t.plasma[n][ignored] = plasma;
                 t.hit[n][ignored] = hit;
                 for (rule, m) in needle.into_iter().enumerate() {
                     t.needle[rule][n][ignored] = m;
@@ -268,6 +427,10 @@ pub struct Arsenal {
     pub mkps: [u32; 3],
     /// Working needle beams by Evasion Points ignored.
     pub needles: [u32; 3],
+    /// Working beam-family weapons (grasers, phasers, heavy grasers,
+    /// plasma cannons, Gatling batteries, twin particle arrays, meson
+    /// projectors, Pulsers) by [`family_slot`] and Evasion Points ignored.
+    pub family: [[u32; 3]; FAMILY_SLOTS],
     /// Salvo launchers: standard reach (30 MU) and extended (42 MU).
     pub salvos: [Salvos; 2],
     /// Unspent working salvo racks: standard and extended reach.
@@ -351,6 +514,9 @@ impl Arsenal {
                 SystemKind::SubmunitionPack if s.rounds_left() > 0 => self.submunitions[ignored] += 1,
                 SystemKind::Mkp if s.rounds_left() > 0 => self.mkps[ignored] += 1,
                 SystemKind::NeedleBeam => self.needles[ignored] += 1,
+                ref k if family_slot(k).is_some() => {
+                    self.family[family_slot(k).unwrap_or(0)][ignored] += 1;
+                }
                 SystemKind::Smr if s.rounds_left() > 0 => self.racks[reach] += 1,
                 SystemKind::Missile {
                     warhead: Warhead::Standard,
@@ -410,6 +576,11 @@ impl Arsenal {
         if self.needles.iter().any(|&n| n > 0) {
             r = r.max(12);
         }
+        for (slot, row) in self.family.iter().enumerate() {
+            if row.iter().any(|&n| n > 0) {
+                r = r.max(family_reach(slot));
+            }
+        }
         r.max(self.missile_reach())
     }
 
@@ -429,6 +600,16 @@ impl Arsenal {
     pub fn can_fight(&self) -> bool {
         self.reach() > 0
     }
+}
+
+/// The longest range at which a weapon of family slot `slot` rolls a die.
+fn family_reach(slot: usize) -> u32 {
+    let kind = slot_kind(slot);
+    (1..=FAMILY_BANDS as u32)
+        .map(|k| 6 * k)
+        .filter(|&r| family_dice(&kind, r) > 0)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Index of a projectile variant in the arsenal's tables.
@@ -479,6 +660,9 @@ pub struct Firepower {
     torpedo_kinds: usize,
     /// Needle beams: mean damage of all of them within 12 MU.
     needles: f64,
+    /// Beam-family weapons: mean damage of all of them by 6 MU band (the
+    /// dice of every one of them change only at multiples of 6 MU).
+    family: [f64; FAMILY_BANDS],
     /// No damage beyond this range.
     pub reach: u32,
 }
@@ -493,8 +677,10 @@ impl Firepower {
             torpedoes: [(0, [0.0; 7]); 3],
             torpedo_kinds: 0,
             needles: 0.0,
+            family: [0.0; FAMILY_BANDS],
             reach: 0,
         };
+        fp.add_family(tables, a, t, n);
         for (class, row) in a.beams.iter().enumerate().skip(1) {
             let mean: f64 = row
                 .iter()
@@ -551,6 +737,31 @@ impl Firepower {
         fp
     }
 
+    /// Adds `a`'s beam-family weapons against `t` at Evasion dice index `n`.
+    fn add_family(&mut self, tables: &DieTables, a: &Arsenal, t: &Arsenal, n: usize) {
+        for (slot, row) in a.family.iter().enumerate() {
+            let per_die: f64 = row
+                .iter()
+                .enumerate()
+                .map(|(ignored, &count)| {
+                    let mean: f64 = (0..3)
+                        .map(|s| t.screens[s] * family_die_mean(tables, slot, n, ignored, s))
+                        .sum();
+                    f64::from(count) * mean
+                })
+                .sum();
+            if per_die <= 0.0 {
+                continue;
+            }
+            let kind = slot_kind(slot);
+            for (k, band) in self.family.iter_mut().enumerate() {
+                let range = 6 * (k as u32 + 1);
+                *band += f64::from(family_dice(&kind, range)) * per_die;
+            }
+            self.reach = self.reach.max(family_reach(slot));
+        }
+    }
+
     /// Expected damage of one Volley at `range`.
     pub fn at(&self, range: u32) -> f64 {
         if range > self.reach {
@@ -567,6 +778,9 @@ impl Firepower {
         }
         if range <= 12 {
             sum += self.needles;
+        }
+        if let Some(band) = self.family.get(range_band(range, 6) as usize - 1) {
+            sum += band;
         }
         sum
     }
