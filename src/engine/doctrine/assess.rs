@@ -886,6 +886,51 @@ mod tests {
     }
 
     #[test]
+    fn the_beam_family_weighs_its_dice_by_range() {
+        // One die unscreened, no Evasion: a graser's 0.8 points, 2 each;
+        // a heavy graser's (1 + 1 + 2)/6 points, 3.5 each; a plasma die's
+        // (1 + 2 + 3 + 4)/6 hits and the reroll chain's 2 on a 6.
+        assert_abs_diff_eq!(family_shot(&SystemKind::Graser { class: 1 }, 12), 1.6, epsilon = 1e-12);
+        assert_abs_diff_eq!(
+            family_shot(&SystemKind::HeavyGraser { class: 1 }, 18),
+            3.5 * 4.0 / 6.0,
+            epsilon = 1e-12
+        );
+        assert_abs_diff_eq!(
+            family_shot(&SystemKind::PlasmaCannon { class: 1 }, 12),
+            2.0,
+            epsilon = 1e-12
+        );
+        assert_abs_diff_eq!(family_shot(&SystemKind::GatlingBattery, 12), 4.8, epsilon = 1e-12);
+        assert_abs_diff_eq!(family_shot(&SystemKind::GatlingBattery, 13), 0.0, epsilon = 1e-12);
+        // An open Pulser as it would be set: 6, 2, then 1 die.
+        let open = SystemKind::Pulser { setting: None };
+        let dice: Vec<u32> = [12, 13, 24, 25, 48, 49]
+            .iter()
+            .map(|&r| family_dice(&open, r))
+            .collect();
+        assert_eq!(dice, [6, 2, 2, 1, 1, 0]);
+        // Firepower: a class-2 heavy graser and a meson projector against
+        // an unscreened target: 2 dice to 18 MU, 1 to 36, the meson's one
+        // to 48; bands change only at multiples of 6 MU.
+        let t = DieTables::new();
+        let mut a = Arsenal::default();
+        a.family[family_slot(&SystemKind::HeavyGraser { class: 2 }).unwrap()][0] = 1;
+        a.family[family_slot(&SystemKind::MesonProjector).unwrap()][0] = 1;
+        let target = Arsenal {
+            screens: [1.0, 0.0, 0.0],
+            ..Arsenal::default()
+        };
+        let fp = Firepower::new(&t, &a, &target, 0);
+        let heavy = 3.5 * 4.0 / 6.0;
+        assert_abs_diff_eq!(fp.at(18), 2.0 * heavy + 0.8, epsilon = 1e-12);
+        assert_abs_diff_eq!(fp.at(19), heavy + 0.8, epsilon = 1e-12);
+        assert_abs_diff_eq!(fp.at(48), 0.8, epsilon = 1e-12);
+        assert_abs_diff_eq!(fp.at(49), 0.0, epsilon = 1e-12);
+        assert_eq!((fp.reach, a.reach()), (48, 48));
+    }
+
+    #[test]
     fn k_guns_and_mkps_weigh_what_their_dice_give() {
         // A K-n hit: n, doubled on a doubling die 1..=n that is not 6.
         for n in 1..=6u32 {
