@@ -802,7 +802,7 @@ impl Fitter<'_, '_, '_> {
                             Ok(IdTarget::System(s)) => cx.warn(
                                 f.weapons_span.clone(),
                                 format!("PD weapon id {id} of `{}` is {}", ship.name, self.label(s)),
-                                "a PDS or class-1 beam not destroyed and not yet assigned in this Volley (left out)",
+                                "a PD weapon (PDS, class-1 beam, PD-capable beam family) not destroyed and not yet assigned in this Volley (left out)",
                             ),
                             Ok(_) => cx.warn(
                                 f.weapons_span.clone(),

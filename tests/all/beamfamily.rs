@@ -929,3 +929,66 @@ fn the_default_commander_fires_every_beam_family_weapon() {
         assert!(w["fired_runs"].as_u64().unwrap() > 0, "system {system}: {w}");
     }
 }
+
+/// The default commander's point defence (docs/doctrine.md): with
+/// `pd = "never"` every beam-family weapon fires at ships; with "always"
+/// the PD-capable ones defend in every Volley (a Pulser set short never);
+/// with "auto", against a salvo launcher at 30 MU, a meson projector (0.8
+/// points a Volley at best) defends in the Volleys the salvo threatens,
+/// as a PDS die saves 2.8 there.
+#[test]
+fn the_default_commander_puts_cheap_shots_on_point_defence() {
+    use fam::engine::doctrine::assess::{Arsenal, DieTables};
+    use fam::engine::doctrine::decide::{Context, decide};
+    use fam::engine::doctrine::{Doctrine, PdMode, doctrine_formation_plot};
+    use fam::engine::victory::Victory;
+    let b = battle(30, "Launcher");
+    let pd_capable = [PHASER1, GATLING, TPA, MESON, PULSER_OPEN, PULSER_LONG, PULSER_MEDIUM];
+    let defending = |p: &FormationPlot, v: usize| -> Vec<SystemId> {
+        let mut w: Vec<SystemId> = p.volleys[v].point_defence.iter().map(|o| o.weapon).collect();
+        w.sort_unstable();
+        w
+    };
+    let firing = |p: &FormationPlot, v: usize| -> Vec<SystemId> {
+        p.volleys[v].fire.iter().flat_map(|o| o.weapons.clone()).collect()
+    };
+    let with = |pd: PdMode| Doctrine {
+        pd,
+        ..Doctrine::default()
+    };
+    let never = doctrine_formation_plot(&b, 0, &with(PdMode::Never)).unwrap();
+    let always = doctrine_formation_plot(&b, 0, &with(PdMode::Always)).unwrap();
+    for v in 0..3 {
+        assert!(defending(&never, v).is_empty());
+        for w in GRASER1..=PLASMA2 {
+            assert!(firing(&never, v).contains(&w), "never: #{w} fires in Volley {}", v + 1);
+        }
+        assert_eq!(defending(&always, v), pd_capable, "always: Volley {}", v + 1);
+        assert!(firing(&always, v).iter().all(|w| !pd_capable.contains(w)));
+        assert!(firing(&always, v).contains(&PULSER_SHORT));
+    }
+    let tables = DieTables::new();
+    let arsenals: Vec<Arsenal> = (0..2).map(|f| Arsenal::of(&b, f)).collect();
+    let victory = Victory::default();
+    let ctx = Context {
+        battle: &b,
+        victory: &victory,
+        tables: &tables,
+        arsenals: &arsenals,
+    };
+    let c = decide(&ctx, 0, &Doctrine::default());
+    assert!(c.threat.iter().any(|&t| t), "the salvo threatens");
+    let auto = doctrine_formation_plot(&b, 0, &Doctrine::default()).unwrap();
+    for v in 0..3 {
+        assert_eq!(c.pds_mode[v] > 0.0, c.threat[v]);
+        if c.threat[v] {
+            assert_abs_diff_eq!(c.pds_mode[v], 2.0 * 0.4 * 3.5, epsilon = 1e-12);
+            assert!(defending(&auto, v).contains(&MESON), "Volley {}", v + 1);
+        }
+        assert!(!defending(&auto, v).contains(&PULSER_SHORT));
+        assert!(!defending(&auto, v).contains(&GRASER1));
+        for w in defending(&auto, v) {
+            assert!(!firing(&auto, v).contains(&w), "#{w} both fires and defends");
+        }
+    }
+}
