@@ -992,3 +992,46 @@ fn the_default_commander_puts_cheap_shots_on_point_defence() {
         }
     }
 }
+
+/// The shipped lantern watch, played by the default doctrine: the Lumen
+/// patrol scores with beam-family weapons only (the `beam` kind), every one
+/// of its weapons fires in some run, and the report says how the open
+/// Pulser was set and reads each attack's dice.
+#[test]
+fn the_lantern_watch_is_fought_with_the_beam_family() {
+    let out = fam(&["batch", "scenarios/lantern-watch.toml", "--runs", "200", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let lumen = v["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Dorrance")
+        .unwrap();
+    let d = &lumen["damage_by_kind"];
+    assert!(d["beam"].as_f64().unwrap() > 10.0, "{d}");
+    for kind in ["torpedo", "salvo_missile", "needle", "kinetic"] {
+        assert_eq!(d[kind].as_f64(), Some(0.0), "{kind}: {d}");
+    }
+    let weapons = v["weapons"].as_array().unwrap();
+    let ours: Vec<_> = weapons.iter().filter(|w| w["side"] == lumen["id"]).collect();
+    assert_eq!(ours.len(), 8, "{ours:?}");
+    assert!(ours.iter().all(|w| w["fired_runs"].as_u64().unwrap() > 0), "{ours:?}");
+    let out = fam(&[
+        "resolve",
+        "scenarios/lantern-watch.toml",
+        "--exchanges",
+        "3",
+        "--detail",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("Pulser #7 set to long range for the battle (first fired at 30 MU)"),
+        "{report}"
+    );
+    assert!(
+        report.contains("Meson Projector #6 at 30 MU: 1 die [6], DRM 0, screen 1 → 2; rerolls [6 4] → 3 penetrating"),
+        "{report}"
+    );
+}
