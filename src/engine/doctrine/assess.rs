@@ -514,9 +514,6 @@ impl Arsenal {
                 SystemKind::SubmunitionPack if s.rounds_left() > 0 => self.submunitions[ignored] += 1,
                 SystemKind::Mkp if s.rounds_left() > 0 => self.mkps[ignored] += 1,
                 SystemKind::NeedleBeam => self.needles[ignored] += 1,
-                ref k if family_slot(k).is_some() => {
-                    self.family[family_slot(k).unwrap_or(0)][ignored] += 1;
-                }
                 SystemKind::Smr if s.rounds_left() > 0 => self.racks[reach] += 1,
                 SystemKind::Missile {
                     warhead: Warhead::Standard,
@@ -534,7 +531,11 @@ impl Arsenal {
                         }
                     }
                 }
-                _ => {}
+                ref k => {
+                    if let Some(slot) = family_slot(k) {
+                        self.family[slot][ignored] += 1;
+                    }
+                }
             }
         }
     }
