@@ -229,6 +229,10 @@ impl Report<'_> {
         }
     }
 
+    fn kind(&self, u: UnitId, s: SystemId) -> Option<&crate::gzf::model::SystemKind> {
+        self.battle.units[u].systems.get(s).map(|s| &s.kind)
+    }
+
     fn formation(&self, f: usize) -> &str {
         &self.battle.formations[f].name
     }
@@ -708,6 +712,97 @@ impl Report<'_> {
                     ),
                 };
                 self.detail(&s);
+            }
+            Event::GraserAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                dice,
+                drm,
+                screen,
+                faces: f,
+                reroll_faces,
+                damage_faces: _,
+                hits,
+                reroll_hits,
+            } => {
+                let heavy = matches!(
+                    self.kind(*unit, *weapon),
+                    Some(crate::gzf::model::SystemKind::HeavyGraser { .. })
+                );
+                let (die, kind) = if heavy {
+                    ("1d6", "")
+                } else {
+                    ("1d3", " semi-armour-piercing")
+                };
+                let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+                let mut s = format!(
+                    "{} at {range} MU: {} {}, DRM {drm}, screen {screen} → {} hit{}",
+                    self.system(*unit, Some(*weapon)),
+                    if *dice == 1 {
+                        "1 die".to_string()
+                    } else {
+                        format!("{dice} dice")
+                    },
+                    faces(f),
+                    hits.len(),
+                    if hits.len() == 1 { "" } else { "s" },
+                );
+                if !hits.is_empty() {
+                    let _ = write!(s, " of {die}: {}{kind}", list(hits));
+                }
+                if !reroll_faces.is_empty() {
+                    let _ = write!(s, "; rerolls {} → {} hit", faces(reroll_faces), reroll_hits.len());
+                    if reroll_hits.len() != 1 {
+                        s.push('s');
+                    }
+                    if !reroll_hits.is_empty() {
+                        let _ = write!(s, ": {} penetrating", list(reroll_hits));
+                    }
+                }
+                self.detail(&s);
+            }
+            Event::PlasmaAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                dice,
+                drm,
+                screen,
+                faces: f,
+                reroll_faces,
+                normal,
+                penetrating,
+            } => {
+                let mut s = format!(
+                    "{} at {range} MU: {} {}, DRM {drm}, screen {screen} → {normal} (each die less {})",
+                    self.system(*unit, Some(*weapon)),
+                    if *dice == 1 {
+                        "1 die".to_string()
+                    } else {
+                        format!("{dice} dice")
+                    },
+                    faces(f),
+                    2 + screen,
+                );
+                if !reroll_faces.is_empty() {
+                    let _ = write!(s, "; rerolls {} → {penetrating} penetrating", faces(reroll_faces));
+                }
+                self.detail(&s);
+            }
+            Event::PulserSet {
+                unit,
+                weapon,
+                setting,
+                range,
+            } => {
+                self.detail(&format!(
+                    "{} set to {} range for the battle (first fired at {range} MU)",
+                    self.system(*unit, Some(*weapon)),
+                    setting.name().to_ascii_lowercase()
+                ));
             }
             Event::NeedleAttack {
                 unit,
@@ -1204,11 +1299,11 @@ pub fn doctrine_lines(before: &Battle, choices: &[Option<crate::engine::doctrine
         .enumerate()
         .filter_map(|(f, c)| c.as_ref().map(|c| (f, c)))
         .filter(|(f, _)| before.formation_active(*f))
-        .map(|(f, c)| format!("{}: {}.", before.formations[f].name, choice_text(before, c)))
+        .map(|(f, c)| format!("{}: {}.", before.formations[f].name, choice_text(before, c, f)))
         .collect()
 }
 
-fn choice_text(b: &Battle, c: &crate::engine::doctrine::Choice) -> String {
+fn choice_text(b: &Battle, c: &crate::engine::doctrine::Choice, f: usize) -> String {
     use crate::engine::doctrine::Withdrawal;
     use crate::engine::doctrine::plan::Stance;
     let name = |f: usize| b.formations[f].name.clone();
@@ -1299,6 +1394,16 @@ fn choice_text(b: &Battle, c: &crate::engine::doctrine::Choice) -> String {
             } else {
                 ""
             }
+        ));
+    }
+    let family_pd = b.formations[f]
+        .units
+        .iter()
+        .any(|&u| b.units[u].systems.iter().any(|s| s.kind.fires_as_pds()));
+    if family_pd && c.pds_mode.iter().any(|&x| x > 0.0) {
+        parts.push(format!(
+            "PD-capable beam-family weapons defend as PDS where that saves more than they score, in {}",
+            volleys_text(c.pds_mode.map(|x| x > 0.0))
         ));
     }
     if c.pds_at_ships.iter().any(|&x| x) {

@@ -145,6 +145,12 @@ pub fn ship_sheet(ship: &Ship, profile: Profile) -> String {
         if sys.kind.is_core() {
             notes.push("core".to_string());
         }
+        if let SystemKind::Pulser { setting } = sys.kind {
+            notes.push(match setting {
+                Some(p) => format!("set {}", p.name().to_ascii_lowercase()),
+                None => "setting open".to_string(),
+            });
+        }
         let _ = writeln!(
             s,
             "  {:>2}  {:<width$}  {:<arc_width$}  {:<18}  {}",

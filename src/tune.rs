@@ -104,6 +104,7 @@ pub struct Tuned {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Space {
     pub ordnance: bool,
+    /// Class-1 beams or PD-capable beam-family weapons: the `pd` axis.
     pub class1: bool,
     pub needles: bool,
     pub craft: bool,
@@ -123,7 +124,7 @@ impl Space {
             .flat_map(|u| u.systems.iter())
             .filter_map(|s| match s.kind {
                 SystemKind::Beam { class } => Some(12 * u32::from(class)),
-                _ => None,
+                ref k => crate::engine::doctrine::assess::family_weapon_reach(k),
             })
             .max()
             .unwrap_or(0);
@@ -138,7 +139,7 @@ impl Space {
                         | SystemKind::Mkp
                 )
             }),
-            class1: any(&|k| matches!(k, SystemKind::Beam { class: 1 })),
+            class1: any(&|k| matches!(k, SystemKind::Beam { class: 1 }) || k.fires_as_pds()),
             needles: any(&|k| matches!(k, SystemKind::NeedleBeam)),
             craft: ours().any(|u| u.is_craft()) || any(&|k| matches!(k, SystemKind::HangarBay)),
             several_enemies: b.formations.iter().filter(|f| f.side != side).count() > 1,

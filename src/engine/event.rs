@@ -173,6 +173,53 @@ pub enum Event {
         face: Option<u8>,
         hits: u32,
     },
+    /// A graser, phaser or heavy graser (ft-rules §4.6, readings W20-W22):
+    /// dice read on the beam table against the screen, each point scored
+    /// one hit of a damage die (1d3, read from the d6 in `damage_faces`;
+    /// heavy grasers 1d6). Grasers and phasers reroll natural 6s, read
+    /// unscreened; their hits are penetrating.
+    GraserAttack {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        range: u32,
+        dice: u32,
+        drm: i32,
+        screen: u8,
+        faces: Vec<u8>,
+        reroll_faces: Vec<u8>,
+        /// The d6 rolled for each hit, those of the initial dice first.
+        damage_faces: Vec<u8>,
+        /// Damage of each hit of the initial dice (semi-armour-piercing
+        /// for grasers and phasers, normal for heavy grasers).
+        hits: Vec<u32>,
+        /// Damage of each hit of the reroll dice (penetrating).
+        reroll_hits: Vec<u32>,
+    },
+    /// A plasma cannon (ft-rules §4.6, reading W25): each die (with the
+    /// DRM) less 2 less the screen level is that many hits of one point;
+    /// a natural 6 rerolls, read unscreened, its hits penetrating.
+    PlasmaAttack {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        range: u32,
+        dice: u32,
+        drm: i32,
+        screen: u8,
+        faces: Vec<u8>,
+        reroll_faces: Vec<u8>,
+        normal: u32,
+        penetrating: u32,
+    },
+    /// A Pulser whose record left its setting open is set for the battle
+    /// when it first fires (reading W26).
+    PulserSet {
+        unit: UnitId,
+        weapon: SystemId,
+        setting: crate::gzf::model::PulserSetting,
+        range: u32,
+    },
     /// A needle beam against a named system.
     NeedleAttack {
         unit: UnitId,

@@ -272,6 +272,10 @@ impl Unit {
             s.inactive = t.inactive;
             s.repaired = t.repaired;
             s.spent = t.spent;
+            // A Pulser set in a run goes back to its record's setting.
+            if s.kind != t.kind {
+                s.kind.clone_from(&t.kind);
+            }
         }
     }
 
@@ -513,6 +517,8 @@ impl Unit {
                 (SystemKind::CommandBridge, Control::OutFor(n), _) => rec.failure = Some(i64::from(n)),
                 (SystemKind::CommandBridge, Control::Permanent, _) => rec.failure = None,
                 (SystemKind::LifeSupport, _, Some(n)) => rec.failure = Some(i64::from(n)),
+                // A Pulser set in the battle keeps its setting (readings W26).
+                (SystemKind::Pulser { setting: Some(_) }, _, _) => rec.kind = sys.kind.clone(),
                 _ => {}
             }
             // Spent rounds: cross off open boxes, creating the track if the
@@ -698,6 +704,14 @@ pub fn is_offensive(kind: &SystemKind) -> bool {
             | PulseTorpedo { .. }
             | KGun { .. }
             | PlasmaBolt { .. }
+            | Graser { .. }
+            | HeavyGraser { .. }
+            | Phaser { .. }
+            | GatlingBattery
+            | TwinParticleArray
+            | MesonProjector
+            | Pulser { .. }
+            | PlasmaCannon { .. }
             | Sml
             | Railgun { .. }
             | EnergyPulse

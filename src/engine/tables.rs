@@ -240,6 +240,48 @@ pub fn ap_split(damage: u32, armour_left: u32) -> (u32, u32) {
     (armour, damage - armour)
 }
 
+/// Dice of a beam-family weapon (ft-rules §4.6) at `range_mu`, 0 out of
+/// range or for any other kind: grasers, phasers and plasma cannons as
+/// beams of their class (12 MU bands); heavy grasers their class less one
+/// per further 18 MU band; Gatling batteries 6 to 12 MU; twin particle
+/// arrays 2 to 24 MU; meson projectors 1 to 48 MU; a Pulser by its
+/// setting ([`pulser_dice`]; 0 while it has none).
+pub fn beam_family_dice(kind: &crate::gzf::model::SystemKind, range_mu: u32) -> u32 {
+    use crate::gzf::model::SystemKind::*;
+    let within = |dice: u32, reach: u32| if range_mu <= reach { dice } else { 0 };
+    match *kind {
+        Graser { class } | Phaser { class } | PlasmaCannon { class } => beam_dice(u32::from(class), range_mu),
+        HeavyGraser { class } => u32::from(class).saturating_sub(range_band(range_mu, HEAVY_GRASER_BAND_MU) - 1),
+        GatlingBattery => within(6, 12),
+        TwinParticleArray => within(2, 24),
+        MesonProjector => within(1, 48),
+        Pulser { setting: Some(s) } => pulser_dice(s, range_mu),
+        _ => 0,
+    }
+}
+
+/// Width of a heavy graser's range band in MU (ft-rules §4.6).
+pub const HEAVY_GRASER_BAND_MU: u32 = 18;
+
+/// Dice of a Pulser at `range_mu` under `setting` (ft-rules §4.6, FTC
+/// §5.21): long 1 die to 48 MU, medium 2 to 24, short 6 to 12.
+pub fn pulser_dice(setting: crate::gzf::model::PulserSetting, range_mu: u32) -> u32 {
+    use crate::gzf::model::PulserSetting::*;
+    let (dice, reach) = match setting {
+        Long => (1, 48),
+        Medium => (2, 24),
+        Short => (6, 12),
+    };
+    if range_mu <= reach { dice } else { 0 }
+}
+
+/// Hits of one plasma-cannon die (ft-rules §4.6, FTC §5.5): the die after
+/// its DRM (`face`, see [`apply_drm`]) less 2 less the screen level, never
+/// below 0; reroll dice are read with `screen` 0.
+pub fn plasma_hits(face: u8, screen: u8) -> u32 {
+    u32::from(face.saturating_sub(2 + screen.min(MAX_SCREEN)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

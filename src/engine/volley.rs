@@ -37,8 +37,8 @@ use super::event::{Event, Sink};
 use super::plot::{ExchangePlot, FormationId, Maneuver, ManeuverOrder, SystemId, UnitId, VolleyPlot};
 use super::rules::RerollDepth;
 use super::state::{Battle, Control, Reserve, SysState, Unit, is_one_shot, rows_completed};
-use super::tables::{PdTable, beam_dice};
-use crate::gzf::model::{SystemKind, TorpedoRange};
+use super::tables::{PdTable, beam_dice, beam_family_dice};
+use crate::gzf::model::{PulserSetting, SystemKind, TorpedoRange};
 
 /// What dealt damage, for the batch's "damage dealt by weapon kind".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1079,6 +1079,23 @@ fn fire_weapon<S: Sink>(
             }
             plasma_bolt(battle, u, w, target, range, class, drm, dice, sink, scratch);
         }
+        SystemKind::Graser { .. } | SystemKind::Phaser { .. } | SystemKind::HeavyGraser { .. } => {
+            let n = beam_family_dice(&kind, range);
+            graser_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
+        }
+        SystemKind::PlasmaCannon { .. } => {
+            let n = beam_family_dice(&kind, range);
+            plasma_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
+        }
+        SystemKind::Pulser { setting } => {
+            let setting = setting.unwrap_or_else(|| settle_pulser(battle, u, w, range, sink));
+            let n = super::tables::pulser_dice(setting, range);
+            beam_like(battle, u, w, target, range, n, drm, true, true, dice, sink, scratch);
+        }
+        SystemKind::GatlingBattery | SystemKind::TwinParticleArray | SystemKind::MesonProjector => {
+            let n = beam_family_dice(&kind, range);
+            beam_like(battle, u, w, target, range, n, drm, true, true, dice, sink, scratch);
+        }
         SystemKind::NeedleBeam => {
             let Some(needle) = order.needles.iter().find(|n| n.weapon == w) else {
                 idle(sink, u, w, "no needle target plotted");
@@ -1270,6 +1287,172 @@ fn mkp_attack<S: Sink>(
             drm,
             face,
             hits,
+        });
+    }
+}
+
+/// Sets a Pulser the record left open for the rest of the battle, as the
+/// default commander would for the range it first fires at
+/// ([`super::doctrine::pulser_setting`], reading W26).
+fn settle_pulser<S: Sink>(battle: &mut Battle, u: UnitId, w: SystemId, range: u32, sink: &mut S) -> PulserSetting {
+    let setting = super::doctrine::pulser_setting(range);
+    battle.units[u].systems[w].kind = SystemKind::Pulser { setting: Some(setting) };
+    if S::RECORDS {
+        sink.event(Event::PulserSet {
+            unit: u,
+            weapon: w,
+            setting,
+            range,
+        });
+    }
+    setting
+}
+
+/// A graser, phaser or heavy graser (ft-rules §4.6, readings W20-W22):
+/// `n` dice on the beam table against the target's screen with the
+/// Evasion DRM, each point scored a hit. Grasers and phasers: natural 6s
+/// reroll (unscreened, no DRM) and each hit does 1d3, semi-armour-piercing
+/// from the initial dice, penetrating from the rerolls. Heavy grasers: no
+/// rerolls, 1d6 a hit, normal damage.
+#[allow(clippy::too_many_arguments)]
+fn graser_attack<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    n: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    if n == 0 {
+        out_of_range(sink, scratch, u, w, "out of range");
+        return;
+    }
+    scratch.note_use(u, w, WeaponUse::FIRED);
+    let heavy = matches!(battle.units[u].systems[w].kind, SystemKind::HeavyGraser { .. });
+    let screen = battle.units[u].screen_against(&battle.units[target], battle.rules.vapour_shroud_own_fire);
+    let mut tap = Tap::new(sink);
+    let points = beam_attack(
+        dice,
+        &mut tap,
+        BeamAttack {
+            dice: n,
+            drm,
+            screen,
+            penetrating: !heavy,
+        },
+    );
+    let faces = tap.take();
+    let reroll_faces = std::mem::take(&mut tap.rerolls);
+    let mut damage_die = |tap: &mut Tap<'_, S>| {
+        if heavy {
+            u32::from(dice.roll_d6(tap, Purpose::Damage, Pile::Initial))
+        } else {
+            u32::from(dice.roll_d3(tap, Purpose::Damage))
+        }
+    };
+    let mut hits = Vec::new();
+    let mut reroll_hits = Vec::new();
+    let mut total = 0;
+    for _ in 0..points.normal {
+        let d = damage_die(&mut tap);
+        total += d;
+        if heavy {
+            scratch.pending[target].0 += d;
+        } else {
+            scratch.sap.push((target, d));
+        }
+        if S::RECORDS {
+            hits.push(d);
+        }
+    }
+    for _ in 0..points.penetrating {
+        let d = damage_die(&mut tap);
+        total += d;
+        scratch.pending[target].1 += d;
+        if S::RECORDS {
+            reroll_hits.push(d);
+        }
+    }
+    let damage_faces = tap.take();
+    scratch.deal(battle.units[u].side, DamageKind::Beam, total);
+    if S::RECORDS {
+        sink.event(Event::GraserAttack {
+            unit: u,
+            weapon: w,
+            target,
+            range,
+            dice: n,
+            drm,
+            screen,
+            faces,
+            reroll_faces,
+            damage_faces,
+            hits,
+            reroll_hits,
+        });
+    }
+}
+
+/// A plasma cannon (ft-rules §4.6, reading W25): per die, the face with
+/// the Evasion DRM less 2 less the screen level hits of one point, normal
+/// damage; a natural 6 rolls one more die (no DRM, unscreened) whose hits
+/// are penetrating, chaining on 6s.
+#[allow(clippy::too_many_arguments)]
+fn plasma_attack<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    n: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    use super::tables::{apply_drm, plasma_hits};
+    if n == 0 {
+        out_of_range(sink, scratch, u, w, "out of range");
+        return;
+    }
+    scratch.note_use(u, w, WeaponUse::FIRED);
+    let screen = battle.units[u].screen_against(&battle.units[target], battle.rules.vapour_shroud_own_fire);
+    let mut tap = Tap::new(sink);
+    let (mut normal, mut penetrating, mut rerolls) = (0, 0, 0u32);
+    for _ in 0..n {
+        let face = dice.roll_d6(&mut tap, Purpose::Beam, Pile::Initial);
+        normal += plasma_hits(apply_drm(face, drm), screen);
+        rerolls += u32::from(face == 6);
+    }
+    while rerolls > 0 {
+        rerolls -= 1;
+        let face = dice.roll_d6(&mut tap, Purpose::Beam, Pile::Reroll);
+        penetrating += plasma_hits(face, 0);
+        rerolls += u32::from(face == 6);
+    }
+    let faces = tap.take();
+    let reroll_faces = std::mem::take(&mut tap.rerolls);
+    let p = &mut scratch.pending[target];
+    p.0 += normal;
+    p.1 += penetrating;
+    scratch.deal(battle.units[u].side, DamageKind::Beam, normal + penetrating);
+    if S::RECORDS {
+        sink.event(Event::PlasmaAttack {
+            unit: u,
+            weapon: w,
+            target,
+            range,
+            dice: n,
+            drm,
+            screen,
+            faces,
+            reroll_faces,
+            normal,
+            penetrating,
         });
     }
 }
@@ -1820,7 +2003,12 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
         order.extend(automatic.map(|w| (w, None, true)));
         for &(w, defend, auto) in &order {
             let sys = &unit.systems[w];
-            let unable = !sys.operational() || (is_one_shot(&sys.kind) && sys.rounds_left() == 0);
+            // A Pulser set short earlier in the Exchange cannot defend (W26).
+            let short = sys.kind
+                == SystemKind::Pulser {
+                    setting: Some(PulserSetting::Short),
+                };
+            let unable = !sys.operational() || (is_one_shot(&sys.kind) && sys.rounds_left() == 0) || short;
             if unable && !auto {
                 note(&scratch.weapon_first, &mut scratch.weapon_use, u, w, WeaponUse::STOPPED);
             }

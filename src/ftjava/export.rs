@@ -830,6 +830,22 @@ impl Out<'_> {
             KGun { class, .. } => (Section::Weapons, "KineticGun", Some(u32::from(*class))),
             Mkp => (Section::Weapons, "MultipleKineticPenetratorPack", None),
             PlasmaBolt { class } => (Section::Weapons, "PlasmaBoltLauncher", Some(u32::from(*class))),
+            Graser { class } => (Section::Weapons, "Graser", Some(u32::from(*class))),
+            HeavyGraser { class } => (Section::Weapons, "HeavyGraser", Some(u32::from(*class))),
+            Phaser { class } => (Section::Weapons, "Phaser", Some(u32::from(*class))),
+            PlasmaCannon { class } => (Section::Weapons, "PlasmaCannon", Some(u32::from(*class))),
+            GatlingBattery => (Section::Weapons, "GatlingBattery", None),
+            TwinParticleArray => (Section::Weapons, "TwinParticleArray", None),
+            MesonProjector => (Section::Weapons, "MesonProjector", None),
+            Pulser { setting } => {
+                // FTJava keeps no Pulser setting (readings I27).
+                if setting.is_some() {
+                    losses
+                        .state
+                        .push(format!("the Pulser-Setting of system {number} (Pulser)"));
+                }
+                (Section::Weapons, "Pulser", None)
+            }
             Missile {
                 warhead: Warhead::Standard,
             } => (Section::Weapons, "MissileLauncher", None),

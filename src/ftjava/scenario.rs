@@ -461,6 +461,14 @@ fn fires_at_ships(kind: &SystemKind) -> bool {
             | PulseTorpedo { .. }
             | KGun { .. }
             | PlasmaBolt { .. }
+            | Graser { .. }
+            | HeavyGraser { .. }
+            | Phaser { .. }
+            | GatlingBattery
+            | TwinParticleArray
+            | MesonProjector
+            | Pulser { .. }
+            | PlasmaCannon { .. }
             | SubmunitionPack
             | Mkp
             | Sml
@@ -480,7 +488,7 @@ fn one_shot(kind: &SystemKind) -> bool {
 }
 
 fn pd_capable(kind: &SystemKind) -> bool {
-    matches!(kind, SystemKind::Pds | SystemKind::Beam { class: 1 })
+    matches!(kind, SystemKind::Pds | SystemKind::Beam { class: 1 }) || kind.fires_as_pds()
 }
 
 /// A ship's plot from its `FM.Orders`.
@@ -795,7 +803,7 @@ impl Fitter<'_, '_, '_> {
                             Ok(IdTarget::System(s)) => cx.warn(
                                 f.weapons_span.clone(),
                                 format!("PD weapon id {id} of `{}` is {}", ship.name, self.label(s)),
-                                "a PDS or class-1 beam not destroyed and not yet assigned in this Volley (left out)",
+                                "a PD weapon (PDS, class-1 beam, PD-capable beam family) not destroyed and not yet assigned in this Volley (left out)",
                             ),
                             Ok(_) => cx.warn(
                                 f.weapons_span.clone(),

@@ -69,8 +69,6 @@ pub const INERT: &[(&str, &str, Section, bool)] = &[
     ("HoloField", "Holo Field", Section::Defenses, false),
     ("AreaDefensePDS", "Area Defense PDS", Section::Weapons, false),
     ("Grapeshot", "Grapeshot", Section::Weapons, false),
-    ("Graser", "Class {} Graser", Section::Weapons, true),
-    ("HeavyGraser", "Class {} Heavy Graser", Section::Weapons, true),
     (
         "HighIntensityGraser",
         "Class {} High Intensity Graser",
@@ -78,13 +76,7 @@ pub const INERT: &[(&str, &str, Section, bool)] = &[
         true,
     ),
     ("EMPProjector", "Class {} EMP Projector", Section::Weapons, true),
-    ("Pulser", "Pulser", Section::Weapons, false),
-    ("PlasmaCannon", "Class {} Plasma Cannon", Section::Weapons, true),
     ("TransporterBeam", "Class {} Transporter Beam", Section::Weapons, true),
-    ("GatlingBattery", "Gatling Battery", Section::Weapons, false),
-    ("TwinParticleArray", "Twin Particle Array", Section::Weapons, false),
-    ("MesonProjector", "Meson Projector", Section::Weapons, false),
-    ("Phaser", "Class {} Phaser", Section::Weapons, true),
     ("RocketPod", "Rocket Pod", Section::Weapons, false),
     (
         "VariablePulseTorpedo",
@@ -173,6 +165,15 @@ fn default_arcs(kind: &SystemKind) -> Vec<Arc> {
         // K-1s are all-round like class-1 beams (readings I24).
         KGun { class: 1, .. } => Arc::FB1.to_vec(),
         PulseTorpedo { .. } | KGun { .. } | Mkp | SubmunitionPack | NeedleBeam => vec![Arc::F],
+        // Beam-family weapons without arcs: all round, as beams (readings I26).
+        Graser { .. }
+        | HeavyGraser { .. }
+        | Phaser { .. }
+        | PlasmaCannon { .. }
+        | GatlingBattery
+        | TwinParticleArray
+        | MesonProjector
+        | Pulser { .. } => Arc::FB1.to_vec(),
         // Launchers and racks, and the plasma bolt launcher (always three
         // adjacent arcs in Fleet Book 2, readings I34).
         Sml | Smr | Missile { .. } | PlasmaBolt { .. } => vec![Arc::Fp, Arc::F, Arc::Fs],
@@ -319,6 +320,15 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         (Section::Weapons, "KineticGun") => k_gun(cx, n),
         (Section::Weapons, "MultipleKineticPenetratorPack") => Some(Mkp),
         (Section::Weapons, "PlasmaBoltLauncher") => plasma_bolt(cx, n),
+        (Section::Weapons, "Graser") => rated(cx, n, name).map(|class| Graser { class }),
+        (Section::Weapons, "HeavyGraser") => rated(cx, n, name).map(|class| HeavyGraser { class }),
+        (Section::Weapons, "Phaser") => rated(cx, n, name).map(|class| Phaser { class }),
+        (Section::Weapons, "PlasmaCannon") => rated(cx, n, name).map(|class| PlasmaCannon { class }),
+        (Section::Weapons, "GatlingBattery") => Some(GatlingBattery),
+        (Section::Weapons, "TwinParticleArray") => Some(TwinParticleArray),
+        (Section::Weapons, "MesonProjector") => Some(MesonProjector),
+        // FTJava keeps no setting: the commander chooses (readings I27).
+        (Section::Weapons, "Pulser") => Some(Pulser { setting: None }),
         (Section::Weapons, "MissileLauncher") => Some(Missile {
             warhead: Warhead::Standard,
         }),
@@ -390,6 +400,7 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         Beam { .. } => with(&["rating", "arcs"]),
         KGun { .. } => with(&["rating", "arcs", "rangeIncrement"]),
         PlasmaBolt { .. } => with(&["rating", "arcs"]),
+        Graser { .. } | HeavyGraser { .. } | Phaser { .. } | PlasmaCannon { .. } => with(&["rating", "arcs"]),
         Sml => with(&["arcs", "smmId"]),
         Smm => with(&["capacity"]),
         k if k.is_weapon() && *k != Pds => with(&["arcs"]),
@@ -490,6 +501,33 @@ fn k_gun(cx: &mut Cx, n: Node<'_, '_>) -> Option<SystemKind> {
         class: class?,
         range: range?,
     })
+}
+
+/// The class of a rated beam-family element (`Graser`, `HeavyGraser`,
+/// `Phaser`, `PlasmaCannon`): `rating` from 1 to 6.
+fn rated(cx: &mut Cx, n: Node<'_, '_>, element: &str) -> Option<u8> {
+    let max = crate::gzf::parse::BEAM_FAMILY_CLASSES;
+    match cx.uint_attr(n, "rating", 0..=limits::RATING) {
+        Some(r) if (1..=u64::from(max)).contains(&u64::from(r)) => u8::try_from(r).ok(),
+        Some(r) => {
+            cx.error(
+                attr_span(n, "rating"),
+                format!("a `{element}` of rating {r}"),
+                format!("a rating from 1 to {max}"),
+            );
+            None
+        }
+        None => {
+            if n.attribute("rating").is_none() {
+                cx.error(
+                    tag_span(n),
+                    format!("a `{element}` without `rating`"),
+                    format!("rating=\"1\" to \"{max}\""),
+                );
+            }
+            None
+        }
+    }
 }
 
 /// Salvo type words → extended range or not.

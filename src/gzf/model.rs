@@ -392,6 +392,28 @@ pub enum TorpedoRange {
     Short,
 }
 
+/// Setting of a Pulser (FTC §5.21), chosen once per battle: long (1 die
+/// to 48 MU), medium (2 dice to 24 MU) or short (6 dice to 12 MU, and no
+/// point defence). fam extension field `Pulser-Setting:`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PulserSetting {
+    Long,
+    Medium,
+    Short,
+}
+
+impl PulserSetting {
+    pub const ALL: [PulserSetting; 3] = [PulserSetting::Long, PulserSetting::Medium, PulserSetting::Short];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PulserSetting::Long => "Long",
+            PulserSetting::Medium => "Medium",
+            PulserSetting::Short => "Short",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Warhead {
     Standard,
@@ -429,6 +451,36 @@ pub enum SystemKind {
     /// fam extension: a plasma bolt launcher of class 1 … 6 (`Class N
     /// Plasma Bolt Launcher`), the Phalon area weapon (ft-rules §4.6).
     PlasmaBolt {
+        class: u8,
+    },
+    /// fam extension `Class N Graser` (ft-rules §4.6): beam dice, each
+    /// point scored a hit of 1d3 semi-armour-piercing damage.
+    Graser {
+        class: u8,
+    },
+    /// fam extension `Class N Heavy Graser`: N dice per 18 MU band on the
+    /// beam table without rerolls, each point scored a hit of 1d6.
+    HeavyGraser {
+        class: u8,
+    },
+    /// fam extension `Class N Phaser`: a graser that may fire as a PDS.
+    Phaser {
+        class: u8,
+    },
+    /// fam extension `Gatling Battery`: 6 beam dice to 12 MU, or a PDS.
+    GatlingBattery,
+    /// fam extension `Twin Particle Array`: 2 beam dice to 24 MU, or a PDS.
+    TwinParticleArray,
+    /// fam extension `Meson Projector`: 1 beam die to 48 MU, or a PDS.
+    MesonProjector,
+    /// fam extension `Pulser` with its `Pulser-Setting:` (`None`: left to
+    /// the commander, fixed when it first fires).
+    Pulser {
+        setting: Option<PulserSetting>,
+    },
+    /// fam extension `Class N Plasma Cannon`: N dice per 12 MU band, each
+    /// die (d6 − 2 − screen) hits of one point.
+    PlasmaCannon {
         class: u8,
     },
     /// Heavy missile rack: FB1 `[Standard|EMP|Needle] Missile`, FT2 `Missile`, `EMP Missile`, `Needle Missile`.
@@ -522,6 +574,14 @@ impl SystemKind {
             }
             Mkp => "MKP",
             PlasmaBolt { class } => return format!("Class {class} Plasma Bolt Launcher"),
+            Graser { class } => return format!("Class {class} Graser"),
+            HeavyGraser { class } => return format!("Class {class} Heavy Graser"),
+            Phaser { class } => return format!("Class {class} Phaser"),
+            GatlingBattery => "Gatling Battery",
+            TwinParticleArray => "Twin Particle Array",
+            MesonProjector => "Meson Projector",
+            Pulser { .. } => "Pulser",
+            PlasmaCannon { class } => return format!("Class {class} Plasma Cannon"),
             Missile { warhead } => match warhead {
                 Warhead::Standard => "Missile",
                 Warhead::Emp => "EMP Missile",
@@ -588,6 +648,14 @@ impl SystemKind {
                 | KGun { .. }
                 | Mkp
                 | PlasmaBolt { .. }
+                | Graser { .. }
+                | HeavyGraser { .. }
+                | Phaser { .. }
+                | GatlingBattery
+                | TwinParticleArray
+                | MesonProjector
+                | Pulser { .. }
+                | PlasmaCannon { .. }
                 | Missile { .. }
                 | Minelayer
                 | Minesweeper
@@ -599,6 +667,21 @@ impl SystemKind {
                 | EnergyPulse
                 | Scattergun
         )
+    }
+}
+
+impl SystemKind {
+    /// Beam-family weapons that may fire as one PDS in the point-defence
+    /// step instead of at ships (ft-rules §5.1): phasers, Gatling
+    /// batteries, twin particle arrays, meson projectors, and Pulsers not
+    /// set to short range.
+    pub fn fires_as_pds(&self) -> bool {
+        use SystemKind::*;
+        match self {
+            Phaser { .. } | GatlingBattery | TwinParticleArray | MesonProjector => true,
+            Pulser { setting } => *setting != Some(PulserSetting::Short),
+            _ => false,
+        }
     }
 }
 

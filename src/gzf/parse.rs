@@ -863,6 +863,7 @@ pub fn system_names(profile: Profile) -> Vec<String> {
         "Scattergun",
         "Vapour Shroud",
     ];
+    const BEAM_FAMILY: [&str; 4] = ["Gatling Battery", "Twin Particle Array", "Meson Projector", "Pulser"];
     const FB1: [&str; 11] = [
         "Standard Missile",
         "PDS",
@@ -906,7 +907,32 @@ pub fn system_names(profile: Profile) -> Vec<String> {
         names.push(format!("Class {class} Long Range K-Gun"));
         names.push(format!("Class {class} Short Range K-Gun"));
     }
+    names.extend(BEAM_FAMILY.iter().map(|s| s.to_string()));
+    for class in 1..=BEAM_FAMILY_CLASSES {
+        for weapon in ["Graser", "Heavy Graser", "Phaser", "Plasma Cannon"] {
+            names.push(format!("Class {class} {weapon}"));
+        }
+    }
     names
+}
+
+/// Largest class of a graser, heavy graser, phaser or plasma cannon fam
+/// reads (the doctrine's tables are sized by it).
+pub const BEAM_FAMILY_CLASSES: u8 = 6;
+
+/// `class N graser|heavy graser|phaser|plasma cannon` (lower case, blanks
+/// collapsed), N from 1 to [`BEAM_FAMILY_CLASSES`] (fam extension).
+fn rated_beam_family(lower: &str) -> Option<SystemKind> {
+    let rest = lower.strip_prefix("class ")?;
+    let (n, weapon) = rest.split_once(' ')?;
+    let class = n.parse::<u8>().ok().filter(|c| (1..=BEAM_FAMILY_CLASSES).contains(c))?;
+    Some(match weapon {
+        "graser" => SystemKind::Graser { class },
+        "heavy graser" => SystemKind::HeavyGraser { class },
+        "phaser" => SystemKind::Phaser { class },
+        "plasma cannon" => SystemKind::PlasmaCannon { class },
+        _ => return None,
+    })
 }
 
 /// `class N [long range|lr|short range|sr] k-gun` (lower case, blanks
@@ -980,7 +1006,13 @@ pub fn system_kind(name: &str, profile: Profile) -> Result<SystemKind, Option<Pr
         "mkp" | "multiple kinetic penetrator pack" => Some(Mkp),
         "scattergun" => Some(Scattergun),
         "vapour shroud" | "vapor shroud" => Some(VapourShroud),
-        _ => k_gun(&lower).or_else(|| plasma_bolt(&lower)),
+        "gatling battery" => Some(GatlingBattery),
+        "twin particle array" => Some(TwinParticleArray),
+        "meson projector" => Some(MesonProjector),
+        "pulser" => Some(Pulser { setting: None }),
+        _ => k_gun(&lower)
+            .or_else(|| plasma_bolt(&lower))
+            .or_else(|| rated_beam_family(&lower)),
     };
     if let Some(k) = shared {
         return Ok(k);
@@ -1055,6 +1087,20 @@ fn system(cx: &mut Cx<'_>, block: &RawBlock, options: &ParseOptions) -> Option<S
             None
         }
         Err(None) if options.inert_unknown_systems => Some(SystemKind::Inert(super::fields::collapse(&name))),
+        Err(None) if name.to_ascii_lowercase().contains("high intensity graser") => {
+            cx.diags.push(
+                Diagnostic::error(
+                    first.value_span(),
+                    format!("fam does not resolve `{name}`"),
+                    "a system type fam resolves",
+                )
+                .with_help(
+                    "the rules digest gives no numbers for high-intensity grasers (ft-rules §4.6 only says they \
+                     reroll); pass --inert-unknown-systems to load it as an inert system",
+                ),
+            );
+            None
+        }
         Err(None) => {
             let names = system_names(cx.profile);
             // A misspelt system is no system to load as inert.
@@ -1087,11 +1133,35 @@ fn system(cx: &mut Cx<'_>, block: &RawBlock, options: &ParseOptions) -> Option<S
             "ammo-type" => s.ammo = cx.keyword(f, &[("Standard", AmmoType::Standard), ("ER", AmmoType::Er)]),
             "fighter-type" => s.fighter_type = cx.fighter_type(f),
             "pilot-quality" => s.pilot_quality = cx.pilot_quality(f),
+            "pulser-setting" => pulser_setting(cx, f, &mut s),
             _ => push_meta(cx, &mut s.meta, SYSTEM_META, f, "System"),
         }
     }
     sort_meta(&mut s.meta, SYSTEM_META);
     kind.map(|_| s)
+}
+
+/// `Pulser-Setting: Long|Medium|Short` (fam extension): the setting a
+/// Pulser keeps for the battle; only on a Pulser.
+fn pulser_setting(cx: &mut Cx<'_>, f: &RawField, s: &mut System) {
+    use crate::gzf::model::PulserSetting as P;
+    let choices = [("Long", P::Long), ("Medium", P::Medium), ("Short", P::Short)];
+    let Some(setting) = cx.keyword(f, &choices) else {
+        return;
+    };
+    match &mut s.kind {
+        SystemKind::Pulser { setting: slot } => *slot = Some(setting),
+        // The kind is unknown when the `System:` line had an error.
+        SystemKind::Inert(name) if name.is_empty() => {}
+        other => {
+            let name = other.name(cx.profile);
+            cx.error(
+                f,
+                format!("`Pulser-Setting:` on a `{name}`, which is not a Pulser"),
+                "`Pulser-Setting:` only in a `System: Pulser` block",
+            );
+        }
+    }
 }
 
 fn scenario(cx: &mut Cx<'_>, block: &RawBlock) -> Scenario {

@@ -244,6 +244,9 @@ impl Writer {
         );
         self.opt("Fighter-Type", &s.fighter_type.map(|t| t.name()));
         self.opt("Pilot-Quality", &s.pilot_quality.map(pilot));
+        if let SystemKind::Pulser { setting: Some(p) } = s.kind {
+            self.field("Pulser-Setting", p.name());
+        }
         self.meta(&s.meta);
     }
 

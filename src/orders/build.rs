@@ -1252,7 +1252,7 @@ fn pd_capable(kind: &SystemKind) -> bool {
     matches!(
         kind,
         SystemKind::Pds | SystemKind::Adaf | SystemKind::Scattergun | SystemKind::Beam { class: 1 }
-    )
+    ) || kind.fires_as_pds()
 }
 
 /// Why a weapon cannot fire on a Formation in F&M, if it cannot
@@ -2294,11 +2294,13 @@ impl Cx<'_> {
                         Diagnostic::error(
                             n.span(),
                             format!("{label} cannot fire in point-defence mode"),
-                            "a PDS (PDAF), ADAF, Scattergun or class-1 beam",
+                            "a PDS (PDAF), ADAF, Scattergun, class-1 beam, phaser, Gatling battery, twin particle array, meson projector or Pulser",
                         )
                         .with_help(
                             "point defence is fired by PDS/PDAF, ADAF, Scatterguns and class-1 beams \
-                             (Class 1 Battery, C Battery): ft-rules §2.3, §5.1",
+                             (Class 1 Battery, C Battery), and as one PDS by phasers, Gatling batteries, \
+                             twin particle arrays, meson projectors and Pulsers not set to short range: \
+                             ft-rules §2.3, §5.1",
                         ),
                     );
                     return None;
@@ -2427,9 +2429,13 @@ impl Cx<'_> {
                         ok = false;
                     }
                 }
-                // PDS reach another Unit through an ADFC; an ADAF and a
-                // Scattergun are their own area-defence mounts (O20).
-                let through_adfc = weapons.iter().any(|(s, _)| unit.systems[*s].kind == SystemKind::Pds);
+                // PDS and the PD-capable beam family reach another Unit
+                // through an ADFC; an ADAF and a Scattergun are their own
+                // area-defence mounts (O20).
+                let through_adfc = weapons.iter().any(|(s, _)| {
+                    let k = &unit.systems[*s].kind;
+                    *k == SystemKind::Pds || k.fires_as_pds()
+                });
                 let covered = area.entry(u).or_default();
                 if through_adfc && !covered.iter().any(|(x, _)| x == d) {
                     let adfc = unit

@@ -3,6 +3,7 @@
 mod batch;
 mod batch_formats;
 mod battle;
+mod beamfamily;
 mod cli;
 mod cluster;
 mod doctrine;

@@ -14,11 +14,11 @@ use super::super::plot::FormationId;
 use super::super::rules::PdEvasionReroll;
 use super::super::state::{Battle, SysState, Unit};
 use super::super::tables::{
-    MKP_HIT_POINTS, MKP_RANGE_MU, PLASMA_BOLT_RANGE, apply_drm, beam_dice, beam_table, mkp_hits, plasma_bolt_points,
-    projectile_needed, success_value,
+    MKP_HIT_POINTS, MKP_RANGE_MU, PLASMA_BOLT_RANGE, apply_drm, beam_dice, beam_family_dice, beam_table, mkp_hits,
+    plasma_bolt_points, plasma_hits, projectile_needed, pulser_dice, range_band, success_value,
 };
 use super::super::volley::{evasion_ignored, missile_range, submunition_dice, torpedo_band};
-use crate::gzf::model::{SystemKind, TorpedoRange, Warhead};
+use crate::gzf::model::{PulserSetting, SystemKind, TorpedoRange, Warhead};
 
 /// Speed dice the outpacing table covers; beyond it the means are used.
 pub const MAX_SPEED_DICE: usize = 16;
@@ -56,7 +56,13 @@ pub struct DieTables {
     needle: [[[f64; 3]; MAX_EVASION_DICE + 1]; 4],
     /// `mkp[n][ignored]`: hits of one MKP die.
     mkp: [[f64; 3]; MAX_EVASION_DICE + 1],
-    /// `plasma[n][ignored][screen]`: points of one plasma bolt die.
+    /// `bolt[n][ignored][screen]`: points of one plasma bolt die.
+    bolt: [[[f64; 3]; 3]; MAX_EVASION_DICE + 1],
+    /// `plain[n][ignored][screen]`: points of one beam die without
+    /// rerolls (heavy grasers count hits so).
+    plain: [[[f64; 3]; 3]; MAX_EVASION_DICE + 1],
+    /// `plasma[n][ignored][screen]`: points of one plasma-cannon die, its
+    /// rerolls included.
     plasma: [[[f64; 3]; 3]; MAX_EVASION_DICE + 1],
     /// `evasion_points[n]`: mean Evasion Points of `n` dice.
     evasion_points: [f64; MAX_EVASION_DICE + 1],
@@ -122,6 +128,150 @@ fn beam_die(penalty: usize, screen: u8) -> f64 {
         / 6.0
 }
 
+/// Mean points of one beam die without rerolls at a DRM of −`penalty`.
+fn plain_beam_die(penalty: usize, screen: u8) -> f64 {
+    let drm = -i32::try_from(penalty).unwrap_or(i32::MAX);
+    (1..=6u8)
+        .map(|face| f64::from(beam_table(apply_drm(face, drm), screen)))
+        .sum::<f64>()
+        / 6.0
+}
+
+/// Mean hits of a plasma-cannon reroll die (no DRM, unscreened, 6s chain):
+/// m = (0 + 0 + 1 + 2 + 3 + 4)/6 + m/6, so m = 2.
+const PLASMA_REROLL_MEAN: f64 = 2.0;
+
+/// Mean hits of one plasma-cannon die at a DRM of −`penalty`: the face
+/// with the DRM less 2 less the screen, and a natural 6's reroll.
+fn plasma_die(penalty: usize, screen: u8) -> f64 {
+    let drm = -i32::try_from(penalty).unwrap_or(i32::MAX);
+    (1..=6u8)
+        .map(|face| {
+            f64::from(plasma_hits(apply_drm(face, drm), screen)) + if face == 6 { PLASMA_REROLL_MEAN } else { 0.0 }
+        })
+        .sum::<f64>()
+        / 6.0
+}
+
+/// Mean damage of a graser or phaser hit (1d3) and a heavy graser hit (1d6).
+const D3_MEAN: f64 = 2.0;
+
+/// Beam-family weapons the [`Arsenal`] counts apart ([`family_slot`]).
+pub const FAMILY_SLOTS: usize = 25;
+/// 6 MU bands [`Firepower`] keeps the beam family's damage in: to 108 MU,
+/// a class-6 heavy graser's reach.
+const FAMILY_BANDS: usize = 18;
+
+/// The [`Arsenal::family`] slot of a beam-family weapon: grasers and
+/// phasers by class (0-5), heavy grasers (6-11), plasma cannons (12-17),
+/// Gatling battery 18, twin particle array 19, meson projector 20, Pulsers
+/// set long, medium, short 21-23, and one left open 24.
+fn family_slot(kind: &SystemKind) -> Option<usize> {
+    let class = |c: u8| usize::from(c.clamp(1, 6)) - 1;
+    Some(match *kind {
+        SystemKind::Graser { class: c } | SystemKind::Phaser { class: c } => class(c),
+        SystemKind::HeavyGraser { class: c } => 6 + class(c),
+        SystemKind::PlasmaCannon { class: c } => 12 + class(c),
+        SystemKind::GatlingBattery => 18,
+        SystemKind::TwinParticleArray => 19,
+        SystemKind::MesonProjector => 20,
+        SystemKind::Pulser {
+            setting: Some(PulserSetting::Long),
+        } => 21,
+        SystemKind::Pulser {
+            setting: Some(PulserSetting::Medium),
+        } => 22,
+        SystemKind::Pulser {
+            setting: Some(PulserSetting::Short),
+        } => 23,
+        SystemKind::Pulser { setting: None } => 24,
+        _ => return None,
+    })
+}
+
+/// Grasers, phasers, heavy grasers, plasma cannons, Gatling batteries,
+/// twin particle arrays, meson projectors and Pulsers.
+pub fn is_beam_family(kind: &SystemKind) -> bool {
+    family_slot(kind).is_some()
+}
+
+/// The longest range at which a beam-family weapon rolls a die.
+pub fn family_weapon_reach(kind: &SystemKind) -> Option<u32> {
+    family_slot(kind).map(family_reach)
+}
+
+/// A weapon of family slot `slot` (its first kind).
+fn slot_kind(slot: usize) -> SystemKind {
+    let class = (slot % 6 + 1) as u8;
+    match slot {
+        0..=5 => SystemKind::Graser { class },
+        6..=11 => SystemKind::HeavyGraser { class },
+        12..=17 => SystemKind::PlasmaCannon { class },
+        18 => SystemKind::GatlingBattery,
+        19 => SystemKind::TwinParticleArray,
+        20 => SystemKind::MesonProjector,
+        21 => SystemKind::Pulser {
+            setting: Some(PulserSetting::Long),
+        },
+        22 => SystemKind::Pulser {
+            setting: Some(PulserSetting::Medium),
+        },
+        23 => SystemKind::Pulser {
+            setting: Some(PulserSetting::Short),
+        },
+        _ => SystemKind::Pulser { setting: None },
+    }
+}
+
+/// Dice a beam-family weapon rolls at `range`; a Pulser left open as the
+/// commander would set it there ([`pulser_setting`]).
+pub fn family_dice(kind: &SystemKind, range: u32) -> u32 {
+    match kind {
+        SystemKind::Pulser { setting: None } => pulser_dice(pulser_setting(range), range),
+        k => beam_family_dice(k, range),
+    }
+}
+
+/// The setting the default commander gives a Pulser its record leaves
+/// open, for the range it fires at (readings W26, docs/doctrine.md): the
+/// one rolling most dice there, all of them being the same beam dice
+/// (short to 12 MU, medium to 24, long beyond).
+pub fn pulser_setting(range: u32) -> PulserSetting {
+    let mut best = PulserSetting::Long;
+    for s in PulserSetting::ALL {
+        if pulser_dice(s, range) > pulser_dice(best, range) {
+            best = s;
+        }
+    }
+    best
+}
+
+/// Expected damage of one die of a beam-family weapon of slot `slot`
+/// against Evasion dice index `n` and `screen` (hits times the damage of
+/// one hit).
+fn family_die_mean(tables: &DieTables, slot: usize, n: usize, ignored: usize, screen: usize) -> f64 {
+    match slot {
+        0..=5 => tables.beam[n][ignored][screen] * D3_MEAN,
+        6..=11 => tables.plain[n][ignored][screen] * D6_MEAN,
+        12..=17 => tables.plasma[n][ignored][screen],
+        _ => tables.beam[n][ignored][screen],
+    }
+}
+
+/// Expected damage of one shot of a beam-family weapon at `range`
+/// against an unscreened target rolling no Evasion dice (what a PD-capable
+/// weapon gives up to defend, docs/doctrine.md).
+pub fn family_shot(kind: &SystemKind, range: u32) -> f64 {
+    let Some(slot) = family_slot(kind) else { return 0.0 };
+    let per_die = match slot {
+        0..=5 => beam_die(0, 0) * D3_MEAN,
+        6..=11 => plain_beam_die(0, 0) * D6_MEAN,
+        12..=17 => plasma_die(0, 0),
+        _ => beam_die(0, 0),
+    };
+    f64::from(family_dice(kind, range)) * per_die
+}
+
 /// Chance a projectile roll needing `needed` hits at a DRM of −`penalty`.
 fn hit_chance(penalty: usize, needed: u8) -> f64 {
     let drm = -i32::try_from(penalty).unwrap_or(i32::MAX);
@@ -144,7 +294,7 @@ fn mkp_die(penalty: usize) -> f64 {
 }
 
 /// Points of one plasma bolt die at a DRM of −`penalty` behind `screen`.
-fn plasma_die(penalty: usize, screen: u8) -> f64 {
+fn bolt_die(penalty: usize, screen: u8) -> f64 {
     let drm = -i32::try_from(penalty).unwrap_or(i32::MAX);
     (1..=6u8)
         .map(|f| f64::from(plasma_bolt_points(f, screen, drm)))
@@ -178,6 +328,8 @@ impl DieTables {
             hit: [[[0.0; 7]; 3]; MAX_EVASION_DICE + 1],
             needle: [[[0.0; 3]; MAX_EVASION_DICE + 1]; 4],
             mkp: [[0.0; 3]; MAX_EVASION_DICE + 1],
+            bolt: [[[0.0; 3]; 3]; MAX_EVASION_DICE + 1],
+            plain: [[[0.0; 3]; 3]; MAX_EVASION_DICE + 1],
             plasma: [[[0.0; 3]; 3]; MAX_EVASION_DICE + 1],
             evasion_points: [0.0; MAX_EVASION_DICE + 1],
             outpace: [[[[0.0; MAX_SPEED_DICE + 1]; MAX_SPEED_DICE + 1]; 2]; 2],
@@ -196,10 +348,12 @@ impl DieTables {
             t.evasion_points[n] = dist.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
             for ignored in 0..3 {
                 let mut beam = [0.0; 3];
+                let mut plain = [0.0; 3];
+                let mut plasma = [0.0; 3];
                 let mut hit = [0.0; 7];
                 let mut needle = [0.0; 4];
                 let mut mkp = 0.0;
-                let mut plasma = [0.0; 3];
+                let mut bolt = [0.0; 3];
                 for (k, &p) in dist.iter().enumerate() {
                     if p == 0.0 {
                         continue;
@@ -207,6 +361,8 @@ impl DieTables {
                     let penalty = k.saturating_sub(ignored);
                     for (screen, b) in beam.iter_mut().enumerate() {
                         *b += p * beam_die(penalty, screen as u8);
+                        plain[screen] += p * plain_beam_die(penalty, screen as u8);
+                        plasma[screen] += p * plasma_die(penalty, screen as u8);
                     }
                     for (needed, h) in hit.iter_mut().enumerate().skip(2) {
                         *h += p * hit_chance(penalty, needed as u8);
@@ -215,13 +371,15 @@ impl DieTables {
                         *m += p * needle_die(penalty, rule);
                     }
                     mkp += p * mkp_die(penalty);
-                    for (screen, m) in plasma.iter_mut().enumerate() {
-                        *m += p * plasma_die(penalty, screen as u8);
+                    for (screen, m) in bolt.iter_mut().enumerate() {
+                        *m += p * bolt_die(penalty, screen as u8);
                     }
                 }
                 t.mkp[n][ignored] = mkp;
-                t.plasma[n][ignored] = plasma;
+                t.bolt[n][ignored] = bolt;
                 t.beam[n][ignored] = beam;
+                t.plain[n][ignored] = plain;
+                t.plasma[n][ignored] = plasma;
                 t.hit[n][ignored] = hit;
                 for (rule, m) in needle.into_iter().enumerate() {
                     t.needle[rule][n][ignored] = m;
@@ -294,6 +452,10 @@ pub struct Arsenal {
     pub shrouded: f64,
     /// Working needle beams by Evasion Points ignored.
     pub needles: [u32; 3],
+    /// Working beam-family weapons (grasers, phasers, heavy grasers,
+    /// plasma cannons, Gatling batteries, twin particle arrays, meson
+    /// projectors, Pulsers) by [`family_slot`] and Evasion Points ignored.
+    pub family: [[u32; 3]; FAMILY_SLOTS],
     /// Salvo launchers: standard reach (30 MU) and extended (42 MU).
     pub salvos: [Salvos; 2],
     /// Unspent working salvo racks: standard and extended reach.
@@ -401,7 +563,11 @@ impl Arsenal {
                         }
                     }
                 }
-                _ => {}
+                ref k => {
+                    if let Some(slot) = family_slot(k) {
+                        self.family[slot][ignored] += 1;
+                    }
+                }
             }
         }
     }
@@ -446,6 +612,11 @@ impl Arsenal {
         if self.plasma_dice.iter().any(|&n| n > 0) {
             r = r.max(PLASMA_BOLT_RANGE);
         }
+        for (slot, row) in self.family.iter().enumerate() {
+            if row.iter().any(|&n| n > 0) {
+                r = r.max(family_reach(slot));
+            }
+        }
         r.max(self.missile_reach())
     }
 
@@ -465,6 +636,16 @@ impl Arsenal {
     pub fn can_fight(&self) -> bool {
         self.reach() > 0
     }
+}
+
+/// The longest range at which a weapon of family slot `slot` rolls a die.
+fn family_reach(slot: usize) -> u32 {
+    let kind = slot_kind(slot);
+    (1..=FAMILY_BANDS as u32)
+        .map(|k| 6 * k)
+        .filter(|&r| family_dice(&kind, r) > 0)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Index of a projectile variant in the arsenal's tables.
@@ -517,7 +698,10 @@ pub struct Firepower {
     needles: f64,
     /// Plasma bolts: mean points a Volley within their reach, over the
     /// two Volleys in three a launcher is charged.
-    plasma: f64,
+    bolts: f64,
+    /// Beam-family weapons: mean damage of all of them by 6 MU band (the
+    /// dice of every one of them change only at multiples of 6 MU).
+    family: [f64; FAMILY_BANDS],
     /// No damage beyond this range.
     pub reach: u32,
 }
@@ -540,9 +724,11 @@ impl Firepower {
             torpedoes: [(0, [0.0; 7]); 3],
             torpedo_kinds: 0,
             needles: 0.0,
-            plasma: 0.0,
+            bolts: 0.0,
+            family: [0.0; FAMILY_BANDS],
             reach: 0,
         };
+        fp.add_family(tables, a, t, n);
         for (class, row) in a.beams.iter().enumerate().skip(1) {
             let mean: f64 = row
                 .iter()
@@ -603,21 +789,46 @@ impl Firepower {
         } else {
             1.0
         };
-        fp.plasma = a
+        fp.bolts = a
             .plasma_dice
             .iter()
             .enumerate()
             .map(|(ignored, &dice)| {
-                f64::from(dice) * (0..3).map(|s| screens[s] * tables.plasma[n][ignored][s]).sum::<f64>()
+                f64::from(dice) * (0..3).map(|s| screens[s] * tables.bolt[n][ignored][s]).sum::<f64>()
             })
             .sum::<f64>()
             * touched
             * 2.0
             / 3.0;
-        if fp.plasma > 0.0 {
+        if fp.bolts > 0.0 {
             fp.reach = fp.reach.max(PLASMA_BOLT_RANGE);
         }
         fp
+    }
+
+    /// Adds `a`'s beam-family weapons against `t` at Evasion dice index `n`.
+    fn add_family(&mut self, tables: &DieTables, a: &Arsenal, t: &Arsenal, n: usize) {
+        for (slot, row) in a.family.iter().enumerate() {
+            let per_die: f64 = row
+                .iter()
+                .enumerate()
+                .map(|(ignored, &count)| {
+                    let mean: f64 = (0..3)
+                        .map(|s| t.screens[s] * family_die_mean(tables, slot, n, ignored, s))
+                        .sum();
+                    f64::from(count) * mean
+                })
+                .sum();
+            if per_die <= 0.0 {
+                continue;
+            }
+            let kind = slot_kind(slot);
+            for (k, band) in self.family.iter_mut().enumerate() {
+                let range = 6 * (k as u32 + 1);
+                *band += f64::from(family_dice(&kind, range)) * per_die;
+            }
+            self.reach = self.reach.max(family_reach(slot));
+        }
     }
 
     /// Expected damage of one Volley at `range`.
@@ -638,7 +849,10 @@ impl Firepower {
             sum += self.needles;
         }
         if range <= PLASMA_BOLT_RANGE {
-            sum += self.plasma;
+            sum += self.bolts;
+        }
+        if let Some(band) = self.family.get(range_band(range, 6) as usize - 1) {
+            sum += band;
         }
         sum
     }
@@ -741,6 +955,51 @@ mod tests {
         assert_abs_diff_eq!(beam_die(0, 2), 2.8 / 6.0, epsilon = 1e-12);
         // −3: only the reroll of a natural 6 scores.
         assert_abs_diff_eq!(beam_die(3, 0), 0.8 / 6.0, epsilon = 1e-12);
+    }
+
+    #[test]
+    fn the_beam_family_weighs_its_dice_by_range() {
+        // One die unscreened, no Evasion: a graser's 0.8 points, 2 each;
+        // a heavy graser's (1 + 1 + 2)/6 points, 3.5 each; a plasma die's
+        // (1 + 2 + 3 + 4)/6 hits and the reroll chain's 2 on a 6.
+        assert_abs_diff_eq!(family_shot(&SystemKind::Graser { class: 1 }, 12), 1.6, epsilon = 1e-12);
+        assert_abs_diff_eq!(
+            family_shot(&SystemKind::HeavyGraser { class: 1 }, 18),
+            3.5 * 4.0 / 6.0,
+            epsilon = 1e-12
+        );
+        assert_abs_diff_eq!(
+            family_shot(&SystemKind::PlasmaCannon { class: 1 }, 12),
+            2.0,
+            epsilon = 1e-12
+        );
+        assert_abs_diff_eq!(family_shot(&SystemKind::GatlingBattery, 12), 4.8, epsilon = 1e-12);
+        assert_abs_diff_eq!(family_shot(&SystemKind::GatlingBattery, 13), 0.0, epsilon = 1e-12);
+        // An open Pulser as it would be set: 6, 2, then 1 die.
+        let open = SystemKind::Pulser { setting: None };
+        let dice: Vec<u32> = [12, 13, 24, 25, 48, 49]
+            .iter()
+            .map(|&r| family_dice(&open, r))
+            .collect();
+        assert_eq!(dice, [6, 2, 2, 1, 1, 0]);
+        // Firepower: a class-2 heavy graser and a meson projector against
+        // an unscreened target: 2 dice to 18 MU, 1 to 36, the meson's one
+        // to 48; bands change only at multiples of 6 MU.
+        let t = DieTables::new();
+        let mut a = Arsenal::default();
+        a.family[family_slot(&SystemKind::HeavyGraser { class: 2 }).unwrap()][0] = 1;
+        a.family[family_slot(&SystemKind::MesonProjector).unwrap()][0] = 1;
+        let target = Arsenal {
+            screens: [1.0, 0.0, 0.0],
+            ..Arsenal::default()
+        };
+        let fp = Firepower::new(&t, &a, &target, 0);
+        let heavy = 3.5 * 4.0 / 6.0;
+        assert_abs_diff_eq!(fp.at(18), 2.0 * heavy + 0.8, epsilon = 1e-12);
+        assert_abs_diff_eq!(fp.at(19), heavy + 0.8, epsilon = 1e-12);
+        assert_abs_diff_eq!(fp.at(48), 0.8, epsilon = 1e-12);
+        assert_abs_diff_eq!(fp.at(49), 0.0, epsilon = 1e-12);
+        assert_eq!((fp.reach, a.reach()), (48, 48));
     }
 
     #[test]

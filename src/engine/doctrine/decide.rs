@@ -57,6 +57,10 @@ pub struct Choice {
     pub pd: [bool; 3],
     /// PDS fire at ships, by Volley.
     pub pds_at_ships: [bool; 3],
+    /// What one PD-capable beam-family weapon saves by defending as a PDS,
+    /// by Volley: it defends when that is at least what it would score
+    /// ([`super::assess::family_shot`]); 0 never, infinite always.
+    pub pds_mode: [f64; 3],
     /// Where needle beams aim.
     pub needles: Option<(UnitId, SystemId)>,
 }
@@ -116,6 +120,7 @@ pub fn decide(ctx: &Context<'_>, f: FormationId, d: &Doctrine) -> Choice {
         threat: [false; 3],
         pd: [false; 3],
         pds_at_ships: [false; 3],
+        pds_mode: [0.0; 3],
         needles: None,
     };
     if withdrawing.is_some() {
@@ -360,12 +365,17 @@ fn defence(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
     let beams = ctx.arsenals[f].class1 > 0;
     match d.pd {
         PdMode::Never => {}
-        PdMode::Always => c.pd = [beams; 3],
+        PdMode::Always => {
+            c.pd = [beams; 3];
+            c.pds_mode = [f64::INFINITY; 3];
+        }
         PdMode::Auto => {
             let saving = pd_saving(ctx, f);
             for v in 0..3 {
                 let beam = class1_value(ctx, c, v);
                 c.pd[v] = beams && c.threat[v] && saving >= beam;
+                // A PDS die kills twice what a class-1 beam's does.
+                c.pds_mode[v] = if c.threat[v] { 2.0 * saving } else { 0.0 };
                 c.pds_at_ships[v] = !c.threat[v]
                     && c.fire_range[v] + 0.5 * c.fire_spread[v] <= 6.0
                     && c.fire_at.is_some_and(|t| open_target(ctx.battle, t));
@@ -441,6 +451,10 @@ fn system_worth(unit: &super::super::state::Unit, s: usize) -> u32 {
         SystemKind::Beam { class } => 2 * u32::from(class),
         SystemKind::PulseTorpedo { .. } => 4,
         SystemKind::KGun { class, .. } | SystemKind::PlasmaBolt { class } => 2 * u32::from(class),
+        SystemKind::Graser { class }
+        | SystemKind::Phaser { class }
+        | SystemKind::HeavyGraser { class }
+        | SystemKind::PlasmaCannon { class } => 2 * u32::from(class),
         SystemKind::Smr
         | SystemKind::Missile {
             warhead: Warhead::Standard,

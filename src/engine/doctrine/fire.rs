@@ -7,6 +7,7 @@ use super::super::plot::{FormationId, FormationPlot, NeedleOrder, PdOrder, Syste
 use super::super::state::{Battle, Sys, SysState, Unit};
 use super::super::tables::{MKP_RANGE_MU, PLASMA_BOLT_RANGE, beam_dice, projectile_needed};
 use super::super::volley::{missile_range, torpedo_band};
+use super::assess::{family_dice, family_shot, is_beam_family};
 use super::decide::Choice;
 use super::plan::Launches;
 use super::{Doctrine, Ordnance, PlotWork};
@@ -27,8 +28,16 @@ fn reaches(s: &Sys, range: u32) -> bool {
         }
         SystemKind::NeedleBeam => range <= 12,
         SystemKind::PlasmaBolt { .. } => range <= PLASMA_BOLT_RANGE,
-        _ => false,
+        ref k => family_dice(k, range) > 0,
     }
+}
+
+/// Whether beam-family weapon `s` defends as a PDS in Volley `v`: it can,
+/// and the choice's saving is at least what it would score at the
+/// Volley's fire range.
+fn defends_as_pds(s: &Sys, c: &Choice, v: usize) -> bool {
+    let range = c.fire_range[v].round().max(0.0) as u32;
+    s.kind.fires_as_pds() && c.pds_mode[v] > 0.0 && c.pds_mode[v] >= family_shot(&s.kind, range)
 }
 
 /// The ordnance of Unit `u` that `l` fires in Volley `v`: launchers whose
@@ -93,16 +102,15 @@ pub(super) fn point_defence(b: &Battle, f: FormationId, c: &Choice, out: &mut Fo
             continue;
         }
         for (v, vp) in out.volleys.iter_mut().enumerate() {
-            let ready = |s: &Sys| match s.kind {
-                SystemKind::Beam { class: 1 } => c.pd[v] && live(s),
-                SystemKind::Scattergun => s.operational() && s.rounds_left() > 0,
-                _ => false,
-            };
             vp.point_defence.extend(
                 unit.systems
                     .iter()
                     .enumerate()
-                    .filter(|(_, s)| ready(s))
+                    .filter(|(_, s)| {
+                        let class1 = c.pd[v] && matches!(s.kind, SystemKind::Beam { class: 1 });
+                        let scattergun = s.kind == SystemKind::Scattergun && s.operational() && s.rounds_left() > 0;
+                        (class1 || defends_as_pds(s, c, v)) && live(s) || scattergun
+                    })
                     .map(|(weapon, _)| PdOrder {
                         unit: u,
                         weapon,
@@ -141,12 +149,13 @@ pub(super) fn unit_fire(
                     | SystemKind::PulseTorpedo { .. }
                     | SystemKind::KGun { .. }
                     | SystemKind::PlasmaBolt { .. }
-            ) || (c.needles.is_some() && s.kind == SystemKind::NeedleBeam);
+            ) || is_beam_family(&s.kind)
+                || (c.needles.is_some() && s.kind == SystemKind::NeedleBeam);
             let pds = c.pds_at_ships[v] && matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
             if !(pds || sustained && live(s)) {
                 continue;
             }
-            if c.pd[v] && matches!(s.kind, SystemKind::Beam { class: 1 }) {
+            if c.pd[v] && matches!(s.kind, SystemKind::Beam { class: 1 }) || defends_as_pds(s, c, v) {
                 continue;
             }
             let elsewhere = fc2.is_some() && !reaches(s, range) && second_range.is_some_and(|r| reaches(s, r));

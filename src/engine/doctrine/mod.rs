@@ -23,6 +23,7 @@ use super::volley::{room, submunition_dice};
 use crate::gzf::model::{SystemKind, Warhead};
 
 pub mod assess;
+pub use assess::pulser_setting;
 mod craft;
 pub mod decide;
 mod fire;
@@ -177,7 +178,7 @@ impl DcKind {
             DcKind::Adfc => *kind == K::Adfc,
             DcKind::Screen => matches!(kind, K::ScreenGenerator | K::VapourShroud),
             DcKind::Sensor => matches!(kind, K::Sensors | K::EnhancedSensors | K::SuperiorSensors),
-            DcKind::Beam => matches!(kind, K::Beam { .. }),
+            DcKind::Beam => matches!(kind, K::Beam { .. }) || assess::is_beam_family(kind),
             DcKind::Torpedo => matches!(kind, K::PulseTorpedo { .. } | K::KGun { .. }),
             DcKind::Needle => *kind == K::NeedleBeam,
             DcKind::Ordnance => matches!(kind, K::Sml | K::Smr | K::Missile { .. } | K::SubmunitionPack | K::Mkp),
