@@ -509,3 +509,46 @@ fn an_imported_plasma_bolt_ship_fights_in_a_batch() {
     assert_eq!(launchers.len(), 2);
     assert!(launchers[0] > 0.5, "{launchers:?}");
 }
+
+/// The shipped Phalon-against-Fleet-Book-3 scenario, played by the default
+/// doctrine: the Coil scores with its plasma bolts and its Pulsers (beam
+/// dice), the Accord with its grasers (beam dice) and torpedoes, and every
+/// weapon that can fire at ships fires in some run (only PDS, with no
+/// missile or craft to shoot at, stay idle).
+#[test]
+fn the_coil_and_accord_scenario_is_fought_with_its_weapons() {
+    let o = fam(&[
+        "batch",
+        "scenarios/coil-and-accord.toml",
+        "--runs",
+        "200",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let side = |name: &str| {
+        v["sides"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let (coil, accord) = (side("Ssarith"), side("Halcyon"));
+    assert!(coil["damage_by_kind"]["plasma_bolt"].as_f64().unwrap() > 5.0, "{coil}");
+    assert!(coil["damage_by_kind"]["beam"].as_f64().unwrap() > 5.0, "{coil}");
+    assert!(accord["damage_by_kind"]["beam"].as_f64().unwrap() > 5.0, "{accord}");
+    assert!(accord["damage_by_kind"]["torpedo"].as_f64().unwrap() > 1.0, "{accord}");
+    for s in [&coil, &accord] {
+        for w in s["idle_weapons"].as_array().unwrap() {
+            assert_eq!(w["kind"], "PDS", "only point defence idles: {w}");
+        }
+    }
+    // Neither side wins nine battles in ten.
+    for s in [&coil, &accord] {
+        let rate = s["win_rate"].as_f64().unwrap();
+        assert!((0.1..0.9).contains(&rate), "{rate}");
+    }
+}
