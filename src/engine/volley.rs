@@ -1774,7 +1774,10 @@ fn point_defence_and_missiles<S: Sink>(
                     (true, false) => PdTable::BEAM1,
                     (true, true) => PdTable::BEAM1_VS_HEAVY,
                 };
-                let drm = if heavy_fighter && !beam1 { -1 } else { 0 };
+                // A K-1 fires as a PDS at −1, not further reduced against
+                // heavy fighters (ft-rules §5.1, A35; readings W41).
+                let k1 = matches!(kind, SystemKind::KGun { .. });
+                let drm = if k1 || heavy_fighter && !beam1 { -1 } else { 0 };
                 let result = point_defence(
                     dice,
                     &mut tap,
@@ -1893,6 +1896,9 @@ fn expected_kills(kind: &SystemKind, heavy: bool) -> f64 {
         (SystemKind::Beam { .. }, false) => 0.4,
         (SystemKind::Beam { .. }, true) => 1.0 / 6.0,
         (SystemKind::Scattergun, _) => 3.5,
+        // PDS at −1: natural 5 and 6 kill one, a 6 rerolls (0.8 a reroll).
+        (SystemKind::KGun { .. }, false) => 2.8 / 6.0,
+        (SystemKind::KGun { .. }, true) => 1.0 / 6.0,
         (_, false) => 0.8,
         (_, true) => 1.0 / 3.0,
     }
@@ -1908,8 +1914,8 @@ fn may_cover(battle: &Battle, pu: UnitId, pw: SystemId, target: UnitId, covered:
     if unit.formation != battle.units[target].formation {
         return false;
     }
-    if matches!(unit.systems[pw].kind, SystemKind::Beam { .. }) {
-        return false; // class-1 beams defend only their own ship
+    if matches!(unit.systems[pw].kind, SystemKind::Beam { .. } | SystemKind::KGun { .. }) {
+        return false; // class-1 beams and K-1s defend only their own ship
     }
     // A carrier launching or recovering gives no area defence (F15).
     let adfc = unit

@@ -674,11 +674,13 @@ impl SystemKind {
     /// Beam-family weapons that may fire as one PDS in the point-defence
     /// step instead of at ships (ft-rules §5.1): phasers, Gatling
     /// batteries, twin particle arrays, meson projectors, and Pulsers not
-    /// set to short range.
+    /// set to short range; and K-1 kinetic guns, at −1.
     pub fn fires_as_pds(&self) -> bool {
         use SystemKind::*;
         match self {
             Phaser { .. } | GatlingBattery | TwinParticleArray | MesonProjector => true,
+            // A K-1 defends as a PDS at −1 (ft-rules §5.1, readings W41).
+            KGun { class: 1, .. } => true,
             Pulser { setting } => *setting != Some(PulserSetting::Short),
             _ => false,
         }

@@ -2410,15 +2410,18 @@ impl Cx<'_> {
             {
                 let dname = &self.unit(*d).name;
                 for (s, span) in &weapons {
-                    if matches!(unit.systems[*s].kind, SystemKind::Beam { .. }) {
+                    let k1 = matches!(unit.systems[*s].kind, SystemKind::KGun { class: 1, .. });
+                    if matches!(unit.systems[*s].kind, SystemKind::Beam { .. }) || k1 {
+                        let why = if k1 {
+                            "K-1s in point-defence mode defend only their own Unit (ft-rules §5.2 lists no K-gun for area defence)"
+                        } else {
+                            "class-1 beams defend only their own Unit (ft-rules §2.3: never area defence)"
+                        };
                         files.push(
                             file,
                             Diagnostic::error(
                                 span.clone(),
-                                format!(
-                                    "{} cannot defend `{dname}`: class-1 beams defend only their own Unit (ft-rules §2.3: never area defence)",
-                                    self.system_label(u, *s)
-                                ),
+                                format!("{} cannot defend `{dname}`: {why}", self.system_label(u, *s)),
                                 format!("a weapon that may defend `{dname}`"),
                             )
                             .with_help(format!(

@@ -1523,6 +1523,44 @@ fn a_scattergun_defends_another_unit_without_an_adfc() {
     assert_eq!(b.units[0].systems[0].rounds_left(), 0, "the scattergun is spent");
 }
 
+/// A K-1 in point-defence mode fires as a PDS at −1 (ft-rules §5.1,
+/// readings W41): a natural 6 reads 5, one kill, and still rerolls; the
+/// reroll takes no DRM (a 4 kills one). Four fighters are left; their four
+/// 1s score nothing.
+#[test]
+fn a_k1_defends_as_a_pds_at_minus_one() {
+    let k1 = SystemKind::KGun {
+        class: 1,
+        range: TorpedoRange::Standard,
+    };
+    let mut b = battle(
+        vec![
+            (0, vec![hulk("kinetic", vec![sys(k1.clone(), 6)])]),
+            (1, vec![standard("wing", 6)]),
+        ],
+        6,
+    );
+    let p = plot(vec![
+        every(VolleyPlot {
+            point_defence: vec![PdOrder {
+                unit: 0,
+                weapon: 0,
+                defend: None,
+            }],
+            ..VolleyPlot::default()
+        }),
+        every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+    ]);
+    scripted_volley(&mut b, &p, &[6, 4, 1, 1, 1, 1]);
+    assert_eq!(craft_left(&b, 1), 4);
+    // Against heavy fighters the K-1 stays at −1 (A35), not −2: a natural 5
+    // reads 4 and kills one (at −2 it would read 3 and miss).
+    let heavy = fighters("heavy", FighterBase::Standard, Some(FighterModifier::Heavy), 6);
+    let mut b = battle(vec![(0, vec![hulk("kinetic", vec![sys(k1, 6)])]), (1, vec![heavy])], 6);
+    scripted_volley(&mut b, &p, &[5, 1, 1, 1, 1, 1]);
+    assert_eq!(craft_left(&b, 1), 5);
+}
+
 /// Fighters at gunboats (reading F24): attack-run dice (attack +1), each
 /// scoring die kills a boat, losses at the Damage step; the squadron is
 /// not engaged and makes its own attack with every boat.

@@ -7,7 +7,7 @@ use super::super::plot::{FormationId, FormationPlot, NeedleOrder, PdOrder, Syste
 use super::super::state::{Battle, Sys, SysState, Unit};
 use super::super::tables::{MKP_RANGE_MU, PLASMA_BOLT_RANGE, beam_dice, projectile_needed};
 use super::super::volley::{missile_range, torpedo_band};
-use super::assess::{family_dice, family_shot, is_beam_family};
+use super::assess::{family_dice, family_shot, is_beam_family, k_gun_hit_mean};
 use super::decide::Choice;
 use super::plan::Launches;
 use super::{Doctrine, Ordnance, PlotWork};
@@ -37,7 +37,16 @@ fn reaches(s: &Sys, range: u32) -> bool {
 /// Volley's fire range.
 fn defends_as_pds(s: &Sys, c: &Choice, v: usize) -> bool {
     let range = c.fire_range[v].round().max(0.0) as u32;
-    s.kind.fires_as_pds() && c.pds_mode[v] > 0.0 && c.pds_mode[v] >= family_shot(&s.kind, range)
+    let (saving, shot) = match s.kind {
+        // A K-1 kills 0.47 to a PDS's 0.8 (at −1), and its shot is a K-1
+        // hit at the range's projectile number.
+        SystemKind::KGun { range: variant, .. } => {
+            let hit = projectile_needed(range, torpedo_band(variant)).map_or(0.0, |n| f64::from(7 - n.min(7)) / 6.0);
+            (c.pds_mode[v] * (2.8 / 6.0) / 0.8, hit * k_gun_hit_mean(1))
+        }
+        ref k => (c.pds_mode[v], family_shot(k, range)),
+    };
+    s.kind.fires_as_pds() && saving > 0.0 && saving >= shot
 }
 
 /// The ordnance of Unit `u` that `l` fires in Volley `v`: launchers whose
