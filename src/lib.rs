@@ -4,6 +4,7 @@
 //! [`cli`]. See `ARCHITECTURE.md` for the code map and invariants.
 
 pub mod batch;
+pub mod caveats;
 pub mod cli;
 pub mod diag;
 pub mod engine;

@@ -30,6 +30,7 @@ pub fn render(header: &Header, before: &Battle, after: &Battle, rec: &Recorder, 
     let mut r = Report::new(after, style);
     r.title(&format!("{} (Exchange {})", header.title, header.exchange));
     r.line(&format!("Seed {}", header.seed));
+    r.caveats(before);
     r.heading("Formations");
     for formation in &before.formations {
         let units: Vec<_> = formation
@@ -192,6 +193,22 @@ impl Report<'_> {
 
     fn line(&mut self, t: &str) {
         let _ = writeln!(self.out, "{t}");
+    }
+
+    /// The switches set away from their defaults and the disputed
+    /// readings this battle brings in (`caveats`), when there are any.
+    fn caveats(&mut self, b: &Battle) {
+        let switches = crate::caveats::switches(&b.rules);
+        if !switches.is_empty() {
+            self.line(&format!("Rules switched: {}.", switches.join("; ")));
+        }
+        let readings = crate::caveats::readings(b);
+        if !readings.is_empty() {
+            self.line("Readings this result may hinge on (docs/readings.md):");
+            for r in &readings {
+                self.item(r);
+            }
+        }
     }
 
     fn item(&mut self, t: &str) {
@@ -1461,10 +1478,11 @@ pub fn result(start: &Battle, end: &Battle, outcome: Option<&crate::engine::vict
 }
 
 /// The title block of a multi-Exchange report.
-pub fn battle_title(title: &str, first_exchange: u32, base_seed: u64, style: Style) -> String {
+pub fn battle_title(title: &str, first_exchange: u32, base_seed: u64, battle: &Battle, style: Style) -> String {
     let mut r = Report::new(&EMPTY, style);
     r.title(&format!("{title} (from Exchange {first_exchange})"));
     r.line(&format!("Battle seed {base_seed}"));
+    r.caveats(battle);
     r.finish()
 }
 

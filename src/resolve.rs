@@ -229,7 +229,7 @@ pub fn resolve_battle(
     use crate::engine::victory::{decide, exchange_seed, side_masses};
     let start_mass = side_masses(battle);
     let mut current = battle.clone();
-    let mut report_text = report::battle_title(&header.title, header.exchange, base_seed, style);
+    let mut report_text = report::battle_title(&header.title, header.exchange, base_seed, battle, style);
     report_text.push('\n');
     let mut log = String::new();
     let mut outcome = None;

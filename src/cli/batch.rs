@@ -410,16 +410,25 @@ pub(super) fn batch(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     });
     meta.until_ci = args.until_ci;
     meta.replay_args = replay_args(&args.orders, &args.load);
+    let mut caveats = crate::caveats::switches(&loaded.battle.rules);
+    caveats.extend(crate::caveats::readings(&loaded.battle));
     batch_outputs(
         &crate::batch::Report { meta, tally },
         &args.out,
         &batch_inputs(args, &loaded),
+        &caveats,
     )
 }
 
 /// Prints a report (table or JSON) and writes its CSV and SVG files: all
-/// computed first, then written atomically.
-fn batch_outputs(report: &crate::batch::Report, out: &BatchOutputArgs, inputs: &[PathBuf]) -> anyhow::Result<ExitCode> {
+/// computed first, then written atomically. The text table ends with the
+/// `caveats` the odds may hinge on (switches and disputed readings).
+fn batch_outputs(
+    report: &crate::batch::Report,
+    out: &BatchOutputArgs,
+    inputs: &[PathBuf],
+    caveats: &[String],
+) -> anyhow::Result<ExitCode> {
     let mut files: Vec<Output> = Vec::new();
     if let Some(dir) = &out.csv {
         files.push(Output::new(
@@ -450,7 +459,16 @@ fn batch_outputs(report: &crate::batch::Report, out: &BatchOutputArgs, inputs: &
     let text = match out.format() {
         BatchFormat::Json => crate::batch::json::render(report),
         BatchFormat::Markdown => crate::batch::markdown::render(report),
-        BatchFormat::Text => crate::batch::text::table(report),
+        BatchFormat::Text => {
+            let mut text = crate::batch::text::table(report);
+            if !caveats.is_empty() {
+                text.push_str("The odds may hinge on these readings and switches (docs/readings.md):\n");
+                for c in caveats {
+                    text.push_str(&format!("  {c}\n"));
+                }
+            }
+            text
+        }
     };
     io::stdout().lock().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
@@ -584,5 +602,5 @@ pub(super) fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(BAD_INPUT));
         }
     };
-    batch_outputs(&report, &args.out, &args.files)
+    batch_outputs(&report, &args.out, &args.files, &[])
 }

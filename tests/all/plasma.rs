@@ -552,3 +552,52 @@ fn the_coil_and_accord_scenario_is_fought_with_its_weapons() {
         assert!((0.1..0.9).contains(&rate), "{rate}");
     }
 }
+
+/// The reports say what the odds hinge on: the resolve report and the
+/// batch table list the disputed readings the Phalon systems bring in, and
+/// a `[rules]` switch set away from its default by name with its default.
+#[test]
+fn reports_name_the_readings_and_switches_in_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let text_of = std::fs::read_to_string(repo().join("scenarios/coil-and-accord.toml")).unwrap();
+    let ssd = repo().join("ssd");
+    let scenario = dir.path().join("switched.toml");
+    std::fs::write(
+        &scenario,
+        text_of
+            .replace("../ssd/", &format!("{}/", ssd.display()))
+            .replace("[victory]", "[rules]\nplasma_bolt_formation = true\n\n[victory]"),
+    )
+    .unwrap();
+    let o = fam(&["resolve", scenario.to_str().unwrap(), "--exchanges", "1"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report = text(&o.stdout);
+    assert!(
+        report.contains("Rules switched: plasma_bolt_formation = true (default false)."),
+        "{report}"
+    );
+    for reading in [
+        "readings W38",
+        "readings W37",
+        "readings W33",
+        "readings W20",
+        "readings W26",
+    ] {
+        assert!(report.contains(reading), "{reading}: {report}");
+    }
+    assert!(
+        report.contains("bursts on every ship of the target Formation"),
+        "{report}"
+    );
+    let o = fam(&["batch", "scenarios/coil-and-accord.toml", "--runs", "20"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let table = text(&o.stdout);
+    assert!(
+        table.contains("The odds may hinge on these readings and switches"),
+        "{table}"
+    );
+    assert!(table.contains("bursts on the acquired Unit only"), "{table}");
+    // A battle of FB1 beams and missiles brings in none of them.
+    let o = fam(&["batch", "scenarios/duel.toml", "--runs", "20"]);
+    assert!(!text(&o.stdout).contains("may hinge"), "{}", text(&o.stdout));
+}

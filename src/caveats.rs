@@ -1,0 +1,127 @@
+//! What a battle's result may hinge on beyond the rules text, said in the
+//! reports: every `[rules]` switch set away from its default, and the
+//! disputed readings (docs/readings.md) that apply because of what the
+//! Units carry. Pure: it reads the battle and writes sentences.
+
+use crate::engine::rules::{PilotQualityRule, Rules};
+use crate::engine::state::Battle;
+use crate::gzf::model::SystemKind;
+
+/// `key = value (default …)` for every switch of `rules` that differs
+/// from the default, in `docs/orders.md` order.
+pub fn switches(rules: &Rules) -> Vec<String> {
+    let d = Rules::DEFAULT;
+    let mut out = Vec::new();
+    let mut flag = |key: &str, value: bool, default: bool| {
+        if value != default {
+            out.push(format!("{key} = {value} (default {default})"));
+        }
+    };
+    flag("reactor_blast", rules.reactor_blast, d.reactor_blast);
+    flag(
+        "repair_permanent_bridge",
+        rules.repair_permanent_bridge,
+        d.repair_permanent_bridge,
+    );
+    flag("double_drive_check", rules.double_drive_check, d.double_drive_check);
+    flag("needle_fb1", rules.needle_fb1, d.needle_fb1);
+    flag("reserves", rules.reserves, d.reserves);
+    flag("reserves_need_ftl", rules.reserves_need_ftl, d.reserves_need_ftl);
+    flag("strike_colours", rules.strike_colours, d.strike_colours);
+    flag("fighter_evasion_drm", rules.fighter_evasion_drm, d.fighter_evasion_drm);
+    flag("needle_six_scores", rules.needle_six_scores, d.needle_six_scores);
+    flag(
+        "plasma_bolt_formation",
+        rules.plasma_bolt_formation,
+        d.plasma_bolt_formation,
+    );
+    flag(
+        "vapour_shroud_own_fire",
+        rules.vapour_shroud_own_fire,
+        d.vapour_shroud_own_fire,
+    );
+    if rules.pilot_quality != d.pilot_quality {
+        let key = |p: PilotQualityRule| match p {
+            PilotQualityRule::Off => "off",
+            PilotQualityRule::Record => "record",
+        };
+        out.push(format!(
+            "pilot_quality = \"{}\" (default \"{}\")",
+            key(rules.pilot_quality),
+            key(d.pilot_quality)
+        ));
+    }
+    if rules.pd_evasion_reroll != d.pd_evasion_reroll {
+        out.push(format!(
+            "pd_evasion_reroll = \"{}\" (default \"{}\")",
+            rules.pd_evasion_reroll.key(),
+            d.pd_evasion_reroll.key()
+        ));
+    }
+    if rules.reroll_depth != d.reroll_depth {
+        out.push(format!(
+            "reroll_depth = \"{}\" (default \"{}\")",
+            rules.reroll_depth.key(),
+            d.reroll_depth.key()
+        ));
+    }
+    out
+}
+
+/// The disputed or second-hand readings that apply to this battle, one
+/// sentence each, naming the reading and its switch where it has one.
+pub fn readings(b: &Battle) -> Vec<String> {
+    let carried = |f: &dyn Fn(&SystemKind) -> bool| b.units.iter().any(|u| u.systems.iter().any(|s| f(&s.kind)));
+    let mut out = Vec::new();
+    if carried(&|k| *k == SystemKind::VapourShroud) {
+        out.push(format!(
+            "vapour shrouds screen their ships at level 2{} (readings W38: second-hand sources; switch vapour_shroud_own_fire)",
+            if b.rules.vapour_shroud_own_fire {
+                " and their own fire too"
+            } else {
+                ", not their own fire"
+            }
+        ));
+    }
+    if carried(&|k| matches!(k, SystemKind::PlasmaBolt { .. })) {
+        out.push(format!(
+            "a plasma bolt bursts on {} (readings W37, switch plasma_bolt_formation), reaches 36 MU and recharges through the next Volley (W35)",
+            if b.rules.plasma_bolt_formation {
+                "every ship of the target Formation"
+            } else {
+                "the acquired Unit only"
+            }
+        ));
+    }
+    if b.units.iter().any(|u| u.armour_layers.len() > 1) {
+        out.push(format!(
+            "beam rerolls go {} into layered armour (readings W33, switch reroll_depth)",
+            match b.rules.reroll_depth {
+                crate::engine::rules::RerollDepth::PerGeneration => "one layer deeper each generation",
+                crate::engine::rules::RerollDepth::NextLayer => "to the next layer",
+            }
+        ));
+    }
+    if carried(&|k| matches!(k, SystemKind::Graser { .. } | SystemKind::Phaser { .. })) {
+        out.push(
+            "every point a graser or phaser die scores is a hit of 1d3 (readings W20: a third more than one hit per scoring die)"
+                .to_string(),
+        );
+    }
+    if carried(&|k| matches!(k, SystemKind::Pulser { setting: None })) {
+        out.push("Pulsers with no setting are set by the commander when they first fire (readings W26)".to_string());
+    }
+    let inert = b
+        .units
+        .iter()
+        .flat_map(|u| &u.systems)
+        .filter(|s| matches!(s.kind, SystemKind::Inert(_)))
+        .count();
+    if inert > 0 {
+        out.push(format!(
+            "{inert} inert system{} (loaded with --inert-unknown-systems) play no part",
+            if inert == 1 { "" } else { "s" }
+        ));
+    }
+    out
+}
