@@ -129,7 +129,11 @@ fn check_ship(ship: &Ship, profile: Profile, spans: &FieldSpans, out: &mut Vec<D
         let needs_arcs = sys.kind.is_weapon()
             && !matches!(
                 sys.kind,
-                SystemKind::Pds | SystemKind::Adaf | SystemKind::Minesweeper | SystemKind::Ortillery
+                SystemKind::Pds
+                    | SystemKind::Adaf
+                    | SystemKind::Scattergun
+                    | SystemKind::Minesweeper
+                    | SystemKind::Ortillery
             );
         if needs_arcs && sys.arcs.is_empty() {
             warn(

@@ -217,6 +217,10 @@ fn an_imported_kravak_escort_fights_and_its_scatterguns_fire() {
         xml.to_str().unwrap(),
     ]);
     assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    // Point defence fires through every arc: no Firing-Arc warning.
+    let check = fam(&["check", out.join("vakar-warden.gzf").to_str().unwrap()]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+    assert!(!text(&check.stderr).contains("Firing-Arc"), "{}", text(&check.stderr));
     let kestrel = super::support::repo().join("ssd").join("kestrel-reach.gzf");
     let scenario = dir.path().join("guard.toml");
     std::fs::write(
