@@ -646,7 +646,18 @@ impl Unit {
         }
         self.systems
             .iter()
-            .filter(|s| matches!(s.kind, SystemKind::ScreenGenerator) && s.operational())
+            .filter(|s| matches!(s.kind, SystemKind::ScreenGenerator | SystemKind::AdvancedScreen) && s.operational())
+            .count()
+            .min(2) as u8
+    }
+
+    /// Working advanced screen generators, at most 2: the level that also
+    /// stops torpedoes, missiles, submunitions and K-gun doubling
+    /// (readings W42).
+    pub fn advanced_screen_level(&self) -> u8 {
+        self.systems
+            .iter()
+            .filter(|s| s.kind == SystemKind::AdvancedScreen && s.operational())
             .count()
             .min(2) as u8
     }

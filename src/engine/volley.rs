@@ -980,8 +980,10 @@ fn fire_weapon<S: Sink>(
                 return;
             }
             let n = submunition_dice(range);
-            // Standard screens do not stop submunitions (ft-rules §4.1).
-            beam_like(battle, u, w, target, range, n, drm, true, false, dice, sink, scratch);
+            // Standard screens do not stop submunitions; advanced screens
+            // do, as beam screens (ft-rules §4.1, readings W42).
+            let screened = battle.units[target].advanced_screen_level() > 0;
+            beam_like(battle, u, w, target, range, n, drm, true, screened, dice, sink, scratch);
         }
         SystemKind::AaMegaBattery => {
             // Read on the beam table without rerolls; two or more ones in a
@@ -1044,9 +1046,11 @@ fn fire_weapon<S: Sink>(
             let hit = super::tables::projectile_hits(face, needed, drm);
             let damage = hit.then(|| dice.roll_d6(sink, Purpose::Damage, Pile::Initial));
             if let Some(d) = damage {
-                // Semi-armour-piercing; screens do not stop torpedoes.
-                scratch.sap.push((target, u32::from(d)));
-                scratch.deal(battle.units[u].side, DamageKind::Torpedo, u32::from(d));
+                // Semi-armour-piercing; standard screens do not stop
+                // torpedoes, advanced ones take their level off (W42).
+                let points = u32::from(d).saturating_sub(u32::from(battle.units[target].advanced_screen_level()));
+                scratch.sap.push((target, points));
+                scratch.deal(battle.units[u].side, DamageKind::Torpedo, points);
             }
             if S::RECORDS {
                 sink.event(Event::TorpedoAttack {
@@ -1164,8 +1168,9 @@ fn k_gun_attack<S: Sink>(
     let face = dice.roll_d6(sink, Purpose::ToHit, Pile::Initial);
     let hit = super::tables::projectile_hits(face, needed, drm);
     let doubling = hit.then(|| dice.roll_d6(sink, Purpose::Damage, Pile::Initial));
-    // fam has no advanced screens: no K-gun doubling number is reduced yet.
-    let damage = doubling.map_or(0, |d| super::tables::k_gun_damage(class, d, 0));
+    // Advanced screens lower the doubling number by their level (W19).
+    let advanced = battle.units[target].advanced_screen_level();
+    let damage = doubling.map_or(0, |d| super::tables::k_gun_damage(class, d, advanced));
     if damage > 0 {
         scratch.ap.push((target, damage));
         scratch.deal(battle.units[u].side, DamageKind::Kinetic, damage);
@@ -1821,10 +1826,12 @@ fn point_defence_and_missiles<S: Sink>(
         let surviving = shot.on_target.saturating_sub(shot.killed);
         let mut tap = Tap::new(sink);
         let mut hits = Vec::new();
+        // Advanced screens take their level off every missile die (W42).
+        let advanced = u32::from(battle.units[shot.target].advanced_screen_level());
         if shot.heavy {
             if surviving > 0 {
                 let d: u32 = (0..3)
-                    .map(|_| u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial)))
+                    .map(|_| u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial)).saturating_sub(advanced))
                     .sum();
                 scratch.sap.push((shot.target, d));
                 let side = battle.units[shot.unit].side;
@@ -1835,7 +1842,7 @@ fn point_defence_and_missiles<S: Sink>(
             }
         } else {
             for _ in 0..surviving {
-                let d = u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial));
+                let d = u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial)).saturating_sub(advanced);
                 scratch.sap.push((shot.target, d));
                 let side = battle.units[shot.unit].side;
                 scratch.deal(side, DamageKind::SalvoMissile, d);
@@ -2602,8 +2609,11 @@ fn blast<S: Sink>(battle: &mut Battle, source: UnitId, dice: &mut Dice, sink: &m
             continue;
         }
         let mut tap = Tap::new(sink);
+        // Advanced screens take their level off every blast die (ft-rules
+        // §7.5, readings W42).
+        let advanced = u32::from(battle.units[u].advanced_screen_level());
         let damage: u32 = (0..n)
-            .map(|_| u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial)))
+            .map(|_| u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial)).saturating_sub(advanced))
             .sum();
         let faces = tap.take();
         scratch.deal(battle.units[source].side, DamageKind::ReactorBlast, damage);

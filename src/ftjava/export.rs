@@ -810,6 +810,7 @@ impl Out<'_> {
             SuperiorSensors => (Section::Electronics, "SuperiorSensors", None),
             ScreenGenerator => (Section::Defenses, "Screen", None),
             VapourShroud => (Section::Defenses, "VapourShroud", None),
+            AdvancedScreen => (Section::Defenses, "AdvancedScreen", None),
             IndividualEcm => (Section::Defenses, "ECMSuite", None),
             AreaEcm => (Section::Defenses, "AreaECMSuite", None),
             CloakingField => (Section::Defenses, "CloakingField", None),

@@ -507,6 +507,10 @@ pub enum SystemKind {
     /// FB1 `FCS`; FT2 `FireCon`.
     FireControl,
     ScreenGenerator,
+    /// fam extension `Advanced Screen Generator`: a screen level that also
+    /// stops torpedoes, missiles, submunitions and K-gun doubling
+    /// (ft-rules §3, §4.1, §4.3, §4.6; readings W42).
+    AdvancedScreen,
     /// fam extension `Vapour Shroud`: the Phalon shroud, a level-2 screen
     /// while it works (readings W38).
     VapourShroud,
@@ -600,6 +604,7 @@ impl SystemKind {
             FireControl if ft2 => "FireCon",
             FireControl => "FCS",
             ScreenGenerator => "Screen Generator",
+            AdvancedScreen => "Advanced Screen Generator",
             VapourShroud => "Vapour Shroud",
             ReflexField => "Reflex Field",
             Adfc => "ADFC",

@@ -830,7 +830,7 @@ fn armour(cx: &mut Cx<'_>, f: &RawField) -> Option<Armour> {
 /// The system types of a profile as they are usually written (every one
 /// read by [`system_kind`]), for suggestions.
 pub fn system_names(profile: Profile) -> Vec<String> {
-    const SHARED: [&str; 31] = [
+    const SHARED: [&str; 32] = [
         "Needle Beam",
         "Ortillery",
         "Pulse Torpedo",
@@ -862,6 +862,7 @@ pub fn system_names(profile: Profile) -> Vec<String> {
         "Multiple Kinetic Penetrator Pack",
         "Scattergun",
         "Vapour Shroud",
+        "Advanced Screen Generator",
     ];
     const BEAM_FAMILY: [&str; 4] = ["Gatling Battery", "Twin Particle Array", "Meson Projector", "Pulser"];
     const FB1: [&str; 11] = [
@@ -1006,6 +1007,7 @@ pub fn system_kind(name: &str, profile: Profile) -> Result<SystemKind, Option<Pr
         "mkp" | "multiple kinetic penetrator pack" => Some(Mkp),
         "scattergun" => Some(Scattergun),
         "vapour shroud" | "vapor shroud" => Some(VapourShroud),
+        "advanced screen generator" | "advanced screen" => Some(AdvancedScreen),
         "gatling battery" => Some(GatlingBattery),
         "twin particle array" => Some(TwinParticleArray),
         "meson projector" => Some(MesonProjector),

@@ -28,6 +28,7 @@ mod plasma;
 mod readme;
 mod resolve;
 mod roundtrip;
+mod screens;
 mod support;
 mod switches;
 mod tune;

@@ -176,7 +176,7 @@ impl DcKind {
             DcKind::Ftl => *kind == K::Ftl,
             DcKind::FireControl => *kind == K::FireControl,
             DcKind::Adfc => *kind == K::Adfc,
-            DcKind::Screen => matches!(kind, K::ScreenGenerator | K::VapourShroud),
+            DcKind::Screen => matches!(kind, K::ScreenGenerator | K::AdvancedScreen | K::VapourShroud),
             DcKind::Sensor => matches!(kind, K::Sensors | K::EnhancedSensors | K::SuperiorSensors),
             DcKind::Beam => matches!(kind, K::Beam { .. }) || assess::is_beam_family(kind),
             DcKind::Torpedo => matches!(kind, K::PulseTorpedo { .. } | K::KGun { .. }),
