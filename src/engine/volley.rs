@@ -1374,12 +1374,17 @@ fn graser_attack<S: Sink>(
             hits.push(d);
         }
     }
-    for _ in 0..points.penetrating {
-        let d = damage_die(&mut tap);
-        total += d;
-        scratch.pending[target].1 += d;
-        if S::RECORDS {
-            reroll_hits.push(d);
+    // Reroll hits by generation, so that layered armour takes each one
+    // layer deeper (readings W33).
+    for (g, &n) in points.generations.iter().enumerate() {
+        for _ in 0..n {
+            let d = damage_die(&mut tap);
+            total += d;
+            scratch.pending[target].1 += d;
+            scratch.reroll_generations[target][g] += d;
+            if S::RECORDS {
+                reroll_hits.push(d);
+            }
         }
     }
     let damage_faces = tap.take();
@@ -1433,11 +1438,20 @@ fn plasma_attack<S: Sink>(
         normal += plasma_hits(apply_drm(face, drm), screen);
         rerolls += u32::from(face == 6);
     }
+    // Rerolls generation by generation (the 6s of one generation roll the
+    // next), so that layered armour takes each one layer deeper (W33).
+    let mut generation = 0;
     while rerolls > 0 {
-        rerolls -= 1;
-        let face = dice.roll_d6(&mut tap, Purpose::Beam, Pile::Reroll);
-        penetrating += plasma_hits(face, 0);
-        rerolls += u32::from(face == 6);
+        let mut next = 0;
+        for _ in 0..rerolls {
+            let face = dice.roll_d6(&mut tap, Purpose::Beam, Pile::Reroll);
+            let hits = plasma_hits(face, 0);
+            penetrating += hits;
+            scratch.reroll_generations[target][generation] += hits;
+            next += u32::from(face == 6);
+        }
+        rerolls = next;
+        generation = (generation + 1).min(REROLL_GENERATIONS - 1);
     }
     let faces = tap.take();
     let reroll_faces = std::mem::take(&mut tap.rerolls);

@@ -26,9 +26,10 @@ const FCS: SystemId = 0;
 const BEAM: SystemId = 1;
 const TORPEDO: SystemId = 2;
 const K_GUN: SystemId = 3;
+const PLASMA_CANNON: SystemId = 4;
 
 /// A raider (Fire Control #0, a class-3 beam #1, a pulse torpedo #2, a
-/// class-3 K-gun #3, all forward) and a target with `armour` and four rows
+/// class-3 K-gun #3, a class-2 plasma cannon #4, all forward) and a target with `armour` and four rows
 /// of 15 hull boxes, so no Volley here completes a row (no threshold dice).
 fn records(armour: &str) -> gzf::GzfFile {
     let text = format!(
@@ -36,6 +37,7 @@ fn records(armour: &str) -> gzf::GzfFile {
          Damage-Track: OOOOOOOOOO OOOOOOOOOO OOOOOOOOOO OOOOOOOOOO\n\n\
          System: FCS\n\nSystem: Class 3 Battery\nFiring-Arc: F\n\n\
          System: Pulse Torpedo\nFiring-Arc: F\n\nSystem: Class 3 K-Gun\nFiring-Arc: F\n\n\
+         System: Class 2 Plasma Cannon\nFiring-Arc: F\n\n\
          Ship: Target\nMass: 100\nThrust-Rating: 4\nArmour: {armour}\n\
          Damage-Track: OOOOOOOOOOOOOOO OOOOOOOOOOOOOOO OOOOOOOOOOOOOOO OOOOOOOOOOOOOOO\n"
     );
@@ -536,4 +538,18 @@ fn the_ship_sheet_shows_the_layers() {
         sheet.contains("Armour      O O / - O O O   (5 of 6 left in 2 layers, outermost first)"),
         "{sheet}"
     );
+}
+
+/// A plasma cannon's reroll hits go one layer deeper per generation too
+/// (readings W25, W33). At 10 MU two dice: 6 and 3 score 4 + 1 = 5 normal
+/// (shell 4, inner 1); the 6 rerolls a 6 (generation 1: 4 hits, into the
+/// inner layer), which rerolls a 5 (generation 2: 3 hits, past the inner
+/// layer into the hull). Shell 4, inner 5, hull 3.
+#[test]
+fn plasma_cannon_rerolls_land_one_layer_deeper_per_generation() {
+    let mut b = battle(SHELL_4_8, 10);
+    scripted(&mut b, &[PLASMA_CANNON], &[50, 6, 3, 6, 5]);
+    let t = &b.units[1];
+    assert_eq!(lost(t), [4, 5]);
+    assert_eq!(t.hull_lost, 3);
 }
