@@ -450,6 +450,9 @@ pub struct Arsenal {
     /// Mass-weighted share of its Units whose vapour shroud screens their
     /// own fire (reading W38): it meets at least a level-2 screen.
     pub shrouded: f64,
+    /// Mass-weighted share of Units by advanced screen level 0, 1, 2
+    /// (W42); all zero reads as unscreened.
+    pub advanced: [f64; 3],
     /// Working needle beams by Evasion Points ignored.
     pub needles: [u32; 3],
     /// Working beam-family weapons (grasers, phasers, heavy grasers,
@@ -499,6 +502,7 @@ impl Arsenal {
         let mut pd_mass = 0.0;
         let mut screen_mass = [0.0; 3];
         let mut shrouded_mass = 0.0;
+        let mut advanced_mass = [0.0; 3];
         for &u in &battle.formations[f].units {
             let unit = &battle.units[u];
             if !unit.active() || unit.is_craft() {
@@ -509,6 +513,7 @@ impl Arsenal {
             let m = f64::from(unit.mass.max(1));
             mass += m;
             screen_mass[usize::from(unit.screen_level().min(2))] += m;
+            advanced_mass[usize::from(unit.advanced_screen_level().min(2))] += m;
             if battle.rules.vapour_shroud_own_fire && unit.shrouded() {
                 shrouded_mass += m;
             }
@@ -521,6 +526,7 @@ impl Arsenal {
         if mass > 0.0 {
             a.pd_kills = pd_mass / mass;
             a.shrouded = shrouded_mass / mass;
+            a.advanced = advanced_mass.map(|m| m / mass);
             for (s, m) in screen_mass.iter().enumerate() {
                 a.screens[s] = m / mass;
             }
@@ -570,6 +576,29 @@ impl Arsenal {
                 }
             }
         }
+    }
+
+    /// Mean points of one torpedo or missile damage d6 against these Units:
+    /// each advanced screen level takes one off the die (W42).
+    pub fn d6_through(&self) -> f64 {
+        let total: f64 = self.advanced.iter().sum();
+        if total <= 0.0 {
+            return D6_MEAN;
+        }
+        let mean = |level: u32| (1..=6u32).map(|f| f64::from(f.saturating_sub(level))).sum::<f64>() / 6.0;
+        (0..3).map(|a| self.advanced[a] * mean(a as u32)).sum::<f64>() / total
+    }
+
+    /// Mean points of one K-gun hit of `class` against these Units: the
+    /// doubling number lowered by their advanced screen level (W19).
+    pub fn k_gun_hit_through(&self, class: usize) -> f64 {
+        let total: f64 = self.advanced.iter().sum();
+        if total <= 0.0 {
+            return k_gun_hit_mean(class);
+        }
+        let n = class as f64;
+        let behind = |a: usize| n * (1.0 + class.saturating_sub(a).min(5) as f64 / 6.0);
+        (0..3).map(|a| self.advanced[a] * behind(a)).sum::<f64>() / total
     }
 
     /// Has missiles left (salvos, racks or standard heavy missiles).
@@ -755,7 +784,7 @@ impl Firepower {
                 let torpedoes: f64 = row
                     .iter()
                     .enumerate()
-                    .map(|(ignored, &count)| f64::from(count) * hit(ignored) * D6_MEAN)
+                    .map(|(ignored, &count)| f64::from(count) * hit(ignored) * t.d6_through())
                     .sum();
                 let k_guns: f64 = (1..a.k_guns.len())
                     .flat_map(|class| {
@@ -764,7 +793,7 @@ impl Firepower {
                             .enumerate()
                             .map(move |(ignored, &count)| (class, ignored, count))
                     })
-                    .map(|(class, ignored, count)| f64::from(count) * hit(ignored) * k_gun_hit_mean(class))
+                    .map(|(class, ignored, count)| f64::from(count) * hit(ignored) * t.k_gun_hit_through(class))
                     .sum();
                 *m = torpedoes + k_guns;
             }
@@ -933,16 +962,32 @@ pub fn missiles(tables: &DieTables, salvos: f64, heavies: f64, t: &Arsenal, evas
     let through: f64 = (1..=6).map(|m| (f64::from(m) - per_attack).max(0.0)).sum::<f64>() / 6.0;
     // A heavy missile survives each PD die with 2/3.
     let heavy = if heavies > 0.0 {
-        heavies * (2.0_f64 / 3.0).powf(per_attack / PDS_KILLS) * HEAVY_MEAN
+        heavies * (2.0_f64 / 3.0).powf(per_attack / PDS_KILLS) * HEAVY_MEAN * t.d6_through() / D6_MEAN
     } else {
         0.0
     };
-    salvos * through * D6_MEAN + heavy
+    salvos * through * t.d6_through() + heavy
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Behind advanced screens a damage d6 loses the level (W42): 3.5, 2.5
+    /// and 10/6 at levels 0-2, mixed by mass share; a K-3 hit doubles on
+    /// 1-3, 1-2, 1 (3 · (1 + k/6)); no shares read as unscreened.
+    #[test]
+    fn advanced_screens_weigh_torpedo_missile_and_k_gun_dice() {
+        let mut t = Arsenal::default();
+        assert_abs_diff_eq!(t.d6_through(), 3.5);
+        assert_abs_diff_eq!(t.k_gun_hit_through(3), 4.5);
+        t.advanced = [0.0, 1.0, 0.0];
+        assert_abs_diff_eq!(t.d6_through(), 2.5);
+        assert_abs_diff_eq!(t.k_gun_hit_through(3), 4.0, epsilon = 1e-12);
+        t.advanced = [0.5, 0.0, 0.5];
+        assert_abs_diff_eq!(t.d6_through(), (3.5 + 10.0 / 6.0) / 2.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(t.k_gun_hit_through(3), (4.5 + 3.5) / 2.0, epsilon = 1e-12);
+    }
     use approx::{abs_diff_eq, assert_abs_diff_eq};
 
     #[test]
