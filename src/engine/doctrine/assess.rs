@@ -757,7 +757,7 @@ impl Firepower {
             family: [0.0; FAMILY_BANDS],
             reach: 0,
         };
-        fp.add_family(tables, a, t, n);
+        fp.add_family(tables, a, &screens, n);
         for (class, row) in a.beams.iter().enumerate().skip(1) {
             let mean: f64 = row
                 .iter()
@@ -835,15 +835,17 @@ impl Firepower {
         fp
     }
 
-    /// Adds `a`'s beam-family weapons against `t` at Evasion dice index `n`.
-    fn add_family(&mut self, tables: &DieTables, a: &Arsenal, t: &Arsenal, n: usize) {
+    /// Adds `a`'s beam-family weapons against Units behind `screens` (mass
+    /// shares by level, `a`'s own shroud applied, W38) at Evasion dice
+    /// index `n`.
+    fn add_family(&mut self, tables: &DieTables, a: &Arsenal, screens: &[f64; 3], n: usize) {
         for (slot, row) in a.family.iter().enumerate() {
             let per_die: f64 = row
                 .iter()
                 .enumerate()
                 .map(|(ignored, &count)| {
                     let mean: f64 = (0..3)
-                        .map(|s| t.screens[s] * family_die_mean(tables, slot, n, ignored, s))
+                        .map(|s| screens[s] * family_die_mean(tables, slot, n, ignored, s))
                         .sum();
                     f64::from(count) * mean
                 })
