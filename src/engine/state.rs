@@ -669,15 +669,6 @@ impl Unit {
             .any(|s| s.kind == SystemKind::VapourShroud && s.operational())
     }
 
-    /// The screen level fire from this Unit meets at `target`: the
-    /// target's, and at least level 2 when this Unit is shrouded and the
-    /// shroud screens its own fire too (switch `vapour_shroud_own_fire`,
-    /// readings W38).
-    pub fn screen_against(&self, target: &Unit, own_fire: bool) -> u8 {
-        let own = if own_fire && self.shrouded() { 2 } else { 0 };
-        target.screen_level().max(own)
-    }
-
     pub fn fire_controls(&self) -> impl Iterator<Item = usize> + '_ {
         self.systems
             .iter()
@@ -825,6 +816,19 @@ pub struct Battle {
 }
 
 impl Battle {
+    /// The screen level fire from Unit `from` meets at Unit `at`: the
+    /// target's, and at least level 2 when the firing Unit is shrouded and
+    /// its shroud screens its own fire too (switch `vapour_shroud_own_fire`,
+    /// readings W38).
+    pub fn screen_met(&self, from: UnitId, at: UnitId) -> u8 {
+        let own = if self.rules.vapour_shroud_own_fire && self.units[from].shrouded() {
+            2
+        } else {
+            0
+        };
+        self.units[at].screen_level().max(own)
+    }
+
     /// Makes this battle equal to `start` again, reusing its allocations
     /// (names and system lists are not rebuilt): the batch runner resets one
     /// working battle per thread before every run.

@@ -1228,7 +1228,7 @@ fn plasma_bolt<S: Sink>(
         if !touched {
             continue;
         }
-        let screen = battle.units[u].screen_against(&battle.units[t], battle.rules.vapour_shroud_own_fire);
+        let screen = battle.screen_met(u, t);
         let mut faces = Vec::new();
         let mut damage = 0;
         for _ in 0..class {
@@ -1338,7 +1338,7 @@ fn graser_attack<S: Sink>(
     }
     scratch.note_use(u, w, WeaponUse::FIRED);
     let heavy = matches!(battle.units[u].systems[w].kind, SystemKind::HeavyGraser { .. });
-    let screen = battle.units[u].screen_against(&battle.units[target], battle.rules.vapour_shroud_own_fire);
+    let screen = battle.screen_met(u, target);
     let mut tap = Tap::new(sink);
     let points = beam_attack(
         dice,
@@ -1430,7 +1430,7 @@ fn plasma_attack<S: Sink>(
         return;
     }
     scratch.note_use(u, w, WeaponUse::FIRED);
-    let screen = battle.units[u].screen_against(&battle.units[target], battle.rules.vapour_shroud_own_fire);
+    let screen = battle.screen_met(u, target);
     let mut tap = Tap::new(sink);
     let (mut normal, mut penetrating, mut rerolls) = (0, 0, 0u32);
     for _ in 0..n {
@@ -1562,11 +1562,7 @@ fn beam_like<S: Sink>(
         return 0;
     }
     scratch.note_use(u, w, WeaponUse::FIRED);
-    let screen = if screened {
-        battle.units[u].screen_against(&battle.units[target], battle.rules.vapour_shroud_own_fire)
-    } else {
-        0
-    };
+    let screen = if screened { battle.screen_met(u, target) } else { 0 };
     let mut tap = Tap::new(sink);
     let result = beam_attack(
         dice,
