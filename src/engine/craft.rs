@@ -27,7 +27,7 @@ use super::rules::{PilotQualityRule, Rules};
 use super::state::{Battle, Craft, CraftKind, GunboatKind, Rearm, Reserve, SysState};
 use super::tables::{PdTable, beam_dice};
 use super::volley::{DamageKind, Scratch, Tap, WeaponUse, evasion_ignored, room, volley_plot};
-use crate::gzf::model::{FighterBase, FighterModifier, PilotQuality, SystemKind};
+use crate::gzf::model::{FighterBase, PilotQuality, SystemKind};
 
 /// Attack range of fighters (and dogfights), in MU (reading F5).
 pub const FIGHTER_REACH: u32 = 6;
@@ -654,7 +654,9 @@ pub fn fire_at_group<S: Sink>(
             super::volley::stopped(sink, scratch, u, w, "knocked out");
             continue;
         }
-        let drm = -(evasion.saturating_sub(evasion_ignored(sys.arcs)) as i32);
+        // Light fighters are easier to hit: +1 (ft-rules §9.1, readings F40).
+        let light = fighter(&craft(battle, g)).map_or(0, |t| t.light_drm());
+        let drm = light - evasion.saturating_sub(evasion_ignored(sys.arcs)) as i32;
         let kind = sys.kind.clone();
         let (class, torpedo) = match kind {
             SystemKind::Beam { class } => (u32::from(class), None),
@@ -882,7 +884,7 @@ fn run_drm(t: crate::gzf::model::FighterType, torpedoes_spent: bool) -> i32 {
 }
 
 /// DRM of a fighter's dogfight dice (§3.4): the shooter's type and pilot,
-/// the target's Heavy type.
+/// the target's Heavy (−1) or Light (+1) type.
 fn dogfight_drm(rules: &Rules, c: &Craft, target: &Craft) -> i32 {
     let mut drm = 0;
     if let Some(t) = fighter(c) {
@@ -895,8 +897,8 @@ fn dogfight_drm(rules: &Rules, c: &Craft, target: &Craft) -> i32 {
     if pilot(rules, c) == Some(PilotQuality::Turkey) {
         drm -= 1;
     }
-    if fighter(target).is_some_and(|t| t.modifier == Some(FighterModifier::Heavy)) {
-        drm -= 1;
+    if let Some(t) = fighter(target) {
+        drm += t.light_drm() - i32::from(t.heavy());
     }
     drm
 }

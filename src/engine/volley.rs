@@ -1746,15 +1746,14 @@ fn point_defence_and_missiles<S: Sink>(
             let scatter = matches!(kind, SystemKind::Scattergun);
             let formation = battle.units[pu].formation;
             // Against craft: heavy fighters take −1 from PDS (not from
-            // class-1 beams, A35); gunboats die only on a 6.
-            let (gunboat, heavy_fighter) = match battle.units[shot.unit].craft {
+            // class-1 beams, A35), light fighters +1 from every PD die (F40);
+            // gunboats die only on a 6.
+            let (gunboat, heavy_fighter, light_drm) = match battle.units[shot.unit].craft {
                 Some(c) if !shot.is_missile() => match c.kind {
-                    super::state::CraftKind::Gunboat(_) => (true, false),
-                    super::state::CraftKind::Fighter(t) => {
-                        (false, t.modifier == Some(crate::gzf::model::FighterModifier::Heavy))
-                    }
+                    super::state::CraftKind::Gunboat(_) => (true, false, 0),
+                    super::state::CraftKind::Fighter(t) => (false, t.heavy(), t.light_drm()),
                 },
-                _ => (false, false),
+                _ => (false, false, 0),
             };
             let mut tap = Tap::new(sink);
             let kills = if scatter {
@@ -1792,7 +1791,7 @@ fn point_defence_and_missiles<S: Sink>(
                 // A K-1 fires as a PDS at −1, not further reduced against
                 // heavy fighters (ft-rules §5.1, A35; readings W41).
                 let k1 = matches!(kind, SystemKind::KGun { .. });
-                let drm = if k1 || heavy_fighter && !beam1 { -1 } else { 0 };
+                let drm = light_drm - i32::from(k1 || heavy_fighter && !beam1);
                 let result = point_defence(
                     dice,
                     &mut tap,
@@ -1890,18 +1889,26 @@ fn threat_value(battle: &Battle, shot: &MissileShot) -> f64 {
 
 /// Expected kills of one PD weapon against a missile or group threat (for
 /// allocation only): heavy fighters take −1 on PDS dice (7/15 a die),
-/// gunboats die only on a 6.
+/// light fighters +1 on every die, gunboats die only on a 6.
 fn pd_expectation(battle: &Battle, kind: &SystemKind, shot: &MissileShot) -> f64 {
     use super::state::CraftKind;
     match battle.units[shot.unit].craft.map(|c| c.kind) {
         Some(CraftKind::Gunboat(_)) if !shot.is_missile() && matches!(kind, SystemKind::Scattergun) => 0.6,
         Some(CraftKind::Gunboat(_)) if !shot.is_missile() => 1.0 / 6.0,
         Some(CraftKind::Fighter(t))
-            if !shot.is_missile()
-                && t.modifier == Some(crate::gzf::model::FighterModifier::Heavy)
-                && matches!(kind, SystemKind::Pds | SystemKind::Adaf) =>
+            if !shot.is_missile() && t.heavy() && matches!(kind, SystemKind::Pds | SystemKind::Adaf) =>
         {
             7.0 / 15.0
+        }
+        Some(CraftKind::Fighter(t)) if !shot.is_missile() && t.light => {
+            // +1 turns one more initial face into a kill (and a natural 5
+            // into a PDS's two): PDS and K-1 +1/3 a die, class-1 beams +1/6.
+            let bonus = match kind {
+                SystemKind::Scattergun => 0.0,
+                SystemKind::Beam { .. } => 1.0 / 6.0,
+                _ => 1.0 / 3.0,
+            };
+            expected_kills(kind, false) + bonus
         }
         _ => expected_kills(kind, shot.heavy),
     }

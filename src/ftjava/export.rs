@@ -323,7 +323,9 @@ impl Out<'_> {
             let _ = writeln!(self.xml, "            <Race>{}</Race>", escape(&r));
         }
         if let Some(t) = g.fighter_type {
+            // FTJava has no light-fighter type: lost by name (readings F40).
             let name = match (t.modifier, t.base) {
+                _ if t.light => None,
                 (None, FighterBase::Standard) => Some("Standard"),
                 (None, FighterBase::Interceptor) => Some("Interceptor"),
                 (None, FighterBase::Attack) => Some("Attack"),

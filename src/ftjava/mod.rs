@@ -418,7 +418,13 @@ fn fighter_group(cx: &mut Cx, n: Node<'_, '_>) -> (FighterGroup, Option<i64>) {
                     _ => None,
                 };
                 match ty {
-                    Some((modifier, base)) => g.fighter_type = Some(FighterType { modifier, base }),
+                    Some((modifier, base)) => {
+                        g.fighter_type = Some(FighterType {
+                            modifier,
+                            base,
+                            light: false,
+                        })
+                    }
                     None => cx.unmapped(
                         text_span(c),
                         format!("fighter type `{t}`"),

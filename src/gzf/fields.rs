@@ -458,6 +458,33 @@ impl Cx<'_> {
     pub fn fighter_type(&mut self, f: &RawField) -> Option<FighterType> {
         let v = f.value();
         let lower = collapse(&v).to_ascii_lowercase();
+        let Some(rest) = lower.strip_prefix("light ") else {
+            return self.plain_fighter_type(f, &v, &lower);
+        };
+        if self.profile == Profile::Ft2 {
+            self.wrong_profile(f, &v, Profile::Fb1, Some("a type without `Light`".into()));
+            return None;
+        }
+        let t = self.plain_fighter_type(f, &v, rest)?;
+        let fits = matches!(t.modifier, None | Some(FighterModifier::Fast))
+            && match t.base {
+                FighterBase::Interceptor | FighterBase::Attack => true,
+                FighterBase::Standard => t.modifier.is_some(),
+                FighterBase::Torpedo | FighterBase::DronePod => false,
+            };
+        if !fits {
+            self.error(
+                f,
+                format!("`{v}`: light fighters come only as fast, interceptor or attack fighters"),
+                "Light Fast, Light Interceptor, Light Attack (each may be Fast)",
+            );
+            return None;
+        }
+        Some(FighterType { light: true, ..t })
+    }
+
+    /// A fighter type without the `Light` extension.
+    fn plain_fighter_type(&mut self, f: &RawField, v: &str, lower: &str) -> Option<FighterType> {
         let (modifier, rest) = if let Some(r) = lower.strip_prefix("fast ") {
             (Some(FighterModifier::Fast), r)
         } else if let Some(r) = lower.strip_prefix("heavy ") {
@@ -465,7 +492,7 @@ impl Cx<'_> {
         } else if let Some(r) = lower.strip_prefix("long range ") {
             (Some(FighterModifier::LongRange), r)
         } else {
-            (None, lower.as_str())
+            (None, lower)
         };
         let base = match rest {
             "standard" => Some(FighterBase::Standard),
@@ -488,22 +515,27 @@ impl Cx<'_> {
                 return Some(FighterType {
                     modifier: Some(m),
                     base: FighterBase::Standard,
+                    light: false,
                 });
             }
             _ if rest == "drone pod" && self.profile == Profile::Fb1 => {
-                self.wrong_profile(f, &v, Profile::Ft2, None);
+                self.wrong_profile(f, v, Profile::Ft2, None);
                 return None;
             }
             _ => {
                 let expected = match self.profile {
-                    Profile::Fb1 => "[Fast|Heavy|Long Range] Standard|Interceptor|Attack|Torpedo",
+                    Profile::Fb1 => "[Light] [Fast|Heavy|Long Range] Standard|Interceptor|Attack|Torpedo",
                     Profile::Ft2 => "[Fast|Heavy|Long Range] Standard|Interceptor|Attack|Torpedo, or Drone Pod",
                 };
                 self.error(f, format!("`{v}` is not a fighter type"), expected);
                 return None;
             }
         };
-        Some(FighterType { modifier, base })
+        Some(FighterType {
+            modifier,
+            base,
+            light: false,
+        })
     }
 
     pub fn pilot_quality(&mut self, f: &RawField) -> Option<PilotQuality> {

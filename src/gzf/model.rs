@@ -692,11 +692,14 @@ impl SystemKind {
     }
 }
 
-/// Fighter type: an optional modifier and a base type.
+/// Fighter type: an optional modifier and a base type, and whether the
+/// group flies light fighters (fam extension `Light`: 8 craft a group, 4
+/// endurance, every attack on them at +1; ft-rules §9.1, readings F40).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FighterType {
     pub modifier: Option<FighterModifier>,
     pub base: FighterBase,
+    pub light: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -725,12 +728,29 @@ impl FighterType {
             FighterBase::Torpedo => "Torpedo",
             FighterBase::DronePod => "Drone Pod",
         };
-        match self.modifier {
+        let name = match self.modifier {
             None => base.to_string(),
             Some(FighterModifier::Fast) => format!("Fast {base}"),
             Some(FighterModifier::Heavy) => format!("Heavy {base}"),
             Some(FighterModifier::LongRange) => format!("Long Range {base}"),
-        }
+        };
+        if self.light { format!("Light {name}") } else { name }
+    }
+
+    /// Heavy fighters: PD and fighters shooting at them take −1.
+    pub fn heavy(&self) -> bool {
+        self.modifier == Some(FighterModifier::Heavy)
+    }
+
+    /// Craft a group of this type holds: 8 light fighters, else 6.
+    pub fn max_craft(&self) -> u32 {
+        if self.light { 8 } else { 6 }
+    }
+
+    /// The DRM every attack on this type takes for being light (+1,
+    /// ft-rules §9.1): point defence, dogfights and ship fire alike.
+    pub fn light_drm(&self) -> i32 {
+        i32::from(self.light)
     }
 }
 

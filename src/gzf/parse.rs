@@ -1227,6 +1227,7 @@ fn fighter_group(cx: &mut Cx<'_>, block: &RawBlock) -> FighterGroup {
     let mut craft = false;
     let mut status_span = None;
     let mut gunboat_field = None;
+    let mut endurance_field = None;
     for f in &block.fields[1..] {
         // The profiles' examples write `Type:` and `Quality:`.
         let key = match f.key().as_str() {
@@ -1255,17 +1256,7 @@ fn fighter_group(cx: &mut Cx<'_>, block: &RawBlock) -> FighterGroup {
             "pilot-quality" => g.pilot_quality = cx.pilot_quality(f),
             "endurance" => {
                 g.endurance = cx.boxes(f, false);
-                let (lo, hi) = match cx.profile {
-                    Profile::Fb1 => (6, 9),
-                    Profile::Ft2 => (3, 5),
-                };
-                if let Some(n) = g.endurance.as_ref().map(Vec::len).filter(|n| !(lo..=hi).contains(n)) {
-                    cx.error(
-                        f,
-                        format!("{n} endurance boxes"),
-                        format!("{lo} to {hi} endurance boxes (the {} profile)", cx.profile),
-                    );
-                }
+                endurance_field = Some(f);
             }
             "status" => {
                 g.status = cx.status(f).unwrap_or_default();
@@ -1295,6 +1286,9 @@ fn fighter_group(cx: &mut Cx<'_>, block: &RawBlock) -> FighterGroup {
     if !craft {
         missing(cx, block, "Craft", "O O O O O O");
     }
+    if let Some(f) = endurance_field {
+        check_endurance(cx, f, &g);
+    }
     if g.gunboat.is_some() && g.status.launch == Some(Launch::Docked) {
         cx.diags.push(
             Diagnostic::error(
@@ -1313,6 +1307,25 @@ fn fighter_group(cx: &mut Cx<'_>, block: &RawBlock) -> FighterGroup {
     }
     sort_meta(&mut g.meta, MOVING_META);
     g
+}
+
+/// A group's endurance boxes against its profile (FB1 6 to 9, FT2 3 to 5)
+/// or, for light fighters, their 4 (ft-rules §9.1).
+fn check_endurance(cx: &mut Cx<'_>, f: &RawField, g: &FighterGroup) {
+    let light = g.fighter_type.is_some_and(|t| t.light);
+    let (lo, hi) = match cx.profile {
+        _ if light => (4, 4),
+        Profile::Fb1 => (6, 9),
+        Profile::Ft2 => (3, 5),
+    };
+    if let Some(n) = g.endurance.as_ref().map(Vec::len).filter(|n| !(lo..=hi).contains(n)) {
+        let expected = if light {
+            "4 endurance boxes (light fighters)".to_string()
+        } else {
+            format!("{lo} to {hi} endurance boxes (the {} profile)", cx.profile)
+        };
+        cx.error(f, format!("{n} endurance boxes"), expected);
+    }
 }
 
 /// `Rearm: N` (Volleys until the group may launch) or `Rearm: Never`.

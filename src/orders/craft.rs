@@ -20,8 +20,14 @@ use crate::gzf::parse::FieldSpans;
 use crate::gzf::{Item, SystemKind};
 use crate::orders::Record;
 
-/// Most craft fam models in one group (light fighters refused, docs/fighters.md §10).
-const MAX_CRAFT: usize = 6;
+/// What a group flies, for messages: `Light Interceptor fighters`,
+/// `gunboats`.
+fn kind_name(gunboat: Option<GunboatType>, ft: FighterType) -> String {
+    match gunboat {
+        Some(_) => "gunboats".to_string(),
+        None => format!("{} fighters", ft.name()),
+    }
+}
 
 /// A group the records hold: a Fighter-Group block, or a full group implied
 /// by a hangar bay with `Fighter-Type:` and no block (docs/fighters.md §7).
@@ -262,6 +268,7 @@ fn default_cef(t: Option<FighterType>, gunboat: bool, profile: Profile) -> u32 {
     let long = t.is_some_and(|t| t.modifier == Some(FighterModifier::LongRange));
     match (gunboat, profile, long) {
         (true, _, _) => 6,
+        _ if t.is_some_and(|t| t.light) => 4,
         (false, Profile::Fb1, false) => 6,
         (false, Profile::Fb1, true) => 9,
         (false, Profile::Ft2, false) => 3,
@@ -271,7 +278,8 @@ fn default_cef(t: Option<FighterType>, gunboat: bool, profile: Profile) -> u32 {
 
 /// Builds the Unit of a group taking part in the battle (carrier left
 /// unset: the caller links it once every Unit exists). Drone pods and
-/// groups of more than 6 craft are refused here, where they would fight.
+/// groups of more craft than their type holds (6, or 8 light fighters) are
+/// refused here, where they would fight.
 pub(super) fn group_unit(
     files: &mut Files,
     g: &GroupDef,
@@ -312,31 +320,34 @@ pub(super) fn group_unit(
             };
             let bay = &ship.systems[g.bay.unwrap_or(0)];
             let d = default_cef(bay.fighter_type, false, profile);
-            (bay.fighter_type, bay.pilot_quality, 6, 6, d, d, None, None, false, None)
+            let n = bay.fighter_type.map_or(6, |t| t.max_craft());
+            (bay.fighter_type, bay.pilot_quality, n, n, d, d, None, None, false, None)
         }
     };
     let span = |fields: &[&str]| match g.item {
         Some(i) => field_at(spans, g.record, i, fields),
         None => g.at.1.clone(),
     };
-    if boxes as usize > MAX_CRAFT {
+    let ft = fighter_type.unwrap_or(FighterType {
+        modifier: None,
+        base: FighterBase::Standard,
+        light: false,
+    });
+    if boxes > ft.max_craft() {
         files.push(
             g.at.0,
             Diagnostic::error(
                 span(&["craft"]),
+                format!("group `{}` has {boxes} craft boxes", g.name),
                 format!(
-                    "group `{}` has {boxes} craft boxes: light fighters (8 a group) are not modelled",
-                    g.name
+                    "at most {} craft in a group of {}",
+                    ft.max_craft(),
+                    kind_name(gunboat, ft)
                 ),
-                format!("at most {MAX_CRAFT} craft in a group that fights"),
             )
-            .with_help("docs/fighters.md §10: light fighters are left out"),
+            .with_help("a group holds 6 fighters, 8 light ones (`Fighter-Type: Light …`, docs/fighters.md §2)"),
         );
     }
-    let ft = fighter_type.unwrap_or(FighterType {
-        modifier: None,
-        base: FighterBase::Standard,
-    });
     if ft.base == FighterBase::DronePod {
         files.push(
             g.at.0,

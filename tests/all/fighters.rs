@@ -125,7 +125,26 @@ fn craft_unit(name: &str, kind: CraftKind, n: u32) -> Unit {
 }
 
 fn fighters(name: &str, base: FighterBase, modifier: Option<FighterModifier>, n: u32) -> Unit {
-    craft_unit(name, CraftKind::Fighter(FighterType { modifier, base }), n)
+    craft_unit(
+        name,
+        CraftKind::Fighter(FighterType {
+            modifier,
+            base,
+            light: false,
+        }),
+        n,
+    )
+}
+
+/// A group of `n` light fighters (8 a group, 4 endurance).
+fn light(name: &str, base: FighterBase, modifier: Option<FighterModifier>, n: u32) -> Unit {
+    let mut u = fighters(name, base, modifier, n);
+    let c = u.craft.as_mut().unwrap();
+    if let CraftKind::Fighter(t) = &mut c.kind {
+        t.light = true;
+    }
+    (c.boxes, c.cef, c.cef_max) = (8, 4, 4);
+    u
 }
 
 fn standard(name: &str, n: u32) -> Unit {
@@ -849,6 +868,7 @@ fn pd_against_attacking_craft_with_evasion_rerolls() {
             == CraftKind::Fighter(FighterType {
                 modifier: Some(FighterModifier::Heavy),
                 base: FighterBase::Standard,
+                light: false,
             });
         let is_pds = ship.systems[0].kind == SystemKind::Pds;
         let kills = |f: u8| if is_pds { pds_kills(f) } else { beam1_kills(f) };
@@ -1642,4 +1662,104 @@ fn small_craft_hold_the_field_only_for_a_side_without_ships() {
             reason: Reason::Annihilation
         })
     );
+}
+
+// ---- light fighters (readings F40) -------------------------------------------------
+
+/// Every attack on light fighters takes +1 on its first die (ft-rules
+/// §9.1): a PDS at a one-craft light group kills with a natural 3 or more
+/// (2/3; with one Evasion reroll, which reads unmodified, 1 − 1/3 · 1/2);
+/// a class-1 beam in PD mode with a natural 4 or more; a dogfight die at a
+/// group of eight light fighters reads the PDS table one higher; a ship's
+/// beam at the group kills on a natural 5 or 6 (a modified 6).
+#[test]
+fn attacks_on_light_fighters_take_plus_one() {
+    let lf = |n| light("l", FighterBase::Interceptor, None, n);
+    let pds = || hulk("pds", vec![sys(SystemKind::Pds, 6)]);
+    let beam1 = || hulk("beam", vec![sys(SystemKind::Beam { class: 1 }, 6)]);
+    // (defender, Evasion Points, first-die table, exact P(kill))
+    let first_miss = |kills: fn(u8) -> usize| (1..=6u8).filter(|f| kills(modified(*f, 1)) == 0).count() as f64 / 6.0;
+    let pds_first = first_miss(pds_kills);
+    let beam_first = first_miss(beam1_kills);
+    let cases: Vec<(Unit, u32, f64)> = vec![
+        (pds(), 0, 1.0 - pds_first),
+        (pds(), 1, 1.0 - pds_first * 0.5),
+        (beam1(), 0, 1.0 - beam_first),
+    ];
+    assert!(abs_diff_eq!(cases[0].2, 2.0 / 3.0, epsilon = 1e-12));
+    assert!(abs_diff_eq!(cases[1].2, 5.0 / 6.0, epsilon = 1e-12));
+    assert!(abs_diff_eq!(cases[2].2, 1.0 / 2.0, epsilon = 1e-12));
+    let n = cases.len();
+    let mut formations: Vec<(usize, Vec<Unit>)> = cases.iter().map(|c| (0, vec![c.0.clone()])).collect();
+    formations.push((1, (0..n).map(|_| lf(1)).collect()));
+    let start = battle(formations, 6);
+    let mut plots: Vec<Option<FormationPlot>> = Vec::new();
+    let mut prefix = Vec::new();
+    for (i, (ship, ep, _)) in cases.iter().enumerate() {
+        let mut v = craft_plot(u32::from(*ep > 0), vec![]);
+        if matches!(ship.systems[0].kind, SystemKind::Beam { .. }) {
+            v.point_defence = vec![PdOrder {
+                unit: i,
+                weapon: 0,
+                defend: None,
+            }];
+        }
+        plots.push(every(v));
+        if *ep == 1 {
+            prefix.push(4);
+        }
+    }
+    plots.push(every(craft_plot(
+        0,
+        (0..n).map(|i| order(n + i, CraftAction::Attack(i))).collect(),
+    )));
+    let p = plot(plots);
+    let samples = 12_000;
+    let mut killed = vec![0u64; n];
+    sample(&start, &p, &prefix, 0xF1_0040, samples, |b| {
+        for (i, k) in killed.iter_mut().enumerate() {
+            *k += u64::from(craft_left(b, n + i) == 0);
+        }
+    });
+    for (i, (_, _, want)) in cases.iter().enumerate() {
+        assert_rate(
+            &format!("PD case {i} at a light fighter"),
+            killed[i],
+            samples as u64,
+            *want,
+        );
+    }
+
+    // A standard fighter's dogfight die at eight light fighters: DRM +1.
+    let start = battle(vec![(0, vec![lf(8)]), (1, vec![standard("s", 1)])], 6);
+    let p = plot(vec![
+        every(craft_plot(0, vec![])),
+        every(craft_plot(0, vec![order(1, CraftAction::Dogfight(0))])),
+    ]);
+    let mut lost = vec![0u64; 9];
+    sample(&start, &p, &[], 0xF1_0041, 15_000, |b| {
+        lost[(8 - craft_left(b, 0)) as usize] += 1
+    });
+    let exact = die_distribution(1, pds_kills, pds_kills, 8);
+    assert_distribution("one dogfight die at light fighters", &lost, &exact);
+
+    // A ship's class-2 beam at a light group: one die, a modified 6 kills.
+    let ship = hulk(
+        "gunship",
+        vec![sys(SystemKind::FireControl, 0), sys(SystemKind::Beam { class: 2 }, 3)],
+    );
+    let start = battle(vec![(0, vec![ship]), (1, vec![lf(8)])], 6);
+    let p = plot(vec![
+        every(VolleyPlot {
+            fire: vec![fire_at_group(0, 0, 1, 1, &[1])],
+            ..VolleyPlot::default()
+        }),
+        every(craft_plot(0, vec![])),
+    ]);
+    let want = (1..=6u8).filter(|f| modified(*f, 1) == 6).count() as f64 / 6.0;
+    let mut kills = 0u64;
+    sample(&start, &p, &[], 0xF1_0042, 12_000, |b| {
+        kills += u64::from(craft_left(b, 1) == 7)
+    });
+    assert_rate("ship beam at a light group", kills, 12_000, want);
 }

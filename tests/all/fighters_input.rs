@@ -50,8 +50,28 @@ Position-X: 0.0
 Position-Y: 0.0
 ";
 
+/// Light fighters (fam extension `Light`, readings F40): a full group of
+/// eight without a carrier, and one that fills a bay.
+const LIGHT_GZF: &str = "Profile: FB1
+
+Ship: TFP Gnat Nest
+Thrust-Rating: 4
+Damage-Track: OOOO OOOO
+
+System: Hangar Bay
+Fighter-Type: Light Interceptor
+
+Fighter-Group: Midges
+Craft: O O O O O O O -
+Fighter-Type: Light Fast Attack
+Status: Launched
+Position-X: 0.0
+Position-Y: 0.0
+";
+
 fn read_gzf(p: &str) -> Result<SourceFile, String> {
     match p {
+        "light.gzf" => Ok(SourceFile::new(p, LIGHT_GZF)),
         "groups.gzf" => Ok(SourceFile::new(p, GROUPS_GZF)),
         "ft2.gzf" => Ok(SourceFile::new(p, FT2_GZF)),
         _ => std::fs::read_to_string(repo().join("ssd").join(p))
@@ -135,7 +155,8 @@ fn groups_come_from_blocks_and_bays_into_their_formations() {
         cinder.kind,
         CraftKind::Fighter(gzf::FighterType {
             modifier: None,
-            base: FighterBase::Attack
+            base: FighterBase::Attack,
+            light: false,
         })
     );
     assert_eq!((cinder.craft, cinder.boxes, cinder.cef, cinder.cef_max), (6, 6, 6, 6));
@@ -237,12 +258,93 @@ Cruisers = ["MCS Clear Heading"]
             "groups.gzf:3:1: error: group `Lances` has no carrier and is in no Formation",
             "groups.gzf:10:1: error: group `Strays` has no carrier and is in no Formation",
             "ft2.gzf:3:1: error: group `OVM Hayloft/1` is a drone pod: fam has no rules for drone pods",
-            "ft2.gzf:14:1: error: group `Gnats` has 8 craft boxes: light fighters (8 a group) are not modelled",
+            "ft2.gzf:14:1: error: group `Gnats` has 8 craft boxes",
         ]
     );
     // The record itself loads: GZF has drone pods and light fighters.
     let parsed = gzf::parse(FT2_GZF, &ParseOptions::default());
     assert!(!parsed.has_errors());
+}
+
+#[test]
+fn light_fighters_fly_eight_to_a_group_with_four_endurance() {
+    let l = ok(r#"gzf = ["light.gzf", "meridian-compact.gzf"]
+[sides]
+A = ["Nest", "Swarm"]
+B = ["Cruisers"]
+[formations]
+Nest = ["TFP Gnat Nest"]
+Swarm = ["Midges"]
+Cruisers = ["MCS Clear Heading"]
+"#);
+    let midges = l.battle.units[unit(&l, "Midges")].craft.unwrap();
+    assert_eq!(
+        midges.kind,
+        CraftKind::Fighter(gzf::FighterType {
+            modifier: Some(FighterModifier::Fast),
+            base: FighterBase::Attack,
+            light: true,
+        })
+    );
+    assert_eq!((midges.craft, midges.boxes, midges.cef, midges.cef_max), (7, 8, 4, 4));
+    assert_eq!(l.battle.units[unit(&l, "Midges")].thrust, 18, "fast light fighters");
+    let bay = l.battle.units[unit(&l, "TFP Gnat Nest/1")].craft.unwrap();
+    assert_eq!((bay.craft, bay.boxes, bay.cef), (8, 8, 4), "a light bay group is eight");
+    assert!(bay.docked);
+}
+
+#[test]
+fn light_fighter_types_and_endurance_are_checked_at_their_place() {
+    let text = "Profile: FB1
+
+Fighter-Group: A
+Craft: O O O O O O O O
+Fighter-Type: Light Torpedo
+Position-X: 0.0
+Position-Y: 0.0
+
+Fighter-Group: B
+Craft: O O O O O O O O
+Endurance: O O O O O O
+Fighter-Type: Light Interceptor
+Position-X: 0.0
+Position-Y: 0.0
+
+Fighter-Group: C
+Craft: O O O O O O O O
+Fighter-Type: Light Heavy Standard
+Position-X: 0.0
+Position-Y: 0.0
+";
+    let parsed = gzf::parse(text, &ParseOptions::default());
+    let src = SourceFile::new("light.gzf", text);
+    let got: Vec<String> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| {
+            let (l, c) = src.line_col(d.span.start);
+            format!("{l}:{c}: {}", d.message)
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "5:15: `Light Torpedo`: light fighters come only as fast, interceptor or attack fighters",
+            "11:12: 6 endurance boxes",
+            "18:15: `Light Heavy Standard`: light fighters come only as fast, interceptor or attack fighters",
+        ]
+    );
+    let ft2 = gzf::parse(
+        "Profile: FT2\n\nFighter-Group: D\nCraft: O O O O O O O O\nFighter-Type: Light Interceptor\nPosition-X: 0.0\nPosition-Y: 0.0\n",
+        &ParseOptions::default(),
+    );
+    assert!(
+        ft2.diagnostics
+            .iter()
+            .any(|d| d.is_error() && d.message.contains("belongs to the FB1 profile")),
+        "light fighters are an FB1-profile extension"
+    );
 }
 
 /// Every new plot key, legal: launches over two Volleys, a recovery, a
