@@ -1333,6 +1333,12 @@ fn choice_text(b: &Battle, c: &crate::engine::doctrine::Choice, f: usize) -> Str
                 Withdrawal::CannotFight => "it can no longer do damage at any range",
             }
         )),
+        // A base (or a Formation left without thrust) cannot maneuver: the
+        // enemy chooses the range (readings O40).
+        (None, Some(t)) if b.formation_thrust(f) == 0 => parts.push(format!(
+            "holds its position against {} (Thrust 0: the enemy chooses the range)",
+            name(t)
+        )),
         (None, Some(t)) => {
             let word = |m: Maneuver| match m {
                 Maneuver::Close => "closes on",

@@ -690,7 +690,10 @@ impl Unit {
             return 2 * c.craft <= c.boxes;
         }
         let offensive = self.systems.iter().any(|s| s.operational() && is_offensive(&s.kind));
-        self.rows_lost() >= 2 || !offensive || self.fire_controls().next().is_none() || self.thrust == 0
+        self.rows_lost() >= 2
+            || !offensive
+            || self.fire_controls().next().is_none()
+            || self.thrust == 0 && self.original_thrust > 0
     }
 }
 

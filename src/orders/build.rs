@@ -8,6 +8,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
+#[path = "bases.rs"]
+mod bases;
 #[path = "craft.rs"]
 mod craft;
 
@@ -136,6 +138,8 @@ struct FormationDef {
 enum Member {
     Ship(usize, usize),
     Group(usize),
+    /// A base (record, item): one Unit per part (`bases::parts`).
+    Base(usize, usize),
 }
 
 struct ShipRef {
@@ -310,7 +314,7 @@ fn assemble(
 
     // Ship names, unique across the records.
     let mut ships: BTreeMap<String, ShipRef> = BTreeMap::new();
-    let mut bases: BTreeMap<String, usize> = BTreeMap::new();
+    let mut bases: BTreeMap<String, ShipRef> = BTreeMap::new();
     for (r, rec) in records.iter().enumerate() {
         for (i, item) in rec.file.items.iter().enumerate() {
             match item {
@@ -343,7 +347,14 @@ fn assemble(
                     }
                 }
                 Item::Base(b) if !b.name.trim().is_empty() => {
-                    bases.insert(unit_key(&b.name), r);
+                    bases.insert(
+                        unit_key(&b.name),
+                        ShipRef {
+                            record: r,
+                            item: i,
+                            name: b.name.clone(),
+                        },
+                    );
                 }
                 _ => {}
             }
@@ -461,28 +472,36 @@ fn assemble(
                         def.members.push(Member::Group(g));
                         continue;
                     }
-                    let Some(ship) = ships.get(&key) else {
-                        def.complete = false;
-                        let d = if bases.contains_key(&key) {
-                            Diagnostic::error(
-                                u.span(),
-                                format!("`{}` is a base: bases cannot take part in a battle yet", u.get_ref()),
-                                "a ship name",
-                            )
-                        } else {
-                            name_help(
+                    let (ship, member) = match (ships.get(&key), bases.get(&key)) {
+                        (Some(s), _) => (s, Member::Ship(s.record, s.item)),
+                        (None, Some(b)) => {
+                            let Item::Base(base) = &records[b.record].file.items[b.item] else {
+                                continue;
+                            };
+                            if let Some(why) = bases::refusal(base).or_else(|| sector_clash(base, &ships)) {
+                                def.complete = false;
+                                let d = Diagnostic::error(u.span(), why, "a base whose every part has a hull")
+                                    .with_help("docs/readings.md O40: a base fights as one Unit per part");
+                                files.push(SC, d);
+                                continue;
+                            }
+                            (b, Member::Base(b.record, b.item))
+                        }
+                        (None, None) => {
+                            def.complete = false;
+                            let d = name_help(
                                 Diagnostic::error(
                                     u.span(),
                                     format!("no ship named `{}` in the scenario's records", u.get_ref()),
-                                    "a ship name from the GZF files",
+                                    "a ship or base name from the GZF files",
                                 ),
                                 u.get_ref(),
-                                ships.values().map(|s| s.name.as_str()),
-                                "ships loaded",
-                            )
-                        };
-                        files.push(SC, d);
-                        continue;
+                                ships.values().chain(bases.values()).map(|s| s.name.as_str()),
+                                "ships and bases loaded",
+                            );
+                            files.push(SC, d);
+                            continue;
+                        }
                     };
                     if let Some((other, span)) = placed.get(&key) {
                         let at = files.at(SC, SC, span);
@@ -503,7 +522,7 @@ fn assemble(
                         continue;
                     }
                     placed.insert(key, (f, u.span()));
-                    def.members.push(Member::Ship(ship.record, ship.item));
+                    def.members.push(member);
                 }
                 by_name.insert(def.name.clone(), f);
                 defs.push(def);
@@ -705,16 +724,36 @@ fn assemble(
         let side = def.side.unwrap_or(0);
         let mut list = Vec::new();
         for &m in &def.members {
-            let Member::Ship(record, item) = m else {
-                list.push(None);
-                continue;
-            };
-            let Item::Ship(ship) = &records[record].file.items[item] else {
-                continue;
-            };
-            list.push(Some(units.len()));
-            units.push(Unit::from_ship(ship, records[record].file.profile, side, f));
-            origins.push(Origin { record, item });
+            let profile = |r: usize| records[r].file.profile;
+            match m {
+                Member::Group(_) => list.push(None),
+                Member::Ship(record, item) => {
+                    let Item::Ship(ship) = &records[record].file.items[item] else {
+                        continue;
+                    };
+                    list.push(Some(units.len()));
+                    units.push(Unit::from_ship(ship, profile(record), side, f));
+                    origins.push(Origin {
+                        record,
+                        item,
+                        sector: None,
+                    });
+                }
+                Member::Base(record, item) => {
+                    let Item::Base(base) = &records[record].file.items[item] else {
+                        continue;
+                    };
+                    for part in bases::parts(base) {
+                        list.push(Some(units.len()));
+                        units.push(Unit::from_ship(&bases::view(base, part), profile(record), side, f));
+                        origins.push(Origin {
+                            record,
+                            item,
+                            sector: part,
+                        });
+                    }
+                }
+            }
         }
         ids.push(list);
     }
@@ -732,13 +771,17 @@ fn assemble(
                 origins.push(Origin {
                     record: gd.record,
                     item,
+                    sector: None,
                 });
             }
-            if matches!(m, Member::Group(_))
-                || matches!(m, Member::Ship(r, i) if matches!(records[r].file.items[i], Item::Ship(_)))
-            {
-                k += 1;
-            }
+            k += match m {
+                Member::Group(_) => 1,
+                Member::Ship(r, i) => usize::from(matches!(records[r].file.items[i], Item::Ship(_))),
+                Member::Base(r, i) => match &records[r].file.items[i] {
+                    Item::Base(b) => bases::parts(b).len(),
+                    _ => 0,
+                },
+            };
         }
         formations.push(Formation {
             name: def.name.clone(),
@@ -752,8 +795,15 @@ fn assemble(
         let (Some(c), Some(bay)) = (groups[g].carrier, groups[g].bay) else {
             continue;
         };
-        let carrier =
-            (0..units.len()).find(|&x| !units[x].is_craft() && origins[x] == Origin { record: c.0, item: c.1 });
+        let carrier = (0..units.len()).find(|&x| {
+            !units[x].is_craft()
+                && origins[x]
+                    == Origin {
+                        record: c.0,
+                        item: c.1,
+                        sector: None,
+                    }
+        });
         if let (Some(cu), Some(craft)) = (carrier, units[u].craft.as_mut()) {
             craft.carrier = Some((cu, bay));
         }
@@ -1220,6 +1270,20 @@ fn formation_ref(
     let d = name_help(d, name.get_ref(), defs.iter().map(|x| x.name.as_str()), "Formations");
     files.push(file, d);
     None
+}
+
+/// A sector Unit's name (`BASE sector N`) taken by a loaded ship, if one is.
+fn sector_clash(base: &gzf::Base, ships: &BTreeMap<String, ShipRef>) -> Option<String> {
+    bases::parts(base).into_iter().find_map(|part| {
+        let name = bases::part_name(base, part);
+        (part.is_some() && ships.contains_key(&unit_key(&name)))
+            .then(|| format!("base `{}` would fight as `{name}`, and a ship has that name", base.name))
+    })
+}
+
+/// Writes a base part's state back into its record (`Loaded::write_back`).
+pub(super) fn write_back_base(base: &mut gzf::Base, sector: Option<usize>, unit: &Unit) {
+    bases::write_back(base, sector, unit);
 }
 
 /// What the Volley checks look things up in.

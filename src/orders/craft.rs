@@ -72,7 +72,7 @@ pub(super) fn discover(
     record_files: &[usize],
     spans: &[Vec<FieldSpans>],
     ships: &BTreeMap<String, ShipRef>,
-    bases: &BTreeMap<String, usize>,
+    bases: &BTreeMap<String, ShipRef>,
 ) -> Vec<GroupDef> {
     let mut out = Vec::new();
     // Blocks naming each carrier, in record and file order.
@@ -99,7 +99,7 @@ pub(super) fn discover(
                         Diagnostic::error(
                             span,
                             format!("group `{}` names base `{c}` as its carrier", g.id),
-                            "a ship with hangar bays (bases are not Units yet)",
+                            "a ship with hangar bays (fighters are not launched from bases yet, docs/fighters.md §10)",
                         ),
                     ),
                     None => files.push(

@@ -40,11 +40,15 @@ pub struct Record {
     pub file: GzfFile,
 }
 
-/// Where a Unit came from: `records[record].file.items[item]` is its `Item::Ship`.
+/// Where a Unit came from: `records[record].file.items[item]` is its
+/// `Item::Ship`, its `Item::FighterGroup` (a bay group without one: its
+/// carrier's ship), or its `Item::Base`, with `sector` the index of the
+/// base's `Base-Sector:` block the Unit is (`None`: the `Base:` block).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Origin {
     pub record: usize,
     pub item: usize,
+    pub sector: Option<usize>,
 }
 
 /// A validated scenario with its plots.
@@ -103,6 +107,7 @@ impl Loaded {
             match &mut self.records[o.record].file.items[o.item] {
                 Item::Ship(s) if !unit.is_craft() => unit.write_back(s),
                 Item::FighterGroup(g) if unit.is_craft() => unit.write_back_group(g),
+                Item::Base(b) => build::write_back_base(b, o.sector, unit),
                 Item::Ship(_) => match bay_groups.iter_mut().find(|(c, _)| c == o) {
                     Some((_, list)) => list.push(u),
                     None => bay_groups.push((*o, vec![u])),
@@ -155,6 +160,7 @@ impl Loaded {
                 self.origins[u] = Origin {
                     record: carrier.record,
                     item: at + k,
+                    sector: None,
                 };
             }
         }

@@ -1,5 +1,6 @@
 //! All integration tests build into one binary, grouped by area.
 
+mod bases;
 mod batch;
 mod batch_formats;
 mod battle;
