@@ -372,6 +372,7 @@ impl Report<'_> {
                     CraftKind::Fighter(t) => t.name(),
                     CraftKind::Gunboat(GunboatKind::Beam) => "Beam gunboats".to_string(),
                     CraftKind::Gunboat(GunboatKind::Torpedo) => "Torpedo gunboats".to_string(),
+                    CraftKind::Gunboat(GunboatKind::Gatling) => "Gatling gunboats".to_string(),
                 };
                 let state = if u.destroyed {
                     "destroyed".to_string()

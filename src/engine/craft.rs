@@ -34,6 +34,10 @@ pub const FIGHTER_REACH: u32 = 6;
 /// Attack range of gunboats, in MU.
 pub const GUNBOAT_REACH: u32 = 12;
 
+/// A Gatling gunboat rolls six beam dice a boat within this range, two
+/// beyond it (ft-rules §9.2).
+pub const GATLING_SHORT_MU: u32 = 6;
+
 /// A ship beam die at gunboats, a fighter die at gunboats: every die that
 /// scores (4+ on the beam table) kills one boat; a natural 6 rolls again.
 pub const GUNBOAT_KILL: PdTable = PdTable {
@@ -357,12 +361,9 @@ pub fn secondary_moves<S: Sink>(
             continue;
         }
         let start = battle.ranges.get(f, order.target);
-        // Already in reach (gunboats only: 12 MU): no move, no cost.
-        let in_reach = if members().all(|u| is_gunboat(battle, u)) {
-            GUNBOAT_REACH
-        } else {
-            FIGHTER_REACH
-        };
+        // Already where every member does its best (gunboats 12 MU,
+        // Gatling gunboats and fighters 6 MU; F38, F41): no move, no cost.
+        let in_reach = members().map(|u| best_reach(battle, u)).min().unwrap_or(FIGHTER_REACH);
         if order.maneuver == Maneuver::Close && start <= in_reach {
             continue;
         }
@@ -399,6 +400,15 @@ pub fn secondary_moves<S: Sink>(
 fn unit_range(battle: &Battle, a: UnitId, b: UnitId) -> u32 {
     let (fa, fb) = (battle.units[a].formation, battle.units[b].formation);
     if fa == fb { 0 } else { battle.ranges.get(fa, fb) }
+}
+
+/// The range within which a group attacks at its best: a Gatling
+/// gunboat's six dice a boat within 6 MU, other gunboats their reach.
+fn best_reach(battle: &Battle, g: UnitId) -> u32 {
+    match craft(battle, g).kind {
+        CraftKind::Gunboat(GunboatKind::Gatling) => GATLING_SHORT_MU,
+        _ => reach(battle, g),
+    }
 }
 
 fn reach(battle: &Battle, g: UnitId) -> u32 {
@@ -584,7 +594,7 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
                 Shot::Run(s) => (
                     s,
                     match c.kind {
-                        CraftKind::Gunboat(GunboatKind::Beam) => "gunboat attack",
+                        CraftKind::Gunboat(GunboatKind::Beam | GunboatKind::Gatling) => "gunboat attack",
                         CraftKind::Gunboat(GunboatKind::Torpedo) => "torpedo attack",
                         CraftKind::Fighter(t) if t.base == FighterBase::Torpedo && !c.torpedoes_spent => "torpedo run",
                         CraftKind::Fighter(_) => "attack run",
@@ -1016,11 +1026,16 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                         scratch.deal(side, DamageKind::Fighter, normal + penetrating);
                         (ship, "attack run", n, drm)
                     }
-                    CraftKind::Gunboat(GunboatKind::Beam) => {
-                        // Two class-1 beam dice a boat, six arcs (two
+                    CraftKind::Gunboat(kind @ (GunboatKind::Beam | GunboatKind::Gatling)) => {
+                        // Two class-1 beam dice a boat; a Gatling boat six
+                        // within 6 MU, two within 12 (F41). Six arcs (two
                         // Evasion Points ignored).
                         let drm = -(ep.saturating_sub(2) as i32);
-                        let n = 2 * c.craft;
+                        let per_boat = match kind {
+                            GunboatKind::Gatling if range <= GATLING_SHORT_MU => 6,
+                            _ => 2,
+                        };
+                        let n = per_boat * c.craft;
                         let r = beam_attack(
                             dice,
                             &mut tap,
@@ -1159,6 +1174,8 @@ pub fn expected_per_craft(c: &Craft) -> f64 {
     match c.kind {
         CraftKind::Gunboat(GunboatKind::Beam) => 1.6,
         CraftKind::Gunboat(GunboatKind::Torpedo) => 1.75,
+        // 6 beam dice within 6 MU, 2 within 12: the mean of the two.
+        CraftKind::Gunboat(GunboatKind::Gatling) => 3.2,
         CraftKind::Fighter(t) => match t.base {
             FighterBase::Torpedo => 2.5,
             FighterBase::Attack => 17.0 / 15.0,

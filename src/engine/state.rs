@@ -232,6 +232,8 @@ impl CraftKind {
 pub enum GunboatKind {
     Beam,
     Torpedo,
+    /// A Gatling battery a boat: 6 beam dice to 6 MU, 2 to 12 (F41).
+    Gatling,
 }
 
 /// Whether a docked group may launch.

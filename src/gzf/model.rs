@@ -946,6 +946,8 @@ pub enum GroupRearm {
 pub enum GunboatType {
     Beam,
     Torpedo,
+    /// A Gatling battery a boat (ft-rules §9.2, readings F41).
+    Gatling,
 }
 
 impl GunboatType {
@@ -953,6 +955,7 @@ impl GunboatType {
         match self {
             GunboatType::Beam => "Beam",
             GunboatType::Torpedo => "Torpedo",
+            GunboatType::Gatling => "Gatling",
         }
     }
 }

@@ -329,6 +329,8 @@ const SHIP_META: &[FieldSpec] = &[
     spec("Screen-Power", TextType::Integer),
     spec("Weapon-Power", TextType::Integer),
     spec("Log", TextType::Lines),
+    // fam extension: the designer an FTJava record names (docs/import.md).
+    spec("Designer", TextType::Text),
 ];
 const SYSTEM_META: &[FieldSpec] = &[spec("Orders", TextType::Lines), spec("Log", TextType::Lines)];
 const SCENARIO_META: &[FieldSpec] = &[
@@ -1277,7 +1279,14 @@ fn fighter_group(cx: &mut Cx<'_>, block: &RawBlock) -> FighterGroup {
             }
             "rearm" => g.rearm = rearm(cx, f),
             "gunboat" => {
-                g.gunboat = cx.keyword(f, &[("Beam", GunboatType::Beam), ("Torpedo", GunboatType::Torpedo)]);
+                g.gunboat = cx.keyword(
+                    f,
+                    &[
+                        ("Beam", GunboatType::Beam),
+                        ("Torpedo", GunboatType::Torpedo),
+                        ("Gatling", GunboatType::Gatling),
+                    ],
+                );
                 gunboat_field = Some(f.value_span());
             }
             _ => push_meta(cx, &mut g.meta, MOVING_META, f, "Fighter-Group"),

@@ -362,6 +362,7 @@ pub(super) fn group_unit(
     let kind = match gunboat {
         Some(GunboatType::Beam) => CraftKind::Gunboat(GunboatKind::Beam),
         Some(GunboatType::Torpedo) => CraftKind::Gunboat(GunboatKind::Torpedo),
+        Some(GunboatType::Gatling) => CraftKind::Gunboat(GunboatKind::Gatling),
         None => CraftKind::Fighter(ft),
     };
     let docked = match status.and_then(|s| s.launch) {

@@ -1490,6 +1490,74 @@ fn torpedo_gunboats_roll_to_hit_then_damage() {
     assert_eq!(craft_left(&b, 1), 3);
 }
 
+/// Gatling gunboats (ft-rules §9.2, readings F41): six beam dice a boat
+/// within 6 MU, two within 12, on the beam table with natural 6s rolling
+/// again; two boats at 6 MU roll twelve dice, at 10 MU four.
+#[test]
+fn gatling_gunboats_roll_six_dice_a_boat_close_in_and_two_beyond() {
+    let points = |faces: &[u8]| -> u32 { faces.iter().map(|f| beam_points(*f, 0) as u32).sum() };
+    for (range, dice) in [(6, 12usize), (10, 4)] {
+        let mut b = battle(
+            vec![
+                (0, vec![hulk("target", vec![])]),
+                (1, vec![gunboats("saws", GunboatKind::Gatling, 2)]),
+            ],
+            range,
+        );
+        let p = plot(vec![
+            every(VolleyPlot::default()),
+            every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+        ]);
+        // The first dice: 4, 5, 6 (its extra die a 3), then ones.
+        let mut script = vec![4, 5, 6];
+        script.extend(std::iter::repeat_n(1, dice - 3));
+        script.push(3);
+        let rec = scripted_volley(&mut b, &p, &script);
+        let rolls = craft_rolls(&rec);
+        assert_eq!(rolls.len(), 1);
+        assert_eq!(
+            (rolls[0].1, rolls[0].2.len()),
+            ("gunboat attack", dice),
+            "at {range} MU"
+        );
+        let want = points(&script[..dice]) + points(&[3]);
+        assert_eq!(want, 4);
+        assert_eq!(b.units[0].hull_lost, want, "at {range} MU");
+    }
+}
+
+/// A secondary close takes Gatling gunboats within 6 MU, where they roll
+/// six dice a boat (F38, F41); beam gunboats already within their 12 MU stay.
+#[test]
+fn gatling_gunboats_close_to_six_beam_gunboats_stop_at_twelve() {
+    let mut b = battle(
+        vec![
+            (0, vec![hulk("target", vec![])]),
+            (1, vec![gunboats("saws", GunboatKind::Gatling, 1)]),
+            (1, vec![gunboats("boats", GunboatKind::Beam, 1)]),
+        ],
+        10,
+    );
+    let close = Some(ManeuverOrder {
+        target: 0,
+        maneuver: Maneuver::Close,
+    });
+    let p = plot(vec![
+        every(craft_plot(0, vec![])),
+        first_only(VolleyPlot {
+            after: close,
+            ..VolleyPlot::default()
+        }),
+        first_only(VolleyPlot {
+            after: close,
+            ..VolleyPlot::default()
+        }),
+    ]);
+    scripted_exchange(&mut b, &p, &[]);
+    assert_eq!((b.ranges.get(0, 1), b.ranges.get(0, 2)), (1, 10));
+    assert_eq!((cef_left(&b, 1), cef_left(&b, 2)), (5, 6));
+}
+
 /// A scattergun at a gunboat squadron: one beam die, each scoring die
 /// kills one boat (§3.7 table): a 4 kills one.
 #[test]
