@@ -453,10 +453,21 @@ fn emp_projector_records_read_write_and_check() {
         );
         let parsed = gzf::parse(&text, &ParseOptions::default());
         assert!(!parsed.has_errors(), "{profile}: {:?}", parsed.diagnostics);
-        let kinds: Vec<SystemKind> = parsed.file.ships().next().unwrap().systems.iter().map(|s| s.kind.clone()).collect();
+        let kinds: Vec<SystemKind> = parsed
+            .file
+            .ships()
+            .next()
+            .unwrap()
+            .systems
+            .iter()
+            .map(|s| s.kind.clone())
+            .collect();
         assert_eq!(
             kinds,
-            [SystemKind::EmpProjector { class: 3 }, SystemKind::EmpProjector { class: 1 }]
+            [
+                SystemKind::EmpProjector { class: 3 },
+                SystemKind::EmpProjector { class: 1 }
+            ]
         );
         let written = gzf::write(&parsed.file);
         assert!(written.contains("System:           Class 3 EMP Projector"), "{written}");
@@ -523,8 +534,16 @@ fn ftjava_emp_projectors_import_and_round_trip() {
         skip_unmapped: false,
     };
     let exported = ftjava::export::export(&request);
-    assert!(!exported.diagnostics.iter().any(|d| d.is_error()), "{:?}", exported.diagnostics);
-    assert!(exported.xml.contains("<EMPProjector id=\"2\" rating=\"2\""), "{}", exported.xml);
+    assert!(
+        !exported.diagnostics.iter().any(|d| d.is_error()),
+        "{:?}",
+        exported.diagnostics
+    );
+    assert!(
+        exported.xml.contains("<EMPProjector id=\"2\" rating=\"2\""),
+        "{}",
+        exported.xml
+    );
     let back = ftjava::import(&SourceFile::new("back.xml", exported.xml.as_str()), &Options::default());
     assert_eq!(back.gzf, imported.gzf, "FTJava → GZF → FTJava → GZF");
     let bad = xml.replace("rating=\"2\"", "rating=\"9\"");
@@ -576,7 +595,9 @@ fn orders_take_an_emp1_in_point_defence_and_refuse_the_rest() {
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
-        err.contains("Class 2 EMP Projector") && err.contains("cannot fire in point-defence mode") && err.contains("s.toml:"),
+        err.contains("Class 2 EMP Projector")
+            && err.contains("cannot fire in point-defence mode")
+            && err.contains("s.toml:"),
         "{err}"
     );
 }
@@ -611,7 +632,10 @@ fn the_default_commander_fires_emp_projectors_and_the_report_names_the_tests() {
 #[test]
 fn an_emp1_may_not_defend_another_unit() {
     let dir = tempfile::tempdir().unwrap();
-    let records = RECORDS.replace("Ship: Launcher", "Ship: Wingman\nMass: 20\nThrust-Rating: 6\nDamage-Track: O O O O\n\nShip: Launcher");
+    let records = RECORDS.replace(
+        "Ship: Launcher",
+        "Ship: Wingman\nMass: 20\nThrust-Rating: 6\nDamage-Track: O O O O\n\nShip: Launcher",
+    );
     std::fs::write(dir.path().join("ships.gzf"), records).unwrap();
     let path = dir.path().join("s.toml");
     std::fs::write(
@@ -628,7 +652,9 @@ fn an_emp1_may_not_defend_another_unit() {
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("cannot defend `Wingman`") && err.contains("EMP-1s in point-defence mode defend only their own Unit") && err.contains("s.toml:"),
+        err.contains("cannot defend `Wingman`")
+            && err.contains("EMP-1s in point-defence mode defend only their own Unit")
+            && err.contains("s.toml:"),
         "{err}"
     );
 }
