@@ -127,6 +127,13 @@ pub fn readings(b: &Battle) -> Vec<String> {
             }
         ));
     }
+    if carried(&|k| *k == SystemKind::ReflexField) {
+        out.push(
+            "reflex fields are not played yet: a ship carrying one never raises it (it counts only as a system for \
+             threshold and EMP tests)"
+                .to_string(),
+        );
+    }
     let inert = b
         .units
         .iter()
