@@ -40,6 +40,11 @@ pub fn switches(rules: &Rules) -> Vec<String> {
         rules.vapour_shroud_own_fire,
         d.vapour_shroud_own_fire,
     );
+    flag(
+        "emp_advanced_screens",
+        rules.emp_advanced_screens,
+        d.emp_advanced_screens,
+    );
     if rules.pilot_quality != d.pilot_quality {
         let key = |p: PilotQualityRule| match p {
             PilotQualityRule::Off => "off",
@@ -110,6 +115,24 @@ pub fn readings(b: &Battle) -> Vec<String> {
     }
     if carried(&|k| matches!(k, SystemKind::Pulser { setting: None })) {
         out.push("Pulsers with no setting are set by the commander when they first fire (readings W26)".to_string());
+    }
+    if carried(&|k| matches!(k, SystemKind::EmpProjector { .. })) {
+        out.push(format!(
+            "each EMP hit forces one threshold test, on another system each, chosen by a fixed priority, \
+             at +1 per hull row lost this Volley; {} (readings W43-W46, switch emp_advanced_screens)",
+            if b.rules.emp_advanced_screens {
+                "advanced screens stop EMP dice as beam screens"
+            } else {
+                "no screen stops EMP dice"
+            }
+        ));
+    }
+    if carried(&|k| *k == SystemKind::ReflexField) {
+        out.push(
+            "reflex fields are not played yet: a ship carrying one never raises it (it counts only as a system for \
+             threshold and EMP tests)"
+                .to_string(),
+        );
     }
     let inert = b
         .units

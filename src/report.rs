@@ -810,6 +810,70 @@ impl Report<'_> {
                 }
                 self.detail(&s);
             }
+            Event::EmpAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                dice,
+                drm,
+                screen,
+                faces: f,
+                reroll_faces,
+                hits,
+            } => {
+                let mut s = format!(
+                    "{} at {range} MU: {} {}, DRM {drm}, advanced screen {screen}",
+                    self.system(*unit, Some(*weapon)),
+                    if *dice == 1 {
+                        "1 die".to_string()
+                    } else {
+                        format!("{dice} dice")
+                    },
+                    faces(f),
+                );
+                if !reroll_faces.is_empty() {
+                    let _ = write!(s, "; rerolls {}", faces(reroll_faces));
+                }
+                if *hits == 0 {
+                    s.push_str(" → no EMP hit");
+                } else {
+                    let _ = write!(
+                        s,
+                        " → {} (no damage; threshold tests on {}+)",
+                        plural(*hits, "EMP hit"),
+                        crate::engine::volley::emp_needed(*hits)
+                    );
+                }
+                self.detail(&s);
+            }
+            Event::EmpTest {
+                unit,
+                weapon,
+                target,
+                system,
+                face,
+                modifier,
+                needed,
+                lost,
+            } => {
+                if self.section != "Power cores" {
+                    self.section("Thresholds");
+                }
+                let m = if *modifier == 0 {
+                    String::new()
+                } else {
+                    format!(" ({modifier:+} for hull rows lost this Volley)")
+                };
+                self.item(&format!(
+                    "{}: EMP test from {}'s {}: {} d6 {face}{m}, lost on {needed}+{}",
+                    self.unit(*target),
+                    self.unit(*unit),
+                    self.system(*unit, Some(*weapon)),
+                    self.system(*target, *system),
+                    if *lost { " LOST" } else { "" }
+                ));
+            }
             Event::PulserSet {
                 unit,
                 weapon,

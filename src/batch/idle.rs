@@ -72,7 +72,9 @@ pub fn plot_reason(doctrine: &Doctrine, whose: &str, kind: &SystemKind) -> Optio
     }
     if *kind == K::NeedleBeam && !doctrine.use_needles {
         Some(format!("{whose}: use_needles = false"))
-    } else if (*kind == (K::Beam { class: 1 }) || kind.fires_as_pds()) && doctrine.pd == PdMode::Always {
+    } else if (*kind == (K::Beam { class: 1 }) || *kind == (K::EmpProjector { class: 1 }) || kind.fires_as_pds())
+        && doctrine.pd == PdMode::Always
+    {
         Some(format!("{whose}: pd = \"always\""))
     } else {
         None

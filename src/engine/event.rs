@@ -212,6 +212,38 @@ pub enum Event {
         normal: u32,
         penetrating: u32,
     },
+    /// An EMP projector (ft-rules §4.5, readings W43-W46): beam dice as a
+    /// battery of its class, read against advanced screens only (standard
+    /// screens and armour do not stop it), natural 6s rerolling unscreened;
+    /// every point scored is one hit. It does no damage: the hits force
+    /// threshold tests on the target's systems ([`Event::EmpTest`]) in the
+    /// threshold step.
+    EmpAttack {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        range: u32,
+        dice: u32,
+        drm: i32,
+        screen: u8,
+        faces: Vec<u8>,
+        reroll_faces: Vec<u8>,
+        hits: u32,
+    },
+    /// One threshold test an EMP projector's hits force on a system of the
+    /// target (`system: None` is the drive): lost when `face` + `modifier`
+    /// (one per hull row the target lost this Volley) reaches `needed` (6
+    /// for a shot of one hit, 5 for two, 4 for three or more).
+    EmpTest {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        system: Option<SystemId>,
+        face: u8,
+        modifier: i32,
+        needed: u8,
+        lost: bool,
+    },
     /// A Pulser whose record left its setting open is set for the battle
     /// when it first fires (reading W26).
     PulserSet {

@@ -51,6 +51,9 @@ pub struct Rules {
     /// How deep beam reroll damage goes into layered armour (ft-rules
     /// §14 A34, reading O30). Default [`RerollDepth::PerGeneration`].
     pub reroll_depth: RerollDepth,
+    /// Advanced screens stop EMP projector dice as beam screens do
+    /// (reading W43). Default on; off, EMP ignores every screen.
+    pub emp_advanced_screens: bool,
 }
 
 /// The `reroll_depth` switch (reading O30): where the later generations of
@@ -124,6 +127,7 @@ impl Rules {
         plasma_bolt_formation: false,
         vapour_shroud_own_fire: true,
         reroll_depth: RerollDepth::PerGeneration,
+        emp_advanced_screens: true,
     };
 }
 

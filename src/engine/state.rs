@@ -719,6 +719,7 @@ pub fn is_offensive(kind: &SystemKind) -> bool {
             | MesonProjector
             | Pulser { .. }
             | PlasmaCannon { .. }
+            | EmpProjector { .. }
             | Sml
             | Railgun { .. }
             | EnergyPulse

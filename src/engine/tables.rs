@@ -161,6 +161,13 @@ impl PdTable {
         six_kills: 1,
         six_rerolls: false,
     };
+    /// EMP-1 in PD mode vs fighters or salvo missiles: a class-1 beam's
+    /// table without the reroll (ft-rules §5.1; rolled at −1).
+    pub const BEAM1_PLAIN: PdTable = PdTable {
+        kill_from: 5,
+        six_kills: 1,
+        six_rerolls: false,
+    };
     /// Beam-1 (or a fighter) vs a heavy missile: 6 kills it, no reroll.
     pub const BEAM1_VS_HEAVY: PdTable = PdTable {
         kill_from: 6,
@@ -245,7 +252,8 @@ pub fn ap_split(damage: u32, armour_left: u32) -> (u32, u32) {
 /// beams of their class (12 MU bands); heavy grasers their class less one
 /// per further 18 MU band; Gatling batteries 6 to 12 MU; twin particle
 /// arrays 2 to 24 MU; meson projectors 1 to 48 MU; a Pulser by its
-/// setting ([`pulser_dice`]; 0 while it has none).
+/// setting ([`pulser_dice`]; 0 while it has none); EMP projectors as beams
+/// of their class.
 pub fn beam_family_dice(kind: &crate::gzf::model::SystemKind, range_mu: u32) -> u32 {
     use crate::gzf::model::SystemKind::*;
     let within = |dice: u32, reach: u32| if range_mu <= reach { dice } else { 0 };
@@ -256,6 +264,8 @@ pub fn beam_family_dice(kind: &crate::gzf::model::SystemKind, range_mu: u32) -> 
         TwinParticleArray => within(2, 24),
         MesonProjector => within(1, 48),
         Pulser { setting: Some(s) } => pulser_dice(s, range_mu),
+        // Beam dice as a battery of its class (ft-rules §4.5, W43).
+        EmpProjector { class } => beam_dice(u32::from(class), range_mu),
         _ => 0,
     }
 }

@@ -206,6 +206,9 @@ pub struct Scratch {
     pub(super) sap: Vec<(UnitId, u32)>,
     /// Armour-piercing hits (K-guns, MKP) waiting for the Damage step.
     pub(super) ap: Vec<(UnitId, u32)>,
+    /// EMP projector shots that scored (firing Unit, weapon, target, hits),
+    /// whose threshold tests wait for the threshold step (W45).
+    emp: Vec<(UnitId, SystemId, UnitId, u32)>,
     /// Systems destroyed outright (needle beams), applied with the damage.
     kills: Vec<(UnitId, SystemId)>,
     /// Point-defence weapons and the threat (index in `shots`) each defends against.
@@ -300,6 +303,7 @@ impl Scratch {
         room(&mut self.pd_order, systems);
         room(&mut self.sap, 8 * systems);
         room(&mut self.ap, 2 * systems);
+        room(&mut self.emp, systems);
         // The weapon-use record lives across Exchanges: laid out afresh only
         // for a battle of another shape.
         if self.weapon_first.len() != units + 1 || self.weapon_first.last() != Some(&systems) {
@@ -461,6 +465,7 @@ pub fn run_volley<S: Sink>(
     scratch.rows_this_volley.resize(nu, 0);
     scratch.sap.clear();
     scratch.ap.clear();
+    scratch.emp.clear();
     scratch.kills.clear();
     // A launcher that fired last Volley recharges; none carries its charge
     // over from the Exchange before (the records keep none, reading W35).
@@ -484,6 +489,9 @@ pub fn run_volley<S: Sink>(
         if rows > 0 && battle.units[u].active() {
             threshold_check(battle, u, rows, dice, sink);
         }
+    }
+    for i in 0..scratch.emp.len() {
+        emp_tests(battle, scratch.emp[i], &scratch.rows_this_volley, dice, sink);
     }
     // A group docked in a bay lost to a threshold goes with it, whatever
     // damage control does next (docs/fighters.md §2 step 9).
@@ -1091,6 +1099,10 @@ fn fire_weapon<S: Sink>(
             let n = beam_family_dice(&kind, range);
             plasma_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
         }
+        SystemKind::EmpProjector { .. } => {
+            let n = beam_family_dice(&kind, range);
+            emp_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
+        }
         SystemKind::Pulser { setting } => {
             let setting = setting.unwrap_or_else(|| settle_pulser(battle, u, w, range, sink));
             let n = super::tables::pulser_dice(setting, range);
@@ -1404,6 +1416,199 @@ fn graser_attack<S: Sink>(
             hits,
             reroll_hits,
         });
+    }
+}
+
+/// An EMP projector's shot (ft-rules §4.5, FTC §5.4, readings W43-W46):
+/// `n` beam dice with the Evasion DRM, natural 6s rerolling, read against
+/// the target's advanced screens only; every point scored is a hit. No
+/// damage: the shot's hits wait in `Scratch::emp` for the threshold step.
+#[allow(clippy::too_many_arguments)]
+fn emp_attack<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    n: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    if n == 0 {
+        out_of_range(sink, scratch, u, w, "out of range");
+        return;
+    }
+    scratch.note_use(u, w, WeaponUse::FIRED);
+    let screen = if battle.rules.emp_advanced_screens {
+        battle.units[target].advanced_screen_level()
+    } else {
+        0
+    };
+    let mut tap = Tap::new(sink);
+    let result = beam_attack(
+        dice,
+        &mut tap,
+        BeamAttack {
+            dice: n,
+            drm,
+            screen,
+            penetrating: true,
+        },
+    );
+    let faces = tap.take();
+    let reroll_faces = std::mem::take(&mut tap.rerolls);
+    let hits = result.total();
+    if hits > 0 {
+        scratch.emp.push((u, w, target, hits));
+    }
+    if S::RECORDS {
+        sink.event(Event::EmpAttack {
+            unit: u,
+            weapon: w,
+            target,
+            range,
+            dice: n,
+            drm,
+            screen,
+            faces,
+            reroll_faces,
+            hits,
+        });
+    }
+}
+
+/// The number an EMP threshold test must reach for a shot of `hits` hits
+/// (ft-rules §4.5): 6 for one, 5 for two, 4 for three or more.
+pub fn emp_needed(hits: u32) -> u8 {
+    match hits {
+        0 | 1 => 6,
+        2 => 5,
+        _ => 4,
+    }
+}
+
+/// Rank of a system of `unit` as the target of an EMP test, lowest first,
+/// or `None` when EMP cannot test it (working systems only; reading O35,
+/// docs/doctrine.md): Fire Controls while the Unit has a weapon, screens,
+/// weapons (most dice first), the drive (`None` system), fields and cloaks,
+/// ECM and area-defence fire control, FTL, and Fire Controls of an unarmed
+/// Unit last.
+pub fn emp_rank(unit: &Unit, system: Option<SystemId>) -> Option<(u32, u32)> {
+    use SystemKind::*;
+    let Some(s) = system else {
+        return (unit.thrust > 0 && unit.drive_hits < 2).then_some((3, 0));
+    };
+    let sys = &unit.systems[s];
+    if !sys.operational() || (is_one_shot(&sys.kind) && sys.rounds_left() == 0) {
+        return None;
+    }
+    let armed = || {
+        unit.systems.iter().any(|x| {
+            x.kind.is_weapon() && x.state != SysState::Destroyed && !(is_one_shot(&x.kind) && x.rounds_left() == 0)
+        })
+    };
+    Some(match &sys.kind {
+        FireControl if armed() => (0, 0),
+        ScreenGenerator | AdvancedScreen | VapourShroud => (1, 0),
+        k if k.is_weapon() => (2, 10 - emp_weapon_weight(k).min(10)),
+        ReflexField | CloakingField => (4, 0),
+        IndividualEcm | AreaEcm | Adfc => (5, 0),
+        Ftl => (6, 0),
+        FireControl => (7, 0),
+        _ => return None,
+    })
+}
+
+/// How much of a Unit's fire a weapon is, for the EMP priority: its class
+/// where it has one (Gatling batteries 6 dice, twin particle arrays 2),
+/// else 1.
+fn emp_weapon_weight(kind: &SystemKind) -> u32 {
+    use SystemKind::*;
+    match *kind {
+        Beam { class }
+        | KGun { class, .. }
+        | PlasmaBolt { class }
+        | Graser { class }
+        | HeavyGraser { class }
+        | Phaser { class }
+        | PlasmaCannon { class }
+        | EmpProjector { class } => u32::from(class),
+        GatlingBattery => 6,
+        TwinParticleArray => 2,
+        _ => 1,
+    }
+}
+
+/// The system (`None`: the drive) after the one of key `after` in EMP
+/// order, with its key: rank, then record order (the drive first).
+fn next_emp_system(unit: &Unit, after: Option<(u32, u32, usize)>) -> Option<(Option<SystemId>, (u32, u32, usize))> {
+    std::iter::once(None)
+        .chain((0..unit.systems.len()).map(Some))
+        .filter_map(|s| emp_rank(unit, s).map(|(a, b)| (s, (a, b, s.map_or(0, |s| s + 1)))))
+        .filter(|(_, key)| after.is_none_or(|k| *key > k))
+        .min_by_key(|(_, key)| *key)
+}
+
+/// The threshold tests of one EMP shot (firing Unit, weapon, target, hits;
+/// readings W44-W46): one test per hit, each on another system in
+/// [`emp_rank`] order (a shot with more hits than such systems wastes the
+/// rest), at [`emp_needed`] with +1 per hull row the target lost this
+/// Volley. A system that fails is damaged (damage control may repair it);
+/// a drive that fails takes a drive hit.
+fn emp_tests<S: Sink>(
+    battle: &mut Battle,
+    (u, w, target, hits): (UnitId, SystemId, UnitId, u32),
+    rows_this_volley: &[u32],
+    dice: &mut Dice,
+    sink: &mut S,
+) {
+    let unit = &mut battle.units[target];
+    if !unit.active() {
+        return;
+    }
+    let needed = emp_needed(hits);
+    let modifier = i32::try_from(rows_this_volley[target]).unwrap_or(i32::MAX);
+    // The systems follow one another in [`emp_rank`] order; no test
+    // changes the rank of a system not yet tested, so this is the order the
+    // attacker assigns them in before rolling.
+    let mut after = None;
+    for _ in 0..hits {
+        let Some((system, key)) = next_emp_system(unit, after) else {
+            break;
+        };
+        after = Some(key);
+        let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
+        let lost = i32::from(face).saturating_add(modifier) >= i32::from(needed);
+        if lost {
+            match system {
+                Some(s) => unit.systems[s].state = SysState::Damaged,
+                None => {
+                    unit.drive_hits += 1;
+                    unit.drive_damaged = true;
+                    unit.thrust = drive_thrust(unit.original_thrust, unit.drive_hits);
+                }
+            }
+        }
+        if S::RECORDS {
+            sink.event(Event::EmpTest {
+                unit: u,
+                weapon: w,
+                target,
+                system,
+                face,
+                modifier,
+                needed,
+                lost,
+            });
+            if lost && system.is_none() {
+                sink.event(Event::DriveHit {
+                    unit: target,
+                    thrust: unit.thrust,
+                });
+            }
+        }
     }
 }
 
@@ -1742,7 +1947,10 @@ fn point_defence_and_missiles<S: Sink>(
             }
             scratch.note_use(pu, pw, WeaponUse::FIRED);
             let kind = &battle.units[pu].systems[pw].kind;
-            let beam1 = matches!(kind, SystemKind::Beam { class: 1 });
+            // An EMP-1 defends as a class-1 beam without the reroll, at −1
+            // (ft-rules §5.1, readings W47).
+            let emp1 = matches!(kind, SystemKind::EmpProjector { .. });
+            let beam1 = matches!(kind, SystemKind::Beam { class: 1 }) || emp1;
             let scatter = matches!(kind, SystemKind::Scattergun);
             let formation = battle.units[pu].formation;
             // Against craft: heavy fighters take −1 from PDS (not from
@@ -1785,13 +1993,14 @@ fn point_defence_and_missiles<S: Sink>(
                     _ if gunboat => super::craft::SIX_KILLS_ONE,
                     (false, false) => PdTable::PDS,
                     (false, true) => PdTable::PDS_VS_HEAVY,
+                    (true, false) if emp1 => PdTable::BEAM1_PLAIN,
                     (true, false) => PdTable::BEAM1,
                     (true, true) => PdTable::BEAM1_VS_HEAVY,
                 };
                 // A K-1 fires as a PDS at −1, not further reduced against
                 // heavy fighters (ft-rules §5.1, A35; readings W41).
                 let k1 = matches!(kind, SystemKind::KGun { .. });
-                let drm = light_drm - i32::from(k1 || heavy_fighter && !beam1);
+                let drm = light_drm - i32::from(k1 || emp1 || heavy_fighter && !beam1);
                 let result = point_defence(
                     dice,
                     &mut tap,
@@ -1923,6 +2132,9 @@ fn expected_kills(kind: &SystemKind, heavy: bool) -> f64 {
         // PDS at −1: natural 5 and 6 kill one, a 6 rerolls (0.8 a reroll).
         (SystemKind::KGun { .. }, false) => 2.8 / 6.0,
         (SystemKind::KGun { .. }, true) => 1.0 / 6.0,
+        // A class-1 beam's table at −1 without the reroll: only a 6 kills.
+        (SystemKind::EmpProjector { .. }, false) => 1.0 / 6.0,
+        (SystemKind::EmpProjector { .. }, true) => 0.0,
         (_, false) => 0.8,
         (_, true) => 1.0 / 3.0,
     }
@@ -1938,8 +2150,11 @@ fn may_cover(battle: &Battle, pu: UnitId, pw: SystemId, target: UnitId, covered:
     if unit.formation != battle.units[target].formation {
         return false;
     }
-    if matches!(unit.systems[pw].kind, SystemKind::Beam { .. } | SystemKind::KGun { .. }) {
-        return false; // class-1 beams and K-1s defend only their own ship
+    if matches!(
+        unit.systems[pw].kind,
+        SystemKind::Beam { .. } | SystemKind::KGun { .. } | SystemKind::EmpProjector { .. }
+    ) {
+        return false; // class-1 beams, K-1s and EMP-1s defend only their own ship
     }
     // A carrier launching or recovering gives no area defence (F15).
     let adfc = unit

@@ -837,6 +837,7 @@ impl Out<'_> {
             HeavyGraser { class } => (Section::Weapons, "HeavyGraser", Some(u32::from(*class))),
             Phaser { class } => (Section::Weapons, "Phaser", Some(u32::from(*class))),
             PlasmaCannon { class } => (Section::Weapons, "PlasmaCannon", Some(u32::from(*class))),
+            EmpProjector { class } => (Section::Weapons, "EMPProjector", Some(u32::from(*class))),
             GatlingBattery => (Section::Weapons, "GatlingBattery", None),
             TwinParticleArray => (Section::Weapons, "TwinParticleArray", None),
             MesonProjector => (Section::Weapons, "MesonProjector", None),

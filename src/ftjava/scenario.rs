@@ -469,6 +469,7 @@ fn fires_at_ships(kind: &SystemKind) -> bool {
             | MesonProjector
             | Pulser { .. }
             | PlasmaCannon { .. }
+            | EmpProjector { .. }
             | SubmunitionPack
             | Mkp
             | Sml
@@ -488,7 +489,10 @@ fn one_shot(kind: &SystemKind) -> bool {
 }
 
 fn pd_capable(kind: &SystemKind) -> bool {
-    matches!(kind, SystemKind::Pds | SystemKind::Beam { class: 1 }) || kind.fires_as_pds()
+    matches!(
+        kind,
+        SystemKind::Pds | SystemKind::Beam { class: 1 } | SystemKind::EmpProjector { class: 1 }
+    ) || kind.fires_as_pds()
 }
 
 /// A ship's plot from its `FM.Orders`.

@@ -74,7 +74,6 @@ pub const INERT: &[(&str, &str, Section, bool)] = &[
         Section::Weapons,
         true,
     ),
-    ("EMPProjector", "Class {} EMP Projector", Section::Weapons, true),
     ("TransporterBeam", "Class {} Transporter Beam", Section::Weapons, true),
     ("RocketPod", "Rocket Pod", Section::Weapons, false),
     (
@@ -173,6 +172,8 @@ fn default_arcs(kind: &SystemKind) -> Vec<Arc> {
         | TwinParticleArray
         | MesonProjector
         | Pulser { .. } => Arc::FB1.to_vec(),
+        // EMP projectors without arcs: all round, as beams (readings I37).
+        EmpProjector { .. } => Arc::FB1.to_vec(),
         // Launchers and racks, and the plasma bolt launcher (always three
         // adjacent arcs in Fleet Book 2, readings I34).
         Sml | Smr | Missile { .. } | PlasmaBolt { .. } => vec![Arc::Fp, Arc::F, Arc::Fs],
@@ -324,6 +325,7 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         (Section::Weapons, "HeavyGraser") => rated(cx, n, name).map(|class| HeavyGraser { class }),
         (Section::Weapons, "Phaser") => rated(cx, n, name).map(|class| Phaser { class }),
         (Section::Weapons, "PlasmaCannon") => rated(cx, n, name).map(|class| PlasmaCannon { class }),
+        (Section::Weapons, "EMPProjector") => rated(cx, n, name).map(|class| EmpProjector { class }),
         (Section::Weapons, "GatlingBattery") => Some(GatlingBattery),
         (Section::Weapons, "TwinParticleArray") => Some(TwinParticleArray),
         (Section::Weapons, "MesonProjector") => Some(MesonProjector),
@@ -401,6 +403,7 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         KGun { .. } => with(&["rating", "arcs", "rangeIncrement"]),
         PlasmaBolt { .. } => with(&["rating", "arcs"]),
         Graser { .. } | HeavyGraser { .. } | Phaser { .. } | PlasmaCannon { .. } => with(&["rating", "arcs"]),
+        EmpProjector { .. } => with(&["rating", "arcs"]),
         Sml => with(&["arcs", "smmId"]),
         Smm => with(&["capacity"]),
         k if k.is_weapon() && *k != Pds => with(&["arcs"]),
@@ -504,7 +507,7 @@ fn k_gun(cx: &mut Cx, n: Node<'_, '_>) -> Option<SystemKind> {
 }
 
 /// The class of a rated beam-family element (`Graser`, `HeavyGraser`,
-/// `Phaser`, `PlasmaCannon`): `rating` from 1 to 6.
+/// `Phaser`, `PlasmaCannon`, `EMPProjector`): `rating` from 1 to 6.
 fn rated(cx: &mut Cx, n: Node<'_, '_>, element: &str) -> Option<u8> {
     let max = crate::gzf::parse::BEAM_FAMILY_CLASSES;
     match cx.uint_attr(n, "rating", 0..=limits::RATING) {

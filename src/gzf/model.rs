@@ -483,6 +483,12 @@ pub enum SystemKind {
     PlasmaCannon {
         class: u8,
     },
+    /// fam extension `Class N EMP Projector` (ft-rules §4.5, FTC §5.4):
+    /// beam dice as a battery of its class, no damage; each hit forces a
+    /// threshold test on a system of the target (readings W43-W46).
+    EmpProjector {
+        class: u8,
+    },
     /// Heavy missile rack: FB1 `[Standard|EMP|Needle] Missile`, FT2 `Missile`, `EMP Missile`, `Needle Missile`.
     Missile {
         warhead: Warhead,
@@ -586,6 +592,7 @@ impl SystemKind {
             MesonProjector => "Meson Projector",
             Pulser { .. } => "Pulser",
             PlasmaCannon { class } => return format!("Class {class} Plasma Cannon"),
+            EmpProjector { class } => return format!("Class {class} EMP Projector"),
             Missile { warhead } => match warhead {
                 Warhead::Standard => "Missile",
                 Warhead::Emp => "EMP Missile",
@@ -661,6 +668,7 @@ impl SystemKind {
                 | MesonProjector
                 | Pulser { .. }
                 | PlasmaCannon { .. }
+                | EmpProjector { .. }
                 | Missile { .. }
                 | Minelayer
                 | Minesweeper

@@ -916,6 +916,7 @@ pub fn system_names(profile: Profile) -> Vec<String> {
             names.push(format!("Class {class} {weapon}"));
         }
     }
+    names.extend((1..=BEAM_FAMILY_CLASSES).map(|class| format!("Class {class} EMP Projector")));
     names
 }
 
@@ -934,6 +935,7 @@ fn rated_beam_family(lower: &str) -> Option<SystemKind> {
         "heavy graser" => SystemKind::HeavyGraser { class },
         "phaser" => SystemKind::Phaser { class },
         "plasma cannon" => SystemKind::PlasmaCannon { class },
+        "emp projector" => SystemKind::EmpProjector { class },
         _ => return None,
     })
 }

@@ -707,6 +707,7 @@ fn assemble(
                     Some(raw::RawRerollDepth::PerGeneration) => RerollDepth::PerGeneration,
                     Some(raw::RawRerollDepth::NextLayer) => RerollDepth::NextLayer,
                 },
+                emp_advanced_screens: r.emp_advanced_screens.unwrap_or(d.emp_advanced_screens),
                 ..d
             }
         }
@@ -1315,7 +1316,11 @@ fn dedicated_pd(kind: &SystemKind) -> bool {
 fn pd_capable(kind: &SystemKind) -> bool {
     matches!(
         kind,
-        SystemKind::Pds | SystemKind::Adaf | SystemKind::Scattergun | SystemKind::Beam { class: 1 }
+        SystemKind::Pds
+            | SystemKind::Adaf
+            | SystemKind::Scattergun
+            | SystemKind::Beam { class: 1 }
+            | SystemKind::EmpProjector { class: 1 }
     ) || kind.fires_as_pds()
 }
 
@@ -2475,9 +2480,12 @@ impl Cx<'_> {
                 let dname = &self.unit(*d).name;
                 for (s, span) in &weapons {
                     let k1 = matches!(unit.systems[*s].kind, SystemKind::KGun { class: 1, .. });
-                    if matches!(unit.systems[*s].kind, SystemKind::Beam { .. }) || k1 {
+                    let emp1 = matches!(unit.systems[*s].kind, SystemKind::EmpProjector { .. });
+                    if matches!(unit.systems[*s].kind, SystemKind::Beam { .. }) || k1 || emp1 {
                         let why = if k1 {
                             "K-1s in point-defence mode defend only their own Unit (ft-rules §5.2 lists no K-gun for area defence)"
+                        } else if emp1 {
+                            "EMP-1s in point-defence mode defend only their own Unit, as class-1 beams (ft-rules §5.1, §5.2)"
                         } else {
                             "class-1 beams defend only their own Unit (ft-rules §2.3: never area defence)"
                         };

@@ -79,6 +79,7 @@ pub(crate) struct RawRules {
     pub plasma_bolt_formation: Option<bool>,
     pub vapour_shroud_own_fire: Option<bool>,
     pub reroll_depth: Option<RawRerollDepth>,
+    pub emp_advanced_screens: Option<bool>,
 }
 
 /// `reroll_depth = "per_generation" | "next_layer"` (reading O30).

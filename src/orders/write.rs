@@ -530,6 +530,11 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
         r.vapour_shroud_own_fire,
         r.reroll_depth.key()
     );
+    // Later switches are written only when set away from their default
+    // (the default is what an absent key reads as).
+    if r.emp_advanced_screens != crate::engine::rules::Rules::DEFAULT.emp_advanced_screens {
+        let _ = writeln!(out, "emp_advanced_screens = {}", r.emp_advanced_screens);
+    }
     let tubes: Vec<String> = battle
         .units
         .iter()

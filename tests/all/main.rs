@@ -9,6 +9,7 @@ mod cli;
 mod cluster;
 mod doctrine;
 mod doctrine_auto;
+mod emp;
 mod engine;
 mod fighters;
 mod fighters_input;

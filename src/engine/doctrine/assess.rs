@@ -157,7 +157,11 @@ fn plasma_die(penalty: usize, screen: u8) -> f64 {
 const D3_MEAN: f64 = 2.0;
 
 /// Beam-family weapons the [`Arsenal`] counts apart ([`family_slot`]).
-pub const FAMILY_SLOTS: usize = 25;
+pub const FAMILY_SLOTS: usize = 31;
+/// What the commander counts one expected EMP hit as, in damage points
+/// (reading O34, docs/doctrine.md): a hit does no damage but forces a
+/// threshold test on the target's most useful working system.
+pub const EMP_HIT_VALUE: f64 = 1.0;
 /// 6 MU bands [`Firepower`] keeps the beam family's damage in: to 108 MU,
 /// a class-6 heavy graser's reach.
 const FAMILY_BANDS: usize = 18;
@@ -165,7 +169,8 @@ const FAMILY_BANDS: usize = 18;
 /// The [`Arsenal::family`] slot of a beam-family weapon: grasers and
 /// phasers by class (0-5), heavy grasers (6-11), plasma cannons (12-17),
 /// Gatling battery 18, twin particle array 19, meson projector 20, Pulsers
-/// set long, medium, short 21-23, and one left open 24.
+/// set long, medium, short 21-23, one left open 24, and EMP projectors by
+/// class (25-30).
 fn family_slot(kind: &SystemKind) -> Option<usize> {
     let class = |c: u8| usize::from(c.clamp(1, 6)) - 1;
     Some(match *kind {
@@ -185,6 +190,7 @@ fn family_slot(kind: &SystemKind) -> Option<usize> {
             setting: Some(PulserSetting::Short),
         } => 23,
         SystemKind::Pulser { setting: None } => 24,
+        SystemKind::EmpProjector { class: c } => 25 + class(c),
         _ => return None,
     })
 }
@@ -218,6 +224,9 @@ fn slot_kind(slot: usize) -> SystemKind {
         },
         23 => SystemKind::Pulser {
             setting: Some(PulserSetting::Short),
+        },
+        25..=30 => SystemKind::EmpProjector {
+            class: (slot - 24) as u8,
         },
         _ => SystemKind::Pulser { setting: None },
     }
@@ -254,6 +263,7 @@ fn family_die_mean(tables: &DieTables, slot: usize, n: usize, ignored: usize, sc
         0..=5 => tables.beam[n][ignored][screen] * D3_MEAN,
         6..=11 => tables.plain[n][ignored][screen] * D6_MEAN,
         12..=17 => tables.plasma[n][ignored][screen],
+        25..=30 => tables.beam[n][ignored][screen] * EMP_HIT_VALUE,
         _ => tables.beam[n][ignored][screen],
     }
 }
@@ -267,6 +277,7 @@ pub fn family_shot(kind: &SystemKind, range: u32) -> f64 {
         0..=5 => beam_die(0, 0) * D3_MEAN,
         6..=11 => plain_beam_die(0, 0) * D6_MEAN,
         12..=17 => plasma_die(0, 0),
+        25..=30 => beam_die(0, 0) * EMP_HIT_VALUE,
         _ => beam_die(0, 0),
     };
     f64::from(family_dice(kind, range)) * per_die
@@ -447,6 +458,8 @@ pub struct Arsenal {
     pub plasma_dice: [u32; 3],
     /// The battle's `plasma_bolt_formation` reading (W37).
     pub plasma_bolt_formation: bool,
+    /// The battle's `emp_advanced_screens` reading (W43).
+    pub emp_advanced_screens: bool,
     /// Mass-weighted share of its Units whose vapour shroud screens their
     /// own fire (reading W38): it meets at least a level-2 screen.
     pub shrouded: f64,
@@ -496,6 +509,7 @@ impl Arsenal {
             needle_fb1: battle.rules.needle_fb1,
             needle_six_scores: battle.rules.needle_six_scores,
             plasma_bolt_formation: battle.rules.plasma_bolt_formation,
+            emp_advanced_screens: battle.rules.emp_advanced_screens,
             ..Arsenal::default()
         };
         let mut mass = 0.0;
@@ -757,7 +771,13 @@ impl Firepower {
             family: [0.0; FAMILY_BANDS],
             reach: 0,
         };
-        fp.add_family(tables, a, &screens, n);
+        // EMP dice meet advanced screens only (W43), and no shroud.
+        let emp_screens = if a.emp_advanced_screens && t.advanced.iter().sum::<f64>() > 0.0 {
+            t.advanced
+        } else {
+            [1.0, 0.0, 0.0]
+        };
+        fp.add_family(tables, a, &screens, &emp_screens, n);
         for (class, row) in a.beams.iter().enumerate().skip(1) {
             let mean: f64 = row
                 .iter()
@@ -836,10 +856,11 @@ impl Firepower {
     }
 
     /// Adds `a`'s beam-family weapons against Units behind `screens` (mass
-    /// shares by level, `a`'s own shroud applied, W38) at Evasion dice
-    /// index `n`.
-    fn add_family(&mut self, tables: &DieTables, a: &Arsenal, screens: &[f64; 3], n: usize) {
+    /// shares by level, `a`'s own shroud applied, W38), its EMP projectors
+    /// behind `emp` (advanced screens only, W43), at Evasion dice index `n`.
+    fn add_family(&mut self, tables: &DieTables, a: &Arsenal, screens: &[f64; 3], emp: &[f64; 3], n: usize) {
         for (slot, row) in a.family.iter().enumerate() {
+            let screens = if (25..=30).contains(&slot) { emp } else { screens };
             let per_die: f64 = row
                 .iter()
                 .enumerate()

@@ -32,6 +32,15 @@ fn reaches(s: &Sys, range: u32) -> bool {
     }
 }
 
+/// Class-1 beams, and EMP-1s, which defend in the same Volleys (a class-1
+/// beam's table without the reroll, at −1; docs/doctrine.md).
+fn class1_like(kind: &SystemKind) -> bool {
+    matches!(
+        kind,
+        SystemKind::Beam { class: 1 } | SystemKind::EmpProjector { class: 1 }
+    )
+}
+
 /// Whether beam-family weapon `s` defends as a PDS in Volley `v`: it can,
 /// and the choice's saving is at least what it would score at the
 /// Volley's fire range.
@@ -116,7 +125,7 @@ pub(super) fn point_defence(b: &Battle, f: FormationId, c: &Choice, out: &mut Fo
                     .iter()
                     .enumerate()
                     .filter(|(_, s)| {
-                        let class1 = c.pd[v] && matches!(s.kind, SystemKind::Beam { class: 1 });
+                        let class1 = c.pd[v] && class1_like(&s.kind);
                         let scattergun = s.kind == SystemKind::Scattergun && s.operational() && s.rounds_left() > 0;
                         (class1 || defends_as_pds(s, c, v)) && live(s) || scattergun
                     })
@@ -164,7 +173,7 @@ pub(super) fn unit_fire(
             if !(pds || sustained && live(s)) {
                 continue;
             }
-            if c.pd[v] && matches!(s.kind, SystemKind::Beam { class: 1 }) || defends_as_pds(s, c, v) {
+            if c.pd[v] && class1_like(&s.kind) || defends_as_pds(s, c, v) {
                 continue;
             }
             let elsewhere = fc2.is_some() && !reaches(s, range) && second_range.is_some_and(|r| reaches(s, r));
