@@ -93,6 +93,24 @@ pub fn readings(b: &Battle) -> Vec<String> {
             }
         ));
     }
+    if carried(&|k| *k == SystemKind::RocketPod) {
+        out.push(
+            "rocket pods roll to hit before point defence shoots at the rockets that hit, as at salvo missiles (readings W50, W51)"
+                .to_string(),
+        );
+    }
+    if carried(&|k| *k == SystemKind::AntimatterMissile) {
+        out.push(
+            "an antimatter missile loses a die per point-defence kill on the salvo-missile table, each die less standard and advanced screens; a rack exploding on a threshold hurts only its own ship (readings W54, W55)"
+                .to_string(),
+        );
+    }
+    if carried(&|k| *k == SystemKind::BoardingTorpedo) {
+        out.push(
+            "boarding torpedoes score their hull point only: the marines they land are ignored, as fam plays no boarding (readings W56)"
+                .to_string(),
+        );
+    }
     if b.units.iter().any(|u| u.armour_layers.len() > 1) {
         out.push(format!(
             "beam rerolls go {} into layered armour (readings W33, switch reroll_depth)",

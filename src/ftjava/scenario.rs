@@ -471,6 +471,9 @@ fn fires_at_ships(kind: &SystemKind) -> bool {
             | PlasmaCannon { .. }
             | SubmunitionPack
             | Mkp
+            | RocketPod
+            | AntimatterMissile
+            | BoardingTorpedo
             | Sml
             | Smr
             | Missile {
@@ -483,7 +486,12 @@ fn fires_at_ships(kind: &SystemKind) -> bool {
 fn one_shot(kind: &SystemKind) -> bool {
     matches!(
         kind,
-        SystemKind::Smr | SystemKind::SubmunitionPack | SystemKind::Mkp | SystemKind::Missile { .. }
+        SystemKind::Smr
+            | SystemKind::SubmunitionPack
+            | SystemKind::Mkp
+            | SystemKind::Missile { .. }
+            | SystemKind::RocketPod
+            | SystemKind::AntimatterMissile
     )
 }
 

@@ -1285,7 +1285,12 @@ fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
 fn fires_once(kind: &SystemKind) -> bool {
     matches!(
         kind,
-        SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::SubmunitionPack | SystemKind::Mkp
+        SystemKind::Smr
+            | SystemKind::Missile { .. }
+            | SystemKind::SubmunitionPack
+            | SystemKind::Mkp
+            | SystemKind::RocketPod
+            | SystemKind::AntimatterMissile
     )
 }
 
