@@ -641,3 +641,39 @@ fn the_default_commander_fires_pods_in_the_closest_band_and_racks_in_reach() {
     assert!(plotted(&b, POD).is_empty());
     assert!(plotted(&b, ANTIMATTER).is_empty());
 }
+
+// ---- the report ------------------------------------------------------------------------
+
+/// The report names every die the three weapons roll: the rockets'
+/// to-hit dice and their d3s, the PDS die (a miss here), the
+/// antimatter dice, the boarding torpedo's die; and it says the marines
+/// are ignored.
+#[test]
+fn the_report_names_every_die() {
+    use fam::report::{Header, Style, render};
+    let file = records("", "System: PDS\n\n");
+    let before = battle(&file, 6);
+    let mut b = before.clone();
+    // d100; rockets 6, 5 (both hit); antimatter launched; boarding die 4.
+    // PD: the PDS (automatic) goes to the antimatter missile (3 × 3.5 over
+    // 2 × 2 open): die 2, no kill; rockets d6 3 and 6 → 2 and 3;
+    // antimatter dice 1, 2, 3.
+    let faces = [NEAR, 6, 5, 4, 2, 3, 6, 1, 2, 3];
+    let rec = scripted(&mut b, &plot(&[POD, ANTIMATTER, BOARDING], 0), &faces);
+    let header = Header {
+        title: "t".into(),
+        seed: 0,
+        exchange: 1,
+    };
+    let text = render(&header, &before, &b, &rec, Style::Text);
+    for want in [
+        "2 rockets need 2+ with DRM 0, rolled [6 5] → 2 hits",
+        "2 rockets hit, 0 shot down, 2 through: d6 [3 6] read as d3, less 0 (advanced screen) → hits of 2, 3",
+        "detonates with 3d6 [1 2 3], each less 0 (screen) → 6",
+        "needs 2+ with DRM 0, rolled 4 → hit: 1 hull point, armour bypassed (its 2 marines are not played)",
+        "marines they land are ignored",
+    ] {
+        assert!(text.contains(want), "{want}\n{text}");
+    }
+    assert_eq!(b.units[1].hull_lost, 2 + 3 + 6 + 1);
+}
