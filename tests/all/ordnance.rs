@@ -25,6 +25,8 @@ use fam::engine::volley::{Scratch, run_volley};
 use fam::ftjava::{self, Options};
 use fam::gzf::{self, ParseOptions, SystemKind};
 
+use super::support::{fam, repo, text};
+
 // ---- the ships ------------------------------------------------------------------
 
 /// A shooter with two armour boxes, one Fire Control (#0), a rocket pod (#1, forward arc),
@@ -676,4 +678,70 @@ fn the_report_names_every_die() {
         assert!(text.contains(want), "{want}\n{text}");
     }
     assert_eq!(b.units[1].hull_lost, 2 + 3 + 6 + 1);
+}
+
+// ---- they fight ---------------------------------------------------------------------
+
+/// A raider with two rocket pods, an antimatter missile, a boarding torpedo
+/// and a beam battery fights a shipped record 18 MU away in a batch under
+/// the default doctrine: each of the three scores in the damage tally, the
+/// pods and the rack fire in most runs, and the caveats of the table name
+/// the readings.
+#[test]
+fn a_raider_with_the_new_ordnance_fights_in_a_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("raider.gzf");
+    std::fs::write(
+        &record,
+        "Profile: FB1\n\nShip: Raider\nMass: 60\nThrust-Rating: 4\n\
+         Damage-Track: OOOOO OOOOO OOOOO OOOOO\n\n\
+         System: FCS\n\nSystem: FCS\n\n\
+         System: Rocket Pod\nFiring-Arc: FP F FS\n\nSystem: Rocket Pod\nFiring-Arc: FP F FS\n\n\
+         System: Antimatter Missile\nFiring-Arc: FP F FS\n\n\
+         System: Boarding Torpedo\nFiring-Arc: FP F FS\n\n\
+         System: Class 3 Battery\nFiring-Arc: FP F FS\n",
+    )
+    .unwrap();
+    let scenario = dir.path().join("raid.toml");
+    let meridian = repo().join("ssd/meridian-compact.gzf");
+    std::fs::write(
+        &scenario,
+        format!(
+            "title = \"Raid\"\ngzf = [{:?}, {:?}]\nseed = 5\n\n[sides]\nA = [\"Raiders\"]\nB = [\"Heading\"]\n\n\
+             [formations]\nRaiders = [\"Raider\"]\nHeading = [\"MCS Clear Heading\"]\n\n\
+             [[range]]\nbetween = [\"Raiders\", \"Heading\"]\nmu = 18\n\n[victory]\nmax_exchanges = 6\n",
+            record.to_str().unwrap(),
+            meridian.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let o = fam(&["batch", scenario.to_str().unwrap(), "--runs", "100", "--format", "json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let a = v["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "A")
+        .unwrap();
+    for kind in ["rocket", "antimatter_missile", "boarding_torpedo"] {
+        assert!(a["damage_by_kind"][kind].as_f64().unwrap() > 0.1, "{kind}: {a}");
+    }
+    let fired = |name: &str| -> Vec<f64> {
+        v["weapons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|w| w["kind"] == name)
+            .map(|w| w["fired_share"].as_f64().unwrap())
+            .collect()
+    };
+    let pods = fired("Rocket Pod");
+    assert_eq!(pods.len(), 2);
+    assert!(pods.iter().all(|&f| f > 0.5), "{pods:?}");
+    let racks = fired("Antimatter Missile");
+    assert!(racks.len() == 1 && racks[0] > 0.5, "{racks:?}");
+    let table = fam(&["batch", scenario.to_str().unwrap(), "--runs", "10"]);
+    assert!(table.status.success(), "{}", text(&table.stderr));
+    assert!(text(&table.stdout).contains("marines"), "{}", text(&table.stdout));
 }
