@@ -40,6 +40,7 @@ pub fn switches(rules: &Rules) -> Vec<String> {
         rules.vapour_shroud_own_fire,
         d.vapour_shroud_own_fire,
     );
+    flag("antimatter_pd_heavy", rules.antimatter_pd_heavy, d.antimatter_pd_heavy);
     if rules.pilot_quality != d.pilot_quality {
         let key = |p: PilotQualityRule| match p {
             PilotQualityRule::Off => "off",
@@ -100,10 +101,14 @@ pub fn readings(b: &Battle) -> Vec<String> {
         );
     }
     if carried(&|k| *k == SystemKind::AntimatterMissile) {
-        out.push(
-            "an antimatter missile loses a die per point-defence kill on the salvo-missile table, each die less standard and advanced screens; a rack exploding on a threshold hurts only its own ship (readings W54, W55)"
-                .to_string(),
-        );
+        out.push(format!(
+            "an antimatter missile loses a die per point-defence hit on the {} column (readings W54, switch antimatter_pd_heavy), each die less standard and advanced screens; a rack exploding on a threshold hurts only its own ship (W55)",
+            if b.rules.antimatter_pd_heavy {
+                "heavy-missile"
+            } else {
+                "salvo-missile"
+            }
+        ));
     }
     if carried(&|k| *k == SystemKind::BoardingTorpedo) {
         out.push(

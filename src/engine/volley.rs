@@ -772,6 +772,13 @@ impl MissileShot {
         self.weapon != CRAFT_THREAT
     }
 
+    /// Whether point defence reads this threat on the heavy-missile
+    /// column: a heavy missile, or an antimatter missile by the
+    /// `antimatter_pd_heavy` switch (reading W54).
+    pub(super) fn heavy_column(&self, rules: &super::rules::Rules) -> bool {
+        self.heavy || self.payload == Payload::Antimatter && rules.antimatter_pd_heavy
+    }
+
     /// Missiles (or craft) still coming.
     pub(super) fn left(&self) -> u32 {
         self.on_target.saturating_sub(self.killed)
@@ -1964,7 +1971,7 @@ fn point_defence_and_missiles<S: Sink>(
                     kills.min(left)
                 }
             } else {
-                let table = match (beam1, shot.heavy) {
+                let table = match (beam1, shot.heavy_column(&battle.rules)) {
                     _ if gunboat => super::craft::SIX_KILLS_ONE,
                     (false, false) => PdTable::PDS,
                     (false, true) => PdTable::PDS_VS_HEAVY,
@@ -2166,7 +2173,7 @@ fn pd_expectation(battle: &Battle, kind: &SystemKind, shot: &MissileShot) -> f64
         {
             7.0 / 15.0
         }
-        _ => expected_kills(kind, shot.heavy),
+        _ => expected_kills(kind, shot.heavy_column(&battle.rules)),
     }
 }
 

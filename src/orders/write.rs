@@ -530,6 +530,7 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
         r.vapour_shroud_own_fire,
         r.reroll_depth.key()
     );
+    let _ = writeln!(out, "antimatter_pd_heavy = {}", r.antimatter_pd_heavy);
     let tubes: Vec<String> = battle
         .units
         .iter()

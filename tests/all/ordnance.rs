@@ -745,3 +745,115 @@ fn a_raider_with_the_new_ordnance_fights_in_a_batch() {
     assert!(table.status.success(), "{}", text(&table.stderr));
     assert!(text(&table.stdout).contains("marines"), "{}", text(&table.stdout));
 }
+
+// ---- the antimatter_pd_heavy switch ------------------------------------------------
+
+/// By default a PDS die reads the salvo column against an antimatter
+/// missile (4-5 one hit, 6 two and an extra die); with
+/// `antimatter_pd_heavy` the heavy column (5-6 one hit, no extra die).
+#[test]
+fn the_switch_puts_antimatter_on_the_heavy_missile_column() {
+    let file = records("", "System: PDS\n\n");
+    // (the switch, faces after the d100, the hits expected)
+    let cases: [(bool, &[u8], u32); 5] = [
+        (false, &[4, 1, 1], 1),
+        (true, &[4, 1, 1, 1], 0),
+        (true, &[5, 1, 1], 1),
+        (false, &[6, 1, 1], 2),
+        (true, &[6, 1, 1], 1),
+    ];
+    for (switch, faces, hits) in cases {
+        let mut b = battle(&file, 12);
+        b.rules.antimatter_pd_heavy = switch;
+        let mut all = vec![NEAR];
+        all.extend_from_slice(faces);
+        let rec = scripted(&mut b, &plot(&[ANTIMATTER], 0), &all);
+        let d = detonations(&rec);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].0, hits, "{faces:?}, heavy {switch}");
+        assert_eq!(d[0].2.len() as u32, 3 - hits);
+    }
+}
+
+/// Mean damage of an antimatter missile against one PDS, unscreened, under
+/// both readings, sampled against the exact value. The dice left, N, are
+/// 3 less the PD hits (at most 3): salvo column N = 3 (1/2), 2 (1/3), and
+/// after a 6 (two hits) its extra die decides 1 (a miss, 1/2) or 0; heavy
+/// column N = 3 (2/3) or 2 (1/3). The damage is N d6: mean 3.5·E[N],
+/// variance E[N]·35/12 + 3.5²·Var[N].
+#[test]
+fn antimatter_damage_through_one_pds_matches_both_readings() {
+    let salvo: [(u32, f64); 4] = [(3, 0.5), (2, 1.0 / 3.0), (1, 1.0 / 12.0), (0, 1.0 / 12.0)];
+    let heavy: [(u32, f64); 2] = [(3, 2.0 / 3.0), (2, 1.0 / 3.0)];
+    let file = records("", "System: PDS\n\n");
+    for (switch, dist) in [(false, &salvo[..]), (true, &heavy[..])] {
+        let total: f64 = dist.iter().map(|(_, p)| p).sum();
+        assert_abs_diff_eq!(total, 1.0, epsilon = 1e-12);
+        let en: f64 = dist.iter().map(|(n, p)| f64::from(*n) * p).sum();
+        let en2: f64 = dist.iter().map(|(n, p)| f64::from(n * n) * p).sum();
+        let mean = 3.5 * en;
+        let var = en * 35.0 / 12.0 + 3.5 * 3.5 * (en2 - en * en);
+        let runs = 20_000u64;
+        let mut sum = 0.0;
+        for seed in 0..runs {
+            let mut b = battle(&file, 12);
+            b.rules.antimatter_pd_heavy = switch;
+            run_volley(
+                &mut b,
+                &plot(&[ANTIMATTER], 0),
+                0,
+                &mut Dice::new(seed),
+                &mut (),
+                &mut Scratch::default(),
+            );
+            sum += f64::from(b.units[1].hull_lost + b.units[2].hull_lost);
+        }
+        let sample = sum / runs as f64;
+        let bound = 5.0 * var.sqrt() / (runs as f64).sqrt();
+        assert!(
+            (sample - mean).abs() <= bound,
+            "switch {switch}: sample {sample:.4}, exact {mean:.4}, bound {bound:.4}"
+        );
+    }
+    // The figures docs/orders.md gives: 7.875 and 28/3.
+    assert_abs_diff_eq!(3.5 * (1.5 + 2.0 / 3.0 + 1.0 / 12.0), 7.875, epsilon = 1e-12);
+}
+
+/// The switch is read from `[rules]` (default off) and kept in the next
+/// Exchange's scenario by `fam resolve --out`.
+#[test]
+fn the_antimatter_switch_is_read_and_written_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let original = std::fs::read_to_string(repo().join("scenarios/duel.toml")).unwrap();
+    let ssd = format!("{}/", repo().join("ssd").display());
+    let body = |rules: &str| {
+        original
+            .replace("../ssd/", &ssd)
+            .replacen("[sides]", &format!("{rules}[sides]"), 1)
+    };
+    let plain = dir.path().join("plain.toml");
+    std::fs::write(&plain, body("")).unwrap();
+    let set = dir.path().join("set.toml");
+    std::fs::write(&set, body("[rules]\nantimatter_pd_heavy = true\n\n")).unwrap();
+    let load = |p: &std::path::Path| {
+        fam::orders::load_scenario(p, &[], &ParseOptions::default())
+            .unwrap_or_else(|_| panic!("{} loads", p.display()))
+            .battle
+            .rules
+    };
+    assert!(!load(&plain).antimatter_pd_heavy);
+    assert!(load(&set).antimatter_pd_heavy);
+    let out = dir.path().join("next");
+    let run = fam(&[
+        "resolve",
+        set.to_str().unwrap(),
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let next = std::fs::read_to_string(out.join("scenario.toml")).unwrap();
+    assert!(next.contains("\nantimatter_pd_heavy = true\n"), "{next}");
+    assert!(load(&out.join("scenario.toml")).antimatter_pd_heavy);
+}

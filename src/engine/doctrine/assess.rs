@@ -494,6 +494,8 @@ pub struct Arsenal {
     /// W11), for the damage its needle beams deal.
     pub needle_fb1: bool,
     pub needle_six_scores: bool,
+    /// The battle's `antimatter_pd_heavy` reading (W54).
+    pub antimatter_pd_heavy: bool,
 }
 
 impl Arsenal {
@@ -505,6 +507,7 @@ impl Arsenal {
             needle_fb1: battle.rules.needle_fb1,
             needle_six_scores: battle.rules.needle_six_scores,
             plasma_bolt_formation: battle.rules.plasma_bolt_formation,
+            antimatter_pd_heavy: battle.rules.antimatter_pd_heavy,
             ..Arsenal::default()
         };
         let mut mass = 0.0;
@@ -1017,7 +1020,13 @@ pub fn antimatter(a: &Arsenal, t: &Arsenal) -> f64 {
         return 0.0;
     }
     let racks = f64::from(a.antimatter);
-    let per_attack = t.pd_kills / (racks / f64::from(t.ships.max(1))).max(1.0);
+    // On the heavy-missile column a PDS die hits with 1/3, not 0.8 (W54).
+    let column = if t.antimatter_pd_heavy {
+        (1.0 / 3.0) / PDS_KILLS
+    } else {
+        1.0
+    };
+    let per_attack = t.pd_kills * column / (racks / f64::from(t.ships.max(1))).max(1.0);
     let dice = (f64::from(ANTIMATTER_DICE) - per_attack).max(0.0);
     racks * dice * t.antimatter_die_through()
 }
