@@ -45,6 +45,7 @@ pub fn switches(rules: &Rules) -> Vec<String> {
         rules.emp_advanced_screens,
         d.emp_advanced_screens,
     );
+    flag("antimatter_pd_heavy", rules.antimatter_pd_heavy, d.antimatter_pd_heavy);
     if rules.pilot_quality != d.pilot_quality {
         let key = |p: PilotQualityRule| match p {
             PilotQualityRule::Off => "off",
@@ -97,6 +98,28 @@ pub fn readings(b: &Battle) -> Vec<String> {
                 "the acquired Unit only"
             }
         ));
+    }
+    if carried(&|k| *k == SystemKind::RocketPod) {
+        out.push(
+            "rocket pods roll to hit before point defence shoots at the rockets that hit, as at salvo missiles (readings W50, W51)"
+                .to_string(),
+        );
+    }
+    if carried(&|k| *k == SystemKind::AntimatterMissile) {
+        out.push(format!(
+            "an antimatter missile loses a die per point-defence hit on the {} column (readings W54, switch antimatter_pd_heavy), each die less standard and advanced screens; a rack exploding on a threshold hurts only its own ship (W55)",
+            if b.rules.antimatter_pd_heavy {
+                "heavy-missile"
+            } else {
+                "salvo-missile"
+            }
+        ));
+    }
+    if carried(&|k| *k == SystemKind::BoardingTorpedo) {
+        out.push(
+            "boarding torpedoes score their hull point only: the marines they land are ignored, as fam plays no boarding (readings W56)"
+                .to_string(),
+        );
     }
     if b.units.iter().any(|u| u.armour_layers.len() > 1) {
         out.push(format!(

@@ -705,6 +705,122 @@ impl Report<'_> {
                     -drm
                 ));
             }
+            Event::RocketAttack {
+                unit,
+                weapon,
+                target,
+                range,
+                needed,
+                drm,
+                faces: f,
+                hits,
+            } => {
+                let s = match needed {
+                    Some(n) => format!(
+                        "{} at {} ({range} MU, one shot): 2 rockets need {n}+ with DRM {drm}, rolled {} → {} (point defence may still shoot them down)",
+                        self.system(*unit, Some(*weapon)),
+                        self.unit(*target),
+                        faces(f),
+                        plural(*hits, "hit")
+                    ),
+                    None => format!(
+                        "{} at {range} MU: beyond 18 MU, the pod is spent and lost",
+                        self.system(*unit, Some(*weapon))
+                    ),
+                };
+                self.detail(&s);
+            }
+            Event::RocketHits {
+                unit,
+                weapon,
+                target,
+                hit,
+                killed,
+                advanced,
+                faces: f,
+                damage,
+            } => {
+                self.section("Missile attacks");
+                let through = hit.saturating_sub(*killed);
+                let mut s = format!(
+                    "{} {} at {}: {} hit, {killed} shot down, {through} through",
+                    self.unit(*unit),
+                    self.system(*unit, Some(*weapon)),
+                    self.unit(*target),
+                    plural(*hit, "rocket")
+                );
+                if !damage.is_empty() {
+                    let v: Vec<String> = damage.iter().map(u32::to_string).collect();
+                    let _ = write!(
+                        s,
+                        ": d6 {} read as d3, less {advanced} (advanced screen) → hits of {} (semi-armour-piercing)",
+                        faces(f),
+                        v.join(", ")
+                    );
+                }
+                self.item(&s);
+            }
+            Event::AntimatterHits {
+                unit,
+                weapon,
+                target,
+                killed,
+                screen,
+                faces: f,
+                damage,
+            } => {
+                self.section("Missile attacks");
+                let left = crate::engine::tables::ANTIMATTER_DICE.saturating_sub(*killed);
+                let s = if left == 0 {
+                    format!(
+                        "{} {} at {}: 3 point-defence hits neutralise it",
+                        self.unit(*unit),
+                        self.system(*unit, Some(*weapon)),
+                        self.unit(*target)
+                    )
+                } else {
+                    format!(
+                        "{} {} at {}: {} by point defence, detonates with {left}d6 {}, each less {screen} (screen) → {damage}",
+                        self.unit(*unit),
+                        self.system(*unit, Some(*weapon)),
+                        self.unit(*target),
+                        plural(*killed, "hit"),
+                        faces(f)
+                    )
+                };
+                self.item(&s);
+            }
+            Event::BoardingTorpedoAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                needed,
+                drm,
+                face,
+                hit,
+            } => {
+                self.detail(&format!(
+                    "{} at {range} MU: needs {needed}+ with DRM {drm}, rolled {face} → {}",
+                    self.system(*unit, Some(*weapon)),
+                    if *hit {
+                        "hit: 1 hull point, armour bypassed (its 2 marines are not played)"
+                    } else {
+                        "miss"
+                    }
+                ));
+            }
+            Event::RackExplodes {
+                unit,
+                system,
+                face,
+                hull,
+                destroyed,
+            } => self.detail(&format!(
+                "{} explodes on the rack: d6 {face} → {hull} hull (screens and armour ignored){}",
+                self.system(*unit, Some(*system)),
+                if *destroyed { ", the ship is destroyed" } else { "" }
+            )),
             Event::MkpAttack {
                 unit,
                 weapon,

@@ -137,6 +137,8 @@ impl Space {
                         | SystemKind::Missile { .. }
                         | SystemKind::SubmunitionPack
                         | SystemKind::Mkp
+                        | SystemKind::RocketPod
+                        | SystemKind::AntimatterMissile
                 )
             }),
             class1: any(&|k| matches!(k, SystemKind::Beam { class: 1 }) || k.fires_as_pds()),

@@ -60,7 +60,10 @@ pub const NOT_RESOLVED: &str = "fam does not fire this weapon in F&M";
 /// `pd = "always"` keeps class-1 beams defending.
 pub fn plot_reason(doctrine: &Doctrine, whose: &str, kind: &SystemKind) -> Option<String> {
     use SystemKind as K;
-    let ordnance = matches!(kind, K::Sml | K::Smr | K::Missile { .. } | K::SubmunitionPack | K::Mkp);
+    let ordnance = matches!(
+        kind,
+        K::Sml | K::Smr | K::Missile { .. } | K::SubmunitionPack | K::Mkp | K::RocketPod | K::AntimatterMissile
+    );
     match doctrine.use_ordnance {
         Ordnance::Never if ordnance => return Some(format!("{whose}: use_ordnance = false")),
         Ordnance::Auto if ordnance => {

@@ -831,7 +831,7 @@ pub fn intercept<S: Sink>(
         let t_type = fighter(&c).expect("only fighters intercept");
         let drm = i32::from(t_type.base == FighterBase::Interceptor)
             - i32::from(pilot(&battle.rules, &c) == Some(PilotQuality::Turkey));
-        let table = if shot.heavy {
+        let table = if shot.heavy_column(&battle.rules) {
             PdTable::BEAM1_VS_HEAVY
         } else {
             PdTable::BEAM1

@@ -161,6 +161,64 @@ pub enum Event {
         faces: Vec<u8>,
         damage: u32,
     },
+    /// A rocket pod's one shot: a to-hit die per rocket needing `needed`
+    /// (`None`: beyond 18 MU, the pod spent all the same) with the DRM.
+    RocketAttack {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        range: u32,
+        needed: Option<u8>,
+        drm: i32,
+        faces: Vec<u8>,
+        hits: u32,
+    },
+    /// The rockets of a pod that hit, after point defence: each left rolls
+    /// a d6 read as a d3, less the `advanced` screen level, one
+    /// semi-armour-piercing hit.
+    RocketHits {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        hit: u32,
+        killed: u32,
+        advanced: u8,
+        faces: Vec<u8>,
+        damage: Vec<u32>,
+    },
+    /// An antimatter missile's detonation after point defence: a d6 for
+    /// each of its 3 dice not killed, each less the `screen` level; normal
+    /// damage.
+    AntimatterHits {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        killed: u32,
+        screen: u8,
+        faces: Vec<u8>,
+        damage: u32,
+    },
+    /// A boarding torpedo: to-hit on the standard projectile table; a hit
+    /// is 1 hull point bypassing armour (its marines are not played).
+    BoardingTorpedoAttack {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        range: u32,
+        needed: u8,
+        drm: i32,
+        face: u8,
+        hit: bool,
+    },
+    /// An unfired antimatter missile lost to a threshold check explodes on
+    /// its rack: a d6 of hull damage to its own ship.
+    RackExplodes {
+        unit: UnitId,
+        system: SystemId,
+        face: u8,
+        hull: u32,
+        destroyed: bool,
+    },
     /// An MKP's one shot: one die needing 4+ with the DRM (`None`: out of
     /// range, the pack spent all the same); hits of 4 armour-piercing
     /// points each (a natural 6 that hits is two).

@@ -48,6 +48,10 @@ pub struct Rules {
     /// A ship's working vapour shroud screens its own fire as a level-2
     /// screen does (reading W38). Default on.
     pub vapour_shroud_own_fire: bool,
+    /// Point defence shoots at an antimatter missile on the heavy-missile
+    /// column (a PDS die one hit on 5-6, a class-1 beam on 6) instead of
+    /// the salvo-missile column (reading W54, O36). Default off.
+    pub antimatter_pd_heavy: bool,
     /// How deep beam reroll damage goes into layered armour (ft-rules
     /// §14 A34, reading O30). Default [`RerollDepth::PerGeneration`].
     pub reroll_depth: RerollDepth,
@@ -126,6 +130,7 @@ impl Rules {
         needle_six_scores: false,
         plasma_bolt_formation: false,
         vapour_shroud_own_fire: true,
+        antimatter_pd_heavy: false,
         reroll_depth: RerollDepth::PerGeneration,
         emp_advanced_screens: true,
     };

@@ -99,6 +99,8 @@ pub fn is_one_shot(kind: &SystemKind) -> bool {
             | SystemKind::SubmunitionPack
             | SystemKind::Mkp
             | SystemKind::Scattergun
+            | SystemKind::RocketPod
+            | SystemKind::AntimatterMissile
     )
 }
 
@@ -711,6 +713,7 @@ pub fn is_offensive(kind: &SystemKind) -> bool {
             | PulseTorpedo { .. }
             | KGun { .. }
             | PlasmaBolt { .. }
+            | BoardingTorpedo
             | Graser { .. }
             | HeavyGraser { .. }
             | Phaser { .. }

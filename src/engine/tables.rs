@@ -237,6 +237,35 @@ pub fn plasma_bolt_points(face: u8, screen: u8, drm: i32) -> u32 {
     points.max(0) as u32
 }
 
+/// Rockets a rocket pod fires (ft-rules §4.6, FTC §6.7).
+pub const ROCKETS_PER_POD: u32 = 2;
+
+/// Reach of a rocket pod: its third band (readings W50).
+pub const ROCKET_RANGE_MU: u32 = 18;
+
+/// The number a rocket's to-hit die needs at `range`: 2+ to 6 MU, 3+ to
+/// 12, 4+ to 18 (bands closed above, ft-rules §1.5); `None` beyond.
+pub fn rocket_needed(range: u32) -> Option<u8> {
+    match range_band(range, 6) {
+        band @ 1..=3 => Some(band as u8 + 1),
+        _ => None,
+    }
+}
+
+/// Reach of an antimatter missile: 18 MU and the 6 MU final approach F&M
+/// counts for missiles (readings W53).
+pub const ANTIMATTER_RANGE_MU: u32 = 24;
+
+/// Damage dice of an antimatter missile before point defence: 3d6 at the
+/// 1 MU it detonates within; each point-defence hit takes one (W54).
+pub const ANTIMATTER_DICE: u32 = 3;
+
+/// Points of one antimatter damage die behind `screen` levels: one less
+/// per level, never below 0 (ft-rules §4.6, readings W55).
+pub fn antimatter_points(face: u8, screen: u8) -> u32 {
+    u32::from(face.saturating_sub(screen))
+}
+
 /// Armour-piercing damage of one hit on a target with `armour_left` boxes
 /// in its one armour layer (ft-rules §1.4, FTC §4.9, §7.7): one point to
 /// the layer (none when it is gone), the rest to the hull. Returns

@@ -59,11 +59,17 @@ pub enum DamageKind {
     Kinetic,
     /// Plasma bolts.
     PlasmaBolt,
+    /// Rocket pods' rockets.
+    Rocket,
+    /// Antimatter missiles (and racks exploding on their own ship).
+    Antimatter,
+    /// Boarding torpedoes' hull points.
+    BoardingTorpedo,
 }
 
 impl DamageKind {
-    pub const COUNT: usize = 12;
-    pub const ALL: [DamageKind; 12] = [
+    pub const COUNT: usize = 15;
+    pub const ALL: [DamageKind; 15] = [
         DamageKind::Beam,
         DamageKind::Torpedo,
         DamageKind::SalvoMissile,
@@ -76,6 +82,9 @@ impl DamageKind {
         DamageKind::Gunboat,
         DamageKind::Kinetic,
         DamageKind::PlasmaBolt,
+        DamageKind::Rocket,
+        DamageKind::Antimatter,
+        DamageKind::BoardingTorpedo,
     ];
 
     pub fn key(self) -> &'static str {
@@ -92,6 +101,9 @@ impl DamageKind {
             DamageKind::Gunboat => "gunboat",
             DamageKind::Kinetic => "kinetic",
             DamageKind::PlasmaBolt => "plasma_bolt",
+            DamageKind::Rocket => "rocket",
+            DamageKind::Antimatter => "antimatter_missile",
+            DamageKind::BoardingTorpedo => "boarding_torpedo",
         }
     }
 }
@@ -209,6 +221,9 @@ pub struct Scratch {
     /// EMP projector shots that scored (firing Unit, weapon, target, hits),
     /// whose threshold tests wait for the threshold step (W45).
     emp: Vec<(UnitId, SystemId, UnitId, u32)>,
+    /// Hull points that bypass all armour (boarding torpedoes), waiting
+    /// for the Damage step.
+    pub(super) hull_hits: Vec<(UnitId, u32)>,
     /// Systems destroyed outright (needle beams), applied with the damage.
     kills: Vec<(UnitId, SystemId)>,
     /// Point-defence weapons and the threat (index in `shots`) each defends against.
@@ -304,6 +319,7 @@ impl Scratch {
         room(&mut self.sap, 8 * systems);
         room(&mut self.ap, 2 * systems);
         room(&mut self.emp, systems);
+        room(&mut self.hull_hits, systems);
         // The weapon-use record lives across Exchanges: laid out afresh only
         // for a battle of another shape.
         if self.weapon_first.len() != units + 1 || self.weapon_first.last() != Some(&systems) {
@@ -466,6 +482,7 @@ pub fn run_volley<S: Sink>(
     scratch.sap.clear();
     scratch.ap.clear();
     scratch.emp.clear();
+    scratch.hull_hits.clear();
     scratch.kills.clear();
     // A launcher that fired last Volley recharges; none carries its charge
     // over from the Exchange before (the records keep none, reading W35).
@@ -738,6 +755,21 @@ pub(super) struct MissileShot {
     pub(super) heavy: bool,
     pub(super) on_target: u32,
     pub(super) killed: u32,
+    /// What the threat carries: missiles, rockets, an antimatter warhead.
+    pub(super) payload: Payload,
+}
+
+/// What a [`MissileShot`] carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Payload {
+    /// Salvo or heavy missiles, or attacking craft.
+    Missiles,
+    /// A rocket pod's rockets that hit (readings W50-W52): PD shoots at
+    /// them as at salvo missiles; each left does 1d3 semi-armour-piercing.
+    Rockets,
+    /// An antimatter missile (readings W53-W55): `on_target` is its damage
+    /// dice; each PD kill takes one.
+    Antimatter,
 }
 
 /// The `weapon` of a PD threat that is a group making an attack run.
@@ -746,6 +778,13 @@ pub const CRAFT_THREAT: SystemId = SystemId::MAX;
 impl MissileShot {
     pub(super) fn is_missile(&self) -> bool {
         self.weapon != CRAFT_THREAT
+    }
+
+    /// Whether point defence reads this threat on the heavy-missile
+    /// column: a heavy missile, or an antimatter missile by the
+    /// `antimatter_pd_heavy` switch (reading W54).
+    pub(super) fn heavy_column(&self, rules: &super::rules::Rules) -> bool {
+        self.heavy || self.payload == Payload::Antimatter && rules.antimatter_pd_heavy
     }
 
     /// Missiles (or craft) still coming.
@@ -1091,6 +1130,23 @@ fn fire_weapon<S: Sink>(
             }
             plasma_bolt(battle, u, w, target, range, class, drm, dice, sink, scratch);
         }
+        SystemKind::RocketPod => {
+            if !battle.units[u].systems[w].spend() {
+                stopped(sink, scratch, u, w, "already fired");
+                return;
+            }
+            rocket_pod(u, w, target, range, drm, dice, sink, scratch);
+        }
+        SystemKind::AntimatterMissile => {
+            if !battle.units[u].systems[w].spend() {
+                stopped(sink, scratch, u, w, "already fired");
+                return;
+            }
+            antimatter_launch(u, w, target, range, sink, scratch);
+        }
+        SystemKind::BoardingTorpedo => {
+            boarding_torpedo(battle, u, w, target, range, drm, dice, sink, scratch);
+        }
         SystemKind::Graser { .. } | SystemKind::Phaser { .. } | SystemKind::HeavyGraser { .. } => {
             let n = beam_family_dice(&kind, range);
             graser_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
@@ -1264,6 +1320,137 @@ fn plasma_bolt<S: Sink>(
                 damage,
             });
         }
+    }
+}
+
+/// A rocket pod's one shot (ft-rules §4.6, FTC §6.7; readings W50-W52):
+/// each of its two rockets rolls to hit, 2+ to 6 MU, 3+ to 12, 4+ to 18,
+/// the Evasion DRM on each die as for projectiles; the rockets that hit
+/// wait for point defence as a salvo's missiles on target do. Beyond 18 MU
+/// the pod is spent and nothing rolls.
+#[allow(clippy::too_many_arguments)]
+fn rocket_pod<S: Sink>(
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let needed = super::tables::rocket_needed(range);
+    let mut faces = Vec::new();
+    let mut hits = 0;
+    match needed {
+        None => scratch.note_use(u, w, WeaponUse::OUT_OF_RANGE),
+        Some(n) => {
+            scratch.note_use(u, w, WeaponUse::FIRED);
+            for _ in 0..super::tables::ROCKETS_PER_POD {
+                let face = dice.roll_d6(sink, Purpose::ToHit, Pile::Initial);
+                hits += u32::from(super::tables::projectile_hits(face, n, drm));
+                if S::RECORDS {
+                    faces.push(face);
+                }
+            }
+        }
+    }
+    if hits > 0 {
+        scratch.shots.push(MissileShot {
+            unit: u,
+            weapon: w,
+            target,
+            heavy: false,
+            on_target: hits,
+            killed: 0,
+            payload: Payload::Rockets,
+        });
+    }
+    if S::RECORDS {
+        sink.event(Event::RocketAttack {
+            unit: u,
+            weapon: w,
+            target,
+            range,
+            needed,
+            drm,
+            faces,
+            hits,
+        });
+    }
+}
+
+/// An antimatter missile leaves its rack (ft-rules §4.6, FTC §6.6;
+/// readings W53): to [`super::tables::ANTIMATTER_RANGE_MU`] it reaches the
+/// acquired Unit with its three damage dice and waits for point defence;
+/// beyond, it is spent and lost.
+fn antimatter_launch<S: Sink>(u: UnitId, w: SystemId, target: UnitId, range: u32, sink: &mut S, scratch: &mut Scratch) {
+    let max_range = super::tables::ANTIMATTER_RANGE_MU;
+    let wasted = (range > max_range).then_some("out of range: the ordnance is spent and lost");
+    if S::RECORDS {
+        sink.event(Event::Launch {
+            unit: u,
+            weapon: w,
+            target,
+            range,
+            max_range,
+            wasted,
+        });
+    }
+    if wasted.is_some() {
+        scratch.note_use(u, w, WeaponUse::OUT_OF_RANGE);
+        return;
+    }
+    scratch.note_use(u, w, WeaponUse::FIRED);
+    scratch.shots.push(MissileShot {
+        unit: u,
+        weapon: w,
+        target,
+        heavy: false,
+        on_target: super::tables::ANTIMATTER_DICE,
+        killed: 0,
+        payload: Payload::Antimatter,
+    });
+}
+
+/// A boarding torpedo (ft-rules §4.6, FTC §5.18; readings W56): one die
+/// on the standard projectile table with the Evasion DRM; a hit is one
+/// hull point that bypasses all armour. The two marines it lands are not
+/// played (fam has no boarding).
+#[allow(clippy::too_many_arguments)]
+fn boarding_torpedo<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let Some(needed) = super::tables::projectile_needed(range, super::tables::PROJECTILE_STANDARD_MU) else {
+        out_of_range(sink, scratch, u, w, "out of range");
+        return;
+    };
+    scratch.note_use(u, w, WeaponUse::FIRED);
+    let face = dice.roll_d6(sink, Purpose::ToHit, Pile::Initial);
+    let hit = super::tables::projectile_hits(face, needed, drm);
+    if hit {
+        scratch.hull_hits.push((target, 1));
+        scratch.deal(battle.units[u].side, DamageKind::BoardingTorpedo, 1);
+    }
+    if S::RECORDS {
+        sink.event(Event::BoardingTorpedoAttack {
+            unit: u,
+            weapon: w,
+            target,
+            range,
+            needed,
+            drm,
+            face,
+            hit,
+        });
     }
 }
 
@@ -1739,6 +1926,7 @@ fn launch<S: Sink>(
             heavy,
             on_target: u32::from(heavy),
             killed: 0,
+            payload: Payload::Missiles,
         });
     }
 }
@@ -1907,6 +2095,7 @@ fn point_defence_and_missiles<S: Sink>(
                     heavy: false,
                     on_target: c.craft,
                     killed: 0,
+                    payload: Payload::Missiles,
                 });
             }
         }
@@ -1915,7 +2104,7 @@ fn point_defence_and_missiles<S: Sink>(
         return;
     }
     for i in 0..scratch.shots.len() {
-        if scratch.shots[i].is_missile() && !scratch.shots[i].heavy {
+        if scratch.shots[i].is_missile() && !scratch.shots[i].heavy && scratch.shots[i].payload == Payload::Missiles {
             let shot = scratch.shots[i];
             let face = dice.roll_d6(sink, Purpose::MissilesOnTarget, Pile::Initial);
             scratch.shots[i].on_target = u32::from(face);
@@ -1989,7 +2178,7 @@ fn point_defence_and_missiles<S: Sink>(
                     kills.min(left)
                 }
             } else {
-                let table = match (beam1, shot.heavy) {
+                let table = match (beam1, shot.heavy_column(&battle.rules)) {
                     _ if gunboat => super::craft::SIX_KILLS_ONE,
                     (false, false) => PdTable::PDS,
                     (false, true) => PdTable::PDS_VS_HEAVY,
@@ -2041,6 +2230,17 @@ fn point_defence_and_missiles<S: Sink>(
             super::craft::remove_craft(battle, shot.unit, shot.killed, "point defence", sink);
             continue;
         }
+        match shot.payload {
+            Payload::Rockets => {
+                rockets_hit(battle, &shot, dice, sink, scratch);
+                continue;
+            }
+            Payload::Antimatter => {
+                antimatter_hits(battle, &shot, dice, sink, scratch);
+                continue;
+            }
+            Payload::Missiles => {}
+        }
         let surviving = shot.on_target.saturating_sub(shot.killed);
         let mut tap = Tap::new(sink);
         let mut hits = Vec::new();
@@ -2084,11 +2284,81 @@ fn point_defence_and_missiles<S: Sink>(
     }
 }
 
+/// The rockets point defence left: each 1d3 (read from a d6) less the
+/// target's advanced screen level, one semi-armour-piercing hit
+/// (readings W51, W52).
+fn rockets_hit<S: Sink>(battle: &Battle, shot: &MissileShot, dice: &mut Dice, sink: &mut S, scratch: &mut Scratch) {
+    let left = shot.on_target.saturating_sub(shot.killed);
+    let advanced = battle.units[shot.target].advanced_screen_level();
+    let side = battle.units[shot.unit].side;
+    let mut faces = Vec::new();
+    let mut damage = Vec::new();
+    for _ in 0..left {
+        let face = dice.roll_d6(sink, Purpose::Damage, Pile::Initial);
+        let d = u32::from(super::tables::d3_from_d6(face).saturating_sub(advanced));
+        scratch.sap.push((shot.target, d));
+        scratch.deal(side, DamageKind::Rocket, d);
+        if S::RECORDS {
+            faces.push(face);
+            damage.push(d);
+        }
+    }
+    if S::RECORDS {
+        sink.event(Event::RocketHits {
+            unit: shot.unit,
+            weapon: shot.weapon,
+            target: shot.target,
+            hit: shot.on_target,
+            killed: shot.killed.min(shot.on_target),
+            advanced,
+            faces,
+            damage,
+        });
+    }
+}
+
+/// An antimatter missile's detonation: one d6 for each of its three dice
+/// point defence did not take, each less the screen level the target
+/// meets (standard and advanced), summed as normal damage (readings W54,
+/// W55).
+fn antimatter_hits<S: Sink>(battle: &Battle, shot: &MissileShot, dice: &mut Dice, sink: &mut S, scratch: &mut Scratch) {
+    let left = shot.on_target.saturating_sub(shot.killed);
+    let screen = battle.screen_met(shot.unit, shot.target);
+    let mut faces = Vec::new();
+    let mut damage = 0;
+    for _ in 0..left {
+        let face = dice.roll_d6(sink, Purpose::Damage, Pile::Initial);
+        damage += super::tables::antimatter_points(face, screen);
+        if S::RECORDS {
+            faces.push(face);
+        }
+    }
+    scratch.pending[shot.target].0 += damage;
+    scratch.deal(battle.units[shot.unit].side, DamageKind::Antimatter, damage);
+    if S::RECORDS {
+        sink.event(Event::AntimatterHits {
+            unit: shot.unit,
+            weapon: shot.weapon,
+            target: shot.target,
+            killed: shot.killed.min(shot.on_target),
+            screen,
+            faces,
+            damage,
+        });
+    }
+}
+
 /// Expected damage of one missile or craft of a threat (allocation only):
 /// a salvo missile 3.5, a heavy missile 10.5, a craft by its type.
 fn threat_value(battle: &Battle, shot: &MissileShot) -> f64 {
     if shot.is_missile() {
-        if shot.heavy { 10.5 } else { 3.5 }
+        match shot.payload {
+            // A rocket: 1d3; an antimatter die: 1d6.
+            Payload::Rockets => 2.0,
+            Payload::Antimatter => 3.5,
+            Payload::Missiles if shot.heavy => 10.5,
+            Payload::Missiles => 3.5,
+        }
     } else {
         battle.units[shot.unit]
             .craft
@@ -2119,7 +2389,7 @@ fn pd_expectation(battle: &Battle, kind: &SystemKind, shot: &MissileShot) -> f64
             };
             expected_kills(kind, false) + bonus
         }
-        _ => expected_kills(kind, shot.heavy),
+        _ => expected_kills(kind, shot.heavy_column(&battle.rules)),
     }
 }
 
@@ -2380,7 +2650,12 @@ fn hull_damage(unit: &mut Unit, hull: u32, armour: u32) -> (u32, u32, u32, u32) 
 fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratch) {
     for u in 0..battle.units.len() {
         let (normal, penetrating) = scratch.pending[u];
-        let has_sap = scratch.sap.iter().chain(&scratch.ap).any(|(t, _)| *t == u);
+        let has_sap = scratch
+            .sap
+            .iter()
+            .chain(&scratch.ap)
+            .chain(&scratch.hull_hits)
+            .any(|(t, _)| *t == u);
         if (normal + penetrating == 0 && !has_sap) || !battle.units[u].active() {
             continue;
         }
@@ -2392,6 +2667,11 @@ fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratc
         let mut sum = (armour, hull, rows, crew_lost);
         let sap = apply_each_hit(unit, u, &scratch.sap, sap_damage, &mut sum, S::RECORDS);
         let ap = apply_each_hit(unit, u, &scratch.ap, ap_damage, &mut sum, S::RECORDS);
+        // Boarding torpedo points bypass all armour (W56): reported with
+        // the penetrating damage.
+        apply_each_hit(unit, u, &scratch.hull_hits, bypass_damage, &mut sum, false);
+        let bypass: u32 = scratch.hull_hits.iter().filter(|(t, _)| *t == u).map(|(_, d)| d).sum();
+        let penetrating_shown = penetrating + bypass;
         (armour, hull, rows, crew_lost) = sum;
         let (a, h, r, c) = penetrating_damage(unit, base, penetrating, &scratch.reroll_generations[u], depth);
         armour += a;
@@ -2405,7 +2685,7 @@ fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratc
                 normal,
                 sap,
                 ap,
-                penetrating,
+                penetrating: penetrating_shown,
                 armour,
                 hull,
                 rows_completed: rows,
@@ -2459,6 +2739,11 @@ fn apply_each_hit(
     kept
 }
 
+/// Damage that bypasses all armour: straight to the hull.
+fn bypass_damage(unit: &mut Unit, damage: u32) -> (u32, u32, u32, u32) {
+    hull_damage(unit, damage, 0)
+}
+
 /// Boxes lost so far in each armour layer of a layered Unit, when
 /// recording (for [`layer_event`]); nothing otherwise.
 fn layers_before(unit: &Unit, recording: bool) -> Vec<u32> {
@@ -2486,7 +2771,10 @@ pub fn threshold_needed(row: u32) -> u8 {
 
 /// Systems that are gone for good when a threshold takes them.
 fn lost_for_good(kind: &SystemKind) -> bool {
-    matches!(kind, SystemKind::Smm | SystemKind::Smr | SystemKind::Missile { .. })
+    matches!(
+        kind,
+        SystemKind::Smm | SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::AntimatterMissile
+    )
 }
 
 /// One threshold check for a Unit that completed `rows` rows this Volley.
@@ -2560,6 +2848,7 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
                 }
             }
             SystemKind::PowerCore if S::RECORDS => sink.event(Event::CoreBreached { unit: u }),
+            SystemKind::AntimatterMissile => rack_explodes(unit, u, s, dice, sink),
             _ => {}
         }
     }
@@ -2592,6 +2881,31 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
                     thrust: unit.thrust,
                 });
             }
+        }
+    }
+}
+
+/// An unfired antimatter missile lost to a threshold check explodes on its
+/// rack (ft-rules §7.2; readings W55): 1d6 to its own ship, ignoring
+/// screens and armour, straight to the hull; rows it completes bring no
+/// further check in this Volley. Other Units take nothing (F&M keeps no
+/// positions to find those within 1 MU).
+fn rack_explodes<S: Sink>(unit: &mut Unit, u: UnitId, system: SystemId, dice: &mut Dice, sink: &mut S) {
+    let face = dice.roll_d6(sink, Purpose::Damage, Pile::Initial);
+    let (_, hull, _, _) = hull_damage(unit, u32::from(face), 0);
+    if S::RECORDS {
+        sink.event(Event::RackExplodes {
+            unit: u,
+            system,
+            face,
+            hull,
+            destroyed: unit.destroyed,
+        });
+        if unit.destroyed {
+            sink.event(Event::Destroyed {
+                unit: u,
+                cause: "its antimatter missile exploded on the rack",
+            });
         }
     }
 }

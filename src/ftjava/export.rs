@@ -833,6 +833,7 @@ impl Out<'_> {
             KGun { class, .. } => (Section::Weapons, "KineticGun", Some(u32::from(*class))),
             Mkp => (Section::Weapons, "MultipleKineticPenetratorPack", None),
             PlasmaBolt { class } => (Section::Weapons, "PlasmaBoltLauncher", Some(u32::from(*class))),
+            RocketPod => (Section::Weapons, "RocketPod", None),
             Graser { class } => (Section::Weapons, "Graser", Some(u32::from(*class))),
             HeavyGraser { class } => (Section::Weapons, "HeavyGraser", Some(u32::from(*class))),
             Phaser { class } => (Section::Weapons, "Phaser", Some(u32::from(*class))),

@@ -472,6 +472,9 @@ fn fires_at_ships(kind: &SystemKind) -> bool {
             | EmpProjector { .. }
             | SubmunitionPack
             | Mkp
+            | RocketPod
+            | AntimatterMissile
+            | BoardingTorpedo
             | Sml
             | Smr
             | Missile {
@@ -484,7 +487,12 @@ fn fires_at_ships(kind: &SystemKind) -> bool {
 fn one_shot(kind: &SystemKind) -> bool {
     matches!(
         kind,
-        SystemKind::Smr | SystemKind::SubmunitionPack | SystemKind::Mkp | SystemKind::Missile { .. }
+        SystemKind::Smr
+            | SystemKind::SubmunitionPack
+            | SystemKind::Mkp
+            | SystemKind::Missile { .. }
+            | SystemKind::RocketPod
+            | SystemKind::AntimatterMissile
     )
 }
 

@@ -75,7 +75,6 @@ pub const INERT: &[(&str, &str, Section, bool)] = &[
         true,
     ),
     ("TransporterBeam", "Class {} Transporter Beam", Section::Weapons, true),
-    ("RocketPod", "Rocket Pod", Section::Weapons, false),
     (
         "VariablePulseTorpedo",
         "Variable Pulse Torpedo",
@@ -163,6 +162,7 @@ fn default_arcs(kind: &SystemKind) -> Vec<Arc> {
         // K-1s are all-round like class-1 beams (readings I24).
         KGun { class: 1, .. } => Arc::FB1.to_vec(),
         PulseTorpedo { .. } | KGun { .. } | Mkp | SubmunitionPack | NeedleBeam => vec![Arc::F],
+        RocketPod => vec![Arc::F],
         // Beam-family weapons without arcs: all round, as beams (readings I26).
         Graser { .. }
         | HeavyGraser { .. }
@@ -321,6 +321,8 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         (Section::Weapons, "KineticGun") => k_gun(cx, n),
         (Section::Weapons, "MultipleKineticPenetratorPack") => Some(Mkp),
         (Section::Weapons, "PlasmaBoltLauncher") => plasma_bolt(cx, n),
+        // A Continuum rocket pod, one shot (readings I40).
+        (Section::Weapons, "RocketPod") => Some(RocketPod),
         (Section::Weapons, "Graser") => rated(cx, n, name).map(|class| Graser { class }),
         (Section::Weapons, "HeavyGraser") => rated(cx, n, name).map(|class| HeavyGraser { class }),
         (Section::Weapons, "Phaser") => rated(cx, n, name).map(|class| Phaser { class }),

@@ -453,6 +453,16 @@ pub enum SystemKind {
     PlasmaBolt {
         class: u8,
     },
+    /// fam extension `Rocket Pod` (ft-rules §4.6, FTC §6.7): one shot of
+    /// two rockets, each hitting on the projectile-like 2+/3+/4+ to 18 MU,
+    /// then shot at by point defence as missiles; 1d3 semi-armour-piercing.
+    RocketPod,
+    /// fam extension `Antimatter Missile` (ft-rules §4.6, FTC §6.6): a
+    /// one-shot rack; 3d6 less one die per point-defence hit.
+    AntimatterMissile,
+    /// fam extension `Boarding Torpedo` (ft-rules §4.6, FTC §5.18): the
+    /// projectile table; a hit is 1 hull point (its marines are not played).
+    BoardingTorpedo,
     /// fam extension `Class N Graser` (ft-rules §4.6): beam dice, each
     /// point scored a hit of 1d3 semi-armour-piercing damage.
     Graser {
@@ -584,6 +594,9 @@ impl SystemKind {
             }
             Mkp => "MKP",
             PlasmaBolt { class } => return format!("Class {class} Plasma Bolt Launcher"),
+            RocketPod => "Rocket Pod",
+            AntimatterMissile => "Antimatter Missile",
+            BoardingTorpedo => "Boarding Torpedo",
             Graser { class } => return format!("Class {class} Graser"),
             HeavyGraser { class } => return format!("Class {class} Heavy Graser"),
             Phaser { class } => return format!("Class {class} Phaser"),
@@ -660,6 +673,9 @@ impl SystemKind {
                 | KGun { .. }
                 | Mkp
                 | PlasmaBolt { .. }
+                | RocketPod
+                | AntimatterMissile
+                | BoardingTorpedo
                 | Graser { .. }
                 | HeavyGraser { .. }
                 | Phaser { .. }

@@ -911,6 +911,7 @@ pub fn system_names(profile: Profile) -> Vec<String> {
         names.push(format!("Class {class} Short Range K-Gun"));
     }
     names.extend(BEAM_FAMILY.iter().map(|s| s.to_string()));
+    names.extend(ORDNANCE.iter().map(|s| s.to_string()));
     for class in 1..=BEAM_FAMILY_CLASSES {
         for weapon in ["Graser", "Heavy Graser", "Phaser", "Plasma Cannon"] {
             names.push(format!("Class {class} {weapon}"));
@@ -919,6 +920,9 @@ pub fn system_names(profile: Profile) -> Vec<String> {
     names.extend((1..=BEAM_FAMILY_CLASSES).map(|class| format!("Class {class} EMP Projector")));
     names
 }
+
+/// Continuum ordnance fam reads in both profiles (fam extensions).
+const ORDNANCE: [&str; 3] = ["Rocket Pod", "Antimatter Missile", "Boarding Torpedo"];
 
 /// Largest class of a graser, heavy graser, phaser or plasma cannon fam
 /// reads (the doctrine's tables are sized by it).
@@ -1016,6 +1020,9 @@ pub fn system_kind(name: &str, profile: Profile) -> Result<SystemKind, Option<Pr
         "twin particle array" => Some(TwinParticleArray),
         "meson projector" => Some(MesonProjector),
         "pulser" => Some(Pulser { setting: None }),
+        "rocket pod" => Some(RocketPod),
+        "antimatter missile" | "anti-matter missile" => Some(AntimatterMissile),
+        "boarding torpedo" => Some(BoardingTorpedo),
         _ => k_gun(&lower)
             .or_else(|| plasma_bolt(&lower))
             .or_else(|| rated_beam_family(&lower)),

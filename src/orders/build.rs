@@ -702,6 +702,7 @@ fn assemble(
                 needle_six_scores: r.needle_six_scores.unwrap_or(d.needle_six_scores),
                 plasma_bolt_formation: r.plasma_bolt_formation.unwrap_or(d.plasma_bolt_formation),
                 vapour_shroud_own_fire: r.vapour_shroud_own_fire.unwrap_or(d.vapour_shroud_own_fire),
+                antimatter_pd_heavy: r.antimatter_pd_heavy.unwrap_or(d.antimatter_pd_heavy),
                 reroll_depth: match r.reroll_depth {
                     None => d.reroll_depth,
                     Some(raw::RawRerollDepth::PerGeneration) => RerollDepth::PerGeneration,
@@ -1354,7 +1355,12 @@ fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
 fn fires_once(kind: &SystemKind) -> bool {
     matches!(
         kind,
-        SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::SubmunitionPack | SystemKind::Mkp
+        SystemKind::Smr
+            | SystemKind::Missile { .. }
+            | SystemKind::SubmunitionPack
+            | SystemKind::Mkp
+            | SystemKind::RocketPod
+            | SystemKind::AntimatterMissile
     )
 }
 

@@ -535,6 +535,9 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
     if r.emp_advanced_screens != crate::engine::rules::Rules::DEFAULT.emp_advanced_screens {
         let _ = writeln!(out, "emp_advanced_screens = {}", r.emp_advanced_screens);
     }
+    if r.antimatter_pd_heavy != crate::engine::rules::Rules::DEFAULT.antimatter_pd_heavy {
+        let _ = writeln!(out, "antimatter_pd_heavy = {}", r.antimatter_pd_heavy);
+    }
     let tubes: Vec<String> = battle
         .units
         .iter()

@@ -25,6 +25,7 @@ mod layers;
 mod messages;
 mod orders;
 mod orders_write;
+mod ordnance;
 mod outputs;
 mod plasma;
 mod readme;

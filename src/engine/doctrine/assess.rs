@@ -14,6 +14,9 @@ use super::super::plot::FormationId;
 use super::super::rules::PdEvasionReroll;
 use super::super::state::{Battle, SysState, Unit};
 use super::super::tables::{
+    ANTIMATTER_DICE, ANTIMATTER_RANGE_MU, ROCKET_RANGE_MU, ROCKETS_PER_POD, antimatter_points, rocket_needed,
+};
+use super::super::tables::{
     MKP_HIT_POINTS, MKP_RANGE_MU, PLASMA_BOLT_RANGE, apply_drm, beam_dice, beam_family_dice, beam_table, mkp_hits,
     plasma_bolt_points, plasma_hits, projectile_needed, pulser_dice, range_band, success_value,
 };
@@ -453,6 +456,12 @@ pub struct Arsenal {
     pub submunitions: [u32; 3],
     /// Unspent working MKP packs by Evasion Points ignored.
     pub mkps: [u32; 3],
+    /// Unspent working rocket pods by Evasion Points ignored.
+    pub rocket_pods: [u32; 3],
+    /// Unspent working antimatter missile racks.
+    pub antimatter: u32,
+    /// Working boarding torpedo launchers by Evasion Points ignored.
+    pub boarding: [u32; 3],
     /// Dice of the working plasma bolt launchers (their classes summed) by
     /// Evasion Points ignored.
     pub plasma_dice: [u32; 3],
@@ -498,6 +507,8 @@ pub struct Arsenal {
     /// W11), for the damage its needle beams deal.
     pub needle_fb1: bool,
     pub needle_six_scores: bool,
+    /// The battle's `antimatter_pd_heavy` reading (W54).
+    pub antimatter_pd_heavy: bool,
 }
 
 impl Arsenal {
@@ -510,6 +521,7 @@ impl Arsenal {
             needle_six_scores: battle.rules.needle_six_scores,
             plasma_bolt_formation: battle.rules.plasma_bolt_formation,
             emp_advanced_screens: battle.rules.emp_advanced_screens,
+            antimatter_pd_heavy: battle.rules.antimatter_pd_heavy,
             ..Arsenal::default()
         };
         let mut mass = 0.0;
@@ -565,6 +577,9 @@ impl Arsenal {
                 SystemKind::SubmunitionPack if s.rounds_left() > 0 => self.submunitions[ignored] += 1,
                 SystemKind::Mkp if s.rounds_left() > 0 => self.mkps[ignored] += 1,
                 SystemKind::PlasmaBolt { class } => self.plasma_dice[ignored] += u32::from(class),
+                SystemKind::RocketPod if s.rounds_left() > 0 => self.rocket_pods[ignored] += 1,
+                SystemKind::AntimatterMissile if s.rounds_left() > 0 => self.antimatter += 1,
+                SystemKind::BoardingTorpedo => self.boarding[ignored] += 1,
                 SystemKind::NeedleBeam => self.needles[ignored] += 1,
                 SystemKind::Smr if s.rounds_left() > 0 => self.racks[reach] += 1,
                 SystemKind::Missile {
@@ -620,14 +635,47 @@ impl Arsenal {
         self.salvos.iter().any(|s| s.launchers > 0) || self.racks.iter().chain(&self.heavies).any(|&n| n > 0)
     }
 
-    /// Has ordnance left: missiles, submunition or MKP packs.
+    /// Has ordnance left: missiles, submunition or MKP packs, rocket pods,
+    /// antimatter missiles.
     pub fn has_ordnance(&self) -> bool {
-        self.has_missiles() || self.submunitions.iter().chain(&self.mkps).any(|&n| n > 0)
+        self.has_missiles()
+            || self
+                .submunitions
+                .iter()
+                .chain(&self.mkps)
+                .chain(&self.rocket_pods)
+                .any(|&n| n > 0)
+            || self.antimatter > 0
     }
 
-    /// Working projectile weapons (torpedoes, K-guns) of variant `v`.
+    /// Mean points of one rocket (1d3) against these Units: each advanced
+    /// screen level takes one off (readings W52).
+    pub fn d3_through(&self) -> f64 {
+        let total: f64 = self.advanced.iter().sum();
+        let mean = |level: u32| (1..=3u32).map(|f| f64::from(f.saturating_sub(level))).sum::<f64>() / 3.0;
+        if total <= 0.0 {
+            return mean(0);
+        }
+        (0..3).map(|a| self.advanced[a] * mean(a as u32)).sum::<f64>() / total
+    }
+
+    /// Mean points of one antimatter die against these Units: each screen
+    /// level, standard or advanced, takes one off (readings W55).
+    pub fn antimatter_die_through(&self) -> f64 {
+        let total: f64 = self.screens.iter().sum();
+        let mean = |level: u8| (1..=6u8).map(|f| f64::from(antimatter_points(f, level))).sum::<f64>() / 6.0;
+        if total <= 0.0 {
+            return mean(0);
+        }
+        (0..3u8).map(|s| self.screens[usize::from(s)] * mean(s)).sum::<f64>() / total
+    }
+
+    /// Working projectile weapons (torpedoes, K-guns; boarding torpedoes
+    /// on the standard table) of variant `v`.
     fn has_projectiles(&self, v: usize) -> bool {
-        self.torpedoes[v].iter().any(|&n| n > 0) || self.k_guns.iter().any(|c| c[v].iter().any(|&n| n > 0))
+        self.torpedoes[v].iter().any(|&n| n > 0)
+            || self.k_guns.iter().any(|c| c[v].iter().any(|&n| n > 0))
+            || v == 0 && self.boarding.iter().any(|&n| n > 0)
     }
 
     /// The longest range at which any of its weapons can do damage.
@@ -648,6 +696,12 @@ impl Arsenal {
         }
         if self.mkps.iter().any(|&n| n > 0) {
             r = r.max(MKP_RANGE_MU);
+        }
+        if self.rocket_pods.iter().any(|&n| n > 0) {
+            r = r.max(ROCKET_RANGE_MU);
+        }
+        if self.antimatter > 0 {
+            r = r.max(ANTIMATTER_RANGE_MU);
         }
         if self.needles.iter().any(|&n| n > 0) {
             r = r.max(12);
@@ -815,7 +869,17 @@ impl Firepower {
                     })
                     .map(|(class, ignored, count)| f64::from(count) * hit(ignored) * t.k_gun_hit_through(class))
                     .sum();
-                *m = torpedoes + k_guns;
+                // A boarding torpedo hit is one hull point (W56).
+                let boarding: f64 = if v == 0 {
+                    a.boarding
+                        .iter()
+                        .enumerate()
+                        .map(|(ignored, &count)| f64::from(count) * hit(ignored))
+                        .sum()
+                } else {
+                    0.0
+                };
+                *m = torpedoes + k_guns + boarding;
             }
             fp.torpedoes[fp.torpedo_kinds] = (band, by_needed);
             fp.torpedo_kinds += 1;
@@ -942,6 +1006,50 @@ pub fn mkps(tables: &DieTables, a: &Arsenal, range: u32, evasion: u32) -> f64 {
         .enumerate()
         .map(|(ignored, &count)| f64::from(count) * tables.mkp[n][ignored] * f64::from(MKP_HIT_POINTS))
         .sum()
+}
+
+/// Expected damage of `a`'s rocket pods fired at `t` at `range` (readings
+/// W50-W52): two rockets a pod, each hitting on the band's number under
+/// the Evasion DRM; the point defence of the Unit under fire (shared by
+/// the pods aimed at its Formation's Units) takes its expected kills off
+/// each pod's hits; each rocket left scores 1d3 less the advanced level.
+pub fn rockets(tables: &DieTables, a: &Arsenal, t: &Arsenal, range: u32, evasion: u32) -> f64 {
+    let Some(needed) = rocket_needed(range) else {
+        return 0.0;
+    };
+    let pods: u32 = a.rocket_pods.iter().sum();
+    if pods == 0 {
+        return 0.0;
+    }
+    let n = dice_index(evasion);
+    let hits: f64 = a
+        .rocket_pods
+        .iter()
+        .enumerate()
+        .map(|(ignored, &count)| f64::from(count * ROCKETS_PER_POD) * tables.hit[n][ignored][usize::from(needed)])
+        .sum();
+    let pods = f64::from(pods);
+    let per_attack = t.pd_kills / (pods / f64::from(t.ships.max(1))).max(1.0);
+    pods * (hits / pods - per_attack).max(0.0) * t.d3_through()
+}
+
+/// Expected damage of `a`'s antimatter missiles launched at `t` within
+/// reach (readings W53-W55): three dice each, less one per expected
+/// point-defence kill of the Unit under fire, each die less the screen.
+pub fn antimatter(a: &Arsenal, t: &Arsenal) -> f64 {
+    if a.antimatter == 0 {
+        return 0.0;
+    }
+    let racks = f64::from(a.antimatter);
+    // On the heavy-missile column a PDS die hits with 1/3, not 0.8 (W54).
+    let column = if t.antimatter_pd_heavy {
+        (1.0 / 3.0) / PDS_KILLS
+    } else {
+        1.0
+    };
+    let per_attack = t.pd_kills * column / (racks / f64::from(t.ships.max(1))).max(1.0);
+    let dice = (f64::from(ANTIMATTER_DICE) - per_attack).max(0.0);
+    racks * dice * t.antimatter_die_through()
 }
 
 /// Mean number of Evasion Points one PDS die against missiles can take

@@ -304,6 +304,12 @@ fn aim(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
             if c.launches.mkps.is_some() {
                 spare.mkps = [0; 3];
             }
+            if c.launches.rockets.is_some() {
+                spare.rocket_pods = [0; 3];
+            }
+            if c.launches.antimatter.is_some() {
+                spare.antimatter = 0;
+            }
             c.second_launches = plan::launches(&spare, r[0], &r, &c.fire_spread);
         }
     }
@@ -462,6 +468,8 @@ fn system_worth(unit: &super::super::state::Unit, s: usize) -> u32 {
         } if sys.rounds_left() > 0 => 4,
         SystemKind::Pds | SystemKind::Adaf | SystemKind::Scattergun => 1,
         SystemKind::Mkp if sys.rounds_left() > 0 => 4,
+        SystemKind::RocketPod | SystemKind::AntimatterMissile if sys.rounds_left() > 0 => 4,
+        SystemKind::RocketPod | SystemKind::AntimatterMissile => 0,
         SystemKind::Sml
         | SystemKind::Smr
         | SystemKind::Missile { .. }

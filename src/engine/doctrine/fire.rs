@@ -5,6 +5,7 @@
 
 use super::super::plot::{FormationId, FormationPlot, NeedleOrder, PdOrder, SystemId, UnitId};
 use super::super::state::{Battle, Sys, SysState, Unit};
+use super::super::tables::{ANTIMATTER_RANGE_MU, PROJECTILE_STANDARD_MU, ROCKET_RANGE_MU};
 use super::super::tables::{MKP_RANGE_MU, PLASMA_BOLT_RANGE, beam_dice, projectile_needed};
 use super::super::volley::{missile_range, torpedo_band};
 use super::assess::{family_dice, family_shot, is_beam_family, k_gun_hit_mean};
@@ -28,6 +29,7 @@ fn reaches(s: &Sys, range: u32) -> bool {
         }
         SystemKind::NeedleBeam => range <= 12,
         SystemKind::PlasmaBolt { .. } => range <= PLASMA_BOLT_RANGE,
+        SystemKind::BoardingTorpedo => projectile_needed(range, PROJECTILE_STANDARD_MU).is_some(),
         ref k => family_dice(k, range) > 0,
     }
 }
@@ -76,6 +78,8 @@ fn launched(unit: &Unit, l: &Launches, v: usize, drawn: &mut Vec<(SystemId, u32)
             } => l.racks[er] == Some(v) && s.rounds_left() > 0,
             SystemKind::SubmunitionPack => l.submunitions == Some(v) && s.rounds_left() > 0,
             SystemKind::Mkp => l.mkps == Some(v) && s.rounds_left() > 0,
+            SystemKind::RocketPod => l.rockets == Some(v) && s.rounds_left() > 0,
+            SystemKind::AntimatterMissile => l.antimatter == Some(v) && s.rounds_left() > 0,
             _ => false,
         };
         if fire {
@@ -167,6 +171,7 @@ pub(super) fn unit_fire(
                     | SystemKind::PulseTorpedo { .. }
                     | SystemKind::KGun { .. }
                     | SystemKind::PlasmaBolt { .. }
+                    | SystemKind::BoardingTorpedo
             ) || is_beam_family(&s.kind)
                 || (c.needles.is_some() && s.kind == SystemKind::NeedleBeam);
             let pds = c.pds_at_ships[v] && matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
@@ -260,6 +265,8 @@ fn always(
             } => v == 0 && s.rounds_left() > 0 && range <= missile_range(s.er),
             SystemKind::SubmunitionPack => v == 0 && s.rounds_left() > 0 && super::submunition_dice(range) > 0,
             SystemKind::Mkp => v == 0 && s.rounds_left() > 0 && range <= MKP_RANGE_MU,
+            SystemKind::RocketPod => v == 0 && s.rounds_left() > 0 && range <= ROCKET_RANGE_MU,
+            SystemKind::AntimatterMissile => v == 0 && s.rounds_left() > 0 && range <= ANTIMATTER_RANGE_MU,
             SystemKind::Sml => range <= missile_range(s.er) && draw(unit, s, drawn),
             _ => false,
         };

@@ -179,9 +179,12 @@ impl DcKind {
             DcKind::Screen => matches!(kind, K::ScreenGenerator | K::AdvancedScreen | K::VapourShroud),
             DcKind::Sensor => matches!(kind, K::Sensors | K::EnhancedSensors | K::SuperiorSensors),
             DcKind::Beam => matches!(kind, K::Beam { .. }) || assess::is_beam_family(kind),
-            DcKind::Torpedo => matches!(kind, K::PulseTorpedo { .. } | K::KGun { .. }),
+            DcKind::Torpedo => matches!(kind, K::PulseTorpedo { .. } | K::KGun { .. } | K::BoardingTorpedo),
             DcKind::Needle => *kind == K::NeedleBeam,
-            DcKind::Ordnance => matches!(kind, K::Sml | K::Smr | K::Missile { .. } | K::SubmunitionPack | K::Mkp),
+            DcKind::Ordnance => matches!(
+                kind,
+                K::Sml | K::Smr | K::Missile { .. } | K::SubmunitionPack | K::Mkp | K::RocketPod | K::AntimatterMissile
+            ),
             DcKind::PointDefence => matches!(kind, K::Pds | K::Adaf | K::Scattergun),
             DcKind::Weapon => kind.is_weapon(),
         }
@@ -498,7 +501,9 @@ pub fn enemy_has_missiles(battle: &Battle, f: FormationId) -> bool {
                             SystemKind::Smr
                             | SystemKind::Missile {
                                 warhead: Warhead::Standard,
-                            } => s.rounds_left() > 0,
+                            }
+                            | SystemKind::RocketPod
+                            | SystemKind::AntimatterMissile => s.rounds_left() > 0,
                             SystemKind::Sml => s
                                 .magazine
                                 .and_then(|m| u.systems.get(m))

@@ -13,6 +13,8 @@
 use super::super::plot::Maneuver;
 use super::super::volley::missile_range;
 use super::assess::{Arsenal, DieTables, Firepower, MAX_EVASION_DICE, missiles, mkps, submunitions};
+use super::assess::{antimatter, rockets};
+use crate::engine::tables::{ANTIMATTER_RANGE_MU, ROCKET_RANGE_MU};
 
 /// Ranges are weighed every 3 MU (a Speed Point) from 0 to `3 · (GRID − 1)`.
 pub const GRID: usize = 41;
@@ -84,6 +86,10 @@ pub struct Stores {
     submunitions: [f64; 3],
     /// MKP packs' total within 12 MU.
     mkps: f64,
+    /// Rocket pods' total by 6 MU band.
+    rockets: [f64; 3],
+    /// Antimatter missiles' total within their reach.
+    antimatter: f64,
 }
 
 impl Stores {
@@ -107,6 +113,10 @@ impl Stores {
             *total = submunitions(tables, a, 6 * u32::try_from(band + 1).unwrap_or(3), evasion);
         }
         s.mkps = mkps(tables, a, 0, evasion);
+        for (band, total) in s.rockets.iter_mut().enumerate() {
+            *total = rockets(tables, a, t, 6 * u32::try_from(band + 1).unwrap_or(3), evasion);
+        }
+        s.antimatter = antimatter(a, t);
         s
     }
 
@@ -135,6 +145,15 @@ impl Stores {
         let mkps_gone = l.is_some_and(|(l, _)| l.mkps.is_some());
         if !mkps_gone && r <= 12.0 {
             sum += self.mkps;
+        }
+        let rockets_gone = l.is_some_and(|(l, _)| l.rockets.is_some());
+        if !rockets_gone && r <= f64::from(ROCKET_RANGE_MU) {
+            let band = ((r / 6.0).ceil().max(1.0) as usize).min(3);
+            sum += self.rockets[band - 1];
+        }
+        let antimatter_gone = l.is_some_and(|(l, _)| l.antimatter.is_some());
+        if !antimatter_gone && r <= f64::from(ANTIMATTER_RANGE_MU) {
+            sum += self.antimatter;
         }
         sum
     }
@@ -497,6 +516,29 @@ pub struct Launches {
     pub submunitions: Option<usize>,
     /// The Volley MKP packs fire in.
     pub mkps: Option<usize>,
+    /// The Volley rocket pods fire in.
+    pub rockets: Option<usize>,
+    /// The Volley antimatter missiles are launched in.
+    pub antimatter: Option<usize>,
+}
+
+/// The Volley rocket pods fire in (docs/doctrine.md): at once when the
+/// Exchange starts in the closest band (6 MU); else the Volley whose
+/// expected range, surely within 18 MU, falls in the closest 6 MU band,
+/// the earliest of equals; failing that, Volley 1 when the Exchange starts
+/// within 18 MU, else as other one-shot ordnance to 18 MU.
+fn rocket_volley(start: f64, range: &[f64; 3], spread: &[f64; 3]) -> Option<usize> {
+    if start <= 6.0 {
+        return Some(0);
+    }
+    let reach = f64::from(ROCKET_RANGE_MU);
+    let sure = |v: usize| range[v] + SURE * spread[v];
+    let band = |v: usize| (sure(v) / 6.0).ceil().max(1.0);
+    (0..3)
+        .filter(|&v| sure(v) <= reach)
+        .min_by(|&x, &y| band(x).total_cmp(&band(y)).then(x.cmp(&y)))
+        .or_else(|| (start <= reach).then_some(0))
+        .or_else(|| one_shot_volley(range, spread, reach))
 }
 
 /// How far above its expected range the range may be, in spreads, for a
@@ -561,6 +603,18 @@ pub fn launches(a: &Arsenal, start: f64, range: &[f64; 3], spread: &[f64; 3]) ->
             one_shot_volley(range, spread, 12.0)
         };
     }
+    if a.rocket_pods.iter().any(|&n| n > 0) {
+        l.rockets = rocket_volley(start, range, spread);
+    }
+    if a.antimatter > 0 {
+        // As a heavy missile: at once when in reach at the start.
+        let reach = f64::from(ANTIMATTER_RANGE_MU);
+        l.antimatter = if start <= reach {
+            Some(0)
+        } else {
+            one_shot_volley(range, spread, reach)
+        };
+    }
     l
 }
 
@@ -606,6 +660,12 @@ fn launch_damage(
     }
     if l.mkps == Some(v) {
         d += mkps(tables, a, r.round() as u32, evasion);
+    }
+    if l.rockets == Some(v) {
+        d += rockets(tables, a, t, r.round() as u32, evasion);
+    }
+    if l.antimatter == Some(v) && r <= f64::from(ANTIMATTER_RANGE_MU) {
+        d += antimatter(a, t);
     }
     d
 }
