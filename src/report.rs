@@ -809,6 +809,42 @@ impl Report<'_> {
                 }
                 self.detail(&s);
             }
+            Event::FusionArrayAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                mode,
+                needed,
+                drm,
+                face,
+                hit,
+                dice,
+                screen,
+                faces: f,
+                reroll_faces,
+                normal,
+                penetrating,
+            } => {
+                let mut s = format!(
+                    "{} at {range} MU ({} mode): needs {needed}+ with DRM {drm}, rolled {face} → {}",
+                    self.system(*unit, Some(*weapon)),
+                    mode.name(),
+                    if *hit { "hit" } else { "miss" }
+                );
+                if *hit {
+                    let _ = write!(
+                        s,
+                        "; {dice} beam {} {}, advanced screen {screen} → {normal}",
+                        if *dice == 1 { "die" } else { "dice" },
+                        faces(f)
+                    );
+                }
+                if !reroll_faces.is_empty() {
+                    let _ = write!(s, "; rerolls {} → {penetrating} penetrating", faces(reroll_faces));
+                }
+                self.detail(&s);
+            }
             Event::PulserSet {
                 unit,
                 weapon,

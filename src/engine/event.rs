@@ -212,6 +212,28 @@ pub enum Event {
         normal: u32,
         penetrating: u32,
     },
+    /// A fusion array (ft-rules §4.6, reading W57): in `mode` (the better
+    /// one at the range) one to-hit die needing `needed` with the DRM;
+    /// on a hit, `dice` beam dice (no DRM) against the target's advanced
+    /// screen (standard screens do not stop it), natural 6s rerolling
+    /// unscreened into penetrating damage (`dice` is 0 on a miss).
+    FusionArrayAttack {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        range: u32,
+        mode: super::tables::FusionMode,
+        needed: u8,
+        drm: i32,
+        face: u8,
+        hit: bool,
+        dice: u32,
+        screen: u8,
+        faces: Vec<u8>,
+        reroll_faces: Vec<u8>,
+        normal: u32,
+        penetrating: u32,
+    },
     /// A Pulser whose record left its setting open is set for the battle
     /// when it first fires (reading W26).
     PulserSet {

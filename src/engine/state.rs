@@ -714,6 +714,7 @@ pub fn is_offensive(kind: &SystemKind) -> bool {
             | MesonProjector
             | Pulser { .. }
             | PlasmaCannon { .. }
+            | FusionArray
             | Sml
             | Railgun { .. }
             | EnergyPulse

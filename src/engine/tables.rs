@@ -275,6 +275,54 @@ pub fn pulser_dice(setting: crate::gzf::model::PulserSetting, range_mu: u32) -> 
     if range_mu <= reach { dice } else { 0 }
 }
 
+/// Reach of a fusion array in MU (ft-rules §4.6): six 6 MU bands.
+pub const FUSION_ARRAY_RANGE: u32 = 36;
+
+/// The two modes of a fusion array (ft-rules §4.6, FTC §5.19; reading
+/// W57): flare is best near, torpedo far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FusionMode {
+    Flare,
+    Torpedo,
+}
+
+impl FusionMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            FusionMode::Flare => "flare",
+            FusionMode::Torpedo => "torpedo",
+        }
+    }
+}
+
+/// A fusion array's shot in `mode` at `range_mu` (reading W57): the
+/// to-hit number and the beam dice a hit rolls, `None` beyond
+/// [`FUSION_ARRAY_RANGE`]. In 6 MU band `b` (1 to 6, closed above), flare
+/// needs `b`+ and rolls `7 − b` dice; torpedo the reverse, `(7 − b)`+ and
+/// `b` dice.
+pub fn fusion_array_shot(mode: FusionMode, range_mu: u32) -> Option<(u8, u32)> {
+    if range_mu > FUSION_ARRAY_RANGE {
+        return None;
+    }
+    let band = range_band(range_mu, 6);
+    let needed = match mode {
+        FusionMode::Flare => band,
+        FusionMode::Torpedo => 7 - band,
+    };
+    Some((needed as u8, 7 - needed))
+}
+
+/// The mode a fusion array fires in at `range_mu` (reading W57): the one
+/// needing the lower number, which also rolls more dice (flare to 18 MU,
+/// torpedo beyond), so it is the better at every screen and Evasion.
+pub fn fusion_array_mode(range_mu: u32) -> FusionMode {
+    if range_band(range_mu, 6) <= 3 {
+        FusionMode::Flare
+    } else {
+        FusionMode::Torpedo
+    }
+}
+
 /// Hits of one plasma-cannon die (ft-rules §4.6, FTC §5.5): the die after
 /// its DRM (`face`, see [`apply_drm`]) less 2 less the screen level, never
 /// below 0; reroll dice are read with `screen` 0.
@@ -285,6 +333,21 @@ pub fn plasma_hits(face: u8, screen: u8) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fusion_array_bands_pair_the_to_hit_number_with_the_dice() {
+        use FusionMode::*;
+        assert_eq!(fusion_array_shot(Flare, 0), Some((1, 6)));
+        assert_eq!(fusion_array_shot(Flare, 6), Some((1, 6)));
+        assert_eq!(fusion_array_shot(Flare, 7), Some((2, 5)));
+        assert_eq!(fusion_array_shot(Flare, 36), Some((6, 1)));
+        assert_eq!(fusion_array_shot(Torpedo, 6), Some((6, 1)));
+        assert_eq!(fusion_array_shot(Torpedo, 36), Some((1, 6)));
+        assert_eq!(fusion_array_shot(Torpedo, 19), Some((3, 4)));
+        assert_eq!(fusion_array_shot(Flare, 37), None);
+        assert_eq!(fusion_array_mode(18), Flare);
+        assert_eq!(fusion_array_mode(19), Torpedo);
+    }
 
     #[test]
     fn range_bands_have_closed_upper_edges() {

@@ -1091,6 +1091,9 @@ fn fire_weapon<S: Sink>(
             let n = beam_family_dice(&kind, range);
             plasma_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
         }
+        SystemKind::FusionArray => {
+            fusion_array_attack(battle, u, w, target, range, drm, dice, sink, scratch);
+        }
         SystemKind::Pulser { setting } => {
             let setting = setting.unwrap_or_else(|| settle_pulser(battle, u, w, range, sink));
             let n = super::tables::pulser_dice(setting, range);
@@ -1403,6 +1406,72 @@ fn graser_attack<S: Sink>(
             damage_faces,
             hits,
             reroll_hits,
+        });
+    }
+}
+
+/// A fusion array (ft-rules §4.6, FTC §5.19; reading W57): in the mode
+/// better at the range, one to-hit die with the Evasion DRM; a hit rolls
+/// the mode's beam dice (no DRM) against the target's advanced screen
+/// only, natural 6s rerolling into penetrating damage as beams do.
+#[allow(clippy::too_many_arguments)]
+fn fusion_array_attack<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    use super::tables::{apply_drm, fusion_array_mode, fusion_array_shot};
+    let mode = fusion_array_mode(range);
+    let Some((needed, n)) = fusion_array_shot(mode, range) else {
+        out_of_range(sink, scratch, u, w, "out of range");
+        return;
+    };
+    scratch.note_use(u, w, WeaponUse::FIRED);
+    let face = dice.roll_d6(sink, Purpose::ToHit, Pile::Initial);
+    let hit = apply_drm(face, drm) >= needed;
+    let screen = battle.units[target].advanced_screen_level();
+    let mut tap = Tap::new(sink);
+    let result = if hit {
+        beam_attack(
+            dice,
+            &mut tap,
+            BeamAttack {
+                dice: n,
+                drm: 0,
+                screen,
+                penetrating: true,
+            },
+        )
+    } else {
+        BeamResult::default()
+    };
+    let faces = tap.take();
+    let reroll_faces = std::mem::take(&mut tap.rerolls);
+    scratch.add_beam(target, &result);
+    scratch.deal(battle.units[u].side, DamageKind::Beam, result.normal + result.penetrating);
+    if S::RECORDS {
+        sink.event(Event::FusionArrayAttack {
+            unit: u,
+            weapon: w,
+            target,
+            range,
+            mode,
+            needed,
+            drm,
+            face,
+            hit,
+            dice: if hit { n } else { 0 },
+            screen,
+            faces,
+            reroll_faces,
+            normal: result.normal,
+            penetrating: result.penetrating,
         });
     }
 }

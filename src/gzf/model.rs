@@ -483,6 +483,10 @@ pub enum SystemKind {
     PlasmaCannon {
         class: u8,
     },
+    /// fam extension `Fusion Array` (ft-rules §4.6, FTC §5.19): one to-hit
+    /// die by 6 MU band to 36 MU, then beam dice; flare or torpedo mode,
+    /// chosen each time it fires (readings W57).
+    FusionArray,
     /// Heavy missile rack: FB1 `[Standard|EMP|Needle] Missile`, FT2 `Missile`, `EMP Missile`, `Needle Missile`.
     Missile {
         warhead: Warhead,
@@ -586,6 +590,7 @@ impl SystemKind {
             MesonProjector => "Meson Projector",
             Pulser { .. } => "Pulser",
             PlasmaCannon { class } => return format!("Class {class} Plasma Cannon"),
+            FusionArray => "Fusion Array",
             Missile { warhead } => match warhead {
                 Warhead::Standard => "Missile",
                 Warhead::Emp => "EMP Missile",
@@ -661,6 +666,7 @@ impl SystemKind {
                 | MesonProjector
                 | Pulser { .. }
                 | PlasmaCannon { .. }
+                | FusionArray
                 | Missile { .. }
                 | Minelayer
                 | Minesweeper

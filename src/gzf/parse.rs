@@ -909,6 +909,7 @@ pub fn system_names(profile: Profile) -> Vec<String> {
         names.push(format!("Class {class} Short Range K-Gun"));
     }
     names.extend(BEAM_FAMILY.iter().map(|s| s.to_string()));
+    names.push("Fusion Array".to_string());
     for class in 1..=BEAM_FAMILY_CLASSES {
         for weapon in ["Graser", "Heavy Graser", "Phaser", "Plasma Cannon"] {
             names.push(format!("Class {class} {weapon}"));
@@ -1012,6 +1013,7 @@ pub fn system_kind(name: &str, profile: Profile) -> Result<SystemKind, Option<Pr
         "twin particle array" => Some(TwinParticleArray),
         "meson projector" => Some(MesonProjector),
         "pulser" => Some(Pulser { setting: None }),
+        "fusion array" => Some(FusionArray),
         _ => k_gun(&lower)
             .or_else(|| plasma_bolt(&lower))
             .or_else(|| rated_beam_family(&lower)),

@@ -13,6 +13,7 @@ mod fighters;
 mod fighters_input;
 mod fighters_robust;
 mod ftjava;
+mod fusion;
 mod fuzz;
 mod golden;
 mod gzf_doc;

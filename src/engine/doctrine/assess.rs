@@ -14,7 +14,8 @@ use super::super::plot::FormationId;
 use super::super::rules::PdEvasionReroll;
 use super::super::state::{Battle, SysState, Unit};
 use super::super::tables::{
-    MKP_HIT_POINTS, MKP_RANGE_MU, PLASMA_BOLT_RANGE, apply_drm, beam_dice, beam_family_dice, beam_table, mkp_hits,
+    FUSION_ARRAY_RANGE, MKP_HIT_POINTS, MKP_RANGE_MU, PLASMA_BOLT_RANGE, apply_drm, fusion_array_mode,
+    fusion_array_shot, beam_dice, beam_family_dice, beam_table, mkp_hits,
     plasma_bolt_points, plasma_hits, projectile_needed, pulser_dice, range_band, success_value,
 };
 use super::super::volley::{evasion_ignored, missile_range, submunition_dice, torpedo_band};
@@ -447,6 +448,8 @@ pub struct Arsenal {
     pub plasma_dice: [u32; 3],
     /// The battle's `plasma_bolt_formation` reading (W37).
     pub plasma_bolt_formation: bool,
+    /// Working fusion arrays by Evasion Points ignored.
+    pub fusion: [u32; 3],
     /// Mass-weighted share of its Units whose vapour shroud screens their
     /// own fire (reading W38): it meets at least a level-2 screen.
     pub shrouded: f64,
@@ -551,6 +554,7 @@ impl Arsenal {
                 SystemKind::SubmunitionPack if s.rounds_left() > 0 => self.submunitions[ignored] += 1,
                 SystemKind::Mkp if s.rounds_left() > 0 => self.mkps[ignored] += 1,
                 SystemKind::PlasmaBolt { class } => self.plasma_dice[ignored] += u32::from(class),
+                SystemKind::FusionArray => self.fusion[ignored] += 1,
                 SystemKind::NeedleBeam => self.needles[ignored] += 1,
                 SystemKind::Smr if s.rounds_left() > 0 => self.racks[reach] += 1,
                 SystemKind::Missile {
@@ -641,6 +645,9 @@ impl Arsenal {
         if self.plasma_dice.iter().any(|&n| n > 0) {
             r = r.max(PLASMA_BOLT_RANGE);
         }
+        if self.fusion.iter().any(|&n| n > 0) {
+            r = r.max(FUSION_ARRAY_RANGE);
+        }
         for (slot, row) in self.family.iter().enumerate() {
             if row.iter().any(|&n| n > 0) {
                 r = r.max(family_reach(slot));
@@ -728,6 +735,8 @@ pub struct Firepower {
     /// Plasma bolts: mean points a Volley within their reach, over the
     /// two Volleys in three a launcher is charged.
     bolts: f64,
+    /// Fusion arrays: mean damage of all of them by 6 MU band to 36 MU.
+    fusion: [f64; 6],
     /// Beam-family weapons: mean damage of all of them by 6 MU band (the
     /// dice of every one of them change only at multiples of 6 MU).
     family: [f64; FAMILY_BANDS],
@@ -754,6 +763,7 @@ impl Firepower {
             torpedo_kinds: 0,
             needles: 0.0,
             bolts: 0.0,
+            fusion: [0.0; 6],
             family: [0.0; FAMILY_BANDS],
             reach: 0,
         };
@@ -832,7 +842,46 @@ impl Firepower {
         if fp.bolts > 0.0 {
             fp.reach = fp.reach.max(PLASMA_BOLT_RANGE);
         }
+        fp.add_fusion(tables, a, t, n);
         fp
+    }
+
+    /// Adds `a`'s fusion arrays against `t` at Evasion dice index `n`
+    /// (reading W57): in each 6 MU band the better mode's to-hit chance
+    /// (the Evasion DRM on it) times its beam dice, each rolled without a
+    /// DRM against `t`'s advanced screens only (mass shares).
+    fn add_fusion(&mut self, tables: &DieTables, a: &Arsenal, t: &Arsenal, n: usize) {
+        if a.fusion.iter().all(|&c| c == 0) {
+            return;
+        }
+        let total: f64 = t.advanced.iter().sum();
+        let per_die = if total > 0.0 {
+            (0..3).map(|s| t.advanced[s] * tables.beam[0][0][s]).sum::<f64>() / total
+        } else {
+            tables.beam[0][0][0]
+        };
+        for (k, band) in self.fusion.iter_mut().enumerate() {
+            let range = 6 * (k as u32 + 1);
+            let Some((needed, dice)) = fusion_array_shot(fusion_array_mode(range), range) else {
+                continue;
+            };
+            let hit = |ignored: usize| {
+                if needed <= 1 {
+                    1.0
+                } else {
+                    tables.hit[n][ignored][usize::from(needed)]
+                }
+            };
+            *band = a
+                .fusion
+                .iter()
+                .enumerate()
+                .map(|(ignored, &count)| f64::from(count) * hit(ignored))
+                .sum::<f64>()
+                * f64::from(dice)
+                * per_die;
+        }
+        self.reach = self.reach.max(FUSION_ARRAY_RANGE);
     }
 
     /// Adds `a`'s beam-family weapons against Units behind `screens` (mass
@@ -881,6 +930,9 @@ impl Firepower {
         }
         if range <= PLASMA_BOLT_RANGE {
             sum += self.bolts;
+        }
+        if range <= FUSION_ARRAY_RANGE {
+            sum += self.fusion[range_band(range, 6) as usize - 1];
         }
         if let Some(band) = self.family.get(range_band(range, 6) as usize - 1) {
             sum += band;

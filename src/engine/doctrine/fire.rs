@@ -5,7 +5,7 @@
 
 use super::super::plot::{FormationId, FormationPlot, NeedleOrder, PdOrder, SystemId, UnitId};
 use super::super::state::{Battle, Sys, SysState, Unit};
-use super::super::tables::{MKP_RANGE_MU, PLASMA_BOLT_RANGE, beam_dice, projectile_needed};
+use super::super::tables::{FUSION_ARRAY_RANGE, MKP_RANGE_MU, PLASMA_BOLT_RANGE, beam_dice, projectile_needed};
 use super::super::volley::{missile_range, torpedo_band};
 use super::assess::{family_dice, family_shot, is_beam_family, k_gun_hit_mean};
 use super::decide::Choice;
@@ -28,6 +28,7 @@ fn reaches(s: &Sys, range: u32) -> bool {
         }
         SystemKind::NeedleBeam => range <= 12,
         SystemKind::PlasmaBolt { .. } => range <= PLASMA_BOLT_RANGE,
+        SystemKind::FusionArray => range <= FUSION_ARRAY_RANGE,
         ref k => family_dice(k, range) > 0,
     }
 }
@@ -158,6 +159,7 @@ pub(super) fn unit_fire(
                     | SystemKind::PulseTorpedo { .. }
                     | SystemKind::KGun { .. }
                     | SystemKind::PlasmaBolt { .. }
+                    | SystemKind::FusionArray
             ) || is_beam_family(&s.kind)
                 || (c.needles.is_some() && s.kind == SystemKind::NeedleBeam);
             let pds = c.pds_at_ships[v] && matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
