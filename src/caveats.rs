@@ -108,6 +108,12 @@ pub fn readings(b: &Battle) -> Vec<String> {
                 .to_string(),
         );
     }
+    if carried(&|k| matches!(k, SystemKind::HighIntensityGraser { .. })) {
+        out.push(
+            "a high-intensity graser is read as a heavy graser whose natural 6s reroll into penetrating hits of 1d6 (readings W58)"
+                .to_string(),
+        );
+    }
     if carried(&|k| matches!(k, SystemKind::FusionArray)) {
         out.push(
             "a fusion array needs 1+ with 6 beam dice near and 6 with 1 die at 31-36 MU in flare mode, the reverse in torpedo mode, and fires in the better one (readings W57)"

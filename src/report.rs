@@ -747,6 +747,7 @@ impl Report<'_> {
                 let heavy = matches!(
                     self.kind(*unit, *weapon),
                     Some(crate::gzf::model::SystemKind::HeavyGraser { .. })
+                        | Some(crate::gzf::model::SystemKind::HighIntensityGraser { .. })
                 );
                 let (die, kind) = if heavy {
                     ("1d6", "")

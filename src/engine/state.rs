@@ -708,6 +708,7 @@ pub fn is_offensive(kind: &SystemKind) -> bool {
             | PlasmaBolt { .. }
             | Graser { .. }
             | HeavyGraser { .. }
+            | HighIntensityGraser { .. }
             | Phaser { .. }
             | GatlingBattery
             | TwinParticleArray

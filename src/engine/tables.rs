@@ -252,6 +252,9 @@ pub fn beam_family_dice(kind: &crate::gzf::model::SystemKind, range_mu: u32) -> 
     match *kind {
         Graser { class } | Phaser { class } | PlasmaCannon { class } => beam_dice(u32::from(class), range_mu),
         HeavyGraser { class } => u32::from(class).saturating_sub(range_band(range_mu, HEAVY_GRASER_BAND_MU) - 1),
+        HighIntensityGraser { class } => {
+            u32::from(class).saturating_sub(range_band(range_mu, HEAVY_GRASER_BAND_MU) - 1)
+        }
         GatlingBattery => within(6, 12),
         TwinParticleArray => within(2, 24),
         MesonProjector => within(1, 48),

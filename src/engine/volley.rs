@@ -1087,6 +1087,10 @@ fn fire_weapon<S: Sink>(
             let n = beam_family_dice(&kind, range);
             graser_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
         }
+        SystemKind::HighIntensityGraser { .. } => {
+            let n = beam_family_dice(&kind, range);
+            graser_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
+        }
         SystemKind::PlasmaCannon { .. } => {
             let n = beam_family_dice(&kind, range);
             plasma_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
@@ -1341,6 +1345,8 @@ fn graser_attack<S: Sink>(
     }
     scratch.note_use(u, w, WeaponUse::FIRED);
     let heavy = matches!(battle.units[u].systems[w].kind, SystemKind::HeavyGraser { .. });
+    // A high-intensity graser: a heavy graser whose 6s reroll (W58).
+    let intense = matches!(battle.units[u].systems[w].kind, SystemKind::HighIntensityGraser { .. });
     let screen = battle.screen_met(u, target);
     let mut tap = Tap::new(sink);
     let points = beam_attack(
@@ -1353,6 +1359,7 @@ fn graser_attack<S: Sink>(
             penetrating: !heavy,
         },
     );
+    let heavy = heavy || intense;
     let faces = tap.take();
     let reroll_faces = std::mem::take(&mut tap.rerolls);
     let mut damage_die = |tap: &mut Tap<'_, S>| {

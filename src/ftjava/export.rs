@@ -833,6 +833,7 @@ impl Out<'_> {
             PlasmaBolt { class } => (Section::Weapons, "PlasmaBoltLauncher", Some(u32::from(*class))),
             Graser { class } => (Section::Weapons, "Graser", Some(u32::from(*class))),
             HeavyGraser { class } => (Section::Weapons, "HeavyGraser", Some(u32::from(*class))),
+            HighIntensityGraser { class } => (Section::Weapons, "HighIntensityGraser", Some(u32::from(*class))),
             Phaser { class } => (Section::Weapons, "Phaser", Some(u32::from(*class))),
             PlasmaCannon { class } => (Section::Weapons, "PlasmaCannon", Some(u32::from(*class))),
             GatlingBattery => (Section::Weapons, "GatlingBattery", None),

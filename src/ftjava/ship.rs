@@ -68,12 +68,6 @@ pub const INERT: &[(&str, &str, Section, bool)] = &[
     ("HoloField", "Holo Field", Section::Defenses, false),
     ("AreaDefensePDS", "Area Defense PDS", Section::Weapons, false),
     ("Grapeshot", "Grapeshot", Section::Weapons, false),
-    (
-        "HighIntensityGraser",
-        "Class {} High Intensity Graser",
-        Section::Weapons,
-        true,
-    ),
     ("EMPProjector", "Class {} EMP Projector", Section::Weapons, true),
     ("TransporterBeam", "Class {} Transporter Beam", Section::Weapons, true),
     ("RocketPod", "Rocket Pod", Section::Weapons, false),
@@ -167,6 +161,7 @@ fn default_arcs(kind: &SystemKind) -> Vec<Arc> {
         // Beam-family weapons without arcs: all round, as beams (readings I26).
         Graser { .. }
         | HeavyGraser { .. }
+        | HighIntensityGraser { .. }
         | Phaser { .. }
         | PlasmaCannon { .. }
         | GatlingBattery
@@ -322,6 +317,7 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         (Section::Weapons, "PlasmaBoltLauncher") => plasma_bolt(cx, n),
         (Section::Weapons, "Graser") => rated(cx, n, name).map(|class| Graser { class }),
         (Section::Weapons, "HeavyGraser") => rated(cx, n, name).map(|class| HeavyGraser { class }),
+        (Section::Weapons, "HighIntensityGraser") => rated(cx, n, name).map(|class| HighIntensityGraser { class }),
         (Section::Weapons, "Phaser") => rated(cx, n, name).map(|class| Phaser { class }),
         (Section::Weapons, "PlasmaCannon") => rated(cx, n, name).map(|class| PlasmaCannon { class }),
         (Section::Weapons, "GatlingBattery") => Some(GatlingBattery),
@@ -401,6 +397,7 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         KGun { .. } => with(&["rating", "arcs", "rangeIncrement"]),
         PlasmaBolt { .. } => with(&["rating", "arcs"]),
         Graser { .. } | HeavyGraser { .. } | Phaser { .. } | PlasmaCannon { .. } => with(&["rating", "arcs"]),
+        HighIntensityGraser { .. } => with(&["rating", "arcs"]),
         Sml => with(&["arcs", "smmId"]),
         Smm => with(&["capacity"]),
         k if k.is_weapon() && *k != Pds => with(&["arcs"]),

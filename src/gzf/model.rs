@@ -463,6 +463,11 @@ pub enum SystemKind {
     HeavyGraser {
         class: u8,
     },
+    /// fam extension `Class N High Intensity Graser`: a heavy graser whose
+    /// natural 6s reroll (ft-rules §4.6; readings W58).
+    HighIntensityGraser {
+        class: u8,
+    },
     /// fam extension `Class N Phaser`: a graser that may fire as a PDS.
     Phaser {
         class: u8,
@@ -584,6 +589,7 @@ impl SystemKind {
             PlasmaBolt { class } => return format!("Class {class} Plasma Bolt Launcher"),
             Graser { class } => return format!("Class {class} Graser"),
             HeavyGraser { class } => return format!("Class {class} Heavy Graser"),
+            HighIntensityGraser { class } => return format!("Class {class} High Intensity Graser"),
             Phaser { class } => return format!("Class {class} Phaser"),
             GatlingBattery => "Gatling Battery",
             TwinParticleArray => "Twin Particle Array",
@@ -660,6 +666,7 @@ impl SystemKind {
                 | PlasmaBolt { .. }
                 | Graser { .. }
                 | HeavyGraser { .. }
+                | HighIntensityGraser { .. }
                 | Phaser { .. }
                 | GatlingBattery
                 | TwinParticleArray

@@ -915,6 +915,9 @@ pub fn system_names(profile: Profile) -> Vec<String> {
             names.push(format!("Class {class} {weapon}"));
         }
     }
+    for class in 1..=BEAM_FAMILY_CLASSES {
+        names.push(format!("Class {class} High Intensity Graser"));
+    }
     names
 }
 
@@ -922,7 +925,7 @@ pub fn system_names(profile: Profile) -> Vec<String> {
 /// reads (the doctrine's tables are sized by it).
 pub const BEAM_FAMILY_CLASSES: u8 = 6;
 
-/// `class N graser|heavy graser|phaser|plasma cannon` (lower case, blanks
+/// `class N graser|heavy graser|high intensity graser|phaser|plasma cannon` (lower case, blanks
 /// collapsed), N from 1 to [`BEAM_FAMILY_CLASSES`] (fam extension).
 fn rated_beam_family(lower: &str) -> Option<SystemKind> {
     let rest = lower.strip_prefix("class ")?;
@@ -931,6 +934,7 @@ fn rated_beam_family(lower: &str) -> Option<SystemKind> {
     Some(match weapon {
         "graser" => SystemKind::Graser { class },
         "heavy graser" => SystemKind::HeavyGraser { class },
+        "high intensity graser" => SystemKind::HighIntensityGraser { class },
         "phaser" => SystemKind::Phaser { class },
         "plasma cannon" => SystemKind::PlasmaCannon { class },
         _ => return None,
@@ -1099,8 +1103,8 @@ fn system(cx: &mut Cx<'_>, block: &RawBlock, options: &ParseOptions) -> Option<S
                     "a system type fam resolves",
                 )
                 .with_help(
-                    "the rules digest gives no numbers for high-intensity grasers (ft-rules §4.6 only says they \
-                     reroll); pass --inert-unknown-systems to load it as an inert system",
+                    "a high-intensity graser is `Class N High Intensity Graser` with N from 1 to 6; pass \
+                     --inert-unknown-systems to load it as an inert system",
                 ),
             );
             None

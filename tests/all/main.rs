@@ -17,6 +17,7 @@ mod fusion;
 mod fuzz;
 mod golden;
 mod gzf_doc;
+mod higraser;
 mod hostile;
 mod kinetic;
 mod kravak;

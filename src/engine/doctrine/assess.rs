@@ -158,7 +158,7 @@ fn plasma_die(penalty: usize, screen: u8) -> f64 {
 const D3_MEAN: f64 = 2.0;
 
 /// Beam-family weapons the [`Arsenal`] counts apart ([`family_slot`]).
-pub const FAMILY_SLOTS: usize = 25;
+pub const FAMILY_SLOTS: usize = 31;
 /// 6 MU bands [`Firepower`] keeps the beam family's damage in: to 108 MU,
 /// a class-6 heavy graser's reach.
 const FAMILY_BANDS: usize = 18;
@@ -166,7 +166,8 @@ const FAMILY_BANDS: usize = 18;
 /// The [`Arsenal::family`] slot of a beam-family weapon: grasers and
 /// phasers by class (0-5), heavy grasers (6-11), plasma cannons (12-17),
 /// Gatling battery 18, twin particle array 19, meson projector 20, Pulsers
-/// set long, medium, short 21-23, and one left open 24.
+/// set long, medium, short 21-23, one left open 24, and high-intensity
+/// grasers by class (25-30).
 fn family_slot(kind: &SystemKind) -> Option<usize> {
     let class = |c: u8| usize::from(c.clamp(1, 6)) - 1;
     Some(match *kind {
@@ -186,6 +187,7 @@ fn family_slot(kind: &SystemKind) -> Option<usize> {
             setting: Some(PulserSetting::Short),
         } => 23,
         SystemKind::Pulser { setting: None } => 24,
+        SystemKind::HighIntensityGraser { class: c } => 25 + class(c),
         _ => return None,
     })
 }
@@ -220,7 +222,8 @@ fn slot_kind(slot: usize) -> SystemKind {
         23 => SystemKind::Pulser {
             setting: Some(PulserSetting::Short),
         },
-        _ => SystemKind::Pulser { setting: None },
+        24 => SystemKind::Pulser { setting: None },
+        _ => SystemKind::HighIntensityGraser { class: (slot - 25 + 1) as u8 },
     }
 }
 
@@ -255,6 +258,8 @@ fn family_die_mean(tables: &DieTables, slot: usize, n: usize, ignored: usize, sc
         0..=5 => tables.beam[n][ignored][screen] * D3_MEAN,
         6..=11 => tables.plain[n][ignored][screen] * D6_MEAN,
         12..=17 => tables.plasma[n][ignored][screen],
+        // A high-intensity graser: beam dice with rerolls, 1d6 a point.
+        25..=30 => tables.beam[n][ignored][screen] * D6_MEAN,
         _ => tables.beam[n][ignored][screen],
     }
 }
@@ -268,6 +273,7 @@ pub fn family_shot(kind: &SystemKind, range: u32) -> f64 {
         0..=5 => beam_die(0, 0) * D3_MEAN,
         6..=11 => plain_beam_die(0, 0) * D6_MEAN,
         12..=17 => plasma_die(0, 0),
+        25..=30 => beam_die(0, 0) * D6_MEAN,
         _ => beam_die(0, 0),
     };
     f64::from(family_dice(kind, range)) * per_die
