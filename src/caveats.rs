@@ -35,6 +35,7 @@ pub fn switches(rules: &Rules) -> Vec<String> {
         rules.plasma_bolt_formation,
         d.plasma_bolt_formation,
     );
+    flag("wave_gun_formation", rules.wave_gun_formation, d.wave_gun_formation);
     flag(
         "vapour_shroud_own_fire",
         rules.vapour_shroud_own_fire,
@@ -107,6 +108,16 @@ pub fn readings(b: &Battle) -> Vec<String> {
             "every point a graser or phaser die scores is a hit of 1d3 (readings W20: a third more than one hit per scoring die)"
                 .to_string(),
         );
+    }
+    if carried(&|k| matches!(k, SystemKind::WaveGun)) {
+        out.push(format!(
+            "a wave gun charges a d6 a Volley it is plotted and holds the charge only through the Exchange (readings W59), and its template touches {} (W59, switch wave_gun_formation)",
+            if b.rules.wave_gun_formation {
+                "every ship of the target Formation"
+            } else {
+                "the acquired Unit only"
+            }
+        ));
     }
     if carried(&|k| matches!(k, SystemKind::HighIntensityGraser { .. })) {
         out.push(

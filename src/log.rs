@@ -296,6 +296,37 @@ fn event(e: &Event) -> Value {
             "dice": dice, "drm": drm, "screen": screen, "faces": faces, "reroll_faces": reroll_faces,
             "normal": normal, "penetrating": penetrating,
         }),
+        Event::WaveGunCharge {
+            unit,
+            weapon,
+            face,
+            charge,
+        } => json!({
+            "type": "wave_gun_charge", "unit": unit, "weapon": weapon, "face": face, "charge": charge,
+        }),
+        Event::WaveGunAttack {
+            unit,
+            weapon,
+            target,
+            range,
+            screen,
+            drm,
+            faces,
+            damage,
+        } => json!({
+            "type": "wave_gun_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
+            "screen": screen, "drm": drm, "faces": faces, "damage": damage,
+        }),
+        Event::WaveGunBacklash {
+            unit,
+            weapon,
+            charge,
+            hull,
+            destroyed,
+        } => json!({
+            "type": "wave_gun_backlash", "unit": unit, "weapon": weapon, "charge": charge, "hull": hull,
+            "destroyed": destroyed,
+        }),
         Event::FusionArrayAttack {
             unit,
             weapon,

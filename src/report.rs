@@ -810,6 +810,49 @@ impl Report<'_> {
                 }
                 self.detail(&s);
             }
+            Event::WaveGunCharge {
+                unit,
+                weapon,
+                face,
+                charge,
+            } => {
+                self.detail(&format!(
+                    "{} charges: rolled {face}, charge {charge}{}",
+                    self.system(*unit, Some(*weapon)),
+                    if *charge >= 6 { " (charged)" } else { "" }
+                ));
+            }
+            Event::WaveGunAttack {
+                unit,
+                weapon,
+                target,
+                range,
+                screen,
+                drm,
+                faces,
+                damage,
+            } => {
+                let faces: Vec<String> = faces.iter().map(u8::to_string).collect();
+                self.detail(&format!(
+                    "{} at {range} MU fires on {}: rolled {}, each less {screen} (advanced screen) and {} (Evasion) → {damage} to the hull",
+                    self.system(*unit, Some(*weapon)),
+                    self.unit(*target),
+                    faces.join(", "),
+                    -drm
+                ));
+            }
+            Event::WaveGunBacklash {
+                unit,
+                weapon,
+                charge,
+                hull,
+                destroyed: _,
+            } => {
+                self.detail(&format!(
+                    "{} knocked out holding a charge of {charge}: {hull} damage to its own hull",
+                    self.system(*unit, Some(*weapon))
+                ));
+            }
             Event::FusionArrayAttack {
                 unit,
                 weapon,

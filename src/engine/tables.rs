@@ -326,6 +326,29 @@ pub fn fusion_array_mode(range_mu: u32) -> FusionMode {
     }
 }
 
+/// Reach of a wave gun in MU (ft-rules §4.5, FTC §7.24).
+pub const WAVE_GUN_RANGE: u32 = 36;
+
+/// The charge a wave gun needs before it can fire (ft-rules §4.5).
+pub const WAVE_GUN_CHARGE: u32 = 6;
+
+/// Damage dice of a wave gun at `range_mu` (ft-rules §4.5): 4 to 12 MU, 3
+/// to 24, 2 to 36 (bands closed above), none beyond.
+pub fn wave_gun_dice(range_mu: u32) -> u32 {
+    if range_mu > WAVE_GUN_RANGE {
+        0
+    } else {
+        5 - range_band(range_mu, 12)
+    }
+}
+
+/// Points of one wave-gun die (ft-rules §4.5, reading W59): the face less
+/// the target's advanced screen level and the Evasion DRM, not below 0
+/// (standard screens and armour do not stop it).
+pub fn wave_gun_points(face: u8, advanced: u8, drm: i32) -> u32 {
+    (i32::from(face) - i32::from(advanced) + drm.min(0)).max(0) as u32
+}
+
 /// Hits of one plasma-cannon die (ft-rules §4.6, FTC §5.5): the die after
 /// its DRM (`face`, see [`apply_drm`]) less 2 less the screen level, never
 /// below 0; reroll dice are read with `screen` 0.
@@ -336,6 +359,19 @@ pub fn plasma_hits(face: u8, screen: u8) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wave_gun_dice_by_twelve_mu_band() {
+        assert_eq!(wave_gun_dice(0), 4);
+        assert_eq!(wave_gun_dice(12), 4);
+        assert_eq!(wave_gun_dice(13), 3);
+        assert_eq!(wave_gun_dice(24), 3);
+        assert_eq!(wave_gun_dice(25), 2);
+        assert_eq!(wave_gun_dice(36), 2);
+        assert_eq!(wave_gun_dice(37), 0);
+        assert_eq!(wave_gun_points(5, 2, -1), 2);
+        assert_eq!(wave_gun_points(1, 1, 0), 0);
+    }
 
     #[test]
     fn fusion_array_bands_pair_the_to_hit_number_with_the_dice() {

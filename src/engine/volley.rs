@@ -59,11 +59,13 @@ pub enum DamageKind {
     Kinetic,
     /// Plasma bolts.
     PlasmaBolt,
+    /// Wave guns.
+    WaveGun,
 }
 
 impl DamageKind {
-    pub const COUNT: usize = 12;
-    pub const ALL: [DamageKind; 12] = [
+    pub const COUNT: usize = 13;
+    pub const ALL: [DamageKind; 13] = [
         DamageKind::Beam,
         DamageKind::Torpedo,
         DamageKind::SalvoMissile,
@@ -76,6 +78,7 @@ impl DamageKind {
         DamageKind::Gunboat,
         DamageKind::Kinetic,
         DamageKind::PlasmaBolt,
+        DamageKind::WaveGun,
     ];
 
     pub fn key(self) -> &'static str {
@@ -92,6 +95,7 @@ impl DamageKind {
             DamageKind::Gunboat => "gunboat",
             DamageKind::Kinetic => "kinetic",
             DamageKind::PlasmaBolt => "plasma_bolt",
+            DamageKind::WaveGun => "wave_gun",
         }
     }
 }
@@ -202,6 +206,10 @@ pub struct Scratch {
     /// and in this one (reading W35).
     pub(super) bolts_last: Vec<(UnitId, SystemId)>,
     pub(super) bolts_now: Vec<(UnitId, SystemId)>,
+    /// Wave guns' charge this Exchange (reading W59).
+    pub(super) wave_charge: Vec<(UnitId, SystemId, u32)>,
+    /// Damage straight to the hull (wave guns), waiting for the Damage step.
+    pub(super) hull: Vec<(UnitId, u32)>,
     /// Semi-armour-piercing hits waiting for the Damage step.
     pub(super) sap: Vec<(UnitId, u32)>,
     /// Armour-piercing hits (K-guns, MKP) waiting for the Damage step.
@@ -468,7 +476,10 @@ pub fn run_volley<S: Sink>(
     scratch.bolts_now.clear();
     if volley == 0 {
         scratch.bolts_last.clear();
+        // Nor does a wave gun carry its charge (reading W59).
+        scratch.wave_charge.clear();
     }
+    scratch.hull.clear();
 
     super::craft::launch_phase(battle, plot, volley, dice, sink, scratch);
     maneuver(battle, plot, volley, dice, sink, scratch);
@@ -485,6 +496,7 @@ pub fn run_volley<S: Sink>(
             threshold_check(battle, u, rows, dice, sink);
         }
     }
+    wave_gun_backlash(battle, dice, sink, scratch);
     // A group docked in a bay lost to a threshold goes with it, whatever
     // damage control does next (docs/fighters.md §2 step 9).
     super::craft::docked_losses(battle, sink, scratch);
@@ -1095,6 +1107,9 @@ fn fire_weapon<S: Sink>(
             let n = beam_family_dice(&kind, range);
             plasma_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
         }
+        SystemKind::WaveGun => {
+            wave_gun(battle, u, w, target, range, drm, dice, sink, scratch);
+        }
         SystemKind::FusionArray => {
             fusion_array_attack(battle, u, w, target, range, drm, dice, sink, scratch);
         }
@@ -1414,6 +1429,132 @@ fn graser_attack<S: Sink>(
             hits,
             reroll_hits,
         });
+    }
+}
+
+/// A wave gun (ft-rules §4.5, FTC §7.24; reading W59). Below a charge of
+/// 6 it charges: one d6 added, and no shot that Volley. Charged, it fires
+/// at a target within [`super::tables::WAVE_GUN_RANGE`] (beyond, it holds
+/// its charge): the acquired Unit, or with `wave_gun_formation` every ship
+/// of its Formation, takes 4, 3 or 2 d6 by 12 MU band, each less its
+/// advanced screen level and the Evasion DRM, straight to the hull; the
+/// charge is spent.
+#[allow(clippy::too_many_arguments)]
+fn wave_gun<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    use super::tables::{WAVE_GUN_CHARGE, wave_gun_dice, wave_gun_points};
+    let at = scratch.wave_charge.iter().position(|&(x, y, _)| (x, y) == (u, w));
+    let charge = at.map_or(0, |i| scratch.wave_charge[i].2);
+    if charge < WAVE_GUN_CHARGE {
+        // A charging Volley is the weapon's use (it rolls its die).
+        scratch.note_use(u, w, WeaponUse::FIRED);
+        let face = dice.roll_d6(sink, Purpose::Damage, Pile::Initial);
+        let charge = charge + u32::from(face);
+        match at {
+            Some(i) => scratch.wave_charge[i].2 = charge,
+            None => scratch.wave_charge.push((u, w, charge)),
+        }
+        if S::RECORDS {
+            sink.event(Event::WaveGunCharge {
+                unit: u,
+                weapon: w,
+                face,
+                charge,
+            });
+        }
+        return;
+    }
+    let n = wave_gun_dice(range);
+    if n == 0 {
+        out_of_range(sink, scratch, u, w, "out of range (it holds its charge)");
+        return;
+    }
+    scratch.note_use(u, w, WeaponUse::FIRED);
+    if let Some(i) = at {
+        scratch.wave_charge.swap_remove(i);
+    }
+    let formation = battle.units[target].formation;
+    let side = battle.units[u].side;
+    for t in 0..battle.units.len() {
+        let touched = if battle.rules.wave_gun_formation {
+            let unit = &battle.units[t];
+            unit.formation == formation && unit.active() && !unit.is_craft()
+        } else {
+            t == target
+        };
+        if !touched {
+            continue;
+        }
+        let screen = battle.units[t].advanced_screen_level();
+        let mut faces = Vec::new();
+        let mut damage = 0;
+        for _ in 0..n {
+            let face = dice.roll_d6(sink, Purpose::Damage, Pile::Initial);
+            damage += wave_gun_points(face, screen, drm);
+            if S::RECORDS {
+                faces.push(face);
+            }
+        }
+        scratch.hull.push((t, damage));
+        scratch.deal(side, DamageKind::WaveGun, damage);
+        if S::RECORDS {
+            sink.event(Event::WaveGunAttack {
+                unit: u,
+                weapon: w,
+                target: t,
+                range,
+                screen,
+                drm,
+                faces,
+                damage,
+            });
+        }
+    }
+}
+
+/// After the threshold checks: a wave gun knocked out (damaged or
+/// destroyed) while it holds a charge lets the charge go into its own
+/// ship's hull (ft-rules §4.5, §7.2; reading W59), which may complete
+/// rows and call for threshold checks at once.
+fn wave_gun_backlash<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scratch: &mut Scratch) {
+    let mut i = 0;
+    while i < scratch.wave_charge.len() {
+        let (u, w, charge) = scratch.wave_charge[i];
+        let unit = &battle.units[u];
+        if !unit.active() || unit.systems[w].operational() {
+            i += 1;
+            continue;
+        }
+        scratch.wave_charge.swap_remove(i);
+        let (_, hull, rows, _) = hull_damage(&mut battle.units[u], charge, 0);
+        let destroyed = battle.units[u].destroyed;
+        if S::RECORDS {
+            sink.event(Event::WaveGunBacklash {
+                unit: u,
+                weapon: w,
+                charge,
+                hull,
+                destroyed,
+            });
+            if destroyed {
+                sink.event(Event::Destroyed {
+                    unit: u,
+                    cause: "wave gun backlash",
+                });
+            }
+        }
+        if rows > 0 && !destroyed {
+            threshold_check(battle, u, rows, dice, sink);
+        }
     }
 }
 
@@ -2233,8 +2374,8 @@ fn hull_damage(unit: &mut Unit, hull: u32, armour: u32) -> (u32, u32, u32, u32) 
 /// to the hull; then needle kills on Units still in the fight.
 fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratch) {
     for u in 0..battle.units.len() {
-        let (normal, penetrating) = scratch.pending[u];
-        let has_sap = scratch.sap.iter().chain(&scratch.ap).any(|(t, _)| *t == u);
+        let (normal, mut penetrating) = scratch.pending[u];
+        let has_sap = scratch.sap.iter().chain(&scratch.ap).chain(&scratch.hull).any(|(t, _)| *t == u);
         if (normal + penetrating == 0 && !has_sap) || !battle.units[u].active() {
             continue;
         }
@@ -2252,6 +2393,15 @@ fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratc
         hull += h;
         rows += r;
         crew_lost += c;
+        // Wave-gun damage passes every armour layer (reading W59); the
+        // event counts it as penetrating.
+        for &(_, d) in scratch.hull.iter().filter(|(t, _)| *t == u) {
+            let (_, h, r, c) = hull_damage(unit, d, 0);
+            hull += h;
+            rows += r;
+            crew_lost += c;
+            penetrating += d;
+        }
         scratch.rows_this_volley[u] += rows;
         if S::RECORDS {
             sink.event(Event::Damage {

@@ -530,6 +530,7 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
         r.vapour_shroud_own_fire,
         r.reroll_depth.key()
     );
+    let _ = writeln!(out, "wave_gun_formation = {}", r.wave_gun_formation);
     let tubes: Vec<String> = battle
         .units
         .iter()

@@ -34,4 +34,5 @@ mod screens;
 mod support;
 mod switches;
 mod tune;
+mod wavegun;
 mod weapons;

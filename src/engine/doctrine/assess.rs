@@ -14,7 +14,7 @@ use super::super::plot::FormationId;
 use super::super::rules::PdEvasionReroll;
 use super::super::state::{Battle, SysState, Unit};
 use super::super::tables::{
-    FUSION_ARRAY_RANGE, MKP_HIT_POINTS, MKP_RANGE_MU, PLASMA_BOLT_RANGE, apply_drm, fusion_array_mode,
+    FUSION_ARRAY_RANGE, MKP_HIT_POINTS, WAVE_GUN_RANGE, wave_gun_dice, MKP_RANGE_MU, PLASMA_BOLT_RANGE, apply_drm, fusion_array_mode,
     fusion_array_shot, beam_dice, beam_family_dice, beam_table, mkp_hits,
     plasma_bolt_points, plasma_hits, projectile_needed, pulser_dice, range_band, success_value,
 };
@@ -456,6 +456,10 @@ pub struct Arsenal {
     pub plasma_bolt_formation: bool,
     /// Working fusion arrays by Evasion Points ignored.
     pub fusion: [u32; 3],
+    /// Working wave guns by Evasion Points ignored.
+    pub wave_guns: [u32; 3],
+    /// The battle's `wave_gun_formation` reading (W59).
+    pub wave_gun_formation: bool,
     /// Mass-weighted share of its Units whose vapour shroud screens their
     /// own fire (reading W38): it meets at least a level-2 screen.
     pub shrouded: f64,
@@ -505,6 +509,7 @@ impl Arsenal {
             needle_fb1: battle.rules.needle_fb1,
             needle_six_scores: battle.rules.needle_six_scores,
             plasma_bolt_formation: battle.rules.plasma_bolt_formation,
+            wave_gun_formation: battle.rules.wave_gun_formation,
             ..Arsenal::default()
         };
         let mut mass = 0.0;
@@ -561,6 +566,7 @@ impl Arsenal {
                 SystemKind::Mkp if s.rounds_left() > 0 => self.mkps[ignored] += 1,
                 SystemKind::PlasmaBolt { class } => self.plasma_dice[ignored] += u32::from(class),
                 SystemKind::FusionArray => self.fusion[ignored] += 1,
+                SystemKind::WaveGun => self.wave_guns[ignored] += 1,
                 SystemKind::NeedleBeam => self.needles[ignored] += 1,
                 SystemKind::Smr if s.rounds_left() > 0 => self.racks[reach] += 1,
                 SystemKind::Missile {
@@ -654,6 +660,9 @@ impl Arsenal {
         if self.fusion.iter().any(|&n| n > 0) {
             r = r.max(FUSION_ARRAY_RANGE);
         }
+        if self.wave_guns.iter().any(|&n| n > 0) {
+            r = r.max(WAVE_GUN_RANGE);
+        }
         for (slot, row) in self.family.iter().enumerate() {
             if row.iter().any(|&n| n > 0) {
                 r = r.max(family_reach(slot));
@@ -719,6 +728,12 @@ fn unit_pd_kills(unit: &Unit) -> f64 {
     f64::from(count(unit, |k| matches!(k, SystemKind::Pds | SystemKind::Adaf))) * PDS_KILLS
 }
 
+/// Shots a wave gun plotted in every Volley fires a Volley on average
+/// (reading W59): it charges in Volley 1, fires in Volley 2 on a first die
+/// of 6 (1/6) or in Volley 3 when two dice make 6 or more (1 − 10/36), at
+/// most once an Exchange: 26/36 shots over three Volleys.
+pub const WAVE_SHOTS_PER_VOLLEY: f64 = 26.0 / 108.0;
+
 /// Kinds of weapon a [`Firepower`] keeps apart: beam classes, torpedo
 /// variants, and needle beams.
 const KINDS: usize = 16;
@@ -743,6 +758,8 @@ pub struct Firepower {
     bolts: f64,
     /// Fusion arrays: mean damage of all of them by 6 MU band to 36 MU.
     fusion: [f64; 6],
+    /// Wave guns: mean damage a Volley of all of them per die they roll.
+    waves: f64,
     /// Beam-family weapons: mean damage of all of them by 6 MU band (the
     /// dice of every one of them change only at multiples of 6 MU).
     family: [f64; FAMILY_BANDS],
@@ -770,6 +787,7 @@ impl Firepower {
             needles: 0.0,
             bolts: 0.0,
             fusion: [0.0; 6],
+            waves: 0.0,
             family: [0.0; FAMILY_BANDS],
             reach: 0,
         };
@@ -849,7 +867,43 @@ impl Firepower {
             fp.reach = fp.reach.max(PLASMA_BOLT_RANGE);
         }
         fp.add_fusion(tables, a, t, n);
+        fp.add_waves(tables, a, t, n);
         fp
+    }
+
+    /// Adds `a`'s wave guns against `t` at Evasion dice index `n` (reading
+    /// W59): a gun plotted every Volley charges from the Exchange's start
+    /// and fires once it holds 6, in Volley 2 (a first die of 6) or 3 (two
+    /// dice making 6), so 26/36 shots an Exchange, 26/108 a Volley; each
+    /// die the mean of the face less `t`'s advanced screen (mass shares)
+    /// and the Evasion Points, times the ships of the target Formation with
+    /// `wave_gun_formation`.
+    fn add_waves(&mut self, tables: &DieTables, a: &Arsenal, t: &Arsenal, n: usize) {
+        if a.wave_guns.iter().all(|&c| c == 0) {
+            return;
+        }
+        let total: f64 = t.advanced.iter().sum();
+        let shares = if total > 0.0 {
+            t.advanced.map(|s| s / total)
+        } else {
+            [1.0, 0.0, 0.0]
+        };
+        let touched = if a.wave_gun_formation {
+            f64::from(t.ships.max(1))
+        } else {
+            1.0
+        };
+        self.waves = a
+            .wave_guns
+            .iter()
+            .enumerate()
+            .map(|(ignored, &count)| {
+                f64::from(count) * (0..3).map(|s| shares[s] * tables.bolt[n][ignored][s]).sum::<f64>()
+            })
+            .sum::<f64>()
+            * touched
+            * WAVE_SHOTS_PER_VOLLEY;
+        self.reach = self.reach.max(WAVE_GUN_RANGE);
     }
 
     /// Adds `a`'s fusion arrays against `t` at Evasion dice index `n`
@@ -940,6 +994,7 @@ impl Firepower {
         if range <= FUSION_ARRAY_RANGE {
             sum += self.fusion[range_band(range, 6) as usize - 1];
         }
+        sum += self.waves * f64::from(wave_gun_dice(range));
         if let Some(band) = self.family.get(range_band(range, 6) as usize - 1) {
             sum += band;
         }

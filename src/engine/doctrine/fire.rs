@@ -28,7 +28,7 @@ fn reaches(s: &Sys, range: u32) -> bool {
         }
         SystemKind::NeedleBeam => range <= 12,
         SystemKind::PlasmaBolt { .. } => range <= PLASMA_BOLT_RANGE,
-        SystemKind::FusionArray => range <= FUSION_ARRAY_RANGE,
+        SystemKind::FusionArray | SystemKind::WaveGun => range <= FUSION_ARRAY_RANGE,
         ref k => family_dice(k, range) > 0,
     }
 }
@@ -160,6 +160,7 @@ pub(super) fn unit_fire(
                     | SystemKind::KGun { .. }
                     | SystemKind::PlasmaBolt { .. }
                     | SystemKind::FusionArray
+                    | SystemKind::WaveGun
             ) || is_beam_family(&s.kind)
                 || (c.needles.is_some() && s.kind == SystemKind::NeedleBeam);
             let pds = c.pds_at_ships[v] && matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
