@@ -1602,7 +1602,11 @@ fn fusion_array_attack<S: Sink>(
     let faces = tap.take();
     let reroll_faces = std::mem::take(&mut tap.rerolls);
     scratch.add_beam(target, &result);
-    scratch.deal(battle.units[u].side, DamageKind::Beam, result.normal + result.penetrating);
+    scratch.deal(
+        battle.units[u].side,
+        DamageKind::Beam,
+        result.normal + result.penetrating,
+    );
     if S::RECORDS {
         sink.event(Event::FusionArrayAttack {
             unit: u,
@@ -2375,7 +2379,12 @@ fn hull_damage(unit: &mut Unit, hull: u32, armour: u32) -> (u32, u32, u32, u32) 
 fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratch) {
     for u in 0..battle.units.len() {
         let (normal, mut penetrating) = scratch.pending[u];
-        let has_sap = scratch.sap.iter().chain(&scratch.ap).chain(&scratch.hull).any(|(t, _)| *t == u);
+        let has_sap = scratch
+            .sap
+            .iter()
+            .chain(&scratch.ap)
+            .chain(&scratch.hull)
+            .any(|(t, _)| *t == u);
         if (normal + penetrating == 0 && !has_sap) || !battle.units[u].active() {
             continue;
         }

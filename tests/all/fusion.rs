@@ -348,7 +348,10 @@ fn fusion_array_records_read_write_and_refuse_export() {
         );
         let parsed = gzf::parse(&text_in, &ParseOptions::default());
         assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
-        assert_eq!(parsed.file.ships().next().unwrap().systems[0].kind, SystemKind::FusionArray);
+        assert_eq!(
+            parsed.file.ships().next().unwrap().systems[0].kind,
+            SystemKind::FusionArray
+        );
         let written = gzf::write(&parsed.file);
         assert!(written.contains("System:           Fusion Array\n"), "{written}");
         let again = gzf::parse(&written, &ParseOptions::default());

@@ -273,14 +273,21 @@ fn high_intensity_graser_records_and_ftjava_elements_round_trip() {
     let gunner = parsed.file.ship("Gunner").unwrap();
     assert_eq!(gunner.systems[HIG3].kind, SystemKind::HighIntensityGraser { class: 3 });
     let written = gzf::write(&parsed.file);
-    assert!(written.contains("System:           Class 3 High Intensity Graser\n"), "{written}");
+    assert!(
+        written.contains("System:           Class 3 High Intensity Graser\n"),
+        "{written}"
+    );
     assert_eq!(gzf::parse(&written, &ParseOptions::default()).file, parsed.file);
     let xml = "<Ship><Name>Hot</Name><Mass>40</Mass><MainDrive initialThrust=\"4\"/>\
         <Hull totalHullBoxes=\"12\" type=\"Custom\" value=\"12\"/><Weapons>\
         <HighIntensityGraser rating=\"2\" arcs=\"(F)\"/></Weapons></Ship>";
     let source = SourceFile::new("hot.xml", xml);
     let imported = ftjava::import(&source, &Options::default());
-    assert!(!imported.diagnostics.iter().any(|d| d.is_error()), "{:?}", imported.diagnostics);
+    assert!(
+        !imported.diagnostics.iter().any(|d| d.is_error()),
+        "{:?}",
+        imported.diagnostics
+    );
     assert_eq!(imported.inert, 0);
     let ship = imported.gzf.ship("Hot").unwrap();
     let weapon = ship.systems.iter().find(|s| s.kind.is_weapon()).unwrap();
@@ -296,8 +303,16 @@ fn high_intensity_graser_records_and_ftjava_elements_round_trip() {
         skip_unmapped: false,
     };
     let exported = ftjava::export::export(&request);
-    assert!(!exported.diagnostics.iter().any(|d| d.is_error()), "{:?}", exported.diagnostics);
-    assert!(exported.xml.contains("<HighIntensityGraser id=\"2\" rating=\"2\""), "{}", exported.xml);
+    assert!(
+        !exported.diagnostics.iter().any(|d| d.is_error()),
+        "{:?}",
+        exported.diagnostics
+    );
+    assert!(
+        exported.xml.contains("<HighIntensityGraser id=\"2\" rating=\"2\""),
+        "{}",
+        exported.xml
+    );
     let back = ftjava::import(&SourceFile::new("back.xml", exported.xml.as_str()), &Options::default());
     assert_eq!(back.gzf, imported.gzf);
 }

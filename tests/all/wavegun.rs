@@ -237,7 +237,13 @@ fn the_formation_switch_spreads_the_template_over_every_ship() {
         let mut s = Scratch::default();
         // The d100 below 50 picks the first Unit.
         step(&mut b, 0, &[1, 6], &mut s, 0);
-        let rec = step(&mut b, 1, &faces.iter().map(|&f| if f == 50 { 1 } else { f }).collect::<Vec<_>>(), &mut s, 0);
+        let rec = step(
+            &mut b,
+            1,
+            &faces.iter().map(|&f| if f == 50 { 1 } else { f }).collect::<Vec<_>>(),
+            &mut s,
+            0,
+        );
         assert_eq!(shots(&rec), hit, "switch {switch}");
     }
 }
@@ -354,5 +360,9 @@ fn the_default_commander_charges_and_fires_wave_guns() {
     let record = dir.path().join("ships.gzf");
     let o = fam(&["export", "ftjava", record.to_str().unwrap(), "--ship", "Waver"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("Wave Gun of `Waver` has no FTJava element"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("Wave Gun of `Waver` has no FTJava element"),
+        "{}",
+        text(&o.stderr)
+    );
 }

@@ -14,9 +14,9 @@ use super::super::plot::FormationId;
 use super::super::rules::PdEvasionReroll;
 use super::super::state::{Battle, SysState, Unit};
 use super::super::tables::{
-    FUSION_ARRAY_RANGE, MKP_HIT_POINTS, WAVE_GUN_RANGE, wave_gun_dice, MKP_RANGE_MU, PLASMA_BOLT_RANGE, apply_drm, fusion_array_mode,
-    fusion_array_shot, beam_dice, beam_family_dice, beam_table, mkp_hits,
-    plasma_bolt_points, plasma_hits, projectile_needed, pulser_dice, range_band, success_value,
+    FUSION_ARRAY_RANGE, MKP_HIT_POINTS, MKP_RANGE_MU, PLASMA_BOLT_RANGE, WAVE_GUN_RANGE, apply_drm, beam_dice,
+    beam_family_dice, beam_table, fusion_array_mode, fusion_array_shot, mkp_hits, plasma_bolt_points, plasma_hits,
+    projectile_needed, pulser_dice, range_band, success_value, wave_gun_dice,
 };
 use super::super::volley::{evasion_ignored, missile_range, submunition_dice, torpedo_band};
 use crate::gzf::model::{PulserSetting, SystemKind, TorpedoRange, Warhead};
@@ -223,7 +223,9 @@ fn slot_kind(slot: usize) -> SystemKind {
             setting: Some(PulserSetting::Short),
         },
         24 => SystemKind::Pulser { setting: None },
-        _ => SystemKind::HighIntensityGraser { class: (slot - 25 + 1) as u8 },
+        _ => SystemKind::HighIntensityGraser {
+            class: (slot - 25 + 1) as u8,
+        },
     }
 }
 
