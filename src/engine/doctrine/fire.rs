@@ -5,7 +5,9 @@
 
 use super::super::plot::{FormationId, FormationPlot, NeedleOrder, PdOrder, SystemId, UnitId};
 use super::super::state::{Battle, Sys, SysState, Unit};
-use super::super::tables::{FUSION_ARRAY_RANGE, MKP_RANGE_MU, PLASMA_BOLT_RANGE, beam_dice, projectile_needed};
+use super::super::tables::{
+    FUSION_ARRAY_RANGE, MKP_RANGE_MU, PLASMA_BOLT_RANGE, WAVE_GUN_RANGE, beam_dice, projectile_needed,
+};
 use super::super::volley::{missile_range, torpedo_band};
 use super::assess::{family_dice, family_shot, is_beam_family, k_gun_hit_mean};
 use super::decide::Choice;
@@ -28,7 +30,8 @@ fn reaches(s: &Sys, range: u32) -> bool {
         }
         SystemKind::NeedleBeam => range <= 12,
         SystemKind::PlasmaBolt { .. } => range <= PLASMA_BOLT_RANGE,
-        SystemKind::FusionArray | SystemKind::WaveGun => range <= FUSION_ARRAY_RANGE,
+        SystemKind::FusionArray => range <= FUSION_ARRAY_RANGE,
+        SystemKind::WaveGun => range <= WAVE_GUN_RANGE,
         ref k => family_dice(k, range) > 0,
     }
 }
