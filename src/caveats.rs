@@ -35,6 +35,7 @@ pub fn switches(rules: &Rules) -> Vec<String> {
         rules.plasma_bolt_formation,
         d.plasma_bolt_formation,
     );
+    flag("wave_gun_formation", rules.wave_gun_formation, d.wave_gun_formation);
     flag(
         "vapour_shroud_own_fire",
         rules.vapour_shroud_own_fire,
@@ -133,6 +134,28 @@ pub fn readings(b: &Battle) -> Vec<String> {
     if carried(&|k| matches!(k, SystemKind::Graser { .. } | SystemKind::Phaser { .. })) {
         out.push(
             "every point a graser or phaser die scores is a hit of 1d3 (readings W20: a third more than one hit per scoring die)"
+                .to_string(),
+        );
+    }
+    if carried(&|k| matches!(k, SystemKind::WaveGun)) {
+        out.push(format!(
+            "a wave gun charges a d6 a Volley it is plotted and holds the charge only through the Exchange (readings W59), and its template touches {} (W59, switch wave_gun_formation)",
+            if b.rules.wave_gun_formation {
+                "every ship of the target Formation"
+            } else {
+                "the acquired Unit only"
+            }
+        ));
+    }
+    if carried(&|k| matches!(k, SystemKind::HighIntensityGraser { .. })) {
+        out.push(
+            "a high-intensity graser is read as a heavy graser whose natural 6s reroll into penetrating hits of 1d6 (readings W58)"
+                .to_string(),
+        );
+    }
+    if carried(&|k| matches!(k, SystemKind::FusionArray)) {
+        out.push(
+            "a fusion array needs 1+ with 6 beam dice near and 6 with 1 die at 31-36 MU in flare mode, the reverse in torpedo mode, and fires in the better one (readings W57)"
                 .to_string(),
         );
     }

@@ -864,6 +864,7 @@ impl Report<'_> {
                 let heavy = matches!(
                     self.kind(*unit, *weapon),
                     Some(crate::gzf::model::SystemKind::HeavyGraser { .. })
+                        | Some(crate::gzf::model::SystemKind::HighIntensityGraser { .. })
                 );
                 let (die, kind) = if heavy {
                     ("1d6", "")
@@ -989,6 +990,85 @@ impl Report<'_> {
                     self.system(*target, *system),
                     if *lost { " LOST" } else { "" }
                 ));
+            }
+            Event::WaveGunCharge {
+                unit,
+                weapon,
+                face,
+                charge,
+            } => {
+                self.detail(&format!(
+                    "{} charges: rolled {face}, charge {charge}{}",
+                    self.system(*unit, Some(*weapon)),
+                    if *charge >= 6 { " (charged)" } else { "" }
+                ));
+            }
+            Event::WaveGunAttack {
+                unit,
+                weapon,
+                target,
+                range,
+                screen,
+                drm,
+                faces,
+                damage,
+            } => {
+                let faces: Vec<String> = faces.iter().map(u8::to_string).collect();
+                self.detail(&format!(
+                    "{} at {range} MU fires on {}: rolled {}, each less {screen} (advanced screen) and {} (Evasion) → {damage} to the hull",
+                    self.system(*unit, Some(*weapon)),
+                    self.unit(*target),
+                    faces.join(", "),
+                    -drm
+                ));
+            }
+            Event::WaveGunBacklash {
+                unit,
+                weapon,
+                charge,
+                hull,
+                destroyed: _,
+            } => {
+                self.detail(&format!(
+                    "{} knocked out holding a charge of {charge}: {hull} damage to its own hull",
+                    self.system(*unit, Some(*weapon))
+                ));
+            }
+            Event::FusionArrayAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                mode,
+                needed,
+                drm,
+                face,
+                hit,
+                dice,
+                screen,
+                faces: f,
+                reroll_faces,
+                normal,
+                penetrating,
+            } => {
+                let mut s = format!(
+                    "{} at {range} MU ({} mode): needs {needed}+ with DRM {drm}, rolled {face} → {}",
+                    self.system(*unit, Some(*weapon)),
+                    mode.name(),
+                    if *hit { "hit" } else { "miss" }
+                );
+                if *hit {
+                    let _ = write!(
+                        s,
+                        "; {dice} beam {} {}, advanced screen {screen} → {normal}",
+                        if *dice == 1 { "die" } else { "dice" },
+                        faces(f)
+                    );
+                }
+                if !reroll_faces.is_empty() {
+                    let _ = write!(s, "; rerolls {} → {penetrating} penetrating", faces(reroll_faces));
+                }
+                self.detail(&s);
             }
             Event::PulserSet {
                 unit,

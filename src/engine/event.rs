@@ -302,6 +302,59 @@ pub enum Event {
         needed: u8,
         lost: bool,
     },
+    /// A fusion array (ft-rules §4.6, reading W57): in `mode` (the better
+    /// one at the range) one to-hit die needing `needed` with the DRM;
+    /// on a hit, `dice` beam dice (no DRM) against the target's advanced
+    /// screen (standard screens do not stop it), natural 6s rerolling
+    /// unscreened into penetrating damage (`dice` is 0 on a miss).
+    FusionArrayAttack {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        range: u32,
+        mode: super::tables::FusionMode,
+        needed: u8,
+        drm: i32,
+        face: u8,
+        hit: bool,
+        dice: u32,
+        screen: u8,
+        faces: Vec<u8>,
+        reroll_faces: Vec<u8>,
+        normal: u32,
+        penetrating: u32,
+    },
+    /// A wave gun charging (reading W59): one d6 added to its charge; it
+    /// can fire in a later Volley of the Exchange once `charge` is 6 or more.
+    WaveGunCharge {
+        unit: UnitId,
+        weapon: SystemId,
+        face: u8,
+        charge: u32,
+    },
+    /// A charged wave gun's template on one Unit (reading W59): 4, 3 or 2
+    /// d6 by 12 MU band, each less the Unit's advanced screen level and the
+    /// Evasion DRM (not below 0), all to the hull (armour and standard
+    /// screens do not stop it).
+    WaveGunAttack {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        range: u32,
+        screen: u8,
+        drm: i32,
+        faces: Vec<u8>,
+        damage: u32,
+    },
+    /// A wave gun knocked out while holding a charge: its ship takes the
+    /// stored charge as damage to the hull (ft-rules §4.5, §7.2).
+    WaveGunBacklash {
+        unit: UnitId,
+        weapon: SystemId,
+        charge: u32,
+        hull: u32,
+        destroyed: bool,
+    },
     /// A Pulser whose record left its setting open is set for the battle
     /// when it first fires (reading W26).
     PulserSet {

@@ -45,6 +45,10 @@ pub struct Rules {
     /// A plasma bolt touches every ship of the target Formation, not only
     /// the Unit its Fire Control acquired (reading W37). Default off.
     pub plasma_bolt_formation: bool,
+    /// A wave gun's template touches every ship of the target Formation,
+    /// not only the Unit its Fire Control acquired (reading W59). Default
+    /// off.
+    pub wave_gun_formation: bool,
     /// A ship's working vapour shroud screens its own fire as a level-2
     /// screen does (reading W38). Default on.
     pub vapour_shroud_own_fire: bool,
@@ -129,6 +133,7 @@ impl Rules {
         pd_evasion_reroll: PdEvasionReroll::AnyMiss,
         needle_six_scores: false,
         plasma_bolt_formation: false,
+        wave_gun_formation: false,
         vapour_shroud_own_fire: true,
         antimatter_pd_heavy: false,
         reroll_depth: RerollDepth::PerGeneration,

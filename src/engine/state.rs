@@ -716,6 +716,7 @@ pub fn is_offensive(kind: &SystemKind) -> bool {
             | BoardingTorpedo
             | Graser { .. }
             | HeavyGraser { .. }
+            | HighIntensityGraser { .. }
             | Phaser { .. }
             | GatlingBattery
             | TwinParticleArray
@@ -723,6 +724,7 @@ pub fn is_offensive(kind: &SystemKind) -> bool {
             | Pulser { .. }
             | PlasmaCannon { .. }
             | EmpProjector { .. }
+            | FusionArray
             | Sml
             | Railgun { .. }
             | EnergyPulse

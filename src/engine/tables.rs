@@ -289,6 +289,9 @@ pub fn beam_family_dice(kind: &crate::gzf::model::SystemKind, range_mu: u32) -> 
     match *kind {
         Graser { class } | Phaser { class } | PlasmaCannon { class } => beam_dice(u32::from(class), range_mu),
         HeavyGraser { class } => u32::from(class).saturating_sub(range_band(range_mu, HEAVY_GRASER_BAND_MU) - 1),
+        HighIntensityGraser { class } => {
+            u32::from(class).saturating_sub(range_band(range_mu, HEAVY_GRASER_BAND_MU) - 1)
+        }
         GatlingBattery => within(6, 12),
         TwinParticleArray => within(2, 24),
         MesonProjector => within(1, 48),
@@ -314,6 +317,77 @@ pub fn pulser_dice(setting: crate::gzf::model::PulserSetting, range_mu: u32) -> 
     if range_mu <= reach { dice } else { 0 }
 }
 
+/// Reach of a fusion array in MU (ft-rules §4.6): six 6 MU bands.
+pub const FUSION_ARRAY_RANGE: u32 = 36;
+
+/// The two modes of a fusion array (ft-rules §4.6, FTC §5.19; reading
+/// W57): flare is best near, torpedo far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FusionMode {
+    Flare,
+    Torpedo,
+}
+
+impl FusionMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            FusionMode::Flare => "flare",
+            FusionMode::Torpedo => "torpedo",
+        }
+    }
+}
+
+/// A fusion array's shot in `mode` at `range_mu` (reading W57): the
+/// to-hit number and the beam dice a hit rolls, `None` beyond
+/// [`FUSION_ARRAY_RANGE`]. In 6 MU band `b` (1 to 6, closed above), flare
+/// needs `b`+ and rolls `7 − b` dice; torpedo the reverse, `(7 − b)`+ and
+/// `b` dice.
+pub fn fusion_array_shot(mode: FusionMode, range_mu: u32) -> Option<(u8, u32)> {
+    if range_mu > FUSION_ARRAY_RANGE {
+        return None;
+    }
+    let band = range_band(range_mu, 6);
+    let needed = match mode {
+        FusionMode::Flare => band,
+        FusionMode::Torpedo => 7 - band,
+    };
+    Some((needed as u8, 7 - needed))
+}
+
+/// The mode a fusion array fires in at `range_mu` (reading W57): the one
+/// needing the lower number, which also rolls more dice (flare to 18 MU,
+/// torpedo beyond), so it is the better at every screen and Evasion.
+pub fn fusion_array_mode(range_mu: u32) -> FusionMode {
+    if range_band(range_mu, 6) <= 3 {
+        FusionMode::Flare
+    } else {
+        FusionMode::Torpedo
+    }
+}
+
+/// Reach of a wave gun in MU (ft-rules §4.5, FTC §7.24).
+pub const WAVE_GUN_RANGE: u32 = 36;
+
+/// The charge a wave gun needs before it can fire (ft-rules §4.5).
+pub const WAVE_GUN_CHARGE: u32 = 6;
+
+/// Damage dice of a wave gun at `range_mu` (ft-rules §4.5): 4 to 12 MU, 3
+/// to 24, 2 to 36 (bands closed above), none beyond.
+pub fn wave_gun_dice(range_mu: u32) -> u32 {
+    if range_mu > WAVE_GUN_RANGE {
+        0
+    } else {
+        5 - range_band(range_mu, 12)
+    }
+}
+
+/// Points of one wave-gun die (ft-rules §4.5, reading W59): the face less
+/// the target's advanced screen level and the Evasion DRM, not below 0
+/// (standard screens and armour do not stop it).
+pub fn wave_gun_points(face: u8, advanced: u8, drm: i32) -> u32 {
+    (i32::from(face) - i32::from(advanced) + drm.min(0)).max(0) as u32
+}
+
 /// Hits of one plasma-cannon die (ft-rules §4.6, FTC §5.5): the die after
 /// its DRM (`face`, see [`apply_drm`]) less 2 less the screen level, never
 /// below 0; reroll dice are read with `screen` 0.
@@ -324,6 +398,34 @@ pub fn plasma_hits(face: u8, screen: u8) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wave_gun_dice_by_twelve_mu_band() {
+        assert_eq!(wave_gun_dice(0), 4);
+        assert_eq!(wave_gun_dice(12), 4);
+        assert_eq!(wave_gun_dice(13), 3);
+        assert_eq!(wave_gun_dice(24), 3);
+        assert_eq!(wave_gun_dice(25), 2);
+        assert_eq!(wave_gun_dice(36), 2);
+        assert_eq!(wave_gun_dice(37), 0);
+        assert_eq!(wave_gun_points(5, 2, -1), 2);
+        assert_eq!(wave_gun_points(1, 1, 0), 0);
+    }
+
+    #[test]
+    fn fusion_array_bands_pair_the_to_hit_number_with_the_dice() {
+        use FusionMode::*;
+        assert_eq!(fusion_array_shot(Flare, 0), Some((1, 6)));
+        assert_eq!(fusion_array_shot(Flare, 6), Some((1, 6)));
+        assert_eq!(fusion_array_shot(Flare, 7), Some((2, 5)));
+        assert_eq!(fusion_array_shot(Flare, 36), Some((6, 1)));
+        assert_eq!(fusion_array_shot(Torpedo, 6), Some((6, 1)));
+        assert_eq!(fusion_array_shot(Torpedo, 36), Some((1, 6)));
+        assert_eq!(fusion_array_shot(Torpedo, 19), Some((3, 4)));
+        assert_eq!(fusion_array_shot(Flare, 37), None);
+        assert_eq!(fusion_array_mode(18), Flare);
+        assert_eq!(fusion_array_mode(19), Torpedo);
+    }
 
     #[test]
     fn range_bands_have_closed_upper_edges() {

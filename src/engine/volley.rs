@@ -65,11 +65,13 @@ pub enum DamageKind {
     Antimatter,
     /// Boarding torpedoes' hull points.
     BoardingTorpedo,
+    /// Wave guns.
+    WaveGun,
 }
 
 impl DamageKind {
-    pub const COUNT: usize = 15;
-    pub const ALL: [DamageKind; 15] = [
+    pub const COUNT: usize = 16;
+    pub const ALL: [DamageKind; 16] = [
         DamageKind::Beam,
         DamageKind::Torpedo,
         DamageKind::SalvoMissile,
@@ -85,6 +87,7 @@ impl DamageKind {
         DamageKind::Rocket,
         DamageKind::Antimatter,
         DamageKind::BoardingTorpedo,
+        DamageKind::WaveGun,
     ];
 
     pub fn key(self) -> &'static str {
@@ -104,6 +107,7 @@ impl DamageKind {
             DamageKind::Rocket => "rocket",
             DamageKind::Antimatter => "antimatter_missile",
             DamageKind::BoardingTorpedo => "boarding_torpedo",
+            DamageKind::WaveGun => "wave_gun",
         }
     }
 }
@@ -214,6 +218,10 @@ pub struct Scratch {
     /// and in this one (reading W35).
     pub(super) bolts_last: Vec<(UnitId, SystemId)>,
     pub(super) bolts_now: Vec<(UnitId, SystemId)>,
+    /// Wave guns' charge this Exchange (reading W59).
+    pub(super) wave_charge: Vec<(UnitId, SystemId, u32)>,
+    /// Damage straight to the hull (wave guns), waiting for the Damage step.
+    pub(super) hull: Vec<(UnitId, u32)>,
     /// Semi-armour-piercing hits waiting for the Damage step.
     pub(super) sap: Vec<(UnitId, u32)>,
     /// Armour-piercing hits (K-guns, MKP) waiting for the Damage step.
@@ -490,7 +498,10 @@ pub fn run_volley<S: Sink>(
     scratch.bolts_now.clear();
     if volley == 0 {
         scratch.bolts_last.clear();
+        // Nor does a wave gun carry its charge (reading W59).
+        scratch.wave_charge.clear();
     }
+    scratch.hull.clear();
 
     super::craft::launch_phase(battle, plot, volley, dice, sink, scratch);
     maneuver(battle, plot, volley, dice, sink, scratch);
@@ -510,6 +521,7 @@ pub fn run_volley<S: Sink>(
     for i in 0..scratch.emp.len() {
         emp_tests(battle, scratch.emp[i], &scratch.rows_this_volley, dice, sink);
     }
+    wave_gun_backlash(battle, dice, sink, scratch);
     // A group docked in a bay lost to a threshold goes with it, whatever
     // damage control does next (docs/fighters.md §2 step 9).
     super::craft::docked_losses(battle, sink, scratch);
@@ -1151,9 +1163,19 @@ fn fire_weapon<S: Sink>(
             let n = beam_family_dice(&kind, range);
             graser_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
         }
+        SystemKind::HighIntensityGraser { .. } => {
+            let n = beam_family_dice(&kind, range);
+            graser_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
+        }
         SystemKind::PlasmaCannon { .. } => {
             let n = beam_family_dice(&kind, range);
             plasma_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
+        }
+        SystemKind::WaveGun => {
+            wave_gun(battle, u, w, target, range, drm, dice, sink, scratch);
+        }
+        SystemKind::FusionArray => {
+            fusion_array_attack(battle, u, w, target, range, drm, dice, sink, scratch);
         }
         SystemKind::EmpProjector { .. } => {
             let n = beam_family_dice(&kind, range);
@@ -1537,6 +1559,8 @@ fn graser_attack<S: Sink>(
     }
     scratch.note_use(u, w, WeaponUse::FIRED);
     let heavy = matches!(battle.units[u].systems[w].kind, SystemKind::HeavyGraser { .. });
+    // A high-intensity graser: a heavy graser whose 6s reroll (W58).
+    let intense = matches!(battle.units[u].systems[w].kind, SystemKind::HighIntensityGraser { .. });
     let screen = battle.screen_met(u, target);
     let mut tap = Tap::new(sink);
     let points = beam_attack(
@@ -1549,6 +1573,7 @@ fn graser_attack<S: Sink>(
             penetrating: !heavy,
         },
     );
+    let heavy = heavy || intense;
     let faces = tap.take();
     let reroll_faces = std::mem::take(&mut tap.rerolls);
     let mut damage_die = |tap: &mut Tap<'_, S>| {
@@ -1796,6 +1821,202 @@ fn emp_tests<S: Sink>(
                 });
             }
         }
+    }
+}
+
+/// A wave gun (ft-rules §4.5, FTC §7.24; reading W59). Below a charge of
+/// 6 it charges: one d6 added, and no shot that Volley. Charged, it fires
+/// at a target within [`super::tables::WAVE_GUN_RANGE`] (beyond, it holds
+/// its charge): the acquired Unit, or with `wave_gun_formation` every ship
+/// of its Formation, takes 4, 3 or 2 d6 by 12 MU band, each less its
+/// advanced screen level and the Evasion DRM, straight to the hull; the
+/// charge is spent.
+#[allow(clippy::too_many_arguments)]
+fn wave_gun<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    use super::tables::{WAVE_GUN_CHARGE, wave_gun_dice, wave_gun_points};
+    let at = scratch.wave_charge.iter().position(|&(x, y, _)| (x, y) == (u, w));
+    let charge = at.map_or(0, |i| scratch.wave_charge[i].2);
+    if charge < WAVE_GUN_CHARGE {
+        // A charging Volley is the weapon's use (it rolls its die).
+        scratch.note_use(u, w, WeaponUse::FIRED);
+        let face = dice.roll_d6(sink, Purpose::Damage, Pile::Initial);
+        let charge = charge + u32::from(face);
+        match at {
+            Some(i) => scratch.wave_charge[i].2 = charge,
+            None => scratch.wave_charge.push((u, w, charge)),
+        }
+        if S::RECORDS {
+            sink.event(Event::WaveGunCharge {
+                unit: u,
+                weapon: w,
+                face,
+                charge,
+            });
+        }
+        return;
+    }
+    let n = wave_gun_dice(range);
+    if n == 0 {
+        out_of_range(sink, scratch, u, w, "out of range (it holds its charge)");
+        return;
+    }
+    scratch.note_use(u, w, WeaponUse::FIRED);
+    if let Some(i) = at {
+        scratch.wave_charge.swap_remove(i);
+    }
+    let formation = battle.units[target].formation;
+    let side = battle.units[u].side;
+    for t in 0..battle.units.len() {
+        let touched = if battle.rules.wave_gun_formation {
+            let unit = &battle.units[t];
+            unit.formation == formation && unit.active() && !unit.is_craft()
+        } else {
+            t == target
+        };
+        if !touched {
+            continue;
+        }
+        let screen = battle.units[t].advanced_screen_level();
+        let mut faces = Vec::new();
+        let mut damage = 0;
+        for _ in 0..n {
+            let face = dice.roll_d6(sink, Purpose::Damage, Pile::Initial);
+            damage += wave_gun_points(face, screen, drm);
+            if S::RECORDS {
+                faces.push(face);
+            }
+        }
+        scratch.hull.push((t, damage));
+        scratch.deal(side, DamageKind::WaveGun, damage);
+        if S::RECORDS {
+            sink.event(Event::WaveGunAttack {
+                unit: u,
+                weapon: w,
+                target: t,
+                range,
+                screen,
+                drm,
+                faces,
+                damage,
+            });
+        }
+    }
+}
+
+/// After the threshold checks: a wave gun knocked out (damaged or
+/// destroyed) while it holds a charge lets the charge go into its own
+/// ship's hull (ft-rules §4.5, §7.2; reading W59), which may complete
+/// rows and call for threshold checks at once.
+fn wave_gun_backlash<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scratch: &mut Scratch) {
+    let mut i = 0;
+    while i < scratch.wave_charge.len() {
+        let (u, w, charge) = scratch.wave_charge[i];
+        let unit = &battle.units[u];
+        if !unit.active() || unit.systems[w].operational() {
+            i += 1;
+            continue;
+        }
+        scratch.wave_charge.swap_remove(i);
+        let (_, hull, rows, _) = hull_damage(&mut battle.units[u], charge, 0);
+        let destroyed = battle.units[u].destroyed;
+        if S::RECORDS {
+            sink.event(Event::WaveGunBacklash {
+                unit: u,
+                weapon: w,
+                charge,
+                hull,
+                destroyed,
+            });
+            if destroyed {
+                sink.event(Event::Destroyed {
+                    unit: u,
+                    cause: "wave gun backlash",
+                });
+            }
+        }
+        if rows > 0 && !destroyed {
+            threshold_check(battle, u, rows, dice, sink);
+        }
+    }
+}
+
+/// A fusion array (ft-rules §4.6, FTC §5.19; reading W57): in the mode
+/// better at the range, one to-hit die with the Evasion DRM; a hit rolls
+/// the mode's beam dice (no DRM) against the target's advanced screen
+/// only, natural 6s rerolling into penetrating damage as beams do.
+#[allow(clippy::too_many_arguments)]
+fn fusion_array_attack<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    use super::tables::{apply_drm, fusion_array_mode, fusion_array_shot};
+    let mode = fusion_array_mode(range);
+    let Some((needed, n)) = fusion_array_shot(mode, range) else {
+        out_of_range(sink, scratch, u, w, "out of range");
+        return;
+    };
+    scratch.note_use(u, w, WeaponUse::FIRED);
+    let face = dice.roll_d6(sink, Purpose::ToHit, Pile::Initial);
+    let hit = apply_drm(face, drm) >= needed;
+    let screen = battle.units[target].advanced_screen_level();
+    let mut tap = Tap::new(sink);
+    let result = if hit {
+        beam_attack(
+            dice,
+            &mut tap,
+            BeamAttack {
+                dice: n,
+                drm: 0,
+                screen,
+                penetrating: true,
+            },
+        )
+    } else {
+        BeamResult::default()
+    };
+    let faces = tap.take();
+    let reroll_faces = std::mem::take(&mut tap.rerolls);
+    scratch.add_beam(target, &result);
+    scratch.deal(
+        battle.units[u].side,
+        DamageKind::Beam,
+        result.normal + result.penetrating,
+    );
+    if S::RECORDS {
+        sink.event(Event::FusionArrayAttack {
+            unit: u,
+            weapon: w,
+            target,
+            range,
+            mode,
+            needed,
+            drm,
+            face,
+            hit,
+            dice: if hit { n } else { 0 },
+            screen,
+            faces,
+            reroll_faces,
+            normal: result.normal,
+            penetrating: result.penetrating,
+        });
     }
 }
 
@@ -2655,6 +2876,7 @@ fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratc
             .iter()
             .chain(&scratch.ap)
             .chain(&scratch.hull_hits)
+            .chain(&scratch.hull)
             .any(|(t, _)| *t == u);
         if (normal + penetrating == 0 && !has_sap) || !battle.units[u].active() {
             continue;
@@ -2671,13 +2893,22 @@ fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &mut Scratc
         // the penetrating damage.
         apply_each_hit(unit, u, &scratch.hull_hits, bypass_damage, &mut sum, false);
         let bypass: u32 = scratch.hull_hits.iter().filter(|(t, _)| *t == u).map(|(_, d)| d).sum();
-        let penetrating_shown = penetrating + bypass;
+        let mut penetrating_shown = penetrating + bypass;
         (armour, hull, rows, crew_lost) = sum;
         let (a, h, r, c) = penetrating_damage(unit, base, penetrating, &scratch.reroll_generations[u], depth);
         armour += a;
         hull += h;
         rows += r;
         crew_lost += c;
+        // Wave-gun damage passes every armour layer (reading W59); the
+        // event counts it as penetrating.
+        for &(_, d) in scratch.hull.iter().filter(|(t, _)| *t == u) {
+            let (_, h, r, c) = hull_damage(unit, d, 0);
+            hull += h;
+            rows += r;
+            crew_lost += c;
+            penetrating_shown += d;
+        }
         scratch.rows_this_volley[u] += rows;
         if S::RECORDS {
             sink.event(Event::Damage {

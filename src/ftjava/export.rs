@@ -836,6 +836,7 @@ impl Out<'_> {
             RocketPod => (Section::Weapons, "RocketPod", None),
             Graser { class } => (Section::Weapons, "Graser", Some(u32::from(*class))),
             HeavyGraser { class } => (Section::Weapons, "HeavyGraser", Some(u32::from(*class))),
+            HighIntensityGraser { class } => (Section::Weapons, "HighIntensityGraser", Some(u32::from(*class))),
             Phaser { class } => (Section::Weapons, "Phaser", Some(u32::from(*class))),
             PlasmaCannon { class } => (Section::Weapons, "PlasmaCannon", Some(u32::from(*class))),
             EmpProjector { class } => (Section::Weapons, "EMPProjector", Some(u32::from(*class))),

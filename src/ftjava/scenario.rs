@@ -463,6 +463,7 @@ fn fires_at_ships(kind: &SystemKind) -> bool {
             | PlasmaBolt { .. }
             | Graser { .. }
             | HeavyGraser { .. }
+            | HighIntensityGraser { .. }
             | Phaser { .. }
             | GatlingBattery
             | TwinParticleArray

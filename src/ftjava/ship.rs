@@ -74,6 +74,7 @@ pub const INERT: &[(&str, &str, Section, bool)] = &[
         Section::Weapons,
         true,
     ),
+    ("EMPProjector", "Class {} EMP Projector", Section::Weapons, true),
     ("TransporterBeam", "Class {} Transporter Beam", Section::Weapons, true),
     (
         "VariablePulseTorpedo",
@@ -166,6 +167,7 @@ fn default_arcs(kind: &SystemKind) -> Vec<Arc> {
         // Beam-family weapons without arcs: all round, as beams (readings I26).
         Graser { .. }
         | HeavyGraser { .. }
+        | HighIntensityGraser { .. }
         | Phaser { .. }
         | PlasmaCannon { .. }
         | GatlingBattery
@@ -325,6 +327,7 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         (Section::Weapons, "RocketPod") => Some(RocketPod),
         (Section::Weapons, "Graser") => rated(cx, n, name).map(|class| Graser { class }),
         (Section::Weapons, "HeavyGraser") => rated(cx, n, name).map(|class| HeavyGraser { class }),
+        (Section::Weapons, "HighIntensityGraser") => rated(cx, n, name).map(|class| HighIntensityGraser { class }),
         (Section::Weapons, "Phaser") => rated(cx, n, name).map(|class| Phaser { class }),
         (Section::Weapons, "PlasmaCannon") => rated(cx, n, name).map(|class| PlasmaCannon { class }),
         (Section::Weapons, "EMPProjector") => rated(cx, n, name).map(|class| EmpProjector { class }),
@@ -406,6 +409,7 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         PlasmaBolt { .. } => with(&["rating", "arcs"]),
         Graser { .. } | HeavyGraser { .. } | Phaser { .. } | PlasmaCannon { .. } => with(&["rating", "arcs"]),
         EmpProjector { .. } => with(&["rating", "arcs"]),
+        HighIntensityGraser { .. } => with(&["rating", "arcs"]),
         Sml => with(&["arcs", "smmId"]),
         Smm => with(&["capacity"]),
         k if k.is_weapon() && *k != Pds => with(&["arcs"]),

@@ -473,6 +473,11 @@ pub enum SystemKind {
     HeavyGraser {
         class: u8,
     },
+    /// fam extension `Class N High Intensity Graser`: a heavy graser whose
+    /// natural 6s reroll (ft-rules §4.6; readings W58).
+    HighIntensityGraser {
+        class: u8,
+    },
     /// fam extension `Class N Phaser`: a graser that may fire as a PDS.
     Phaser {
         class: u8,
@@ -499,6 +504,10 @@ pub enum SystemKind {
     EmpProjector {
         class: u8,
     },
+    /// fam extension `Fusion Array` (ft-rules §4.6, FTC §5.19): one to-hit
+    /// die by 6 MU band to 36 MU, then beam dice; flare or torpedo mode,
+    /// chosen each time it fires (readings W57).
+    FusionArray,
     /// Heavy missile rack: FB1 `[Standard|EMP|Needle] Missile`, FT2 `Missile`, `EMP Missile`, `Needle Missile`.
     Missile {
         warhead: Warhead,
@@ -599,6 +608,7 @@ impl SystemKind {
             BoardingTorpedo => "Boarding Torpedo",
             Graser { class } => return format!("Class {class} Graser"),
             HeavyGraser { class } => return format!("Class {class} Heavy Graser"),
+            HighIntensityGraser { class } => return format!("Class {class} High Intensity Graser"),
             Phaser { class } => return format!("Class {class} Phaser"),
             GatlingBattery => "Gatling Battery",
             TwinParticleArray => "Twin Particle Array",
@@ -606,6 +616,7 @@ impl SystemKind {
             Pulser { .. } => "Pulser",
             PlasmaCannon { class } => return format!("Class {class} Plasma Cannon"),
             EmpProjector { class } => return format!("Class {class} EMP Projector"),
+            FusionArray => "Fusion Array",
             Missile { warhead } => match warhead {
                 Warhead::Standard => "Missile",
                 Warhead::Emp => "EMP Missile",
@@ -678,6 +689,7 @@ impl SystemKind {
                 | BoardingTorpedo
                 | Graser { .. }
                 | HeavyGraser { .. }
+                | HighIntensityGraser { .. }
                 | Phaser { .. }
                 | GatlingBattery
                 | TwinParticleArray
@@ -685,6 +697,7 @@ impl SystemKind {
                 | Pulser { .. }
                 | PlasmaCannon { .. }
                 | EmpProjector { .. }
+                | FusionArray
                 | Missile { .. }
                 | Minelayer
                 | Minesweeper

@@ -912,12 +912,16 @@ pub fn system_names(profile: Profile) -> Vec<String> {
     }
     names.extend(BEAM_FAMILY.iter().map(|s| s.to_string()));
     names.extend(ORDNANCE.iter().map(|s| s.to_string()));
+    names.push("Fusion Array".to_string());
     for class in 1..=BEAM_FAMILY_CLASSES {
         for weapon in ["Graser", "Heavy Graser", "Phaser", "Plasma Cannon"] {
             names.push(format!("Class {class} {weapon}"));
         }
     }
     names.extend((1..=BEAM_FAMILY_CLASSES).map(|class| format!("Class {class} EMP Projector")));
+    for class in 1..=BEAM_FAMILY_CLASSES {
+        names.push(format!("Class {class} High Intensity Graser"));
+    }
     names
 }
 
@@ -928,7 +932,7 @@ const ORDNANCE: [&str; 3] = ["Rocket Pod", "Antimatter Missile", "Boarding Torpe
 /// reads (the doctrine's tables are sized by it).
 pub const BEAM_FAMILY_CLASSES: u8 = 6;
 
-/// `class N graser|heavy graser|phaser|plasma cannon` (lower case, blanks
+/// `class N graser|heavy graser|high intensity graser|phaser|plasma cannon` (lower case, blanks
 /// collapsed), N from 1 to [`BEAM_FAMILY_CLASSES`] (fam extension).
 fn rated_beam_family(lower: &str) -> Option<SystemKind> {
     let rest = lower.strip_prefix("class ")?;
@@ -937,6 +941,7 @@ fn rated_beam_family(lower: &str) -> Option<SystemKind> {
     Some(match weapon {
         "graser" => SystemKind::Graser { class },
         "heavy graser" => SystemKind::HeavyGraser { class },
+        "high intensity graser" => SystemKind::HighIntensityGraser { class },
         "phaser" => SystemKind::Phaser { class },
         "plasma cannon" => SystemKind::PlasmaCannon { class },
         "emp projector" => SystemKind::EmpProjector { class },
@@ -1023,6 +1028,7 @@ pub fn system_kind(name: &str, profile: Profile) -> Result<SystemKind, Option<Pr
         "rocket pod" => Some(RocketPod),
         "antimatter missile" | "anti-matter missile" => Some(AntimatterMissile),
         "boarding torpedo" => Some(BoardingTorpedo),
+        "fusion array" => Some(FusionArray),
         _ => k_gun(&lower)
             .or_else(|| plasma_bolt(&lower))
             .or_else(|| rated_beam_family(&lower)),
@@ -1108,8 +1114,8 @@ fn system(cx: &mut Cx<'_>, block: &RawBlock, options: &ParseOptions) -> Option<S
                     "a system type fam resolves",
                 )
                 .with_help(
-                    "the rules digest gives no numbers for high-intensity grasers (ft-rules §4.6 only says they \
-                     reroll); pass --inert-unknown-systems to load it as an inert system",
+                    "a high-intensity graser is `Class N High Intensity Graser` with N from 1 to 6; pass \
+                     --inert-unknown-systems to load it as an inert system",
                 ),
             );
             None

@@ -701,6 +701,7 @@ fn assemble(
                 },
                 needle_six_scores: r.needle_six_scores.unwrap_or(d.needle_six_scores),
                 plasma_bolt_formation: r.plasma_bolt_formation.unwrap_or(d.plasma_bolt_formation),
+                wave_gun_formation: r.wave_gun_formation.unwrap_or(d.wave_gun_formation),
                 vapour_shroud_own_fire: r.vapour_shroud_own_fire.unwrap_or(d.vapour_shroud_own_fire),
                 antimatter_pd_heavy: r.antimatter_pd_heavy.unwrap_or(d.antimatter_pd_heavy),
                 reroll_depth: match r.reroll_depth {
@@ -1332,10 +1333,6 @@ fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
     Some(match kind {
         Railgun { .. } | EnergyPulse => {
             "no rules text for it is available (ft-rules §14.1: the FT2 rules text was not found)"
-        }
-        WaveGun => {
-            "it is charged over several turns and fired along a straight-ahead template: \
-             F&M's abstract ranges cannot place it"
         }
         NovaCannon => "its template moves over three turns: F&M's abstract ranges cannot place it",
         Ortillery => "orbital artillery has no use in space combat (ft-rules §4.5)",

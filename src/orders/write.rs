@@ -538,6 +538,9 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
     if r.antimatter_pd_heavy != crate::engine::rules::Rules::DEFAULT.antimatter_pd_heavy {
         let _ = writeln!(out, "antimatter_pd_heavy = {}", r.antimatter_pd_heavy);
     }
+    if r.wave_gun_formation != crate::engine::rules::Rules::DEFAULT.wave_gun_formation {
+        let _ = writeln!(out, "wave_gun_formation = {}", r.wave_gun_formation);
+    }
     let tubes: Vec<String> = battle
         .units
         .iter()

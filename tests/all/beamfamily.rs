@@ -720,7 +720,7 @@ fn beam_family_names_and_pulser_settings_read_and_write_canonically() {
 
 /// Records fam cannot read say so at their line: a class beyond 6, a
 /// setting that is no setting, the setting on another system, and a
-/// high-intensity graser (no numbers in the rules digest).
+/// high-intensity graser of a class beyond 6.
 #[test]
 fn impossible_beam_family_records_are_refused_where_they_are() {
     let head = "Profile: FB1\n\nShip: S\nThrust-Rating: 4\nDamage-Track: OOO OOO OO OO\n\n";
@@ -732,7 +732,7 @@ fn impossible_beam_family_records_are_refused_where_they_are() {
             "is not a value of `Pulser-Setting:`",
         ),
         ("System: Gatling Battery\nPulser-Setting: Long\n", 8, "not a Pulser"),
-        ("System: Class 2 High Intensity Graser\n", 7, "does not resolve"),
+        ("System: Class 7 High Intensity Graser\n", 7, "does not resolve"),
     ] {
         let text = format!("{head}{system}");
         let parsed = gzf::parse(&text, &ParseOptions::default());

@@ -16,6 +16,7 @@ use super::super::state::{Battle, SysState, Unit};
 use super::super::tables::{
     ANTIMATTER_DICE, ANTIMATTER_RANGE_MU, ROCKET_RANGE_MU, ROCKETS_PER_POD, antimatter_points, rocket_needed,
 };
+use super::super::tables::{FUSION_ARRAY_RANGE, WAVE_GUN_RANGE, fusion_array_mode, fusion_array_shot, wave_gun_dice};
 use super::super::tables::{
     MKP_HIT_POINTS, MKP_RANGE_MU, PLASMA_BOLT_RANGE, apply_drm, beam_dice, beam_family_dice, beam_table, mkp_hits,
     plasma_bolt_points, plasma_hits, projectile_needed, pulser_dice, range_band, success_value,
@@ -160,11 +161,35 @@ fn plasma_die(penalty: usize, screen: u8) -> f64 {
 const D3_MEAN: f64 = 2.0;
 
 /// Beam-family weapons the [`Arsenal`] counts apart ([`family_slot`]).
-pub const FAMILY_SLOTS: usize = 31;
+pub const FAMILY_SLOTS: usize = 37;
 /// What the commander counts one expected EMP hit as, in damage points
 /// (reading O34, docs/doctrine.md): a hit does no damage but forces a
 /// threshold test on the target's most useful working system.
 pub const EMP_HIT_VALUE: f64 = 1.0;
+/// Working beam-family weapons by [`family_slot`] and Evasion Points
+/// ignored (an array too long for a derived `Default`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FamilyCounts(pub [[u32; 3]; FAMILY_SLOTS]);
+
+impl Default for FamilyCounts {
+    fn default() -> Self {
+        FamilyCounts([[0; 3]; FAMILY_SLOTS])
+    }
+}
+
+impl std::ops::Deref for FamilyCounts {
+    type Target = [[u32; 3]; FAMILY_SLOTS];
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for FamilyCounts {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
 /// 6 MU bands [`Firepower`] keeps the beam family's damage in: to 108 MU,
 /// a class-6 heavy graser's reach.
 const FAMILY_BANDS: usize = 18;
@@ -172,8 +197,8 @@ const FAMILY_BANDS: usize = 18;
 /// The [`Arsenal::family`] slot of a beam-family weapon: grasers and
 /// phasers by class (0-5), heavy grasers (6-11), plasma cannons (12-17),
 /// Gatling battery 18, twin particle array 19, meson projector 20, Pulsers
-/// set long, medium, short 21-23, one left open 24, and EMP projectors by
-/// class (25-30).
+/// set long, medium, short 21-23, one left open 24, EMP projectors by
+/// class (25-30) and high-intensity grasers by class (31-36).
 fn family_slot(kind: &SystemKind) -> Option<usize> {
     let class = |c: u8| usize::from(c.clamp(1, 6)) - 1;
     Some(match *kind {
@@ -194,6 +219,7 @@ fn family_slot(kind: &SystemKind) -> Option<usize> {
         } => 23,
         SystemKind::Pulser { setting: None } => 24,
         SystemKind::EmpProjector { class: c } => 25 + class(c),
+        SystemKind::HighIntensityGraser { class: c } => 31 + class(c),
         _ => return None,
     })
 }
@@ -228,10 +254,13 @@ fn slot_kind(slot: usize) -> SystemKind {
         23 => SystemKind::Pulser {
             setting: Some(PulserSetting::Short),
         },
+        24 => SystemKind::Pulser { setting: None },
         25..=30 => SystemKind::EmpProjector {
             class: (slot - 24) as u8,
         },
-        _ => SystemKind::Pulser { setting: None },
+        _ => SystemKind::HighIntensityGraser {
+            class: (slot - 30) as u8,
+        },
     }
 }
 
@@ -267,6 +296,8 @@ fn family_die_mean(tables: &DieTables, slot: usize, n: usize, ignored: usize, sc
         6..=11 => tables.plain[n][ignored][screen] * D6_MEAN,
         12..=17 => tables.plasma[n][ignored][screen],
         25..=30 => tables.beam[n][ignored][screen] * EMP_HIT_VALUE,
+        // A high-intensity graser: beam dice with rerolls, 1d6 a point.
+        31..=36 => tables.beam[n][ignored][screen] * D6_MEAN,
         _ => tables.beam[n][ignored][screen],
     }
 }
@@ -281,6 +312,7 @@ pub fn family_shot(kind: &SystemKind, range: u32) -> f64 {
         6..=11 => plain_beam_die(0, 0) * D6_MEAN,
         12..=17 => plasma_die(0, 0),
         25..=30 => beam_die(0, 0) * EMP_HIT_VALUE,
+        31..=36 => beam_die(0, 0) * D6_MEAN,
         _ => beam_die(0, 0),
     };
     f64::from(family_dice(kind, range)) * per_die
@@ -469,6 +501,12 @@ pub struct Arsenal {
     pub plasma_bolt_formation: bool,
     /// The battle's `emp_advanced_screens` reading (W43).
     pub emp_advanced_screens: bool,
+    /// Working fusion arrays by Evasion Points ignored.
+    pub fusion: [u32; 3],
+    /// Working wave guns by Evasion Points ignored.
+    pub wave_guns: [u32; 3],
+    /// The battle's `wave_gun_formation` reading (W59).
+    pub wave_gun_formation: bool,
     /// Mass-weighted share of its Units whose vapour shroud screens their
     /// own fire (reading W38): it meets at least a level-2 screen.
     pub shrouded: f64,
@@ -480,7 +518,7 @@ pub struct Arsenal {
     /// Working beam-family weapons (grasers, phasers, heavy grasers,
     /// plasma cannons, Gatling batteries, twin particle arrays, meson
     /// projectors, Pulsers) by [`family_slot`] and Evasion Points ignored.
-    pub family: [[u32; 3]; FAMILY_SLOTS],
+    pub family: FamilyCounts,
     /// Salvo launchers: standard reach (30 MU) and extended (42 MU).
     pub salvos: [Salvos; 2],
     /// Unspent working salvo racks: standard and extended reach.
@@ -522,6 +560,7 @@ impl Arsenal {
             plasma_bolt_formation: battle.rules.plasma_bolt_formation,
             emp_advanced_screens: battle.rules.emp_advanced_screens,
             antimatter_pd_heavy: battle.rules.antimatter_pd_heavy,
+            wave_gun_formation: battle.rules.wave_gun_formation,
             ..Arsenal::default()
         };
         let mut mass = 0.0;
@@ -580,6 +619,8 @@ impl Arsenal {
                 SystemKind::RocketPod if s.rounds_left() > 0 => self.rocket_pods[ignored] += 1,
                 SystemKind::AntimatterMissile if s.rounds_left() > 0 => self.antimatter += 1,
                 SystemKind::BoardingTorpedo => self.boarding[ignored] += 1,
+                SystemKind::FusionArray => self.fusion[ignored] += 1,
+                SystemKind::WaveGun => self.wave_guns[ignored] += 1,
                 SystemKind::NeedleBeam => self.needles[ignored] += 1,
                 SystemKind::Smr if s.rounds_left() > 0 => self.racks[reach] += 1,
                 SystemKind::Missile {
@@ -709,6 +750,12 @@ impl Arsenal {
         if self.plasma_dice.iter().any(|&n| n > 0) {
             r = r.max(PLASMA_BOLT_RANGE);
         }
+        if self.fusion.iter().any(|&n| n > 0) {
+            r = r.max(FUSION_ARRAY_RANGE);
+        }
+        if self.wave_guns.iter().any(|&n| n > 0) {
+            r = r.max(WAVE_GUN_RANGE);
+        }
         for (slot, row) in self.family.iter().enumerate() {
             if row.iter().any(|&n| n > 0) {
                 r = r.max(family_reach(slot));
@@ -774,6 +821,12 @@ fn unit_pd_kills(unit: &Unit) -> f64 {
     f64::from(count(unit, |k| matches!(k, SystemKind::Pds | SystemKind::Adaf))) * PDS_KILLS
 }
 
+/// Shots a wave gun plotted in every Volley fires a Volley on average
+/// (reading W59): it charges in Volley 1, fires in Volley 2 on a first die
+/// of 6 (1/6) or in Volley 3 when two dice make 6 or more (1 − 10/36), at
+/// most once an Exchange: 26/36 shots over three Volleys.
+pub const WAVE_SHOTS_PER_VOLLEY: f64 = 26.0 / 108.0;
+
 /// Kinds of weapon a [`Firepower`] keeps apart: beam classes, torpedo
 /// variants, and needle beams.
 const KINDS: usize = 16;
@@ -796,6 +849,10 @@ pub struct Firepower {
     /// Plasma bolts: mean points a Volley within their reach, over the
     /// two Volleys in three a launcher is charged.
     bolts: f64,
+    /// Fusion arrays: mean damage of all of them by 6 MU band to 36 MU.
+    fusion: [f64; 6],
+    /// Wave guns: mean damage a Volley of all of them per die they roll.
+    waves: f64,
     /// Beam-family weapons: mean damage of all of them by 6 MU band (the
     /// dice of every one of them change only at multiples of 6 MU).
     family: [f64; FAMILY_BANDS],
@@ -822,6 +879,8 @@ impl Firepower {
             torpedo_kinds: 0,
             needles: 0.0,
             bolts: 0.0,
+            fusion: [0.0; 6],
+            waves: 0.0,
             family: [0.0; FAMILY_BANDS],
             reach: 0,
         };
@@ -916,7 +975,82 @@ impl Firepower {
         if fp.bolts > 0.0 {
             fp.reach = fp.reach.max(PLASMA_BOLT_RANGE);
         }
+        fp.add_fusion(tables, a, t, n);
+        fp.add_waves(tables, a, t, n);
         fp
+    }
+
+    /// Adds `a`'s wave guns against `t` at Evasion dice index `n` (reading
+    /// W59): a gun plotted every Volley charges from the Exchange's start
+    /// and fires once it holds 6, in Volley 2 (a first die of 6) or 3 (two
+    /// dice making 6), so 26/36 shots an Exchange, 26/108 a Volley; each
+    /// die the mean of the face less `t`'s advanced screen (mass shares)
+    /// and the Evasion Points, times the ships of the target Formation with
+    /// `wave_gun_formation`.
+    fn add_waves(&mut self, tables: &DieTables, a: &Arsenal, t: &Arsenal, n: usize) {
+        if a.wave_guns.iter().all(|&c| c == 0) {
+            return;
+        }
+        let total: f64 = t.advanced.iter().sum();
+        let shares = if total > 0.0 {
+            t.advanced.map(|s| s / total)
+        } else {
+            [1.0, 0.0, 0.0]
+        };
+        let touched = if a.wave_gun_formation {
+            f64::from(t.ships.max(1))
+        } else {
+            1.0
+        };
+        self.waves = a
+            .wave_guns
+            .iter()
+            .enumerate()
+            .map(|(ignored, &count)| {
+                f64::from(count) * (0..3).map(|s| shares[s] * tables.bolt[n][ignored][s]).sum::<f64>()
+            })
+            .sum::<f64>()
+            * touched
+            * WAVE_SHOTS_PER_VOLLEY;
+        self.reach = self.reach.max(WAVE_GUN_RANGE);
+    }
+
+    /// Adds `a`'s fusion arrays against `t` at Evasion dice index `n`
+    /// (reading W57): in each 6 MU band the better mode's to-hit chance
+    /// (the Evasion DRM on it) times its beam dice, each rolled without a
+    /// DRM against `t`'s advanced screens only (mass shares).
+    fn add_fusion(&mut self, tables: &DieTables, a: &Arsenal, t: &Arsenal, n: usize) {
+        if a.fusion.iter().all(|&c| c == 0) {
+            return;
+        }
+        let total: f64 = t.advanced.iter().sum();
+        let per_die = if total > 0.0 {
+            (0..3).map(|s| t.advanced[s] * tables.beam[0][0][s]).sum::<f64>() / total
+        } else {
+            tables.beam[0][0][0]
+        };
+        for (k, band) in self.fusion.iter_mut().enumerate() {
+            let range = 6 * (k as u32 + 1);
+            let Some((needed, dice)) = fusion_array_shot(fusion_array_mode(range), range) else {
+                continue;
+            };
+            let hit = |ignored: usize| {
+                if needed <= 1 {
+                    1.0
+                } else {
+                    tables.hit[n][ignored][usize::from(needed)]
+                }
+            };
+            *band = a
+                .fusion
+                .iter()
+                .enumerate()
+                .map(|(ignored, &count)| f64::from(count) * hit(ignored))
+                .sum::<f64>()
+                * f64::from(dice)
+                * per_die;
+        }
+        self.reach = self.reach.max(FUSION_ARRAY_RANGE);
     }
 
     /// Adds `a`'s beam-family weapons against Units behind `screens` (mass
@@ -967,6 +1101,10 @@ impl Firepower {
         if range <= PLASMA_BOLT_RANGE {
             sum += self.bolts;
         }
+        if range <= FUSION_ARRAY_RANGE {
+            sum += self.fusion[range_band(range, 6) as usize - 1];
+        }
+        sum += self.waves * f64::from(wave_gun_dice(range));
         if let Some(band) = self.family.get(range_band(range, 6) as usize - 1) {
             sum += band;
         }

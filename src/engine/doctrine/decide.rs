@@ -460,6 +460,7 @@ fn system_worth(unit: &super::super::state::Unit, s: usize) -> u32 {
         SystemKind::Graser { class }
         | SystemKind::Phaser { class }
         | SystemKind::HeavyGraser { class }
+        | SystemKind::HighIntensityGraser { class }
         | SystemKind::PlasmaCannon { class } => 2 * u32::from(class),
         SystemKind::EmpProjector { class } => 2 * u32::from(class),
         SystemKind::Smr

@@ -6,6 +6,7 @@
 use super::super::plot::{FormationId, FormationPlot, NeedleOrder, PdOrder, SystemId, UnitId};
 use super::super::state::{Battle, Sys, SysState, Unit};
 use super::super::tables::{ANTIMATTER_RANGE_MU, PROJECTILE_STANDARD_MU, ROCKET_RANGE_MU};
+use super::super::tables::{FUSION_ARRAY_RANGE, WAVE_GUN_RANGE};
 use super::super::tables::{MKP_RANGE_MU, PLASMA_BOLT_RANGE, beam_dice, projectile_needed};
 use super::super::volley::{missile_range, torpedo_band};
 use super::assess::{family_dice, family_shot, is_beam_family, k_gun_hit_mean};
@@ -30,6 +31,8 @@ fn reaches(s: &Sys, range: u32) -> bool {
         SystemKind::NeedleBeam => range <= 12,
         SystemKind::PlasmaBolt { .. } => range <= PLASMA_BOLT_RANGE,
         SystemKind::BoardingTorpedo => projectile_needed(range, PROJECTILE_STANDARD_MU).is_some(),
+        SystemKind::FusionArray => range <= FUSION_ARRAY_RANGE,
+        SystemKind::WaveGun => range <= WAVE_GUN_RANGE,
         ref k => family_dice(k, range) > 0,
     }
 }
@@ -172,6 +175,8 @@ pub(super) fn unit_fire(
                     | SystemKind::KGun { .. }
                     | SystemKind::PlasmaBolt { .. }
                     | SystemKind::BoardingTorpedo
+                    | SystemKind::FusionArray
+                    | SystemKind::WaveGun
             ) || is_beam_family(&s.kind)
                 || (c.needles.is_some() && s.kind == SystemKind::NeedleBeam);
             let pds = c.pds_at_ships[v] && matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
