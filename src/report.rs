@@ -700,7 +700,7 @@ impl Report<'_> {
                 self.detail(&format!(
                     "{} at {range} MU bursts on {}: rolled {}, each less {screen} (screen) and {} (Evasion) → {damage}",
                     self.system(*unit, Some(*weapon)),
-                    self.system(*target, None),
+                    self.unit(*target),
                     faces.join(", "),
                     -drm
                 ));

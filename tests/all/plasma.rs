@@ -589,6 +589,28 @@ fn reports_name_the_readings_and_switches_in_play() {
         report.contains("bursts on every ship of the target Formation"),
         "{report}"
     );
+    // Each bolt's line names the Unit it bursts on.
+    let o = fam(&[
+        "resolve",
+        "scenarios/coil-and-accord.toml",
+        "--seed",
+        "1",
+        "--exchanges",
+        "4",
+        "--detail",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let detail = text(&o.stdout);
+    let bursts: Vec<&str> = detail.lines().filter(|l| l.contains("MU bursts on")).collect();
+    assert!(!bursts.is_empty(), "{detail}");
+    for l in bursts {
+        assert!(
+            ["HAS Bright Meridian", "HAS Long Vigil", "HAS Quiet Oath"]
+                .iter()
+                .any(|u| l.contains(&format!("bursts on {u}:"))),
+            "{l}"
+        );
+    }
     let o = fam(&["batch", "scenarios/coil-and-accord.toml", "--runs", "20"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let table = text(&o.stdout);
