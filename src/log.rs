@@ -574,11 +574,20 @@ fn event(e: &Event) -> Value {
             normal,
             penetrating,
             sap,
-        } => json!({
-            "type": "craft_roll", "group": group, "target": target, "action": action, "dice": dice, "drm": drm,
-            "faces": faces, "reroll_faces": reroll_faces, "evasion_faces": evasion_faces, "kills": kills,
-            "normal": normal, "penetrating": penetrating, "sap": sap,
-        }),
+            k_gun,
+        } => {
+            let mut v = json!({
+                "type": "craft_roll", "group": group, "target": target, "action": action, "dice": dice, "drm": drm,
+                "faces": faces, "reroll_faces": reroll_faces, "evasion_faces": evasion_faces, "kills": kills,
+                "normal": normal, "penetrating": penetrating, "sap": sap,
+            });
+            // K-gun gunboats only: the doubling dice and their damage.
+            if *action == "k-gun attack" {
+                v["doubling"] = json!(k_gun.iter().map(|h| h.0).collect::<Vec<_>>());
+                v["ap"] = json!(k_gun.iter().map(|h| h.1).collect::<Vec<_>>());
+            }
+            v
+        }
         Event::GroupShot {
             unit,
             weapon,

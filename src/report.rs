@@ -373,6 +373,7 @@ impl Report<'_> {
                     CraftKind::Gunboat(GunboatKind::Beam) => "Beam gunboats".to_string(),
                     CraftKind::Gunboat(GunboatKind::Torpedo) => "Torpedo gunboats".to_string(),
                     CraftKind::Gunboat(GunboatKind::Gatling) => "Gatling gunboats".to_string(),
+                    CraftKind::Gunboat(GunboatKind::KGun) => "K-gun gunboats".to_string(),
                 };
                 let state = if u.destroyed {
                     "destroyed".to_string()
@@ -1369,6 +1370,7 @@ impl Report<'_> {
                 normal,
                 penetrating,
                 sap,
+                k_gun,
             } => {
                 self.section("Small-craft attacks");
                 let at = target.map_or_else(String::new, |t| format!(" at {}", self.unit(t)));
@@ -1392,6 +1394,18 @@ impl Report<'_> {
                         let _ = write!(
                             line,
                             " → hits {}",
+                            if hits.is_empty() {
+                                "none".into()
+                            } else {
+                                hits.join(", ")
+                            }
+                        );
+                    }
+                    "k-gun attack" => {
+                        let hits: Vec<String> = k_gun.iter().map(|(d, p)| format!("{p} (doubling die {d})")).collect();
+                        let _ = write!(
+                            line,
+                            " → armour-piercing hits {}",
                             if hits.is_empty() {
                                 "none".into()
                             } else {

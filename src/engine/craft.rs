@@ -37,6 +37,8 @@ pub const GUNBOAT_REACH: u32 = 12;
 /// A Gatling gunboat rolls six beam dice a boat within this range, two
 /// beyond it (ft-rules §9.2).
 pub const GATLING_SHORT_MU: u32 = 6;
+/// The class of a K-gun gunboat's gun (ft-rules §9.2: a K-2).
+pub const GUNBOAT_K_GUN_CLASS: u8 = 2;
 
 /// A ship beam die at gunboats, a fighter die at gunboats: every die that
 /// scores (4+ on the beam table) kills one boat; a natural 6 rolls again.
@@ -596,6 +598,7 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
                     match c.kind {
                         CraftKind::Gunboat(GunboatKind::Beam | GunboatKind::Gatling) => "gunboat attack",
                         CraftKind::Gunboat(GunboatKind::Torpedo) => "torpedo attack",
+                        CraftKind::Gunboat(GunboatKind::KGun) => "k-gun attack",
                         CraftKind::Fighter(t) if t.base == FighterBase::Torpedo && !c.torpedoes_spent => "torpedo run",
                         CraftKind::Fighter(_) => "attack run",
                     },
@@ -877,6 +880,7 @@ pub fn intercept<S: Sink>(
                 normal: 0,
                 penetrating: 0,
                 sap: Vec::new(),
+                k_gun: Vec::new(),
             });
         }
         remove_craft(battle, g, lost, "intercepting missiles", sink);
@@ -935,6 +939,7 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
         let mut kills = 0;
         let (mut normal, mut penetrating) = (0, 0);
         let mut sap = Vec::new();
+        let mut k_gun = Vec::new();
         let (target, action, n, drm) = match shot {
             Shot::Dogfight(h) => {
                 let th = craft(battle, h);
@@ -1080,6 +1085,35 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                         }
                         (ship, "torpedo attack", n, drm)
                     }
+                    CraftKind::Gunboat(GunboatKind::KGun) => {
+                        // A K-2 a boat on the short-range projectile table,
+                        // then the doubling die of each hit (F42).
+                        let drm = -(ep as i32);
+                        let n = c.craft;
+                        if let Some(needed) =
+                            super::tables::projectile_needed(range, super::tables::PROJECTILE_SHORT_MU)
+                        {
+                            let mut hits = 0;
+                            for _ in 0..n {
+                                let face = dice.roll_d6(&mut tap, Purpose::ToHit, Pile::Initial);
+                                hits += u32::from(super::tables::projectile_hits(face, needed, drm));
+                            }
+                            let to_hit = tap.take();
+                            let advanced = battle.units[ship].advanced_screen_level();
+                            for _ in 0..hits {
+                                let d = dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial);
+                                let points = super::tables::k_gun_damage(GUNBOAT_K_GUN_CLASS, d, advanced);
+                                scratch.ap.push((ship, points));
+                                scratch.deal(side, DamageKind::Kinetic, points);
+                                if S::RECORDS {
+                                    k_gun.push((d, points));
+                                }
+                            }
+                            tap.take();
+                            tap.put_back(to_hit);
+                        }
+                        (ship, "k-gun attack", n, drm)
+                    }
                 }
             }
         };
@@ -1099,6 +1133,7 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                 normal,
                 penetrating,
                 sap,
+                k_gun,
             });
         }
     }
@@ -1176,6 +1211,8 @@ pub fn expected_per_craft(c: &Craft) -> f64 {
         CraftKind::Gunboat(GunboatKind::Torpedo) => 1.75,
         // 6 beam dice within 6 MU, 2 within 12: the mean of the two.
         CraftKind::Gunboat(GunboatKind::Gatling) => 3.2,
+        // A K-2 at 3+ (the middle band): 2/3 × (2 + 2 × 1/3).
+        CraftKind::Gunboat(GunboatKind::KGun) => 16.0 / 9.0,
         CraftKind::Fighter(t) => match t.base {
             FighterBase::Torpedo => 2.5,
             FighterBase::Attack => 17.0 / 15.0,

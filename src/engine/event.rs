@@ -544,6 +544,9 @@ pub enum Event {
         normal: u32,
         penetrating: u32,
         sap: Vec<u32>,
+        /// K-gun gunboats: each hit's doubling die and its armour-piercing
+        /// damage (empty for every other action).
+        k_gun: Vec<(u8, u32)>,
     },
     /// A ship weapon fired at a group or squadron named by its Fire Control.
     GroupShot {

@@ -236,6 +236,8 @@ pub enum GunboatKind {
     Torpedo,
     /// A Gatling battery a boat: 6 beam dice to 6 MU, 2 to 12 (F41).
     Gatling,
+    /// A K-2 a boat on the short-range projectile table (F42).
+    KGun,
 }
 
 /// Whether a docked group may launch.

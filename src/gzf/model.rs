@@ -985,6 +985,8 @@ pub enum GunboatType {
     Torpedo,
     /// A Gatling battery a boat (ft-rules §9.2, readings F41).
     Gatling,
+    /// A K-2 kinetic gun a boat (ft-rules §9.2, readings F42).
+    KGun,
 }
 
 impl GunboatType {
@@ -993,6 +995,7 @@ impl GunboatType {
             GunboatType::Beam => "Beam",
             GunboatType::Torpedo => "Torpedo",
             GunboatType::Gatling => "Gatling",
+            GunboatType::KGun => "K-Gun",
         }
     }
 }

@@ -1300,6 +1300,7 @@ fn fighter_group(cx: &mut Cx<'_>, block: &RawBlock) -> FighterGroup {
                         ("Beam", GunboatType::Beam),
                         ("Torpedo", GunboatType::Torpedo),
                         ("Gatling", GunboatType::Gatling),
+                        ("K-Gun", GunboatType::KGun),
                     ],
                 );
                 gunboat_field = Some(f.value_span());

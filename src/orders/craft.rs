@@ -363,6 +363,7 @@ pub(super) fn group_unit(
         Some(GunboatType::Beam) => CraftKind::Gunboat(GunboatKind::Beam),
         Some(GunboatType::Torpedo) => CraftKind::Gunboat(GunboatKind::Torpedo),
         Some(GunboatType::Gatling) => CraftKind::Gunboat(GunboatKind::Gatling),
+        Some(GunboatType::KGun) => CraftKind::Gunboat(GunboatKind::KGun),
         None => CraftKind::Fighter(ft),
     };
     let docked = match status.and_then(|s| s.launch) {

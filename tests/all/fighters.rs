@@ -1558,6 +1558,55 @@ fn gatling_gunboats_close_to_six_beam_gunboats_stop_at_twelve() {
     assert_eq!((cef_left(&b, 1), cef_left(&b, 2)), (5, 6));
 }
 
+/// K-gun gunboats (ft-rules §9.2, readings F42): a K-2 a boat on the
+/// short-range projectile table (at 5-8 MU a 3+), then each hit's doubling
+/// die: 2 armour-piercing points, 4 on a 1 or 2. The event shows the to-hit
+/// faces, the doubling dice and the damage apart.
+#[test]
+fn k_gun_gunboats_roll_to_hit_then_double() {
+    let mut b = battle(
+        vec![
+            (0, vec![hulk("target", vec![])]),
+            (1, vec![gunboats("spikes", GunboatKind::KGun, 3)]),
+        ],
+        7,
+    );
+    let p = plot(vec![
+        every(VolleyPlot::default()),
+        every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+    ]);
+    // To hit: 3, 2, 6 (two hits); doubling dice 1 (4 points) and 5 (2).
+    let rec = scripted_volley(&mut b, &p, &[3, 2, 6, 1, 5]);
+    assert_eq!(craft_rolls(&rec), [(1, "k-gun attack", vec![3, 2, 6], vec![], 0)]);
+    let extra: Vec<Vec<(u8, u32)>> = rec
+        .events()
+        .filter_map(|e| match e {
+            Event::CraftRoll { k_gun, .. } => Some(k_gun.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(extra, [vec![(1, 4), (5, 2)]]);
+    assert_eq!(b.units[0].hull_lost, 6);
+
+    // One boat at 3 MU (2+): no damage 1/6; 2 points 5/6 × 4/6; 4 points
+    // 5/6 × 2/6, the doubling die at or under 2.
+    let start = battle(
+        vec![
+            (0, vec![hulk("target", vec![])]),
+            (1, vec![gunboats("spike", GunboatKind::KGun, 1)]),
+        ],
+        3,
+    );
+    let hit = (2..=6).count() as f64 / 6.0;
+    let doubles = (1..=6u8).filter(|f| *f <= 2).count() as f64 / 6.0;
+    let exact = [1.0 - hit, 0.0, hit * (1.0 - doubles), 0.0, hit * doubles];
+    let mut seen = [0u64; 5];
+    sample(&start, &p, &[], 0xF1_0042_0001, 12_000, |b| {
+        seen[b.units[0].hull_lost as usize] += 1;
+    });
+    assert_distribution("one K-gun boat at 3 MU", &seen, &exact);
+}
+
 /// A scattergun at a gunboat squadron: one beam die, each scoring die
 /// kills one boat (§3.7 table): a 4 kills one.
 #[test]
