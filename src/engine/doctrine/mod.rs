@@ -629,6 +629,7 @@ impl PlotWork {
         room(&mut v.launch, units);
         room(&mut v.recover, units);
         room(&mut v.craft, units);
+        room(&mut v.reflex, units);
     }
 
     /// Empties `v` (Volley plots keep their capacity), returning its fire
@@ -641,6 +642,7 @@ impl PlotWork {
         v.recover.clear();
         v.craft.clear();
         v.after = None;
+        v.reflex.clear();
         self.fire.append(&mut v.fire);
         self.lists.extend(v.damage_control.drain(..).map(|(_, list)| list));
     }
@@ -728,6 +730,7 @@ fn doctrine_formation_plot_into(
         }
         damage_control(battle, u, d, out, w);
         fire::unit_fire(battle, f, u, d, &c, out, w);
+        fire::reflex(battle, f, u, &c, out, w);
     }
     carrier_orders(battle, f, d.fighters, c.fire_at, out);
     w.choices[f] = Some(c);
