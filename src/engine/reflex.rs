@@ -108,7 +108,7 @@ pub(super) fn reflex_hit<S: Sink>(
     scratch: &mut Scratch,
 ) {
     let points = result.total();
-    if points == 0 || !scratch.reflex.contains(&target) {
+    if points == 0 || !scratch.reflex.contains(&target) || !stops(&battle.units[firer].systems[w].kind) {
         return;
     }
     let face = dice.roll_d6(sink, Purpose::Reflex, Pile::Initial);

@@ -2270,9 +2270,7 @@ fn beam_like<S: Sink>(
         });
     }
     // Submunitions are not energy weapons: a reflex field lets them by (W61).
-    if kind == DamageKind::Beam {
-        super::reflex::reflex_hit(battle, u, w, target, &mut result, dice, sink, scratch);
-    }
+    super::reflex::reflex_hit(battle, u, w, target, &mut result, dice, sink, scratch);
     scratch.add_beam(target, &result);
     scratch.deal(battle.units[u].side, kind, result.normal + result.penetrating);
     ones
