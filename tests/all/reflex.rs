@@ -23,6 +23,8 @@ const FCS: SystemId = 0;
 const BEAM4: SystemId = 1;
 const GUNNER_BEAM: SystemId = 2;
 const FIELD: SystemId = 3;
+const HEAVY_GRASER: SystemId = 2;
+const GRASER: SystemId = 3;
 
 /// A gunner with a class-4 beam, and a mirror ship with a Fire Control, a
 /// class-2 beam and a reflex field; no armour, rows of 20 hull boxes (no
@@ -32,6 +34,8 @@ const SHIPS: &str = "Profile: FB1\n\n\
     Damage-Track: OOOOOOOOOOOOOOOOOOOO OOOOOOOOOOOOOOOOOOOO OOOOOOOOOOOOOOOOOOOO OOOOOOOOOOOOOOOOOOOO\n\n\
     System: FCS\n\n\
     System: Class 4 Battery\nFiring-Arc: F\n\n\
+    System: Class 2 Heavy Graser\nFiring-Arc: F\n\n\
+    System: Class 2 Graser\nFiring-Arc: F\n\n\
     Ship: Mirror\nMass: 100\nThrust-Rating: 4\n\
     Damage-Track: OOOOOOOOOOOOOOOOOOOO OOOOOOOOOOOOOOOOOOOO OOOOOOOOOOOOOOOOOOOO OOOOOOOOOOOOOOOOOOOO\n\n\
     System: FCS\n\n\
@@ -72,12 +76,17 @@ fn battle() -> Battle {
 /// The gunner fires its class-4 beam at the mirror; the mirror raises its
 /// field when `raised` and is plotted to fire its own beam back.
 fn plot(raised: bool) -> ExchangePlot {
+    plot_with(&[BEAM4], raised)
+}
+
+/// As [`plot`], the gunner firing `weapons`.
+fn plot_with(weapons: &[SystemId], raised: bool) -> ExchangePlot {
     let fire = VolleyPlot {
         fire: vec![FireOrder {
             unit: 0,
             fire_control: FCS,
             target: Some(1),
-            weapons: vec![BEAM4],
+            weapons: weapons.to_vec(),
             needles: Vec::new(),
             group: None,
         }],
@@ -225,6 +234,36 @@ fn a_lowered_field_rolls_nothing_and_a_raised_one_keeps_the_ship_from_firing() {
     )));
 }
 
+/// Grasers go through the field shot by shot: a heavy graser's 10 points
+/// (two beam dice 6 and 4: three hits of 1d6, 3 + 5 + 2) and a light
+/// graser's 5 SAP points (dice 4 and 5: two hits of 1d3, read off d6
+/// faces 4 and 6 as 2 + 3) are cut
+/// or reflected as the table says for each face.
+#[test]
+fn graser_shots_meet_the_field_as_one_hit_each() {
+    for face in 1..=6u8 {
+        let mut b = battle();
+        let faces = [50, 6, 4, 3, 5, 2, face];
+        scripted(&mut b, &plot_with(&[HEAVY_GRASER], true), &faces);
+        let (through, reflected) = by_hand(face, 10);
+        assert_eq!(
+            (b.units[0].hull_lost, b.units[1].hull_lost),
+            (reflected, through),
+            "heavy, face {face}"
+        );
+
+        let mut b = battle();
+        let faces = [50, 4, 5, 4, 6, face];
+        scripted(&mut b, &plot_with(&[GRASER], true), &faces);
+        let (through, reflected) = by_hand(face, 5);
+        assert_eq!(
+            (b.units[0].hull_lost, b.units[1].hull_lost),
+            (reflected, through),
+            "light, face {face}"
+        );
+    }
+}
+
 // ---- orders ----------------------------------------------------------------------
 
 fn scenario(dir: &std::path::Path, extra: &str) -> std::path::PathBuf {
@@ -300,14 +339,14 @@ fn orders_refuse_fire_from_a_ship_behind_its_raised_field() {
 }
 
 /// The default commander raises the Mirror's field while its beams cannot
-/// reach (the gunner's class-4 beam outranges its class-2s at 30 MU), and
+/// reach (the gunner's class-4 beam outranges its class-2s at 40 MU), and
 /// the report names the field and each reflex roll. Two Exchanges: the
 /// default doctrine plays from the first (no plot in the scenario).
 #[test]
 fn the_default_commander_raises_the_field_out_of_reach_and_the_report_names_the_rolls() {
     let dir = tempfile::tempdir().unwrap();
     let path = scenario(dir.path(), "");
-    let text_of = std::fs::read_to_string(&path).unwrap().replace("mu = 20", "mu = 30");
+    let text_of = std::fs::read_to_string(&path).unwrap().replace("mu = 20", "mu = 40");
     std::fs::write(&path, text_of).unwrap();
     let out = fam(&["resolve", path.to_str().unwrap(), "--exchanges", "2", "--detail"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
