@@ -1712,6 +1712,12 @@ fn choice_text(b: &Battle, c: &crate::engine::doctrine::Choice, f: usize) -> Str
     if c.pds_at_ships.iter().any(|&x| x) {
         parts.push(format!("PDS at ships in {}", volleys_text(c.pds_at_ships)));
     }
+    if c.reflex.iter().any(|&x| x) {
+        parts.push(format!(
+            "reflex fields raised where nothing would fire, in {}",
+            volleys_text(c.reflex)
+        ));
+    }
     if let Some((u, s)) = c.needles {
         let unit = &b.units[u];
         parts.push(format!(

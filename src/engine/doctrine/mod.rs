@@ -713,7 +713,7 @@ fn doctrine_formation_plot_into(
     if !battle.formation_active(f) {
         return false;
     }
-    let c = {
+    let mut c = {
         let ctx = decide::Context {
             battle,
             victory,
@@ -732,6 +732,7 @@ fn doctrine_formation_plot_into(
         fire::unit_fire(battle, f, u, d, &c, out, w);
         fire::reflex(battle, f, u, &c, out, w);
     }
+    c.reflex = [0, 1, 2].map(|v| !out.volleys[v].reflex.is_empty());
     carrier_orders(battle, f, d.fighters, c.fire_at, out);
     w.choices[f] = Some(c);
     true
