@@ -360,4 +360,22 @@ fn the_default_commander_raises_the_field_out_of_reach_and_the_report_names_the_
         "{report}"
     );
     assert!(report.contains("readings W60-W61"), "{report}");
+    // The doctrine line says so too.
+    assert!(
+        report.contains("reflex fields raised where nothing would fire, in"),
+        "{report}"
+    );
+    // The orders template the next turn gets raises it too, and passes the checks.
+    let out_dir = dir.path().join("out");
+    let out = fam(&["resolve", path.to_str().unwrap(), "--out", out_dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let orders = out_dir.join("orders-B.toml");
+    assert!(
+        std::fs::read_to_string(&orders)
+            .unwrap()
+            .contains("reflex = [\"Mirror\"]")
+    );
+    let scenario = out_dir.join("scenario.toml");
+    let out = fam(&["check", scenario.to_str().unwrap(), orders.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
