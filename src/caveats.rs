@@ -175,8 +175,10 @@ pub fn readings(b: &Battle) -> Vec<String> {
     }
     if carried(&|k| *k == SystemKind::ReflexField) {
         out.push(
-            "reflex fields are not played yet: a ship carrying one never raises it (it counts only as a system for \
-             threshold and EMP tests)"
+            "a raised reflex field rolls one d6 per energy-weapon shot that scores (its dice and rerolls together), \
+             not per die; it stops beam batteries, AA megabatteries, the beam family and fusion arrays, not \
+             submunitions, EMP, needle beams, fighters, kinetic or missile weapons; a ship behind it fires no \
+             weapon, point defence included (readings W60-W61, O41)"
                 .to_string(),
         );
     }

@@ -63,6 +63,7 @@ fn purpose(p: Purpose) -> &'static str {
         Purpose::MissilesOnTarget => "missiles_on_target",
         Purpose::Threshold => "threshold",
         Purpose::DamageControl => "damage_control",
+        Purpose::Reflex => "reflex",
     }
 }
 
@@ -463,6 +464,19 @@ fn event(e: &Event) -> Value {
         }),
         Event::SystemKilled { unit, system } => json!({"type": "system_killed", "unit": unit, "system": system}),
         Event::BurnOut { unit, weapon } => json!({"type": "burn_out", "unit": unit, "weapon": weapon}),
+        Event::ReflexRaised { unit } => json!({"type": "reflex_raised", "unit": unit}),
+        Event::Reflex {
+            unit,
+            firer,
+            weapon,
+            face,
+            points,
+            through,
+            reflected,
+        } => json!({
+            "type": "reflex", "unit": unit, "firer": firer, "weapon": weapon, "face": face,
+            "points": points, "through": through, "reflected": reflected,
+        }),
         Event::WeaponIdle { unit, weapon, reason } => {
             json!({"type": "weapon_idle", "unit": unit, "weapon": weapon, "reason": reason})
         }

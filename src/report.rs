@@ -1113,6 +1113,25 @@ impl Report<'_> {
                 "{}: two or more ones — the battery burns out",
                 self.system(*unit, Some(*weapon))
             )),
+            Event::ReflexRaised { unit } => self.detail(&format!(
+                "{} raises its reflex field (it does not fire)",
+                self.unit(*unit)
+            )),
+            Event::Reflex {
+                unit,
+                firer,
+                weapon,
+                face,
+                points,
+                through,
+                reflected,
+            } => self.detail(&format!(
+                "{}'s reflex field against {}'s {} ({points}-point hit): rolled {face} → {}",
+                self.unit(*unit),
+                self.unit(*firer),
+                self.system(*firer, Some(*weapon)),
+                reflex_outcome(*face, *through, *reflected)
+            )),
             Event::WeaponIdle { unit, weapon, reason } => {
                 if self.idle.first().is_some_and(|(u, _, r)| u != unit || r != reason) {
                     self.flush_idle();
@@ -1707,6 +1726,12 @@ fn choice_text(b: &Battle, c: &crate::engine::doctrine::Choice, f: usize) -> Str
     if c.pds_at_ships.iter().any(|&x| x) {
         parts.push(format!("PDS at ships in {}", volleys_text(c.pds_at_ships)));
     }
+    if c.reflex.iter().any(|&x| x) {
+        parts.push(format!(
+            "reflex fields raised where nothing would fire, in {}",
+            volleys_text(c.reflex)
+        ));
+    }
     if let Some((u, s)) = c.needles {
         let unit = &b.units[u];
         parts.push(format!(
@@ -1774,3 +1799,14 @@ static EMPTY: Battle = Battle {
     ranges: crate::engine::state::RangeTable::EMPTY,
     rules: crate::engine::rules::Rules::DEFAULT,
 };
+
+/// A reflex die's outcome in words (reading W60).
+fn reflex_outcome(face: u8, through: u32, reflected: u32) -> String {
+    match face {
+        1 => format!("full damage ({through})"),
+        2 => format!("half damage ({through})"),
+        3 | 4 => "no damage".to_string(),
+        5 => format!("no damage, {reflected} reflected"),
+        _ => format!("no damage, all {reflected} reflected"),
+    }
+}

@@ -247,6 +247,8 @@ pub enum Purpose {
     Threshold,
     /// A damage-control die.
     DamageControl,
+    /// A reflex field's die against one energy-weapon hit (reading W60).
+    Reflex,
 }
 
 /// Which pile a die belongs to (FTC §4.12: initial and reroll dice are kept

@@ -385,6 +385,23 @@ pub enum Event {
         unit: UnitId,
         weapon: SystemId,
     },
+    /// A ship raised its reflex field for the Volley: it does not fire
+    /// (reading W60).
+    ReflexRaised {
+        unit: UnitId,
+    },
+    /// A raised reflex field's d6 against one energy-weapon hit of `points`
+    /// damage (reading W60): `through` of them reach `unit`, `reflected`
+    /// go back to the firing Unit as normal damage.
+    Reflex {
+        unit: UnitId,
+        firer: UnitId,
+        weapon: SystemId,
+        face: u8,
+        points: u32,
+        through: u32,
+        reflected: u32,
+    },
     /// A weapon that could not fire (out of range, ...).
     WeaponIdle {
         unit: UnitId,

@@ -10,6 +10,7 @@ pub mod dice;
 pub mod doctrine;
 pub mod event;
 pub mod plot;
+pub mod reflex;
 pub mod rules;
 pub mod state;
 pub mod tables;

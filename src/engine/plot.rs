@@ -89,6 +89,9 @@ pub struct VolleyPlot {
     pub craft: Vec<CraftOrder>,
     /// Secondary maneuver of a Formation of small craft only (reading F4).
     pub after: Option<ManeuverOrder>,
+    /// Ships that raise their reflex field this Volley (and so do not fire,
+    /// point defence included; readings W60, O41).
+    pub reflex: Vec<UnitId>,
 }
 
 /// One small-craft Unit's action for a Volley (docs/fighters.md §6).

@@ -253,6 +253,8 @@ pub struct Scratch {
     weapon_use: Vec<WeaponUse>,
     /// Fighter groups and gunboat squadrons this Volley.
     pub(super) craft: super::craft::CraftScratch,
+    /// Ships whose reflex field is raised this Volley (reading W60).
+    pub(super) reflex: Vec<UnitId>,
 }
 
 impl Scratch {
@@ -328,6 +330,7 @@ impl Scratch {
         room(&mut self.ap, 2 * systems);
         room(&mut self.emp, systems);
         room(&mut self.hull_hits, systems);
+        room(&mut self.reflex, units);
         // The weapon-use record lives across Exchanges: laid out afresh only
         // for a battle of another shape.
         if self.weapon_first.len() != units + 1 || self.weapon_first.last() != Some(&systems) {
@@ -454,6 +457,7 @@ static NO_PLOT: VolleyPlot = VolleyPlot {
     recover: Vec::new(),
     craft: Vec::new(),
     after: None,
+    reflex: Vec::new(),
 };
 
 pub(super) fn volley_plot(plot: &ExchangePlot, f: FormationId, volley: u8) -> &VolleyPlot {
@@ -901,6 +905,7 @@ fn fire<S: Sink>(
 ) {
     scratch.shots.clear();
     scratch.fired.clear();
+    super::reflex::raise_fields(battle, plot, volley, sink, scratch);
     for f in 0..battle.formations.len() {
         if battle.formations[f].reserve != Reserve::InCombat {
             continue; // off-board: no fire (the orders layer refuses such plots)
@@ -925,6 +930,8 @@ fn fire<S: Sink>(
                 Some("the Unit is out of control")
             } else if !unit.systems[order.fire_control].operational() {
                 Some("the Fire Control is not working")
+            } else if scratch.reflex.contains(&order.unit) {
+                Some("its reflex field is raised")
             } else if !battle.formation_active(target_f) {
                 Some("the target Formation is gone")
             } else {
@@ -1586,9 +1593,12 @@ fn graser_attack<S: Sink>(
     let mut hits = Vec::new();
     let mut reroll_hits = Vec::new();
     let mut total = 0;
+    let sap_start = scratch.sap.len();
+    let mut before = BeamResult::default();
     for _ in 0..points.normal {
         let d = damage_die(&mut tap);
         total += d;
+        before.normal += d;
         if heavy {
             scratch.pending[target].0 += d;
         } else {
@@ -1604,6 +1614,8 @@ fn graser_attack<S: Sink>(
         for _ in 0..n {
             let d = damage_die(&mut tap);
             total += d;
+            before.penetrating += d;
+            before.generations[g] += d;
             scratch.pending[target].1 += d;
             scratch.reroll_generations[target][g] += d;
             if S::RECORDS {
@@ -1612,7 +1624,6 @@ fn graser_attack<S: Sink>(
         }
     }
     let damage_faces = tap.take();
-    scratch.deal(battle.units[u].side, DamageKind::Beam, total);
     if S::RECORDS {
         sink.event(Event::GraserAttack {
             unit: u,
@@ -1628,6 +1639,45 @@ fn graser_attack<S: Sink>(
             hits,
             reroll_hits,
         });
+    }
+    let mut result = before;
+    super::reflex::reflex_hit(battle, u, w, target, &mut result, dice, sink, scratch);
+    if result != before {
+        graser_cut(scratch, target, heavy, sap_start, &before, &result);
+    }
+    scratch.deal(
+        battle.units[u].side,
+        DamageKind::Beam,
+        total - (before.total() - result.total()),
+    );
+}
+
+/// Takes back from a graser shot's queued damage what a reflex field
+/// stopped (`before` less `after`): rerolls' points by generation, then
+/// the initial hits (heavy: normal damage; light: its SAP hits, last
+/// first).
+fn graser_cut(
+    scratch: &mut Scratch,
+    target: UnitId,
+    heavy: bool,
+    sap_start: usize,
+    before: &BeamResult,
+    after: &BeamResult,
+) {
+    for g in 0..REROLL_GENERATIONS {
+        let cut = before.generations[g] - after.generations[g];
+        scratch.reroll_generations[target][g] -= cut;
+        scratch.pending[target].1 -= cut;
+    }
+    let mut cut = before.normal - after.normal;
+    if heavy {
+        scratch.pending[target].0 -= cut;
+        return;
+    }
+    for hit in scratch.sap[sap_start..].iter_mut().rev() {
+        let take = hit.1.min(cut);
+        hit.1 -= take;
+        cut -= take;
     }
 }
 
@@ -1993,12 +2043,8 @@ fn fusion_array_attack<S: Sink>(
     };
     let faces = tap.take();
     let reroll_faces = std::mem::take(&mut tap.rerolls);
-    scratch.add_beam(target, &result);
-    scratch.deal(
-        battle.units[u].side,
-        DamageKind::Beam,
-        result.normal + result.penetrating,
-    );
+    let (normal, penetrating) = (result.normal, result.penetrating);
+    let mut result = result;
     if S::RECORDS {
         sink.event(Event::FusionArrayAttack {
             unit: u,
@@ -2014,10 +2060,17 @@ fn fusion_array_attack<S: Sink>(
             screen,
             faces,
             reroll_faces,
-            normal: result.normal,
-            penetrating: result.penetrating,
+            normal,
+            penetrating,
         });
     }
+    super::reflex::reflex_hit(battle, u, w, target, &mut result, dice, sink, scratch);
+    scratch.add_beam(target, &result);
+    scratch.deal(
+        battle.units[u].side,
+        DamageKind::Beam,
+        result.normal + result.penetrating,
+    );
 }
 
 /// A plasma cannon (ft-rules §4.6, reading W25): per die, the face with
@@ -2054,13 +2107,14 @@ fn plasma_attack<S: Sink>(
     // Rerolls generation by generation (the 6s of one generation roll the
     // next), so that layered armour takes each one layer deeper (W33).
     let mut generation = 0;
+    let mut generations = [0; REROLL_GENERATIONS];
     while rerolls > 0 {
         let mut next = 0;
         for _ in 0..rerolls {
             let face = dice.roll_d6(&mut tap, Purpose::Beam, Pile::Reroll);
             let hits = plasma_hits(face, 0);
             penetrating += hits;
-            scratch.reroll_generations[target][generation] += hits;
+            generations[generation] += hits;
             next += u32::from(face == 6);
         }
         rerolls = next;
@@ -2068,10 +2122,11 @@ fn plasma_attack<S: Sink>(
     }
     let faces = tap.take();
     let reroll_faces = std::mem::take(&mut tap.rerolls);
-    let p = &mut scratch.pending[target];
-    p.0 += normal;
-    p.1 += penetrating;
-    scratch.deal(battle.units[u].side, DamageKind::Beam, normal + penetrating);
+    let mut result = BeamResult {
+        normal,
+        penetrating,
+        generations,
+    };
     if S::RECORDS {
         sink.event(Event::PlasmaAttack {
             unit: u,
@@ -2087,6 +2142,9 @@ fn plasma_attack<S: Sink>(
             penetrating,
         });
     }
+    super::reflex::reflex_hit(battle, u, w, target, &mut result, dice, sink, scratch);
+    scratch.add_beam(target, &result);
+    scratch.deal(battle.units[u].side, DamageKind::Beam, result.total());
 }
 
 /// Spends the ordnance a Fire Control was plotted to fire when its attack
@@ -2178,7 +2236,7 @@ fn beam_like<S: Sink>(
     scratch.note_use(u, w, WeaponUse::FIRED);
     let screen = if screened { battle.screen_met(u, target) } else { 0 };
     let mut tap = Tap::new(sink);
-    let result = beam_attack(
+    let mut result = beam_attack(
         dice,
         &mut tap,
         BeamAttack {
@@ -2191,13 +2249,11 @@ fn beam_like<S: Sink>(
     let ones = tap.ones;
     let faces = tap.take();
     let reroll_faces = std::mem::take(&mut tap.rerolls);
-    scratch.add_beam(target, &result);
     let kind = if matches!(battle.units[u].systems[w].kind, SystemKind::SubmunitionPack) {
         DamageKind::Submunition
     } else {
         DamageKind::Beam
     };
-    scratch.deal(battle.units[u].side, kind, result.normal + result.penetrating);
     if S::RECORDS {
         sink.event(Event::BeamAttack {
             unit: u,
@@ -2213,6 +2269,10 @@ fn beam_like<S: Sink>(
             penetrating: result.penetrating,
         });
     }
+    // Submunitions are not energy weapons: a reflex field lets them by (W61).
+    super::reflex::reflex_hit(battle, u, w, target, &mut result, dice, sink, scratch);
+    scratch.add_beam(target, &result);
+    scratch.deal(battle.units[u].side, kind, result.normal + result.penetrating);
     ones
 }
 
@@ -2713,7 +2773,9 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
     for u in 0..battle.units.len() {
         let unit = &battle.units[u];
         let fplot = volley_plot(plot, unit.formation, volley);
-        if !unit.can_act() {
+        // A ship behind its raised reflex field does not fire, point
+        // defence included (reading W60).
+        if !unit.can_act() || scratch.reflex.contains(&u) {
             // Out-of-control ships' active defences do not work.
             for o in fplot.point_defence.iter().filter(|o| o.unit == u) {
                 note(

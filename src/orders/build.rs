@@ -1980,6 +1980,9 @@ impl Cx<'_> {
             }
         }
 
+        // Reflex fields raised (they keep their ships from firing).
+        let raised = self.reflex(files, file, f, v, &mut out);
+
         // Fire.
         let mut assigned: BTreeMap<(UnitId, SystemId), Range<usize>> = BTreeMap::new();
         let mut fcs: BTreeMap<(UnitId, SystemId), Range<usize>> = BTreeMap::new();
@@ -2010,6 +2013,19 @@ impl Cx<'_> {
                         format!("`{uname}` is out of the fight (destroyed or derelict) and cannot fire"),
                         "a Unit in the fight",
                     ),
+                );
+                continue;
+            }
+            if let Some(at) = raised.get(&u) {
+                let at = files.at(file, file, at);
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        unit.as_ref().map_or(entry.span(), |n| n.span()),
+                        format!("`{uname}` raises its reflex field in this Volley ({at}) and may not fire"),
+                        "no fire order for a ship behind its raised reflex field",
+                    )
+                    .with_help("a ship with its reflex field up may not fire (FTC §7.25, reading O41)"),
                 );
                 continue;
             }
@@ -2404,6 +2420,51 @@ impl Cx<'_> {
         Some(s)
     }
 
+    /// The `reflex` list of one Volley: ships of Formation `f` raising
+    /// their reflex field (reading O41). Returns each ship with where it is
+    /// named, for the refusal of its fire orders.
+    fn reflex(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        v: &RawVolley,
+        out: &mut VolleyPlot,
+    ) -> BTreeMap<UnitId, Range<usize>> {
+        let mut raised: BTreeMap<UnitId, Range<usize>> = BTreeMap::new();
+        for name in v.reflex.iter().flatten() {
+            let Some(u) = self.member(files, file, f, name) else {
+                continue;
+            };
+            let unit = self.unit(u);
+            let problem = if let Some(first) = raised.get(&u) {
+                Some(format!(
+                    "`{}` is already listed in `reflex` in this Volley ({})",
+                    unit.name,
+                    files.at(file, file, first)
+                ))
+            } else if !unit.active() {
+                Some(format!("`{}` is out of the fight and raises no field", unit.name))
+            } else if !unit.systems.iter().any(|s| s.kind == SystemKind::ReflexField) {
+                Some(format!("`{}` carries no reflex field", unit.name))
+            } else if !crate::engine::reflex::has_working_field(unit) {
+                Some(format!("`{}`'s reflex field is not working", unit.name))
+            } else {
+                None
+            };
+            if let Some(msg) = problem {
+                files.push(
+                    file,
+                    Diagnostic::error(name.span(), msg, "a ship of this Formation with a working reflex field"),
+                );
+                continue;
+            }
+            raised.insert(u, name.span());
+            out.reflex.push(u);
+        }
+        raised
+    }
+
     /// The `pd` entries of one Volley: weapons in point-defence mode and
     /// the Units they defend.
     fn point_defence(
@@ -2434,6 +2495,21 @@ impl Cx<'_> {
                         ),
                         "a Unit in the fight",
                     ),
+                );
+                continue;
+            }
+            if out.reflex.contains(&u) {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        e.unit.as_ref().map_or(entry.span(), |n| n.span()),
+                        format!(
+                            "`{}` raises its reflex field in this Volley and may not fire, point defence included",
+                            unit.name
+                        ),
+                        "no `pd` entry for a ship behind its raised reflex field",
+                    )
+                    .with_help("reading O41: a ship with its reflex field up fires no weapon at all"),
                 );
                 continue;
             }

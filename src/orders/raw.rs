@@ -254,6 +254,8 @@ pub(crate) struct RawVolley {
     pub fighters: Option<Vec<S<RawCraftOrder>>>,
     /// Secondary maneuver of a Formation of small craft only.
     pub after: Option<S<BTreeMap<S<Word>, S<String>>>>,
+    /// Ships raising their reflex field this Volley (they do not fire).
+    pub reflex: Option<Vec<S<String>>>,
 }
 
 /// One group's action, as written in `fighters = [...]`.

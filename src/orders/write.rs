@@ -115,7 +115,8 @@ fn array_line(out: &mut String, entry: &str, note: &str) {
 ///   table when its three Volleys are equal, three otherwise. A Formation
 ///   without a plot gets only the comment; one listed twice is written once.
 /// - Keys come in a fixed order: `speed`, `evasion`, `primary`,
-///   `secondary`, `shift`, `fire`, `pd`, `damage_control`; empty ones are
+///   `secondary`, `shift`, `fire`, `pd`, `damage_control`, then the small
+///   craft's keys and `reflex`; empty ones are
 ///   left out. Every fire entry names its `unit` and `fc`; a Fire Control
 ///   with a target lists its `weapons` (possibly `[]`); needle targets go in
 ///   `needle`; consecutive point-defence orders of one Unit with one
@@ -254,6 +255,15 @@ fn volley_toml(out: &mut String, battle: &Battle, v: &VolleyPlot) {
     pd_toml(out, battle, &v.point_defence);
     damage_control_toml(out, battle, &v.damage_control);
     craft_toml(out, battle, v);
+    reflex_toml(out, battle, &v.reflex);
+}
+
+/// `reflex = [ … ]`: the ships raising their reflex field (reading O41).
+fn reflex_toml(out: &mut String, battle: &Battle, reflex: &[UnitId]) {
+    if !reflex.is_empty() {
+        let names: Vec<String> = reflex.iter().map(|&u| toml_string(&battle.units[u].name)).collect();
+        let _ = writeln!(out, "reflex = [{}]", names.join(", "));
+    }
 }
 
 /// `primary`, `secondary` and `shift`.

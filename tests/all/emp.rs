@@ -604,7 +604,7 @@ fn orders_take_an_emp1_in_point_defence_and_refuse_the_rest() {
 
 /// The default commander fires both EMP projectors (each fires in some
 /// run), and a resolved battle's report names the EMP dice and every test,
-/// and says the reflex field it meets is not played.
+/// and the reading of the reflex field it meets.
 #[test]
 fn the_default_commander_fires_emp_projectors_and_the_report_names_the_tests() {
     let dir = tempfile::tempdir().unwrap();
@@ -626,8 +626,8 @@ fn the_default_commander_fires_emp_projectors_and_the_report_names_the_tests() {
     assert!(report.contains("EMP Projector #2 at"), "{report}");
     assert!(report.contains("EMP test from Zapper's Class"), "{report}");
     assert!(report.contains("readings W43-W46"), "{report}");
-    // The victim's reflex field is said to sit idle, not left silent.
-    assert!(report.contains("reflex fields are not played yet"), "{report}");
+    // The victim's reflex field is played: the report names its reading.
+    assert!(report.contains("a raised reflex field rolls one d6"), "{report}");
 }
 
 /// An EMP-1 defends only its own Unit, as a class-1 beam: `defend` naming

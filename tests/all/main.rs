@@ -31,6 +31,7 @@ mod ordnance;
 mod outputs;
 mod plasma;
 mod readme;
+mod reflex;
 mod resolve;
 mod roundtrip;
 mod screens;

@@ -57,6 +57,9 @@ pub struct Choice {
     pub pd: [bool; 3],
     /// PDS fire at ships, by Volley.
     pub pds_at_ships: [bool; 3],
+    /// A ship of the Formation raises its reflex field, by Volley (filled
+    /// in when the plot is written, readings W62).
+    pub reflex: [bool; 3],
     /// What one PD-capable beam-family weapon saves by defending as a PDS,
     /// by Volley: it defends when that is at least what it would score
     /// ([`super::assess::family_shot`]); 0 never, infinite always.
@@ -120,6 +123,7 @@ pub fn decide(ctx: &Context<'_>, f: FormationId, d: &Doctrine) -> Choice {
         threat: [false; 3],
         pd: [false; 3],
         pds_at_ships: [false; 3],
+        reflex: [false; 3],
         pds_mode: [0.0; 3],
         needles: None,
     };

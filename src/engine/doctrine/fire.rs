@@ -280,3 +280,79 @@ fn always(
         }
     }
 }
+
+/// Raises Unit `u`'s reflex field in each Volley where it pays (readings
+/// W62, docs/doctrine.md): the ship has a working field, an enemy
+/// Formation in the fight carries an energy weapon the field stops, no
+/// enemy missile or small craft may reach the Formation (its point
+/// defence stays up), and none of the weapons its fire orders list could
+/// score at the expected range (a sustained weapon out of reach; ordnance
+/// counts as scoring). The ship's fire and point-defence orders of that
+/// Volley are dropped: behind its field it may not fire.
+pub(super) fn reflex(b: &Battle, f: FormationId, u: UnitId, c: &Choice, out: &mut FormationPlot, w: &mut PlotWork) {
+    let unit = &b.units[u];
+    if !super::super::reflex::has_working_field(unit) || !enemy_energy(b, f) {
+        return;
+    }
+    for (v, vp) in out.volleys.iter_mut().enumerate() {
+        if c.threat[v] {
+            continue;
+        }
+        let range = c.fire_range[v].round().max(0.0) as u32;
+        let scores = |w: &SystemId| {
+            let s = &unit.systems[*w];
+            !sustained_kind(&s.kind) || reaches(s, range)
+        };
+        let fires = vp
+            .fire
+            .iter()
+            .filter(|o| o.unit == u && o.target.is_some())
+            .any(|o| o.weapons.iter().any(scores));
+        if fires {
+            continue;
+        }
+        // The dropped fire orders go back to the pool (a warm batch
+        // allocates none).
+        let mut i = 0;
+        while i < vp.fire.len() {
+            if vp.fire[i].unit == u {
+                w.fire.push(vp.fire.remove(i));
+            } else {
+                i += 1;
+            }
+        }
+        vp.point_defence.retain(|o| o.unit != u);
+        vp.reflex.push(u);
+    }
+}
+
+/// Weapons that fire every Volley and reach only so far (the others in
+/// fire orders are ordnance and PDS).
+fn sustained_kind(kind: &SystemKind) -> bool {
+    matches!(
+        kind,
+        SystemKind::Beam { .. }
+            | SystemKind::PulseTorpedo { .. }
+            | SystemKind::KGun { .. }
+            | SystemKind::PlasmaBolt { .. }
+            | SystemKind::BoardingTorpedo
+            | SystemKind::FusionArray
+            | SystemKind::WaveGun
+            | SystemKind::NeedleBeam
+    ) || is_beam_family(kind)
+}
+
+/// Whether an enemy Formation of `f` in the fight carries a working energy
+/// weapon a reflex field stops.
+fn enemy_energy(b: &Battle, f: FormationId) -> bool {
+    super::enemies(b, f).any(|e| {
+        b.formations[e].units.iter().any(|&t| {
+            let unit = &b.units[t];
+            unit.active()
+                && unit
+                    .systems
+                    .iter()
+                    .any(|s| s.operational() && super::super::reflex::stops(&s.kind))
+        })
+    })
+}

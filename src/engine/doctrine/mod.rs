@@ -629,6 +629,7 @@ impl PlotWork {
         room(&mut v.launch, units);
         room(&mut v.recover, units);
         room(&mut v.craft, units);
+        room(&mut v.reflex, units);
     }
 
     /// Empties `v` (Volley plots keep their capacity), returning its fire
@@ -641,6 +642,7 @@ impl PlotWork {
         v.recover.clear();
         v.craft.clear();
         v.after = None;
+        v.reflex.clear();
         self.fire.append(&mut v.fire);
         self.lists.extend(v.damage_control.drain(..).map(|(_, list)| list));
     }
@@ -711,7 +713,7 @@ fn doctrine_formation_plot_into(
     if !battle.formation_active(f) {
         return false;
     }
-    let c = {
+    let mut c = {
         let ctx = decide::Context {
             battle,
             victory,
@@ -728,7 +730,9 @@ fn doctrine_formation_plot_into(
         }
         damage_control(battle, u, d, out, w);
         fire::unit_fire(battle, f, u, d, &c, out, w);
+        fire::reflex(battle, f, u, &c, out, w);
     }
+    c.reflex = [0, 1, 2].map(|v| !out.volleys[v].reflex.is_empty());
     carrier_orders(battle, f, d.fighters, c.fire_at, out);
     w.choices[f] = Some(c);
     true
