@@ -1238,6 +1238,17 @@ fn fire_weapon<S: Sink>(
     }
 }
 
+/// Whether a weapon rolling `n` dice at this range fires: noted as fired
+/// when it does, reported idle (`why`) when it rolls none.
+fn rolls<S: Sink>(sink: &mut S, scratch: &mut Scratch, u: UnitId, w: SystemId, n: u32, why: &'static str) -> bool {
+    if n == 0 {
+        out_of_range(sink, scratch, u, w, why);
+        return false;
+    }
+    scratch.note_use(u, w, WeaponUse::FIRED);
+    true
+}
+
 /// A kinetic gun's shot (ft-rules §4.6, FTC §5.16): the to-hit die on the
 /// projectile table of its variant, then, on a hit, the doubling die: the
 /// class in armour-piercing points, doubled on a roll at or under the class
@@ -1560,11 +1571,9 @@ fn graser_attack<S: Sink>(
     sink: &mut S,
     scratch: &mut Scratch,
 ) {
-    if n == 0 {
-        out_of_range(sink, scratch, u, w, "out of range");
+    if !rolls(sink, scratch, u, w, n, "out of range") {
         return;
     }
-    scratch.note_use(u, w, WeaponUse::FIRED);
     let heavy = matches!(battle.units[u].systems[w].kind, SystemKind::HeavyGraser { .. });
     // A high-intensity graser: a heavy graser whose 6s reroll (W58).
     let intense = matches!(battle.units[u].systems[w].kind, SystemKind::HighIntensityGraser { .. });
@@ -1698,11 +1707,9 @@ fn emp_attack<S: Sink>(
     sink: &mut S,
     scratch: &mut Scratch,
 ) {
-    if n == 0 {
-        out_of_range(sink, scratch, u, w, "out of range");
+    if !rolls(sink, scratch, u, w, n, "out of range") {
         return;
     }
-    scratch.note_use(u, w, WeaponUse::FIRED);
     let screen = if battle.rules.emp_advanced_screens {
         battle.units[target].advanced_screen_level()
     } else {
@@ -1916,11 +1923,9 @@ fn wave_gun<S: Sink>(
         return;
     }
     let n = wave_gun_dice(range);
-    if n == 0 {
-        out_of_range(sink, scratch, u, w, "out of range (it holds its charge)");
+    if !rolls(sink, scratch, u, w, n, "out of range (it holds its charge)") {
         return;
     }
-    scratch.note_use(u, w, WeaponUse::FIRED);
     if let Some(i) = at {
         scratch.wave_charge.swap_remove(i);
     }
@@ -2091,11 +2096,9 @@ fn plasma_attack<S: Sink>(
     scratch: &mut Scratch,
 ) {
     use super::tables::{apply_drm, plasma_hits};
-    if n == 0 {
-        out_of_range(sink, scratch, u, w, "out of range");
+    if !rolls(sink, scratch, u, w, n, "out of range") {
         return;
     }
-    scratch.note_use(u, w, WeaponUse::FIRED);
     let screen = battle.screen_met(u, target);
     let mut tap = Tap::new(sink);
     let (mut normal, mut penetrating, mut rerolls) = (0, 0, 0u32);
@@ -2229,11 +2232,9 @@ fn beam_like<S: Sink>(
     sink: &mut S,
     scratch: &mut Scratch,
 ) -> u32 {
-    if n == 0 {
-        out_of_range(sink, scratch, u, w, "out of range");
+    if !rolls(sink, scratch, u, w, n, "out of range") {
         return 0;
     }
-    scratch.note_use(u, w, WeaponUse::FIRED);
     let screen = if screened { battle.screen_met(u, target) } else { 0 };
     let mut tap = Tap::new(sink);
     let mut result = beam_attack(

@@ -10,6 +10,7 @@
 //! from a run. Statistical checks use fixed seeds and a bound of five
 //! standard errors taken from the exact variance, so they cannot flake.
 
+use crate::support::scripted;
 use std::collections::BTreeMap;
 
 use approx::{abs_diff_eq, assert_abs_diff_eq};
@@ -145,15 +146,6 @@ fn plot(weapons: &[SystemId], evasion: u32) -> ExchangePlot {
             }),
         ],
     }
-}
-
-/// Plays the first Volley on exactly `faces` (checked), recorded.
-fn scripted(b: &mut Battle, p: &ExchangePlot, faces: &[u8]) -> Recorder {
-    let mut rec = Recorder::default();
-    let mut dice = Dice::from_faces(faces);
-    run_volley(b, p, 0, &mut dice, &mut rec, &mut Scratch::default());
-    assert_eq!(dice.count_draws(), faces.len() as u64, "dice used: {faces:?}");
-    rec
 }
 
 fn lost(b: &Battle) -> (u32, u32) {

@@ -10,6 +10,7 @@
 //! check uses fixed seeds and a bound of five standard errors of the exact
 //! probability, so it cannot flake.
 
+use crate::support::scripted;
 use approx::{abs_diff_eq, assert_abs_diff_eq};
 
 use fam::diag::SourceFile;
@@ -141,15 +142,6 @@ fn plot(from: usize, weapons: &[SystemId], pd: &[SystemId]) -> ExchangePlot {
             }),
         ],
     }
-}
-
-/// Plays the first Volley on exactly `faces` (checked), recorded.
-fn scripted(b: &mut Battle, p: &ExchangePlot, faces: &[u8]) -> Recorder {
-    let mut rec = Recorder::default();
-    let mut dice = Dice::from_faces(faces);
-    run_volley(b, p, 0, &mut dice, &mut rec, &mut Scratch::default());
-    assert_eq!(dice.count_draws(), faces.len() as u64, "dice used: {faces:?}");
-    rec
 }
 
 /// The EMP tests of a Volley: (system, face, modifier, needed, lost).

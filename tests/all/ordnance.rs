@@ -11,6 +11,7 @@
 //! from a run: distributions are enumerated face by face, once from the
 //! rules restated below and once by scripting the engine's dice.
 
+use crate::support::scripted;
 use std::collections::BTreeMap;
 
 use approx::assert_abs_diff_eq;
@@ -124,15 +125,6 @@ fn plot(weapons: &[SystemId], evasion: u32) -> ExchangePlot {
 /// The d100 that acquires the first target (two equal ships, 1-50 the
 /// first).
 const NEAR: u8 = 1;
-
-/// Plays the first Volley on exactly `faces` (checked), recorded.
-fn scripted(b: &mut Battle, p: &ExchangePlot, faces: &[u8]) -> Recorder {
-    let mut rec = Recorder::default();
-    let mut dice = Dice::from_faces(faces);
-    run_volley(b, p, 0, &mut dice, &mut rec, &mut Scratch::default());
-    assert_eq!(dice.count_draws(), faces.len() as u64, "dice used: {faces:?}");
-    rec
-}
 
 /// Every face sequence of `n` d6, in order.
 fn sequences(n: usize) -> Vec<Vec<u8>> {

@@ -10,6 +10,7 @@
 //! statistical check uses fixed seeds and a bound of five standard errors
 //! taken from the exact variance, so it cannot flake.
 
+use crate::support::scripted;
 use approx::abs_diff_eq;
 
 use fam::engine::dice::Dice;
@@ -137,15 +138,6 @@ fn plot(weapons: &[SystemId], evasion: u32) -> ExchangePlot {
 /// The d100 that acquires the first target (mass-weighted: two equal
 /// ships, 1-50 the first).
 const NEAR: u8 = 1;
-
-/// Plays the first Volley on exactly `faces` (checked), recorded.
-fn scripted(b: &mut Battle, p: &ExchangePlot, faces: &[u8]) -> Recorder {
-    let mut rec = Recorder::default();
-    let mut dice = Dice::from_faces(faces);
-    run_volley(b, p, 0, &mut dice, &mut rec, &mut Scratch::default());
-    assert_eq!(dice.count_draws(), faces.len() as u64, "dice used: {faces:?}");
-    rec
-}
 
 /// (target, faces, damage) of every plasma bolt event.
 fn bolts(rec: &Recorder) -> Vec<(usize, Vec<u8>, u32)> {

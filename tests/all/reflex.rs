@@ -7,14 +7,13 @@
 //! Every expected value is worked out here from the reading, never copied
 //! from a run.
 
+use crate::support::scripted;
 use approx::assert_abs_diff_eq;
 
-use fam::engine::dice::Dice;
 use fam::engine::event::{Event, Recorder};
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, SystemId, VolleyPlot};
 use fam::engine::rules::Rules;
 use fam::engine::state::{Battle, Formation, RangeTable, Side, Unit};
-use fam::engine::volley::{Scratch, run_volley};
 use fam::gzf::{self, ParseOptions, SystemKind};
 
 use super::support::{fam, text};
@@ -114,15 +113,6 @@ fn plot_with(weapons: &[SystemId], raised: bool) -> ExchangePlot {
             }),
         ],
     }
-}
-
-/// Plays the first Volley on exactly `faces` (checked), recorded.
-fn scripted(b: &mut Battle, p: &ExchangePlot, faces: &[u8]) -> Recorder {
-    let mut rec = Recorder::default();
-    let mut dice = Dice::from_faces(faces);
-    run_volley(b, p, 0, &mut dice, &mut rec, &mut Scratch::default());
-    assert_eq!(dice.count_draws(), faces.len() as u64, "dice used: {faces:?}");
-    rec
 }
 
 /// The reading's table, written out here: (through, reflected) of a hit of

@@ -60,3 +60,24 @@ pub fn diagnostic_lines(reports: &[fam::orders::Report]) -> Vec<String> {
     }
     out
 }
+
+/// Plays the first Volley of `p` on exactly `faces` (checked: every face
+/// used, no other die drawn), recorded.
+pub fn scripted(
+    b: &mut fam::engine::state::Battle,
+    p: &fam::engine::plot::ExchangePlot,
+    faces: &[u8],
+) -> fam::engine::event::Recorder {
+    let mut rec = fam::engine::event::Recorder::default();
+    let mut dice = fam::engine::dice::Dice::from_faces(faces);
+    fam::engine::volley::run_volley(
+        b,
+        p,
+        0,
+        &mut dice,
+        &mut rec,
+        &mut fam::engine::volley::Scratch::default(),
+    );
+    assert_eq!(dice.count_draws(), faces.len() as u64, "dice used: {faces:?}");
+    rec
+}
