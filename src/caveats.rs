@@ -37,6 +37,11 @@ pub fn switches(rules: &Rules) -> Vec<String> {
     );
     flag("wave_gun_formation", rules.wave_gun_formation, d.wave_gun_formation);
     flag(
+        "nova_cannon_formation",
+        rules.nova_cannon_formation,
+        d.nova_cannon_formation,
+    );
+    flag(
         "vapour_shroud_own_fire",
         rules.vapour_shroud_own_fire,
         d.vapour_shroud_own_fire,
@@ -141,6 +146,16 @@ pub fn readings(b: &Battle) -> Vec<String> {
         out.push(format!(
             "a wave gun charges a d6 a Volley it is plotted and holds the charge only through the Exchange (readings W59), and its template touches {} (W59, switch wave_gun_formation)",
             if b.rules.wave_gun_formation {
+                "every ship of the target Formation"
+            } else {
+                "the acquired Unit only"
+            }
+        ));
+    }
+    if carried(&|k| matches!(k, SystemKind::NovaCannon)) {
+        out.push(format!(
+            "a nova cannon's blast lands in the Volley it is fired, 6/4/2 d6 by the turn of its travel that reaches the range, and touches {} (readings W63, W64, switch nova_cannon_formation)",
+            if b.rules.nova_cannon_formation {
                 "every ship of the target Formation"
             } else {
                 "the acquired Unit only"

@@ -418,6 +418,25 @@ fn event(e: &Event) -> Value {
             "type": "wave_gun_backlash", "unit": unit, "weapon": weapon, "charge": charge, "hull": hull,
             "destroyed": destroyed,
         }),
+        Event::NovaArmed {
+            unit,
+            weapon,
+            formation,
+        } => json!({
+            "type": "nova_armed", "unit": unit, "weapon": weapon, "formation": formation,
+        }),
+        Event::NovaCannonAttack {
+            unit,
+            weapon,
+            target,
+            range,
+            drm,
+            faces,
+            damage,
+        } => json!({
+            "type": "nova_cannon_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
+            "drm": drm, "faces": faces, "damage": damage,
+        }),
         Event::FusionArrayAttack {
             unit,
             weapon,

@@ -1035,6 +1035,37 @@ impl Report<'_> {
                     self.system(*unit, Some(*weapon))
                 ));
             }
+            Event::NovaArmed {
+                unit,
+                weapon,
+                formation,
+            } => {
+                self.section("Maneuver");
+                self.item(&format!(
+                    "{} fires its {} this Volley: no thrust ({} rolls no Speed or Evasion dice), screens down, no other fire",
+                    self.unit(*unit),
+                    self.system(*unit, Some(*weapon)),
+                    self.formation(*formation)
+                ));
+            }
+            Event::NovaCannonAttack {
+                unit,
+                weapon,
+                target,
+                range,
+                drm,
+                faces,
+                damage,
+            } => {
+                let faces: Vec<String> = faces.iter().map(u8::to_string).collect();
+                self.detail(&format!(
+                    "{} at {range} MU: the blast reaches {}: rolled {}, each less {} (Evasion) → {damage} to the hull",
+                    self.system(*unit, Some(*weapon)),
+                    self.unit(*target),
+                    faces.join(", "),
+                    -drm
+                ));
+            }
             Event::FusionArrayAttack {
                 unit,
                 weapon,
@@ -1730,6 +1761,12 @@ fn choice_text(b: &Battle, c: &crate::engine::doctrine::Choice, f: usize) -> Str
         parts.push(format!(
             "reflex fields raised where nothing would fire, in {}",
             volleys_text(c.reflex)
+        ));
+    }
+    if c.nova.iter().any(|&x| x) {
+        parts.push(format!(
+            "nova cannons fired alone where the blast outweighs the ship's other fire, in {}",
+            volleys_text(c.nova)
         ));
     }
     if let Some((u, s)) = c.needles {

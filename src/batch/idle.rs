@@ -92,7 +92,6 @@ fn not_resolved(kind: &SystemKind) -> bool {
         kind,
         K::Railgun { .. }
             | K::EnergyPulse
-            | K::NovaCannon
             | K::Ortillery
             | K::Minelayer
             | K::Minesweeper

@@ -355,6 +355,27 @@ pub enum Event {
         hull: u32,
         destroyed: bool,
     },
+    /// A ship fires its nova cannon this Volley (ft-rules §4.5; reading
+    /// W63): from the Maneuver step on it has no thrust (its Formation
+    /// rolls no Speed or Evasion dice), its screens and vapour shroud are
+    /// down, and it fires no other weapon, point defence included.
+    NovaArmed {
+        unit: UnitId,
+        weapon: SystemId,
+        formation: FormationId,
+    },
+    /// A nova cannon's blast on one Unit (reading W63): 6, 4 or 2 d6 by the
+    /// blast turn that reaches the range, each less the Evasion DRM (not
+    /// below 0), all to the hull (no screen or armour stops it).
+    NovaCannonAttack {
+        unit: UnitId,
+        weapon: SystemId,
+        target: UnitId,
+        range: u32,
+        drm: i32,
+        faces: Vec<u8>,
+        damage: u32,
+    },
     /// A Pulser whose record left its setting open is set for the battle
     /// when it first fires (reading W26).
     PulserSet {

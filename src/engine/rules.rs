@@ -49,6 +49,10 @@ pub struct Rules {
     /// not only the Unit its Fire Control acquired (reading W59). Default
     /// off.
     pub wave_gun_formation: bool,
+    /// A nova cannon's blast touches every ship of the target Formation,
+    /// not only the Unit its Fire Control acquired (reading W64). Default
+    /// off.
+    pub nova_cannon_formation: bool,
     /// A ship's working vapour shroud screens its own fire as a level-2
     /// screen does (reading W38). Default on.
     pub vapour_shroud_own_fire: bool,
@@ -134,6 +138,7 @@ impl Rules {
         needle_six_scores: false,
         plasma_bolt_formation: false,
         wave_gun_formation: false,
+        nova_cannon_formation: false,
         vapour_shroud_own_fire: true,
         antimatter_pd_heavy: false,
         reroll_depth: RerollDepth::PerGeneration,

@@ -182,6 +182,10 @@ pub struct Unit {
     /// Launches plus recoveries this Unit may make per Volley beyond its
     /// hangar bays' own limit (`[launch_tubes]`, reading F15); `None` = bays only.
     pub launch_tubes: Option<u32>,
+    /// Its screens and vapour shroud are down this Volley: it fires a nova
+    /// cannon (ft-rules §4.5; reading W63). Set and cleared within one
+    /// Volley.
+    pub screens_down: bool,
 }
 
 /// A fighter group or gunboat squadron (docs/fighters.md §3.1).
@@ -390,6 +394,7 @@ impl Unit {
             derelict: ship.status.lifeless,
             craft: None,
             launch_tubes: None,
+            screens_down: false,
         }
     }
 
@@ -426,6 +431,7 @@ impl Unit {
             derelict: false,
             craft: Some(craft),
             launch_tubes: None,
+            screens_down: false,
         }
     }
 
@@ -647,6 +653,9 @@ impl Unit {
 
     /// Screen level: working generators, at most 2 (ft-rules §7.2, A23).
     pub fn screen_level(&self) -> u8 {
+        if self.screens_down {
+            return 0;
+        }
         if self.shrouded() {
             return 2; // a working vapour shroud is a level-2 screen (W38)
         }
@@ -661,6 +670,9 @@ impl Unit {
     /// stops torpedoes, missiles, submunitions and K-gun doubling
     /// (readings W42).
     pub fn advanced_screen_level(&self) -> u8 {
+        if self.screens_down {
+            return 0;
+        }
         self.systems
             .iter()
             .filter(|s| s.kind == SystemKind::AdvancedScreen && s.operational())
@@ -670,9 +682,11 @@ impl Unit {
 
     /// Has a working (not switched off) vapour shroud (readings W38).
     pub fn shrouded(&self) -> bool {
-        self.systems
-            .iter()
-            .any(|s| s.kind == SystemKind::VapourShroud && s.operational())
+        !self.screens_down
+            && self
+                .systems
+                .iter()
+                .any(|s| s.kind == SystemKind::VapourShroud && s.operational())
     }
 
     pub fn fire_controls(&self) -> impl Iterator<Item = usize> + '_ {

@@ -388,6 +388,30 @@ pub fn wave_gun_points(face: u8, advanced: u8, drm: i32) -> u32 {
     (i32::from(face) - i32::from(advanced) + drm.min(0)).max(0) as u32
 }
 
+/// Reach of a nova cannon's blast in MU (ft-rules §4.5, FTC §7.23): its
+/// template's centre travels from 6 MU ahead to 24 MU in the turn it is
+/// fired, to 48 in the next and to 72 in the third (reading W63).
+pub const NOVA_RANGE: u32 = 72;
+
+/// Damage dice of a nova cannon's blast on a Unit at `range_mu` (ft-rules
+/// §4.5; reading W63): 6 to 24 MU (the first turn's 2 MU template), 4 to 48
+/// (the second turn's 4 MU one), 2 to 72 (the third turn's 6 MU one), bands
+/// closed above; none beyond.
+pub fn nova_dice(range_mu: u32) -> u32 {
+    match range_mu {
+        0..=24 => 6,
+        25..=48 => 4,
+        49..=NOVA_RANGE => 2,
+        _ => 0,
+    }
+}
+
+/// Points of one nova-cannon die (reading W63): the face less the Evasion
+/// DRM, not below 0. No screen of any kind and no armour stops it.
+pub fn nova_points(face: u8, drm: i32) -> u32 {
+    (i32::from(face) + drm.min(0)).max(0) as u32
+}
+
 /// Hits of one plasma-cannon die (ft-rules §4.6, FTC §5.5): the die after
 /// its DRM (`face`, see [`apply_drm`]) less 2 less the screen level, never
 /// below 0; reroll dice are read with `screen` 0.
@@ -410,6 +434,13 @@ mod tests {
         assert_eq!(wave_gun_dice(37), 0);
         assert_eq!(wave_gun_points(5, 2, -1), 2);
         assert_eq!(wave_gun_points(1, 1, 0), 0);
+    }
+
+    #[test]
+    fn nova_dice_by_the_blast_turns_band() {
+        let at: Vec<u32> = [0, 24, 25, 48, 49, 72, 73].iter().map(|&r| nova_dice(r)).collect();
+        assert_eq!(at, vec![6, 6, 4, 4, 2, 2, 0]);
+        assert_eq!((nova_points(6, -2), nova_points(1, -3), nova_points(4, 0)), (4, 0, 4));
     }
 
     #[test]

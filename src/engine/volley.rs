@@ -67,11 +67,13 @@ pub enum DamageKind {
     BoardingTorpedo,
     /// Wave guns.
     WaveGun,
+    /// Nova cannons' blasts.
+    NovaCannon,
 }
 
 impl DamageKind {
-    pub const COUNT: usize = 16;
-    pub const ALL: [DamageKind; 16] = [
+    pub const COUNT: usize = 17;
+    pub const ALL: [DamageKind; 17] = [
         DamageKind::Beam,
         DamageKind::Torpedo,
         DamageKind::SalvoMissile,
@@ -88,6 +90,7 @@ impl DamageKind {
         DamageKind::Antimatter,
         DamageKind::BoardingTorpedo,
         DamageKind::WaveGun,
+        DamageKind::NovaCannon,
     ];
 
     pub fn key(self) -> &'static str {
@@ -108,6 +111,7 @@ impl DamageKind {
             DamageKind::Antimatter => "antimatter_missile",
             DamageKind::BoardingTorpedo => "boarding_torpedo",
             DamageKind::WaveGun => "wave_gun",
+            DamageKind::NovaCannon => "nova_cannon",
         }
     }
 }
@@ -255,6 +259,9 @@ pub struct Scratch {
     pub(super) craft: super::craft::CraftScratch,
     /// Ships whose reflex field is raised this Volley (reading W60).
     pub(super) reflex: Vec<UnitId>,
+    /// Ships firing a nova cannon this Volley (reading W63): no thrust, no
+    /// screens, no other fire.
+    pub(super) nova: Vec<UnitId>,
 }
 
 impl Scratch {
@@ -331,6 +338,7 @@ impl Scratch {
         room(&mut self.emp, systems);
         room(&mut self.hull_hits, systems);
         room(&mut self.reflex, units);
+        room(&mut self.nova, units);
         // The weapon-use record lives across Exchanges: laid out afresh only
         // for a battle of another shape.
         if self.weapon_first.len() != units + 1 || self.weapon_first.last() != Some(&systems) {
@@ -508,6 +516,7 @@ pub fn run_volley<S: Sink>(
     scratch.hull.clear();
 
     super::craft::launch_phase(battle, plot, volley, dice, sink, scratch);
+    arm_novas(battle, plot, volley, sink, scratch);
     maneuver(battle, plot, volley, dice, sink, scratch);
     super::craft::secondary_moves(battle, plot, volley, sink, scratch);
     super::craft::engage(battle, plot, volley, sink, scratch);
@@ -536,6 +545,50 @@ pub fn run_volley<S: Sink>(
     }
     reactors_and_countdowns(battle, dice, sink, scratch);
     super::craft::wrap_up(battle, sink, scratch);
+    // The screens of a ship that fired its nova cannon come back up.
+    for &u in &scratch.nova {
+        battle.units[u].screens_down = false;
+    }
+}
+
+/// The Maneuver step's first act (ft-rules §4.5, FTC §7.23; reading W63):
+/// every ship in the fight and in control whose fire orders this Volley
+/// name a working nova cannon through a working Fire Control fires it, and
+/// so has no thrust (its Formation rolls no Speed or Evasion dice), drops
+/// its screens and vapour shroud, and fires nothing else this Volley.
+fn arm_novas<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sink: &mut S, scratch: &mut Scratch) {
+    scratch.nova.clear();
+    for f in 0..battle.formations.len() {
+        if battle.formations[f].reserve != Reserve::InCombat {
+            continue;
+        }
+        for order in &volley_plot(plot, f, volley).fire {
+            let unit = &battle.units[order.unit];
+            if order.target.is_none()
+                || !unit.can_act()
+                || !unit.systems[order.fire_control].operational()
+                || scratch.nova.contains(&order.unit)
+            {
+                continue;
+            }
+            let Some(&weapon) = order
+                .weapons
+                .iter()
+                .find(|&&w| unit.systems[w].kind == SystemKind::NovaCannon && unit.systems[w].operational())
+            else {
+                continue;
+            };
+            scratch.nova.push(order.unit);
+            battle.units[order.unit].screens_down = true;
+            if S::RECORDS {
+                sink.event(Event::NovaArmed {
+                    unit: order.unit,
+                    weapon,
+                    formation: f,
+                });
+            }
+        }
+    }
 }
 
 /// Speed points Formation `f` brings to its pair with `other`: all for the
@@ -592,6 +645,8 @@ fn maneuver<S: Sink>(
         // A carrier launching or recovering keeps its drive off: no Speed
         // (reading F15).
         let no_speed = scratch.craft.any && scratch.craft.no_speed[f];
+        // A ship firing its nova cannon has no thrust at all (reading W63).
+        let no_thrust = scratch.nova.iter().any(|&u| battle.units[u].formation == f);
         if speed + evasion > thrust {
             // Cut Speed first, then Evasion (fm-readings 8); Evasion may then
             // be at most half the new thrust (all of it with advanced
@@ -614,8 +669,11 @@ fn maneuver<S: Sink>(
                 });
             }
         }
-        if no_speed {
+        if no_speed || no_thrust {
             speed = 0;
+        }
+        if no_thrust {
+            evasion = 0;
         }
         let mut tap = Tap::new(sink);
         let sp = successes(dice, &mut tap, speed, Purpose::Speed);
@@ -1028,6 +1086,18 @@ fn fire_weapon<S: Sink>(
         stopped(sink, scratch, u, w, "knocked out");
         return;
     }
+    let nova = sys.kind == SystemKind::NovaCannon;
+    if nova != scratch.nova.contains(&u) {
+        // A nova cannon fires only from the Maneuver step on (it was not
+        // working then); a ship firing one fires nothing else (W63).
+        let why = if nova {
+            "it was not ready at the Maneuver step"
+        } else {
+            "its ship fires a nova cannon this Volley"
+        };
+        stopped(sink, scratch, u, w, why);
+        return;
+    }
     let drm = -(evasion.saturating_sub(evasion_ignored(sys.arcs)) as i32);
     let kind = sys.kind.clone();
     // A weapon that fires at ships does not defend this Volley (PDS only
@@ -1180,6 +1250,9 @@ fn fire_weapon<S: Sink>(
         }
         SystemKind::WaveGun => {
             wave_gun(battle, u, w, target, range, drm, dice, sink, scratch);
+        }
+        SystemKind::NovaCannon => {
+            nova_cannon(battle, u, w, target, range, drm, dice, sink, scratch);
         }
         SystemKind::FusionArray => {
             fusion_array_attack(battle, u, w, target, range, drm, dice, sink, scratch);
@@ -1960,6 +2033,65 @@ fn wave_gun<S: Sink>(
                 target: t,
                 range,
                 screen,
+                drm,
+                faces,
+                damage,
+            });
+        }
+    }
+}
+
+/// A nova cannon's blast (ft-rules §4.5, FTC §7.23; reading W63): the
+/// acquired Unit, or with `nova_cannon_formation` every ship of its
+/// Formation, takes 6, 4 or 2 d6 by the blast turn that reaches the
+/// range, each less the Evasion DRM, straight to the hull; no screen or
+/// armour stops it.
+#[allow(clippy::too_many_arguments)]
+fn nova_cannon<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    use super::tables::{nova_dice, nova_points};
+    let n = nova_dice(range);
+    if !rolls(sink, scratch, u, w, n, "out of range") {
+        return;
+    }
+    let formation = battle.units[target].formation;
+    let side = battle.units[u].side;
+    for t in 0..battle.units.len() {
+        let touched = if battle.rules.nova_cannon_formation {
+            let unit = &battle.units[t];
+            unit.formation == formation && unit.active() && !unit.is_craft()
+        } else {
+            t == target
+        };
+        if !touched {
+            continue;
+        }
+        let mut faces = Vec::new();
+        let mut damage = 0;
+        for _ in 0..n {
+            let face = dice.roll_d6(sink, Purpose::Damage, Pile::Initial);
+            damage += nova_points(face, drm);
+            if S::RECORDS {
+                faces.push(face);
+            }
+        }
+        scratch.hull.push((t, damage));
+        scratch.deal(side, DamageKind::NovaCannon, damage);
+        if S::RECORDS {
+            sink.event(Event::NovaCannonAttack {
+                unit: u,
+                weapon: w,
+                target: t,
+                range,
                 drm,
                 faces,
                 damage,
@@ -2776,7 +2908,8 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
         let fplot = volley_plot(plot, unit.formation, volley);
         // A ship behind its raised reflex field does not fire, point
         // defence included (reading W60).
-        if !unit.can_act() || scratch.reflex.contains(&u) {
+        // Nor does a ship firing its nova cannon (reading W63).
+        if !unit.can_act() || scratch.reflex.contains(&u) || scratch.nova.contains(&u) {
             // Out-of-control ships' active defences do not work.
             for o in fplot.point_defence.iter().filter(|o| o.unit == u) {
                 note(
@@ -3627,6 +3760,7 @@ mod tests {
             derelict: false,
             craft: None,
             launch_tubes: None,
+            screens_down: false,
         }
     }
 

@@ -702,6 +702,7 @@ fn assemble(
                 needle_six_scores: r.needle_six_scores.unwrap_or(d.needle_six_scores),
                 plasma_bolt_formation: r.plasma_bolt_formation.unwrap_or(d.plasma_bolt_formation),
                 wave_gun_formation: r.wave_gun_formation.unwrap_or(d.wave_gun_formation),
+                nova_cannon_formation: r.nova_cannon_formation.unwrap_or(d.nova_cannon_formation),
                 vapour_shroud_own_fire: r.vapour_shroud_own_fire.unwrap_or(d.vapour_shroud_own_fire),
                 antimatter_pd_heavy: r.antimatter_pd_heavy.unwrap_or(d.antimatter_pd_heavy),
                 reroll_depth: match r.reroll_depth {
@@ -1334,7 +1335,6 @@ fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
         Railgun { .. } | EnergyPulse => {
             "no rules text for it is available (ft-rules §14.1: the FT2 rules text was not found)"
         }
-        NovaCannon => "its template moves over three turns: F&M's abstract ranges cannot place it",
         Ortillery => "orbital artillery has no use in space combat (ft-rules §4.5)",
         Minelayer | Minesweeper => "mines need positions on a map, and F&M keeps none",
         Scattergun => "it is a one-shot point-defence weapon: list it under `pd`",
@@ -2245,6 +2245,7 @@ impl Cx<'_> {
             for (i, sys) in unit.systems.iter().enumerate() {
                 if !sys.kind.is_weapon()
                     || dedicated_pd(&sys.kind)
+                    || sys.kind == SystemKind::NovaCannon
                     || sys.state == SysState::Destroyed
                     || spent(sys).is_some()
                     || assigned.contains_key(&(p.unit, i))
@@ -2287,6 +2288,9 @@ impl Cx<'_> {
             }
             out.fire[p.order].weapons = list;
         }
+
+        // A ship firing its nova cannon fires nothing else.
+        self.nova_alone(files, file, &out, &assigned);
 
         // Needle beams and their targets.
         for (order, t, needle) in aimed {
@@ -2418,6 +2422,59 @@ impl Cx<'_> {
             );
         }
         Some(s)
+    }
+
+    /// A ship whose fire orders of this Volley name its nova cannon has no
+    /// other weapon in fire or `pd` orders of the Volley (ft-rules §4.5:
+    /// "no other fire"; reading W63): each such weapon is an error where it
+    /// was assigned (its own entry, or the entry whose default "all" took it).
+    fn nova_alone(
+        &self,
+        files: &mut Files,
+        file: usize,
+        out: &VolleyPlot,
+        assigned: &BTreeMap<(UnitId, SystemId), Range<usize>>,
+    ) {
+        let kind = |u: UnitId, w: SystemId| &self.unit(u).systems[w].kind;
+        let mut firing: Vec<UnitId> = out
+            .fire
+            .iter()
+            .filter(|o| o.target.is_some() && o.weapons.iter().any(|&w| *kind(o.unit, w) == SystemKind::NovaCannon))
+            .map(|o| o.unit)
+            .collect();
+        firing.dedup();
+        for u in firing {
+            let Some(nova) = assigned
+                .iter()
+                .find(|&(&(x, w), _)| x == u && *kind(x, w) == SystemKind::NovaCannon)
+                .map(|(_, span)| span.clone())
+            else {
+                continue;
+            };
+            for (&(_, w), span) in assigned.range((u, 0)..=(u, SystemId::MAX)) {
+                // A weapon refused on its own is not named twice.
+                if *kind(u, w) == SystemKind::NovaCannon || fire_refusal(kind(u, w)).is_some() {
+                    continue;
+                }
+                let at = files.at(file, file, &nova);
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        span.clone(),
+                        format!(
+                            "`{}` fires its nova cannon in this Volley ({at}) and may fire nothing else: {} is assigned here",
+                            self.unit(u).name,
+                            self.system_label(u, w)
+                        ),
+                        "no other weapon, and no `pd` entry, for a ship firing its nova cannon",
+                    )
+                    .with_help(
+                        "a nova cannon fires with no thrust, no screens and no other fire that turn (ft-rules §4.5, reading W63); \
+                         list the nova cannon alone in its fire entry (`weapons = [N]`)",
+                    ),
+                );
+            }
+        }
     }
 
     /// The `reflex` list of one Volley: ships of Formation `f` raising

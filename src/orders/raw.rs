@@ -78,6 +78,7 @@ pub(crate) struct RawRules {
     pub needle_six_scores: Option<bool>,
     pub plasma_bolt_formation: Option<bool>,
     pub wave_gun_formation: Option<bool>,
+    pub nova_cannon_formation: Option<bool>,
     pub vapour_shroud_own_fire: Option<bool>,
     pub antimatter_pd_heavy: Option<bool>,
     pub reroll_depth: Option<RawRerollDepth>,

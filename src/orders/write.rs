@@ -551,6 +551,9 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
     if r.wave_gun_formation != crate::engine::rules::Rules::DEFAULT.wave_gun_formation {
         let _ = writeln!(out, "wave_gun_formation = {}", r.wave_gun_formation);
     }
+    if r.nova_cannon_formation != crate::engine::rules::Rules::DEFAULT.nova_cannon_formation {
+        let _ = writeln!(out, "nova_cannon_formation = {}", r.nova_cannon_formation);
+    }
     let tubes: Vec<String> = battle
         .units
         .iter()

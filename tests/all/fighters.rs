@@ -94,6 +94,7 @@ fn hulk(name: &str, systems: Vec<Sys>) -> Unit {
         derelict: false,
         craft: None,
         launch_tubes: None,
+        screens_down: false,
         ..template()
     }
 }

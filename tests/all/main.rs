@@ -25,6 +25,7 @@ mod kinetic;
 mod kravak;
 mod layers;
 mod messages;
+mod nova;
 mod orders;
 mod orders_write;
 mod ordnance;

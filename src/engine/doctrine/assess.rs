@@ -10,7 +10,7 @@
 //! expectation read off the rules' own tables (ft-rules §1.2-1.3, §4, §5.1),
 //! so a doctrine decision is a pure function of the battle state.
 
-use super::super::plot::FormationId;
+use super::super::plot::{FormationId, UnitId};
 use super::super::rules::PdEvasionReroll;
 use super::super::state::{Battle, SysState, Unit};
 use super::super::tables::{
@@ -21,6 +21,7 @@ use super::super::tables::{
     MKP_HIT_POINTS, MKP_RANGE_MU, PLASMA_BOLT_RANGE, apply_drm, beam_dice, beam_family_dice, beam_table, mkp_hits,
     plasma_bolt_points, plasma_hits, projectile_needed, pulser_dice, range_band, success_value,
 };
+use super::super::tables::{NOVA_RANGE, nova_dice};
 use super::super::volley::{evasion_ignored, missile_range, submunition_dice, torpedo_band};
 use crate::gzf::model::{PulserSetting, SystemKind, TorpedoRange, Warhead};
 
@@ -507,6 +508,10 @@ pub struct Arsenal {
     pub wave_guns: [u32; 3],
     /// The battle's `wave_gun_formation` reading (W59).
     pub wave_gun_formation: bool,
+    /// Working nova cannons by Evasion Points ignored (W63).
+    pub novas: [u32; 3],
+    /// The battle's `nova_cannon_formation` reading (W64).
+    pub nova_cannon_formation: bool,
     /// Mass-weighted share of its Units whose vapour shroud screens their
     /// own fire (reading W38): it meets at least a level-2 screen.
     pub shrouded: f64,
@@ -554,14 +559,7 @@ impl Arsenal {
     pub fn of(battle: &Battle, f: FormationId) -> Arsenal {
         let mut a = Arsenal {
             thrust: battle.formation_thrust(f),
-            pd_evasion_reroll: battle.rules.pd_evasion_reroll,
-            needle_fb1: battle.rules.needle_fb1,
-            needle_six_scores: battle.rules.needle_six_scores,
-            plasma_bolt_formation: battle.rules.plasma_bolt_formation,
-            emp_advanced_screens: battle.rules.emp_advanced_screens,
-            antimatter_pd_heavy: battle.rules.antimatter_pd_heavy,
-            wave_gun_formation: battle.rules.wave_gun_formation,
-            ..Arsenal::default()
+            ..Arsenal::under(battle)
         };
         let mut mass = 0.0;
         let mut pd_mass = 0.0;
@@ -601,6 +599,34 @@ impl Arsenal {
         a
     }
 
+    /// No weapons and no Units, under `battle`'s readings.
+    fn under(battle: &Battle) -> Arsenal {
+        Arsenal {
+            pd_evasion_reroll: battle.rules.pd_evasion_reroll,
+            needle_fb1: battle.rules.needle_fb1,
+            needle_six_scores: battle.rules.needle_six_scores,
+            plasma_bolt_formation: battle.rules.plasma_bolt_formation,
+            emp_advanced_screens: battle.rules.emp_advanced_screens,
+            antimatter_pd_heavy: battle.rules.antimatter_pd_heavy,
+            wave_gun_formation: battle.rules.wave_gun_formation,
+            nova_cannon_formation: battle.rules.nova_cannon_formation,
+            ..Arsenal::default()
+        }
+    }
+
+    /// The working weapons of one Unit `u`, split into its nova cannons and
+    /// everything else (for the choice to fire a nova cannon, W65).
+    pub fn nova_split(battle: &Battle, u: UnitId) -> (Arsenal, Arsenal) {
+        let mut rest = Arsenal::under(battle);
+        rest.add_weapons(&battle.units[u]);
+        let novas = Arsenal {
+            novas: rest.novas,
+            ..Arsenal::under(battle)
+        };
+        rest.novas = [0; 3];
+        (novas, rest)
+    }
+
     fn add_weapons(&mut self, unit: &Unit) {
         for (i, s) in unit.systems.iter().enumerate().filter(|(_, s)| s.operational()) {
             let ignored = usize::try_from(evasion_ignored(s.arcs)).unwrap_or(2).min(2);
@@ -621,6 +647,7 @@ impl Arsenal {
                 SystemKind::BoardingTorpedo => self.boarding[ignored] += 1,
                 SystemKind::FusionArray => self.fusion[ignored] += 1,
                 SystemKind::WaveGun => self.wave_guns[ignored] += 1,
+                SystemKind::NovaCannon => self.novas[ignored] += 1,
                 SystemKind::NeedleBeam => self.needles[ignored] += 1,
                 SystemKind::Smr if s.rounds_left() > 0 => self.racks[reach] += 1,
                 SystemKind::Missile {
@@ -853,6 +880,8 @@ pub struct Firepower {
     fusion: [f64; 6],
     /// Wave guns: mean damage a Volley of all of them per die they roll.
     waves: f64,
+    /// Nova cannons: mean damage of all of them per die their blast rolls.
+    novas: f64,
     /// Beam-family weapons: mean damage of all of them by 6 MU band (the
     /// dice of every one of them change only at multiples of 6 MU).
     family: [f64; FAMILY_BANDS],
@@ -881,6 +910,7 @@ impl Firepower {
             bolts: 0.0,
             fusion: [0.0; 6],
             waves: 0.0,
+            novas: 0.0,
             family: [0.0; FAMILY_BANDS],
             reach: 0,
         };
@@ -977,7 +1007,33 @@ impl Firepower {
         }
         fp.add_fusion(tables, a, t, n);
         fp.add_waves(tables, a, t, n);
+        fp.add_novas(tables, a, t, n);
         fp
+    }
+
+    /// Adds `a`'s nova cannons against `t` at Evasion dice index `n`
+    /// (reading W63): each die the mean of the face less the Evasion
+    /// Points (no screen stops it), times the ships of the target
+    /// Formation with `nova_cannon_formation`. Counted as if fired every
+    /// Volley: the default commander fires one whenever it outweighs the
+    /// ship's other fire (W65).
+    fn add_novas(&mut self, tables: &DieTables, a: &Arsenal, t: &Arsenal, n: usize) {
+        if a.novas.iter().all(|&c| c == 0) {
+            return;
+        }
+        let touched = if a.nova_cannon_formation {
+            f64::from(t.ships.max(1))
+        } else {
+            1.0
+        };
+        self.novas = a
+            .novas
+            .iter()
+            .enumerate()
+            .map(|(ignored, &count)| f64::from(count) * tables.bolt[n][ignored][0])
+            .sum::<f64>()
+            * touched;
+        self.reach = self.reach.max(NOVA_RANGE);
     }
 
     /// Adds `a`'s wave guns against `t` at Evasion dice index `n` (reading
@@ -1105,6 +1161,7 @@ impl Firepower {
             sum += self.fusion[range_band(range, 6) as usize - 1];
         }
         sum += self.waves * f64::from(wave_gun_dice(range));
+        sum += self.novas * f64::from(nova_dice(range));
         if let Some(band) = self.family.get(range_band(range, 6) as usize - 1) {
             sum += band;
         }

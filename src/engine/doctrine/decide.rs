@@ -60,6 +60,9 @@ pub struct Choice {
     /// A ship of the Formation raises its reflex field, by Volley (filled
     /// in when the plot is written, readings W62).
     pub reflex: [bool; 3],
+    /// A ship of the Formation fires its nova cannon, by Volley (filled in
+    /// when the plot is written, readings W65).
+    pub nova: [bool; 3],
     /// What one PD-capable beam-family weapon saves by defending as a PDS,
     /// by Volley: it defends when that is at least what it would score
     /// ([`super::assess::family_shot`]); 0 never, infinite always.
@@ -124,6 +127,7 @@ pub fn decide(ctx: &Context<'_>, f: FormationId, d: &Doctrine) -> Choice {
         pd: [false; 3],
         pds_at_ships: [false; 3],
         reflex: [false; 3],
+        nova: [false; 3],
         pds_mode: [0.0; 3],
         needles: None,
     };

@@ -6,10 +6,10 @@
 use super::super::plot::{FormationId, FormationPlot, NeedleOrder, PdOrder, SystemId, UnitId};
 use super::super::state::{Battle, Sys, SysState, Unit};
 use super::super::tables::{ANTIMATTER_RANGE_MU, PROJECTILE_STANDARD_MU, ROCKET_RANGE_MU};
-use super::super::tables::{FUSION_ARRAY_RANGE, WAVE_GUN_RANGE};
+use super::super::tables::{FUSION_ARRAY_RANGE, NOVA_RANGE, WAVE_GUN_RANGE, nova_dice};
 use super::super::tables::{MKP_RANGE_MU, PLASMA_BOLT_RANGE, beam_dice, projectile_needed};
 use super::super::volley::{missile_range, torpedo_band};
-use super::assess::{family_dice, family_shot, is_beam_family, k_gun_hit_mean};
+use super::assess::{Arsenal, family_dice, family_shot, is_beam_family, k_gun_hit_mean, sustained};
 use super::decide::Choice;
 use super::plan::Launches;
 use super::{Doctrine, Ordnance, PlotWork};
@@ -33,6 +33,7 @@ fn reaches(s: &Sys, range: u32) -> bool {
         SystemKind::BoardingTorpedo => projectile_needed(range, PROJECTILE_STANDARD_MU).is_some(),
         SystemKind::FusionArray => range <= FUSION_ARRAY_RANGE,
         SystemKind::WaveGun => range <= WAVE_GUN_RANGE,
+        SystemKind::NovaCannon => range <= NOVA_RANGE,
         ref k => family_dice(k, range) > 0,
     }
 }
@@ -278,6 +279,64 @@ fn always(
         if fire {
             out.push(i);
         }
+    }
+}
+
+/// Fires Unit `u`'s nova cannons in each Volley where they pay (reading
+/// W65, docs/doctrine.md): the ship has a working Fire Control and a nova
+/// cannon not destroyed, the fire target is within the blast's 72 MU at
+/// the Volley's expected range, its orders of that Volley launch no
+/// ordnance (a launch was chosen for its Volley), and the blast's expected
+/// damage is at least that of the ship's other weapons at that range. The
+/// ship's fire and point-defence orders of that Volley give way to one
+/// order: its nova cannons at the fire target.
+pub(super) fn nova(b: &Battle, u: UnitId, c: &Choice, out: &mut FormationPlot, w: &mut PlotWork) {
+    let unit = &b.units[u];
+    let Some(t) = c.fire_at else { return };
+    let Some(fc) = unit.fire_controls().next() else { return };
+    if !unit.systems.iter().any(|s| s.kind == SystemKind::NovaCannon && live(s)) {
+        return;
+    }
+    let (blast, rest) = Arsenal::nova_split(b, u);
+    for v in 0..3 {
+        let range = c.fire_range[v].round().max(0.0) as u32;
+        if nova_dice(range) == 0 {
+            continue;
+        }
+        let vp = &mut out.volleys[v];
+        let launches = vp
+            .fire
+            .iter()
+            .filter(|o| o.unit == u)
+            .flat_map(|o| o.weapons.iter())
+            .any(|&s| {
+                !sustained_kind(&unit.systems[s].kind)
+                    && !matches!(unit.systems[s].kind, SystemKind::Pds | SystemKind::Adaf)
+            });
+        let target = &w.arsenals[t];
+        let evasion = target.thrust / 3;
+        let worth = sustained(&w.tables, &blast, target, range, evasion);
+        if launches || worth < sustained(&w.tables, &rest, target, range, evasion) {
+            continue;
+        }
+        let mut i = 0;
+        while i < vp.fire.len() {
+            if vp.fire[i].unit == u {
+                w.fire.push(vp.fire.remove(i));
+            } else {
+                i += 1;
+            }
+        }
+        vp.point_defence.retain(|o| o.unit != u);
+        let mut order = w.fire_order(u, fc, t);
+        order.weapons.extend(
+            unit.systems
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.kind == SystemKind::NovaCannon && live(s))
+                .map(|(i, _)| i),
+        );
+        vp.fire.push(order);
     }
 }
 

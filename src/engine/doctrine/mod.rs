@@ -730,9 +730,17 @@ fn doctrine_formation_plot_into(
         }
         damage_control(battle, u, d, out, w);
         fire::unit_fire(battle, f, u, d, &c, out, w);
+        fire::nova(battle, u, &c, out, w);
         fire::reflex(battle, f, u, &c, out, w);
     }
     c.reflex = [0, 1, 2].map(|v| !out.volleys[v].reflex.is_empty());
+    c.nova = [0, 1, 2].map(|v| {
+        out.volleys[v].fire.iter().any(|o| {
+            o.weapons
+                .iter()
+                .any(|&s| battle.units[o.unit].systems[s].kind == SystemKind::NovaCannon)
+        })
+    });
     carrier_orders(battle, f, d.fighters, c.fire_at, out);
     w.choices[f] = Some(c);
     true
