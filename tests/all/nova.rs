@@ -449,3 +449,21 @@ fn the_default_commander_fires_its_nova_cannon() {
         text(&o.stderr)
     );
 }
+
+/// `nova_cannon_formation = true` in `[rules]` is named among the readings
+/// the result hinges on and written back into the next turn's scenario.
+#[test]
+fn the_switch_is_reported_and_written_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = scenario(dir.path(), "\n[rules]\nnova_cannon_formation = true\n");
+    let out = dir.path().join("next");
+    let o = fam(&["resolve", path.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report = text(&o.stdout);
+    assert!(
+        report.contains("nova_cannon_formation") && report.contains("touches every ship of the target Formation"),
+        "{report}"
+    );
+    let written = std::fs::read_to_string(out.join("scenario.toml")).unwrap();
+    assert!(written.contains("nova_cannon_formation = true"), "{written}");
+}
