@@ -12,6 +12,7 @@ use std::ops::Range;
 mod bases;
 #[path = "craft.rs"]
 mod craft;
+pub(super) use craft::{part_name as carrier_part_name, part_systems as carrier_part_systems};
 
 use super::raw::{self, Names, Needles, RawFire, RawPdEvasionReroll, RawPlot, RawScenario, RawVolley, S, Word};
 use super::{Loaded, Origin, Record, Report};
@@ -532,10 +533,12 @@ fn assemble(
 
     // Groups not listed fly with their carrier (docs/fighters.md §6).
     let carrier_formation = |c: (usize, usize)| -> Option<usize> {
-        let Item::Ship(s) = &records[c.0].file.items[c.1] else {
-            return None;
+        let name = match &records[c.0].file.items[c.1] {
+            Item::Ship(s) => &s.name,
+            Item::Base(b) => &b.name,
+            _ => return None,
         };
-        placed.get(&unit_key(&s.name)).map(|(f, _)| *f)
+        placed.get(&unit_key(name)).map(|(f, _)| *f)
     };
     for (g, def) in groups.iter().enumerate() {
         let gunboat = def
@@ -770,12 +773,13 @@ fn assemble(
                 ids[f][k] = Some(units.len());
                 group_units.push((units.len(), g));
                 units.push(craft::group_unit(files, gd, &records, &gzf_spans, &rules, side, f));
-                // A bay group's origin is its carrier's ship block.
+                // A bay group's origin is its carrier's block (a base's
+                // part: the sector).
                 let item = gd.item.or(gd.carrier.map(|c| c.1)).unwrap_or(0);
                 origins.push(Origin {
                     record: gd.record,
                     item,
-                    sector: None,
+                    sector: if gd.item.is_none() { gd.part } else { None },
                 });
             }
             k += match m {
@@ -805,7 +809,7 @@ fn assemble(
                     == Origin {
                         record: c.0,
                         item: c.1,
-                        sector: None,
+                        sector: groups[g].part,
                     }
         });
         if let (Some(cu), Some(craft)) = (carrier, units[u].craft.as_mut()) {

@@ -17,7 +17,7 @@ use crate::gzf::model::{
     Profile,
 };
 use crate::gzf::parse::FieldSpans;
-use crate::gzf::{Item, SystemKind};
+use crate::gzf::{Item, System, SystemKind};
 use crate::orders::Record;
 
 /// What a group flies, for messages: `Light Interceptor fighters`,
@@ -33,14 +33,19 @@ fn kind_name(gunboat: Option<GunboatType>, ft: FighterType) -> String {
 /// by a hangar bay with `Fighter-Type:` and no block (docs/fighters.md §7).
 #[derive(Debug, Clone)]
 pub(super) struct GroupDef {
-    /// The block's id, or `SHIP/N` for a bay group (N = the bay's system number).
+    /// The block's id, or `CARRIER/N` for a bay group (N = the bay's system
+    /// number on the carrier's Unit).
     pub name: String,
     pub record: usize,
     /// The Fighter-Group item; `None` for a bay group.
     pub item: Option<usize>,
-    /// The carrier ship (record, item), when `Carrier:` names a loaded ship.
+    /// The carrier (record, item), a ship or a base, when `Carrier:` names
+    /// a loaded one.
     pub carrier: Option<(usize, usize)>,
-    /// The hangar bay (system index on the carrier) the group sits in.
+    /// The part of a base carrier whose bay holds the group (`None`: a
+    /// ship, or the `Base:` block; readings F50).
+    pub part: Option<usize>,
+    /// The hangar bay (system index on the carrier's part) the group sits in.
     pub bay: Option<usize>,
     /// Where messages about the group point: (file index, span).
     pub at: (usize, Range<usize>),
@@ -63,8 +68,77 @@ fn field_at(spans: &[Vec<FieldSpans>], record: usize, item: usize, fields: &[&st
     fields.iter().find_map(|f| s.get(*f).cloned()).unwrap_or(0..0)
 }
 
+/// The systems of a carrier's part: a ship's, a base's `Base:` block
+/// (`part` `None`) or its `part`-th `Base-Sector:` block.
+pub(in crate::orders) fn part_systems(item: &Item, part: Option<usize>) -> &[System] {
+    match (item, part) {
+        (Item::Ship(s), _) => &s.systems,
+        (Item::Base(b), None) => &b.systems,
+        (Item::Base(b), Some(k)) => b.sectors.get(k).map_or(&[], |s| &s.systems),
+        _ => &[],
+    }
+}
+
+/// The Unit name of a carrier's part (a ship's name, a base part's,
+/// readings O40).
+pub(in crate::orders) fn part_name(item: &Item, part: Option<usize>) -> String {
+    match item {
+        Item::Ship(s) => s.name.trim().to_string(),
+        Item::Base(b) => super::bases::part_name(b, part).trim().to_string(),
+        _ => String::new(),
+    }
+}
+
+/// A carrier's hangar bays as (part, system index), parts in Unit order,
+/// bays in record order. A ship has one part; a base one per Unit it
+/// fights as.
+fn carrier_bays(item: &Item) -> Vec<(Option<usize>, usize)> {
+    let parts = match item {
+        Item::Base(b) => super::bases::parts(b),
+        _ => vec![None],
+    };
+    parts
+        .into_iter()
+        .flat_map(|p| {
+            part_systems(item, p)
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.kind == SystemKind::HangarBay)
+                .map(move |(i, _)| (p, i))
+        })
+        .collect()
+}
+
+/// What a group's `Carrier:` names: a carrier (record, item), and the part
+/// of a base it names (`Some(part)` for `BASE sector N`; `None`: any bay of
+/// the carrier).
+type CarrierName = ((usize, usize), Option<Option<usize>>);
+
+/// Every name a `Carrier:` may give: loaded ships, bases, and the parts of
+/// sectored bases by their Unit names (`BASE sector N`).
+fn carrier_names(
+    records: &[Record],
+    ships: &BTreeMap<String, ShipRef>,
+    bases: &BTreeMap<String, ShipRef>,
+) -> BTreeMap<String, CarrierName> {
+    let mut out: BTreeMap<String, CarrierName> = BTreeMap::new();
+    for (key, b) in bases {
+        out.insert(key.clone(), ((b.record, b.item), None));
+        if let Item::Base(base) = &records[b.record].file.items[b.item] {
+            for part in super::bases::parts(base).into_iter().filter(Option::is_some) {
+                let name = unit_key(&super::bases::part_name(base, part));
+                out.entry(name).or_insert(((b.record, b.item), Some(part)));
+            }
+        }
+    }
+    for (key, s) in ships {
+        out.insert(key.clone(), ((s.record, s.item), None));
+    }
+    out
+}
+
 /// Every group of the records, with its carrier and bay; reports groups
-/// naming a base or an unknown ship as carrier, and more groups naming a
+/// naming an unknown ship or base as carrier, and more groups naming a
 /// carrier than it has hangar bays.
 pub(super) fn discover(
     files: &mut Files,
@@ -74,9 +148,11 @@ pub(super) fn discover(
     ships: &BTreeMap<String, ShipRef>,
     bases: &BTreeMap<String, ShipRef>,
 ) -> Vec<GroupDef> {
+    let names = carrier_names(records, ships, bases);
     let mut out = Vec::new();
-    // Blocks naming each carrier, in record and file order.
-    let mut naming: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
+    // Blocks naming each carrier, in record and file order, with the part
+    // of a base they name.
+    let mut naming: BTreeMap<(usize, usize), Vec<(usize, Option<Option<usize>>)>> = BTreeMap::new();
     for (r, rec) in records.iter().enumerate() {
         for (i, item) in rec.file.items.iter().enumerate() {
             let Item::FighterGroup(g) = item else { continue };
@@ -86,124 +162,151 @@ pub(super) fn discover(
                 record: r,
                 item: Some(i),
                 carrier: None,
+                part: None,
                 bay: None,
                 at: (file, field_at(spans, r, i, &["fighter-group"])),
             };
+            let mut named_part = None;
             if let Some(c) = &g.carrier {
-                let span = field_at(spans, r, i, &["carrier", "fighter-group"]);
-                let key = unit_key(c);
-                match ships.get(&key) {
-                    Some(ship) => def.carrier = Some((ship.record, ship.item)),
-                    None if bases.contains_key(&key) => files.push(
-                        file,
-                        Diagnostic::error(
-                            span,
-                            format!("group `{}` names base `{c}` as its carrier", g.id),
-                            "a ship with hangar bays (fighters are not launched from bases yet, docs/fighters.md §10)",
-                        ),
-                    ),
+                match names.get(&unit_key(c)) {
+                    Some(&(carrier, part)) => {
+                        def.carrier = Some(carrier);
+                        named_part = part;
+                    }
                     None => files.push(
                         file,
                         Diagnostic::error(
-                            span,
+                            field_at(spans, r, i, &["carrier", "fighter-group"]),
                             format!(
-                                "group `{}` names `{c}` as its carrier, and no loaded record holds that ship",
+                                "group `{}` names `{c}` as its carrier, and no loaded record holds that ship or base",
                                 g.id
                             ),
-                            "the name of a ship with hangar bays in the scenario's records",
+                            "the name of a ship or base with hangar bays in the scenario's records",
                         ),
                     ),
                 }
             }
             // Gunboats start launched and never dock: they take no bay.
             if let Some(c) = def.carrier.filter(|_| g.gunboat.is_none()) {
-                naming.entry(c).or_default().push(out.len());
+                naming.entry(c).or_default().push((out.len(), named_part));
             }
             out.push(def);
         }
     }
-    // Bays: a block named `SHIP/N` sits in bay N (fam writes bay groups so);
-    // the others fill the free bays in order (F28).
-    let mut taken: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
-    for (c, list) in &naming {
-        let Item::Ship(ship) = &records[c.0].file.items[c.1] else {
-            continue;
-        };
-        let bays = hangar_bays(ship);
+    let taken = assign_bays(files, records, record_files, spans, &naming, &mut out);
+    implied_groups(records, record_files, spans, ships, bases, &taken, &mut out);
+    check_group_names(files, records, ships, &out);
+    out
+}
+
+/// Bays: a block named `CARRIER/N` sits in bay N of that part (fam writes
+/// bay groups so); the others fill the free bays in order (F28; a base's
+/// parts in Unit order, F50). Returns the bays taken per carrier.
+fn assign_bays(
+    files: &mut Files,
+    records: &[Record],
+    record_files: &[usize],
+    spans: &[Vec<FieldSpans>],
+    naming: &BTreeMap<(usize, usize), Vec<(usize, Option<Option<usize>>)>>,
+    out: &mut [GroupDef],
+) -> BTreeMap<(usize, usize), Vec<(Option<usize>, usize)>> {
+    let mut taken: BTreeMap<(usize, usize), Vec<(Option<usize>, usize)>> = BTreeMap::new();
+    for (c, list) in naming {
+        let item = &records[c.0].file.items[c.1];
+        let bays = carrier_bays(item);
         let used = taken.entry(*c).or_default();
-        for &d in list {
+        let fits = |named: Option<Option<usize>>, bay: &(Option<usize>, usize)| named.is_none_or(|p| p == bay.0);
+        for &(d, named) in list {
             let key = unit_key(&out[d].name);
-            if let Some(&b) = bays.iter().find(|&&b| unit_key(&bay_group_name(&ship.name, b)) == key)
+            if let Some(&b) = bays
+                .iter()
+                .find(|b| fits(named, b) && unit_key(&bay_group_name(&part_name(item, b.0), b.1)) == key)
                 && !used.contains(&b)
             {
-                out[d].bay = Some(b);
+                (out[d].part, out[d].bay) = (b.0, Some(b.1));
                 used.push(b);
             }
         }
-        for (k, &d) in list.iter().enumerate() {
+        for (k, &(d, named)) in list.iter().enumerate() {
             if out[d].bay.is_some() {
                 continue;
             }
-            match bays.iter().find(|b| !used.contains(b)) {
+            match bays.iter().find(|b| fits(named, b) && !used.contains(b)) {
                 Some(&b) => {
-                    out[d].bay = Some(b);
+                    (out[d].part, out[d].bay) = (b.0, Some(b.1));
                     used.push(b);
                 }
                 None => {
                     let (r, i) = (out[d].record, out[d].item.unwrap_or(0));
+                    let holder = match named {
+                        Some(p) => part_name(item, p),
+                        None => part_name(item, None),
+                    };
+                    let n = bays.iter().filter(|b| fits(named, b)).count();
                     files.push(
                         record_files[r],
                         Diagnostic::error(
                             field_at(spans, r, i, &["carrier", "fighter-group"]),
                             format!(
-                                "`{}` has {} hangar bay{}, and group `{}` is group {} naming it as carrier",
-                                ship.name,
-                                bays.len(),
-                                if bays.len() == 1 { "" } else { "s" },
+                                "`{holder}` has {n} hangar bay{}, and group `{}` is group {} naming it as carrier",
+                                if n == 1 { "" } else { "s" },
                                 out[d].name,
                                 k + 1
                             ),
-                            format!("at most {} Fighter-Group blocks naming `{}`", bays.len(), ship.name),
+                            format!("at most {n} Fighter-Group blocks naming `{holder}`"),
                         )
                         .with_help(
-                            "a group named SHIP/N sits in bay N, the others in the carrier's free hangar bays in order (docs/fighters.md §7)",
+                            "a group named CARRIER/N sits in bay N, the others in the carrier's free hangar bays in order (docs/fighters.md §7)",
                         ),
                     );
                 }
             }
         }
     }
-    // Full groups implied by bays with a fighter type and no block.
-    for ship_ref in ships.values() {
-        let Item::Ship(ship) = &records[ship_ref.record].file.items[ship_ref.item] else {
-            continue;
-        };
-        let used = taken
-            .get(&(ship_ref.record, ship_ref.item))
-            .cloned()
-            .unwrap_or_default();
-        for b in hangar_bays(ship) {
-            if used.contains(&b) {
+    taken
+}
+
+/// Full groups implied by the bays of ships and bases with a fighter type
+/// and no block.
+fn implied_groups(
+    records: &[Record],
+    record_files: &[usize],
+    spans: &[Vec<FieldSpans>],
+    ships: &BTreeMap<String, ShipRef>,
+    bases: &BTreeMap<String, ShipRef>,
+    taken: &BTreeMap<(usize, usize), Vec<(Option<usize>, usize)>>,
+    out: &mut Vec<GroupDef>,
+) {
+    for carrier in ships.values().chain(bases.values()) {
+        let item = &records[carrier.record].file.items[carrier.item];
+        let used = taken.get(&(carrier.record, carrier.item));
+        for (part, b) in carrier_bays(item) {
+            if used.is_some_and(|u| u.contains(&(part, b))) {
                 continue;
             }
-            let sys = &ship.systems[b];
+            let sys = &part_systems(item, part)[b];
             if sys.fighter_type.is_none() || sys.status.damage == Some(DamageState::Destroyed) {
                 continue;
             }
             out.push(GroupDef {
-                name: bay_group_name(&ship.name, b),
-                record: ship_ref.record,
+                name: bay_group_name(&part_name(item, part), b),
+                record: carrier.record,
                 item: None,
-                carrier: Some((ship_ref.record, ship_ref.item)),
+                carrier: Some((carrier.record, carrier.item)),
+                part,
                 bay: Some(b),
                 at: (
-                    record_files[ship_ref.record],
-                    field_at(spans, ship_ref.record, ship_ref.item, &["ship"]),
+                    record_files[carrier.record],
+                    field_at(spans, carrier.record, carrier.item, &["ship", "base"]),
                 ),
             });
         }
     }
-    // Names unique among groups and ships (orders name both).
+}
+
+/// Group names unique among groups and distinct from ship names (orders
+/// name both).
+fn check_group_names(files: &mut Files, records: &[Record], ships: &BTreeMap<String, ShipRef>, out: &[GroupDef]) {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     for (i, g) in out.iter().enumerate() {
         let key = unit_key(&g.name);
@@ -243,17 +346,6 @@ pub(super) fn discover(
             seen.insert(key, i);
         }
     }
-    out
-}
-
-/// System indices of a ship's hangar bays, in record order.
-pub(super) fn hangar_bays(ship: &crate::gzf::Ship) -> Vec<usize> {
-    ship.systems
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.kind == SystemKind::HangarBay)
-        .map(|(i, _)| i)
-        .collect()
 }
 
 /// The name of a group implied by a hangar bay: `SHIP/N`, N the bay's
@@ -315,10 +407,10 @@ pub(super) fn group_unit(
             )
         }
         None => {
-            let Item::Ship(ship) = &records[g.record].file.items[g.carrier.map_or(0, |c| c.1)] else {
-                unreachable!("bay groups have a carrier ship");
+            let carrier = &records[g.record].file.items[g.carrier.map_or(0, |c| c.1)];
+            let Some(bay) = part_systems(carrier, g.part).get(g.bay.unwrap_or(0)) else {
+                unreachable!("bay groups sit in a hangar bay of their carrier");
             };
-            let bay = &ship.systems[g.bay.unwrap_or(0)];
             let d = default_cef(bay.fighter_type, false, profile);
             let n = bay.fighter_type.map_or(6, |t| t.max_craft());
             (bay.fighter_type, bay.pilot_quality, n, n, d, d, None, None, false, None)

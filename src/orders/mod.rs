@@ -107,8 +107,8 @@ impl Loaded {
             match &mut self.records[o.record].file.items[o.item] {
                 Item::Ship(s) if !unit.is_craft() => unit.write_back(s),
                 Item::FighterGroup(g) if unit.is_craft() => unit.write_back_group(g),
-                Item::Base(b) => build::write_back_base(b, o.sector, unit),
-                Item::Ship(_) => match bay_groups.iter_mut().find(|(c, _)| c == o) {
+                Item::Base(b) if !unit.is_craft() => build::write_back_base(b, o.sector, unit),
+                Item::Ship(_) | Item::Base(_) => match bay_groups.iter_mut().find(|(c, _)| c == o) {
                     Some((_, list)) => list.push(u),
                     None => bay_groups.push((*o, vec![u])),
                 },
@@ -124,25 +124,24 @@ impl Loaded {
             if list.is_empty() {
                 continue;
             }
-            let Item::Ship(ship) = &self.records[carrier.record].file.items[carrier.item] else {
-                continue;
-            };
-            let ship = ship.clone();
+            let holder = &self.records[carrier.record].file.items[carrier.item];
+            let carrier_name = build::carrier_part_name(holder, carrier.sector);
+            let systems = build::carrier_part_systems(holder, carrier.sector).to_vec();
             list.sort_by_key(|&u| battle.units[u].craft.and_then(|c| c.carrier).map_or(0, |c| c.1));
             let items = &mut self.records[carrier.record].file.items;
             let at = items
                 .iter()
-                .rposition(|i| matches!(i, Item::Ship(_) | Item::FighterGroup(_)))
+                .rposition(|i| matches!(i, Item::Ship(_) | Item::Base(_) | Item::FighterGroup(_)))
                 .map_or(items.len(), |i| i + 1);
             for (k, &u) in list.iter().enumerate() {
                 let unit = &battle.units[u];
                 let bay = unit.craft.and_then(|c| c.carrier).map(|c| c.1);
-                let sys = bay.and_then(|b| ship.systems.get(b));
+                let sys = bay.and_then(|b| systems.get(b));
                 let mut g = gzf::FighterGroup::new(unit.name.clone());
                 g.craft = vec![gzf::CheckBox::OPEN; unit.craft.map_or(6, |c| c.boxes) as usize];
                 g.fighter_type = sys.and_then(|s| s.fighter_type);
                 g.pilot_quality = sys.and_then(|s| s.pilot_quality);
-                g.carrier = Some(ship.name.clone());
+                g.carrier = Some(carrier_name.clone());
                 unit.write_back_group(&mut g);
                 items.insert(at + k, Item::FighterGroup(g));
             }

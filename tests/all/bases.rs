@@ -234,10 +234,138 @@ fn the_anchorage_raid_resolves_and_writes_the_fortress_back() {
             _ => 0,
         };
     assert!(lost > 0, "four Exchanges of raiders leave a mark on the fortress");
-    // The fortress is its side's only Unit: every raider lost is its work.
+    // The fortress and its fighters are their side's only Units.
     let raiders = report
         .lines()
         .find(|l| l.trim_start().starts_with("Raiders:") && l.contains("mass"))
         .unwrap_or_else(|| panic!("no losses line in\n{report}"));
     assert!(!raiders.contains(": 0 of"), "the fortress fires: {raiders}");
+}
+
+/// The station with hangar bays: one (interceptors) in sector 1, two
+/// (standard fighters) in sector 2, and a group block naming `who` as its
+/// carrier.
+fn carrier_station(who: &str) -> String {
+    STATION
+        .replace(
+            "System: PDS\n",
+            "System: PDS\n\nSystem: Hangar Bay\nFighter-Type: Interceptor\n",
+        )
+        .replace(
+            "System: Class 2 Battery\nFiring-Arc: FP F FS AP A AS\n",
+            "System: Class 2 Battery\nFiring-Arc: FP F FS AP A AS\n\nSystem: Hangar Bay\nFighter-Type: Standard\n\n\
+             System: Hangar Bay\nFighter-Type: Standard\n",
+        )
+        + &format!("\nFighter-Group: Wasps\nCraft: O O O O O O\nStatus: Docked\nCarrier: {who}\n")
+}
+
+fn build_station(text: &str) -> Result<Loaded, Vec<Report>> {
+    let text = text.to_string();
+    let mut read = |p: &str| match p {
+        "station.gzf" => Ok(SourceFile::new(p, text.clone())),
+        _ => read(p),
+    };
+    orders::build(
+        SourceFile::new("scenario.toml", scenario("\"station.gzf\"", "\"Cinder Gate\"")),
+        Vec::new(),
+        &mut read,
+        &ParseOptions::default(),
+    )
+}
+
+/// (name, carrier Unit name, bay system number, docked) of every group.
+fn groups(l: &Loaded) -> Vec<(String, String, usize, bool)> {
+    l.battle
+        .units
+        .iter()
+        .filter_map(|u| {
+            let c = u.craft?;
+            let (cu, bay) = c.carrier?;
+            Some((u.name.clone(), l.battle.units[cu].name.clone(), bay + 1, c.docked))
+        })
+        .collect()
+}
+
+/// A base's hangar bays are carriers (readings F50): a block naming a
+/// sector sits in that sector's first free bay, the other bays bring their
+/// implied groups, named after the part that holds them, all docked and
+/// flying with the base's Formation; a block naming the base takes the
+/// first free bay of its parts in Unit order.
+#[test]
+fn a_bases_hangar_bays_are_carriers() {
+    let l = build_station(&carrier_station("Cinder Gate sector 2")).unwrap_or_else(|r| panic!("{:?}", lines(&r)));
+    let g = |n: &str, c: &str, bay: usize| (n.to_string(), c.to_string(), bay, true);
+    assert_eq!(
+        groups(&l),
+        [
+            g("Wasps", "Cinder Gate sector 2", 3),
+            g("Cinder Gate sector 1/4", "Cinder Gate sector 1", 4),
+            g("Cinder Gate sector 2/4", "Cinder Gate sector 2", 4),
+        ]
+    );
+    let hold = &l.battle.formations[0].units;
+    assert_eq!(hold.len(), 6, "three parts and three groups in the base's Formation");
+
+    let l = build_station(&carrier_station("Cinder Gate")).unwrap_or_else(|r| panic!("{:?}", lines(&r)));
+    assert_eq!(
+        groups(&l),
+        [
+            g("Wasps", "Cinder Gate sector 1", 4),
+            g("Cinder Gate sector 2/3", "Cinder Gate sector 2", 3),
+            g("Cinder Gate sector 2/4", "Cinder Gate sector 2", 4),
+        ]
+    );
+}
+
+/// A sector's bays hold as many groups as it has: a second block naming
+/// sector 1 (one bay) is refused at its `Carrier:`.
+#[test]
+fn a_sector_holds_no_more_groups_than_its_bays() {
+    let text = carrier_station("Cinder Gate sector 1")
+        + "\nFighter-Group: Hornets\nCraft: O O O O O O\nStatus: Docked\nCarrier: Cinder Gate sector 1\n";
+    let r = build_station(&text).expect_err("refused");
+    let found = lines(&r);
+    assert!(
+        found.iter().any(|l| l.contains(
+            "error: `Cinder Gate sector 1` has 1 hangar bay, and group `Hornets` is group 2 naming it as carrier"
+        )),
+        "{found:?}"
+    );
+}
+
+/// A bay group that launched goes back as a block named after its bay and
+/// naming the sector as carrier; read again, it sits in the same bay.
+#[test]
+fn a_base_bay_group_is_written_back_into_its_bay() {
+    let mut l = build_station(&carrier_station("Cinder Gate sector 2")).unwrap();
+    let mut after = l.battle.clone();
+    let u = after
+        .units
+        .iter()
+        .position(|u| u.name == "Cinder Gate sector 1/4")
+        .unwrap();
+    {
+        let c = after.units[u].craft.as_mut().unwrap();
+        c.docked = false;
+        c.craft = 5;
+    }
+    l.write_back(&after);
+    let written = gzf::write(&l.records[0].file);
+    assert!(
+        written.contains("Fighter-Group:    Cinder Gate sector 1/4")
+            && written.contains("Carrier:          Cinder Gate sector 1\n"),
+        "{written}"
+    );
+    let again = build_station(&written).unwrap_or_else(|r| panic!("{:?}", lines(&r)));
+    let g = groups(&again);
+    assert!(
+        g.contains(&(
+            "Cinder Gate sector 1/4".to_string(),
+            "Cinder Gate sector 1".to_string(),
+            4,
+            false
+        )),
+        "{g:?}"
+    );
+    assert_eq!(g.len(), 3, "no second group in the bay: {g:?}");
 }
