@@ -114,6 +114,13 @@ fn carrier_bays(item: &Item) -> Vec<(Option<usize>, usize)> {
 /// the carrier).
 type CarrierName = ((usize, usize), Option<Option<usize>>);
 
+/// Group blocks (index in the groups found, part of a base named) by the
+/// carrier (record, item) they name.
+type Naming = BTreeMap<(usize, usize), Vec<(usize, Option<Option<usize>>)>>;
+
+/// Bays taken, (part, system index), by carrier (record, item).
+type Taken = BTreeMap<(usize, usize), Vec<(Option<usize>, usize)>>;
+
 /// Every name a `Carrier:` may give: loaded ships, bases, and the parts of
 /// sectored bases by their Unit names (`BASE sector N`).
 fn carrier_names(
@@ -152,7 +159,7 @@ pub(super) fn discover(
     let mut out = Vec::new();
     // Blocks naming each carrier, in record and file order, with the part
     // of a base they name.
-    let mut naming: BTreeMap<(usize, usize), Vec<(usize, Option<Option<usize>>)>> = BTreeMap::new();
+    let mut naming: Naming = BTreeMap::new();
     for (r, rec) in records.iter().enumerate() {
         for (i, item) in rec.file.items.iter().enumerate() {
             let Item::FighterGroup(g) = item else { continue };
@@ -207,10 +214,10 @@ fn assign_bays(
     records: &[Record],
     record_files: &[usize],
     spans: &[Vec<FieldSpans>],
-    naming: &BTreeMap<(usize, usize), Vec<(usize, Option<Option<usize>>)>>,
+    naming: &Naming,
     out: &mut [GroupDef],
-) -> BTreeMap<(usize, usize), Vec<(Option<usize>, usize)>> {
-    let mut taken: BTreeMap<(usize, usize), Vec<(Option<usize>, usize)>> = BTreeMap::new();
+) -> Taken {
+    let mut taken: Taken = BTreeMap::new();
     for (c, list) in naming {
         let item = &records[c.0].file.items[c.1];
         let bays = carrier_bays(item);
@@ -274,7 +281,7 @@ fn implied_groups(
     spans: &[Vec<FieldSpans>],
     ships: &BTreeMap<String, ShipRef>,
     bases: &BTreeMap<String, ShipRef>,
-    taken: &BTreeMap<(usize, usize), Vec<(Option<usize>, usize)>>,
+    taken: &Taken,
     out: &mut Vec<GroupDef>,
 ) {
     for carrier in ships.values().chain(bases.values()) {
