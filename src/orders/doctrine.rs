@@ -16,7 +16,7 @@ use serde::de::IntoDeserializer;
 use toml::Spanned;
 use toml::de::DeValue;
 
-use super::raw::S;
+use super::keys::{S, key_help};
 use super::write::{toml_key, toml_string};
 use crate::diag::Diagnostic;
 use crate::engine::doctrine::{
@@ -189,7 +189,7 @@ pub(crate) fn parse(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Vec<
                         ),
                         format!("one of {}", KEYS.map(|k| format!("`{k}`")).join(", ")),
                     )
-                    .with_help(super::raw::key_help(other, &KEYS, DOC)),
+                    .with_help(key_help(other, &KEYS, DOC)),
                 ),
             }
         }
@@ -253,7 +253,7 @@ fn maneuver(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<Movem
                             format!("unknown key `{}` in `maneuver`", k.get_ref()),
                             "`hold`: maneuver = { hold = N }",
                         )
-                        .with_help(super::raw::key_help(k.get_ref(), &["hold"], DOC)),
+                        .with_help(key_help(k.get_ref(), &["hold"], DOC)),
                     );
                     continue;
                 }
@@ -421,7 +421,7 @@ fn withdraw_when(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Option<
                             format!("unknown key `{}` in `withdraw_when`", k.get_ref()),
                             "`losses`: withdraw_when = { losses = PERCENT }",
                         )
-                        .with_help(super::raw::key_help(k.get_ref(), &["losses"], DOC)),
+                        .with_help(key_help(k.get_ref(), &["losses"], DOC)),
                     );
                     continue;
                 }

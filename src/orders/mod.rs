@@ -13,6 +13,7 @@
 
 mod build;
 pub mod doctrine;
+mod keys;
 mod raw;
 pub mod write;
 

@@ -19,7 +19,7 @@ use toml::de::{DeTable, DeValue};
 use crate::diag::Diagnostic;
 
 /// A value and its byte span in the TOML text.
-pub(crate) type S<T> = Spanned<T>;
+pub(crate) use super::keys::{S, key_help};
 
 /// Where the format is described, for help lines.
 pub(crate) const FORMAT_DOC: &str = "the orders format is described in docs/orders.md";
@@ -425,15 +425,6 @@ fn plain(message: &str) -> String {
         .replace("expected struct RawRange", "expected a table with `between` and `mu`")
         .replace("expected struct RawRules", "expected a table of rule switches")
         .replace("floating point", "number")
-}
-
-/// The help for an unknown key (or word): the valid one it misspells, else
-/// where the format is described.
-pub(crate) fn key_help(word: &str, valid: &[&str], doc: &str) -> String {
-    match crate::suggest::closest(word, valid.iter().copied()) {
-        Some(meant) => crate::suggest::did_you_mean(word, meant),
-        None => doc.to_string(),
-    }
 }
 
 /// The words in backticks of a message, in order (serde names an unknown
