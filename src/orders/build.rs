@@ -212,23 +212,35 @@ pub(crate) fn build(
     }
 }
 
-fn assemble(
+/// The scenario's GZF files, read and parsed.
+struct Records {
+    records: Vec<Record>,
+    /// Where the scenario names each file.
+    spans: Vec<Range<usize>>,
+    /// Per record: its index in `files`.
+    files: Vec<usize>,
+    /// Per record: its blocks' field spans.
+    fields: Vec<Vec<crate::gzf::parse::FieldSpans>>,
+    /// A file missing, unreadable or with errors (no battle can be built).
+    failed: bool,
+}
+
+/// Reads and parses the files of the scenario's `gzf` list: each once, at
+/// most [`MAX_RECORD_FILES`], every problem at its place.
+fn load_records(
     files: &mut Files,
-    raw: RawScenario,
-    raw_orders: Vec<Option<raw::RawOrders>>,
+    gzf: &Option<S<Vec<S<String>>>>,
     read_gzf: &mut dyn FnMut(&str) -> Result<SourceFile, String>,
     options: &ParseOptions,
-) -> Loaded {
+) -> Records {
     const SC: usize = 0;
-
-    // GZF records.
     let mut records: Vec<Record> = Vec::new();
     let mut record_spans: Vec<Range<usize>> = Vec::new();
     // Per record: its index in `files`, and its blocks' field spans.
     let mut record_files: Vec<usize> = Vec::new();
     let mut gzf_spans: Vec<Vec<crate::gzf::parse::FieldSpans>> = Vec::new();
     let mut gzf_failed = false;
-    match &raw.gzf {
+    match gzf {
         None => {
             files.push(
                 SC,
@@ -311,9 +323,23 @@ fn assemble(
         }
     }
 
-    files.records_failed = gzf_failed;
+    Records {
+        records,
+        spans: record_spans,
+        files: record_files,
+        fields: gzf_spans,
+        failed: gzf_failed,
+    }
+}
 
-    // Ship names, unique across the records.
+/// Every loaded ship and base by name: ship names unique across the
+/// records (a clash is an error at the files' names in the scenario).
+fn name_units(
+    files: &mut Files,
+    records: &[Record],
+    record_spans: &[Range<usize>],
+) -> (BTreeMap<String, ShipRef>, BTreeMap<String, ShipRef>) {
+    const SC: usize = 0;
     let mut ships: BTreeMap<String, ShipRef> = BTreeMap::new();
     let mut bases: BTreeMap<String, ShipRef> = BTreeMap::new();
     for (r, rec) in records.iter().enumerate() {
@@ -361,22 +387,39 @@ fn assemble(
             }
         }
     }
+    (ships, bases)
+}
 
-    // Fighter groups and gunboat squadrons (docs/fighters.md §7).
-    let groups = if gzf_failed {
-        Vec::new()
-    } else {
-        craft::discover(files, &records, &record_files, &gzf_spans, &ships, &bases)
-    };
-    let group_by_name: BTreeMap<String, usize> =
-        groups.iter().enumerate().map(|(i, g)| (unit_key(&g.name), i)).collect();
+/// The scenario's `[formations]` as listed: each Formation's members
+/// (ships, bases, groups), and where each Unit and group is placed.
+struct Listing {
+    defs: Vec<FormationDef>,
+    by_name: BTreeMap<String, FormationId>,
+    /// Ships and bases by key: their Formation and where they are listed.
+    placed: BTreeMap<String, (usize, Range<usize>)>,
+    /// Groups (index in the groups found) listed by name.
+    group_placed: BTreeMap<usize, (usize, Range<usize>)>,
+}
+
+/// Reads `[formations]`: names, sizes, and each member a loaded ship,
+/// base or group listed once.
+#[allow(clippy::too_many_arguments)]
+fn list_formations(
+    files: &mut Files,
+    formations: &Option<raw::NameLists>,
+    records: &[Record],
+    ships: &BTreeMap<String, ShipRef>,
+    bases: &BTreeMap<String, ShipRef>,
+    groups: &[craft::GroupDef],
+    group_by_name: &BTreeMap<String, usize>,
+    gzf_failed: bool,
+) -> Listing {
+    const SC: usize = 0;
     let mut group_placed: BTreeMap<usize, (usize, Range<usize>)> = BTreeMap::new();
-
-    // Formations.
     let mut defs: Vec<FormationDef> = Vec::new();
     let mut by_name: BTreeMap<String, FormationId> = BTreeMap::new();
     let mut placed: BTreeMap<String, (usize, Range<usize>)> = BTreeMap::new();
-    match &raw.formations {
+    match formations {
         None => files.push(
             SC,
             Diagnostic::error(
@@ -479,7 +522,7 @@ fn assemble(
                             let Item::Base(base) = &records[b.record].file.items[b.item] else {
                                 continue;
                             };
-                            if let Some(why) = bases::refusal(base).or_else(|| sector_clash(base, &ships)) {
+                            if let Some(why) = bases::refusal(base).or_else(|| sector_clash(base, ships)) {
                                 def.complete = false;
                                 let d = Diagnostic::error(u.span(), why, "a base whose every part has a hull")
                                     .with_help("docs/readings.md O40: a base fights as one Unit per part");
@@ -530,8 +573,25 @@ fn assemble(
             }
         }
     }
+    Listing {
+        defs,
+        by_name,
+        placed,
+        group_placed,
+    }
+}
 
-    // Groups not listed fly with their carrier (docs/fighters.md §6).
+/// Groups not listed fly with their carrier (docs/fighters.md §6): each
+/// joins its carrier's Formation; a docked group listed without its
+/// carrier, or a group with neither carrier nor Formation, is an error.
+fn fly_with_carriers(files: &mut Files, records: &[Record], groups: &[craft::GroupDef], listing: &mut Listing) {
+    const SC: usize = 0;
+    let Listing {
+        defs,
+        placed,
+        group_placed,
+        ..
+    } = listing;
     let carrier_formation = |c: (usize, usize)| -> Option<usize> {
         let name = match &records[c.0].file.items[c.1] {
             Item::Ship(s) => &s.name,
@@ -584,10 +644,19 @@ fn assemble(
             (None, None) => {}
         }
     }
+}
 
-    // Sides.
+/// Reads `[sides]`: each commander's Formations, every Formation on
+/// exactly one side, at least two sides.
+fn list_sides(
+    files: &mut Files,
+    raw_sides: &Option<raw::NameLists>,
+    defs: &mut [FormationDef],
+    by_name: &BTreeMap<String, FormationId>,
+) -> Vec<Side> {
+    const SC: usize = 0;
     let mut sides: Vec<Side> = Vec::new();
-    match &raw.sides {
+    match raw_sides {
         None => files.push(
             SC,
             Diagnostic::error(
@@ -669,10 +738,10 @@ fn assemble(
             }
         }
     }
-    for def in &mut defs {
+    for def in defs.iter_mut() {
         if def.side.is_none() {
             def.complete = false;
-            if raw.sides.is_some() {
+            if raw_sides.is_some() {
                 files.push(
                     SC,
                     Diagnostic::error(
@@ -684,8 +753,12 @@ fn assemble(
             }
         }
     }
+    sides
+}
 
-    let rules = match &raw.rules {
+/// The `[rules]` switches, each left out at its default.
+fn rules_of(raw_rules: &Option<raw::RawRules>) -> Rules {
+    match raw_rules {
         None => Rules::default(),
         Some(r) => {
             let d = Rules::default();
@@ -717,11 +790,146 @@ fn assemble(
                 ..d
             }
         }
-    };
+    }
+}
 
-    // Units and the Battle: every ship first, in Formation order, then
-    // every group (so a scenario's ships keep their Unit numbers when its
-    // carriers' bays bring groups in).
+/// The range table: `start_range` between every pair, then each
+/// `[[range]]` entry (two different Formations, one entry a pair).
+fn range_table(
+    files: &mut Files,
+    start_range: &Option<S<i64>>,
+    raw_ranges: &[S<raw::RawRange>],
+    defs: &[FormationDef],
+    by_name: &BTreeMap<String, FormationId>,
+) -> RangeTable {
+    const SC: usize = 0;
+    let start = match start_range {
+        None => DEFAULT_START_RANGE,
+        Some(v) => range_mu(files, v).unwrap_or(DEFAULT_START_RANGE),
+    };
+    let mut ranges = RangeTable::new(defs.len(), start);
+    let mut pairs: BTreeMap<(usize, usize), Range<usize>> = BTreeMap::new();
+    for r in raw_ranges {
+        let r_ = r.get_ref();
+        let between = r_.between.get_ref();
+        if between.len() != 2 {
+            files.push(
+                SC,
+                Diagnostic::error(
+                    r_.between.span(),
+                    format!("`between` names {} Formations", between.len()),
+                    "two Formation names: between = [\"A\", \"B\"]",
+                ),
+            );
+            continue;
+        }
+        let a = formation_ref(files, SC, by_name, defs, &between[0]);
+        let b = formation_ref(files, SC, by_name, defs, &between[1]);
+        let mu = range_mu(files, &r_.mu);
+        let (Some(a), Some(b)) = (a, b) else { continue };
+        if a == b {
+            files.push(
+                SC,
+                Diagnostic::error(
+                    r_.between.span(),
+                    format!("a range between `{}` and itself", defs[a].name),
+                    "two different Formations",
+                ),
+            );
+            continue;
+        }
+        let key = (a.min(b), a.max(b));
+        if let Some(first) = pairs.get(&key) {
+            let at = files.at(SC, SC, first);
+            files.push(
+                SC,
+                Diagnostic::error(
+                    r_.between.span(),
+                    format!(
+                        "the range between `{}` and `{}` is already given ({at})",
+                        defs[a].name, defs[b].name
+                    ),
+                    "one range per pair",
+                ),
+            );
+            continue;
+        }
+        pairs.insert(key, r_.between.span());
+        if let Some(mu) = mu {
+            ranges.set(a, b, mu);
+        }
+    }
+    ranges
+}
+
+/// The scenario's `seed`: an integer, or the digits of one above 2^63 − 1.
+fn seed_of(files: &mut Files, seed: &Option<S<raw::RawSeed>>) -> Option<u64> {
+    const SC: usize = 0;
+    seed.as_ref().and_then(|s| {
+        let (value, message) = match s.get_ref() {
+            raw::RawSeed::Integer(v) => (u64::try_from(*v).ok(), "a seed cannot be negative"),
+            raw::RawSeed::Digits(d) => (
+                d.parse::<u64>().ok().filter(|_| d.bytes().all(|b| b.is_ascii_digit())),
+                "a seed written as a string holds only the digits of a whole number up to 18446744073709551615",
+            ),
+        };
+        if value.is_none() {
+            files.push(
+                SC,
+                Diagnostic::error(
+                    s.span(),
+                    message,
+                    "a whole number from 0 to 9223372036854775807, or its digits in quotes up to 18446744073709551615",
+                ),
+            );
+        }
+        value
+    })
+}
+
+/// The scenario's `exchange` number (1 when left out).
+fn exchange_of(files: &mut Files, exchange: &Option<S<i64>>) -> u32 {
+    const SC: usize = 0;
+    match exchange {
+        None => 1,
+        Some(e) => match u32::try_from(*e.get_ref()) {
+            Ok(n) if (1..=MAX_EXCHANGE_NUMBER).contains(&n) => n,
+            _ => {
+                let message = if *e.get_ref() < 1 {
+                    "Exchanges are numbered from 1".to_string()
+                } else {
+                    format!(
+                        "Exchange {} is beyond the last fam numbers ({MAX_EXCHANGE_NUMBER})",
+                        e.get_ref()
+                    )
+                };
+                files.push(
+                    SC,
+                    Diagnostic::error(
+                        e.span(),
+                        message,
+                        format!("a whole number from 1 to {MAX_EXCHANGE_NUMBER}"),
+                    ),
+                );
+                1
+            }
+        },
+    }
+}
+
+/// The Units and Formations of the battle: every ship and base part
+/// first, in Formation order, then every group (so a scenario's ships keep
+/// their Unit numbers when its carriers' bays bring groups in), each group
+/// linked to its carrier's Unit and bay. Returns them with each Unit's
+/// origin in the records.
+fn build_units(
+    files: &mut Files,
+    records: &[Record],
+    gzf_spans: &[Vec<crate::gzf::parse::FieldSpans>],
+    rules: &Rules,
+    defs: &[FormationDef],
+    groups: &[craft::GroupDef],
+) -> (Vec<Unit>, Vec<Origin>, Vec<Formation>) {
     let mut units: Vec<Unit> = Vec::new();
     let mut origins: Vec<Origin> = Vec::new();
     let mut formations: Vec<Formation> = Vec::new();
@@ -772,7 +980,7 @@ fn assemble(
                 let gd = &groups[g];
                 ids[f][k] = Some(units.len());
                 group_units.push((units.len(), g));
-                units.push(craft::group_unit(files, gd, &records, &gzf_spans, &rules, side, f));
+                units.push(craft::group_unit(files, gd, records, gzf_spans, rules, side, f));
                 // A bay group's origin is its carrier's block (a base's
                 // part: the sector).
                 let item = gd.item.or(gd.carrier.map(|c| c.1)).unwrap_or(0);
@@ -816,138 +1024,27 @@ fn assemble(
             craft.carrier = Some((cu, bay));
         }
     }
+    (units, origins, formations)
+}
 
-    let start = match &raw.start_range {
-        None => DEFAULT_START_RANGE,
-        Some(v) => range_mu(files, v).unwrap_or(DEFAULT_START_RANGE),
-    };
-    let mut ranges = RangeTable::new(defs.len(), start);
-    let mut pairs: BTreeMap<(usize, usize), Range<usize>> = BTreeMap::new();
-    for r in &raw.ranges {
-        let r_ = r.get_ref();
-        let between = r_.between.get_ref();
-        if between.len() != 2 {
-            files.push(
-                SC,
-                Diagnostic::error(
-                    r_.between.span(),
-                    format!("`between` names {} Formations", between.len()),
-                    "two Formation names: between = [\"A\", \"B\"]",
-                ),
-            );
-            continue;
-        }
-        let a = formation_ref(files, SC, &by_name, &defs, &between[0]);
-        let b = formation_ref(files, SC, &by_name, &defs, &between[1]);
-        let mu = range_mu(files, &r_.mu);
-        let (Some(a), Some(b)) = (a, b) else { continue };
-        if a == b {
-            files.push(
-                SC,
-                Diagnostic::error(
-                    r_.between.span(),
-                    format!("a range between `{}` and itself", defs[a].name),
-                    "two different Formations",
-                ),
-            );
-            continue;
-        }
-        let key = (a.min(b), a.max(b));
-        if let Some(first) = pairs.get(&key) {
-            let at = files.at(SC, SC, first);
-            files.push(
-                SC,
-                Diagnostic::error(
-                    r_.between.span(),
-                    format!(
-                        "the range between `{}` and `{}` is already given ({at})",
-                        defs[a].name, defs[b].name
-                    ),
-                    "one range per pair",
-                ),
-            );
-            continue;
-        }
-        pairs.insert(key, r_.between.span());
-        if let Some(mu) = mu {
-            ranges.set(a, b, mu);
-        }
-    }
+/// Where plots come from: the scenario's own `[[plot]]` entries, then each
+/// orders file's, with the commander the file names (`None`: the owner of
+/// its first plot) and whether it named one.
+type PlotSource = (usize, Vec<RawPlot>, Option<usize>, bool);
 
-    let mut battle = Battle {
-        sides,
-        formations,
-        units,
-        ranges,
-        rules,
-    };
+/// Per Formation: the file and place its plot was written, if any.
+type PlottedIn = Vec<Option<(usize, Range<usize>)>>;
 
-    let victory = victory(files, &battle, raw.victory.as_ref());
-    reserves(files, &mut battle, raw.reserves.as_ref());
-    craft::launch_tubes(files, &mut battle, raw.launch_tubes.as_ref());
-
-    let seed = raw.seed.as_ref().and_then(|s| {
-        let (value, message) = match s.get_ref() {
-            raw::RawSeed::Integer(v) => (u64::try_from(*v).ok(), "a seed cannot be negative"),
-            raw::RawSeed::Digits(d) => (
-                d.parse::<u64>().ok().filter(|_| d.bytes().all(|b| b.is_ascii_digit())),
-                "a seed written as a string holds only the digits of a whole number up to 18446744073709551615",
-            ),
-        };
-        if value.is_none() {
-            files.push(
-                SC,
-                Diagnostic::error(
-                    s.span(),
-                    message,
-                    "a whole number from 0 to 9223372036854775807, or its digits in quotes up to 18446744073709551615",
-                ),
-            );
-        }
-        value
-    });
-
-    let exchange = match &raw.exchange {
-        None => 1,
-        Some(e) => match u32::try_from(*e.get_ref()) {
-            Ok(n) if (1..=MAX_EXCHANGE_NUMBER).contains(&n) => n,
-            _ => {
-                let message = if *e.get_ref() < 1 {
-                    "Exchanges are numbered from 1".to_string()
-                } else {
-                    format!(
-                        "Exchange {} is beyond the last fam numbers ({MAX_EXCHANGE_NUMBER})",
-                        e.get_ref()
-                    )
-                };
-                files.push(
-                    SC,
-                    Diagnostic::error(
-                        e.span(),
-                        message,
-                        format!("a whole number from 1 to {MAX_EXCHANGE_NUMBER}"),
-                    ),
-                );
-                1
-            }
-        },
-    };
-
-    // Plots.
-    let mut plot = ExchangePlot {
-        formations: vec![None; defs.len()],
-    };
-    let mut plotted_in: Vec<Option<(usize, Range<usize>)>> = vec![None; defs.len()];
-    let mut all_notes: Vec<Option<(usize, [Notes; 3])>> = vec![None; defs.len()];
-    let cx = Cx {
-        battle: &battle,
-        defs: &defs,
-        by_name: &by_name,
-        ships: &ships,
-        records: &records,
-        origins: &origins,
-    };
-    let mut sources: Vec<(usize, Vec<RawPlot>, Option<usize>, bool)> = vec![(SC, raw.plots, None, false)];
+/// The plot sources, each orders file's `commander` checked against the
+/// scenario's sides.
+fn plot_sources(
+    files: &mut Files,
+    battle: &Battle,
+    plots: Vec<RawPlot>,
+    raw_orders: Vec<Option<raw::RawOrders>>,
+) -> Vec<PlotSource> {
+    const SC: usize = 0;
+    let mut sources: Vec<PlotSource> = vec![(SC, plots, None, false)];
     for (i, ro) in raw_orders.into_iter().enumerate() {
         let file = i + 1;
         let Some(ro) = ro else { continue };
@@ -973,114 +1070,210 @@ fn assemble(
         let explicit = ro.commander.is_some();
         sources.push((file, ro.plots, owner, explicit));
     }
-    for (file, plots, mut owner, explicit) in sources {
-        let mut first_plot: Option<(FormationId, Range<usize>)> = None;
-        for p in plots {
-            let Some(f) = formation_ref(files, file, &by_name, &defs, &p.formation) else {
-                continue;
-            };
-            if battle.formations[f].reserve != Reserve::InCombat {
-                files.push(
-                    file,
-                    Diagnostic::error(
-                        p.formation.span(),
-                        format!(
-                            "Formation `{}` is {} this Exchange: it has no plot",
-                            defs[f].name,
-                            if battle.formations[f].reserve == Reserve::Entering {
-                                "entering combat from the Reserve"
-                            } else {
-                                "in the Reserve"
-                            }
-                        ),
-                        "plots only for Formations in the fight",
-                    )
-                    .with_help(
-                        "list it under [reserves] enter to bring it back; it arrives at 60 MU when the Exchange ends",
-                    ),
-                );
-                continue;
-            }
-            if let Some((other, span)) = &plotted_in[f] {
-                let at = files.at(file, *other, span);
-                files.push(
-                    file,
-                    Diagnostic::error(
-                        p.formation.span(),
-                        format!("Formation `{}` is already plotted ({at})", defs[f].name),
-                        "one plot per Formation",
-                    ),
-                );
-                continue;
-            }
-            if file != SC
-                && let Some(side) = defs[f].side
-            {
-                match owner {
-                    None => {
-                        owner = Some(side);
-                        first_plot = Some((f, p.formation.span()));
-                    }
-                    Some(o) if o != side => {
-                        let msg = if explicit {
-                            format!(
-                                "Formation `{}` belongs to `{}`, and this orders file is `{}`'s",
-                                defs[f].name, battle.sides[side].name, battle.sides[o].name
-                            )
-                        } else {
-                            let (g, span) = first_plot.clone().unwrap_or((f, 0..0));
-                            format!(
-                                "Formation `{}` belongs to `{}`, but this file also plots `{}` of `{}` ({}): one orders file holds one commander's plots",
-                                defs[f].name,
-                                battle.sides[side].name,
-                                defs[g].name,
-                                battle.sides[o].name,
-                                files.at(file, file, &span)
-                            )
-                        };
-                        files.push(
-                            file,
-                            Diagnostic::error(p.formation.span(), msg, "a Formation of this commander"),
-                        );
-                        continue;
-                    }
-                    Some(_) => {}
-                }
-            }
-            plotted_in[f] = Some((file, p.formation.span()));
-            let n = p.volleys.len();
-            if n != 1 && n != 3 {
-                files.push(
-                    file,
-                    Diagnostic::error(
-                        p.span.clone(),
-                        format!("the plot of `{}` has {n} Volleys", defs[f].name),
-                        "one Volley entry (used for all three Volleys) or three",
-                    ),
-                );
-            }
-            let mut built = Vec::new();
-            for v in p.volleys.iter().flatten() {
-                built.push(cx.volley(files, file, f, v));
-            }
-            if (n == 1 || n == 3) && built.len() == n {
-                let (volleys, notes): (Vec<_>, Vec<_>) = if n == 1 {
-                    std::iter::repeat_n(built.pop().unwrap_or_default(), 3).unzip()
-                } else {
-                    built.into_iter().unzip()
+    sources
+}
+
+impl Cx<'_> {
+    /// Every Formation's plot from `sources`: one per Formation in the
+    /// fight, by its own commander's file, of one Volley or three, each
+    /// Volley checked, ammunition over the Exchange, then the small craft
+    /// over the Exchange. Returns the plots and where each was written.
+    fn plots(&self, files: &mut Files, sources: Vec<PlotSource>) -> (ExchangePlot, PlottedIn) {
+        const SC: usize = 0;
+        let (battle, defs, by_name, cx) = (self.battle, self.defs, self.by_name, self);
+        let mut plot = ExchangePlot {
+            formations: vec![None; defs.len()],
+        };
+        let mut plotted_in: PlottedIn = vec![None; defs.len()];
+        let mut all_notes: Vec<Option<(usize, [Notes; 3])>> = vec![None; defs.len()];
+        for (file, plots, mut owner, explicit) in sources {
+            let mut first_plot: Option<(FormationId, Range<usize>)> = None;
+            for p in plots {
+                let Some(f) = formation_ref(files, file, by_name, defs, &p.formation) else {
+                    continue;
                 };
-                if let (Ok(mut volleys), Ok(notes)) =
-                    (<[VolleyPlot; 3]>::try_from(volleys), <[Notes; 3]>::try_from(notes))
+                if battle.formations[f].reserve != Reserve::InCombat {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            p.formation.span(),
+                            format!(
+                                "Formation `{}` is {} this Exchange: it has no plot",
+                                defs[f].name,
+                                if battle.formations[f].reserve == Reserve::Entering {
+                                    "entering combat from the Reserve"
+                                } else {
+                                    "in the Reserve"
+                                }
+                            ),
+                            "plots only for Formations in the fight",
+                        )
+                        .with_help(
+                            "list it under [reserves] enter to bring it back; it arrives at 60 MU when the Exchange ends",
+                        ),
+                    );
+                    continue;
+                }
+                if let Some((other, span)) = &plotted_in[f] {
+                    let at = files.at(file, *other, span);
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            p.formation.span(),
+                            format!("Formation `{}` is already plotted ({at})", defs[f].name),
+                            "one plot per Formation",
+                        ),
+                    );
+                    continue;
+                }
+                if file != SC
+                    && let Some(side) = defs[f].side
                 {
-                    // Ammunition is counted over the whole Exchange.
-                    cx.ammunition(files, file, &mut volleys, &notes);
-                    plot.formations[f] = Some(FormationPlot { volleys });
-                    all_notes[f] = Some((file, notes));
+                    match owner {
+                        None => {
+                            owner = Some(side);
+                            first_plot = Some((f, p.formation.span()));
+                        }
+                        Some(o) if o != side => {
+                            let msg = if explicit {
+                                format!(
+                                    "Formation `{}` belongs to `{}`, and this orders file is `{}`'s",
+                                    defs[f].name, battle.sides[side].name, battle.sides[o].name
+                                )
+                            } else {
+                                let (g, span) = first_plot.clone().unwrap_or((f, 0..0));
+                                format!(
+                                    "Formation `{}` belongs to `{}`, but this file also plots `{}` of `{}` ({}): one orders file holds one commander's plots",
+                                    defs[f].name,
+                                    battle.sides[side].name,
+                                    defs[g].name,
+                                    battle.sides[o].name,
+                                    files.at(file, file, &span)
+                                )
+                            };
+                            files.push(
+                                file,
+                                Diagnostic::error(p.formation.span(), msg, "a Formation of this commander"),
+                            );
+                            continue;
+                        }
+                        Some(_) => {}
+                    }
+                }
+                plotted_in[f] = Some((file, p.formation.span()));
+                let n = p.volleys.len();
+                if n != 1 && n != 3 {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            p.span.clone(),
+                            format!("the plot of `{}` has {n} Volleys", defs[f].name),
+                            "one Volley entry (used for all three Volleys) or three",
+                        ),
+                    );
+                }
+                let mut built = Vec::new();
+                for v in p.volleys.iter().flatten() {
+                    built.push(cx.volley(files, file, f, v));
+                }
+                if (n == 1 || n == 3) && built.len() == n {
+                    let (volleys, notes): (Vec<_>, Vec<_>) = if n == 1 {
+                        std::iter::repeat_n(built.pop().unwrap_or_default(), 3).unzip()
+                    } else {
+                        built.into_iter().unzip()
+                    };
+                    if let (Ok(mut volleys), Ok(notes)) =
+                        (<[VolleyPlot; 3]>::try_from(volleys), <[Notes; 3]>::try_from(notes))
+                    {
+                        // Ammunition is counted over the whole Exchange.
+                        cx.ammunition(files, file, &mut volleys, &notes);
+                        plot.formations[f] = Some(FormationPlot { volleys });
+                        all_notes[f] = Some((file, notes));
+                    }
                 }
             }
         }
+        cx.exchange_craft(files, &mut plot.formations, &all_notes);
+        (plot, plotted_in)
     }
-    cx.exchange_craft(files, &mut plot.formations, &all_notes);
+}
+
+fn assemble(
+    files: &mut Files,
+    raw: RawScenario,
+    raw_orders: Vec<Option<raw::RawOrders>>,
+    read_gzf: &mut dyn FnMut(&str) -> Result<SourceFile, String>,
+    options: &ParseOptions,
+) -> Loaded {
+    const SC: usize = 0;
+
+    let Records {
+        records,
+        spans: record_spans,
+        files: record_files,
+        fields: gzf_spans,
+        failed: gzf_failed,
+    } = load_records(files, &raw.gzf, read_gzf, options);
+    files.records_failed = gzf_failed;
+
+    let (ships, bases) = name_units(files, &records, &record_spans);
+
+    // Fighter groups and gunboat squadrons (docs/fighters.md §7).
+    let groups = if gzf_failed {
+        Vec::new()
+    } else {
+        craft::discover(files, &records, &record_files, &gzf_spans, &ships, &bases)
+    };
+    let group_by_name: BTreeMap<String, usize> =
+        groups.iter().enumerate().map(|(i, g)| (unit_key(&g.name), i)).collect();
+
+    let mut listing = list_formations(
+        files,
+        &raw.formations,
+        &records,
+        &ships,
+        &bases,
+        &groups,
+        &group_by_name,
+        gzf_failed,
+    );
+    fly_with_carriers(files, &records, &groups, &mut listing);
+    let Listing { mut defs, by_name, .. } = listing;
+
+    let sides = list_sides(files, &raw.sides, &mut defs, &by_name);
+    let rules = rules_of(&raw.rules);
+
+    let (units, origins, formations) = build_units(files, &records, &gzf_spans, &rules, &defs, &groups);
+
+    let ranges = range_table(files, &raw.start_range, &raw.ranges, &defs, &by_name);
+
+    let mut battle = Battle {
+        sides,
+        formations,
+        units,
+        ranges,
+        rules,
+    };
+
+    let victory = victory(files, &battle, raw.victory.as_ref());
+    reserves(files, &mut battle, raw.reserves.as_ref());
+    craft::launch_tubes(files, &mut battle, raw.launch_tubes.as_ref());
+
+    let seed = seed_of(files, &raw.seed);
+
+    let exchange = exchange_of(files, &raw.exchange);
+
+    // Plots.
+    let sources = plot_sources(files, &battle, raw.plots, raw_orders);
+    let cx = Cx {
+        battle: &battle,
+        defs: &defs,
+        by_name: &by_name,
+        ships: &ships,
+        records: &records,
+        origins: &origins,
+    };
+    let (plot, plotted_in) = cx.plots(files, sources);
 
     let plot_sources = plotted_in
         .iter()
