@@ -1487,6 +1487,23 @@ pub(super) fn write_back_base(base: &mut gzf::Base, sector: Option<usize>, unit:
     bases::write_back(base, sector, unit);
 }
 
+/// What the fire entries of one Volley have assigned so far.
+#[derive(Default)]
+struct FireWork<'v> {
+    /// Weapons assigned (to a fire entry or `pd`), and where.
+    assigned: BTreeMap<(UnitId, SystemId), Range<usize>>,
+    /// Fire Controls given an order, and where.
+    fcs: BTreeMap<(UnitId, SystemId), Range<usize>>,
+    /// Fire targets per Unit.
+    targets_per_unit: BTreeMap<UnitId, usize>,
+    /// Entries taking the default "all", resolved once every entry is read.
+    defaults: Vec<Pending>,
+    default_of: BTreeMap<UnitId, Range<usize>>,
+    /// Fire orders kept, with their target and `needle` tables, checked
+    /// once the default weapons are known.
+    aimed: Vec<(usize, FormationId, Option<&'v S<Needles>>)>,
+}
+
 /// What the Volley checks look things up in.
 struct Cx<'a> {
     battle: &'a Battle,
@@ -1891,20 +1908,24 @@ impl Cx<'_> {
         Some(t)
     }
 
-    /// Checks one Volley entry and builds its plot.
-    fn volley(&self, files: &mut Files, file: usize, f: FormationId, raw: &S<RawVolley>) -> (VolleyPlot, Notes) {
+    /// Speed and Evasion of one Volley: not negative, together the Formation
+    /// Thrust (one of them alone takes the rest), Evasion at most half of it.
+    fn speed_and_evasion(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        raw: &S<RawVolley>,
+        out: &mut VolleyPlot,
+        notes: &mut Notes,
+    ) {
         let v = raw.get_ref();
-        let mut notes = Notes::default();
         let def = &self.defs[f];
         let fname = &def.name;
         // A Formation flying on its small craft's thrust has it checked once
         // every plot is read (launches change it Volley by Volley).
         let craft_thrust = self.craft_thrust(f);
         let thrust = (def.complete && !craft_thrust).then(|| self.battle.formation_thrust(f));
-        let mut out = VolleyPlot::default();
-        notes.craft.span = raw.span();
-
-        // Speed and Evasion.
         let non_negative = |files: &mut Files, x: &Option<S<i64>>, what: &str| -> Option<(u32, Range<usize>)> {
             let x = x.as_ref()?;
             match u32::try_from(*x.get_ref()) {
@@ -2016,8 +2037,12 @@ impl Cx<'_> {
                 .with_help("maximum Evasion is half Formation Thrust, rounded down (fm-readings 7)"),
             );
         }
+    }
 
-        // Maneuvers.
+    /// The primary and secondary maneuvers of one Volley: each against another
+    /// Formation in the fight, one maneuver a target, never Close and Withdraw
+    /// together.
+    fn maneuvers(&self, files: &mut Files, file: usize, f: FormationId, v: &RawVolley, out: &mut VolleyPlot) {
         let mut targets: BTreeMap<FormationId, Range<usize>> = BTreeMap::new();
         let mut closes: Vec<(Range<usize>, FormationId)> = Vec::new();
         let mut withdraws: Vec<(Range<usize>, FormationId)> = Vec::new();
@@ -2122,8 +2147,19 @@ impl Cx<'_> {
                 .with_help("fm-readings 5; Maintain goes with either"),
             );
         }
+    }
 
-        // Formation-targeting shifts.
+    /// The targeting shifts of one Volley: Units of the Formation in the fight,
+    /// each within 5 points per Thrust point it has over the Formation Thrust.
+    fn shifts(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        v: &RawVolley,
+        thrust: Option<u32>,
+        out: &mut VolleyPlot,
+    ) {
         if let Some(shifts) = &v.shift {
             for (u, name, pts) in self.unit_table(files, file, f, shifts, "a shift", "one shift per Unit") {
                 let unit = self.unit(u);
@@ -2176,265 +2212,273 @@ impl Cx<'_> {
                 out.shifts.push((u, p));
             }
         }
+    }
 
-        // Reflex fields raised (they keep their ships from firing).
-        let raised = self.reflex(files, file, f, v, &mut out);
-
-        // Fire.
-        let mut assigned: BTreeMap<(UnitId, SystemId), Range<usize>> = BTreeMap::new();
-        let mut fcs: BTreeMap<(UnitId, SystemId), Range<usize>> = BTreeMap::new();
-        let mut targets_per_unit: BTreeMap<UnitId, usize> = BTreeMap::new();
-        let mut defaults: Vec<Pending> = Vec::new();
-        let mut default_of: BTreeMap<UnitId, Range<usize>> = BTreeMap::new();
-        // Fire orders kept, with their target and `needle` tables, checked
-        // once the default weapons are known.
-        let mut aimed: Vec<(usize, FormationId, Option<&S<Needles>>)> = Vec::new();
-        for entry in v.fire.iter().flatten() {
-            let RawFire {
-                unit,
-                fc,
-                target,
-                group,
-                weapons,
-                needle,
-            } = entry.get_ref();
-            let Some(u) = self.entry_unit(files, file, f, unit, &entry.span()) else {
-                continue;
-            };
-            let uname = self.unit(u).name.clone();
-            if !self.unit(u).active() {
+    /// One fire entry of a Volley: its Unit in the fight and not behind a
+    /// raised reflex field, its Fire Control (one order each, no more
+    /// targets than working Fire Controls), its target Formation or group,
+    /// and its weapons, listed (each checked and assigned once) or left to
+    /// the default "all" (taken once every entry is read).
+    #[allow(clippy::too_many_arguments)]
+    fn fire_entry<'v>(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        entry: &'v S<RawFire>,
+        raised: &BTreeMap<UnitId, Range<usize>>,
+        work: &mut FireWork<'v>,
+        out: &mut VolleyPlot,
+        notes: &mut Notes,
+    ) {
+        let RawFire {
+            unit,
+            fc,
+            target,
+            group,
+            weapons,
+            needle,
+        } = entry.get_ref();
+        let Some(u) = self.entry_unit(files, file, f, unit, &entry.span()) else {
+            return;
+        };
+        let uname = self.unit(u).name.clone();
+        if !self.unit(u).active() {
+            files.push(
+                file,
+                Diagnostic::error(
+                    unit.as_ref().map_or(entry.span(), |n| n.span()),
+                    format!("`{uname}` is out of the fight (destroyed or derelict) and cannot fire"),
+                    "a Unit in the fight",
+                ),
+            );
+            return;
+        }
+        if let Some(at) = raised.get(&u) {
+            let at = files.at(file, file, at);
+            files.push(
+                file,
+                Diagnostic::error(
+                    unit.as_ref().map_or(entry.span(), |n| n.span()),
+                    format!("`{uname}` raises its reflex field in this Volley ({at}) and may not fire"),
+                    "no fire order for a ship behind its raised reflex field",
+                )
+                .with_help("a ship with its reflex field up may not fire (FTC §7.25, reading O41)"),
+            );
+            return;
+        }
+        let mut aimed_group = None;
+        let target = match (target, group) {
+            (Some(_), Some(g)) => {
                 files.push(
                     file,
                     Diagnostic::error(
-                        unit.as_ref().map_or(entry.span(), |n| n.span()),
-                        format!("`{uname}` is out of the fight (destroyed or derelict) and cannot fire"),
-                        "a Unit in the fight",
+                        g.span(),
+                        "a fire entry with both `target` and `group`",
+                        "target = \"FORMATION\" or group = \"GROUP\"",
                     ),
                 );
-                continue;
+                return;
             }
-            if let Some(at) = raised.get(&u) {
-                let at = files.at(file, file, at);
+            (None, None) => {
                 files.push(
                     file,
                     Diagnostic::error(
-                        unit.as_ref().map_or(entry.span(), |n| n.span()),
-                        format!("`{uname}` raises its reflex field in this Volley ({at}) and may not fire"),
-                        "no fire order for a ship behind its raised reflex field",
+                        entry.span(),
+                        "a fire entry without `target`",
+                        "target = \"FORMATION\" (or \"inactive\"), or group = \"GROUP\"",
                     )
-                    .with_help("a ship with its reflex field up may not fire (FTC §7.25, reading O41)"),
+                    .with_help(raw::FORMAT_DOC),
                 );
-                continue;
+                return;
             }
-            let mut aimed_group = None;
-            let target = match (target, group) {
-                (Some(_), Some(g)) => {
-                    files.push(
-                        file,
-                        Diagnostic::error(
-                            g.span(),
-                            "a fire entry with both `target` and `group`",
-                            "target = \"FORMATION\" or group = \"GROUP\"",
-                        ),
-                    );
-                    continue;
-                }
-                (None, None) => {
-                    files.push(
-                        file,
-                        Diagnostic::error(
-                            entry.span(),
-                            "a fire entry without `target`",
-                            "target = \"FORMATION\" (or \"inactive\"), or group = \"GROUP\"",
-                        )
-                        .with_help(raw::FORMAT_DOC),
-                    );
-                    continue;
-                }
-                (Some(t), None) => t,
-                (None, Some(g)) => g,
+            (Some(t), None) => t,
+            (None, Some(g)) => g,
+        };
+        let target_f = if group.is_some() {
+            let Some(g) = self.fire_group(files, file, f, target) else {
+                return;
             };
-            let target_f = if group.is_some() {
-                let Some(g) = self.fire_group(files, file, f, target) else {
-                    continue;
-                };
-                aimed_group = Some(g);
-                Some(self.unit(g).formation)
-            } else if target.get_ref().eq_ignore_ascii_case(INACTIVE) {
-                None
-            } else {
-                match self.formation_target(files, file, f, target, "fire on") {
-                    Some(t) if self.craft_formation(t) => {
-                        files.push(
-                            file,
-                            Diagnostic::error(
-                                target.span(),
-                                format!(
-                                    "Formation `{}` holds only small craft, which take no share of fire at a Formation",
-                                    self.defs[t].name
-                                ),
-                                "group = \"GROUP\": a Fire Control engages one named group",
-                            )
-                            .with_help("docs/fighters.md §3.7 (reading F1)"),
-                        );
-                        continue;
-                    }
-                    Some(t) => {
-                        if self.battle.formations[t].side == self.battle.formations[f].side
-                            && self.defs[t].side.is_some()
-                        {
-                            files.push(
-                                file,
-                                Diagnostic::warning(
-                                    target.span(),
-                                    format!("`{}` is a Formation of the same side", self.defs[t].name),
-                                    "friendly fire",
-                                ),
-                            );
-                        }
-                        Some(t)
-                    }
-                    None => continue,
-                }
-            };
-            // Problems with the Fire Control do not stop the weapons being
-            // checked; the order is only kept when everything is right.
-            let s = self.fire_control(files, file, u, fc, &entry.span());
-            let mut ok = s.is_some();
-            if let Some(s) = s {
-                let working = self.unit(u).fire_controls().count();
-                let k = targets_per_unit.entry(u).or_insert(0);
-                if target_f.is_some() {
-                    *k += 1;
-                }
-                let fc_span = fc.as_ref().map_or(entry.span(), |n| n.span());
-                if target_f.is_some() && *k > working {
+            aimed_group = Some(g);
+            Some(self.unit(g).formation)
+        } else if target.get_ref().eq_ignore_ascii_case(INACTIVE) {
+            None
+        } else {
+            match self.formation_target(files, file, f, target, "fire on") {
+                Some(t) if self.craft_formation(t) => {
                     files.push(
                         file,
                         Diagnostic::error(
                             target.span(),
                             format!(
-                                "more fire targets than working Fire Controls: `{uname}` has {working} and this is target {k}",
+                                "Formation `{}` holds only small craft, which take no share of fire at a Formation",
+                                self.defs[t].name
                             ),
-                            format!("at most {working} target(s) for `{uname}`"),
+                            "group = \"GROUP\": a Fire Control engages one named group",
                         )
-                        .with_help("each working Fire Control directs fire at one Formation"),
+                        .with_help("docs/fighters.md §3.7 (reading F1)"),
+                    );
+                    return;
+                }
+                Some(t) => {
+                    if self.battle.formations[t].side == self.battle.formations[f].side && self.defs[t].side.is_some() {
+                        files.push(
+                            file,
+                            Diagnostic::warning(
+                                target.span(),
+                                format!("`{}` is a Formation of the same side", self.defs[t].name),
+                                "friendly fire",
+                            ),
+                        );
+                    }
+                    Some(t)
+                }
+                None => return,
+            }
+        };
+        // Problems with the Fire Control do not stop the weapons being
+        // checked; the order is only kept when everything is right.
+        let s = self.fire_control(files, file, u, fc, &entry.span());
+        let mut ok = s.is_some();
+        if let Some(s) = s {
+            let working = self.unit(u).fire_controls().count();
+            let k = work.targets_per_unit.entry(u).or_insert(0);
+            if target_f.is_some() {
+                *k += 1;
+            }
+            let fc_span = fc.as_ref().map_or(entry.span(), |n| n.span());
+            if target_f.is_some() && *k > working {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        target.span(),
+                        format!(
+                            "more fire targets than working Fire Controls: `{uname}` has {working} and this is target {k}",
+                        ),
+                        format!("at most {working} target(s) for `{uname}`"),
+                    )
+                    .with_help("each working Fire Control directs fire at one Formation"),
+                );
+                ok = false;
+            } else if let Some(first) = work.fcs.get(&(u, s)) {
+                let at = files.at(file, file, first);
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        fc_span,
+                        format!(
+                            "Fire Control {} of `{uname}` already has orders in this Volley ({at})",
+                            s + 1
+                        ),
+                        "one order per Fire Control",
+                    ),
+                );
+                ok = false;
+            } else {
+                work.fcs.insert((u, s), fc_span);
+            }
+        }
+        let mut list: Vec<(SystemId, Range<usize>)> = Vec::new();
+        let mut pending = false;
+        match (target_f, weapons) {
+            (None, w) => {
+                if let Some(w) = w.as_ref().filter(|w| !w.get_ref().is_empty()) {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            w.span(),
+                            "an inactive Fire Control directs no weapons",
+                            "a target Formation, or no `weapons`",
+                        ),
                     );
                     ok = false;
-                } else if let Some(first) = fcs.get(&(u, s)) {
+                }
+                if let Some(n) = needle {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            n.span(),
+                            "an inactive Fire Control aims no needle beams",
+                            "a target Formation, or no `needle`",
+                        ),
+                    );
+                    ok = false;
+                }
+            }
+            (Some(_), Some(w)) => {
+                for n in w.get_ref() {
+                    if let Some(x) = self.weapon(files, file, u, n, &mut work.assigned, Mode::Fire) {
+                        list.push((x, n.span()));
+                    }
+                }
+                if w.get_ref().is_empty() {
+                    files.push(
+                        file,
+                        Diagnostic::warning(
+                            w.span(),
+                            format!("this Fire Control of `{uname}` has a target but no weapons"),
+                            "weapon system numbers",
+                        ),
+                    );
+                }
+            }
+            (Some(_), None) => {
+                if let Some(first) = work.default_of.get(&u) {
                     let at = files.at(file, file, first);
                     files.push(
                         file,
                         Diagnostic::error(
-                            fc_span,
+                            entry.span(),
                             format!(
-                                "Fire Control {} of `{uname}` already has orders in this Volley ({at})",
-                                s + 1
+                                "two Fire Controls of `{uname}` take the default weapons (all not assigned elsewhere; the other on {at})"
                             ),
-                            "one order per Fire Control",
+                            "weapons = [SYSTEM NUMBERS] on all but one",
                         ),
                     );
                     ok = false;
                 } else {
-                    fcs.insert((u, s), fc_span);
+                    work.default_of.insert(u, entry.span());
+                    pending = true;
                 }
             }
-            let mut list: Vec<(SystemId, Range<usize>)> = Vec::new();
-            let mut pending = false;
-            match (target_f, weapons) {
-                (None, w) => {
-                    if let Some(w) = w.as_ref().filter(|w| !w.get_ref().is_empty()) {
-                        files.push(
-                            file,
-                            Diagnostic::error(
-                                w.span(),
-                                "an inactive Fire Control directs no weapons",
-                                "a target Formation, or no `weapons`",
-                            ),
-                        );
-                        ok = false;
-                    }
-                    if let Some(n) = needle {
-                        files.push(
-                            file,
-                            Diagnostic::error(
-                                n.span(),
-                                "an inactive Fire Control aims no needle beams",
-                                "a target Formation, or no `needle`",
-                            ),
-                        );
-                        ok = false;
-                    }
-                }
-                (Some(_), Some(w)) => {
-                    for n in w.get_ref() {
-                        if let Some(x) = self.weapon(files, file, u, n, &mut assigned, Mode::Fire) {
-                            list.push((x, n.span()));
-                        }
-                    }
-                    if w.get_ref().is_empty() {
-                        files.push(
-                            file,
-                            Diagnostic::warning(
-                                w.span(),
-                                format!("this Fire Control of `{uname}` has a target but no weapons"),
-                                "weapon system numbers",
-                            ),
-                        );
-                    }
-                }
-                (Some(_), None) => {
-                    if let Some(first) = default_of.get(&u) {
-                        let at = files.at(file, file, first);
-                        files.push(
-                            file,
-                            Diagnostic::error(
-                                entry.span(),
-                                format!(
-                                    "two Fire Controls of `{uname}` take the default weapons (all not assigned elsewhere; the other on {at})"
-                                ),
-                                "weapons = [SYSTEM NUMBERS] on all but one",
-                            ),
-                        );
-                        ok = false;
-                    } else {
-                        default_of.insert(u, entry.span());
-                        pending = true;
-                    }
-                }
-            }
-            let (true, Some(s)) = (ok, s) else { continue };
-            if pending {
-                defaults.push(Pending {
-                    order: out.fire.len(),
-                    unit: u,
-                    span: entry.span(),
-                });
-            }
-            if let Some(t) = target_f {
-                aimed.push((out.fire.len(), t, needle.as_ref()));
-            }
-            out.fire.push(FireOrder {
+        }
+        let (true, Some(s)) = (ok, s) else { return };
+        if pending {
+            work.defaults.push(Pending {
+                order: out.fire.len(),
                 unit: u,
-                fire_control: s,
-                target: target_f,
-                weapons: list.iter().map(|x| x.0).collect(),
-                needles: Vec::new(),
-                group: aimed_group,
-            });
-            notes.fire.push(FireNotes {
-                explicit: list,
-                default: pending.then(|| entry.span()),
+                span: entry.span(),
             });
         }
+        if let Some(t) = target_f {
+            work.aimed.push((out.fire.len(), t, needle.as_ref()));
+        }
+        out.fire.push(FireOrder {
+            unit: u,
+            fire_control: s,
+            target: target_f,
+            weapons: list.iter().map(|x| x.0).collect(),
+            needles: Vec::new(),
+            group: aimed_group,
+        });
+        notes.fire.push(FireNotes {
+            explicit: list,
+            default: pending.then(|| entry.span()),
+        });
+    }
 
-        // Point defence.
-        self.point_defence(files, file, f, v, &mut assigned, &mut out);
-
-        // Small craft: launches, recoveries, group actions, secondary maneuver.
-        self.volley_craft(files, file, f, v, &mut out, &mut notes);
-
-        // The default "all": every weapon of the Unit not assigned elsewhere.
+    /// The default "all" of each pending entry: every weapon of the Unit not
+    /// assigned elsewhere, dedicated point defence and nova cannons aside,
+    /// unspent and not destroyed; a weapon fam refuses is an error with the
+    /// explicit list that leaves it out.
+    fn default_weapons(
+        &self,
+        files: &mut Files,
+        file: usize,
+        defaults: Vec<Pending>,
+        assigned: &mut BTreeMap<(UnitId, SystemId), Range<usize>>,
+        out: &mut VolleyPlot,
+    ) {
         for p in defaults {
             let unit = self.unit(p.unit);
             let mut list = Vec::new();
@@ -2485,16 +2529,18 @@ impl Cx<'_> {
             }
             out.fire[p.order].weapons = list;
         }
+    }
 
-        // A ship firing its nova cannon fires nothing else.
-        self.nova_alone(files, file, &out, &assigned);
-
-        // Needle beams and their targets.
-        for (order, t, needle) in aimed {
-            self.needles(files, file, &mut out.fire[order], t, needle, &notes.fire[order]);
-        }
-
-        // Damage control priorities.
+    /// The damage-control priorities of one Volley: a list of systems per
+    /// Unit of the Formation, each system once.
+    fn damage_control_orders(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        v: &RawVolley,
+        out: &mut VolleyPlot,
+    ) {
         if let Some(dc) = &v.damage_control {
             for (u, _, list) in self.unit_table(files, file, f, dc, "a damage-control order", "one list per Unit") {
                 let mut order: Vec<SystemId> = Vec::new();
@@ -2518,6 +2564,60 @@ impl Cx<'_> {
                 out.damage_control.push((u, order));
             }
         }
+    }
+
+    /// Checks one Volley entry and builds its plot.
+    fn volley(&self, files: &mut Files, file: usize, f: FormationId, raw: &S<RawVolley>) -> (VolleyPlot, Notes) {
+        let v = raw.get_ref();
+        let mut notes = Notes::default();
+        let def = &self.defs[f];
+        // A Formation flying on its small craft's thrust has it checked once
+        // every plot is read (launches change it Volley by Volley).
+        let craft_thrust = self.craft_thrust(f);
+        let thrust = (def.complete && !craft_thrust).then(|| self.battle.formation_thrust(f));
+        let mut out = VolleyPlot::default();
+        notes.craft.span = raw.span();
+
+        self.speed_and_evasion(files, file, f, raw, &mut out, &mut notes);
+
+        self.maneuvers(files, file, f, v, &mut out);
+
+        self.shifts(files, file, f, v, thrust, &mut out);
+
+        // Reflex fields raised (they keep their ships from firing).
+        let raised = self.reflex(files, file, f, v, &mut out);
+
+        // Fire.
+        let mut work = FireWork::default();
+        for entry in v.fire.iter().flatten() {
+            self.fire_entry(files, file, f, entry, &raised, &mut work, &mut out, &mut notes);
+        }
+        let FireWork {
+            mut assigned,
+            defaults,
+            aimed,
+            ..
+        } = work;
+
+        // Point defence.
+        self.point_defence(files, file, f, v, &mut assigned, &mut out);
+
+        // Small craft: launches, recoveries, group actions, secondary maneuver.
+        self.volley_craft(files, file, f, v, &mut out, &mut notes);
+
+        // The default "all": every weapon of the Unit not assigned elsewhere.
+        self.default_weapons(files, file, defaults, &mut assigned, &mut out);
+
+        // A ship firing its nova cannon fires nothing else.
+        self.nova_alone(files, file, &out, &assigned);
+
+        // Needle beams and their targets.
+        for (order, t, needle) in aimed {
+            self.needles(files, file, &mut out.fire[order], t, needle, &notes.fire[order]);
+        }
+
+        // Damage control priorities.
+        self.damage_control_orders(files, file, f, v, &mut out);
         (out, notes)
     }
 
