@@ -2214,6 +2214,118 @@ impl Cx<'_> {
         }
     }
 
+    /// What a fire entry aims at: a Formation of another side (a friendly
+    /// one with a warning), `inactive` (`None`), or a named group (its
+    /// Formation, and the group). `None` when it cannot be aimed.
+    fn fire_target(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        target: &S<String>,
+        is_group: bool,
+    ) -> Option<(Option<FormationId>, Option<UnitId>)> {
+        let target_f = if is_group {
+            let g = self.fire_group(files, file, f, target)?;
+            return Some((Some(self.unit(g).formation), Some(g)));
+        } else if target.get_ref().eq_ignore_ascii_case(INACTIVE) {
+            None
+        } else {
+            match self.formation_target(files, file, f, target, "fire on") {
+                Some(t) if self.craft_formation(t) => {
+                    files.push(
+                        file,
+                        Diagnostic::error(
+                            target.span(),
+                            format!(
+                                "Formation `{}` holds only small craft, which take no share of fire at a Formation",
+                                self.defs[t].name
+                            ),
+                            "group = \"GROUP\": a Fire Control engages one named group",
+                        )
+                        .with_help("docs/fighters.md §3.7 (reading F1)"),
+                    );
+                    return None;
+                }
+                Some(t) => {
+                    if self.battle.formations[t].side == self.battle.formations[f].side && self.defs[t].side.is_some() {
+                        files.push(
+                            file,
+                            Diagnostic::warning(
+                                target.span(),
+                                format!("`{}` is a Formation of the same side", self.defs[t].name),
+                                "friendly fire",
+                            ),
+                        );
+                    }
+                    Some(t)
+                }
+                None => return None,
+            }
+        };
+        Some((target_f, None))
+    }
+
+    /// The Fire Control of a fire entry: a working one of the Unit, given
+    /// one order a Volley, and no more targets for the Unit than it has
+    /// working Fire Controls. Returns it, and whether the order may stand
+    /// (problems here do not stop the weapons being checked).
+    #[allow(clippy::too_many_arguments)]
+    fn fire_control_order(
+        &self,
+        files: &mut Files,
+        file: usize,
+        u: UnitId,
+        fc: &Option<S<i64>>,
+        entry: &Range<usize>,
+        target: &Range<usize>,
+        aimed: bool,
+        work: &mut FireWork<'_>,
+    ) -> (Option<SystemId>, bool) {
+        let uname = &self.unit(u).name;
+        let s = self.fire_control(files, file, u, fc, entry);
+        let mut ok = s.is_some();
+        if let Some(s) = s {
+            let working = self.unit(u).fire_controls().count();
+            let k = work.targets_per_unit.entry(u).or_insert(0);
+            if aimed {
+                *k += 1;
+            }
+            let fc_span = fc.as_ref().map_or(entry.clone(), |n| n.span());
+            if aimed && *k > working {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        target.clone(),
+                        format!(
+                            "more fire targets than working Fire Controls: `{uname}` has {working} and this is target {k}",
+                        ),
+                        format!("at most {working} target(s) for `{uname}`"),
+                    )
+                    .with_help("each working Fire Control directs fire at one Formation"),
+                );
+                ok = false;
+            } else if let Some(first) = work.fcs.get(&(u, s)) {
+                let at = files.at(file, file, first);
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        fc_span,
+                        format!(
+                            "Fire Control {} of `{uname}` already has orders in this Volley ({at})",
+                            s + 1
+                        ),
+                        "one order per Fire Control",
+                    ),
+                );
+                ok = false;
+            } else {
+                work.fcs.insert((u, s), fc_span);
+            }
+        }
+        (s, ok)
+    }
+
     /// One fire entry of a Volley: its Unit in the fight and not behind a
     /// raised reflex field, its Fire Control (one order each, no more
     /// targets than working Fire Controls), its target Formation or group,
@@ -2267,7 +2379,6 @@ impl Cx<'_> {
             );
             return;
         }
-        let mut aimed_group = None;
         let target = match (target, group) {
             (Some(_), Some(g)) => {
                 files.push(
@@ -2295,89 +2406,21 @@ impl Cx<'_> {
             (Some(t), None) => t,
             (None, Some(g)) => g,
         };
-        let target_f = if group.is_some() {
-            let Some(g) = self.fire_group(files, file, f, target) else {
-                return;
-            };
-            aimed_group = Some(g);
-            Some(self.unit(g).formation)
-        } else if target.get_ref().eq_ignore_ascii_case(INACTIVE) {
-            None
-        } else {
-            match self.formation_target(files, file, f, target, "fire on") {
-                Some(t) if self.craft_formation(t) => {
-                    files.push(
-                        file,
-                        Diagnostic::error(
-                            target.span(),
-                            format!(
-                                "Formation `{}` holds only small craft, which take no share of fire at a Formation",
-                                self.defs[t].name
-                            ),
-                            "group = \"GROUP\": a Fire Control engages one named group",
-                        )
-                        .with_help("docs/fighters.md §3.7 (reading F1)"),
-                    );
-                    return;
-                }
-                Some(t) => {
-                    if self.battle.formations[t].side == self.battle.formations[f].side && self.defs[t].side.is_some() {
-                        files.push(
-                            file,
-                            Diagnostic::warning(
-                                target.span(),
-                                format!("`{}` is a Formation of the same side", self.defs[t].name),
-                                "friendly fire",
-                            ),
-                        );
-                    }
-                    Some(t)
-                }
-                None => return,
-            }
+        let Some((target_f, aimed_group)) = self.fire_target(files, file, f, target, group.is_some()) else {
+            return;
         };
         // Problems with the Fire Control do not stop the weapons being
         // checked; the order is only kept when everything is right.
-        let s = self.fire_control(files, file, u, fc, &entry.span());
-        let mut ok = s.is_some();
-        if let Some(s) = s {
-            let working = self.unit(u).fire_controls().count();
-            let k = work.targets_per_unit.entry(u).or_insert(0);
-            if target_f.is_some() {
-                *k += 1;
-            }
-            let fc_span = fc.as_ref().map_or(entry.span(), |n| n.span());
-            if target_f.is_some() && *k > working {
-                files.push(
-                    file,
-                    Diagnostic::error(
-                        target.span(),
-                        format!(
-                            "more fire targets than working Fire Controls: `{uname}` has {working} and this is target {k}",
-                        ),
-                        format!("at most {working} target(s) for `{uname}`"),
-                    )
-                    .with_help("each working Fire Control directs fire at one Formation"),
-                );
-                ok = false;
-            } else if let Some(first) = work.fcs.get(&(u, s)) {
-                let at = files.at(file, file, first);
-                files.push(
-                    file,
-                    Diagnostic::error(
-                        fc_span,
-                        format!(
-                            "Fire Control {} of `{uname}` already has orders in this Volley ({at})",
-                            s + 1
-                        ),
-                        "one order per Fire Control",
-                    ),
-                );
-                ok = false;
-            } else {
-                work.fcs.insert((u, s), fc_span);
-            }
-        }
+        let (s, mut ok) = self.fire_control_order(
+            files,
+            file,
+            u,
+            fc,
+            &entry.span(),
+            &target.span(),
+            target_f.is_some(),
+            work,
+        );
         let mut list: Vec<(SystemId, Range<usize>)> = Vec::new();
         let mut pending = false;
         match (target_f, weapons) {
