@@ -93,6 +93,71 @@ fn maneuver(m: &Option<(Maneuver, u32)>) -> Value {
 
 fn event(e: &Event) -> Value {
     match e {
+        Event::VolleyStarted { .. }
+        | Event::PlotCut { .. }
+        | Event::Pools { .. }
+        | Event::RangeChanged { .. }
+        | Event::NovaArmed { .. } => maneuver_event_json(e),
+        Event::Acquired { .. } | Event::FireControlIdle { .. } | Event::WeaponIdle { .. } | Event::PulserSet { .. } => {
+            targeting_event_json(e)
+        }
+        Event::BeamAttack { .. } | Event::PlasmaAttack { .. } => beam_event_json(e),
+        Event::GraserAttack { .. } | Event::FusionArrayAttack { .. } => graser_event_json(e),
+        Event::EmpAttack { .. }
+        | Event::EmpTest { .. }
+        | Event::NeedleAttack { .. }
+        | Event::SystemKilled { .. }
+        | Event::BurnOut { .. }
+        | Event::ReflexRaised { .. }
+        | Event::Reflex { .. } => emp_needle_event_json(e),
+        Event::Launch { .. }
+        | Event::OnTarget { .. }
+        | Event::PdAssigned { .. }
+        | Event::PdRoll { .. }
+        | Event::MissileHits { .. } => missile_event_json(e),
+        Event::RocketAttack { .. }
+        | Event::RocketHits { .. }
+        | Event::AntimatterHits { .. }
+        | Event::RackExplodes { .. } => rocket_event_json(e),
+        Event::TorpedoAttack { .. }
+        | Event::KGunAttack { .. }
+        | Event::MkpAttack { .. }
+        | Event::PlasmaBoltAttack { .. }
+        | Event::BoardingTorpedoAttack { .. } => projectile_event_json(e),
+        Event::WaveGunCharge { .. }
+        | Event::WaveGunAttack { .. }
+        | Event::WaveGunBacklash { .. }
+        | Event::NovaCannonAttack { .. } => template_event_json(e),
+        Event::Damage { .. }
+        | Event::ArmourLayers { .. }
+        | Event::ThresholdCheck { .. }
+        | Event::ThresholdRoll { .. }
+        | Event::DriveHit { .. }
+        | Event::BridgeLost { .. }
+        | Event::LifeSupportLost { .. }
+        | Event::CoreBreached { .. } => damage_event_json(e),
+        Event::Repair { .. }
+        | Event::ReactorRoll { .. }
+        | Event::Blast { .. }
+        | Event::ControlRegained { .. }
+        | Event::Surrendered { .. }
+        | Event::ToReserve { .. }
+        | Event::Arrived { .. }
+        | Event::Abandoned { .. }
+        | Event::Destroyed { .. } => aftermath_event_json(e),
+        Event::CraftLaunched { .. }
+        | Event::CraftRecovered { .. }
+        | Event::CraftReady { .. }
+        | Event::CraftIdle { .. }
+        | Event::SecondaryMove { .. }
+        | Event::CraftEngaged { .. } => craft_event_json(e),
+        Event::CraftRoll { .. } | Event::GroupShot { .. } | Event::CraftLost { .. } => craft_dice_event_json(e),
+    }
+}
+
+/// The Maneuver step: pools, plot cuts, ranges, ships firing a nova cannon.
+fn maneuver_event_json(e: &Event) -> Value {
+    match e {
         Event::VolleyStarted { volley } => json!({"type": "volley", "volley": volley}),
         Event::PlotCut {
             formation,
@@ -126,6 +191,20 @@ fn event(e: &Event) -> Value {
             "a_move": maneuver(a_move), "b_move": maneuver(b_move),
             "after_close": after_close, "after_withdraw": after_withdraw, "end": end,
         }),
+        Event::NovaArmed {
+            unit,
+            weapon,
+            formation,
+        } => json!({
+            "type": "nova_armed", "unit": unit, "weapon": weapon, "formation": formation,
+        }),
+        _ => unreachable!("`event` routes only these events here"),
+    }
+}
+
+/// Fire Controls: what each acquired, or why it stayed idle, and weapons that did not fire.
+fn targeting_event_json(e: &Event) -> Value {
+    match e {
         Event::Acquired {
             unit,
             fire_control,
@@ -143,6 +222,24 @@ fn event(e: &Event) -> Value {
             fire_control,
             reason,
         } => json!({"type": "fire_control_idle", "unit": unit, "fire_control": fire_control, "reason": reason}),
+        Event::WeaponIdle { unit, weapon, reason } => {
+            json!({"type": "weapon_idle", "unit": unit, "weapon": weapon, "reason": reason})
+        }
+        Event::PulserSet {
+            unit,
+            weapon,
+            setting,
+            range,
+        } => json!({
+            "type": "pulser_set", "unit": unit, "weapon": weapon, "setting": setting.name(), "range": range,
+        }),
+        _ => unreachable!("`event` routes only these events here"),
+    }
+}
+
+/// Beam batteries and plasma cannons: every die and what it scored.
+fn beam_event_json(e: &Event) -> Value {
+    match e {
         Event::BeamAttack {
             unit,
             weapon,
@@ -160,6 +257,142 @@ fn event(e: &Event) -> Value {
             "dice": dice, "drm": drm, "screen": screen, "faces": faces, "reroll_faces": reroll_faces,
             "normal": normal, "penetrating": penetrating,
         }),
+        Event::PlasmaAttack {
+            unit,
+            weapon,
+            target,
+            range,
+            dice,
+            drm,
+            screen,
+            faces,
+            reroll_faces,
+            normal,
+            penetrating,
+        } => json!({
+            "type": "plasma_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
+            "dice": dice, "drm": drm, "screen": screen, "faces": faces, "reroll_faces": reroll_faces,
+            "normal": normal, "penetrating": penetrating,
+        }),
+        _ => unreachable!("`event` routes only these events here"),
+    }
+}
+
+/// Grasers, phasers and fusion arrays: every die and what it scored.
+fn graser_event_json(e: &Event) -> Value {
+    match e {
+        Event::GraserAttack {
+            unit,
+            weapon,
+            target,
+            range,
+            dice,
+            drm,
+            screen,
+            faces,
+            reroll_faces,
+            damage_faces,
+            hits,
+            reroll_hits,
+        } => json!({
+            "type": "graser_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
+            "dice": dice, "drm": drm, "screen": screen, "faces": faces, "reroll_faces": reroll_faces,
+            "damage_faces": damage_faces, "hits": hits, "reroll_hits": reroll_hits,
+        }),
+        Event::FusionArrayAttack {
+            unit,
+            weapon,
+            target,
+            range,
+            mode,
+            needed,
+            drm,
+            face,
+            hit,
+            dice,
+            screen,
+            faces,
+            reroll_faces,
+            normal,
+            penetrating,
+        } => json!({
+            "type": "fusion_array_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
+            "mode": mode.name(), "needed": needed, "drm": drm, "face": face, "hit": hit, "dice": dice,
+            "screen": screen, "faces": faces, "reroll_faces": reroll_faces, "normal": normal,
+            "penetrating": penetrating,
+        }),
+        _ => unreachable!("`event` routes only these events here"),
+    }
+}
+
+/// EMP projectors and their tests, needle beams and the systems they kill, burn-outs, reflex fields.
+fn emp_needle_event_json(e: &Event) -> Value {
+    match e {
+        Event::EmpAttack {
+            unit,
+            weapon,
+            target,
+            range,
+            dice,
+            drm,
+            screen,
+            faces,
+            reroll_faces,
+            hits,
+        } => json!({
+            "type": "emp_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
+            "dice": dice, "drm": drm, "screen": screen, "faces": faces, "reroll_faces": reroll_faces,
+            "hits": hits,
+        }),
+        Event::EmpTest {
+            unit,
+            weapon,
+            target,
+            system,
+            face,
+            modifier,
+            needed,
+            lost,
+        } => json!({
+            "type": "emp_test", "unit": unit, "weapon": weapon, "target": target, "system": system,
+            "face": face, "modifier": modifier, "needed": needed, "lost": lost,
+        }),
+        Event::NeedleAttack {
+            unit,
+            weapon,
+            target,
+            system,
+            range,
+            drm,
+            faces,
+            damage,
+            kill,
+        } => json!({
+            "type": "needle_attack", "unit": unit, "weapon": weapon, "target": target, "system": system,
+            "range": range, "drm": drm, "faces": faces, "damage": damage, "kill": kill,
+        }),
+        Event::SystemKilled { unit, system } => json!({"type": "system_killed", "unit": unit, "system": system}),
+        Event::BurnOut { unit, weapon } => json!({"type": "burn_out", "unit": unit, "weapon": weapon}),
+        Event::ReflexRaised { unit } => json!({"type": "reflex_raised", "unit": unit}),
+        Event::Reflex {
+            unit,
+            firer,
+            weapon,
+            face,
+            points,
+            through,
+            reflected,
+        } => json!({
+            "type": "reflex", "unit": unit, "firer": firer, "weapon": weapon, "face": face,
+            "points": points, "through": through, "reflected": reflected,
+        }),
+        _ => unreachable!("`event` routes only these events here"),
+    }
+}
+
+/// Missiles: launches, what reaches its target, point defence, what got through.
+fn missile_event_json(e: &Event) -> Value {
+    match e {
         Event::Launch {
             unit,
             weapon,
@@ -208,48 +441,13 @@ fn event(e: &Event) -> Value {
             "type": "missile_hits", "unit": unit, "weapon": weapon, "target": target,
             "on_target": on_target, "killed": killed, "faces": faces, "hits": hits,
         }),
-        Event::TorpedoAttack {
-            unit,
-            weapon,
-            target,
-            range,
-            needed,
-            drm,
-            face,
-            hit,
-            damage,
-        } => json!({
-            "type": "torpedo_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
-            "needed": needed, "drm": drm, "face": face, "hit": hit, "damage": damage,
-        }),
-        Event::KGunAttack {
-            unit,
-            weapon,
-            target,
-            range,
-            needed,
-            drm,
-            face,
-            hit,
-            doubling,
-            damage,
-        } => json!({
-            "type": "k_gun_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
-            "needed": needed, "drm": drm, "face": face, "hit": hit, "doubling": doubling, "damage": damage,
-        }),
-        Event::PlasmaBoltAttack {
-            unit,
-            weapon,
-            target,
-            range,
-            screen,
-            drm,
-            faces,
-            damage,
-        } => json!({
-            "type": "plasma_bolt_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
-            "screen": screen, "drm": drm, "faces": faces, "damage": damage,
-        }),
+        _ => unreachable!("`event` routes only these events here"),
+    }
+}
+
+/// Rockets, antimatter missiles and racks that explode.
+fn rocket_event_json(e: &Event) -> Value {
+    match e {
         Event::RocketAttack {
             unit,
             weapon,
@@ -288,19 +486,6 @@ fn event(e: &Event) -> Value {
             "type": "antimatter_hits", "unit": unit, "weapon": weapon, "target": target,
             "killed": killed, "screen": screen, "faces": faces, "damage": damage,
         }),
-        Event::BoardingTorpedoAttack {
-            unit,
-            weapon,
-            target,
-            range,
-            needed,
-            drm,
-            face,
-            hit,
-        } => json!({
-            "type": "boarding_torpedo_attack", "unit": unit, "weapon": weapon, "target": target,
-            "range": range, "needed": needed, "drm": drm, "face": face, "hit": hit,
-        }),
         Event::RackExplodes {
             unit,
             system,
@@ -310,6 +495,42 @@ fn event(e: &Event) -> Value {
         } => json!({
             "type": "rack_explodes", "unit": unit, "system": system, "face": face, "hull": hull,
             "destroyed": destroyed,
+        }),
+        _ => unreachable!("`event` routes only these events here"),
+    }
+}
+
+/// Torpedoes, kinetic guns, MKPs, plasma bolts, boarding torpedoes.
+fn projectile_event_json(e: &Event) -> Value {
+    match e {
+        Event::TorpedoAttack {
+            unit,
+            weapon,
+            target,
+            range,
+            needed,
+            drm,
+            face,
+            hit,
+            damage,
+        } => json!({
+            "type": "torpedo_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
+            "needed": needed, "drm": drm, "face": face, "hit": hit, "damage": damage,
+        }),
+        Event::KGunAttack {
+            unit,
+            weapon,
+            target,
+            range,
+            needed,
+            drm,
+            face,
+            hit,
+            doubling,
+            damage,
+        } => json!({
+            "type": "k_gun_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
+            "needed": needed, "drm": drm, "face": face, "hit": hit, "doubling": doubling, "damage": damage,
         }),
         Event::MkpAttack {
             unit,
@@ -323,70 +544,39 @@ fn event(e: &Event) -> Value {
             "type": "mkp_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
             "drm": drm, "face": face, "hits": hits,
         }),
-        Event::GraserAttack {
+        Event::PlasmaBoltAttack {
             unit,
             weapon,
             target,
             range,
-            dice,
-            drm,
             screen,
+            drm,
             faces,
-            reroll_faces,
-            damage_faces,
-            hits,
-            reroll_hits,
+            damage,
         } => json!({
-            "type": "graser_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
-            "dice": dice, "drm": drm, "screen": screen, "faces": faces, "reroll_faces": reroll_faces,
-            "damage_faces": damage_faces, "hits": hits, "reroll_hits": reroll_hits,
+            "type": "plasma_bolt_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
+            "screen": screen, "drm": drm, "faces": faces, "damage": damage,
         }),
-        Event::PlasmaAttack {
+        Event::BoardingTorpedoAttack {
             unit,
             weapon,
             target,
             range,
-            dice,
-            drm,
-            screen,
-            faces,
-            reroll_faces,
-            normal,
-            penetrating,
-        } => json!({
-            "type": "plasma_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
-            "dice": dice, "drm": drm, "screen": screen, "faces": faces, "reroll_faces": reroll_faces,
-            "normal": normal, "penetrating": penetrating,
-        }),
-        Event::EmpAttack {
-            unit,
-            weapon,
-            target,
-            range,
-            dice,
-            drm,
-            screen,
-            faces,
-            reroll_faces,
-            hits,
-        } => json!({
-            "type": "emp_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
-            "dice": dice, "drm": drm, "screen": screen, "faces": faces, "reroll_faces": reroll_faces,
-            "hits": hits,
-        }),
-        Event::EmpTest {
-            unit,
-            weapon,
-            target,
-            system,
-            face,
-            modifier,
             needed,
-            lost,
+            drm,
+            face,
+            hit,
         } => json!({
-            "type": "emp_test", "unit": unit, "weapon": weapon, "target": target, "system": system,
-            "face": face, "modifier": modifier, "needed": needed, "lost": lost,
+            "type": "boarding_torpedo_attack", "unit": unit, "weapon": weapon, "target": target,
+            "range": range, "needed": needed, "drm": drm, "face": face, "hit": hit,
         }),
+        _ => unreachable!("`event` routes only these events here"),
+    }
+}
+
+/// Wave guns and nova cannons.
+fn template_event_json(e: &Event) -> Value {
+    match e {
         Event::WaveGunCharge {
             unit,
             weapon,
@@ -418,13 +608,6 @@ fn event(e: &Event) -> Value {
             "type": "wave_gun_backlash", "unit": unit, "weapon": weapon, "charge": charge, "hull": hull,
             "destroyed": destroyed,
         }),
-        Event::NovaArmed {
-            unit,
-            weapon,
-            formation,
-        } => json!({
-            "type": "nova_armed", "unit": unit, "weapon": weapon, "formation": formation,
-        }),
         Event::NovaCannonAttack {
             unit,
             weapon,
@@ -437,68 +620,13 @@ fn event(e: &Event) -> Value {
             "type": "nova_cannon_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
             "drm": drm, "faces": faces, "damage": damage,
         }),
-        Event::FusionArrayAttack {
-            unit,
-            weapon,
-            target,
-            range,
-            mode,
-            needed,
-            drm,
-            face,
-            hit,
-            dice,
-            screen,
-            faces,
-            reroll_faces,
-            normal,
-            penetrating,
-        } => json!({
-            "type": "fusion_array_attack", "unit": unit, "weapon": weapon, "target": target, "range": range,
-            "mode": mode.name(), "needed": needed, "drm": drm, "face": face, "hit": hit, "dice": dice,
-            "screen": screen, "faces": faces, "reroll_faces": reroll_faces, "normal": normal,
-            "penetrating": penetrating,
-        }),
-        Event::PulserSet {
-            unit,
-            weapon,
-            setting,
-            range,
-        } => json!({
-            "type": "pulser_set", "unit": unit, "weapon": weapon, "setting": setting.name(), "range": range,
-        }),
-        Event::NeedleAttack {
-            unit,
-            weapon,
-            target,
-            system,
-            range,
-            drm,
-            faces,
-            damage,
-            kill,
-        } => json!({
-            "type": "needle_attack", "unit": unit, "weapon": weapon, "target": target, "system": system,
-            "range": range, "drm": drm, "faces": faces, "damage": damage, "kill": kill,
-        }),
-        Event::SystemKilled { unit, system } => json!({"type": "system_killed", "unit": unit, "system": system}),
-        Event::BurnOut { unit, weapon } => json!({"type": "burn_out", "unit": unit, "weapon": weapon}),
-        Event::ReflexRaised { unit } => json!({"type": "reflex_raised", "unit": unit}),
-        Event::Reflex {
-            unit,
-            firer,
-            weapon,
-            face,
-            points,
-            through,
-            reflected,
-        } => json!({
-            "type": "reflex", "unit": unit, "firer": firer, "weapon": weapon, "face": face,
-            "points": points, "through": through, "reflected": reflected,
-        }),
-        Event::WeaponIdle { unit, weapon, reason } => {
-            json!({"type": "weapon_idle", "unit": unit, "weapon": weapon, "reason": reason})
-        }
+        _ => unreachable!("`event` routes only these events here"),
+    }
+}
+
+/// The Damage step: armour and hull, layers, thresholds and what they take.
+fn damage_event_json(e: &Event) -> Value {
+    match e {
         Event::Damage {
             unit,
             normal,
@@ -538,6 +666,13 @@ fn event(e: &Event) -> Value {
         }
         Event::LifeSupportLost { unit, face } => json!({"type": "life_support_lost", "unit": unit, "face": face}),
         Event::CoreBreached { unit } => json!({"type": "core_breached", "unit": unit}),
+        _ => unreachable!("`event` routes only these events here"),
+    }
+}
+
+/// After the damage: repairs, power cores, control, surrender, the Reserve, losses.
+fn aftermath_event_json(e: &Event) -> Value {
+    match e {
         Event::Repair {
             unit,
             system,
@@ -563,6 +698,13 @@ fn event(e: &Event) -> Value {
         Event::Arrived { formation } => json!({"type": "arrived", "formation": formation}),
         Event::Abandoned { unit } => json!({"type": "abandoned", "unit": unit}),
         Event::Destroyed { unit, cause } => json!({"type": "destroyed", "unit": unit, "cause": cause}),
+        _ => unreachable!("`event` routes only these events here"),
+    }
+}
+
+/// Fighter groups and gunboat squadrons: launches, recoveries, moves and engagements.
+fn craft_event_json(e: &Event) -> Value {
+    match e {
         Event::CraftLaunched { group, carrier } => {
             json!({"type": "craft_launched", "group": group, "carrier": carrier})
         }
@@ -594,6 +736,13 @@ fn event(e: &Event) -> Value {
         } => json!({
             "type": "craft_engaged", "group": group, "target": target, "action": action, "cef_left": cef_left,
         }),
+        _ => unreachable!("`event` routes only these events here"),
+    }
+}
+
+/// Small craft's dice: attack runs, dogfights, ships' shots at groups, and losses.
+fn craft_dice_event_json(e: &Event) -> Value {
+    match e {
         Event::CraftRoll {
             group,
             target,
@@ -638,6 +787,7 @@ fn event(e: &Event) -> Value {
             left,
             cause,
         } => json!({"type": "craft_lost", "group": group, "lost": lost, "left": left, "cause": cause}),
+        _ => unreachable!("`event` routes only these events here"),
     }
 }
 

@@ -413,6 +413,72 @@ impl Report<'_> {
 
     fn event(&mut self, event: &Event) {
         match event {
+            Event::VolleyStarted { .. }
+            | Event::PlotCut { .. }
+            | Event::Pools { .. }
+            | Event::RangeChanged { .. }
+            | Event::NovaArmed { .. } => self.maneuver_event(event),
+            Event::Acquired { .. }
+            | Event::FireControlIdle { .. }
+            | Event::WeaponIdle { .. }
+            | Event::PulserSet { .. } => self.targeting_event(event),
+            Event::BeamAttack { .. } | Event::PlasmaAttack { .. } => self.beam_event(event),
+            Event::GraserAttack { .. } | Event::FusionArrayAttack { .. } => self.graser_event(event),
+            Event::EmpAttack { .. }
+            | Event::EmpTest { .. }
+            | Event::NeedleAttack { .. }
+            | Event::SystemKilled { .. }
+            | Event::BurnOut { .. }
+            | Event::ReflexRaised { .. }
+            | Event::Reflex { .. } => self.emp_needle_event(event),
+            Event::Launch { .. }
+            | Event::OnTarget { .. }
+            | Event::PdAssigned { .. }
+            | Event::PdRoll { .. }
+            | Event::MissileHits { .. } => self.missile_event(event),
+            Event::RocketAttack { .. }
+            | Event::RocketHits { .. }
+            | Event::AntimatterHits { .. }
+            | Event::RackExplodes { .. } => self.rocket_event(event),
+            Event::TorpedoAttack { .. }
+            | Event::KGunAttack { .. }
+            | Event::MkpAttack { .. }
+            | Event::PlasmaBoltAttack { .. }
+            | Event::BoardingTorpedoAttack { .. } => self.projectile_event(event),
+            Event::WaveGunCharge { .. }
+            | Event::WaveGunAttack { .. }
+            | Event::WaveGunBacklash { .. }
+            | Event::NovaCannonAttack { .. } => self.template_event(event),
+            Event::Damage { .. }
+            | Event::ArmourLayers { .. }
+            | Event::ThresholdCheck { .. }
+            | Event::ThresholdRoll { .. }
+            | Event::DriveHit { .. }
+            | Event::BridgeLost { .. }
+            | Event::LifeSupportLost { .. }
+            | Event::CoreBreached { .. } => self.damage_event(event),
+            Event::Repair { .. }
+            | Event::ReactorRoll { .. }
+            | Event::Blast { .. }
+            | Event::ControlRegained { .. }
+            | Event::Surrendered { .. }
+            | Event::ToReserve { .. }
+            | Event::Arrived { .. }
+            | Event::Abandoned { .. }
+            | Event::Destroyed { .. } => self.aftermath_event(event),
+            Event::CraftLaunched { .. }
+            | Event::CraftRecovered { .. }
+            | Event::CraftReady { .. }
+            | Event::CraftIdle { .. }
+            | Event::SecondaryMove { .. }
+            | Event::CraftEngaged { .. } => self.craft_event(event),
+            Event::CraftRoll { .. } | Event::GroupShot { .. } | Event::CraftLost { .. } => self.craft_dice_event(event),
+        }
+    }
+
+    /// The Maneuver step: pools, plot cuts, ranges, ships firing a nova cannon.
+    fn maneuver_event(&mut self, event: &Event) {
+        match event {
             Event::VolleyStarted { volley } => {
                 self.heading(&format!("Volley {volley}"));
                 self.section = "";
@@ -476,6 +542,26 @@ impl Report<'_> {
                     mv(*b, b_move),
                 ));
             }
+            Event::NovaArmed {
+                unit,
+                weapon,
+                formation,
+            } => {
+                self.section("Maneuver");
+                self.item(&format!(
+                    "{} fires its {} this Volley: no thrust ({} rolls no Speed or Evasion dice), screens down, no other fire",
+                    self.unit(*unit),
+                    self.system(*unit, Some(*weapon)),
+                    self.formation(*formation)
+                ));
+            }
+            _ => {}
+        }
+    }
+
+    /// Fire Controls: what each acquired, or why it stayed idle, and weapons that did not fire.
+    fn targeting_event(&mut self, event: &Event) {
+        match event {
             Event::Acquired {
                 unit,
                 fire_control,
@@ -515,6 +601,31 @@ impl Report<'_> {
                     self.system(*unit, Some(*fire_control))
                 ));
             }
+            Event::WeaponIdle { unit, weapon, reason } => {
+                if self.idle.first().is_some_and(|(u, _, r)| u != unit || r != reason) {
+                    self.flush_idle();
+                }
+                self.idle.push((*unit, *weapon, reason));
+            }
+            Event::PulserSet {
+                unit,
+                weapon,
+                setting,
+                range,
+            } => {
+                self.detail(&format!(
+                    "{} set to {} range for the battle (first fired at {range} MU)",
+                    self.system(*unit, Some(*weapon)),
+                    setting.name().to_ascii_lowercase()
+                ));
+            }
+            _ => {}
+        }
+    }
+
+    /// Beam batteries and plasma cannons: every die and what it scored.
+    fn beam_event(&mut self, event: &Event) {
+        match event {
             Event::BeamAttack {
                 unit,
                 weapon,
@@ -543,6 +654,256 @@ impl Report<'_> {
                 }
                 self.detail(&s);
             }
+            Event::PlasmaAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                dice,
+                drm,
+                screen,
+                faces: f,
+                reroll_faces,
+                normal,
+                penetrating,
+            } => {
+                let mut s = format!(
+                    "{} at {range} MU: {} {}, DRM {drm}, screen {screen} → {normal} (each die less {})",
+                    self.system(*unit, Some(*weapon)),
+                    if *dice == 1 {
+                        "1 die".to_string()
+                    } else {
+                        format!("{dice} dice")
+                    },
+                    faces(f),
+                    2 + screen,
+                );
+                if !reroll_faces.is_empty() {
+                    let _ = write!(s, "; rerolls {} → {penetrating} penetrating", faces(reroll_faces));
+                }
+                self.detail(&s);
+            }
+            _ => {}
+        }
+    }
+
+    /// Grasers, phasers and fusion arrays: every die and what it scored.
+    fn graser_event(&mut self, event: &Event) {
+        match event {
+            Event::GraserAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                dice,
+                drm,
+                screen,
+                faces: f,
+                reroll_faces,
+                damage_faces: _,
+                hits,
+                reroll_hits,
+            } => {
+                let heavy = matches!(
+                    self.kind(*unit, *weapon),
+                    Some(crate::gzf::model::SystemKind::HeavyGraser { .. })
+                        | Some(crate::gzf::model::SystemKind::HighIntensityGraser { .. })
+                );
+                let (die, kind) = if heavy {
+                    ("1d6", "")
+                } else {
+                    ("1d3", " semi-armour-piercing")
+                };
+                let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+                let mut s = format!(
+                    "{} at {range} MU: {} {}, DRM {drm}, screen {screen} → {} hit{}",
+                    self.system(*unit, Some(*weapon)),
+                    if *dice == 1 {
+                        "1 die".to_string()
+                    } else {
+                        format!("{dice} dice")
+                    },
+                    faces(f),
+                    hits.len(),
+                    if hits.len() == 1 { "" } else { "s" },
+                );
+                if !hits.is_empty() {
+                    let _ = write!(s, " of {die}: {}{kind}", list(hits));
+                }
+                if !reroll_faces.is_empty() {
+                    let _ = write!(s, "; rerolls {} → {} hit", faces(reroll_faces), reroll_hits.len());
+                    if reroll_hits.len() != 1 {
+                        s.push('s');
+                    }
+                    if !reroll_hits.is_empty() {
+                        let _ = write!(s, ": {} penetrating", list(reroll_hits));
+                    }
+                }
+                self.detail(&s);
+            }
+            Event::FusionArrayAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                mode,
+                needed,
+                drm,
+                face,
+                hit,
+                dice,
+                screen,
+                faces: f,
+                reroll_faces,
+                normal,
+                penetrating,
+            } => {
+                let mut s = format!(
+                    "{} at {range} MU ({} mode): needs {needed}+ with DRM {drm}, rolled {face} → {}",
+                    self.system(*unit, Some(*weapon)),
+                    mode.name(),
+                    if *hit { "hit" } else { "miss" }
+                );
+                if *hit {
+                    let _ = write!(
+                        s,
+                        "; {dice} beam {} {}, advanced screen {screen} → {normal}",
+                        if *dice == 1 { "die" } else { "dice" },
+                        faces(f)
+                    );
+                }
+                if !reroll_faces.is_empty() {
+                    let _ = write!(s, "; rerolls {} → {penetrating} penetrating", faces(reroll_faces));
+                }
+                self.detail(&s);
+            }
+            _ => {}
+        }
+    }
+
+    /// EMP projectors and their tests, needle beams and the systems they kill, burn-outs, reflex fields.
+    fn emp_needle_event(&mut self, event: &Event) {
+        match event {
+            Event::EmpAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                dice,
+                drm,
+                screen,
+                faces: f,
+                reroll_faces,
+                hits,
+            } => {
+                let mut s = format!(
+                    "{} at {range} MU: {} {}, DRM {drm}, advanced screen {screen}",
+                    self.system(*unit, Some(*weapon)),
+                    if *dice == 1 {
+                        "1 die".to_string()
+                    } else {
+                        format!("{dice} dice")
+                    },
+                    faces(f),
+                );
+                if !reroll_faces.is_empty() {
+                    let _ = write!(s, "; rerolls {}", faces(reroll_faces));
+                }
+                if *hits == 0 {
+                    s.push_str(" → no EMP hit");
+                } else {
+                    let _ = write!(
+                        s,
+                        " → {} (no damage; threshold tests on {}+)",
+                        plural(*hits, "EMP hit"),
+                        crate::engine::volley::emp_needed(*hits)
+                    );
+                }
+                self.detail(&s);
+            }
+            Event::EmpTest {
+                unit,
+                weapon,
+                target,
+                system,
+                face,
+                modifier,
+                needed,
+                lost,
+            } => {
+                if self.section != "Power cores" {
+                    self.section("Thresholds");
+                }
+                let m = if *modifier == 0 {
+                    String::new()
+                } else {
+                    format!(" ({modifier:+} for hull rows lost this Volley)")
+                };
+                self.item(&format!(
+                    "{}: EMP test from {}'s {}: {} d6 {face}{m}, lost on {needed}+{}",
+                    self.unit(*target),
+                    self.unit(*unit),
+                    self.system(*unit, Some(*weapon)),
+                    self.system(*target, *system),
+                    if *lost { " LOST" } else { "" }
+                ));
+            }
+            Event::NeedleAttack {
+                unit,
+                weapon,
+                target,
+                system,
+                range,
+                drm,
+                faces: f,
+                damage,
+                kill,
+            } => self.detail(&format!(
+                "{} at {}'s {} ({range} MU): {} DRM {drm} → {damage} damage{}",
+                self.system(*unit, Some(*weapon)),
+                self.unit(*target),
+                self.system(*target, Some(*system)),
+                faces(f),
+                if *kill { ", system destroyed" } else { "" }
+            )),
+            Event::SystemKilled { unit, system } => {
+                self.section("Damage");
+                self.item(&format!(
+                    "{}: {} destroyed by a needle beam (cannot be repaired)",
+                    self.unit(*unit),
+                    self.system(*unit, Some(*system))
+                ));
+            }
+            Event::BurnOut { unit, weapon } => self.detail(&format!(
+                "{}: two or more ones — the battery burns out",
+                self.system(*unit, Some(*weapon))
+            )),
+            Event::ReflexRaised { unit } => self.detail(&format!(
+                "{} raises its reflex field (it does not fire)",
+                self.unit(*unit)
+            )),
+            Event::Reflex {
+                unit,
+                firer,
+                weapon,
+                face,
+                points,
+                through,
+                reflected,
+            } => self.detail(&format!(
+                "{}'s reflex field against {}'s {} ({points}-point hit): rolled {face} → {}",
+                self.unit(*unit),
+                self.unit(*firer),
+                self.system(*firer, Some(*weapon)),
+                reflex_outcome(*face, *through, *reflected)
+            )),
+            _ => {}
+        }
+    }
+
+    /// Missiles: launches, what reaches its target, point defence, what got through.
+    fn missile_event(&mut self, event: &Event) {
+        match event {
             Event::Launch {
                 unit,
                 weapon,
@@ -636,76 +997,13 @@ impl Report<'_> {
                 }
                 self.item(&s);
             }
-            Event::TorpedoAttack {
-                unit,
-                weapon,
-                target: _,
-                range,
-                needed,
-                drm,
-                face,
-                hit,
-                damage,
-            } => {
-                let mut s = format!(
-                    "{} at {range} MU: needs {needed}+ with DRM {drm}, rolled {face} → {}",
-                    self.system(*unit, Some(*weapon)),
-                    if *hit { "hit" } else { "miss" }
-                );
-                if let Some(d) = damage {
-                    let _ = write!(s, ", 1d6 damage {d} (semi-armour-piercing, screens ignored)");
-                }
-                self.detail(&s);
-            }
-            Event::KGunAttack {
-                unit,
-                weapon,
-                target: _,
-                range,
-                needed,
-                drm,
-                face,
-                hit,
-                doubling,
-                damage,
-            } => {
-                let mut s = format!(
-                    "{} at {range} MU: needs {needed}+ with DRM {drm}, rolled {face} → {}",
-                    self.system(*unit, Some(*weapon)),
-                    if *hit { "hit" } else { "miss" }
-                );
-                if let Some(d) = doubling {
-                    let doubled = if *damage > 0 && u32::from(*d) <= *damage / 2 && *d < 6 {
-                        "doubled"
-                    } else {
-                        "not doubled"
-                    };
-                    let _ = write!(
-                        s,
-                        ", doubling die {d} ({doubled}): {damage} armour-piercing (screens ignored)"
-                    );
-                }
-                self.detail(&s);
-            }
-            Event::PlasmaBoltAttack {
-                unit,
-                weapon,
-                target,
-                range,
-                screen,
-                drm,
-                faces,
-                damage,
-            } => {
-                let faces: Vec<String> = faces.iter().map(u8::to_string).collect();
-                self.detail(&format!(
-                    "{} at {range} MU bursts on {}: rolled {}, each less {screen} (screen) and {} (Evasion) → {damage}",
-                    self.system(*unit, Some(*weapon)),
-                    self.unit(*target),
-                    faces.join(", "),
-                    -drm
-                ));
-            }
+            _ => {}
+        }
+    }
+
+    /// Rockets, antimatter missiles and racks that explode.
+    fn rocket_event(&mut self, event: &Event) {
+        match event {
             Event::RocketAttack {
                 unit,
                 weapon,
@@ -791,26 +1089,6 @@ impl Report<'_> {
                 };
                 self.item(&s);
             }
-            Event::BoardingTorpedoAttack {
-                unit,
-                weapon,
-                target: _,
-                range,
-                needed,
-                drm,
-                face,
-                hit,
-            } => {
-                self.detail(&format!(
-                    "{} at {range} MU: needs {needed}+ with DRM {drm}, rolled {face} → {}",
-                    self.system(*unit, Some(*weapon)),
-                    if *hit {
-                        "hit: 1 hull point, armour bypassed (its 2 marines are not played)"
-                    } else {
-                        "miss"
-                    }
-                ));
-            }
             Event::RackExplodes {
                 unit,
                 system,
@@ -822,6 +1100,64 @@ impl Report<'_> {
                 self.system(*unit, Some(*system)),
                 if *destroyed { ", the ship is destroyed" } else { "" }
             )),
+            _ => {}
+        }
+    }
+
+    /// Torpedoes, kinetic guns, MKPs, plasma bolts, boarding torpedoes.
+    fn projectile_event(&mut self, event: &Event) {
+        match event {
+            Event::TorpedoAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                needed,
+                drm,
+                face,
+                hit,
+                damage,
+            } => {
+                let mut s = format!(
+                    "{} at {range} MU: needs {needed}+ with DRM {drm}, rolled {face} → {}",
+                    self.system(*unit, Some(*weapon)),
+                    if *hit { "hit" } else { "miss" }
+                );
+                if let Some(d) = damage {
+                    let _ = write!(s, ", 1d6 damage {d} (semi-armour-piercing, screens ignored)");
+                }
+                self.detail(&s);
+            }
+            Event::KGunAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                needed,
+                drm,
+                face,
+                hit,
+                doubling,
+                damage,
+            } => {
+                let mut s = format!(
+                    "{} at {range} MU: needs {needed}+ with DRM {drm}, rolled {face} → {}",
+                    self.system(*unit, Some(*weapon)),
+                    if *hit { "hit" } else { "miss" }
+                );
+                if let Some(d) = doubling {
+                    let doubled = if *damage > 0 && u32::from(*d) <= *damage / 2 && *d < 6 {
+                        "doubled"
+                    } else {
+                        "not doubled"
+                    };
+                    let _ = write!(
+                        s,
+                        ", doubling die {d} ({doubled}): {damage} armour-piercing (screens ignored)"
+                    );
+                }
+                self.detail(&s);
+            }
             Event::MkpAttack {
                 unit,
                 weapon,
@@ -848,150 +1184,52 @@ impl Report<'_> {
                 };
                 self.detail(&s);
             }
-            Event::GraserAttack {
-                unit,
-                weapon,
-                target: _,
-                range,
-                dice,
-                drm,
-                screen,
-                faces: f,
-                reroll_faces,
-                damage_faces: _,
-                hits,
-                reroll_hits,
-            } => {
-                let heavy = matches!(
-                    self.kind(*unit, *weapon),
-                    Some(crate::gzf::model::SystemKind::HeavyGraser { .. })
-                        | Some(crate::gzf::model::SystemKind::HighIntensityGraser { .. })
-                );
-                let (die, kind) = if heavy {
-                    ("1d6", "")
-                } else {
-                    ("1d3", " semi-armour-piercing")
-                };
-                let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
-                let mut s = format!(
-                    "{} at {range} MU: {} {}, DRM {drm}, screen {screen} → {} hit{}",
-                    self.system(*unit, Some(*weapon)),
-                    if *dice == 1 {
-                        "1 die".to_string()
-                    } else {
-                        format!("{dice} dice")
-                    },
-                    faces(f),
-                    hits.len(),
-                    if hits.len() == 1 { "" } else { "s" },
-                );
-                if !hits.is_empty() {
-                    let _ = write!(s, " of {die}: {}{kind}", list(hits));
-                }
-                if !reroll_faces.is_empty() {
-                    let _ = write!(s, "; rerolls {} → {} hit", faces(reroll_faces), reroll_hits.len());
-                    if reroll_hits.len() != 1 {
-                        s.push('s');
-                    }
-                    if !reroll_hits.is_empty() {
-                        let _ = write!(s, ": {} penetrating", list(reroll_hits));
-                    }
-                }
-                self.detail(&s);
-            }
-            Event::PlasmaAttack {
-                unit,
-                weapon,
-                target: _,
-                range,
-                dice,
-                drm,
-                screen,
-                faces: f,
-                reroll_faces,
-                normal,
-                penetrating,
-            } => {
-                let mut s = format!(
-                    "{} at {range} MU: {} {}, DRM {drm}, screen {screen} → {normal} (each die less {})",
-                    self.system(*unit, Some(*weapon)),
-                    if *dice == 1 {
-                        "1 die".to_string()
-                    } else {
-                        format!("{dice} dice")
-                    },
-                    faces(f),
-                    2 + screen,
-                );
-                if !reroll_faces.is_empty() {
-                    let _ = write!(s, "; rerolls {} → {penetrating} penetrating", faces(reroll_faces));
-                }
-                self.detail(&s);
-            }
-            Event::EmpAttack {
-                unit,
-                weapon,
-                target: _,
-                range,
-                dice,
-                drm,
-                screen,
-                faces: f,
-                reroll_faces,
-                hits,
-            } => {
-                let mut s = format!(
-                    "{} at {range} MU: {} {}, DRM {drm}, advanced screen {screen}",
-                    self.system(*unit, Some(*weapon)),
-                    if *dice == 1 {
-                        "1 die".to_string()
-                    } else {
-                        format!("{dice} dice")
-                    },
-                    faces(f),
-                );
-                if !reroll_faces.is_empty() {
-                    let _ = write!(s, "; rerolls {}", faces(reroll_faces));
-                }
-                if *hits == 0 {
-                    s.push_str(" → no EMP hit");
-                } else {
-                    let _ = write!(
-                        s,
-                        " → {} (no damage; threshold tests on {}+)",
-                        plural(*hits, "EMP hit"),
-                        crate::engine::volley::emp_needed(*hits)
-                    );
-                }
-                self.detail(&s);
-            }
-            Event::EmpTest {
+            Event::PlasmaBoltAttack {
                 unit,
                 weapon,
                 target,
-                system,
-                face,
-                modifier,
-                needed,
-                lost,
+                range,
+                screen,
+                drm,
+                faces,
+                damage,
             } => {
-                if self.section != "Power cores" {
-                    self.section("Thresholds");
-                }
-                let m = if *modifier == 0 {
-                    String::new()
-                } else {
-                    format!(" ({modifier:+} for hull rows lost this Volley)")
-                };
-                self.item(&format!(
-                    "{}: EMP test from {}'s {}: {} d6 {face}{m}, lost on {needed}+{}",
-                    self.unit(*target),
-                    self.unit(*unit),
+                let faces: Vec<String> = faces.iter().map(u8::to_string).collect();
+                self.detail(&format!(
+                    "{} at {range} MU bursts on {}: rolled {}, each less {screen} (screen) and {} (Evasion) → {damage}",
                     self.system(*unit, Some(*weapon)),
-                    self.system(*target, *system),
-                    if *lost { " LOST" } else { "" }
+                    self.unit(*target),
+                    faces.join(", "),
+                    -drm
                 ));
             }
+            Event::BoardingTorpedoAttack {
+                unit,
+                weapon,
+                target: _,
+                range,
+                needed,
+                drm,
+                face,
+                hit,
+            } => {
+                self.detail(&format!(
+                    "{} at {range} MU: needs {needed}+ with DRM {drm}, rolled {face} → {}",
+                    self.system(*unit, Some(*weapon)),
+                    if *hit {
+                        "hit: 1 hull point, armour bypassed (its 2 marines are not played)"
+                    } else {
+                        "miss"
+                    }
+                ));
+            }
+            _ => {}
+        }
+    }
+
+    /// Wave guns and nova cannons.
+    fn template_event(&mut self, event: &Event) {
+        match event {
             Event::WaveGunCharge {
                 unit,
                 weapon,
@@ -1035,19 +1273,6 @@ impl Report<'_> {
                     self.system(*unit, Some(*weapon))
                 ));
             }
-            Event::NovaArmed {
-                unit,
-                weapon,
-                formation,
-            } => {
-                self.section("Maneuver");
-                self.item(&format!(
-                    "{} fires its {} this Volley: no thrust ({} rolls no Speed or Evasion dice), screens down, no other fire",
-                    self.unit(*unit),
-                    self.system(*unit, Some(*weapon)),
-                    self.formation(*formation)
-                ));
-            }
             Event::NovaCannonAttack {
                 unit,
                 weapon,
@@ -1066,109 +1291,13 @@ impl Report<'_> {
                     -drm
                 ));
             }
-            Event::FusionArrayAttack {
-                unit,
-                weapon,
-                target: _,
-                range,
-                mode,
-                needed,
-                drm,
-                face,
-                hit,
-                dice,
-                screen,
-                faces: f,
-                reroll_faces,
-                normal,
-                penetrating,
-            } => {
-                let mut s = format!(
-                    "{} at {range} MU ({} mode): needs {needed}+ with DRM {drm}, rolled {face} → {}",
-                    self.system(*unit, Some(*weapon)),
-                    mode.name(),
-                    if *hit { "hit" } else { "miss" }
-                );
-                if *hit {
-                    let _ = write!(
-                        s,
-                        "; {dice} beam {} {}, advanced screen {screen} → {normal}",
-                        if *dice == 1 { "die" } else { "dice" },
-                        faces(f)
-                    );
-                }
-                if !reroll_faces.is_empty() {
-                    let _ = write!(s, "; rerolls {} → {penetrating} penetrating", faces(reroll_faces));
-                }
-                self.detail(&s);
-            }
-            Event::PulserSet {
-                unit,
-                weapon,
-                setting,
-                range,
-            } => {
-                self.detail(&format!(
-                    "{} set to {} range for the battle (first fired at {range} MU)",
-                    self.system(*unit, Some(*weapon)),
-                    setting.name().to_ascii_lowercase()
-                ));
-            }
-            Event::NeedleAttack {
-                unit,
-                weapon,
-                target,
-                system,
-                range,
-                drm,
-                faces: f,
-                damage,
-                kill,
-            } => self.detail(&format!(
-                "{} at {}'s {} ({range} MU): {} DRM {drm} → {damage} damage{}",
-                self.system(*unit, Some(*weapon)),
-                self.unit(*target),
-                self.system(*target, Some(*system)),
-                faces(f),
-                if *kill { ", system destroyed" } else { "" }
-            )),
-            Event::SystemKilled { unit, system } => {
-                self.section("Damage");
-                self.item(&format!(
-                    "{}: {} destroyed by a needle beam (cannot be repaired)",
-                    self.unit(*unit),
-                    self.system(*unit, Some(*system))
-                ));
-            }
-            Event::BurnOut { unit, weapon } => self.detail(&format!(
-                "{}: two or more ones — the battery burns out",
-                self.system(*unit, Some(*weapon))
-            )),
-            Event::ReflexRaised { unit } => self.detail(&format!(
-                "{} raises its reflex field (it does not fire)",
-                self.unit(*unit)
-            )),
-            Event::Reflex {
-                unit,
-                firer,
-                weapon,
-                face,
-                points,
-                through,
-                reflected,
-            } => self.detail(&format!(
-                "{}'s reflex field against {}'s {} ({points}-point hit): rolled {face} → {}",
-                self.unit(*unit),
-                self.unit(*firer),
-                self.system(*firer, Some(*weapon)),
-                reflex_outcome(*face, *through, *reflected)
-            )),
-            Event::WeaponIdle { unit, weapon, reason } => {
-                if self.idle.first().is_some_and(|(u, _, r)| u != unit || r != reason) {
-                    self.flush_idle();
-                }
-                self.idle.push((*unit, *weapon, reason));
-            }
+            _ => {}
+        }
+    }
+
+    /// The Damage step: armour and hull, layers, thresholds and what they take.
+    fn damage_event(&mut self, event: &Event) {
+        match event {
             Event::Damage {
                 unit,
                 normal,
@@ -1276,6 +1405,13 @@ impl Report<'_> {
             Event::CoreBreached { unit } => {
                 self.detail(&format!("{}: power core breached", self.unit(*unit)));
             }
+            _ => {}
+        }
+    }
+
+    /// After the damage: repairs, power cores, control, surrender, the Reserve, losses.
+    fn aftermath_event(&mut self, event: &Event) {
+        match event {
             Event::Repair {
                 unit,
                 system,
@@ -1338,11 +1474,16 @@ impl Report<'_> {
                 "{}: life support failed; the crew abandons ship",
                 self.unit(*unit)
             )),
-            Event::Destroyed { unit, cause } => {
-                if *cause != "hull destroyed" {
-                    self.item(&format!("{} is destroyed ({cause})", self.unit(*unit)));
-                }
+            Event::Destroyed { unit, cause } if *cause != "hull destroyed" => {
+                self.item(&format!("{} is destroyed ({cause})", self.unit(*unit)));
             }
+            _ => {}
+        }
+    }
+
+    /// Fighter groups and gunboat squadrons: launches, recoveries, moves and engagements.
+    fn craft_event(&mut self, event: &Event) {
+        match event {
             Event::CraftLaunched { group, carrier } => {
                 self.section("Launch");
                 self.item(&format!("{} launches from {}", self.unit(*group), self.unit(*carrier)));
@@ -1407,6 +1548,13 @@ impl Report<'_> {
                     self.unit(*group)
                 ));
             }
+            _ => {}
+        }
+    }
+
+    /// Small craft's dice: attack runs, dogfights, ships' shots at groups, and losses.
+    fn craft_dice_event(&mut self, event: &Event) {
+        match event {
             Event::CraftRoll {
                 group,
                 target,
@@ -1501,6 +1649,7 @@ impl Report<'_> {
                     self.unit(*group)
                 ));
             }
+            _ => {}
         }
     }
 }
