@@ -419,6 +419,57 @@ pub fn plasma_hits(face: u8, screen: u8) -> u32 {
     u32::from(face.saturating_sub(2 + screen.min(MAX_SCREEN)))
 }
 
+/// Evasion Points a weapon with `arcs` arcs ignores (F&M Projectile and
+/// Beam attacks): 3-4 arcs one, 5-6 arcs two.
+pub fn evasion_ignored(arcs: u32) -> u32 {
+    match arcs {
+        0..=2 => 0,
+        3 | 4 => 1,
+        _ => 2,
+    }
+}
+
+/// Heavy missiles and salvo missiles reach 24 MU (extended range 36), plus
+/// the 6 MU final approach F&M adds (fm-readings 16).
+pub fn missile_range(er: bool) -> u32 {
+    if er { 42 } else { 30 }
+}
+
+/// Submunition dice by range: 3 to 6 MU, 2 to 12, 1 to 18 (ft-rules §4.1).
+pub fn submunition_dice(range: u32) -> u32 {
+    match range_band(range, 6) {
+        1 => 3,
+        2 => 2,
+        3 => 1,
+        _ => 0,
+    }
+}
+
+/// Projectile band width of a pulse torpedo variant.
+pub fn torpedo_band(variant: crate::gzf::model::TorpedoRange) -> u32 {
+    use crate::gzf::model::TorpedoRange;
+    match variant {
+        TorpedoRange::Standard => PROJECTILE_STANDARD_MU,
+        TorpedoRange::Long => PROJECTILE_LONG_MU,
+        TorpedoRange::Short => PROJECTILE_SHORT_MU,
+    }
+}
+
+/// The setting the default commander gives a Pulser its record leaves
+/// open, for the range it fires at (readings W26, docs/doctrine.md): the
+/// one rolling most dice there, all of them being the same beam dice
+/// (short to 12 MU, medium to 24, long beyond).
+pub fn pulser_setting(range: u32) -> crate::gzf::model::PulserSetting {
+    use crate::gzf::model::PulserSetting;
+    let mut best = PulserSetting::Long;
+    for s in PulserSetting::ALL {
+        if pulser_dice(s, range) > pulser_dice(best, range) {
+            best = s;
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

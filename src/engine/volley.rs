@@ -38,6 +38,7 @@ use super::plot::{ExchangePlot, FormationId, Maneuver, ManeuverOrder, SystemId, 
 use super::rules::RerollDepth;
 use super::state::{Battle, Control, Reserve, SysState, Unit, is_one_shot, rows_completed};
 use super::tables::{PdTable, beam_dice, beam_family_dice};
+pub use super::tables::{evasion_ignored, missile_range, submunition_dice, torpedo_band};
 use crate::gzf::model::{PulserSetting, SystemKind, TorpedoRange};
 
 /// What dealt damage, for the batch's "damage dealt by weapon kind".
@@ -807,16 +808,6 @@ fn bands_into(
     }
 }
 
-/// Evasion Points a weapon with `arcs` arcs ignores (F&M Projectile and
-/// Beam attacks): 3-4 arcs one, 5-6 arcs two.
-pub fn evasion_ignored(arcs: u32) -> u32 {
-    match arcs {
-        0..=2 => 0,
-        3 | 4 => 1,
-        _ => 2,
-    }
-}
-
 /// A missile attack waiting for point defence: launched in the Fire step,
 /// resolved after every Fire Control has fired.
 #[derive(Debug, Clone, Copy)]
@@ -867,22 +858,6 @@ impl MissileShot {
     }
 }
 
-/// Heavy missiles and salvo missiles reach 24 MU (extended range 36), plus
-/// the 6 MU final approach F&M adds (fm-readings 16).
-pub fn missile_range(er: bool) -> u32 {
-    if er { 42 } else { 30 }
-}
-
-/// Submunition dice by range: 3 to 6 MU, 2 to 12, 1 to 18 (ft-rules §4.1).
-pub fn submunition_dice(range: u32) -> u32 {
-    match super::tables::range_band(range, 6) {
-        1 => 3,
-        2 => 2,
-        3 => 1,
-        _ => 0,
-    }
-}
-
 /// AA MegaBattery dice (FT2/More Thrust): 4 to 18 MU, 3 to 36, 2 to 54.
 pub fn mega_battery_dice(range: u32) -> u32 {
     match super::tables::range_band(range, 18) {
@@ -896,15 +871,6 @@ pub fn mega_battery_dice(range: u32) -> u32 {
 /// A weapon that did not fire, and why.
 pub(super) fn idle_weapon<S: Sink>(sink: &mut S, unit: UnitId, weapon: SystemId, reason: &'static str) {
     idle(sink, unit, weapon, reason);
-}
-
-/// Projectile band width of a pulse torpedo variant.
-pub(super) fn torpedo_band(variant: TorpedoRange) -> u32 {
-    match variant {
-        TorpedoRange::Standard => super::tables::PROJECTILE_STANDARD_MU,
-        TorpedoRange::Long => super::tables::PROJECTILE_LONG_MU,
-        TorpedoRange::Short => super::tables::PROJECTILE_SHORT_MU,
-    }
 }
 
 fn idle<S: Sink>(sink: &mut S, unit: UnitId, weapon: SystemId, reason: &'static str) {
@@ -1610,9 +1576,9 @@ fn mkp_attack<S: Sink>(
 
 /// Sets a Pulser the record left open for the rest of the battle, as the
 /// default commander would for the range it first fires at
-/// ([`super::doctrine::pulser_setting`], reading W26).
+/// ([`super::tables::pulser_setting`], reading W26).
 fn settle_pulser<S: Sink>(battle: &mut Battle, u: UnitId, w: SystemId, range: u32, sink: &mut S) -> PulserSetting {
-    let setting = super::doctrine::pulser_setting(range);
+    let setting = super::tables::pulser_setting(range);
     battle.units[u].systems[w].kind = SystemKind::Pulser { setting: Some(setting) };
     if S::RECORDS {
         sink.event(Event::PulserSet {

@@ -22,7 +22,7 @@ use super::super::tables::{
     plasma_bolt_points, plasma_hits, projectile_needed, pulser_dice, range_band, success_value,
 };
 use super::super::tables::{NOVA_RANGE, nova_dice};
-use super::super::volley::{evasion_ignored, missile_range, submunition_dice, torpedo_band};
+use super::super::tables::{evasion_ignored, missile_range, pulser_setting, submunition_dice, torpedo_band};
 use crate::gzf::model::{PulserSetting, SystemKind, TorpedoRange, Warhead};
 
 /// Speed dice the outpacing table covers; beyond it the means are used.
@@ -272,20 +272,6 @@ pub fn family_dice(kind: &SystemKind, range: u32) -> u32 {
         SystemKind::Pulser { setting: None } => pulser_dice(pulser_setting(range), range),
         k => beam_family_dice(k, range),
     }
-}
-
-/// The setting the default commander gives a Pulser its record leaves
-/// open, for the range it fires at (readings W26, docs/doctrine.md): the
-/// one rolling most dice there, all of them being the same beam dice
-/// (short to 12 MU, medium to 24, long beyond).
-pub fn pulser_setting(range: u32) -> PulserSetting {
-    let mut best = PulserSetting::Long;
-    for s in PulserSetting::ALL {
-        if pulser_dice(s, range) > pulser_dice(best, range) {
-            best = s;
-        }
-    }
-    best
 }
 
 /// Expected damage of one die of a beam-family weapon of slot `slot`

@@ -8,7 +8,7 @@ use super::super::state::{Battle, Sys, SysState, Unit};
 use super::super::tables::{ANTIMATTER_RANGE_MU, PROJECTILE_STANDARD_MU, ROCKET_RANGE_MU};
 use super::super::tables::{FUSION_ARRAY_RANGE, NOVA_RANGE, WAVE_GUN_RANGE, nova_dice};
 use super::super::tables::{MKP_RANGE_MU, PLASMA_BOLT_RANGE, beam_dice, projectile_needed};
-use super::super::volley::{missile_range, torpedo_band};
+use super::super::tables::{missile_range, torpedo_band};
 use super::assess::{Arsenal, family_dice, family_shot, is_beam_family, k_gun_hit_mean, sustained};
 use super::decide::Choice;
 use super::plan::Launches;

@@ -18,12 +18,13 @@ use super::plot::{
 };
 use super::state::{Battle, SysState};
 use super::tables::beam_dice;
+use super::tables::submunition_dice;
 use super::victory::Victory;
-use super::volley::{room, submunition_dice};
+use super::volley::room;
 use crate::gzf::model::{SystemKind, Warhead};
 
 pub mod assess;
-pub use assess::pulser_setting;
+pub use super::tables::pulser_setting;
 mod craft;
 pub mod decide;
 mod fire;

@@ -11,7 +11,7 @@
 //! plus the worth of the range it ends at for the Exchanges after.
 
 use super::super::plot::Maneuver;
-use super::super::volley::missile_range;
+use super::super::tables::missile_range;
 use super::assess::{Arsenal, DieTables, Firepower, MAX_EVASION_DICE, missiles, mkps, submunitions};
 use super::assess::{antimatter, rockets};
 use crate::engine::tables::{ANTIMATTER_RANGE_MU, ROCKET_RANGE_MU};
