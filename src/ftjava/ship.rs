@@ -771,6 +771,254 @@ fn ftl_drive<'a, 'i>(cx: &mut Cx, c: Node<'a, 'i>, inert: &mut usize) -> Element
     }
 }
 
+/// What a Ship element's children give, gathered before the ship is put
+/// together.
+#[derive(Default)]
+struct Parts<'a, 'i> {
+    meta: Vec<Meta>,
+    /// Class name, abbreviation and ship class.
+    class: (String, String, String),
+    status_text: Option<(String, Range<usize>)>,
+    hull: Option<Node<'a, 'i>>,
+    armour: Option<Node<'a, 'i>>,
+    drive: Option<Node<'a, 'i>>,
+    /// System elements in file order.
+    elements_in_order: Vec<Element<'a, 'i>>,
+    inert: usize,
+    systems_seen: usize,
+    /// Systems fam's export left out (a log record lists them by number).
+    restored: Vec<(usize, System)>,
+    magazine_ids: Vec<(usize, String)>,
+}
+
+/// One child element of a Ship (one of [`SHIP_CHILDREN`]), read into the
+/// ship or kept in `p` for later.
+fn ship_child<'a, 'i>(
+    cx: &mut Cx,
+    c: Node<'a, 'i>,
+    name: &str,
+    orders_handled: bool,
+    ship: &mut Ship,
+    p: &mut Parts<'a, 'i>,
+) {
+    let leaf = |cx: &mut Cx, known: &[&str]| {
+        cx.attributes(c, known);
+        for e in elements(c) {
+            cx.unmapped(
+                tag_span(e),
+                format!("element `{}` in `{name}`", e.tag_name().name()),
+                "no child elements here",
+            );
+        }
+    };
+    match name {
+        "Name" => {
+            leaf(cx, &[]);
+            ship.name = line(c);
+        }
+        "IconFamily" => {
+            leaf(cx, &["value"]);
+            cx.ignore("`IconFamily` (FTJava's counter artwork)");
+        }
+        "Status" => {
+            leaf(cx, &[]);
+            p.status_text = Some((line(c), text_span(c)));
+        }
+        "Orders" => {
+            leaf(cx, &[]);
+            let l = lines(c);
+            if !l.is_empty() {
+                p.meta.push(Meta {
+                    name: "Orders".into(),
+                    lines: l,
+                });
+            }
+        }
+        "FM.Orders" => {
+            if !orders_handled {
+                cx.warn(
+                    tag_span(c),
+                    "`FM.Orders` of a ship outside a game are not imported",
+                    "F&M orders inside a GameEngine file (their targets are ships of the game)",
+                );
+            }
+        }
+        "DamageControl" => {
+            leaf(cx, &[]);
+            if !text(c).is_empty() {
+                cx.unmapped(
+                    text_span(c),
+                    "damage-control orders".to_string(),
+                    "an empty `DamageControl`",
+                );
+            }
+        }
+        "Position" => {
+            leaf(cx, &["x", "y"]);
+            for (axis, field) in [("x", "Position-X"), ("y", "Position-Y")] {
+                if let Some(v) = cx.float_attr(c, axis, -limits::DISTANCE..=limits::DISTANCE) {
+                    p.meta.push(Meta::new(field, float_text(v)));
+                }
+            }
+        }
+        "Heading" => {
+            leaf(cx, &["heading"]);
+            if let Some(h) = cx.int_attr(c, "heading") {
+                if (1..=12).contains(&h) {
+                    p.meta.push(Meta::new("Facing", h.to_string()));
+                } else {
+                    cx.error(
+                        attr_span(c, "heading"),
+                        format!("heading {h}"),
+                        "a clock facing from 1 to 12",
+                    );
+                }
+            }
+        }
+        "Speed" => {
+            leaf(cx, &["speed"]);
+            if let Some(v) = cx.float_attr(c, "speed", 0.0..=limits::DISTANCE) {
+                if v.fract() != 0.0 {
+                    cx.warn(
+                        attr_span(c, "speed"),
+                        format!("speed {v} is not a whole number"),
+                        "a whole number of MU (GZF `Velocity:`; rounded)",
+                    );
+                }
+                if let Some(mu) = exact_whole(v.round()) {
+                    p.meta.push(Meta::new("Velocity", mu.to_string()));
+                }
+            }
+        }
+        "VectorSpeed" => {
+            leaf(cx, &["speed"]);
+            cx.ignore("`VectorSpeed` (vector movement; GZF keeps one `Velocity:`, from `Speed`)");
+        }
+        "Course" => {
+            leaf(cx, &["course"]);
+            if let Some(degrees) = cx
+                .float_attr(c, "course", limits::COURSE)
+                .and_then(|v| exact_whole((v * 30.0).round()))
+            {
+                p.meta.push(Meta::new("Course", degrees.rem_euclid(360).to_string()));
+            }
+        }
+        "Race" => {
+            leaf(cx, &[]);
+            let t = line(c);
+            if !t.is_empty() {
+                ship.fleet = Some(t);
+            }
+        }
+        "ClassAbbrev" => {
+            leaf(cx, &[]);
+            p.class.1 = line(c);
+        }
+        "ClassName" => {
+            leaf(cx, &[]);
+            p.class.0 = line(c);
+        }
+        "ShipClass" => {
+            leaf(cx, &[]);
+            p.class.2 = line(c);
+        }
+        "CrewQuality" => {
+            leaf(cx, &[]);
+            let t = line(c);
+            if !t.is_empty() {
+                p.meta.push(Meta::new("Crew", t));
+            }
+        }
+        "Designer" => {
+            leaf(cx, &[]);
+            let t = line(c);
+            if !t.is_empty() {
+                p.meta.push(Meta::new("Designer", t));
+            }
+        }
+        "Mass" => {
+            leaf(cx, &[]);
+            ship.mass = cx.uint_text(c, 1..=limits::MASS);
+        }
+        "PointValue" => {
+            leaf(cx, &[]);
+            ship.cost = cx.uint_text(c, 0..=limits::POINT_VALUE);
+        }
+        "MainDrive" => {
+            leaf(cx, &["id", "type", "initialThrust", "currentThrust", "status"]);
+            p.drive = Some(c);
+        }
+        "FTLDrive" | "AdvancedFTLDrive" => {
+            if cx.counted(c, &mut p.systems_seen, limits::SYSTEMS, "systems in a ship") {
+                p.elements_in_order.push(ftl_drive(cx, c, &mut p.inert));
+            }
+        }
+        "Armor" => {
+            leaf(cx, &["totalArmor", "remainingArmor"]);
+            p.armour = Some(c);
+        }
+        "Hull" => {
+            leaf(
+                cx,
+                &[
+                    "value",
+                    "type",
+                    "class",
+                    "stealth",
+                    "totalHullBoxes",
+                    "remainingHullBoxes",
+                    "rows",
+                ],
+            );
+            p.hull = Some(c);
+        }
+        "Electronics" | "Defenses" | "Holds" | "Weapons" => {
+            cx.attributes(c, &[]);
+            cx.no_text(c);
+            let section = match name {
+                "Electronics" => Section::Electronics,
+                "Defenses" => Section::Defenses,
+                "Holds" => Section::Holds,
+                _ => Section::Weapons,
+            };
+            for e in elements(c) {
+                if cx.counted(e, &mut p.systems_seen, limits::SYSTEMS, "systems in a ship") {
+                    let el = system_element(cx, e, section, &mut p.inert);
+                    p.elements_in_order.push(el);
+                }
+            }
+        }
+        "Log" => {
+            cx.attributes(c, &[]);
+            cx.no_text(c);
+            let mut lines = Vec::new();
+            for r in elements(c) {
+                if r.tag_name().name() != "Record" {
+                    cx.unmapped(
+                        tag_span(r),
+                        format!("element `{}` in a Log", r.tag_name().name()),
+                        "`Record` elements",
+                    );
+                    return;
+                }
+                cx.attributes(r, &["turn", "event", "priority"]);
+                match fam_record(cx, r) {
+                    Some(FamRecord::LeftOut(mut entries)) => p.restored.append(&mut entries),
+                    Some(FamRecord::Magazines(mut entries)) => p.magazine_ids.append(&mut entries),
+                    None => lines.push(log_line(r)),
+                }
+            }
+            if !lines.is_empty() {
+                p.meta.push(Meta {
+                    name: "Log".into(),
+                    lines,
+                });
+            }
+        }
+        _ => unreachable!("SHIP_CHILDREN lists every name matched here"),
+    }
+}
+
 /// Imports one `Ship` element. `orders_handled`: the caller reads its
 /// `FM.Orders` (a scenario); otherwise they are reported as not imported.
 pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
@@ -778,19 +1026,8 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
     cx.no_text(n);
     let xml_id = cx.int_attr(n, "id");
     let mut ship = Ship::new(String::new());
-    let mut meta: Vec<Meta> = Vec::new();
-    let mut class = (String::new(), String::new(), String::new());
-    let mut status_text: Option<(String, Range<usize>)> = None;
-    let mut hull: Option<Node> = None;
-    let mut armour: Option<Node> = None;
-    let mut drive: Option<Node> = None;
-    let mut elements_in_order: Vec<Element> = Vec::new();
-    let mut inert = 0usize;
-    let mut systems_seen = 0usize;
+    let mut p = Parts::default();
     let mut seen: Vec<&str> = Vec::new();
-    // Systems fam's export left out (a log record lists them by number).
-    let mut restored: Vec<(usize, System)> = Vec::new();
-    let mut magazine_ids: Vec<(usize, String)> = Vec::new();
     for c in elements(n) {
         let name = c.tag_name().name();
         if !SHIP_CHILDREN.contains(&name) {
@@ -810,223 +1047,21 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
             continue;
         }
         seen.push(name);
-        let leaf = |cx: &mut Cx, known: &[&str]| {
-            cx.attributes(c, known);
-            for e in elements(c) {
-                cx.unmapped(
-                    tag_span(e),
-                    format!("element `{}` in `{name}`", e.tag_name().name()),
-                    "no child elements here",
-                );
-            }
-        };
-        match name {
-            "Name" => {
-                leaf(cx, &[]);
-                ship.name = line(c);
-            }
-            "IconFamily" => {
-                leaf(cx, &["value"]);
-                cx.ignore("`IconFamily` (FTJava's counter artwork)");
-            }
-            "Status" => {
-                leaf(cx, &[]);
-                status_text = Some((line(c), text_span(c)));
-            }
-            "Orders" => {
-                leaf(cx, &[]);
-                let l = lines(c);
-                if !l.is_empty() {
-                    meta.push(Meta {
-                        name: "Orders".into(),
-                        lines: l,
-                    });
-                }
-            }
-            "FM.Orders" => {
-                if !orders_handled {
-                    cx.warn(
-                        tag_span(c),
-                        "`FM.Orders` of a ship outside a game are not imported",
-                        "F&M orders inside a GameEngine file (their targets are ships of the game)",
-                    );
-                }
-            }
-            "DamageControl" => {
-                leaf(cx, &[]);
-                if !text(c).is_empty() {
-                    cx.unmapped(
-                        text_span(c),
-                        "damage-control orders".to_string(),
-                        "an empty `DamageControl`",
-                    );
-                }
-            }
-            "Position" => {
-                leaf(cx, &["x", "y"]);
-                for (axis, field) in [("x", "Position-X"), ("y", "Position-Y")] {
-                    if let Some(v) = cx.float_attr(c, axis, -limits::DISTANCE..=limits::DISTANCE) {
-                        meta.push(Meta::new(field, float_text(v)));
-                    }
-                }
-            }
-            "Heading" => {
-                leaf(cx, &["heading"]);
-                if let Some(h) = cx.int_attr(c, "heading") {
-                    if (1..=12).contains(&h) {
-                        meta.push(Meta::new("Facing", h.to_string()));
-                    } else {
-                        cx.error(
-                            attr_span(c, "heading"),
-                            format!("heading {h}"),
-                            "a clock facing from 1 to 12",
-                        );
-                    }
-                }
-            }
-            "Speed" => {
-                leaf(cx, &["speed"]);
-                if let Some(v) = cx.float_attr(c, "speed", 0.0..=limits::DISTANCE) {
-                    if v.fract() != 0.0 {
-                        cx.warn(
-                            attr_span(c, "speed"),
-                            format!("speed {v} is not a whole number"),
-                            "a whole number of MU (GZF `Velocity:`; rounded)",
-                        );
-                    }
-                    if let Some(mu) = exact_whole(v.round()) {
-                        meta.push(Meta::new("Velocity", mu.to_string()));
-                    }
-                }
-            }
-            "VectorSpeed" => {
-                leaf(cx, &["speed"]);
-                cx.ignore("`VectorSpeed` (vector movement; GZF keeps one `Velocity:`, from `Speed`)");
-            }
-            "Course" => {
-                leaf(cx, &["course"]);
-                if let Some(degrees) = cx
-                    .float_attr(c, "course", limits::COURSE)
-                    .and_then(|v| exact_whole((v * 30.0).round()))
-                {
-                    meta.push(Meta::new("Course", degrees.rem_euclid(360).to_string()));
-                }
-            }
-            "Race" => {
-                leaf(cx, &[]);
-                let t = line(c);
-                if !t.is_empty() {
-                    ship.fleet = Some(t);
-                }
-            }
-            "ClassAbbrev" => {
-                leaf(cx, &[]);
-                class.1 = line(c);
-            }
-            "ClassName" => {
-                leaf(cx, &[]);
-                class.0 = line(c);
-            }
-            "ShipClass" => {
-                leaf(cx, &[]);
-                class.2 = line(c);
-            }
-            "CrewQuality" => {
-                leaf(cx, &[]);
-                let t = line(c);
-                if !t.is_empty() {
-                    meta.push(Meta::new("Crew", t));
-                }
-            }
-            "Designer" => {
-                leaf(cx, &[]);
-                let t = line(c);
-                if !t.is_empty() {
-                    meta.push(Meta::new("Designer", t));
-                }
-            }
-            "Mass" => {
-                leaf(cx, &[]);
-                ship.mass = cx.uint_text(c, 1..=limits::MASS);
-            }
-            "PointValue" => {
-                leaf(cx, &[]);
-                ship.cost = cx.uint_text(c, 0..=limits::POINT_VALUE);
-            }
-            "MainDrive" => {
-                leaf(cx, &["id", "type", "initialThrust", "currentThrust", "status"]);
-                drive = Some(c);
-            }
-            "FTLDrive" | "AdvancedFTLDrive" => {
-                if cx.counted(c, &mut systems_seen, limits::SYSTEMS, "systems in a ship") {
-                    elements_in_order.push(ftl_drive(cx, c, &mut inert));
-                }
-            }
-            "Armor" => {
-                leaf(cx, &["totalArmor", "remainingArmor"]);
-                armour = Some(c);
-            }
-            "Hull" => {
-                leaf(
-                    cx,
-                    &[
-                        "value",
-                        "type",
-                        "class",
-                        "stealth",
-                        "totalHullBoxes",
-                        "remainingHullBoxes",
-                        "rows",
-                    ],
-                );
-                hull = Some(c);
-            }
-            "Electronics" | "Defenses" | "Holds" | "Weapons" => {
-                cx.attributes(c, &[]);
-                cx.no_text(c);
-                let section = match name {
-                    "Electronics" => Section::Electronics,
-                    "Defenses" => Section::Defenses,
-                    "Holds" => Section::Holds,
-                    _ => Section::Weapons,
-                };
-                for e in elements(c) {
-                    if cx.counted(e, &mut systems_seen, limits::SYSTEMS, "systems in a ship") {
-                        let el = system_element(cx, e, section, &mut inert);
-                        elements_in_order.push(el);
-                    }
-                }
-            }
-            "Log" => {
-                cx.attributes(c, &[]);
-                cx.no_text(c);
-                let mut lines = Vec::new();
-                for r in elements(c) {
-                    if r.tag_name().name() != "Record" {
-                        cx.unmapped(
-                            tag_span(r),
-                            format!("element `{}` in a Log", r.tag_name().name()),
-                            "`Record` elements",
-                        );
-                        continue;
-                    }
-                    cx.attributes(r, &["turn", "event", "priority"]);
-                    match fam_record(cx, r) {
-                        Some(FamRecord::LeftOut(mut entries)) => restored.append(&mut entries),
-                        Some(FamRecord::Magazines(mut entries)) => magazine_ids.append(&mut entries),
-                        None => lines.push(log_line(r)),
-                    }
-                }
-                if !lines.is_empty() {
-                    meta.push(Meta {
-                        name: "Log".into(),
-                        lines,
-                    });
-                }
-            }
-            _ => unreachable!("SHIP_CHILDREN lists every name matched here"),
-        }
+        ship_child(cx, c, name, orders_handled, &mut ship, &mut p);
     }
+    let Parts {
+        mut meta,
+        class,
+        status_text,
+        hull,
+        armour,
+        drive,
+        mut elements_in_order,
+        inert,
+        mut restored,
+        magazine_ids,
+        ..
+    } = p;
     ship.class = class_field(&class.0, &class.1, &class.2);
     if ship.name.is_empty() {
         // A design file names no ship: call it after its class.
