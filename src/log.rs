@@ -619,6 +619,10 @@ fn event(e: &Event) -> Value {
                 v["doubling"] = json!(k_gun.iter().map(|h| h.0).collect::<Vec<_>>());
                 v["ap"] = json!(k_gun.iter().map(|h| h.1).collect::<Vec<_>>());
             }
+            // Rocket gunboats: each hit's damage die (read as 1d3).
+            if *action == "rocket attack" {
+                v["damage_faces"] = json!(k_gun.iter().map(|h| h.0).collect::<Vec<_>>());
+            }
             v
         }
         Event::GroupShot {

@@ -374,6 +374,10 @@ impl Report<'_> {
                     CraftKind::Gunboat(GunboatKind::Torpedo) => "Torpedo gunboats".to_string(),
                     CraftKind::Gunboat(GunboatKind::Gatling) => "Gatling gunboats".to_string(),
                     CraftKind::Gunboat(GunboatKind::KGun) => "K-gun gunboats".to_string(),
+                    CraftKind::Gunboat(GunboatKind::Rocket) if c.torpedoes_spent => {
+                        "Rocket gunboats (rockets spent)".to_string()
+                    }
+                    CraftKind::Gunboat(GunboatKind::Rocket) => "Rocket gunboats".to_string(),
                 };
                 let state = if u.destroyed {
                     "destroyed".to_string()
@@ -1456,6 +1460,19 @@ impl Report<'_> {
                         let _ = write!(
                             line,
                             " → armour-piercing hits {}",
+                            if hits.is_empty() {
+                                "none".into()
+                            } else {
+                                hits.join(", ")
+                            }
+                        );
+                    }
+                    "rocket attack" => {
+                        let hits: Vec<String> = k_gun.iter().map(|(d, p)| format!("{p} (d6 {d} as 1d3)")).collect();
+                        let _ = write!(
+                            line,
+                            " → rockets hit {}: semi-armour-piercing {}",
+                            k_gun.len(),
                             if hits.is_empty() {
                                 "none".into()
                             } else {

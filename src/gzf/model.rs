@@ -987,6 +987,8 @@ pub enum GunboatType {
     Gatling,
     /// A K-2 kinetic gun a boat (ft-rules §9.2, readings F42).
     KGun,
+    /// Four one-shot rockets a boat (ft-rules §9.2, readings F43).
+    Rocket,
 }
 
 impl GunboatType {
@@ -996,6 +998,7 @@ impl GunboatType {
             GunboatType::Torpedo => "Torpedo",
             GunboatType::Gatling => "Gatling",
             GunboatType::KGun => "K-Gun",
+            GunboatType::Rocket => "Rocket",
         }
     }
 }

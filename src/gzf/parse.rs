@@ -1301,6 +1301,7 @@ fn fighter_group(cx: &mut Cx<'_>, block: &RawBlock) -> FighterGroup {
                         ("Torpedo", GunboatType::Torpedo),
                         ("Gatling", GunboatType::Gatling),
                         ("K-Gun", GunboatType::KGun),
+                        ("Rocket", GunboatType::Rocket),
                     ],
                 );
                 gunboat_field = Some(f.value_span());

@@ -364,6 +364,7 @@ pub(super) fn group_unit(
         Some(GunboatType::Torpedo) => CraftKind::Gunboat(GunboatKind::Torpedo),
         Some(GunboatType::Gatling) => CraftKind::Gunboat(GunboatKind::Gatling),
         Some(GunboatType::KGun) => CraftKind::Gunboat(GunboatKind::KGun),
+        Some(GunboatType::Rocket) => CraftKind::Gunboat(GunboatKind::Rocket),
         None => CraftKind::Fighter(ft),
     };
     let docked = match status.and_then(|s| s.launch) {

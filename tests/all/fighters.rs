@@ -1608,6 +1608,118 @@ fn k_gun_gunboats_roll_to_hit_then_double() {
     assert_distribution("one K-gun boat at 3 MU", &seen, &exact);
 }
 
+/// Rocket gunboats (ft-rules §9.2, readings F43): four rockets a boat,
+/// 3+ to hit at 7-12 MU; each rocket that hits rolls a d6 read as 1d3
+/// (1-2 → 1, 3-4 → 2, 5-6 → 3), one semi-armour-piercing hit. The rockets
+/// are spent: the next Volley the squadron idles and pays no endurance,
+/// and its record's `Rounds:` box is crossed off.
+#[test]
+fn rocket_gunboats_fire_four_rockets_a_boat_once() {
+    let mut b = battle(
+        vec![
+            (0, vec![hulk("target", vec![])]),
+            (1, vec![gunboats("hail", GunboatKind::Rocket, 1)]),
+        ],
+        7,
+    );
+    let p = plot(vec![
+        every(VolleyPlot::default()),
+        every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+    ]);
+    // To hit at 3+: 3, 2, 6, 1 (two hits); damage dice 1 (1 point), 6 (3).
+    let rec = scripted_volley(&mut b, &p, &[3, 2, 6, 1, 1, 6]);
+    assert_eq!(craft_rolls(&rec), [(1, "rocket attack", vec![3, 2, 6, 1], vec![], 0)]);
+    let dice_and_points: Vec<Vec<(u8, u32)>> = rec
+        .events()
+        .filter_map(|e| match e {
+            Event::CraftRoll { k_gun, .. } => Some(k_gun.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(dice_and_points, [vec![(1, 1), (6, 3)]]);
+    let sap: Vec<Vec<u32>> = rec
+        .events()
+        .filter_map(|e| match e {
+            Event::CraftRoll { sap, .. } => Some(sap.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sap, [vec![1, 3]]);
+    assert_eq!(b.units[0].hull_lost, 4);
+    assert_eq!(cef_left(&b, 1), 5);
+
+    // Volley 2: nothing left to fire, no die, no endurance.
+    let mut rec = Recorder::default();
+    let mut dice = Dice::from_faces(&[]);
+    run_volley(&mut b, &p, 1, &mut dice, &mut rec, &mut Scratch::default());
+    assert_eq!(dice.count_draws(), 0);
+    assert_eq!(idles(&rec), [(1, "its rockets are spent")]);
+    assert!(craft_rolls(&rec).is_empty());
+    assert_eq!((b.units[0].hull_lost, cef_left(&b, 1)), (4, 5));
+
+    // The record keeps it: `Rounds: -` written back, read again.
+    let text = "Profile: FB1\n\nFighter-Group: hail\nCraft: O O O O O O\nGunboat: Rocket\nRounds: O\n\
+                Status: Launched\nPosition-X: 1.0\nPosition-Y: 2.0\n";
+    let parsed = gzf::parse(text, &ParseOptions::default());
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let mut file = parsed.file;
+    let gzf::Item::FighterGroup(g) = &mut file.items[0] else {
+        panic!("a group")
+    };
+    assert_eq!(g.gunboat, Some(gzf::GunboatType::Rocket));
+    b.units[1].write_back_group(g);
+    let written = gzf::write(&file);
+    assert!(written.contains("Gunboat:          Rocket\n"), "{written}");
+    assert!(written.contains("Rounds:           -\n"), "{written}");
+    assert_eq!(gzf::parse(&written, &ParseOptions::default()).file, file);
+}
+
+/// One rocket boat at 3 MU against an unarmoured, unscreened hull: k of
+/// its four rockets hit (2+, binomial), each doing 1d3; with an advanced
+/// screen (level 1) each rocket does one point less.
+#[test]
+fn rocket_gunboat_damage_matches_the_dice() {
+    let p = plot(vec![
+        every(VolleyPlot::default()),
+        every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+    ]);
+    let hit = (2..=6).count() as f64 / 6.0;
+    let choose = |n: usize, k: usize| (0..k).fold(1.0, |a, i| a * (n - i) as f64 / (i + 1) as f64);
+    for (screen, name) in [(false, "no screen"), (true, "an advanced screen")] {
+        // One rocket's damage, padded to the most four can do (12).
+        let d3: Vec<f64> = (0..=12)
+            .map(|v| {
+                let points = |face: u8| face.div_ceil(2).saturating_sub(u8::from(screen));
+                (1..=6u8).filter(|f| usize::from(points(*f)) == v).count() as f64 / 6.0
+            })
+            .collect();
+        let mut exact = vec![0.0; 13];
+        for k in 0..=4 {
+            let pk = choose(4, k) * hit.powi(k as i32) * (1.0 - hit).powi(4 - k as i32);
+            for (v, q) in dice_sum(&d3, k).iter().enumerate() {
+                exact[v] += pk * q;
+            }
+        }
+        let systems = if screen {
+            vec![sys(SystemKind::AdvancedScreen, 0)]
+        } else {
+            vec![]
+        };
+        let start = battle(
+            vec![
+                (0, vec![hulk("target", systems)]),
+                (1, vec![gunboats("hail", GunboatKind::Rocket, 1)]),
+            ],
+            3,
+        );
+        let mut seen = vec![0u64; 13];
+        sample(&start, &p, &[], 0xF1_0043_0001, 12_000, |b| {
+            seen[b.units[0].hull_lost as usize] += 1;
+        });
+        assert_distribution(&format!("one rocket boat at 3 MU, {name}"), &seen, &exact);
+    }
+}
+
 /// A scattergun at a gunboat squadron: one beam die, each scoring die
 /// kills one boat (§3.7 table): a 4 kills one.
 #[test]

@@ -54,8 +54,9 @@ fn screens(battle: &Battle, g: UnitId) -> bool {
 
 /// The plot of a Formation of small craft only (in the fight, or about to
 /// be launched): close on the strike target with a secondary close, every
-/// group attacking its largest ship; when every group is exhausted, close
-/// on the carriers' Formation to be recovered.
+/// group attacking its largest ship; when every group is exhausted (or a
+/// gunboat squadron whose one-shot weapon is spent), close on the
+/// carriers' Formation to be recovered.
 pub(super) fn craft_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine, out: &mut FormationPlot) -> bool {
     let prelaunch = !battle.formation_active(f);
     let member = |g: &UnitId| {
@@ -82,7 +83,7 @@ pub(super) fn craft_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine
         .units
         .iter()
         .filter(|g| member(g))
-        .all(|&g| battle.units[g].craft.is_some_and(|c| c.cef == 0));
+        .all(|&g| battle.units[g].craft.is_some_and(|c| c.cef == 0 || c.unarmed()));
     let home = battle.formations[f]
         .units
         .iter()
