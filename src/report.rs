@@ -378,6 +378,10 @@ impl Report<'_> {
                         "Rocket gunboats (rockets spent)".to_string()
                     }
                     CraftKind::Gunboat(GunboatKind::Rocket) => "Rocket gunboats".to_string(),
+                    CraftKind::Gunboat(GunboatKind::Submunition) if c.torpedoes_spent => {
+                        "Submunition gunboats (packs spent)".to_string()
+                    }
+                    CraftKind::Gunboat(GunboatKind::Submunition) => "Submunition gunboats".to_string(),
                 };
                 let state = if u.destroyed {
                     "destroyed".to_string()
@@ -1440,7 +1444,7 @@ impl Report<'_> {
                     let _ = write!(line, ", evasion rerolls {}", faces(evasion_faces));
                 }
                 match *action {
-                    "attack run" | "gunboat attack" => {
+                    "attack run" | "gunboat attack" | "submunition attack" => {
                         let _ = write!(line, " → {normal} damage, {penetrating} penetrating");
                     }
                     "torpedo run" | "torpedo attack" => {

@@ -44,6 +44,11 @@ pub const GUNBOAT_K_GUN_CLASS: u8 = 2;
 pub const GUNBOAT_ROCKETS: u32 = 4;
 /// A rocket gunboat's rockets hit on 2+ within this range, 3+ to 12 MU.
 pub const ROCKET_GUNBOAT_SHORT_MU: u32 = 6;
+/// Submunition packs a submunition gunboat fires, both in its one attack
+/// (ft-rules §9.2, readings F44).
+pub const GUNBOAT_PACKS: u32 = 2;
+/// A submunition pack rolls three dice within this range, two to 12 MU.
+pub const SUBMUNITION_GUNBOAT_SHORT_MU: u32 = 6;
 
 /// A ship beam die at gunboats, a fighter die at gunboats: every die that
 /// scores (4+ on the beam table) kills one boat; a natural 6 rolls again.
@@ -415,6 +420,7 @@ fn best_reach(battle: &Battle, g: UnitId) -> u32 {
     match craft(battle, g).kind {
         CraftKind::Gunboat(GunboatKind::Gatling) => GATLING_SHORT_MU,
         CraftKind::Gunboat(GunboatKind::Rocket) => ROCKET_GUNBOAT_SHORT_MU,
+        CraftKind::Gunboat(GunboatKind::Submunition) => SUBMUNITION_GUNBOAT_SHORT_MU,
         _ => reach(battle, g),
     }
 }
@@ -501,7 +507,7 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
                     } else if !battle.units[ship].active() {
                         idle(sink, g, "its target is out of the fight");
                     } else if craft(battle, g).unarmed() {
-                        idle(sink, g, "its rockets are spent");
+                        idle(sink, g, spent_reason(&craft(battle, g)));
                     } else if unit_range(battle, g, ship) > reach(battle, g) {
                         idle(
                             sink,
@@ -608,6 +614,7 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
                         CraftKind::Gunboat(GunboatKind::Torpedo) => "torpedo attack",
                         CraftKind::Gunboat(GunboatKind::KGun) => "k-gun attack",
                         CraftKind::Gunboat(GunboatKind::Rocket) => "rocket attack",
+                        CraftKind::Gunboat(GunboatKind::Submunition) => "submunition attack",
                         CraftKind::Fighter(t) if t.base == FighterBase::Torpedo && !c.torpedoes_spent => "torpedo run",
                         CraftKind::Fighter(_) => "attack run",
                     },
@@ -1130,6 +1137,12 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                         }
                         (ship, "rocket attack", n, drm)
                     }
+                    CraftKind::Gunboat(GunboatKind::Submunition) => {
+                        let (n, drm, r) = submunition_attack(battle, g, ship, range, ep, dice, &mut tap, scratch);
+                        normal = r.normal;
+                        penetrating = r.penetrating;
+                        (ship, "submunition attack", n, drm)
+                    }
                 }
             }
         };
@@ -1198,6 +1211,54 @@ fn rocket_attack<S: Sink>(
     }
     craft_mut(battle, g).torpedoes_spent = true;
     (n, drm)
+}
+
+/// A submunition gunboat squadron's one attack (ft-rules §9.2, §4.1;
+/// readings F44): both packs of every boat at once, each pack the ship
+/// pack's dice (3 within 6 MU, 2 within 12), BD\* with rerolls, with the
+/// beam gunboat's Evasion DRM (two points ignored); standard screens do
+/// not stop them, an advanced screen does as a beam screen (W42). The
+/// packs are spent. Returns the dice, the DRM and the damage.
+#[allow(clippy::too_many_arguments)]
+fn submunition_attack<S: Sink>(
+    battle: &mut Battle,
+    g: UnitId,
+    ship: UnitId,
+    range: u32,
+    ep: u32,
+    dice: &mut Dice,
+    tap: &mut Tap<'_, S>,
+    scratch: &mut Scratch,
+) -> (u32, i32, super::dice::BeamResult) {
+    let drm = -(ep.saturating_sub(2) as i32);
+    let n = GUNBOAT_PACKS * super::volley::submunition_dice(range) * craft(battle, g).craft;
+    let screen = if battle.units[ship].advanced_screen_level() > 0 {
+        battle.screen_met(g, ship)
+    } else {
+        0
+    };
+    let r = beam_attack(
+        dice,
+        tap,
+        BeamAttack {
+            dice: n,
+            drm,
+            screen,
+            penetrating: true,
+        },
+    );
+    scratch.add_beam(ship, &r);
+    scratch.deal(battle.units[g].side, DamageKind::Submunition, r.normal + r.penetrating);
+    craft_mut(battle, g).torpedoes_spent = true;
+    (n, drm, r)
+}
+
+/// Why a spent one-shot gunboat squadron idles.
+fn spent_reason(c: &Craft) -> &'static str {
+    match c.kind {
+        CraftKind::Gunboat(GunboatKind::Submunition) => "its submunition packs are spent",
+        _ => "its rockets are spent",
+    }
 }
 
 /// Damage step: craft lost in dogfights and to ship fire at fighters.
@@ -1278,6 +1339,10 @@ pub fn expected_per_craft(c: &Craft) -> f64 {
         // (2 points), at 2+ or 3+: the mean of the two bands, 4 × 3/4 × 2.
         CraftKind::Gunboat(GunboatKind::Rocket) if c.torpedoes_spent => 0.0,
         CraftKind::Gunboat(GunboatKind::Rocket) => 6.0,
+        // Nothing once its packs are spent; else 6 dice within 6 MU, 4
+        // within 12, 4/5 a die: the mean of the two.
+        CraftKind::Gunboat(GunboatKind::Submunition) if c.torpedoes_spent => 0.0,
+        CraftKind::Gunboat(GunboatKind::Submunition) => 4.0,
         CraftKind::Fighter(t) => match t.base {
             FighterBase::Torpedo => 2.5,
             FighterBase::Attack => 17.0 / 15.0,

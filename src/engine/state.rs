@@ -244,13 +244,15 @@ pub enum GunboatKind {
     KGun,
     /// Four rockets a boat, fired once (F43).
     Rocket,
+    /// Two submunition packs a boat, fired together once (F44).
+    Submunition,
 }
 
 impl GunboatKind {
     /// Whether the boats' weapon fires once a battle (F43): a spent
     /// squadron shows its `Rounds:` box crossed off.
     pub fn one_shot(self) -> bool {
-        matches!(self, GunboatKind::Rocket)
+        matches!(self, GunboatKind::Rocket | GunboatKind::Submunition)
     }
 }
 

@@ -989,6 +989,8 @@ pub enum GunboatType {
     KGun,
     /// Four one-shot rockets a boat (ft-rules §9.2, readings F43).
     Rocket,
+    /// Two one-shot submunition packs a boat (ft-rules §9.2, readings F44).
+    Submunition,
 }
 
 impl GunboatType {
@@ -999,6 +1001,7 @@ impl GunboatType {
             GunboatType::Gatling => "Gatling",
             GunboatType::KGun => "K-Gun",
             GunboatType::Rocket => "Rocket",
+            GunboatType::Submunition => "Submunition",
         }
     }
 }

@@ -1302,6 +1302,7 @@ fn fighter_group(cx: &mut Cx<'_>, block: &RawBlock) -> FighterGroup {
                         ("Gatling", GunboatType::Gatling),
                         ("K-Gun", GunboatType::KGun),
                         ("Rocket", GunboatType::Rocket),
+                        ("Submunition", GunboatType::Submunition),
                     ],
                 );
                 gunboat_field = Some(f.value_span());

@@ -365,6 +365,7 @@ pub(super) fn group_unit(
         Some(GunboatType::Gatling) => CraftKind::Gunboat(GunboatKind::Gatling),
         Some(GunboatType::KGun) => CraftKind::Gunboat(GunboatKind::KGun),
         Some(GunboatType::Rocket) => CraftKind::Gunboat(GunboatKind::Rocket),
+        Some(GunboatType::Submunition) => CraftKind::Gunboat(GunboatKind::Submunition),
         None => CraftKind::Fighter(ft),
     };
     let docked = match status.and_then(|s| s.launch) {

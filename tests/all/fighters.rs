@@ -1720,6 +1720,107 @@ fn rocket_gunboat_damage_matches_the_dice() {
     }
 }
 
+/// Submunition gunboats (ft-rules §9.2, §4.1, readings F44): both packs
+/// of a boat at once, each 3 beam dice within 6 MU and 2 within 12, BD*;
+/// a level-2 standard screen does not stop them. The packs are spent: the
+/// next Volley the squadron idles and pays no endurance.
+#[test]
+fn submunition_gunboats_fire_both_packs_once() {
+    let points = |faces: &[u8]| -> u32 { faces.iter().map(|f| beam_points(*f, 0) as u32).sum() };
+    for (range, dice) in [(6, 6usize), (10, 4)] {
+        let mut b = battle(
+            vec![
+                (0, vec![hulk("target", screens(2))]),
+                (1, vec![gunboats("sleet", GunboatKind::Submunition, 1)]),
+            ],
+            range,
+        );
+        let p = plot(vec![
+            every(VolleyPlot::default()),
+            every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+        ]);
+        // 4, 5, 6 (its extra die a 3), then ones: 1 + 1 + 2 + 0 points.
+        let mut script = vec![4, 5, 6];
+        script.extend(std::iter::repeat_n(1, dice - 3));
+        script.push(3);
+        let rec = scripted_volley(&mut b, &p, &script);
+        let rolls = craft_rolls(&rec);
+        assert_eq!(rolls.len(), 1);
+        assert_eq!(
+            (rolls[0].1, rolls[0].2.len(), rolls[0].3.clone()),
+            ("submunition attack", dice, vec![3]),
+            "at {range} MU"
+        );
+        let want = points(&script[..dice]) + points(&[3]);
+        assert_eq!(want, 4);
+        assert_eq!(b.units[0].hull_lost, want, "at {range} MU");
+
+        let mut rec = Recorder::default();
+        let mut none = Dice::from_faces(&[]);
+        run_volley(&mut b, &p, 1, &mut none, &mut rec, &mut Scratch::default());
+        assert_eq!(none.count_draws(), 0);
+        assert_eq!(idles(&rec), [(1, "its submunition packs are spent")]);
+        assert_eq!((b.units[0].hull_lost, cef_left(&b, 1)), (4, 5));
+    }
+}
+
+/// One submunition boat at 10 MU rolls four beam dice: against standard
+/// screens the beam table unscreened; behind an advanced screen (level 1)
+/// the first die of each chain reads as at screen 1, extra dice unscreened.
+#[test]
+fn submunition_gunboat_damage_matches_the_dice() {
+    let p = plot(vec![
+        every(VolleyPlot::default()),
+        every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+    ]);
+    const CAP: usize = 12;
+    for (systems, screen, name) in [
+        (screens(2), 0u8, "two standard screens"),
+        (vec![sys(SystemKind::AdvancedScreen, 0)], 1, "an advanced screen"),
+    ] {
+        let start = battle(
+            vec![
+                (0, vec![hulk("target", systems)]),
+                (1, vec![gunboats("sleet", GunboatKind::Submunition, 1)]),
+            ],
+            10,
+        );
+        let one = die_distribution(0, |f| beam_points(f, screen), |f| beam_points(f, 0), CAP);
+        let exact = dice_sum(&one, 4);
+        let mut seen = vec![0u64; CAP + 1];
+        sample(&start, &p, &[], 0xF1_0044_0001, 12_000, |b| {
+            seen[(b.units[0].hull_lost as usize).min(CAP)] += 1;
+        });
+        assert_distribution(&format!("one submunition boat at 10 MU, {name}"), &seen, &exact);
+    }
+}
+
+/// A secondary close takes rocket and submunition gunboats within 6 MU,
+/// where their rockets hit on 2+ and their packs roll three dice (F38,
+/// F43, F44); once spent they no longer count (doctrine flies them home).
+#[test]
+fn rocket_and_submunition_gunboats_close_to_six() {
+    for kind in [GunboatKind::Rocket, GunboatKind::Submunition] {
+        let mut b = battle(
+            vec![(0, vec![hulk("target", vec![])]), (1, vec![gunboats("boats", kind, 1)])],
+            10,
+        );
+        let close = Some(ManeuverOrder {
+            target: 0,
+            maneuver: Maneuver::Close,
+        });
+        let p = plot(vec![
+            every(craft_plot(0, vec![])),
+            first_only(VolleyPlot {
+                after: close,
+                ..VolleyPlot::default()
+            }),
+        ]);
+        scripted_exchange(&mut b, &p, &[]);
+        assert_eq!((b.ranges.get(0, 1), cef_left(&b, 1)), (1, 5), "{kind:?}");
+    }
+}
+
 /// A scattergun at a gunboat squadron: one beam die, each scoring die
 /// kills one boat (§3.7 table): a 4 kills one.
 #[test]
