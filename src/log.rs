@@ -172,7 +172,7 @@ fn event(e: &Event) -> Value {
             "max_range": max_range, "wasted": wasted,
         }),
         Event::OnTarget { unit, weapon, face } => {
-            json!({"type": "on_target", "unit": unit, "weapon": weapon, "face": face})
+            json!({"type": "on_target", "unit": unit, "weapon": launcher_json(*weapon), "face": face})
         }
         Event::PdAssigned {
             unit,
@@ -205,7 +205,7 @@ fn event(e: &Event) -> Value {
             faces,
             hits,
         } => json!({
-            "type": "missile_hits", "unit": unit, "weapon": weapon, "target": target,
+            "type": "missile_hits", "unit": unit, "weapon": launcher_json(*weapon), "target": target,
             "on_target": on_target, "killed": killed, "faces": faces, "hits": hits,
         }),
         Event::TorpedoAttack {
@@ -653,10 +653,22 @@ fn maneuver_key(m: Maneuver) -> &'static str {
     }
 }
 
+/// A salvo's launcher: its system index, or `"gunboat salvo"` for a
+/// missile gunboat's (readings F45).
+fn launcher_json(w: usize) -> Value {
+    if w == crate::engine::volley::GUNBOAT_SALVO {
+        json!("gunboat salvo")
+    } else {
+        json!(w)
+    }
+}
+
 /// A PD threat: a missile launcher's Unit and weapon, or a group (no weapon).
 fn threat_json(t: &(usize, usize)) -> Value {
     if t.1 == crate::engine::volley::CRAFT_THREAT {
         json!({"unit": t.0, "weapon": null})
+    } else if t.1 == crate::engine::volley::GUNBOAT_SALVO {
+        json!({"unit": t.0, "weapon": "gunboat salvo"})
     } else {
         json!({"unit": t.0, "weapon": t.1})
     }

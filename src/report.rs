@@ -239,6 +239,7 @@ impl Report<'_> {
         match s {
             None => "main drive".to_string(),
             Some(crate::engine::volley::CRAFT_THREAT) => "attack run".to_string(),
+            Some(crate::engine::volley::GUNBOAT_SALVO) => "boat's salvo".to_string(),
             Some(s) => {
                 let unit = &self.battle.units[u];
                 format!("{} #{}", unit.systems[s].kind.name(unit.profile), s + 1)
@@ -382,6 +383,10 @@ impl Report<'_> {
                         "Submunition gunboats (packs spent)".to_string()
                     }
                     CraftKind::Gunboat(GunboatKind::Submunition) => "Submunition gunboats".to_string(),
+                    CraftKind::Gunboat(GunboatKind::Missile) if c.torpedoes_spent => {
+                        "Missile gunboats (salvos spent)".to_string()
+                    }
+                    CraftKind::Gunboat(GunboatKind::Missile) => "Missile gunboats".to_string(),
                 };
                 let state = if u.destroyed {
                     "destroyed".to_string()
@@ -572,9 +577,18 @@ impl Report<'_> {
             Event::OnTarget { unit, weapon, face } => {
                 self.section("Point defence");
                 self.item(&format!(
-                    "{}'s salvo from {}: d6 {face} missiles on target",
+                    "{}'s salvo from {}: d6 {face} missiles on target{}",
                     self.unit(*unit),
-                    self.system(*unit, Some(*weapon))
+                    if *weapon == crate::engine::volley::GUNBOAT_SALVO {
+                        "a boat".to_string()
+                    } else {
+                        self.system(*unit, Some(*weapon))
+                    },
+                    if *weapon == crate::engine::volley::GUNBOAT_SALVO && *face > 4 {
+                        " (at most 4)"
+                    } else {
+                        ""
+                    }
                 ));
             }
             Event::PdAssigned {

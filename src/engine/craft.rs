@@ -49,6 +49,9 @@ pub const ROCKET_GUNBOAT_SHORT_MU: u32 = 6;
 pub const GUNBOAT_PACKS: u32 = 2;
 /// A submunition pack rolls three dice within this range, two to 12 MU.
 pub const SUBMUNITION_GUNBOAT_SHORT_MU: u32 = 6;
+/// At most this many missiles of a missile gunboat's salvo come on target
+/// (ft-rules §9.2: a 4-missile salvo; §14 A27: the d6 capped).
+pub const GUNBOAT_SALVO_MISSILES: u32 = 4;
 
 /// A ship beam die at gunboats, a fighter die at gunboats: every die that
 /// scores (4+ on the beam table) kills one boat; a natural 6 rolls again.
@@ -615,6 +618,7 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
                         CraftKind::Gunboat(GunboatKind::KGun) => "k-gun attack",
                         CraftKind::Gunboat(GunboatKind::Rocket) => "rocket attack",
                         CraftKind::Gunboat(GunboatKind::Submunition) => "submunition attack",
+                        CraftKind::Gunboat(GunboatKind::Missile) => "missile attack",
                         CraftKind::Fighter(t) if t.base == FighterBase::Torpedo && !c.torpedoes_spent => "torpedo run",
                         CraftKind::Fighter(_) => "attack run",
                     },
@@ -950,6 +954,10 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
         if c.craft == 0 {
             continue;
         }
+        // Missile gunboats' salvos went into point defence (F45).
+        if c.kind == CraftKind::Gunboat(GunboatKind::Missile) && matches!(shot, Shot::Run(_)) {
+            continue;
+        }
         let side = battle.units[g].side;
         let mut tap = Tap::new(sink);
         let mut kills = 0;
@@ -1137,6 +1145,7 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                         }
                         (ship, "rocket attack", n, drm)
                     }
+                    CraftKind::Gunboat(GunboatKind::Missile) => unreachable!("a salvo, resolved in point defence"),
                     CraftKind::Gunboat(GunboatKind::Submunition) => {
                         let (n, drm, r) = submunition_attack(battle, g, ship, range, ep, dice, &mut tap, scratch);
                         normal = r.normal;
@@ -1257,6 +1266,7 @@ fn submunition_attack<S: Sink>(
 fn spent_reason(c: &Craft) -> &'static str {
     match c.kind {
         CraftKind::Gunboat(GunboatKind::Submunition) => "its submunition packs are spent",
+        CraftKind::Gunboat(GunboatKind::Missile) => "its missiles are spent",
         _ => "its rockets are spent",
     }
 }
@@ -1343,6 +1353,9 @@ pub fn expected_per_craft(c: &Craft) -> f64 {
         // within 12, 4/5 a die: the mean of the two.
         CraftKind::Gunboat(GunboatKind::Submunition) if c.torpedoes_spent => 0.0,
         CraftKind::Gunboat(GunboatKind::Submunition) => 4.0,
+        // A salvo: min(d6, 4) missiles on target (mean 3), 3.5 each.
+        CraftKind::Gunboat(GunboatKind::Missile) if c.torpedoes_spent => 0.0,
+        CraftKind::Gunboat(GunboatKind::Missile) => 10.5,
         CraftKind::Fighter(t) => match t.base {
             FighterBase::Torpedo => 2.5,
             FighterBase::Attack => 17.0 / 15.0,

@@ -246,13 +246,18 @@ pub enum GunboatKind {
     Rocket,
     /// Two submunition packs a boat, fired together once (F44).
     Submunition,
+    /// One salvo of at most 4 missiles a boat, fired once (F45).
+    Missile,
 }
 
 impl GunboatKind {
     /// Whether the boats' weapon fires once a battle (F43): a spent
     /// squadron shows its `Rounds:` box crossed off.
     pub fn one_shot(self) -> bool {
-        matches!(self, GunboatKind::Rocket | GunboatKind::Submunition)
+        matches!(
+            self,
+            GunboatKind::Rocket | GunboatKind::Submunition | GunboatKind::Missile
+        )
     }
 }
 

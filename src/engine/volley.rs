@@ -848,6 +848,9 @@ pub(super) enum Payload {
 
 /// The `weapon` of a PD threat that is a group making an attack run.
 pub const CRAFT_THREAT: SystemId = SystemId::MAX;
+/// The `weapon` of a missile gunboat's salvo (readings F45): a missile
+/// threat from a group, which has no systems.
+pub const GUNBOAT_SALVO: SystemId = SystemId::MAX - 1;
 
 impl MissileShot {
     pub(super) fn is_missile(&self) -> bool {
@@ -2502,6 +2505,10 @@ fn point_defence_and_missiles<S: Sink>(
                 && battle.units[g].active()
             {
                 let c = battle.units[g].craft.expect("a group");
+                if c.kind == super::state::CraftKind::Gunboat(super::state::GunboatKind::Missile) {
+                    gunboat_salvos(battle, g, ship, scratch);
+                    continue;
+                }
                 scratch.shots.push(MissileShot {
                     unit: g,
                     weapon: CRAFT_THREAT,
@@ -2522,6 +2529,9 @@ fn point_defence_and_missiles<S: Sink>(
             let shot = scratch.shots[i];
             let face = dice.roll_d6(sink, Purpose::MissilesOnTarget, Pile::Initial);
             scratch.shots[i].on_target = u32::from(face);
+            if shot.weapon == GUNBOAT_SALVO {
+                scratch.shots[i].on_target = u32::from(face).min(super::craft::GUNBOAT_SALVO_MISSILES);
+            }
             if S::RECORDS {
                 sink.event(Event::OnTarget {
                     unit: shot.unit,
@@ -2695,6 +2705,25 @@ fn point_defence_and_missiles<S: Sink>(
                 hits,
             });
         }
+    }
+}
+
+/// A missile gunboat squadron attacking `ship` (readings F45): one salvo
+/// a boat joins the Volley's missiles, its missiles on target rolled with
+/// theirs (a d6, at most 4); the boats' salvos are spent.
+fn gunboat_salvos(battle: &mut Battle, g: UnitId, ship: UnitId, scratch: &mut Scratch) {
+    let c = battle.units[g].craft.as_mut().expect("a group");
+    c.torpedoes_spent = true;
+    for _ in 0..c.craft {
+        scratch.shots.push(MissileShot {
+            unit: g,
+            weapon: GUNBOAT_SALVO,
+            target: ship,
+            heavy: false,
+            on_target: 0,
+            killed: 0,
+            payload: Payload::Missiles,
+        });
     }
 }
 

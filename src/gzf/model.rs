@@ -991,6 +991,8 @@ pub enum GunboatType {
     Rocket,
     /// Two one-shot submunition packs a boat (ft-rules §9.2, readings F44).
     Submunition,
+    /// One 4-missile salvo a boat (ft-rules §9.2, §14 A27; readings F45).
+    Missile,
 }
 
 impl GunboatType {
@@ -1002,6 +1004,7 @@ impl GunboatType {
             GunboatType::KGun => "K-Gun",
             GunboatType::Rocket => "Rocket",
             GunboatType::Submunition => "Submunition",
+            GunboatType::Missile => "Missile",
         }
     }
 }

@@ -1303,6 +1303,7 @@ fn fighter_group(cx: &mut Cx<'_>, block: &RawBlock) -> FighterGroup {
                         ("K-Gun", GunboatType::KGun),
                         ("Rocket", GunboatType::Rocket),
                         ("Submunition", GunboatType::Submunition),
+                        ("Missile", GunboatType::Missile),
                     ],
                 );
                 gunboat_field = Some(f.value_span());

@@ -366,6 +366,7 @@ pub(super) fn group_unit(
         Some(GunboatType::KGun) => CraftKind::Gunboat(GunboatKind::KGun),
         Some(GunboatType::Rocket) => CraftKind::Gunboat(GunboatKind::Rocket),
         Some(GunboatType::Submunition) => CraftKind::Gunboat(GunboatKind::Submunition),
+        Some(GunboatType::Missile) => CraftKind::Gunboat(GunboatKind::Missile),
         None => CraftKind::Fighter(ft),
     };
     let docked = match status.and_then(|s| s.launch) {

@@ -1821,6 +1821,87 @@ fn rocket_and_submunition_gunboats_close_to_six() {
     }
 }
 
+/// Missile gunboats (ft-rules §9.2, §14 A27, readings F45): each boat's
+/// salvo comes on target with a d6 capped at 4, in the point-defence step
+/// as a ship's salvo; each missile left does 1d6 semi-armour-piercing. The
+/// salvos are spent: the next Volley the squadron idles.
+#[test]
+fn missile_gunboats_launch_one_salvo_a_boat_capped_at_four() {
+    let mut b = battle(
+        vec![
+            (0, vec![hulk("target", vec![])]),
+            (1, vec![gunboats("darts", GunboatKind::Missile, 2)]),
+        ],
+        10,
+    );
+    let p = plot(vec![
+        every(VolleyPlot::default()),
+        every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+    ]);
+    // On target: 6 (capped at 4) and 2; damage 1, 2, 3, 4 and 5, 6.
+    let rec = scripted_volley(&mut b, &p, &[6, 2, 1, 2, 3, 4, 5, 6]);
+    let hits: Vec<(u32, Vec<u32>)> = rec
+        .events()
+        .filter_map(|e| match e {
+            Event::MissileHits {
+                unit: 1,
+                on_target,
+                hits,
+                ..
+            } => Some((*on_target, hits.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(hits, [(4, vec![1, 2, 3, 4]), (2, vec![5, 6])]);
+    assert!(craft_rolls(&rec).is_empty());
+    assert_eq!(engaged(&rec), [(1, Some(0), "missile attack", 5)]);
+    assert_eq!(b.units[0].hull_lost, 21);
+
+    let mut rec = Recorder::default();
+    let mut none = Dice::from_faces(&[]);
+    run_volley(&mut b, &p, 1, &mut none, &mut rec, &mut Scratch::default());
+    assert_eq!(none.count_draws(), 0);
+    assert_eq!(idles(&rec), [(1, "its missiles are spent")]);
+    assert_eq!((b.units[0].hull_lost, cef_left(&b, 1)), (21, 5));
+}
+
+/// One missile boat at a ship with a PDS: N = min(d6, 4) missiles on
+/// target; the PDS (salvo column: 4-5 one, 6 two and again) kills up to
+/// N; each missile left does 1d6.
+#[test]
+fn a_missile_gunboat_salvo_meets_point_defence() {
+    let p = plot(vec![
+        every(VolleyPlot::default()),
+        every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+    ]);
+    const CAP: usize = 24;
+    let d6: Vec<f64> = (0..=CAP)
+        .map(|v| if (1..=6).contains(&v) { 1.0 / 6.0 } else { 0.0 })
+        .collect();
+    let mut exact = vec![0.0; CAP + 1];
+    for face in 1..=6usize {
+        let n = face.min(4);
+        let kills = die_distribution(0, pds_kills, pds_kills, n);
+        for (k, pk) in kills.iter().enumerate() {
+            for (v, q) in dice_sum(&d6, n - k).iter().enumerate() {
+                exact[v] += pk * q / 6.0;
+            }
+        }
+    }
+    let start = battle(
+        vec![
+            (0, vec![hulk("target", vec![sys(SystemKind::Pds, 6)])]),
+            (1, vec![gunboats("dart", GunboatKind::Missile, 1)]),
+        ],
+        10,
+    );
+    let mut seen = vec![0u64; CAP + 1];
+    sample(&start, &p, &[], 0xF1_0045_0001, 20_000, |b| {
+        seen[b.units[0].hull_lost as usize] += 1;
+    });
+    assert_distribution("one missile boat at a PDS", &seen, &exact);
+}
+
 /// A scattergun at a gunboat squadron: one beam die, each scoring die
 /// kills one boat (§3.7 table): a 4 kills one.
 #[test]
