@@ -193,7 +193,7 @@ fn event(e: &Event) -> Value {
             evasion_faces,
             kills,
         } => json!({
-            "type": "pd_roll", "unit": unit, "weapon": weapon, "threat": threat_json(threat),
+            "type": "pd_roll", "unit": unit, "weapon": launcher_json(*weapon), "threat": threat_json(threat),
             "faces": faces, "reroll_faces": reroll_faces, "evasion_faces": evasion_faces, "kills": kills,
         }),
         Event::MissileHits {
@@ -653,11 +653,14 @@ fn maneuver_key(m: Maneuver) -> &'static str {
     }
 }
 
-/// A salvo's launcher: its system index, or `"gunboat salvo"` for a
-/// missile gunboat's (readings F45).
+/// A salvo's launcher or a PD weapon: its system index, or `"gunboat
+/// salvo"` for a missile gunboat's salvo (readings F45), `"gunboat PDS"`
+/// for a PDS gunboat squadron's dice (F46).
 fn launcher_json(w: usize) -> Value {
     if w == crate::engine::volley::GUNBOAT_SALVO {
         json!("gunboat salvo")
+    } else if w == crate::engine::volley::GUNBOAT_PDS {
+        json!("gunboat PDS")
     } else {
         json!(w)
     }

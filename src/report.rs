@@ -240,6 +240,7 @@ impl Report<'_> {
             None => "main drive".to_string(),
             Some(crate::engine::volley::CRAFT_THREAT) => "attack run".to_string(),
             Some(crate::engine::volley::GUNBOAT_SALVO) => "boat's salvo".to_string(),
+            Some(crate::engine::volley::GUNBOAT_PDS) => "boats' PDS".to_string(),
             Some(s) => {
                 let unit = &self.battle.units[u];
                 format!("{} #{}", unit.systems[s].kind.name(unit.profile), s + 1)
@@ -387,6 +388,7 @@ impl Report<'_> {
                         "Missile gunboats (salvos spent)".to_string()
                     }
                     CraftKind::Gunboat(GunboatKind::Missile) => "Missile gunboats".to_string(),
+                    CraftKind::Gunboat(GunboatKind::Pds) => "PDS gunboats".to_string(),
                 };
                 let state = if u.destroyed {
                     "destroyed".to_string()

@@ -52,6 +52,8 @@ pub const SUBMUNITION_GUNBOAT_SHORT_MU: u32 = 6;
 /// At most this many missiles of a missile gunboat's salvo come on target
 /// (ft-rules §9.2: a 4-missile salvo; §14 A27: the d6 capped).
 pub const GUNBOAT_SALVO_MISSILES: u32 = 4;
+/// PDS dice a PDS gunboat rolls (ft-rules §9.2: 2 PDS a boat; F46).
+pub const GUNBOAT_PDS_DICE: u32 = 2;
 
 /// A ship beam die at gunboats, a fighter die at gunboats: every die that
 /// scores (4+ on the beam table) kills one boat; a natural 6 rolls again.
@@ -509,6 +511,8 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
                         idle(sink, g, "exhausted: no attack run");
                     } else if !battle.units[ship].active() {
                         idle(sink, g, "its target is out of the fight");
+                    } else if craft(battle, g).kind == CraftKind::Gunboat(GunboatKind::Pds) {
+                        idle(sink, g, "PDS gunboats defend their Formation; they attack nothing");
                     } else if craft(battle, g).unarmed() {
                         idle(sink, g, spent_reason(&craft(battle, g)));
                     } else if unit_range(battle, g, ship) > reach(battle, g) {
@@ -619,6 +623,7 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
                         CraftKind::Gunboat(GunboatKind::Rocket) => "rocket attack",
                         CraftKind::Gunboat(GunboatKind::Submunition) => "submunition attack",
                         CraftKind::Gunboat(GunboatKind::Missile) => "missile attack",
+                        CraftKind::Gunboat(GunboatKind::Pds) => unreachable!("PDS gunboats make no attack"),
                         CraftKind::Fighter(t) if t.base == FighterBase::Torpedo && !c.torpedoes_spent => "torpedo run",
                         CraftKind::Fighter(_) => "attack run",
                     },
@@ -1146,6 +1151,7 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                         (ship, "rocket attack", n, drm)
                     }
                     CraftKind::Gunboat(GunboatKind::Missile) => unreachable!("a salvo, resolved in point defence"),
+                    CraftKind::Gunboat(GunboatKind::Pds) => unreachable!("PDS gunboats make no attack"),
                     CraftKind::Gunboat(GunboatKind::Submunition) => {
                         let (n, drm, r) = submunition_attack(battle, g, ship, range, ep, dice, &mut tap, scratch);
                         normal = r.normal;
@@ -1356,6 +1362,7 @@ pub fn expected_per_craft(c: &Craft) -> f64 {
         // A salvo: min(d6, 4) missiles on target (mean 3), 3.5 each.
         CraftKind::Gunboat(GunboatKind::Missile) if c.torpedoes_spent => 0.0,
         CraftKind::Gunboat(GunboatKind::Missile) => 10.5,
+        CraftKind::Gunboat(GunboatKind::Pds) => 0.0,
         CraftKind::Fighter(t) => match t.base {
             FighterBase::Torpedo => 2.5,
             FighterBase::Attack => 17.0 / 15.0,

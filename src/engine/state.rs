@@ -248,6 +248,8 @@ pub enum GunboatKind {
     Submunition,
     /// One salvo of at most 4 missiles a boat, fired once (F45).
     Missile,
+    /// Two PDS dice a boat defending its Formation's ships (F46).
+    Pds,
 }
 
 impl GunboatKind {

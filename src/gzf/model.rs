@@ -993,6 +993,8 @@ pub enum GunboatType {
     Submunition,
     /// One 4-missile salvo a boat (ft-rules §9.2, §14 A27; readings F45).
     Missile,
+    /// Two PDS and an ADFC a boat (ft-rules §9.2, readings F46).
+    Pds,
 }
 
 impl GunboatType {
@@ -1005,6 +1007,7 @@ impl GunboatType {
             GunboatType::Rocket => "Rocket",
             GunboatType::Submunition => "Submunition",
             GunboatType::Missile => "Missile",
+            GunboatType::Pds => "PDS",
         }
     }
 }

@@ -1304,6 +1304,7 @@ fn fighter_group(cx: &mut Cx<'_>, block: &RawBlock) -> FighterGroup {
                         ("Rocket", GunboatType::Rocket),
                         ("Submunition", GunboatType::Submunition),
                         ("Missile", GunboatType::Missile),
+                        ("PDS", GunboatType::Pds),
                     ],
                 );
                 gunboat_field = Some(f.value_span());

@@ -367,6 +367,7 @@ pub(super) fn group_unit(
         Some(GunboatType::Rocket) => CraftKind::Gunboat(GunboatKind::Rocket),
         Some(GunboatType::Submunition) => CraftKind::Gunboat(GunboatKind::Submunition),
         Some(GunboatType::Missile) => CraftKind::Gunboat(GunboatKind::Missile),
+        Some(GunboatType::Pds) => CraftKind::Gunboat(GunboatKind::Pds),
         None => CraftKind::Fighter(ft),
     };
     let docked = match status.and_then(|s| s.launch) {

@@ -1902,6 +1902,88 @@ fn a_missile_gunboat_salvo_meets_point_defence() {
     assert_distribution("one missile boat at a PDS", &seen, &exact);
 }
 
+/// PDS gunboats (ft-rules §9.2, readings F46) riding with a ship roll two
+/// PDS dice a boat at the threats to the ships of their Formation, on the
+/// ship PDS's salvo column: a 6 kills two and rolls again, 4-5 kill one.
+/// They pay one endurance for it, and refuse an order to attack.
+#[test]
+fn pds_gunboats_shoot_down_a_salvo_at_their_formation() {
+    let mut b = battle(
+        vec![
+            (0, vec![hulk("target", vec![]), gunboats("guard", GunboatKind::Pds, 1)]),
+            (
+                1,
+                vec![gunboats("darts", GunboatKind::Missile, 1), hulk("raider", vec![])],
+            ),
+        ],
+        10,
+    );
+    let p = plot(vec![
+        every(craft_plot(0, vec![order(1, CraftAction::Attack(3))])),
+        every(craft_plot(0, vec![order(2, CraftAction::Attack(0))])),
+    ]);
+    // On target 4; the guard's first die 6 (two) and its extra die 4
+    // (one), its second die 5 (the last): nothing gets through.
+    let rec = scripted_volley(&mut b, &p, &[4, 6, 4, 5]);
+    let pd: Vec<(UnitId, Vec<u8>, Vec<u8>, u32)> = rec
+        .events()
+        .filter_map(|e| match e {
+            Event::PdRoll {
+                unit,
+                faces,
+                reroll_faces,
+                kills,
+                ..
+            } => Some((*unit, faces.clone(), reroll_faces.clone(), *kills)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(pd, [(1, vec![6], vec![4], 3), (1, vec![5], vec![], 1)]);
+    assert_eq!(b.units[0].hull_lost, 0);
+    assert_eq!(cef_left(&b, 1), 5);
+    assert_eq!(
+        idles(&rec),
+        [(1, "PDS gunboats defend their Formation; they attack nothing")]
+    );
+}
+
+/// One missile boat's salvo (min(d6, 4) on target) at a ship guarded by
+/// one PDS boat: two PDS dice kill min(K1 + K2, N); each missile left 1d6.
+#[test]
+fn a_pds_gunboat_thins_a_salvo_as_the_dice_say() {
+    let p = plot(vec![
+        every(VolleyPlot::default()),
+        every(craft_plot(0, vec![order(2, CraftAction::Attack(0))])),
+    ]);
+    const CAP: usize = 24;
+    let d6: Vec<f64> = (0..=CAP)
+        .map(|v| if (1..=6).contains(&v) { 1.0 / 6.0 } else { 0.0 })
+        .collect();
+    let mut exact = vec![0.0; CAP + 1];
+    for face in 1..=6usize {
+        let n = face.min(4);
+        let one = die_distribution(0, pds_kills, pds_kills, n);
+        let kills = convolve(&one, &one);
+        for (k, pk) in kills.iter().enumerate() {
+            for (v, q) in dice_sum(&d6, n - k).iter().enumerate() {
+                exact[v] += pk * q / 6.0;
+            }
+        }
+    }
+    let start = battle(
+        vec![
+            (0, vec![hulk("target", vec![]), gunboats("guard", GunboatKind::Pds, 1)]),
+            (1, vec![gunboats("dart", GunboatKind::Missile, 1)]),
+        ],
+        10,
+    );
+    let mut seen = vec![0u64; CAP + 1];
+    sample(&start, &p, &[], 0xF1_0046_0001, 20_000, |b| {
+        seen[b.units[0].hull_lost as usize] += 1;
+    });
+    assert_distribution("one missile boat at a ship and a PDS boat", &seen, &exact);
+}
+
 /// A scattergun at a gunboat squadron: one beam die, each scoring die
 /// kills one boat (§3.7 table): a 4 kills one.
 #[test]
