@@ -405,7 +405,7 @@ fn missile_event_json(e: &Event) -> Value {
             "max_range": max_range, "wasted": wasted,
         }),
         Event::OnTarget { unit, weapon, face } => {
-            json!({"type": "on_target", "unit": unit, "weapon": weapon, "face": face})
+            json!({"type": "on_target", "unit": unit, "weapon": launcher_json(*weapon), "face": face})
         }
         Event::PdAssigned {
             unit,
@@ -426,7 +426,7 @@ fn missile_event_json(e: &Event) -> Value {
             evasion_faces,
             kills,
         } => json!({
-            "type": "pd_roll", "unit": unit, "weapon": weapon, "threat": threat_json(threat),
+            "type": "pd_roll", "unit": unit, "weapon": launcher_json(*weapon), "threat": threat_json(threat),
             "faces": faces, "reroll_faces": reroll_faces, "evasion_faces": evasion_faces, "kills": kills,
         }),
         Event::MissileHits {
@@ -438,7 +438,7 @@ fn missile_event_json(e: &Event) -> Value {
             faces,
             hits,
         } => json!({
-            "type": "missile_hits", "unit": unit, "weapon": weapon, "target": target,
+            "type": "missile_hits", "unit": unit, "weapon": launcher_json(*weapon), "target": target,
             "on_target": on_target, "killed": killed, "faces": faces, "hits": hits,
         }),
         _ => unreachable!("`event` routes only these events here"),
@@ -768,6 +768,10 @@ fn craft_dice_event_json(e: &Event) -> Value {
                 v["doubling"] = json!(k_gun.iter().map(|h| h.0).collect::<Vec<_>>());
                 v["ap"] = json!(k_gun.iter().map(|h| h.1).collect::<Vec<_>>());
             }
+            // Rocket gunboats: each hit's damage die (read as 1d3).
+            if *action == "rocket attack" {
+                v["damage_faces"] = json!(k_gun.iter().map(|h| h.0).collect::<Vec<_>>());
+            }
             v
         }
         Event::GroupShot {
@@ -799,10 +803,25 @@ fn maneuver_key(m: Maneuver) -> &'static str {
     }
 }
 
+/// A salvo's launcher or a PD weapon: its system index, or `"gunboat
+/// salvo"` for a missile gunboat's salvo (readings F45), `"gunboat PDS"`
+/// for a PDS gunboat squadron's dice (F46).
+fn launcher_json(w: usize) -> Value {
+    if w == crate::engine::volley::GUNBOAT_SALVO {
+        json!("gunboat salvo")
+    } else if w == crate::engine::volley::GUNBOAT_PDS {
+        json!("gunboat PDS")
+    } else {
+        json!(w)
+    }
+}
+
 /// A PD threat: a missile launcher's Unit and weapon, or a group (no weapon).
 fn threat_json(t: &(usize, usize)) -> Value {
     if t.1 == crate::engine::volley::CRAFT_THREAT {
         json!({"unit": t.0, "weapon": null})
+    } else if t.1 == crate::engine::volley::GUNBOAT_SALVO {
+        json!({"unit": t.0, "weapon": "gunboat salvo"})
     } else {
         json!({"unit": t.0, "weapon": t.1})
     }

@@ -239,6 +239,8 @@ impl Report<'_> {
         match s {
             None => "main drive".to_string(),
             Some(crate::engine::volley::CRAFT_THREAT) => "attack run".to_string(),
+            Some(crate::engine::volley::GUNBOAT_SALVO) => "boat's salvo".to_string(),
+            Some(crate::engine::volley::GUNBOAT_PDS) => "boats' PDS".to_string(),
             Some(s) => {
                 let unit = &self.battle.units[u];
                 format!("{} #{}", unit.systems[s].kind.name(unit.profile), s + 1)
@@ -374,6 +376,19 @@ impl Report<'_> {
                     CraftKind::Gunboat(GunboatKind::Torpedo) => "Torpedo gunboats".to_string(),
                     CraftKind::Gunboat(GunboatKind::Gatling) => "Gatling gunboats".to_string(),
                     CraftKind::Gunboat(GunboatKind::KGun) => "K-gun gunboats".to_string(),
+                    CraftKind::Gunboat(GunboatKind::Rocket) if c.torpedoes_spent => {
+                        "Rocket gunboats (rockets spent)".to_string()
+                    }
+                    CraftKind::Gunboat(GunboatKind::Rocket) => "Rocket gunboats".to_string(),
+                    CraftKind::Gunboat(GunboatKind::Submunition) if c.torpedoes_spent => {
+                        "Submunition gunboats (packs spent)".to_string()
+                    }
+                    CraftKind::Gunboat(GunboatKind::Submunition) => "Submunition gunboats".to_string(),
+                    CraftKind::Gunboat(GunboatKind::Missile) if c.torpedoes_spent => {
+                        "Missile gunboats (salvos spent)".to_string()
+                    }
+                    CraftKind::Gunboat(GunboatKind::Missile) => "Missile gunboats".to_string(),
+                    CraftKind::Gunboat(GunboatKind::Pds) => "PDS gunboats".to_string(),
                 };
                 let state = if u.destroyed {
                     "destroyed".to_string()
@@ -925,9 +940,18 @@ impl Report<'_> {
             Event::OnTarget { unit, weapon, face } => {
                 self.section("Point defence");
                 self.item(&format!(
-                    "{}'s salvo from {}: d6 {face} missiles on target",
+                    "{}'s salvo from {}: d6 {face} missiles on target{}",
                     self.unit(*unit),
-                    self.system(*unit, Some(*weapon))
+                    if *weapon == crate::engine::volley::GUNBOAT_SALVO {
+                        "a boat".to_string()
+                    } else {
+                        self.system(*unit, Some(*weapon))
+                    },
+                    if *weapon == crate::engine::volley::GUNBOAT_SALVO && *face > 4 {
+                        " (at most 4)"
+                    } else {
+                        ""
+                    }
                 ));
             }
             Event::PdAssigned {
@@ -1584,7 +1608,7 @@ impl Report<'_> {
                     let _ = write!(line, ", evasion rerolls {}", faces(evasion_faces));
                 }
                 match *action {
-                    "attack run" | "gunboat attack" => {
+                    "attack run" | "gunboat attack" | "submunition attack" => {
                         let _ = write!(line, " → {normal} damage, {penetrating} penetrating");
                     }
                     "torpedo run" | "torpedo attack" => {
@@ -1604,6 +1628,19 @@ impl Report<'_> {
                         let _ = write!(
                             line,
                             " → armour-piercing hits {}",
+                            if hits.is_empty() {
+                                "none".into()
+                            } else {
+                                hits.join(", ")
+                            }
+                        );
+                    }
+                    "rocket attack" => {
+                        let hits: Vec<String> = k_gun.iter().map(|(d, p)| format!("{p} (d6 {d} as 1d3)")).collect();
+                        let _ = write!(
+                            line,
+                            " → rockets hit {}: semi-armour-piercing {}",
+                            k_gun.len(),
                             if hits.is_empty() {
                                 "none".into()
                             } else {

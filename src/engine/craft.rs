@@ -39,6 +39,21 @@ pub const GUNBOAT_REACH: u32 = 12;
 pub const GATLING_SHORT_MU: u32 = 6;
 /// The class of a K-gun gunboat's gun (ft-rules §9.2: a K-2).
 pub const GUNBOAT_K_GUN_CLASS: u8 = 2;
+/// Rockets a rocket gunboat fires, all in its one attack (ft-rules §9.2,
+/// readings F43).
+pub const GUNBOAT_ROCKETS: u32 = 4;
+/// A rocket gunboat's rockets hit on 2+ within this range, 3+ to 12 MU.
+pub const ROCKET_GUNBOAT_SHORT_MU: u32 = 6;
+/// Submunition packs a submunition gunboat fires, both in its one attack
+/// (ft-rules §9.2, readings F44).
+pub const GUNBOAT_PACKS: u32 = 2;
+/// A submunition pack rolls three dice within this range, two to 12 MU.
+pub const SUBMUNITION_GUNBOAT_SHORT_MU: u32 = 6;
+/// At most this many missiles of a missile gunboat's salvo come on target
+/// (ft-rules §9.2: a 4-missile salvo; §14 A27: the d6 capped).
+pub const GUNBOAT_SALVO_MISSILES: u32 = 4;
+/// PDS dice a PDS gunboat rolls (ft-rules §9.2: 2 PDS a boat; F46).
+pub const GUNBOAT_PDS_DICE: u32 = 2;
 
 /// A ship beam die at gunboats, a fighter die at gunboats: every die that
 /// scores (4+ on the beam table) kills one boat; a natural 6 rolls again.
@@ -409,6 +424,8 @@ fn unit_range(battle: &Battle, a: UnitId, b: UnitId) -> u32 {
 fn best_reach(battle: &Battle, g: UnitId) -> u32 {
     match craft(battle, g).kind {
         CraftKind::Gunboat(GunboatKind::Gatling) => GATLING_SHORT_MU,
+        CraftKind::Gunboat(GunboatKind::Rocket) => ROCKET_GUNBOAT_SHORT_MU,
+        CraftKind::Gunboat(GunboatKind::Submunition) => SUBMUNITION_GUNBOAT_SHORT_MU,
         _ => reach(battle, g),
     }
 }
@@ -494,6 +511,10 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
                         idle(sink, g, "exhausted: no attack run");
                     } else if !battle.units[ship].active() {
                         idle(sink, g, "its target is out of the fight");
+                    } else if craft(battle, g).kind == CraftKind::Gunboat(GunboatKind::Pds) {
+                        idle(sink, g, "PDS gunboats defend their Formation; they attack nothing");
+                    } else if craft(battle, g).unarmed() {
+                        idle(sink, g, spent_reason(&craft(battle, g)));
                     } else if unit_range(battle, g, ship) > reach(battle, g) {
                         idle(
                             sink,
@@ -599,6 +620,10 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
                         CraftKind::Gunboat(GunboatKind::Beam | GunboatKind::Gatling) => "gunboat attack",
                         CraftKind::Gunboat(GunboatKind::Torpedo) => "torpedo attack",
                         CraftKind::Gunboat(GunboatKind::KGun) => "k-gun attack",
+                        CraftKind::Gunboat(GunboatKind::Rocket) => "rocket attack",
+                        CraftKind::Gunboat(GunboatKind::Submunition) => "submunition attack",
+                        CraftKind::Gunboat(GunboatKind::Missile) => "missile attack",
+                        CraftKind::Gunboat(GunboatKind::Pds) => unreachable!("PDS gunboats make no attack"),
                         CraftKind::Fighter(t) if t.base == FighterBase::Torpedo && !c.torpedoes_spent => "torpedo run",
                         CraftKind::Fighter(_) => "attack run",
                     },
@@ -934,6 +959,10 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
         if c.craft == 0 {
             continue;
         }
+        // Missile gunboats' salvos went into point defence (F45).
+        if c.kind == CraftKind::Gunboat(GunboatKind::Missile) && matches!(shot, Shot::Run(_)) {
+            continue;
+        }
         let side = battle.units[g].side;
         let mut tap = Tap::new(sink);
         let mut kills = 0;
@@ -1114,6 +1143,21 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                         }
                         (ship, "k-gun attack", n, drm)
                     }
+                    CraftKind::Gunboat(GunboatKind::Rocket) => {
+                        let (n, drm) = rocket_attack(battle, g, ship, range, ep, dice, &mut tap, scratch, &mut k_gun);
+                        if S::RECORDS {
+                            sap.extend(k_gun.iter().map(|h| h.1));
+                        }
+                        (ship, "rocket attack", n, drm)
+                    }
+                    CraftKind::Gunboat(GunboatKind::Missile) => unreachable!("a salvo, resolved in point defence"),
+                    CraftKind::Gunboat(GunboatKind::Pds) => unreachable!("PDS gunboats make no attack"),
+                    CraftKind::Gunboat(GunboatKind::Submunition) => {
+                        let (n, drm, r) = submunition_attack(battle, g, ship, range, ep, dice, &mut tap, scratch);
+                        normal = r.normal;
+                        penetrating = r.penetrating;
+                        (ship, "submunition attack", n, drm)
+                    }
                 }
             }
         };
@@ -1136,6 +1180,100 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                 k_gun,
             });
         }
+    }
+}
+
+/// A rocket gunboat squadron's one attack (ft-rules §9.2, readings F43):
+/// four rockets a boat, each one die at 2+ to 6 MU, 3+ to 12, with the
+/// whole Evasion DRM as torpedo gunboats; then each rocket that hit rolls
+/// a d6 read as 1d3 (W52), less an advanced screen's level, one
+/// semi-armour-piercing hit. The squadron's rockets are spent. Returns the
+/// dice and the DRM; `hits` gets each hit's damage die and points.
+#[allow(clippy::too_many_arguments)]
+fn rocket_attack<S: Sink>(
+    battle: &mut Battle,
+    g: UnitId,
+    ship: UnitId,
+    range: u32,
+    ep: u32,
+    dice: &mut Dice,
+    tap: &mut Tap<'_, S>,
+    scratch: &mut Scratch,
+    hits: &mut Vec<(u8, u32)>,
+) -> (u32, i32) {
+    let drm = -(ep as i32);
+    let n = GUNBOAT_ROCKETS * craft(battle, g).craft;
+    let side = battle.units[g].side;
+    if let Some(needed) = super::tables::rocket_needed(range) {
+        let mut hit = 0;
+        for _ in 0..n {
+            let face = dice.roll_d6(tap, Purpose::ToHit, Pile::Initial);
+            hit += u32::from(super::tables::projectile_hits(face, needed, drm));
+        }
+        let to_hit = tap.take();
+        let advanced = battle.units[ship].advanced_screen_level();
+        for _ in 0..hit {
+            let face = dice.roll_d6(tap, Purpose::Damage, Pile::Initial);
+            let points = u32::from(super::tables::d3_from_d6(face).saturating_sub(advanced));
+            scratch.sap.push((ship, points));
+            scratch.deal(side, DamageKind::Rocket, points);
+            if S::RECORDS {
+                hits.push((face, points));
+            }
+        }
+        tap.take();
+        tap.put_back(to_hit);
+    }
+    craft_mut(battle, g).torpedoes_spent = true;
+    (n, drm)
+}
+
+/// A submunition gunboat squadron's one attack (ft-rules §9.2, §4.1;
+/// readings F44): both packs of every boat at once, each pack the ship
+/// pack's dice (3 within 6 MU, 2 within 12), BD\* with rerolls, with the
+/// beam gunboat's Evasion DRM (two points ignored); standard screens do
+/// not stop them, an advanced screen does as a beam screen (W42). The
+/// packs are spent. Returns the dice, the DRM and the damage.
+#[allow(clippy::too_many_arguments)]
+fn submunition_attack<S: Sink>(
+    battle: &mut Battle,
+    g: UnitId,
+    ship: UnitId,
+    range: u32,
+    ep: u32,
+    dice: &mut Dice,
+    tap: &mut Tap<'_, S>,
+    scratch: &mut Scratch,
+) -> (u32, i32, super::dice::BeamResult) {
+    let drm = -(ep.saturating_sub(2) as i32);
+    let n = GUNBOAT_PACKS * super::volley::submunition_dice(range) * craft(battle, g).craft;
+    let screen = if battle.units[ship].advanced_screen_level() > 0 {
+        battle.screen_met(g, ship)
+    } else {
+        0
+    };
+    let r = beam_attack(
+        dice,
+        tap,
+        BeamAttack {
+            dice: n,
+            drm,
+            screen,
+            penetrating: true,
+        },
+    );
+    scratch.add_beam(ship, &r);
+    scratch.deal(battle.units[g].side, DamageKind::Submunition, r.normal + r.penetrating);
+    craft_mut(battle, g).torpedoes_spent = true;
+    (n, drm, r)
+}
+
+/// Why a spent one-shot gunboat squadron idles.
+fn spent_reason(c: &Craft) -> &'static str {
+    match c.kind {
+        CraftKind::Gunboat(GunboatKind::Submunition) => "its submunition packs are spent",
+        CraftKind::Gunboat(GunboatKind::Missile) => "its missiles are spent",
+        _ => "its rockets are spent",
     }
 }
 
@@ -1213,6 +1351,18 @@ pub fn expected_per_craft(c: &Craft) -> f64 {
         CraftKind::Gunboat(GunboatKind::Gatling) => 3.2,
         // A K-2 at 3+ (the middle band): 2/3 × (2 + 2 × 1/3).
         CraftKind::Gunboat(GunboatKind::KGun) => 16.0 / 9.0,
+        // Nothing once its rockets are spent; else four rockets, 1d3 each
+        // (2 points), at 2+ or 3+: the mean of the two bands, 4 × 3/4 × 2.
+        CraftKind::Gunboat(GunboatKind::Rocket) if c.torpedoes_spent => 0.0,
+        CraftKind::Gunboat(GunboatKind::Rocket) => 6.0,
+        // Nothing once its packs are spent; else 6 dice within 6 MU, 4
+        // within 12, 4/5 a die: the mean of the two.
+        CraftKind::Gunboat(GunboatKind::Submunition) if c.torpedoes_spent => 0.0,
+        CraftKind::Gunboat(GunboatKind::Submunition) => 4.0,
+        // A salvo: min(d6, 4) missiles on target (mean 3), 3.5 each.
+        CraftKind::Gunboat(GunboatKind::Missile) if c.torpedoes_spent => 0.0,
+        CraftKind::Gunboat(GunboatKind::Missile) => 10.5,
+        CraftKind::Gunboat(GunboatKind::Pds) => 0.0,
         CraftKind::Fighter(t) => match t.base {
             FighterBase::Torpedo => 2.5,
             FighterBase::Attack => 17.0 / 15.0,

@@ -583,7 +583,8 @@ pub enum Event {
         penetrating: u32,
         sap: Vec<u32>,
         /// K-gun gunboats: each hit's doubling die and its armour-piercing
-        /// damage (empty for every other action).
+        /// damage; rocket gunboats: each rocket hit's damage d6 and its
+        /// 1d3 points (empty for every other action).
         k_gun: Vec<(u8, u32)>,
     },
     /// A ship weapon fired at a group or squadron named by its Fire Control.

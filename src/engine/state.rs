@@ -242,6 +242,33 @@ pub enum GunboatKind {
     Gatling,
     /// A K-2 a boat on the short-range projectile table (F42).
     KGun,
+    /// Four rockets a boat, fired once (F43).
+    Rocket,
+    /// Two submunition packs a boat, fired together once (F44).
+    Submunition,
+    /// One salvo of at most 4 missiles a boat, fired once (F45).
+    Missile,
+    /// Two PDS dice a boat defending its Formation's ships (F46).
+    Pds,
+}
+
+impl GunboatKind {
+    /// Whether the boats' weapon fires once a battle (F43): a spent
+    /// squadron shows its `Rounds:` box crossed off.
+    pub fn one_shot(self) -> bool {
+        matches!(
+            self,
+            GunboatKind::Rocket | GunboatKind::Submunition | GunboatKind::Missile
+        )
+    }
+}
+
+impl Craft {
+    /// A gunboat squadron whose one-shot weapon is spent: it has nothing
+    /// left to attack with.
+    pub fn unarmed(&self) -> bool {
+        self.torpedoes_spent && matches!(self.kind, CraftKind::Gunboat(k) if k.one_shot())
+    }
 }
 
 /// Whether a docked group may launch.
@@ -468,7 +495,8 @@ impl Unit {
                 };
             }
         }
-        let torpedo = matches!(c.kind, CraftKind::Fighter(t) if t.base == gzf::FighterBase::Torpedo);
+        let torpedo = matches!(c.kind, CraftKind::Fighter(t) if t.base == gzf::FighterBase::Torpedo)
+            || matches!(c.kind, CraftKind::Gunboat(k) if k.one_shot());
         if c.torpedoes_spent || (torpedo && g.rounds.is_some()) {
             g.rounds = Some(vec![if c.torpedoes_spent {
                 gzf::CheckBox::CROSSED

@@ -839,6 +839,11 @@ pub(super) enum Payload {
 
 /// The `weapon` of a PD threat that is a group making an attack run.
 pub const CRAFT_THREAT: SystemId = SystemId::MAX;
+/// The `weapon` of a missile gunboat's salvo (readings F45): a missile
+/// threat from a group, which has no systems.
+pub const GUNBOAT_SALVO: SystemId = SystemId::MAX - 1;
+/// The `weapon` of a PDS gunboat squadron's point defence (readings F46).
+pub const GUNBOAT_PDS: SystemId = SystemId::MAX - 2;
 
 impl MissileShot {
     pub(super) fn is_missile(&self) -> bool {
@@ -2468,6 +2473,10 @@ fn point_defence_and_missiles<S: Sink>(
                 && battle.units[g].active()
             {
                 let c = battle.units[g].craft.expect("a group");
+                if c.kind == super::state::CraftKind::Gunboat(super::state::GunboatKind::Missile) {
+                    gunboat_salvos(battle, g, ship, scratch);
+                    continue;
+                }
                 scratch.shots.push(MissileShot {
                     unit: g,
                     weapon: CRAFT_THREAT,
@@ -2488,6 +2497,9 @@ fn point_defence_and_missiles<S: Sink>(
             let shot = scratch.shots[i];
             let face = dice.roll_d6(sink, Purpose::MissilesOnTarget, Pile::Initial);
             scratch.shots[i].on_target = u32::from(face);
+            if shot.weapon == GUNBOAT_SALVO {
+                scratch.shots[i].on_target = u32::from(face).min(super::craft::GUNBOAT_SALVO_MISSILES);
+            }
             if S::RECORDS {
                 sink.event(Event::OnTarget {
                     unit: shot.unit,
@@ -2602,6 +2614,7 @@ fn point_defence_and_missiles<S: Sink>(
             }
         }
     }
+    gunboat_pds(battle, dice, sink, scratch, &mut evasion_left);
     scratch.pd_evasion = evasion_left;
     for t in 0..scratch.shots.len() {
         let shot = scratch.shots[t];
@@ -2661,6 +2674,110 @@ fn point_defence_and_missiles<S: Sink>(
                 hits,
             });
         }
+    }
+}
+
+/// A missile gunboat squadron attacking `ship` (readings F45): one salvo
+/// a boat joins the Volley's missiles, its missiles on target rolled with
+/// theirs (a d6, at most 4); the boats' salvos are spent.
+fn gunboat_salvos(battle: &mut Battle, g: UnitId, ship: UnitId, scratch: &mut Scratch) {
+    let c = battle.units[g].craft.as_mut().expect("a group");
+    c.torpedoes_spent = true;
+    for _ in 0..c.craft {
+        scratch.shots.push(MissileShot {
+            unit: g,
+            weapon: GUNBOAT_SALVO,
+            target: ship,
+            heavy: false,
+            on_target: 0,
+            killed: 0,
+            payload: Payload::Missiles,
+        });
+    }
+}
+
+/// PDS gunboats (readings F46): each squadron in the fight with endurance
+/// left and no dogfight of its own rolls two PDS dice a boat after the
+/// ships' point defence, one die at a time, each at the threat to a ship
+/// of its Formation with the most expected damage left (its ADFC covers
+/// the Formation); the table is a ship PDS's. 1 endurance when it rolls.
+fn gunboat_pds<S: Sink>(
+    battle: &mut Battle,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+    evasion_left: &mut [u32],
+) {
+    if !scratch.craft.any {
+        return;
+    }
+    for g in 0..battle.units.len() {
+        let Some(c) = battle.units[g].craft else { continue };
+        let pds = c.kind == super::state::CraftKind::Gunboat(super::state::GunboatKind::Pds);
+        if !pds || !battle.units[g].active() || c.cef == 0 || scratch.craft.fires_at[g].is_some() {
+            continue;
+        }
+        let f = battle.units[g].formation;
+        let mut rolled = false;
+        for _ in 0..super::craft::GUNBOAT_PDS_DICE * c.craft {
+            let value = |t: usize| f64::from(scratch.shots[t].left()) * threat_value(battle, &scratch.shots[t]);
+            let best = (0..scratch.shots.len())
+                .filter(|&t| {
+                    let s = &scratch.shots[t];
+                    s.left() > 0 && battle.units[s.target].active() && battle.units[s.target].formation == f
+                })
+                .max_by(|&i, &j| value(i).total_cmp(&value(j)).then(j.cmp(&i)));
+            let Some(t) = best else { break };
+            let shot = scratch.shots[t];
+            let (table, drm) = pds_table(battle, &shot);
+            let mut tap = Tap::new(sink);
+            let result = point_defence(
+                dice,
+                &mut tap,
+                PdFire {
+                    table,
+                    dice: 1,
+                    drm,
+                    evasion_points: evasion_left[f],
+                    evasion_reroll: battle.rules.pd_evasion_reroll,
+                    targets: shot.left(),
+                },
+            );
+            evasion_left[f] -= result.evasion_used;
+            scratch.shots[t].killed += result.kills;
+            rolled = true;
+            let faces = tap.take();
+            let reroll_faces = std::mem::take(&mut tap.rerolls);
+            let evasion_faces = std::mem::take(&mut tap.evasion);
+            if S::RECORDS {
+                sink.event(Event::PdRoll {
+                    unit: g,
+                    weapon: GUNBOAT_PDS,
+                    threat: (shot.unit, shot.weapon),
+                    faces,
+                    reroll_faces,
+                    evasion_faces,
+                    kills: result.kills,
+                });
+            }
+        }
+        if rolled && let Some(c) = battle.units[g].craft.as_mut() {
+            c.cef -= 1;
+        }
+    }
+}
+
+/// A ship PDS's table and DRM against a threat (ft-rules §5.1): the
+/// salvo or heavy-missile column; against craft, gunboats only on a 6,
+/// heavy fighters −1, light fighters +1 (F40).
+fn pds_table(battle: &Battle, shot: &MissileShot) -> (PdTable, i32) {
+    match battle.units[shot.unit].craft {
+        Some(c) if !shot.is_missile() => match c.kind {
+            super::state::CraftKind::Gunboat(_) => (super::craft::SIX_KILLS_ONE, 0),
+            super::state::CraftKind::Fighter(t) => (PdTable::PDS, t.light_drm() - i32::from(t.heavy())),
+        },
+        _ if shot.heavy_column(&battle.rules) => (PdTable::PDS_VS_HEAVY, 0),
+        _ => (PdTable::PDS, 0),
     }
 }
 

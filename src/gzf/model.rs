@@ -987,6 +987,14 @@ pub enum GunboatType {
     Gatling,
     /// A K-2 kinetic gun a boat (ft-rules §9.2, readings F42).
     KGun,
+    /// Four one-shot rockets a boat (ft-rules §9.2, readings F43).
+    Rocket,
+    /// Two one-shot submunition packs a boat (ft-rules §9.2, readings F44).
+    Submunition,
+    /// One 4-missile salvo a boat (ft-rules §9.2, §14 A27; readings F45).
+    Missile,
+    /// Two PDS and an ADFC a boat (ft-rules §9.2, readings F46).
+    Pds,
 }
 
 impl GunboatType {
@@ -996,6 +1004,10 @@ impl GunboatType {
             GunboatType::Torpedo => "Torpedo",
             GunboatType::Gatling => "Gatling",
             GunboatType::KGun => "K-Gun",
+            GunboatType::Rocket => "Rocket",
+            GunboatType::Submunition => "Submunition",
+            GunboatType::Missile => "Missile",
+            GunboatType::Pds => "PDS",
         }
     }
 }

@@ -1301,6 +1301,10 @@ fn fighter_group(cx: &mut Cx<'_>, block: &RawBlock) -> FighterGroup {
                         ("Torpedo", GunboatType::Torpedo),
                         ("Gatling", GunboatType::Gatling),
                         ("K-Gun", GunboatType::KGun),
+                        ("Rocket", GunboatType::Rocket),
+                        ("Submunition", GunboatType::Submunition),
+                        ("Missile", GunboatType::Missile),
+                        ("PDS", GunboatType::Pds),
                     ],
                 );
                 gunboat_field = Some(f.value_span());

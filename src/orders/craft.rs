@@ -463,6 +463,10 @@ pub(super) fn group_unit(
         Some(GunboatType::Torpedo) => CraftKind::Gunboat(GunboatKind::Torpedo),
         Some(GunboatType::Gatling) => CraftKind::Gunboat(GunboatKind::Gatling),
         Some(GunboatType::KGun) => CraftKind::Gunboat(GunboatKind::KGun),
+        Some(GunboatType::Rocket) => CraftKind::Gunboat(GunboatKind::Rocket),
+        Some(GunboatType::Submunition) => CraftKind::Gunboat(GunboatKind::Submunition),
+        Some(GunboatType::Missile) => CraftKind::Gunboat(GunboatKind::Missile),
+        Some(GunboatType::Pds) => CraftKind::Gunboat(GunboatKind::Pds),
         None => CraftKind::Fighter(ft),
     };
     let docked = match status.and_then(|s| s.launch) {

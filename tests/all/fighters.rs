@@ -1608,6 +1608,382 @@ fn k_gun_gunboats_roll_to_hit_then_double() {
     assert_distribution("one K-gun boat at 3 MU", &seen, &exact);
 }
 
+/// Rocket gunboats (ft-rules §9.2, readings F43): four rockets a boat,
+/// 3+ to hit at 7-12 MU; each rocket that hits rolls a d6 read as 1d3
+/// (1-2 → 1, 3-4 → 2, 5-6 → 3), one semi-armour-piercing hit. The rockets
+/// are spent: the next Volley the squadron idles and pays no endurance,
+/// and its record's `Rounds:` box is crossed off.
+#[test]
+fn rocket_gunboats_fire_four_rockets_a_boat_once() {
+    let mut b = battle(
+        vec![
+            (0, vec![hulk("target", vec![])]),
+            (1, vec![gunboats("hail", GunboatKind::Rocket, 1)]),
+        ],
+        7,
+    );
+    let p = plot(vec![
+        every(VolleyPlot::default()),
+        every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+    ]);
+    // To hit at 3+: 3, 2, 6, 1 (two hits); damage dice 1 (1 point), 6 (3).
+    let rec = scripted_volley(&mut b, &p, &[3, 2, 6, 1, 1, 6]);
+    assert_eq!(craft_rolls(&rec), [(1, "rocket attack", vec![3, 2, 6, 1], vec![], 0)]);
+    let dice_and_points: Vec<Vec<(u8, u32)>> = rec
+        .events()
+        .filter_map(|e| match e {
+            Event::CraftRoll { k_gun, .. } => Some(k_gun.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(dice_and_points, [vec![(1, 1), (6, 3)]]);
+    let sap: Vec<Vec<u32>> = rec
+        .events()
+        .filter_map(|e| match e {
+            Event::CraftRoll { sap, .. } => Some(sap.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sap, [vec![1, 3]]);
+    assert_eq!(b.units[0].hull_lost, 4);
+    assert_eq!(cef_left(&b, 1), 5);
+
+    // Volley 2: nothing left to fire, no die, no endurance.
+    let mut rec = Recorder::default();
+    let mut dice = Dice::from_faces(&[]);
+    run_volley(&mut b, &p, 1, &mut dice, &mut rec, &mut Scratch::default());
+    assert_eq!(dice.count_draws(), 0);
+    assert_eq!(idles(&rec), [(1, "its rockets are spent")]);
+    assert!(craft_rolls(&rec).is_empty());
+    assert_eq!((b.units[0].hull_lost, cef_left(&b, 1)), (4, 5));
+
+    // The record keeps it: `Rounds: -` written back, read again.
+    let text = "Profile: FB1\n\nFighter-Group: hail\nCraft: O O O O O O\nGunboat: Rocket\nRounds: O\n\
+                Status: Launched\nPosition-X: 1.0\nPosition-Y: 2.0\n";
+    let parsed = gzf::parse(text, &ParseOptions::default());
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let mut file = parsed.file;
+    let gzf::Item::FighterGroup(g) = &mut file.items[0] else {
+        panic!("a group")
+    };
+    assert_eq!(g.gunboat, Some(gzf::GunboatType::Rocket));
+    b.units[1].write_back_group(g);
+    let written = gzf::write(&file);
+    assert!(written.contains("Gunboat:          Rocket\n"), "{written}");
+    assert!(written.contains("Rounds:           -\n"), "{written}");
+    assert_eq!(gzf::parse(&written, &ParseOptions::default()).file, file);
+}
+
+/// One rocket boat at 3 MU against an unarmoured, unscreened hull: k of
+/// its four rockets hit (2+, binomial), each doing 1d3; with an advanced
+/// screen (level 1) each rocket does one point less.
+#[test]
+fn rocket_gunboat_damage_matches_the_dice() {
+    let p = plot(vec![
+        every(VolleyPlot::default()),
+        every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+    ]);
+    let hit = (2..=6).count() as f64 / 6.0;
+    let choose = |n: usize, k: usize| (0..k).fold(1.0, |a, i| a * (n - i) as f64 / (i + 1) as f64);
+    for (screen, name) in [(false, "no screen"), (true, "an advanced screen")] {
+        // One rocket's damage, padded to the most four can do (12).
+        let d3: Vec<f64> = (0..=12)
+            .map(|v| {
+                let points = |face: u8| face.div_ceil(2).saturating_sub(u8::from(screen));
+                (1..=6u8).filter(|f| usize::from(points(*f)) == v).count() as f64 / 6.0
+            })
+            .collect();
+        let mut exact = vec![0.0; 13];
+        for k in 0..=4 {
+            let pk = choose(4, k) * hit.powi(k as i32) * (1.0 - hit).powi(4 - k as i32);
+            for (v, q) in dice_sum(&d3, k).iter().enumerate() {
+                exact[v] += pk * q;
+            }
+        }
+        let systems = if screen {
+            vec![sys(SystemKind::AdvancedScreen, 0)]
+        } else {
+            vec![]
+        };
+        let start = battle(
+            vec![
+                (0, vec![hulk("target", systems)]),
+                (1, vec![gunboats("hail", GunboatKind::Rocket, 1)]),
+            ],
+            3,
+        );
+        let mut seen = vec![0u64; 13];
+        sample(&start, &p, &[], 0xF1_0043_0001, 12_000, |b| {
+            seen[b.units[0].hull_lost as usize] += 1;
+        });
+        assert_distribution(&format!("one rocket boat at 3 MU, {name}"), &seen, &exact);
+    }
+}
+
+/// Submunition gunboats (ft-rules §9.2, §4.1, readings F44): both packs
+/// of a boat at once, each 3 beam dice within 6 MU and 2 within 12, BD*;
+/// a level-2 standard screen does not stop them. The packs are spent: the
+/// next Volley the squadron idles and pays no endurance.
+#[test]
+fn submunition_gunboats_fire_both_packs_once() {
+    let points = |faces: &[u8]| -> u32 { faces.iter().map(|f| beam_points(*f, 0) as u32).sum() };
+    for (range, dice) in [(6, 6usize), (10, 4)] {
+        let mut b = battle(
+            vec![
+                (0, vec![hulk("target", screens(2))]),
+                (1, vec![gunboats("sleet", GunboatKind::Submunition, 1)]),
+            ],
+            range,
+        );
+        let p = plot(vec![
+            every(VolleyPlot::default()),
+            every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+        ]);
+        // 4, 5, 6 (its extra die a 3), then ones: 1 + 1 + 2 + 0 points.
+        let mut script = vec![4, 5, 6];
+        script.extend(std::iter::repeat_n(1, dice - 3));
+        script.push(3);
+        let rec = scripted_volley(&mut b, &p, &script);
+        let rolls = craft_rolls(&rec);
+        assert_eq!(rolls.len(), 1);
+        assert_eq!(
+            (rolls[0].1, rolls[0].2.len(), rolls[0].3.clone()),
+            ("submunition attack", dice, vec![3]),
+            "at {range} MU"
+        );
+        let want = points(&script[..dice]) + points(&[3]);
+        assert_eq!(want, 4);
+        assert_eq!(b.units[0].hull_lost, want, "at {range} MU");
+
+        let mut rec = Recorder::default();
+        let mut none = Dice::from_faces(&[]);
+        run_volley(&mut b, &p, 1, &mut none, &mut rec, &mut Scratch::default());
+        assert_eq!(none.count_draws(), 0);
+        assert_eq!(idles(&rec), [(1, "its submunition packs are spent")]);
+        assert_eq!((b.units[0].hull_lost, cef_left(&b, 1)), (4, 5));
+    }
+}
+
+/// One submunition boat at 10 MU rolls four beam dice: against standard
+/// screens the beam table unscreened; behind an advanced screen (level 1)
+/// the first die of each chain reads as at screen 1, extra dice unscreened.
+#[test]
+fn submunition_gunboat_damage_matches_the_dice() {
+    let p = plot(vec![
+        every(VolleyPlot::default()),
+        every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+    ]);
+    const CAP: usize = 12;
+    for (systems, screen, name) in [
+        (screens(2), 0u8, "two standard screens"),
+        (vec![sys(SystemKind::AdvancedScreen, 0)], 1, "an advanced screen"),
+    ] {
+        let start = battle(
+            vec![
+                (0, vec![hulk("target", systems)]),
+                (1, vec![gunboats("sleet", GunboatKind::Submunition, 1)]),
+            ],
+            10,
+        );
+        let one = die_distribution(0, |f| beam_points(f, screen), |f| beam_points(f, 0), CAP);
+        let exact = dice_sum(&one, 4);
+        let mut seen = vec![0u64; CAP + 1];
+        sample(&start, &p, &[], 0xF1_0044_0001, 12_000, |b| {
+            seen[(b.units[0].hull_lost as usize).min(CAP)] += 1;
+        });
+        assert_distribution(&format!("one submunition boat at 10 MU, {name}"), &seen, &exact);
+    }
+}
+
+/// A secondary close takes rocket and submunition gunboats within 6 MU,
+/// where their rockets hit on 2+ and their packs roll three dice (F38,
+/// F43, F44); once spent they no longer count (doctrine flies them home).
+#[test]
+fn rocket_and_submunition_gunboats_close_to_six() {
+    for kind in [GunboatKind::Rocket, GunboatKind::Submunition] {
+        let mut b = battle(
+            vec![(0, vec![hulk("target", vec![])]), (1, vec![gunboats("boats", kind, 1)])],
+            10,
+        );
+        let close = Some(ManeuverOrder {
+            target: 0,
+            maneuver: Maneuver::Close,
+        });
+        let p = plot(vec![
+            every(craft_plot(0, vec![])),
+            first_only(VolleyPlot {
+                after: close,
+                ..VolleyPlot::default()
+            }),
+        ]);
+        scripted_exchange(&mut b, &p, &[]);
+        assert_eq!((b.ranges.get(0, 1), cef_left(&b, 1)), (1, 5), "{kind:?}");
+    }
+}
+
+/// Missile gunboats (ft-rules §9.2, §14 A27, readings F45): each boat's
+/// salvo comes on target with a d6 capped at 4, in the point-defence step
+/// as a ship's salvo; each missile left does 1d6 semi-armour-piercing. The
+/// salvos are spent: the next Volley the squadron idles.
+#[test]
+fn missile_gunboats_launch_one_salvo_a_boat_capped_at_four() {
+    let mut b = battle(
+        vec![
+            (0, vec![hulk("target", vec![])]),
+            (1, vec![gunboats("darts", GunboatKind::Missile, 2)]),
+        ],
+        10,
+    );
+    let p = plot(vec![
+        every(VolleyPlot::default()),
+        every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+    ]);
+    // On target: 6 (capped at 4) and 2; damage 1, 2, 3, 4 and 5, 6.
+    let rec = scripted_volley(&mut b, &p, &[6, 2, 1, 2, 3, 4, 5, 6]);
+    let hits: Vec<(u32, Vec<u32>)> = rec
+        .events()
+        .filter_map(|e| match e {
+            Event::MissileHits {
+                unit: 1,
+                on_target,
+                hits,
+                ..
+            } => Some((*on_target, hits.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(hits, [(4, vec![1, 2, 3, 4]), (2, vec![5, 6])]);
+    assert!(craft_rolls(&rec).is_empty());
+    assert_eq!(engaged(&rec), [(1, Some(0), "missile attack", 5)]);
+    assert_eq!(b.units[0].hull_lost, 21);
+
+    let mut rec = Recorder::default();
+    let mut none = Dice::from_faces(&[]);
+    run_volley(&mut b, &p, 1, &mut none, &mut rec, &mut Scratch::default());
+    assert_eq!(none.count_draws(), 0);
+    assert_eq!(idles(&rec), [(1, "its missiles are spent")]);
+    assert_eq!((b.units[0].hull_lost, cef_left(&b, 1)), (21, 5));
+}
+
+/// One missile boat at a ship with a PDS: N = min(d6, 4) missiles on
+/// target; the PDS (salvo column: 4-5 one, 6 two and again) kills up to
+/// N; each missile left does 1d6.
+#[test]
+fn a_missile_gunboat_salvo_meets_point_defence() {
+    let p = plot(vec![
+        every(VolleyPlot::default()),
+        every(craft_plot(0, vec![order(1, CraftAction::Attack(0))])),
+    ]);
+    const CAP: usize = 24;
+    let d6: Vec<f64> = (0..=CAP)
+        .map(|v| if (1..=6).contains(&v) { 1.0 / 6.0 } else { 0.0 })
+        .collect();
+    let mut exact = vec![0.0; CAP + 1];
+    for face in 1..=6usize {
+        let n = face.min(4);
+        let kills = die_distribution(0, pds_kills, pds_kills, n);
+        for (k, pk) in kills.iter().enumerate() {
+            for (v, q) in dice_sum(&d6, n - k).iter().enumerate() {
+                exact[v] += pk * q / 6.0;
+            }
+        }
+    }
+    let start = battle(
+        vec![
+            (0, vec![hulk("target", vec![sys(SystemKind::Pds, 6)])]),
+            (1, vec![gunboats("dart", GunboatKind::Missile, 1)]),
+        ],
+        10,
+    );
+    let mut seen = vec![0u64; CAP + 1];
+    sample(&start, &p, &[], 0xF1_0045_0001, 20_000, |b| {
+        seen[b.units[0].hull_lost as usize] += 1;
+    });
+    assert_distribution("one missile boat at a PDS", &seen, &exact);
+}
+
+/// PDS gunboats (ft-rules §9.2, readings F46) riding with a ship roll two
+/// PDS dice a boat at the threats to the ships of their Formation, on the
+/// ship PDS's salvo column: a 6 kills two and rolls again, 4-5 kill one.
+/// They pay one endurance for it, and refuse an order to attack.
+#[test]
+fn pds_gunboats_shoot_down_a_salvo_at_their_formation() {
+    let mut b = battle(
+        vec![
+            (0, vec![hulk("target", vec![]), gunboats("guard", GunboatKind::Pds, 1)]),
+            (
+                1,
+                vec![gunboats("darts", GunboatKind::Missile, 1), hulk("raider", vec![])],
+            ),
+        ],
+        10,
+    );
+    let p = plot(vec![
+        every(craft_plot(0, vec![order(1, CraftAction::Attack(3))])),
+        every(craft_plot(0, vec![order(2, CraftAction::Attack(0))])),
+    ]);
+    // On target 4; the guard's first die 6 (two) and its extra die 4
+    // (one), its second die 5 (the last): nothing gets through.
+    let rec = scripted_volley(&mut b, &p, &[4, 6, 4, 5]);
+    let pd: Vec<(UnitId, Vec<u8>, Vec<u8>, u32)> = rec
+        .events()
+        .filter_map(|e| match e {
+            Event::PdRoll {
+                unit,
+                faces,
+                reroll_faces,
+                kills,
+                ..
+            } => Some((*unit, faces.clone(), reroll_faces.clone(), *kills)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(pd, [(1, vec![6], vec![4], 3), (1, vec![5], vec![], 1)]);
+    assert_eq!(b.units[0].hull_lost, 0);
+    assert_eq!(cef_left(&b, 1), 5);
+    assert_eq!(
+        idles(&rec),
+        [(1, "PDS gunboats defend their Formation; they attack nothing")]
+    );
+}
+
+/// One missile boat's salvo (min(d6, 4) on target) at a ship guarded by
+/// one PDS boat: two PDS dice kill min(K1 + K2, N); each missile left 1d6.
+#[test]
+fn a_pds_gunboat_thins_a_salvo_as_the_dice_say() {
+    let p = plot(vec![
+        every(VolleyPlot::default()),
+        every(craft_plot(0, vec![order(2, CraftAction::Attack(0))])),
+    ]);
+    const CAP: usize = 24;
+    let d6: Vec<f64> = (0..=CAP)
+        .map(|v| if (1..=6).contains(&v) { 1.0 / 6.0 } else { 0.0 })
+        .collect();
+    let mut exact = vec![0.0; CAP + 1];
+    for face in 1..=6usize {
+        let n = face.min(4);
+        let one = die_distribution(0, pds_kills, pds_kills, n);
+        let kills = convolve(&one, &one);
+        for (k, pk) in kills.iter().enumerate() {
+            for (v, q) in dice_sum(&d6, n - k).iter().enumerate() {
+                exact[v] += pk * q / 6.0;
+            }
+        }
+    }
+    let start = battle(
+        vec![
+            (0, vec![hulk("target", vec![]), gunboats("guard", GunboatKind::Pds, 1)]),
+            (1, vec![gunboats("dart", GunboatKind::Missile, 1)]),
+        ],
+        10,
+    );
+    let mut seen = vec![0u64; CAP + 1];
+    sample(&start, &p, &[], 0xF1_0046_0001, 20_000, |b| {
+        seen[b.units[0].hull_lost as usize] += 1;
+    });
+    assert_distribution("one missile boat at a ship and a PDS boat", &seen, &exact);
+}
+
 /// A scattergun at a gunboat squadron: one beam die, each scoring die
 /// kills one boat (§3.7 table): a 4 kills one.
 #[test]

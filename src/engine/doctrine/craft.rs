@@ -43,6 +43,14 @@ pub fn largest_ship(battle: &Battle, t: FormationId) -> Option<UnitId> {
     best.map(|(_, u)| u)
 }
 
+/// PDS gunboats: no attack, they defend their Formation (readings F46).
+fn defends_only(battle: &Battle, g: UnitId) -> bool {
+    use super::super::state::{CraftKind, GunboatKind};
+    battle.units[g]
+        .craft
+        .is_some_and(|c| c.kind == CraftKind::Gunboat(GunboatKind::Pds))
+}
+
 /// Groups whose type may screen and intercept (not attack or torpedo fighters, not gunboats).
 fn screens(battle: &Battle, g: UnitId) -> bool {
     use crate::gzf::model::FighterBase;
@@ -54,8 +62,9 @@ fn screens(battle: &Battle, g: UnitId) -> bool {
 
 /// The plot of a Formation of small craft only (in the fight, or about to
 /// be launched): close on the strike target with a secondary close, every
-/// group attacking its largest ship; when every group is exhausted, close
-/// on the carriers' Formation to be recovered.
+/// group attacking its largest ship; when every group is exhausted (or a
+/// gunboat squadron whose one-shot weapon is spent), close on the
+/// carriers' Formation to be recovered.
 pub(super) fn craft_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine, out: &mut FormationPlot) -> bool {
     let prelaunch = !battle.formation_active(f);
     let member = |g: &UnitId| {
@@ -82,7 +91,7 @@ pub(super) fn craft_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine
         .units
         .iter()
         .filter(|g| member(g))
-        .all(|&g| battle.units[g].craft.is_some_and(|c| c.cef == 0));
+        .all(|&g| battle.units[g].craft.is_some_and(|c| c.cef == 0 || c.unarmed()));
     let home = battle.formations[f]
         .units
         .iter()
@@ -123,7 +132,7 @@ pub(super) fn craft_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine
         v.after = if tired || !all_craft { None } else { v.primary };
         if let Some(ship) = attack {
             for &g in &battle.formations[f].units {
-                if member(&g) {
+                if member(&g) && !defends_only(battle, g) {
                     v.craft.push(CraftOrder {
                         group: g,
                         action: CraftAction::Attack(ship),
@@ -180,6 +189,9 @@ pub(super) fn carrier_orders(
     for &g in &battle.formations[f].units {
         let unit = &battle.units[g];
         let Some(c) = unit.craft else { continue };
+        if defends_only(battle, g) {
+            continue; // PDS gunboats defend the Formation unbidden (F46)
+        }
         let flying = (unit.active() && c.cef > 0) || out.volleys[0].launch.contains(&g);
         if !flying || out.volleys[0].recover.contains(&g) {
             continue;
