@@ -24,9 +24,10 @@ use super::dice::{BeamAttack, Dice, PdFire, Pile, Purpose, beam_attack, point_de
 use super::event::{Event, Sink};
 use super::plot::{CraftAction, ExchangePlot, Maneuver, UnitId};
 use super::rules::{PilotQualityRule, Rules};
+use super::scratch::{DamageKind, Scratch, Shot, Tap, WeaponUse, idle_weapon, out_of_range, stopped, volley_plot};
 use super::state::{Battle, Craft, CraftKind, GunboatKind, Rearm, Reserve, SysState};
 use super::tables::{PdTable, beam_dice};
-use super::volley::{DamageKind, Scratch, Tap, WeaponUse, evasion_ignored, room, volley_plot};
+use super::tables::{evasion_ignored, submunition_dice, torpedo_band};
 use crate::gzf::model::{FighterBase, PilotQuality, SystemKind};
 
 /// Attack range of fighters (and dogfights), in MU (reading F5).
@@ -68,83 +69,6 @@ pub const SIX_KILLS_ONE: PdTable = PdTable {
     six_kills: 1,
     six_rerolls: false,
 };
-
-/// Whom a group fires at this Volley.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shot {
-    /// An attack run (torpedo run, gunboat attack) on a ship.
-    Run(UnitId),
-    /// A dogfight with a group (or an attack on a gunboat squadron).
-    Dogfight(UnitId),
-}
-
-/// Per-Volley small-craft working memory (part of [`Scratch`]).
-#[derive(Debug, Default, Clone)]
-pub struct CraftScratch {
-    /// The battle has small craft: otherwise every step here is skipped.
-    pub any: bool,
-    pub fires_at: Vec<Option<Shot>>,
-    pub engaged: Vec<bool>,
-    engaged_by: Vec<Option<UnitId>>,
-    /// Exhausted when the Volley's combat began.
-    exhausted: Vec<bool>,
-    /// Interception: `Some(None)` for any Unit of the group's Formation,
-    /// `Some(Some(ship))` for a screen's own ship.
-    pub intercept: Vec<Option<Option<UnitId>>>,
-    /// Craft lost in dogfights and to ship fire, applied at the Damage step.
-    losses: Vec<u32>,
-    /// Carriers that launched or recovered this Volley.
-    pub busy: Vec<bool>,
-    /// Formations that roll no Speed this Volley (a carrier launched).
-    pub no_speed: Vec<bool>,
-    /// Launches plus recoveries per carrier this Volley.
-    deck: Vec<u32>,
-    screens: Vec<(UnitId, UnitId)>,
-    attackers: Vec<(UnitId, UnitId)>,
-    free: Vec<UnitId>,
-    queue: Vec<UnitId>,
-    ships: Vec<UnitId>,
-}
-
-impl CraftScratch {
-    /// Sizes and clears everything for a Volley of `battle`.
-    pub fn start(&mut self, battle: &Battle) {
-        self.any = battle.units.iter().any(|u| u.is_craft());
-        if !self.any {
-            return;
-        }
-        let nu = battle.units.len();
-        let nf = battle.formations.len();
-        self.fires_at.clear();
-        self.fires_at.resize(nu, None);
-        self.engaged.clear();
-        self.engaged.resize(nu, false);
-        self.engaged_by.clear();
-        self.engaged_by.resize(nu, None);
-        self.exhausted.clear();
-        self.exhausted.resize(nu, false);
-        self.intercept.clear();
-        self.intercept.resize(nu, None);
-        self.losses.clear();
-        self.losses.resize(nu, 0);
-        self.busy.clear();
-        self.busy.resize(nu, false);
-        self.no_speed.clear();
-        self.no_speed.resize(nf, false);
-        self.deck.clear();
-        self.deck.resize(nu, 0);
-        for v in [&mut self.free, &mut self.queue, &mut self.ships] {
-            room(v, nu);
-        }
-        room(&mut self.screens, nu);
-        room(&mut self.attackers, nu);
-    }
-
-    /// Whether the carrier `u` gives no area defence this Volley.
-    pub fn carrier_busy(&self, u: UnitId) -> bool {
-        self.any && self.busy.get(u).copied().unwrap_or(false)
-    }
-}
 
 fn craft(battle: &Battle, u: UnitId) -> Craft {
     battle.units[u].craft.expect("a small-craft Unit")
@@ -670,13 +594,13 @@ pub fn fire_at_group<S: Sink>(
     let u = order.unit;
     if !battle.units[g].active() {
         for &w in &order.weapons {
-            super::volley::idle_weapon(sink, u, w, "its target group is out of the fight");
+            idle_weapon(sink, u, w, "its target group is out of the fight");
         }
         return;
     }
     if scratch.craft.engaged.get(g).copied().unwrap_or(false) {
         for &w in &order.weapons {
-            super::volley::idle_weapon(
+            idle_weapon(
                 sink,
                 u,
                 w,
@@ -689,7 +613,7 @@ pub fn fire_at_group<S: Sink>(
     for &w in &order.weapons {
         let sys = &battle.units[u].systems[w];
         if !sys.operational() {
-            super::volley::stopped(sink, scratch, u, w, "knocked out");
+            stopped(sink, scratch, u, w, "knocked out");
             continue;
         }
         // Light fighters are easier to hit: +1 (ft-rules §9.1, readings F40).
@@ -700,7 +624,7 @@ pub fn fire_at_group<S: Sink>(
             SystemKind::Beam { class } => (u32::from(class), None),
             SystemKind::PulseTorpedo { range: r } if gunboat => (0, Some(r)),
             _ => {
-                super::volley::idle_weapon(
+                idle_weapon(
                     sink,
                     u,
                     w,
@@ -717,7 +641,7 @@ pub fn fire_at_group<S: Sink>(
         let mut tap = Tap::new(sink);
         let left = craft(battle, g).craft;
         let kills = if let Some(variant) = torpedo {
-            let width = super::volley::torpedo_band(variant);
+            let width = torpedo_band(variant);
             match super::tables::projectile_needed(range, width) {
                 Some(needed) => {
                     scratch.note_use(u, w, WeaponUse::FIRED);
@@ -733,7 +657,7 @@ pub fn fire_at_group<S: Sink>(
             let n = beam_dice(class, range);
             if n == 0 {
                 drop(tap);
-                super::volley::out_of_range(sink, scratch, u, w, "out of range");
+                out_of_range(sink, scratch, u, w, "out of range");
                 continue;
             }
             scratch.note_use(u, w, WeaponUse::FIRED);
@@ -1246,7 +1170,7 @@ fn submunition_attack<S: Sink>(
     scratch: &mut Scratch,
 ) -> (u32, i32, super::dice::BeamResult) {
     let drm = -(ep.saturating_sub(2) as i32);
-    let n = GUNBOAT_PACKS * super::volley::submunition_dice(range) * craft(battle, g).craft;
+    let n = GUNBOAT_PACKS * submunition_dice(range) * craft(battle, g).craft;
     let screen = if battle.units[ship].advanced_screen_level() > 0 {
         battle.screen_met(g, ship)
     } else {

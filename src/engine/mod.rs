@@ -12,6 +12,7 @@ pub mod event;
 pub mod plot;
 pub mod reflex;
 pub mod rules;
+pub mod scratch;
 pub mod state;
 pub mod tables;
 pub mod victory;

@@ -6,8 +6,8 @@
 use super::dice::{BeamResult, Dice, Pile, Purpose};
 use super::event::{Event, Sink};
 use super::plot::{ExchangePlot, SystemId, UnitId};
+use super::scratch::{DamageKind, Scratch, volley_plot};
 use super::state::{Battle, Reserve, Unit};
-use super::volley::{DamageKind, Scratch, volley_plot};
 use crate::gzf::model::SystemKind;
 
 /// The share of one energy-weapon hit of `points` damage that a reflex die

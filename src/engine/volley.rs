@@ -30,349 +30,19 @@
 //! so the dice each step consumes depend only on the inputs and the seed.
 
 use super::dice::{
-    BeamAttack, BeamResult, Dice, NeedleResult, NeedleShot, PdFire, Pile, Purpose, REROLL_GENERATIONS, Roll, RollSink,
-    beam_attack, needle_shot, point_defence, successes,
+    BeamAttack, BeamResult, Dice, NeedleResult, NeedleShot, PdFire, Pile, Purpose, REROLL_GENERATIONS, beam_attack,
+    needle_shot, point_defence, successes,
 };
 use super::event::{Event, Sink};
 use super::plot::{ExchangePlot, FormationId, Maneuver, ManeuverOrder, SystemId, UnitId, VolleyPlot};
 use super::rules::RerollDepth;
+use super::scratch::note;
+pub use super::scratch::{CRAFT_THREAT, DamageKind, Scratch, WeaponUse, WeaponUses};
+use super::scratch::{MissileShot, Payload, Tap, idle, out_of_range, stopped, volley_plot};
 use super::state::{Battle, Control, Reserve, SysState, Unit, is_one_shot, rows_completed};
 use super::tables::{PdTable, beam_dice, beam_family_dice};
 pub use super::tables::{evasion_ignored, missile_range, submunition_dice, torpedo_band};
 use crate::gzf::model::{PulserSetting, SystemKind, TorpedoRange};
-
-/// What dealt damage, for the batch's "damage dealt by weapon kind".
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DamageKind {
-    Beam,
-    Torpedo,
-    SalvoMissile,
-    HeavyMissile,
-    Submunition,
-    Needle,
-    PointDefence,
-    ReactorBlast,
-    /// Fighter attack and torpedo runs.
-    Fighter,
-    /// Gunboat attacks.
-    Gunboat,
-    /// Kinetic guns and MKP packs (armour-piercing).
-    Kinetic,
-    /// Plasma bolts.
-    PlasmaBolt,
-    /// Rocket pods' rockets.
-    Rocket,
-    /// Antimatter missiles (and racks exploding on their own ship).
-    Antimatter,
-    /// Boarding torpedoes' hull points.
-    BoardingTorpedo,
-    /// Wave guns.
-    WaveGun,
-    /// Nova cannons' blasts.
-    NovaCannon,
-}
-
-impl DamageKind {
-    pub const COUNT: usize = 17;
-    pub const ALL: [DamageKind; 17] = [
-        DamageKind::Beam,
-        DamageKind::Torpedo,
-        DamageKind::SalvoMissile,
-        DamageKind::HeavyMissile,
-        DamageKind::Submunition,
-        DamageKind::Needle,
-        DamageKind::PointDefence,
-        DamageKind::ReactorBlast,
-        DamageKind::Fighter,
-        DamageKind::Gunboat,
-        DamageKind::Kinetic,
-        DamageKind::PlasmaBolt,
-        DamageKind::Rocket,
-        DamageKind::Antimatter,
-        DamageKind::BoardingTorpedo,
-        DamageKind::WaveGun,
-        DamageKind::NovaCannon,
-    ];
-
-    pub fn key(self) -> &'static str {
-        match self {
-            DamageKind::Beam => "beam",
-            DamageKind::Torpedo => "torpedo",
-            DamageKind::SalvoMissile => "salvo_missile",
-            DamageKind::HeavyMissile => "heavy_missile",
-            DamageKind::Submunition => "submunition",
-            DamageKind::Needle => "needle",
-            DamageKind::PointDefence => "pds",
-            DamageKind::ReactorBlast => "reactor_blast",
-            DamageKind::Fighter => "fighter",
-            DamageKind::Gunboat => "gunboat",
-            DamageKind::Kinetic => "kinetic",
-            DamageKind::PlasmaBolt => "plasma_bolt",
-            DamageKind::Rocket => "rocket",
-            DamageKind::Antimatter => "antimatter_missile",
-            DamageKind::BoardingTorpedo => "boarding_torpedo",
-            DamageKind::WaveGun => "wave_gun",
-            DamageKind::NovaCannon => "nova_cannon",
-        }
-    }
-}
-
-/// How one weapon was used since the last [`Scratch::clear_weapon_use`]
-/// (in a batch: one run), noted by the fire and point-defence steps at no
-/// cost beyond setting a bit: no event, no allocation, no die.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct WeaponUse(u8);
-
-impl WeaponUse {
-    pub(super) const PLOTTED: u8 = 1;
-    pub(super) const POINT_DEFENCE: u8 = 2;
-    pub(super) const FIRED: u8 = 4;
-    pub(super) const OUT_OF_RANGE: u8 = 8;
-    pub(super) const STOPPED: u8 = 16;
-
-    /// Plotted to fire: in the weapons of a fire order with a target, or in
-    /// a point-defence order.
-    pub fn plotted(self) -> bool {
-        self.0 & Self::PLOTTED != 0
-    }
-
-    /// Plotted in point-defence mode (a point-defence order).
-    pub fn point_defence(self) -> bool {
-        self.0 & Self::POINT_DEFENCE != 0
-    }
-
-    /// Rolled at least one attack or point-defence die (PDS that defend
-    /// automatically included), or launched ordnance at a target within its
-    /// reach.
-    pub fn fired(self) -> bool {
-        self.0 & Self::FIRED != 0
-    }
-
-    /// Plotted at a target beyond its reach at least once (the "out of
-    /// range" idle paths, PDS at ships beyond 6 MU, ordnance launched beyond
-    /// missile range and lost).
-    pub fn out_of_range(self) -> bool {
-        self.0 & Self::OUT_OF_RANGE != 0
-    }
-
-    /// Plotted, but at least once it could not fire: its Unit was out of
-    /// the fight or out of control, its Fire Control or the weapon itself
-    /// was knocked out, or its ordnance (its magazine) was spent or lost.
-    pub fn stopped(self) -> bool {
-        self.0 & Self::STOPPED != 0
-    }
-}
-
-/// Every weapon's [`WeaponUse`], by Unit and system ([`Scratch::weapon_use`]).
-#[derive(Debug, Clone, Copy)]
-pub struct WeaponUses<'a> {
-    first: &'a [usize],
-    flags: &'a [WeaponUse],
-}
-
-impl WeaponUses<'_> {
-    /// How system `system` of Unit `unit` was used; unused for a system the
-    /// battle does not have.
-    pub fn get(&self, unit: UnitId, system: SystemId) -> WeaponUse {
-        use_index(self.first, unit, system)
-            .and_then(|i| self.flags.get(i))
-            .copied()
-            .unwrap_or_default()
-    }
-}
-
-/// The index of a Unit's system in a flat per-system buffer laid out by
-/// `first` (the index of each Unit's first system, then the end).
-fn use_index(first: &[usize], unit: UnitId, system: SystemId) -> Option<usize> {
-    let start = *first.get(unit)?;
-    let end = *first.get(unit + 1)?;
-    let i = start.checked_add(system)?;
-    (i < end).then_some(i)
-}
-
-/// Notes `flag` on a Unit's system in a weapon-use record laid out by
-/// `first` (for callers that hold other parts of the [`Scratch`]).
-fn note(first: &[usize], flags: &mut [WeaponUse], unit: UnitId, system: SystemId, flag: u8) {
-    if let Some(u) = use_index(first, unit, system).and_then(|i| flags.get_mut(i)) {
-        u.0 |= flag;
-    }
-}
-
-/// Working memory reused between Volleys and runs, so a batch allocates
-/// nothing per run once warmed up.
-#[derive(Debug, Default, Clone)]
-pub struct Scratch {
-    pub(super) speed_points: Vec<u32>,
-    pub(super) evasion_points: Vec<u32>,
-    /// Per Unit: normal and penetrating damage waiting for the Damage step.
-    pub(super) pending: Vec<(u32, u32)>,
-    /// Per Unit: the beam reroll share of its penetrating damage by
-    /// generation, for layered armour (ft-rules §1.4, A34).
-    pub(super) reroll_generations: Vec<[u32; REROLL_GENERATIONS]>,
-    /// Per Unit: rows completed in this Volley (for threshold checks).
-    rows_this_volley: Vec<u32>,
-    bands: Vec<(UnitId, u8)>,
-    ranks: Vec<UnitId>,
-    shares: Vec<i64>,
-    jobs: Vec<Option<SystemId>>,
-    /// Missile attacks waiting for point defence.
-    pub(super) shots: Vec<MissileShot>,
-    /// Weapons that fired at ships this Volley (they cannot also defend).
-    pub(super) fired: Vec<(UnitId, SystemId)>,
-    /// Plasma bolt launchers that fired in the Volley before (recharging)
-    /// and in this one (reading W35).
-    pub(super) bolts_last: Vec<(UnitId, SystemId)>,
-    pub(super) bolts_now: Vec<(UnitId, SystemId)>,
-    /// Wave guns' charge this Exchange (reading W59).
-    pub(super) wave_charge: Vec<(UnitId, SystemId, u32)>,
-    /// Damage straight to the hull (wave guns), waiting for the Damage step.
-    pub(super) hull: Vec<(UnitId, u32)>,
-    /// Semi-armour-piercing hits waiting for the Damage step.
-    pub(super) sap: Vec<(UnitId, u32)>,
-    /// Armour-piercing hits (K-guns, MKP) waiting for the Damage step.
-    pub(super) ap: Vec<(UnitId, u32)>,
-    /// EMP projector shots that scored (firing Unit, weapon, target, hits),
-    /// whose threshold tests wait for the threshold step (W45).
-    emp: Vec<(UnitId, SystemId, UnitId, u32)>,
-    /// Hull points that bypass all armour (boarding torpedoes), waiting
-    /// for the Damage step.
-    pub(super) hull_hits: Vec<(UnitId, u32)>,
-    /// Systems destroyed outright (needle beams), applied with the damage.
-    kills: Vec<(UnitId, SystemId)>,
-    /// Point-defence weapons and the threat (index in `shots`) each defends against.
-    pd_assign: Vec<(UnitId, SystemId, usize)>,
-    /// Evasion Points left for PD rerolls, per Formation.
-    pd_evasion: Vec<u32>,
-    /// Units whose power core rolls in this Volley's reactor step.
-    breached: Vec<UnitId>,
-    pd_open: Vec<f64>,
-    pd_covered: Vec<UnitId>,
-    pd_order: Vec<(SystemId, Option<UnitId>, bool)>,
-    /// Damage points scored per attacking side and kind (before armour and
-    /// the last hull box cap them), summed until cleared.
-    dealt: Vec<[u64; DamageKind::COUNT]>,
-    /// Per Unit: the index of its first system in `weapon_use`, then one
-    /// past the last Unit's last system.
-    weapon_first: Vec<usize>,
-    /// Per system of every Unit: how it was used since the last clear.
-    weapon_use: Vec<WeaponUse>,
-    /// Fighter groups and gunboat squadrons this Volley.
-    pub(super) craft: super::craft::CraftScratch,
-    /// Ships whose reflex field is raised this Volley (reading W60).
-    pub(super) reflex: Vec<UnitId>,
-    /// Ships firing a nova cannon this Volley (reading W63): no thrust, no
-    /// screens, no other fire.
-    pub(super) nova: Vec<UnitId>,
-}
-
-impl Scratch {
-    /// Damage points scored since the last clear, per side and kind.
-    pub fn damage_dealt(&self) -> &[[u64; DamageKind::COUNT]] {
-        &self.dealt
-    }
-
-    /// Starts counting damage dealt afresh for a battle of `sides` sides.
-    pub fn clear_damage_dealt(&mut self, sides: usize) {
-        self.dealt.clear();
-        self.dealt.resize(sides, [0; DamageKind::COUNT]);
-    }
-
-    /// How each weapon was used since the last [`Scratch::clear_weapon_use`]
-    /// (or since the Scratch first played this battle).
-    pub fn weapon_use(&self) -> WeaponUses<'_> {
-        WeaponUses {
-            first: &self.weapon_first,
-            flags: &self.weapon_use,
-        }
-    }
-
-    /// Forgets how weapons were used and lays the record out for `battle`
-    /// (every system of every Unit). Allocates nothing once it has held a
-    /// battle of this size.
-    pub fn clear_weapon_use(&mut self, battle: &Battle) {
-        self.weapon_first.clear();
-        let mut next = 0;
-        for unit in &battle.units {
-            self.weapon_first.push(next);
-            next += unit.systems.len();
-        }
-        self.weapon_first.push(next);
-        self.weapon_use.clear();
-        self.weapon_use.resize(next, WeaponUse::default());
-    }
-
-    /// Notes `flag` (a [`WeaponUse`] bit) on a Unit's system.
-    pub(super) fn note_use(&mut self, unit: UnitId, system: SystemId, flag: u8) {
-        note(&self.weapon_first, &mut self.weapon_use, unit, system, flag);
-    }
-
-    /// Gives every buffer room for the most `battle` can ask of it in one
-    /// Volley, so that no buffer grows in a warm batch worker when a rare
-    /// roll asks for more than earlier runs did. Buffers hold Units,
-    /// systems or Formations; missile and submunition damage is counted in
-    /// hits (at most six per system before rerolls; a buffer may still
-    /// grow past that on a long run of rerolls).
-    fn size_for(&mut self, battle: &Battle) {
-        let units = battle.units.len();
-        let formations = battle.formations.len();
-        let systems: usize = battle.units.iter().map(|u| u.systems.len()).sum();
-        for v in [&mut self.speed_points, &mut self.evasion_points, &mut self.pd_evasion] {
-            room(v, formations);
-        }
-        room(&mut self.pending, units);
-        room(&mut self.reroll_generations, units);
-        room(&mut self.rows_this_volley, units);
-        room(&mut self.bands, units);
-        room(&mut self.ranks, units);
-        room(&mut self.shares, units);
-        room(&mut self.breached, units);
-        room(&mut self.pd_covered, units);
-        room(&mut self.jobs, systems);
-        room(&mut self.shots, systems);
-        room(&mut self.fired, systems);
-        room(&mut self.kills, systems);
-        room(&mut self.pd_assign, systems);
-        room(&mut self.pd_open, systems);
-        room(&mut self.pd_order, systems);
-        room(&mut self.sap, 8 * systems);
-        room(&mut self.ap, 2 * systems);
-        room(&mut self.emp, systems);
-        room(&mut self.hull_hits, systems);
-        room(&mut self.reflex, units);
-        room(&mut self.nova, units);
-        // The weapon-use record lives across Exchanges: laid out afresh only
-        // for a battle of another shape.
-        if self.weapon_first.len() != units + 1 || self.weapon_first.last() != Some(&systems) {
-            self.clear_weapon_use(battle);
-        }
-    }
-
-    /// Adds a beam-dice attack's damage to `target`'s pending damage,
-    /// its rerolls by generation too.
-    pub(super) fn add_beam(&mut self, target: UnitId, result: &BeamResult) {
-        let p = &mut self.pending[target];
-        p.0 += result.normal;
-        p.1 += result.penetrating;
-        for (sum, g) in self.reroll_generations[target].iter_mut().zip(&result.generations) {
-            *sum += g;
-        }
-    }
-
-    pub(super) fn deal(&mut self, side: usize, kind: DamageKind, points: u32) {
-        if self.dealt.len() <= side {
-            self.dealt.resize(side + 1, [0; DamageKind::COUNT]);
-        }
-        self.dealt[side][kind as usize] += u64::from(points);
-    }
-}
-
-/// Makes sure `v` can hold `n` items in all without growing (buffers of a
-/// batch worker are sized once and never grow afterwards).
-pub(super) fn room<T>(v: &mut Vec<T>, n: usize) {
-    if v.capacity() < n {
-        v.reserve(n - v.len());
-    }
-}
 
 /// Plays one Exchange (three Volleys) of `plot` on `battle`.
 pub fn run_exchange<S: Sink>(
@@ -451,29 +121,6 @@ fn reserves_wrap_up<S: Sink>(battle: &mut Battle, sink: &mut S) {
             sink.event(Event::Arrived { formation: f });
         }
     }
-}
-
-static NO_PLOT: VolleyPlot = VolleyPlot {
-    speed: 0,
-    evasion: 0,
-    primary: None,
-    secondary: Vec::new(),
-    shifts: Vec::new(),
-    fire: Vec::new(),
-    point_defence: Vec::new(),
-    damage_control: Vec::new(),
-    launch: Vec::new(),
-    recover: Vec::new(),
-    craft: Vec::new(),
-    after: None,
-    reflex: Vec::new(),
-};
-
-pub(super) fn volley_plot(plot: &ExchangePlot, f: FormationId, volley: u8) -> &VolleyPlot {
-    plot.formations
-        .get(f)
-        .and_then(Option::as_ref)
-        .map_or(&NO_PLOT, |p| &p.volleys[volley as usize])
 }
 
 /// Plays one Volley (0-based index).
@@ -808,60 +455,11 @@ fn bands_into(
     }
 }
 
-/// A missile attack waiting for point defence: launched in the Fire step,
-/// resolved after every Fire Control has fired.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct MissileShot {
-    /// The launching Unit, or the attacking group.
-    pub(super) unit: UnitId,
-    /// The launcher; [`CRAFT_THREAT`] for an attacking group.
-    pub(super) weapon: SystemId,
-    pub(super) target: UnitId,
-    pub(super) heavy: bool,
-    pub(super) on_target: u32,
-    pub(super) killed: u32,
-    /// What the threat carries: missiles, rockets, an antimatter warhead.
-    pub(super) payload: Payload,
-}
-
-/// What a [`MissileShot`] carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Payload {
-    /// Salvo or heavy missiles, or attacking craft.
-    Missiles,
-    /// A rocket pod's rockets that hit (readings W50-W52): PD shoots at
-    /// them as at salvo missiles; each left does 1d3 semi-armour-piercing.
-    Rockets,
-    /// An antimatter missile (readings W53-W55): `on_target` is its damage
-    /// dice; each PD kill takes one.
-    Antimatter,
-}
-
-/// The `weapon` of a PD threat that is a group making an attack run.
-pub const CRAFT_THREAT: SystemId = SystemId::MAX;
 /// The `weapon` of a missile gunboat's salvo (readings F45): a missile
 /// threat from a group, which has no systems.
 pub const GUNBOAT_SALVO: SystemId = SystemId::MAX - 1;
 /// The `weapon` of a PDS gunboat squadron's point defence (readings F46).
 pub const GUNBOAT_PDS: SystemId = SystemId::MAX - 2;
-
-impl MissileShot {
-    pub(super) fn is_missile(&self) -> bool {
-        self.weapon != CRAFT_THREAT
-    }
-
-    /// Whether point defence reads this threat on the heavy-missile
-    /// column: a heavy missile, or an antimatter missile by the
-    /// `antimatter_pd_heavy` switch (reading W54).
-    pub(super) fn heavy_column(&self, rules: &super::rules::Rules) -> bool {
-        self.heavy || self.payload == Payload::Antimatter && rules.antimatter_pd_heavy
-    }
-
-    /// Missiles (or craft) still coming.
-    pub(super) fn left(&self) -> u32 {
-        self.on_target.saturating_sub(self.killed)
-    }
-}
 
 /// AA MegaBattery dice (FT2/More Thrust): 4 to 18 MU, 3 to 36, 2 to 54.
 pub fn mega_battery_dice(range: u32) -> u32 {
@@ -871,44 +469,6 @@ pub fn mega_battery_dice(range: u32) -> u32 {
         3 => 2,
         _ => 0,
     }
-}
-
-/// A weapon that did not fire, and why.
-pub(super) fn idle_weapon<S: Sink>(sink: &mut S, unit: UnitId, weapon: SystemId, reason: &'static str) {
-    idle(sink, unit, weapon, reason);
-}
-
-fn idle<S: Sink>(sink: &mut S, unit: UnitId, weapon: SystemId, reason: &'static str) {
-    if S::RECORDS {
-        sink.event(Event::WeaponIdle { unit, weapon, reason });
-    }
-}
-
-/// A weapon plotted at a target beyond its reach: noted in the weapon-use
-/// record, and idle.
-pub(super) fn out_of_range<S: Sink>(
-    sink: &mut S,
-    scratch: &mut Scratch,
-    unit: UnitId,
-    weapon: SystemId,
-    reason: &'static str,
-) {
-    scratch.note_use(unit, weapon, WeaponUse::OUT_OF_RANGE);
-    idle(sink, unit, weapon, reason);
-}
-
-/// A plotted weapon that cannot fire because it, its Fire Control or its
-/// Unit is out of action or its ordnance is spent: noted in the weapon-use
-/// record, and idle.
-pub(super) fn stopped<S: Sink>(
-    sink: &mut S,
-    scratch: &mut Scratch,
-    unit: UnitId,
-    weapon: SystemId,
-    reason: &'static str,
-) {
-    scratch.note_use(unit, weapon, WeaponUse::STOPPED);
-    idle(sink, unit, weapon, reason);
 }
 
 /// Notes every weapon a Formation's Volley plot assigns: those of fire
@@ -2469,7 +2029,7 @@ fn point_defence_and_missiles<S: Sink>(
     // Groups making attack runs are PD threats too, after the missiles.
     if scratch.craft.any {
         for g in 0..battle.units.len() {
-            if let Some(super::craft::Shot::Run(ship)) = scratch.craft.fires_at[g]
+            if let Some(super::scratch::Shot::Run(ship)) = scratch.craft.fires_at[g]
                 && battle.units[g].active()
             {
                 let c = battle.units[g].craft.expect("a group");
@@ -3708,56 +3268,6 @@ fn blast<S: Sink>(battle: &mut Battle, source: UnitId, dice: &mut Dice, sink: &m
         }
     }
     scratch.ranks = members;
-}
-
-/// A roll sink that passes every die on and, when the outer sink records,
-/// also keeps the faces (initial and reroll piles apart) for an event.
-pub(super) struct Tap<'a, S: Sink> {
-    inner: &'a mut S,
-    faces: Vec<u8>,
-    pub(super) rerolls: Vec<u8>,
-    pub(super) evasion: Vec<u8>,
-    /// Natural ones among the initial dice (counted even when not recording).
-    ones: u32,
-}
-
-impl<'a, S: Sink> Tap<'a, S> {
-    pub(super) fn new(inner: &'a mut S) -> Self {
-        Tap {
-            inner,
-            faces: Vec::new(),
-            rerolls: Vec::new(),
-            evasion: Vec::new(),
-            ones: 0,
-        }
-    }
-
-    /// The initial faces so far (empty when not recording).
-    pub(super) fn take(&mut self) -> Vec<u8> {
-        std::mem::take(&mut self.faces)
-    }
-
-    /// Puts faces taken earlier back as the initial faces.
-    pub(super) fn put_back(&mut self, faces: Vec<u8>) {
-        self.faces = faces;
-    }
-}
-
-impl<S: Sink> RollSink for Tap<'_, S> {
-    #[inline]
-    fn roll(&mut self, roll: Roll) {
-        self.inner.roll(roll);
-        if roll.pile == Pile::Initial && roll.face == 1 {
-            self.ones += 1;
-        }
-        if S::RECORDS {
-            match roll.pile {
-                Pile::Initial => self.faces.push(roll.face),
-                Pile::Reroll => self.rerolls.push(roll.face),
-                Pile::EvasionReroll => self.evasion.push(roll.face),
-            }
-        }
-    }
 }
 
 #[cfg(test)]

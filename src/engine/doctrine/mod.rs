@@ -16,11 +16,11 @@
 use super::plot::{
     ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, SystemId, UnitId, VolleyPlot,
 };
+use super::scratch::room;
 use super::state::{Battle, SysState};
 use super::tables::beam_dice;
 use super::tables::submunition_dice;
 use super::victory::Victory;
-use super::volley::room;
 use crate::gzf::model::{SystemKind, Warhead};
 
 pub mod assess;
