@@ -5,7 +5,7 @@
 
 use crate::engine::rules::{PilotQualityRule, Rules};
 use crate::engine::state::Battle;
-use crate::gzf::model::SystemKind;
+use crate::model::SystemKind;
 
 /// `key = value (default …)` for every switch of `rules` that differs
 /// from the default, in `docs/orders.md` order.

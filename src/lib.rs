@@ -13,6 +13,7 @@ pub mod ftjava;
 pub mod gzf;
 pub mod log;
 pub mod manual;
+pub mod model;
 pub mod orders;
 pub mod report;
 pub mod resolve;

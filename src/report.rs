@@ -248,7 +248,7 @@ impl Report<'_> {
         }
     }
 
-    fn kind(&self, u: UnitId, s: SystemId) -> Option<&crate::gzf::model::SystemKind> {
+    fn kind(&self, u: UnitId, s: SystemId) -> Option<&crate::model::SystemKind> {
         self.battle.units[u].systems.get(s).map(|s| &s.kind)
     }
 
@@ -721,8 +721,8 @@ impl Report<'_> {
             } => {
                 let heavy = matches!(
                     self.kind(*unit, *weapon),
-                    Some(crate::gzf::model::SystemKind::HeavyGraser { .. })
-                        | Some(crate::gzf::model::SystemKind::HighIntensityGraser { .. })
+                    Some(crate::model::SystemKind::HeavyGraser { .. })
+                        | Some(crate::model::SystemKind::HighIntensityGraser { .. })
                 );
                 let (die, kind) = if heavy {
                     ("1d6", "")

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::gzf::model::*;
+use crate::model::*;
 
 /// Renders one ship: identity, thrust, armour, hull rows with crew factors,
 /// and every system with its state.

@@ -24,7 +24,7 @@
 use crate::batch::{self, BatchError, Paired, paired_difference, run_with_outcomes, wilson};
 use crate::engine::doctrine::{Doctrine, EvasionSplit, FighterUse, Movement, Ordnance, PdMode, Selector, WithdrawWhen};
 use crate::engine::plot::FormationId;
-use crate::gzf::model::SystemKind;
+use crate::model::SystemKind;
 use crate::orders::Loaded;
 
 /// How to tune.

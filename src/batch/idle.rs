@@ -11,7 +11,7 @@
 use super::Report;
 use super::tally::{WeaponTally, tracked_weapons};
 use crate::engine::doctrine::{Doctrine, Ordnance, PdMode};
-use crate::gzf::model::{SystemKind, Warhead};
+use crate::model::{SystemKind, Warhead};
 use crate::orders::Loaded;
 
 /// A weapon as the outputs name it, and what fam knows about it before

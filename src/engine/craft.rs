@@ -28,7 +28,7 @@ use super::scratch::{DamageKind, Scratch, Shot, Tap, WeaponUse, idle_weapon, out
 use super::state::{Battle, Craft, CraftKind, GunboatKind, Rearm, Reserve, SysState};
 use super::tables::{PdTable, beam_dice};
 use super::tables::{evasion_ignored, submunition_dice, torpedo_band};
-use crate::gzf::model::{FighterBase, PilotQuality, SystemKind};
+use crate::model::{FighterBase, PilotQuality, SystemKind};
 
 /// Attack range of fighters (and dogfights), in MU (reading F5).
 pub const FIGHTER_REACH: u32 = 6;
@@ -78,7 +78,7 @@ fn craft_mut(battle: &mut Battle, u: UnitId) -> &mut Craft {
     battle.units[u].craft.as_mut().expect("a small-craft Unit")
 }
 
-fn fighter(c: &Craft) -> Option<crate::gzf::model::FighterType> {
+fn fighter(c: &Craft) -> Option<crate::model::FighterType> {
     match c.kind {
         CraftKind::Fighter(t) => Some(t),
         CraftKind::Gunboat(_) => None,
@@ -837,7 +837,7 @@ pub fn intercept<S: Sink>(
 }
 
 /// DRM of a fighter's attack-run dice by type (docs/fighters.md §3.2).
-fn run_drm(t: crate::gzf::model::FighterType, torpedoes_spent: bool) -> i32 {
+fn run_drm(t: crate::model::FighterType, torpedoes_spent: bool) -> i32 {
     match t.base {
         FighterBase::Interceptor => -2,
         FighterBase::Attack => 1,

@@ -381,7 +381,7 @@ pub enum Event {
     PulserSet {
         unit: UnitId,
         weapon: SystemId,
-        setting: crate::gzf::model::PulserSetting,
+        setting: crate::model::PulserSetting,
         range: u32,
     },
     /// A needle beam against a named system.

@@ -8,7 +8,7 @@ use super::event::{Event, Sink};
 use super::plot::{ExchangePlot, SystemId, UnitId};
 use super::scratch::{DamageKind, Scratch, volley_plot};
 use super::state::{Battle, Reserve, Unit};
-use crate::gzf::model::SystemKind;
+use crate::model::SystemKind;
 
 /// The share of one energy-weapon hit of `points` damage that a reflex die
 /// of `face` lets through, and the share it sends back: (through,

@@ -5,7 +5,7 @@
 
 use super::plot::{FormationId, UnitId};
 use super::rules::Rules;
-use crate::gzf::model::{self as gzf, Activity, DamageState, Profile, ShipType, SystemKind};
+use crate::model::{self, Activity, DamageState, Profile, ShipType, SystemKind};
 
 /// A commander's side.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,7 +86,7 @@ impl Sys {
 }
 
 /// The `Failure:` count of a ship's core system of this kind.
-fn core_failure(ship: &gzf::Ship, kind: SystemKind) -> Option<i64> {
+fn core_failure(ship: &model::Ship, kind: SystemKind) -> Option<i64> {
     ship.systems.iter().find(|s| s.kind == kind).and_then(|s| s.failure)
 }
 
@@ -193,7 +193,7 @@ pub struct Unit {
 pub struct Craft {
     pub kind: CraftKind,
     /// Ace or turkey, when the `pilot_quality` switch uses it.
-    pub quality: Option<gzf::PilotQuality>,
+    pub quality: Option<model::PilotQuality>,
     /// Craft still flying.
     pub craft: u32,
     /// Craft boxes in the record (flying or lost), for writing back.
@@ -217,7 +217,7 @@ pub struct Craft {
 /// What a small-craft Unit is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CraftKind {
-    Fighter(gzf::FighterType),
+    Fighter(model::FighterType),
     Gunboat(GunboatKind),
 }
 
@@ -226,7 +226,7 @@ impl CraftKind {
     /// for Fast groups, 9 for gunboats.
     pub fn thrust_equivalent(self) -> u32 {
         match self {
-            CraftKind::Fighter(t) if t.modifier == Some(gzf::FighterModifier::Fast) => 18,
+            CraftKind::Fighter(t) if t.modifier == Some(model::FighterModifier::Fast) => 18,
             CraftKind::Fighter(_) => 12,
             CraftKind::Gunboat(_) => 9,
         }
@@ -317,8 +317,8 @@ impl Unit {
     }
 
     /// Builds a Unit from a ship record.
-    pub fn from_ship(ship: &gzf::Ship, profile: Profile, side: usize, formation: FormationId) -> Unit {
-        let flat: Vec<gzf::CheckBox> = ship.damage_track.iter().flatten().copied().collect();
+    pub fn from_ship(ship: &model::Ship, profile: Profile, side: usize, formation: FormationId) -> Unit {
+        let flat: Vec<model::CheckBox> = ship.damage_track.iter().flatten().copied().collect();
         let hull_lost = flat.iter().filter(|b| b.crossed).count() as u32;
         let crew_boxes = flat
             .iter()
@@ -332,7 +332,7 @@ impl Unit {
             .iter()
             .map(|s| Sys {
                 kind: s.kind.clone(),
-                arcs: gzf::effective_arc_count(&s.arcs, profile),
+                arcs: model::effective_arc_count(&s.arcs, profile),
                 state: match s.status.damage {
                     Some(DamageState::Damaged) => SysState::Damaged,
                     Some(DamageState::Destroyed) => SysState::Destroyed,
@@ -351,7 +351,7 @@ impl Unit {
                     .as_ref()
                     .map_or(0, |r| r.iter().filter(|b| b.crossed).count() as u32),
                 magazine: None,
-                er: s.ammo == Some(gzf::AmmoType::Er),
+                er: s.ammo == Some(model::AmmoType::Er),
             })
             .collect();
         // Launchers draw from the magazine their `Magazine:` id names.
@@ -367,7 +367,7 @@ impl Unit {
             });
             systems[i].magazine = magazine;
             if let Some(m) = magazine {
-                systems[i].er = ship.systems[m].ammo == Some(gzf::AmmoType::Er);
+                systems[i].er = ship.systems[m].ammo == Some(model::AmmoType::Er);
             }
         }
         let drive_hits = if ship.thrust == ship.original_thrust {
@@ -466,55 +466,55 @@ impl Unit {
     /// craft lost crossed from the left, endurance spent crossed from the
     /// left, `Status:` Launched / Docked / Destroyed, `Rounds:` for a torpedo
     /// group, `Rearm:` while re-arming. Everything else is kept.
-    pub fn write_back_group(&self, g: &mut gzf::FighterGroup) {
+    pub fn write_back_group(&self, g: &mut model::FighterGroup) {
         let Some(c) = &self.craft else { return };
         let lost = c.boxes.saturating_sub(c.craft) as usize;
         if g.craft.len() < c.boxes as usize {
-            g.craft.resize(c.boxes as usize, gzf::CheckBox::OPEN);
+            g.craft.resize(c.boxes as usize, model::CheckBox::OPEN);
         }
         for (i, b) in g.craft.iter_mut().enumerate() {
             *b = if i < lost {
-                gzf::CheckBox::CROSSED
+                model::CheckBox::CROSSED
             } else {
-                gzf::CheckBox::OPEN
+                model::CheckBox::OPEN
             };
         }
         let spent = c.cef_max.saturating_sub(c.cef) as usize;
         if spent > 0 || g.endurance.is_some() {
             let boxes = g
                 .endurance
-                .get_or_insert_with(|| vec![gzf::CheckBox::OPEN; c.cef_max as usize]);
+                .get_or_insert_with(|| vec![model::CheckBox::OPEN; c.cef_max as usize]);
             if boxes.len() < c.cef_max as usize {
-                boxes.resize(c.cef_max as usize, gzf::CheckBox::OPEN);
+                boxes.resize(c.cef_max as usize, model::CheckBox::OPEN);
             }
             for (i, b) in boxes.iter_mut().enumerate() {
                 *b = if i < spent {
-                    gzf::CheckBox::CROSSED
+                    model::CheckBox::CROSSED
                 } else {
-                    gzf::CheckBox::OPEN
+                    model::CheckBox::OPEN
                 };
             }
         }
-        let torpedo = matches!(c.kind, CraftKind::Fighter(t) if t.base == gzf::FighterBase::Torpedo)
+        let torpedo = matches!(c.kind, CraftKind::Fighter(t) if t.base == model::FighterBase::Torpedo)
             || matches!(c.kind, CraftKind::Gunboat(k) if k.one_shot());
         if c.torpedoes_spent || (torpedo && g.rounds.is_some()) {
             g.rounds = Some(vec![if c.torpedoes_spent {
-                gzf::CheckBox::CROSSED
+                model::CheckBox::CROSSED
             } else {
-                gzf::CheckBox::OPEN
+                model::CheckBox::OPEN
             }]);
         }
         g.rearm = match c.rearm {
             Rearm::Ready => None,
-            Rearm::In(n) => Some(gzf::GroupRearm::Volleys(n)),
-            Rearm::Never => Some(gzf::GroupRearm::Never),
+            Rearm::In(n) => Some(model::GroupRearm::Volleys(n)),
+            Rearm::Never => Some(model::GroupRearm::Never),
         };
         // The launch word stays with `Destroyed`: it says where the group was
         // lost (and a group placed by its carrier needs no position).
         g.status.launch = Some(if c.docked {
-            gzf::Launch::Docked
+            model::Launch::Docked
         } else {
-            gzf::Launch::Launched
+            model::Launch::Launched
         });
         if self.destroyed || c.craft == 0 {
             g.status.damage = Some(DamageState::Destroyed);
@@ -523,19 +523,19 @@ impl Unit {
 
     /// Writes the Unit's state back into its ship record: damage track,
     /// armour, thrust and system statuses. Everything else is kept.
-    pub fn write_back(&self, ship: &mut gzf::Ship) {
+    pub fn write_back(&self, ship: &mut model::Ship) {
         let mut n = 0u32;
         for row in &mut ship.damage_track {
             for b in row.iter_mut() {
                 n += 1;
                 if n <= self.hull_lost {
-                    *b = gzf::CheckBox::CROSSED;
+                    *b = model::CheckBox::CROSSED;
                 }
             }
         }
         match &mut ship.armour {
-            Some(gzf::Armour::Boxes(boxes)) => cross_first(boxes, self.armour_lost),
-            Some(gzf::Armour::Layers(rows)) => {
+            Some(model::Armour::Boxes(boxes)) => cross_first(boxes, self.armour_lost),
+            Some(model::Armour::Layers(rows)) => {
                 for (row, layer) in rows.iter_mut().zip(&self.armour_layers) {
                     cross_first(row, layer.lost);
                 }
@@ -566,7 +566,7 @@ impl Unit {
             if sys.rounds > 0 && (rec.rounds.is_some() || sys.spent > 0) {
                 let boxes = rec
                     .rounds
-                    .get_or_insert_with(|| vec![gzf::CheckBox::OPEN; sys.rounds as usize]);
+                    .get_or_insert_with(|| vec![model::CheckBox::OPEN; sys.rounds as usize]);
                 let mut to_cross = sys
                     .spent
                     .saturating_sub(boxes.iter().filter(|b| b.crossed).count() as u32);
@@ -575,7 +575,7 @@ impl Unit {
                         break;
                     }
                     if !b.crossed {
-                        *b = gzf::CheckBox::CROSSED;
+                        *b = model::CheckBox::CROSSED;
                         to_cross -= 1;
                     }
                 }
@@ -779,11 +779,11 @@ pub fn is_offensive(kind: &SystemKind) -> bool {
 
 /// A ship record's armour as the engine keeps it: boxes in all layers,
 /// boxes lost, and the layers (outermost first) when there are several.
-fn armour_of(ship: &gzf::Ship) -> (u32, u32, Vec<ArmourLayer>) {
+fn armour_of(ship: &model::Ship) -> (u32, u32, Vec<ArmourLayer>) {
     let layers: Vec<ArmourLayer> = ship
         .armour
         .as_ref()
-        .map(gzf::Armour::layers)
+        .map(model::Armour::layers)
         .unwrap_or_default()
         .iter()
         .map(|row| ArmourLayer {
@@ -797,9 +797,9 @@ fn armour_of(ship: &gzf::Ship) -> (u32, u32, Vec<ArmourLayer>) {
 }
 
 /// Crosses the first `lost` boxes of an armour row.
-fn cross_first(row: &mut [gzf::CheckBox], lost: u32) {
+fn cross_first(row: &mut [model::CheckBox], lost: u32) {
     for b in row.iter_mut().take(lost as usize) {
-        *b = gzf::CheckBox::CROSSED;
+        *b = model::CheckBox::CROSSED;
     }
 }
 

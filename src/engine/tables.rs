@@ -283,8 +283,8 @@ pub fn ap_split(damage: u32, armour_left: u32) -> (u32, u32) {
 /// arrays 2 to 24 MU; meson projectors 1 to 48 MU; a Pulser by its
 /// setting ([`pulser_dice`]; 0 while it has none); EMP projectors as beams
 /// of their class.
-pub fn beam_family_dice(kind: &crate::gzf::model::SystemKind, range_mu: u32) -> u32 {
-    use crate::gzf::model::SystemKind::*;
+pub fn beam_family_dice(kind: &crate::model::SystemKind, range_mu: u32) -> u32 {
+    use crate::model::SystemKind::*;
     let within = |dice: u32, reach: u32| if range_mu <= reach { dice } else { 0 };
     match *kind {
         Graser { class } | Phaser { class } | PlasmaCannon { class } => beam_dice(u32::from(class), range_mu),
@@ -307,8 +307,8 @@ pub const HEAVY_GRASER_BAND_MU: u32 = 18;
 
 /// Dice of a Pulser at `range_mu` under `setting` (ft-rules §4.6, FTC
 /// §5.21): long 1 die to 48 MU, medium 2 to 24, short 6 to 12.
-pub fn pulser_dice(setting: crate::gzf::model::PulserSetting, range_mu: u32) -> u32 {
-    use crate::gzf::model::PulserSetting::*;
+pub fn pulser_dice(setting: crate::model::PulserSetting, range_mu: u32) -> u32 {
+    use crate::model::PulserSetting::*;
     let (dice, reach) = match setting {
         Long => (1, 48),
         Medium => (2, 24),
@@ -446,8 +446,8 @@ pub fn submunition_dice(range: u32) -> u32 {
 }
 
 /// Projectile band width of a pulse torpedo variant.
-pub fn torpedo_band(variant: crate::gzf::model::TorpedoRange) -> u32 {
-    use crate::gzf::model::TorpedoRange;
+pub fn torpedo_band(variant: crate::model::TorpedoRange) -> u32 {
+    use crate::model::TorpedoRange;
     match variant {
         TorpedoRange::Standard => PROJECTILE_STANDARD_MU,
         TorpedoRange::Long => PROJECTILE_LONG_MU,
@@ -459,8 +459,8 @@ pub fn torpedo_band(variant: crate::gzf::model::TorpedoRange) -> u32 {
 /// open, for the range it fires at (readings W26, docs/doctrine.md): the
 /// one rolling most dice there, all of them being the same beam dice
 /// (short to 12 MU, medium to 24, long beyond).
-pub fn pulser_setting(range: u32) -> crate::gzf::model::PulserSetting {
-    use crate::gzf::model::PulserSetting;
+pub fn pulser_setting(range: u32) -> crate::model::PulserSetting {
+    use crate::model::PulserSetting;
     let mut best = PulserSetting::Long;
     for s in PulserSetting::ALL {
         if pulser_dice(s, range) > pulser_dice(best, range) {

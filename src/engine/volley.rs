@@ -42,7 +42,7 @@ use super::scratch::{MissileShot, Payload, Tap, idle, out_of_range, stopped, vol
 use super::state::{Battle, Control, Reserve, SysState, Unit, is_one_shot, rows_completed};
 use super::tables::{PdTable, beam_dice, beam_family_dice};
 pub use super::tables::{evasion_ignored, missile_range, submunition_dice, torpedo_band};
-use crate::gzf::model::{PulserSetting, SystemKind, TorpedoRange};
+use crate::model::{PulserSetting, SystemKind, TorpedoRange};
 
 /// Plays one Exchange (three Volleys) of `plot` on `battle`.
 pub fn run_exchange<S: Sink>(
@@ -3276,7 +3276,7 @@ mod tests {
     use crate::engine::plot::Maneuver::*;
     use crate::engine::rules::Rules;
     use crate::engine::state::{Formation, RangeTable, Side, Sys};
-    use crate::gzf::model::Profile;
+    use crate::model::Profile;
 
     #[test]
     fn maneuver_follows_the_worked_examples_of_fm_readings_3() {

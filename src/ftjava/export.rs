@@ -20,9 +20,9 @@ use super::ship::{
     LEFT_OUT_EVENT, LEFT_OUT_PREFIX, MAGAZINES_PREFIX, Section, hull_track, inert_element, split_class, split_log_line,
 };
 use crate::diag::Diagnostic;
-use crate::gzf::design::{crew_factor_boxes, crew_factors_for, hull_boxes_for, row_sizes};
 use crate::gzf::parse::FieldSpans;
-use crate::gzf::{
+use crate::model::sizes::{crew_factor_boxes, crew_factors_for, hull_boxes_for, row_sizes};
+use crate::model::{
     Activity, AmmoType, Arc, Armour, CheckBox, DamageState, FighterBase, FighterGroup, FighterModifier, GzfFile, Item,
     Launch, PilotQuality, Profile, Ship, ShipType, Status, System, SystemKind, TorpedoRange, Warhead,
 };

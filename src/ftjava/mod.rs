@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use roxmltree::Node;
 
 use crate::diag::{Diagnostic, SourceFile};
-use crate::gzf::{self, CheckBox, FighterBase, FighterGroup, FighterModifier, FighterType, GzfFile, Item, Meta};
+use crate::model::{self, CheckBox, FighterBase, FighterGroup, FighterModifier, FighterType, GzfFile, Item, Meta};
 use xml::{Cx, attr_line, attr_span, elements, tag_span, text, text_span};
 
 /// Import switches.
@@ -177,7 +177,7 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
                         .ship
                         .systems
                         .iter()
-                        .filter(|x| x.kind == gzf::SystemKind::HangarBay)
+                        .filter(|x| x.kind == model::SystemKind::HangarBay)
                         .count();
                     let used = match docked.iter_mut().find(|(n, _)| n == name) {
                         Some((_, k)) => k,
@@ -222,7 +222,7 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
                 lines: briefing.clone(),
             });
         }
-        out.gzf.items.push(Item::Scenario(gzf::Scenario {
+        out.gzf.items.push(Item::Scenario(model::Scenario {
             title: title.clone(),
             turn: i64::from(*turn),
             meta,
@@ -447,8 +447,8 @@ fn fighter_group(cx: &mut Cx, n: Node<'_, '_>) -> (FighterGroup, Option<i64>) {
                 let t = text(c);
                 g.pilot_quality = match t.to_ascii_lowercase().as_str() {
                     "normal" | "" => None,
-                    "ace" => Some(gzf::PilotQuality::Ace),
-                    "turkey" => Some(gzf::PilotQuality::Turkey),
+                    "ace" => Some(model::PilotQuality::Ace),
+                    "turkey" => Some(model::PilotQuality::Turkey),
                     _ => {
                         cx.error(text_span(c), format!("pilot quality `{t}`"), "Normal, Ace or Turkey");
                         None

@@ -19,7 +19,7 @@ use super::ship::IdTarget;
 use super::xml::{Cx, attr_span, elements, tag_span, text_span};
 use super::{GameShip, Player};
 use crate::engine::plot::Maneuver;
-use crate::gzf::{Activity, DamageState, Ship, SystemKind, Warhead};
+use crate::model::{Activity, DamageState, Ship, SystemKind, Warhead};
 use crate::orders::write::{toml_key, toml_string};
 
 /// A side: its commander's name, its Formations and what the file says
@@ -656,7 +656,7 @@ impl Fitter<'_, '_, '_> {
         format!(
             "system {} ({})",
             s + 1,
-            self.ship().systems[s].kind.name(crate::gzf::Profile::Fb1)
+            self.ship().systems[s].kind.name(crate::model::Profile::Fb1)
         )
     }
 

@@ -9,8 +9,8 @@ use roxmltree::Node;
 
 use super::limits::{self, exact_whole, widen};
 use super::xml::{Cx, attr_line, attr_span, elements, line, lines, tag_span, text, text_span};
-use crate::gzf::design::{crew_factor_boxes, crew_factors_for, hull_boxes_for, row_sizes};
-use crate::gzf::{
+use crate::model::sizes::{crew_factor_boxes, crew_factors_for, hull_boxes_for, row_sizes};
+use crate::model::{
     AmmoType, Arc, Armour, CheckBox, DamageState, HullIntegrity, Meta, Ship, ShipType, Status, System, SystemKind,
     TorpedoRange, Warhead,
 };

@@ -2,8 +2,8 @@
 //! pushing a diagnostic when the value does not fit its grammar.
 
 use super::blocks::RawField;
-use super::model::*;
 use crate::diag::Diagnostic;
+use crate::model::*;
 
 /// How a kept-as-text field is checked before it is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

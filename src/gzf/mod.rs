@@ -1,7 +1,8 @@
 //! GZF (Ground Zero Format) ship records: reading and writing, both profiles.
 //!
 //! Layers: [`lines`] (never fails) → [`blocks`] (fields, folding, file order)
-//! → [`parse`] (typed records with association) → [`model`]. [`write`] is the
+//! → [`parse`] (typed records with association) → the ship model
+//! ([`crate::model`], which the engine and FTJava share). [`write`] is the
 //! canonical writer. [`design`] checks the design rules of ft-rules §6 and §11.
 //! This module knows nothing about combat.
 
@@ -9,10 +10,9 @@ pub mod blocks;
 pub mod design;
 pub mod fields;
 pub mod lines;
-pub mod model;
 pub mod parse;
 pub mod write;
 
-pub use model::*;
+pub use crate::model::*;
 pub use parse::{ParseOptions, Parsed, parse};
 pub use write::write;

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use super::blocks::{self, RawBlock, RawField, normalize_name};
 use super::fields::{Cx, FieldSpec, TextType, same_words, spec};
 use super::lines;
-use super::model::*;
 use crate::diag::Diagnostic;
+use crate::model::*;
 
 /// Choices the user makes about what to accept.
 #[derive(Debug, Clone, Default)]
@@ -1163,7 +1163,7 @@ fn system(cx: &mut Cx<'_>, block: &RawBlock, options: &ParseOptions) -> Option<S
 /// `Pulser-Setting: Long|Medium|Short` (fam extension): the setting a
 /// Pulser keeps for the battle; only on a Pulser.
 fn pulser_setting(cx: &mut Cx<'_>, f: &RawField, s: &mut System) {
-    use crate::gzf::model::PulserSetting as P;
+    use crate::model::PulserSetting as P;
     let choices = [("Long", P::Long), ("Medium", P::Medium), ("Short", P::Short)];
     let Some(setting) = cx.keyword(f, &choices) else {
         return;

@@ -18,7 +18,7 @@
 
 use std::fmt::Write as _;
 
-use super::model::*;
+use crate::model::*;
 
 /// Column at which values start (field name, colon and padding before it).
 const VALUE_COLUMN: usize = 18;

@@ -11,7 +11,7 @@
 //! base's blocks ([`write_back`]).
 
 use crate::engine::state::Unit;
-use crate::gzf::{Base, Ship};
+use crate::model::{Base, Ship};
 
 /// The Units a base brings, as parts: `None` is the `Base:` block itself
 /// (the whole base, or its core when it has sectors), `Some(k)` its k-th
@@ -108,7 +108,7 @@ pub(super) fn write_back(base: &mut Base, part: Option<usize>, unit: &Unit) {
                 s.damage_track
                     .iter_mut()
                     .flatten()
-                    .for_each(|b| *b = crate::gzf::CheckBox::CROSSED);
+                    .for_each(|b| *b = crate::model::CheckBox::CROSSED);
             }
         }
     }

@@ -27,8 +27,8 @@ use crate::engine::state::{
 };
 use crate::engine::victory::{Trigger, Victory};
 use crate::gzf::fields::collapse;
-use crate::gzf::model::Warhead;
 use crate::gzf::{self, Item, ParseOptions, SystemKind};
+use crate::model::Warhead;
 
 /// A scenario range in MU: 0 to [`MAX_RANGE_MU`], else an error at it.
 fn range_mu(files: &mut Files, v: &S<i64>) -> Option<u32> {
@@ -610,7 +610,7 @@ fn fly_with_carriers(files: &mut Files, records: &[Record], groups: &[craft::Gro
             .unwrap_or(false);
         let docked = def.item.is_none()
             || matches!(&records[def.record].file.items[def.item.unwrap_or(0)],
-                Item::FighterGroup(b) if b.status.launch == Some(crate::gzf::model::Launch::Docked));
+                Item::FighterGroup(b) if b.status.launch == Some(crate::model::Launch::Docked));
         match (group_placed.get(&g), def.carrier.and_then(carrier_formation)) {
             (Some(_), Some(_)) => {}
             (Some((_, span)), None) if docked && !gunboat => files.push(

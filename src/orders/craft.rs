@@ -12,12 +12,12 @@ use crate::diag::Diagnostic;
 use crate::engine::plot::{CraftAction, CraftOrder, FormationId, Maneuver, ManeuverOrder, UnitId, VolleyPlot};
 use crate::engine::rules::{PilotQualityRule, Rules};
 use crate::engine::state::{Battle, Craft, CraftKind, GunboatKind, Rearm, SysState, Unit};
-use crate::gzf::model::{
+use crate::gzf::parse::FieldSpans;
+use crate::model::{
     CheckBox, DamageState, FighterBase, FighterGroup, FighterModifier, FighterType, GroupRearm, GunboatType, Launch,
     Profile,
 };
-use crate::gzf::parse::FieldSpans;
-use crate::gzf::{Item, System, SystemKind};
+use crate::model::{Item, System, SystemKind};
 use crate::orders::Record;
 
 /// What a group flies, for messages: `Light Interceptor fighters`,

@@ -2,7 +2,8 @@
 //! idempotent, for every shipped record and fixture; plus a property test
 //! over generated models.
 
-use fam::gzf::{self, ParseOptions, model::*};
+use fam::gzf::{self, ParseOptions};
+use fam::model::*;
 use proptest::prelude::*;
 
 use crate::support::{fam, files_with, fixtures, repo, text};

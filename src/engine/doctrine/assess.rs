@@ -23,7 +23,7 @@ use super::super::tables::{
 };
 use super::super::tables::{NOVA_RANGE, nova_dice};
 use super::super::tables::{evasion_ignored, missile_range, pulser_setting, submunition_dice, torpedo_band};
-use crate::gzf::model::{PulserSetting, SystemKind, TorpedoRange, Warhead};
+use crate::model::{PulserSetting, SystemKind, TorpedoRange, Warhead};
 
 /// Speed dice the outpacing table covers; beyond it the means are used.
 pub const MAX_SPEED_DICE: usize = 16;

@@ -53,7 +53,7 @@ fn defends_only(battle: &Battle, g: UnitId) -> bool {
 
 /// Groups whose type may screen and intercept (not attack or torpedo fighters, not gunboats).
 fn screens(battle: &Battle, g: UnitId) -> bool {
-    use crate::gzf::model::FighterBase;
+    use crate::model::FighterBase;
     matches!(
         battle.units[g].craft.map(|c| c.kind),
         Some(super::super::state::CraftKind::Fighter(t)) if !matches!(t.base, FighterBase::Attack | FighterBase::Torpedo)

@@ -15,7 +15,7 @@ use super::{
     Doctrine, EvasionSplit, Movement, Ordnance, PdMode, WithdrawWhen, enemies, maneuver_for, maneuver_target,
     select_enemy, withdraw_triggered,
 };
-use crate::gzf::model::{SystemKind, Warhead};
+use crate::model::{SystemKind, Warhead};
 
 /// Why a Formation withdraws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

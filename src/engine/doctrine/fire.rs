@@ -13,7 +13,7 @@ use super::assess::{Arsenal, family_dice, family_shot, is_beam_family, k_gun_hit
 use super::decide::Choice;
 use super::plan::Launches;
 use super::{Doctrine, Ordnance, PlotWork};
-use crate::gzf::model::{SystemKind, Warhead};
+use crate::model::{SystemKind, Warhead};
 
 /// Not destroyed: a damaged weapon is plotted, as damage control may
 /// repair it before it fires.

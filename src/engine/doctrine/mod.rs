@@ -21,7 +21,7 @@ use super::state::{Battle, SysState};
 use super::tables::beam_dice;
 use super::tables::submunition_dice;
 use super::victory::Victory;
-use crate::gzf::model::{SystemKind, Warhead};
+use crate::model::{SystemKind, Warhead};
 
 pub mod assess;
 pub use super::tables::pulser_setting;

@@ -1,9 +1,15 @@
-//! The typed model of a GZF file, shared by both game profiles.
+//! The ship model: ships, bases, their systems and state, fighter groups,
+//! and a file of such records, shared by both game profiles and every
+//! format. The GZF reader and writer (`gzf`) and FTJava import and export
+//! (`ftjava`) read and write it; the engine builds its Units from it and
+//! writes their state back into it. It imports nothing of fam.
 //!
 //! FB1 and FT2 names map onto one set of kinds (`docs/readings.md`, "GZF
 //! mapping"); the file's [`Profile`] decides how the writer spells them.
 //! Fields the engine does not use (captain, position, logs, unknown fields)
 //! are kept as [`Meta`] text so that a record written back loses nothing.
+
+pub mod sizes;
 
 use std::fmt;
 
