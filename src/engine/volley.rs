@@ -597,6 +597,154 @@ fn fire<S: Sink>(
     }
 }
 
+/// A PDS or ADAF fired at a ship (ft-rules §5.1): to 6 MU, only against a
+/// Unit with no working screen and no armour left; a 6 scores 1 point.
+#[allow(clippy::too_many_arguments)]
+fn pds_at_ship<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    // PDS at ships: to 6 MU, only against a Unit with no working
+    // screen and no armour left; a 6 scores 1 point (ft-rules §5.1).
+    let t = &battle.units[target];
+    if range > 6 || t.screen_level() > 0 || t.armour_left() > 0 {
+        if range > 6 {
+            scratch.note_use(u, w, WeaponUse::OUT_OF_RANGE);
+        }
+        idle(
+            sink,
+            u,
+            w,
+            "point defence fires at ships only to 6 MU, at a Unit without screens or armour",
+        );
+        return;
+    }
+    scratch.fired.push((u, w));
+    scratch.note_use(u, w, WeaponUse::FIRED);
+    let face = dice.roll_d6(sink, Purpose::Beam, Pile::Initial);
+    let damage = u32::from(face == 6);
+    scratch.pending[target].0 += damage;
+    scratch.deal(battle.units[u].side, DamageKind::PointDefence, damage);
+    if S::RECORDS {
+        sink.event(Event::BeamAttack {
+            unit: u,
+            weapon: w,
+            target,
+            range,
+            dice: 1,
+            drm: 0,
+            screen: 0,
+            faces: vec![face],
+            reroll_faces: Vec::new(),
+            normal: damage,
+            penetrating: 0,
+        });
+    }
+}
+
+/// A pulse torpedo (ft-rules §4.2): the to-hit die on its variant's
+/// projectile table with the Evasion DRM, then the damage die, semi-armour-
+/// piercing, less the target's advanced screen level.
+#[allow(clippy::too_many_arguments)]
+fn torpedo_attack<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    variant: TorpedoRange,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let width = torpedo_band(variant);
+    let Some(needed) = super::tables::projectile_needed(range, width) else {
+        out_of_range(sink, scratch, u, w, "out of range");
+        return;
+    };
+    scratch.note_use(u, w, WeaponUse::FIRED);
+    let face = dice.roll_d6(sink, Purpose::ToHit, Pile::Initial);
+    let hit = super::tables::projectile_hits(face, needed, drm);
+    let damage = hit.then(|| dice.roll_d6(sink, Purpose::Damage, Pile::Initial));
+    if let Some(d) = damage {
+        // Semi-armour-piercing; standard screens do not stop
+        // torpedoes, advanced ones take their level off (W42).
+        let points = u32::from(d).saturating_sub(u32::from(battle.units[target].advanced_screen_level()));
+        scratch.sap.push((target, points));
+        scratch.deal(battle.units[u].side, DamageKind::Torpedo, points);
+    }
+    if S::RECORDS {
+        sink.event(Event::TorpedoAttack {
+            unit: u,
+            weapon: w,
+            target,
+            range,
+            needed,
+            drm,
+            face,
+            hit,
+            damage,
+        });
+    }
+}
+
+/// A salvo launcher draws a load from its magazine and launches it.
+#[allow(clippy::too_many_arguments)]
+fn salvo_launch<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let Some(m) = battle.units[u].systems[w].magazine else {
+        stopped(sink, scratch, u, w, "no magazine");
+        return;
+    };
+    let er = battle.units[u].systems[w].er;
+    let magazine = &mut battle.units[u].systems[m];
+    if magazine.state != SysState::Operational {
+        stopped(sink, scratch, u, w, "its magazine is lost");
+        return;
+    }
+    if !magazine.spend() {
+        stopped(sink, scratch, u, w, "its magazine is empty");
+        return;
+    }
+    launch(u, w, target, range, missile_range(er), false, sink, scratch);
+}
+
+/// A salvo rack or heavy missile, fired once, launches.
+#[allow(clippy::too_many_arguments)]
+fn rack_launch<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    kind: &SystemKind,
+    target: UnitId,
+    range: u32,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let heavy = matches!(kind, SystemKind::Missile { .. });
+    let sys = &mut battle.units[u].systems[w];
+    let er = sys.er;
+    if !sys.spend() {
+        stopped(sink, scratch, u, w, "already fired");
+        return;
+    }
+    launch(u, w, target, range, missile_range(er), heavy, sink, scratch);
+}
+
 /// One weapon's shot at the Unit its Fire Control acquired (needle beams:
 /// at their own target).
 #[allow(clippy::too_many_arguments)]
@@ -636,16 +784,22 @@ fn fire_weapon<S: Sink>(
     if !matches!(kind, SystemKind::Pds | SystemKind::Adaf) {
         scratch.fired.push((u, w));
     }
+    // One-shot packs and pods are spent when fired, in range or not
+    // (fm-readings 15).
+    let one_shot = matches!(
+        kind,
+        SystemKind::SubmunitionPack | SystemKind::Mkp | SystemKind::RocketPod | SystemKind::AntimatterMissile
+    );
+    if one_shot && !battle.units[u].systems[w].spend() {
+        stopped(sink, scratch, u, w, "already fired");
+        return;
+    }
     match kind {
         SystemKind::Beam { class } => {
             let n = beam_dice(u32::from(class), range);
             beam_like(battle, u, w, target, range, n, drm, true, true, dice, sink, scratch);
         }
         SystemKind::SubmunitionPack => {
-            if !battle.units[u].systems[w].spend() {
-                stopped(sink, scratch, u, w, "already fired");
-                return;
-            }
             let n = submunition_dice(range);
             // Standard screens do not stop submunitions; advanced screens
             // do, as beam screens (ft-rules §4.1, readings W42).
@@ -664,83 +818,14 @@ fn fire_weapon<S: Sink>(
                 }
             }
         }
-        SystemKind::Pds | SystemKind::Adaf => {
-            // PDS at ships: to 6 MU, only against a Unit with no working
-            // screen and no armour left; a 6 scores 1 point (ft-rules §5.1).
-            let t = &battle.units[target];
-            if range > 6 || t.screen_level() > 0 || t.armour_left() > 0 {
-                if range > 6 {
-                    scratch.note_use(u, w, WeaponUse::OUT_OF_RANGE);
-                }
-                idle(
-                    sink,
-                    u,
-                    w,
-                    "point defence fires at ships only to 6 MU, at a Unit without screens or armour",
-                );
-                return;
-            }
-            scratch.fired.push((u, w));
-            scratch.note_use(u, w, WeaponUse::FIRED);
-            let face = dice.roll_d6(sink, Purpose::Beam, Pile::Initial);
-            let damage = u32::from(face == 6);
-            scratch.pending[target].0 += damage;
-            scratch.deal(battle.units[u].side, DamageKind::PointDefence, damage);
-            if S::RECORDS {
-                sink.event(Event::BeamAttack {
-                    unit: u,
-                    weapon: w,
-                    target,
-                    range,
-                    dice: 1,
-                    drm: 0,
-                    screen: 0,
-                    faces: vec![face],
-                    reroll_faces: Vec::new(),
-                    normal: damage,
-                    penetrating: 0,
-                });
-            }
-        }
+        SystemKind::Pds | SystemKind::Adaf => pds_at_ship(battle, u, w, target, range, dice, sink, scratch),
         SystemKind::PulseTorpedo { range: variant } => {
-            let width = torpedo_band(variant);
-            let Some(needed) = super::tables::projectile_needed(range, width) else {
-                out_of_range(sink, scratch, u, w, "out of range");
-                return;
-            };
-            scratch.note_use(u, w, WeaponUse::FIRED);
-            let face = dice.roll_d6(sink, Purpose::ToHit, Pile::Initial);
-            let hit = super::tables::projectile_hits(face, needed, drm);
-            let damage = hit.then(|| dice.roll_d6(sink, Purpose::Damage, Pile::Initial));
-            if let Some(d) = damage {
-                // Semi-armour-piercing; standard screens do not stop
-                // torpedoes, advanced ones take their level off (W42).
-                let points = u32::from(d).saturating_sub(u32::from(battle.units[target].advanced_screen_level()));
-                scratch.sap.push((target, points));
-                scratch.deal(battle.units[u].side, DamageKind::Torpedo, points);
-            }
-            if S::RECORDS {
-                sink.event(Event::TorpedoAttack {
-                    unit: u,
-                    weapon: w,
-                    target,
-                    range,
-                    needed,
-                    drm,
-                    face,
-                    hit,
-                    damage,
-                });
-            }
+            torpedo_attack(battle, u, w, target, range, variant, drm, dice, sink, scratch)
         }
         SystemKind::KGun { class, range: variant } => {
             k_gun_attack(battle, u, w, target, range, class, variant, drm, dice, sink, scratch);
         }
         SystemKind::Mkp => {
-            if !battle.units[u].systems[w].spend() {
-                stopped(sink, scratch, u, w, "already fired");
-                return;
-            }
             mkp_attack(battle, u, w, target, range, drm, dice, sink, scratch);
         }
         SystemKind::PlasmaBolt { class } => {
@@ -751,17 +836,9 @@ fn fire_weapon<S: Sink>(
             plasma_bolt(battle, u, w, target, range, class, drm, dice, sink, scratch);
         }
         SystemKind::RocketPod => {
-            if !battle.units[u].systems[w].spend() {
-                stopped(sink, scratch, u, w, "already fired");
-                return;
-            }
             rocket_pod(u, w, target, range, drm, dice, sink, scratch);
         }
         SystemKind::AntimatterMissile => {
-            if !battle.units[u].systems[w].spend() {
-                stopped(sink, scratch, u, w, "already fired");
-                return;
-            }
             antimatter_launch(u, w, target, range, sink, scratch);
         }
         SystemKind::BoardingTorpedo => {
@@ -808,33 +885,8 @@ fn fire_weapon<S: Sink>(
             };
             needle_attack(battle, u, w, *needle, range, drm, dice, sink, scratch);
         }
-        SystemKind::Sml => {
-            let Some(m) = battle.units[u].systems[w].magazine else {
-                stopped(sink, scratch, u, w, "no magazine");
-                return;
-            };
-            let er = battle.units[u].systems[w].er;
-            let magazine = &mut battle.units[u].systems[m];
-            if magazine.state != SysState::Operational {
-                stopped(sink, scratch, u, w, "its magazine is lost");
-                return;
-            }
-            if !magazine.spend() {
-                stopped(sink, scratch, u, w, "its magazine is empty");
-                return;
-            }
-            launch(u, w, target, range, missile_range(er), false, sink, scratch);
-        }
-        SystemKind::Smr | SystemKind::Missile { .. } => {
-            let heavy = matches!(kind, SystemKind::Missile { .. });
-            let sys = &mut battle.units[u].systems[w];
-            let er = sys.er;
-            if !sys.spend() {
-                stopped(sink, scratch, u, w, "already fired");
-                return;
-            }
-            launch(u, w, target, range, missile_range(er), heavy, sink, scratch);
-        }
+        SystemKind::Sml => salvo_launch(battle, u, w, target, range, sink, scratch),
+        SystemKind::Smr | SystemKind::Missile { .. } => rack_launch(battle, u, w, &kind, target, range, sink, scratch),
         _ => {
             // The orders layer refuses every other weapon with its reason.
             idle(sink, u, w, "not a weapon fam resolves");
@@ -2026,7 +2078,25 @@ fn point_defence_and_missiles<S: Sink>(
     sink: &mut S,
     scratch: &mut Scratch,
 ) {
-    // Groups making attack runs are PD threats too, after the missiles.
+    craft_threats(battle, scratch);
+    if scratch.shots.is_empty() {
+        return;
+    }
+    missiles_on_target(dice, sink, scratch);
+    let mut evasion_left = std::mem::take(&mut scratch.pd_evasion);
+    evasion_left.clear();
+    evasion_left.extend_from_slice(&scratch.evasion_points);
+    super::craft::intercept(battle, dice, sink, scratch, &mut evasion_left);
+    allocate_pd(battle, plot, volley, sink, scratch);
+    roll_pd(battle, dice, sink, scratch, &mut evasion_left);
+    gunboat_pds(battle, dice, sink, scratch, &mut evasion_left);
+    scratch.pd_evasion = evasion_left;
+    missile_damage(battle, dice, sink, scratch);
+}
+
+/// Groups making attack runs join the Volley's threats after the missiles
+/// (a missile gunboat squadron puts in its salvos instead).
+fn craft_threats(battle: &mut Battle, scratch: &mut Scratch) {
     if scratch.craft.any {
         for g in 0..battle.units.len() {
             if let Some(super::scratch::Shot::Run(ship)) = scratch.craft.fires_at[g]
@@ -2049,9 +2119,11 @@ fn point_defence_and_missiles<S: Sink>(
             }
         }
     }
-    if scratch.shots.is_empty() {
-        return;
-    }
+}
+
+/// Each salvo's missiles on target: a d6 (a gunboat salvo's capped at its
+/// missiles, A27).
+fn missiles_on_target<S: Sink>(dice: &mut Dice, sink: &mut S, scratch: &mut Scratch) {
     for i in 0..scratch.shots.len() {
         if scratch.shots[i].is_missile() && !scratch.shots[i].heavy && scratch.shots[i].payload == Payload::Missiles {
             let shot = scratch.shots[i];
@@ -2069,12 +2141,17 @@ fn point_defence_and_missiles<S: Sink>(
             }
         }
     }
-    let mut evasion_left = std::mem::take(&mut scratch.pd_evasion);
-    evasion_left.clear();
-    evasion_left.extend_from_slice(&scratch.evasion_points);
-    super::craft::intercept(battle, dice, sink, scratch, &mut evasion_left);
-    allocate_pd(battle, plot, volley, sink, scratch);
-    // Roll PD threat by threat, in launch order.
+}
+
+/// The point-defence dice, threat by threat in launch order, each weapon
+/// on its assigned threat; Evasion Points reroll missed dice.
+fn roll_pd<S: Sink>(
+    battle: &mut Battle,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+    evasion_left: &mut [u32],
+) {
     for t in 0..scratch.shots.len() {
         for a in 0..scratch.pd_assign.len() {
             let (pu, pw, threat) = scratch.pd_assign[a];
@@ -2174,8 +2251,13 @@ fn point_defence_and_missiles<S: Sink>(
             }
         }
     }
-    gunboat_pds(battle, dice, sink, scratch, &mut evasion_left);
-    scratch.pd_evasion = evasion_left;
+}
+
+/// What gets through: craft killed by point defence are gone; rockets and
+/// antimatter missiles hit as their own rules say; each salvo missile left
+/// scores 1d6, a heavy missile 3d6, every die less an advanced screen's
+/// level, each a semi-armour-piercing hit.
+fn missile_damage<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scratch: &mut Scratch) {
     for t in 0..scratch.shots.len() {
         let shot = scratch.shots[t];
         if !shot.is_missile() {
