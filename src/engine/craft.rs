@@ -866,6 +866,233 @@ fn dogfight_drm(rules: &Rules, c: &Craft, target: &Craft) -> i32 {
     drm
 }
 
+/// What one group's attack rolled, for its event.
+#[derive(Default)]
+struct Outcome {
+    kills: u32,
+    normal: u32,
+    penetrating: u32,
+    /// Semi-armour-piercing hits (recorded only).
+    sap: Vec<u32>,
+    /// K-gun doubling dice and points, or rockets' d6 and points (recorded only).
+    k_gun: Vec<(u8, u32)>,
+}
+
+/// Group `g` in a dogfight with group `h` (or attacking gunboats, F24):
+/// its dice kill craft of `h`. Returns the target, the action, the dice
+/// and the DRM for the event.
+#[allow(clippy::too_many_arguments)]
+fn dogfight<S: Sink>(
+    battle: &Battle,
+    g: UnitId,
+    c: &Craft,
+    h: UnitId,
+    dice: &mut Dice,
+    tap: &mut Tap<'_, S>,
+    scratch: &mut Scratch,
+    out: &mut Outcome,
+) -> (UnitId, &'static str, u32, i32) {
+    let th = craft(battle, h);
+    let left = th.craft.saturating_sub(scratch.craft.losses[h]);
+    let result = if matches!(th.kind, CraftKind::Gunboat(_)) {
+        // Fighters at gunboats: attack-run dice, each scoring
+        // die out.kills a boat (reading F24).
+        let drm = fighter(c).map_or(0, |t| run_drm(t, true));
+        let n = group_dice(&battle.rules, c);
+        out.kills = point_defence(
+            dice,
+            tap,
+            PdFire {
+                table: GUNBOAT_KILL,
+                dice: n,
+                drm,
+                evasion_points: 0,
+                evasion_reroll: battle.rules.pd_evasion_reroll,
+                targets: left,
+            },
+        )
+        .kills;
+        (h, "attack on gunboats", n, drm)
+    } else {
+        let exhausted = scratch.craft.exhausted[g];
+        let drm = dogfight_drm(&battle.rules, c, &th);
+        let n = group_dice(&battle.rules, c);
+        let table = if exhausted { SIX_KILLS_ONE } else { PdTable::PDS };
+        out.kills = point_defence(
+            dice,
+            tap,
+            PdFire {
+                table,
+                dice: n,
+                drm,
+                evasion_points: 0,
+                evasion_reroll: battle.rules.pd_evasion_reroll,
+                targets: th.craft,
+            },
+        )
+        .kills;
+        (h, "dogfight", n, drm)
+    };
+    scratch.craft.losses[h] += out.kills;
+    result
+}
+
+/// Group `g` making its attack run on `ship` (torpedo run, gunboat
+/// attack): by its kind, the dice and the damage queued for the Damage
+/// step. Returns the target, the action, the dice and the DRM.
+#[allow(clippy::too_many_arguments)]
+fn attack_run<S: Sink>(
+    battle: &mut Battle,
+    g: UnitId,
+    c: &Craft,
+    ship: UnitId,
+    side: usize,
+    dice: &mut Dice,
+    tap: &mut Tap<'_, S>,
+    scratch: &mut Scratch,
+    out: &mut Outcome,
+) -> (UnitId, &'static str, u32, i32) {
+    let range = unit_range(battle, g, ship);
+    let tf = battle.units[ship].formation;
+    let ep = scratch.evasion_points[tf];
+    match c.kind {
+        CraftKind::Fighter(t) if t.base == FighterBase::Torpedo && !c.torpedoes_spent => {
+            // One torpedo per craft, all at once: 4-6 hits for
+            // the face in SAP damage (reading F26).
+            let n = c.craft;
+            for _ in 0..n {
+                let face = dice.roll_d6(tap, Purpose::ToHit, Pile::Initial);
+                if face >= 4 {
+                    let d = u32::from(face);
+                    scratch.sap.push((ship, d));
+                    scratch.deal(side, DamageKind::Fighter, d);
+                    if S::RECORDS {
+                        out.sap.push(d);
+                    }
+                }
+            }
+            craft_mut(battle, g).torpedoes_spent = true;
+            (ship, "torpedo run", n, 0)
+        }
+        CraftKind::Fighter(t) => {
+            let mut drm = run_drm(t, c.torpedoes_spent);
+            if battle.rules.fighter_evasion_drm {
+                drm -= ep.saturating_sub(2) as i32;
+            }
+            let n = group_dice(&battle.rules, c);
+            let r = beam_attack(
+                dice,
+                tap,
+                BeamAttack {
+                    dice: n,
+                    drm,
+                    screen: battle.units[ship].screen_level(),
+                    penetrating: true,
+                },
+            );
+            out.normal = r.normal;
+            out.penetrating = r.penetrating;
+            scratch.add_beam(ship, &r);
+            scratch.deal(side, DamageKind::Fighter, out.normal + out.penetrating);
+            (ship, "attack run", n, drm)
+        }
+        CraftKind::Gunboat(kind @ (GunboatKind::Beam | GunboatKind::Gatling)) => {
+            // Two class-1 beam dice a boat; a Gatling boat six
+            // within 6 MU, two within 12 (F41). Six arcs (two
+            // Evasion Points ignored).
+            let drm = -(ep.saturating_sub(2) as i32);
+            let per_boat = match kind {
+                GunboatKind::Gatling if range <= GATLING_SHORT_MU => 6,
+                _ => 2,
+            };
+            let n = per_boat * c.craft;
+            let r = beam_attack(
+                dice,
+                tap,
+                BeamAttack {
+                    dice: if range <= GUNBOAT_REACH { n } else { 0 },
+                    drm,
+                    screen: battle.units[ship].screen_level(),
+                    penetrating: true,
+                },
+            );
+            out.normal = r.normal;
+            out.penetrating = r.penetrating;
+            scratch.add_beam(ship, &r);
+            scratch.deal(side, DamageKind::Gunboat, out.normal + out.penetrating);
+            (ship, "gunboat attack", n, drm)
+        }
+        CraftKind::Gunboat(GunboatKind::Torpedo) => {
+            // A short-range pulse torpedo a boat.
+            let drm = -(ep as i32);
+            let n = c.craft;
+            if let Some(needed) = super::tables::projectile_needed(range, super::tables::PROJECTILE_SHORT_MU) {
+                // Every boat's to-hit die, then a damage die per hit;
+                // the event shows the to-hit faces and the damage.
+                let mut hits = 0;
+                for _ in 0..n {
+                    let face = dice.roll_d6(tap, Purpose::ToHit, Pile::Initial);
+                    hits += u32::from(super::tables::projectile_hits(face, needed, drm));
+                }
+                let to_hit = tap.take();
+                for _ in 0..hits {
+                    let d = u32::from(dice.roll_d6(tap, Purpose::Damage, Pile::Initial));
+                    scratch.sap.push((ship, d));
+                    scratch.deal(side, DamageKind::Gunboat, d);
+                    if S::RECORDS {
+                        out.sap.push(d);
+                    }
+                }
+                tap.take();
+                tap.put_back(to_hit);
+            }
+            (ship, "torpedo attack", n, drm)
+        }
+        CraftKind::Gunboat(GunboatKind::KGun) => {
+            // A K-2 a boat on the short-range projectile table,
+            // then the doubling die of each hit (F42).
+            let drm = -(ep as i32);
+            let n = c.craft;
+            if let Some(needed) = super::tables::projectile_needed(range, super::tables::PROJECTILE_SHORT_MU) {
+                let mut hits = 0;
+                for _ in 0..n {
+                    let face = dice.roll_d6(tap, Purpose::ToHit, Pile::Initial);
+                    hits += u32::from(super::tables::projectile_hits(face, needed, drm));
+                }
+                let to_hit = tap.take();
+                let advanced = battle.units[ship].advanced_screen_level();
+                for _ in 0..hits {
+                    let d = dice.roll_d6(tap, Purpose::Damage, Pile::Initial);
+                    let points = super::tables::k_gun_damage(GUNBOAT_K_GUN_CLASS, d, advanced);
+                    scratch.ap.push((ship, points));
+                    scratch.deal(side, DamageKind::Kinetic, points);
+                    if S::RECORDS {
+                        out.k_gun.push((d, points));
+                    }
+                }
+                tap.take();
+                tap.put_back(to_hit);
+            }
+            (ship, "k-gun attack", n, drm)
+        }
+        CraftKind::Gunboat(GunboatKind::Rocket) => {
+            let (n, drm) = rocket_attack(battle, g, ship, range, ep, dice, tap, scratch, &mut out.k_gun);
+            if S::RECORDS {
+                out.sap.extend(out.k_gun.iter().map(|h| h.1));
+            }
+            (ship, "rocket attack", n, drm)
+        }
+        CraftKind::Gunboat(GunboatKind::Missile) => unreachable!("a salvo, resolved in point defence"),
+        CraftKind::Gunboat(GunboatKind::Pds) => unreachable!("PDS gunboats make no attack"),
+        CraftKind::Gunboat(GunboatKind::Submunition) => {
+            let (n, drm, r) = submunition_attack(battle, g, ship, range, ep, dice, tap, scratch);
+            out.normal = r.normal;
+            out.penetrating = r.penetrating;
+            (ship, "submunition attack", n, drm)
+        }
+    }
+}
+
 /// Step 6: dogfights, attack runs, torpedo runs and gunboat attacks, all
 /// from the craft left after point defence, all at once.
 pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scratch: &mut Scratch) {
@@ -889,201 +1116,10 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
         }
         let side = battle.units[g].side;
         let mut tap = Tap::new(sink);
-        let mut kills = 0;
-        let (mut normal, mut penetrating) = (0, 0);
-        let mut sap = Vec::new();
-        let mut k_gun = Vec::new();
+        let mut out = Outcome::default();
         let (target, action, n, drm) = match shot {
-            Shot::Dogfight(h) => {
-                let th = craft(battle, h);
-                let left = th.craft.saturating_sub(scratch.craft.losses[h]);
-                let result = if matches!(th.kind, CraftKind::Gunboat(_)) {
-                    // Fighters at gunboats: attack-run dice, each scoring
-                    // die kills a boat (reading F24).
-                    let drm = fighter(&c).map_or(0, |t| run_drm(t, true));
-                    let n = group_dice(&battle.rules, &c);
-                    kills = point_defence(
-                        dice,
-                        &mut tap,
-                        PdFire {
-                            table: GUNBOAT_KILL,
-                            dice: n,
-                            drm,
-                            evasion_points: 0,
-                            evasion_reroll: battle.rules.pd_evasion_reroll,
-                            targets: left,
-                        },
-                    )
-                    .kills;
-                    (h, "attack on gunboats", n, drm)
-                } else {
-                    let exhausted = scratch.craft.exhausted[g];
-                    let drm = dogfight_drm(&battle.rules, &c, &th);
-                    let n = group_dice(&battle.rules, &c);
-                    let table = if exhausted { SIX_KILLS_ONE } else { PdTable::PDS };
-                    kills = point_defence(
-                        dice,
-                        &mut tap,
-                        PdFire {
-                            table,
-                            dice: n,
-                            drm,
-                            evasion_points: 0,
-                            evasion_reroll: battle.rules.pd_evasion_reroll,
-                            targets: th.craft,
-                        },
-                    )
-                    .kills;
-                    (h, "dogfight", n, drm)
-                };
-                scratch.craft.losses[h] += kills;
-                result
-            }
-            Shot::Run(ship) => {
-                let range = unit_range(battle, g, ship);
-                let tf = battle.units[ship].formation;
-                let ep = scratch.evasion_points[tf];
-                match c.kind {
-                    CraftKind::Fighter(t) if t.base == FighterBase::Torpedo && !c.torpedoes_spent => {
-                        // One torpedo per craft, all at once: 4-6 hits for
-                        // the face in SAP damage (reading F26).
-                        let n = c.craft;
-                        for _ in 0..n {
-                            let face = dice.roll_d6(&mut tap, Purpose::ToHit, Pile::Initial);
-                            if face >= 4 {
-                                let d = u32::from(face);
-                                scratch.sap.push((ship, d));
-                                scratch.deal(side, DamageKind::Fighter, d);
-                                if S::RECORDS {
-                                    sap.push(d);
-                                }
-                            }
-                        }
-                        craft_mut(battle, g).torpedoes_spent = true;
-                        (ship, "torpedo run", n, 0)
-                    }
-                    CraftKind::Fighter(t) => {
-                        let mut drm = run_drm(t, c.torpedoes_spent);
-                        if battle.rules.fighter_evasion_drm {
-                            drm -= ep.saturating_sub(2) as i32;
-                        }
-                        let n = group_dice(&battle.rules, &c);
-                        let r = beam_attack(
-                            dice,
-                            &mut tap,
-                            BeamAttack {
-                                dice: n,
-                                drm,
-                                screen: battle.units[ship].screen_level(),
-                                penetrating: true,
-                            },
-                        );
-                        normal = r.normal;
-                        penetrating = r.penetrating;
-                        scratch.add_beam(ship, &r);
-                        scratch.deal(side, DamageKind::Fighter, normal + penetrating);
-                        (ship, "attack run", n, drm)
-                    }
-                    CraftKind::Gunboat(kind @ (GunboatKind::Beam | GunboatKind::Gatling)) => {
-                        // Two class-1 beam dice a boat; a Gatling boat six
-                        // within 6 MU, two within 12 (F41). Six arcs (two
-                        // Evasion Points ignored).
-                        let drm = -(ep.saturating_sub(2) as i32);
-                        let per_boat = match kind {
-                            GunboatKind::Gatling if range <= GATLING_SHORT_MU => 6,
-                            _ => 2,
-                        };
-                        let n = per_boat * c.craft;
-                        let r = beam_attack(
-                            dice,
-                            &mut tap,
-                            BeamAttack {
-                                dice: if range <= GUNBOAT_REACH { n } else { 0 },
-                                drm,
-                                screen: battle.units[ship].screen_level(),
-                                penetrating: true,
-                            },
-                        );
-                        normal = r.normal;
-                        penetrating = r.penetrating;
-                        scratch.add_beam(ship, &r);
-                        scratch.deal(side, DamageKind::Gunboat, normal + penetrating);
-                        (ship, "gunboat attack", n, drm)
-                    }
-                    CraftKind::Gunboat(GunboatKind::Torpedo) => {
-                        // A short-range pulse torpedo a boat.
-                        let drm = -(ep as i32);
-                        let n = c.craft;
-                        if let Some(needed) =
-                            super::tables::projectile_needed(range, super::tables::PROJECTILE_SHORT_MU)
-                        {
-                            // Every boat's to-hit die, then a damage die per hit;
-                            // the event shows the to-hit faces and the damage.
-                            let mut hits = 0;
-                            for _ in 0..n {
-                                let face = dice.roll_d6(&mut tap, Purpose::ToHit, Pile::Initial);
-                                hits += u32::from(super::tables::projectile_hits(face, needed, drm));
-                            }
-                            let to_hit = tap.take();
-                            for _ in 0..hits {
-                                let d = u32::from(dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial));
-                                scratch.sap.push((ship, d));
-                                scratch.deal(side, DamageKind::Gunboat, d);
-                                if S::RECORDS {
-                                    sap.push(d);
-                                }
-                            }
-                            tap.take();
-                            tap.put_back(to_hit);
-                        }
-                        (ship, "torpedo attack", n, drm)
-                    }
-                    CraftKind::Gunboat(GunboatKind::KGun) => {
-                        // A K-2 a boat on the short-range projectile table,
-                        // then the doubling die of each hit (F42).
-                        let drm = -(ep as i32);
-                        let n = c.craft;
-                        if let Some(needed) =
-                            super::tables::projectile_needed(range, super::tables::PROJECTILE_SHORT_MU)
-                        {
-                            let mut hits = 0;
-                            for _ in 0..n {
-                                let face = dice.roll_d6(&mut tap, Purpose::ToHit, Pile::Initial);
-                                hits += u32::from(super::tables::projectile_hits(face, needed, drm));
-                            }
-                            let to_hit = tap.take();
-                            let advanced = battle.units[ship].advanced_screen_level();
-                            for _ in 0..hits {
-                                let d = dice.roll_d6(&mut tap, Purpose::Damage, Pile::Initial);
-                                let points = super::tables::k_gun_damage(GUNBOAT_K_GUN_CLASS, d, advanced);
-                                scratch.ap.push((ship, points));
-                                scratch.deal(side, DamageKind::Kinetic, points);
-                                if S::RECORDS {
-                                    k_gun.push((d, points));
-                                }
-                            }
-                            tap.take();
-                            tap.put_back(to_hit);
-                        }
-                        (ship, "k-gun attack", n, drm)
-                    }
-                    CraftKind::Gunboat(GunboatKind::Rocket) => {
-                        let (n, drm) = rocket_attack(battle, g, ship, range, ep, dice, &mut tap, scratch, &mut k_gun);
-                        if S::RECORDS {
-                            sap.extend(k_gun.iter().map(|h| h.1));
-                        }
-                        (ship, "rocket attack", n, drm)
-                    }
-                    CraftKind::Gunboat(GunboatKind::Missile) => unreachable!("a salvo, resolved in point defence"),
-                    CraftKind::Gunboat(GunboatKind::Pds) => unreachable!("PDS gunboats make no attack"),
-                    CraftKind::Gunboat(GunboatKind::Submunition) => {
-                        let (n, drm, r) = submunition_attack(battle, g, ship, range, ep, dice, &mut tap, scratch);
-                        normal = r.normal;
-                        penetrating = r.penetrating;
-                        (ship, "submunition attack", n, drm)
-                    }
-                }
-            }
+            Shot::Dogfight(h) => dogfight(battle, g, &c, h, dice, &mut tap, scratch, &mut out),
+            Shot::Run(ship) => attack_run(battle, g, &c, ship, side, dice, &mut tap, scratch, &mut out),
         };
         let faces = tap.take();
         let reroll_faces = std::mem::take(&mut tap.rerolls);
@@ -1097,11 +1133,11 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
                 faces,
                 reroll_faces,
                 evasion_faces: Vec::new(),
-                kills,
-                normal,
-                penetrating,
-                sap,
-                k_gun,
+                kills: out.kills,
+                normal: out.normal,
+                penetrating: out.penetrating,
+                sap: out.sap,
+                k_gun: out.k_gun,
             });
         }
     }
