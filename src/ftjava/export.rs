@@ -24,7 +24,7 @@ use crate::gzf::parse::FieldSpans;
 use crate::model::sizes::{crew_factor_boxes, crew_factors_for, hull_boxes_for, row_sizes};
 use crate::model::{
     Activity, AmmoType, Arc, Armour, CheckBox, DamageState, FighterBase, FighterGroup, FighterModifier, GzfFile, Item,
-    Launch, PilotQuality, Profile, Ship, ShipType, Status, System, SystemKind, TorpedoRange, Warhead,
+    Launch, Meta, PilotQuality, Profile, Ship, ShipType, Status, System, SystemKind, TorpedoRange, Warhead,
 };
 
 /// What to export.
@@ -391,14 +391,31 @@ impl Out<'_> {
             None => format!("{pad}<Ship>"),
         };
         let _ = writeln!(self.xml, "{open}");
-        let el = |xml: &mut String, name: &str, value: &str| {
-            let _ = writeln!(xml, "{inner}<{name}>{}</{name}>", escape(value));
-        };
+        self.ship_record(s, &inner, &span);
+        self.main_drive(s, &inner);
+        let mut losses = Losses::default();
+        let sections = self.ship_systems(item, s, &inner, &mut losses);
+        self.armour(s, &inner);
+        self.hull(s, &inner, span.clone());
+        self.ship_sections(s, &sections, &inner, &span);
+        self.ship_log(s, &inner, &losses);
+        let st = &s.status;
+        if st.activity.is_some() || st.launch.is_some() || st.powerless || st.lifeless || st.uncontrolled {
+            let words: Vec<&str> = st.words().into_iter().filter(|w| *w != "Destroyed").collect();
+            self.lost(span.clone(), format!("status `{}` of `{}`", words.join(" "), s.name));
+        }
+        self.say_losses(span, &s.name, &losses);
+        let _ = writeln!(self.xml, "{pad}</Ship>");
+    }
+
+    /// A ship's leading elements, `Name` to `PointValue`, from its fields and
+    /// meta lines; reports meta lines FTJava has no place for.
+    fn ship_record(&mut self, s: &Ship, inner: &str, span: &Range<usize>) {
+        let el = |xml: &mut String, name: &str, value: &str| element(xml, inner, name, value);
+        let first = |n: &str| first_meta(s, n);
         el(&mut self.xml, "Name", &s.name);
         el(&mut self.xml, "Status", &status_word(s));
-        let meta = |n: &str| s.meta.iter().find(|m| m.name.eq_ignore_ascii_case(n));
-        let first = |n: &str| meta(n).and_then(|m| m.lines.first()).cloned();
-        if let Some(o) = meta("Orders") {
+        if let Some(o) = find_meta(s, "Orders") {
             el(&mut self.xml, "Orders", &o.lines.join("\n"));
         }
         if let (Some(x), Some(y)) = (first("Position-X"), first("Position-Y")) {
@@ -457,6 +474,10 @@ impl Out<'_> {
         if let Some(c) = s.cost {
             el(&mut self.xml, "PointValue", &c.to_string());
         }
+    }
+
+    /// A ship's `MainDrive` element (system id 1).
+    fn main_drive(&mut self, s: &Ship, inner: &str) {
         // System ids: 1 the main drive, then the systems in written order.
         let mut drive = format!(
             "{inner}<MainDrive id=\"1\" type=\"{}\" initialThrust=\"{}\"",
@@ -469,6 +490,11 @@ impl Out<'_> {
         }
         drive.push_str("/>\n");
         self.xml.push_str(&drive);
+    }
+
+    /// A ship's systems: FTL drives are written at once, the rest returned as
+    /// (section, element line) for [`Self::ship_sections`].
+    fn ship_systems(&mut self, item: usize, s: &Ship, inner: &str, losses: &mut Losses) -> Vec<(Section, String)> {
         // Each system's id is its GZF number + 1 (the main drive is 1), so
         // that an import puts every system back at its number.
         let magazines: Vec<(String, usize)> = s
@@ -479,11 +505,10 @@ impl Out<'_> {
             .filter_map(|(k, x)| Some((x.magazine.as_ref()?.to_ascii_lowercase(), k + 2)))
             .collect();
         let mut sections: Vec<(Section, String)> = Vec::new();
-        let mut losses = Losses::default();
         for k in sorted_systems(s) {
             let sys = &s.systems[k];
             let sys_span = self.system_span(item, k);
-            if let Some((section, line)) = self.system(sys, k + 1, &magazines, sys_span, &s.name, &mut losses) {
+            if let Some((section, line)) = self.system(sys, k + 1, &magazines, sys_span, &s.name, losses) {
                 if sys.kind == SystemKind::Ftl || matches!(&sys.kind, SystemKind::Inert(n) if n == "Advanced FTL Drive")
                 {
                     let _ = writeln!(self.xml, "{inner}{line}");
@@ -492,6 +517,11 @@ impl Out<'_> {
                 }
             }
         }
+        sections
+    }
+
+    /// A ship's `Armor` element: layer sizes and, when hit, what remains.
+    fn armour(&mut self, s: &Ship, inner: &str) {
         let layers = s.armour.as_ref().map(Armour::layers).unwrap_or_default();
         // FTJava lists the layers innermost first (readings I30).
         let total = match layers.len() {
@@ -513,8 +543,12 @@ impl Out<'_> {
                 "{inner}<Armor totalArmor=\"{total}\" remainingArmor=\"{remaining}\"/>"
             );
         }
-        self.hull(s, &inner, span.clone());
-        let payload = first("Payload-Track");
+    }
+
+    /// The four system sections of a ship, with the payload track's boxes as
+    /// cargo holds first in `Holds`.
+    fn ship_sections(&mut self, s: &Ship, sections: &[(Section, String)], inner: &str, span: &Range<usize>) {
+        let payload = first_meta(s, "Payload-Track");
         for section in [
             Section::Electronics,
             Section::Defenses,
@@ -550,7 +584,12 @@ impl Out<'_> {
             }
             let _ = writeln!(self.xml, "{inner}</{}>", section.element());
         }
-        let log_lines: &[String] = meta("Log").map_or(&[], |m| &m.lines);
+    }
+
+    /// A ship's `Log`: its GZF log lines, then fam's records of the systems
+    /// left out and the magazines' ids.
+    fn ship_log(&mut self, s: &Ship, inner: &str, losses: &Losses) {
+        let log_lines: &[String] = find_meta(s, "Log").map_or(&[], |m| &m.lines);
         if !log_lines.is_empty() || !losses.left_out.is_empty() || !losses.magazines.is_empty() {
             let _ = writeln!(self.xml, "{inner}<Log>");
             for line in log_lines {
@@ -587,13 +626,6 @@ impl Out<'_> {
             }
             let _ = writeln!(self.xml, "{inner}</Log>");
         }
-        let st = &s.status;
-        if st.activity.is_some() || st.launch.is_some() || st.powerless || st.lifeless || st.uncontrolled {
-            let words: Vec<&str> = st.words().into_iter().filter(|w| *w != "Destroyed").collect();
-            self.lost(span.clone(), format!("status `{}` of `{}`", words.join(" "), s.name));
-        }
-        self.say_losses(span, &s.name, &losses);
-        let _ = writeln!(self.xml, "{pad}</Ship>");
     }
 
     /// The span of a ship's field (the ship's first line without it).
@@ -1086,4 +1118,19 @@ pub fn status_word(s: &Ship) -> String {
         _ => "Crippled",
     }
     .into()
+}
+
+/// Writes `<name>value</name>` on its own line at indent `inner`.
+fn element(xml: &mut String, inner: &str, name: &str, value: &str) {
+    let _ = writeln!(xml, "{inner}<{name}>{}</{name}>", escape(value));
+}
+
+/// A ship's meta field `name` (case-blind).
+fn find_meta<'s>(s: &'s Ship, name: &str) -> Option<&'s Meta> {
+    s.meta.iter().find(|m| m.name.eq_ignore_ascii_case(name))
+}
+
+/// The first line of a ship's meta field `name`.
+fn first_meta(s: &Ship, name: &str) -> Option<String> {
+    find_meta(s, name).and_then(|m| m.lines.first()).cloned()
 }

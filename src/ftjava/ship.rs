@@ -801,31 +801,57 @@ fn ship_child<'a, 'i>(
     ship: &mut Ship,
     p: &mut Parts<'a, 'i>,
 ) {
-    let leaf = |cx: &mut Cx, known: &[&str]| {
-        cx.attributes(c, known);
-        for e in elements(c) {
-            cx.unmapped(
-                tag_span(e),
-                format!("element `{}` in `{name}`", e.tag_name().name()),
-                "no child elements here",
-            );
+    match name {
+        "Name" | "IconFamily" | "Status" | "Orders" | "FM.Orders" | "DamageControl" => {
+            text_child(cx, c, name, orders_handled, ship, p)
         }
-    };
+        "Position" | "Heading" | "Speed" | "VectorSpeed" | "Course" => motion_child(cx, c, name, p),
+        "Race" | "ClassAbbrev" | "ClassName" | "ShipClass" | "CrewQuality" | "Designer" | "Mass" | "PointValue" => {
+            record_child(cx, c, name, ship, p)
+        }
+        "MainDrive" | "FTLDrive" | "AdvancedFTLDrive" | "Armor" | "Hull" => structure_child(cx, c, name, p),
+        "Electronics" | "Defenses" | "Holds" | "Weapons" => section_child(cx, c, name, p),
+        "Log" => log_child(cx, c, p),
+        _ => unreachable!("SHIP_CHILDREN lists every name matched here"),
+    }
+}
+
+/// Checks a childless Ship child: only the `known` attributes, no elements.
+fn leaf(cx: &mut Cx, c: Node<'_, '_>, name: &str, known: &[&str]) {
+    cx.attributes(c, known);
+    for e in elements(c) {
+        cx.unmapped(
+            tag_span(e),
+            format!("element `{}` in `{name}`", e.tag_name().name()),
+            "no child elements here",
+        );
+    }
+}
+
+/// The name, icon, status, orders and damage-control children of a Ship.
+fn text_child<'a, 'i>(
+    cx: &mut Cx,
+    c: Node<'a, 'i>,
+    name: &str,
+    orders_handled: bool,
+    ship: &mut Ship,
+    p: &mut Parts<'a, 'i>,
+) {
     match name {
         "Name" => {
-            leaf(cx, &[]);
+            leaf(cx, c, name, &[]);
             ship.name = line(c);
         }
         "IconFamily" => {
-            leaf(cx, &["value"]);
+            leaf(cx, c, name, &["value"]);
             cx.ignore("`IconFamily` (FTJava's counter artwork)");
         }
         "Status" => {
-            leaf(cx, &[]);
+            leaf(cx, c, name, &[]);
             p.status_text = Some((line(c), text_span(c)));
         }
         "Orders" => {
-            leaf(cx, &[]);
+            leaf(cx, c, name, &[]);
             let l = lines(c);
             if !l.is_empty() {
                 p.meta.push(Meta {
@@ -844,7 +870,7 @@ fn ship_child<'a, 'i>(
             }
         }
         "DamageControl" => {
-            leaf(cx, &[]);
+            leaf(cx, c, name, &[]);
             if !text(c).is_empty() {
                 cx.unmapped(
                     text_span(c),
@@ -853,8 +879,15 @@ fn ship_child<'a, 'i>(
                 );
             }
         }
+        _ => unreachable!("ship_child sends only text children here"),
+    }
+}
+
+/// The position, heading, speed and course children of a Ship (GZF meta lines).
+fn motion_child<'a, 'i>(cx: &mut Cx, c: Node<'a, 'i>, name: &str, p: &mut Parts<'a, 'i>) {
+    match name {
         "Position" => {
-            leaf(cx, &["x", "y"]);
+            leaf(cx, c, name, &["x", "y"]);
             for (axis, field) in [("x", "Position-X"), ("y", "Position-Y")] {
                 if let Some(v) = cx.float_attr(c, axis, -limits::DISTANCE..=limits::DISTANCE) {
                     p.meta.push(Meta::new(field, float_text(v)));
@@ -862,7 +895,7 @@ fn ship_child<'a, 'i>(
             }
         }
         "Heading" => {
-            leaf(cx, &["heading"]);
+            leaf(cx, c, name, &["heading"]);
             if let Some(h) = cx.int_attr(c, "heading") {
                 if (1..=12).contains(&h) {
                     p.meta.push(Meta::new("Facing", h.to_string()));
@@ -876,7 +909,7 @@ fn ship_child<'a, 'i>(
             }
         }
         "Speed" => {
-            leaf(cx, &["speed"]);
+            leaf(cx, c, name, &["speed"]);
             if let Some(v) = cx.float_attr(c, "speed", 0.0..=limits::DISTANCE) {
                 if v.fract() != 0.0 {
                     cx.warn(
@@ -891,11 +924,11 @@ fn ship_child<'a, 'i>(
             }
         }
         "VectorSpeed" => {
-            leaf(cx, &["speed"]);
+            leaf(cx, c, name, &["speed"]);
             cx.ignore("`VectorSpeed` (vector movement; GZF keeps one `Velocity:`, from `Speed`)");
         }
         "Course" => {
-            leaf(cx, &["course"]);
+            leaf(cx, c, name, &["course"]);
             if let Some(degrees) = cx
                 .float_attr(c, "course", limits::COURSE)
                 .and_then(|v| exact_whole((v * 30.0).round()))
@@ -903,49 +936,63 @@ fn ship_child<'a, 'i>(
                 p.meta.push(Meta::new("Course", degrees.rem_euclid(360).to_string()));
             }
         }
+        _ => unreachable!("ship_child sends only motion children here"),
+    }
+}
+
+/// The race, class, crew, designer, mass and point-value children of a Ship.
+fn record_child<'a, 'i>(cx: &mut Cx, c: Node<'a, 'i>, name: &str, ship: &mut Ship, p: &mut Parts<'a, 'i>) {
+    match name {
         "Race" => {
-            leaf(cx, &[]);
+            leaf(cx, c, name, &[]);
             let t = line(c);
             if !t.is_empty() {
                 ship.fleet = Some(t);
             }
         }
         "ClassAbbrev" => {
-            leaf(cx, &[]);
+            leaf(cx, c, name, &[]);
             p.class.1 = line(c);
         }
         "ClassName" => {
-            leaf(cx, &[]);
+            leaf(cx, c, name, &[]);
             p.class.0 = line(c);
         }
         "ShipClass" => {
-            leaf(cx, &[]);
+            leaf(cx, c, name, &[]);
             p.class.2 = line(c);
         }
         "CrewQuality" => {
-            leaf(cx, &[]);
+            leaf(cx, c, name, &[]);
             let t = line(c);
             if !t.is_empty() {
                 p.meta.push(Meta::new("Crew", t));
             }
         }
         "Designer" => {
-            leaf(cx, &[]);
+            leaf(cx, c, name, &[]);
             let t = line(c);
             if !t.is_empty() {
                 p.meta.push(Meta::new("Designer", t));
             }
         }
         "Mass" => {
-            leaf(cx, &[]);
+            leaf(cx, c, name, &[]);
             ship.mass = cx.uint_text(c, 1..=limits::MASS);
         }
         "PointValue" => {
-            leaf(cx, &[]);
+            leaf(cx, c, name, &[]);
             ship.cost = cx.uint_text(c, 0..=limits::POINT_VALUE);
         }
+        _ => unreachable!("ship_child sends only record children here"),
+    }
+}
+
+/// The drive, FTL, armour and hull children of a Ship (kept in `p` for later).
+fn structure_child<'a, 'i>(cx: &mut Cx, c: Node<'a, 'i>, name: &str, p: &mut Parts<'a, 'i>) {
+    match name {
         "MainDrive" => {
-            leaf(cx, &["id", "type", "initialThrust", "currentThrust", "status"]);
+            leaf(cx, c, name, &["id", "type", "initialThrust", "currentThrust", "status"]);
             p.drive = Some(c);
         }
         "FTLDrive" | "AdvancedFTLDrive" => {
@@ -954,12 +1001,14 @@ fn ship_child<'a, 'i>(
             }
         }
         "Armor" => {
-            leaf(cx, &["totalArmor", "remainingArmor"]);
+            leaf(cx, c, name, &["totalArmor", "remainingArmor"]);
             p.armour = Some(c);
         }
         "Hull" => {
             leaf(
                 cx,
+                c,
+                name,
                 &[
                     "value",
                     "type",
@@ -972,6 +1021,13 @@ fn ship_child<'a, 'i>(
             );
             p.hull = Some(c);
         }
+        _ => unreachable!("ship_child sends only structure children here"),
+    }
+}
+
+/// A system section of a Ship (`Electronics`, `Defenses`, `Holds`, `Weapons`): its system elements in file order.
+fn section_child<'a, 'i>(cx: &mut Cx, c: Node<'a, 'i>, name: &str, p: &mut Parts<'a, 'i>) {
+    match name {
         "Electronics" | "Defenses" | "Holds" | "Weapons" => {
             cx.attributes(c, &[]);
             cx.no_text(c);
@@ -988,34 +1044,36 @@ fn ship_child<'a, 'i>(
                 }
             }
         }
-        "Log" => {
-            cx.attributes(c, &[]);
-            cx.no_text(c);
-            let mut lines = Vec::new();
-            for r in elements(c) {
-                if r.tag_name().name() != "Record" {
-                    cx.unmapped(
-                        tag_span(r),
-                        format!("element `{}` in a Log", r.tag_name().name()),
-                        "`Record` elements",
-                    );
-                    return;
-                }
-                cx.attributes(r, &["turn", "event", "priority"]);
-                match fam_record(cx, r) {
-                    Some(FamRecord::LeftOut(mut entries)) => p.restored.append(&mut entries),
-                    Some(FamRecord::Magazines(mut entries)) => p.magazine_ids.append(&mut entries),
-                    None => lines.push(log_line(r)),
-                }
-            }
-            if !lines.is_empty() {
-                p.meta.push(Meta {
-                    name: "Log".into(),
-                    lines,
-                });
-            }
+        _ => unreachable!("ship_child sends only system sections here"),
+    }
+}
+
+/// A Ship's `Log`: fam's own records into `p`, the rest into a `Log` meta line.
+fn log_child<'a, 'i>(cx: &mut Cx, c: Node<'a, 'i>, p: &mut Parts<'a, 'i>) {
+    cx.attributes(c, &[]);
+    cx.no_text(c);
+    let mut lines = Vec::new();
+    for r in elements(c) {
+        if r.tag_name().name() != "Record" {
+            cx.unmapped(
+                tag_span(r),
+                format!("element `{}` in a Log", r.tag_name().name()),
+                "`Record` elements",
+            );
+            return;
         }
-        _ => unreachable!("SHIP_CHILDREN lists every name matched here"),
+        cx.attributes(r, &["turn", "event", "priority"]);
+        match fam_record(cx, r) {
+            Some(FamRecord::LeftOut(mut entries)) => p.restored.append(&mut entries),
+            Some(FamRecord::Magazines(mut entries)) => p.magazine_ids.append(&mut entries),
+            None => lines.push(log_line(r)),
+        }
+    }
+    if !lines.is_empty() {
+        p.meta.push(Meta {
+            name: "Log".into(),
+            lines,
+        });
     }
 }
 
