@@ -89,42 +89,9 @@ fn histogram_lines(out: &mut String, h: &Histogram, runs: u64, d: usize) {
     }
 }
 
-/// The human-readable table of a batch.
-pub fn table(report: &Report) -> String {
+/// Outcomes: wins per side and draws with their intervals, and what decided the battles.
+fn outcomes(out: &mut String, report: &Report, n: u64, d: usize) {
     let Report { meta, tally: t } = report;
-    let n = t.runs;
-    let d = decimals(n);
-    let mut out = String::new();
-    let _ = writeln!(out, "{} ({})", meta.title, meta.scenario);
-    let range = if meta.range[0] == 0 {
-        String::new()
-    } else {
-        format!(" (runs {}..{})", meta.range[0], meta.range[1])
-    };
-    let shard = meta
-        .shard
-        .map_or(String::new(), |s| format!(", shard {} of {}", s.index, s.count));
-    let _ = writeln!(
-        out,
-        "{}{range}{shard}, base seed {}, at most {} per run",
-        plural(n, "run"),
-        meta.seed,
-        plural(u64::from(meta.exchanges), "Exchange"),
-    );
-    if let Some(w) = meta.until_ci {
-        let _ = writeln!(
-            out,
-            "Ran blocks of {} runs until every win-rate interval was narrower than {}.",
-            super::CI_BLOCK,
-            pct(w, d)
-        );
-    }
-    let _ = writeln!(
-        out,
-        "Brackets: 95 % intervals (Wilson score for rates, normal for means)."
-    );
-
-    // Outcomes.
     let mut rows: Vec<(String, u64)> = meta
         .sides
         .iter()
@@ -165,8 +132,11 @@ pub fn table(report: &Report) -> String {
     if !decided.is_empty() {
         let _ = writeln!(out, "Decided by: {}", decided.join(", "));
     }
+}
 
-    // Exchanges.
+/// Exchanges per battle: mean, spread and a histogram.
+fn exchanges(out: &mut String, report: &Report, n: u64, d: usize) {
+    let t = &report.tally;
     let h = &t.exchanges;
     let _ = writeln!(
         out,
@@ -177,11 +147,14 @@ pub fn table(report: &Report) -> String {
         opt(h.percentile(90)),
         opt(h.max())
     );
-    histogram_lines(&mut out, h, n, d);
+    histogram_lines(out, h, n, d);
+}
 
-    // Units.
+/// Units: how each battle left them, hull lost, alive when their side won.
+fn units(out: &mut String, report: &Report, n: u64, d: usize) {
+    let Report { meta, tally: t } = report;
     let unit_w = meta.units.iter().map(|u| width(&u.name)).max().unwrap_or(0).max(4);
-    let side_w = meta.sides.iter().map(|s| width(s)).max().unwrap_or(0).max(4);
+    let side_w = side_width(meta);
     let _ = writeln!(out, "\nUnits: how each battle left them (the first that applies)");
     let _ = writeln!(
         out,
@@ -226,8 +199,12 @@ pub fn table(report: &Report) -> String {
         out,
         "(destroyed includes abandoned; hull lost counts every box of a destroyed Unit, and for fighter groups and gunboats the craft lost; alive if won: still in the fight or in the Reserve when its side won)"
     );
+}
 
-    // Points.
+/// Points lost per battle, by side.
+fn points(out: &mut String, report: &Report) {
+    let Report { meta, tally: t } = report;
+    let side_w = side_width(meta);
     let _ = writeln!(out, "\nPoints lost per battle");
     for (i, s) in t.sides.iter().enumerate() {
         let h = &s.points_lost;
@@ -242,8 +219,12 @@ pub fn table(report: &Report) -> String {
             h.hi()
         );
     }
+}
 
-    // Damage dealt by weapon kind.
+/// Damage points scored per battle, by side and weapon kind.
+fn damage(out: &mut String, report: &Report, n: u64, d: usize) {
+    let Report { meta, tally: t } = report;
+    let side_w = side_width(meta);
     let _ = writeln!(out, "\nDamage points scored per battle, by weapon kind");
     for (i, s) in t.sides.iter().enumerate() {
         let parts: Vec<String> = crate::engine::volley::DamageKind::ALL
@@ -264,9 +245,12 @@ pub fn table(report: &Report) -> String {
         };
         let _ = writeln!(out, "  {}  {text}", pad(&meta.sides[i], side_w));
     }
-    idle_section(&mut out, report, d);
+    idle_section(out, report, d);
+}
 
-    // Dice.
+/// The dice rolled per battle.
+fn dice_line(out: &mut String, report: &Report, n: u64) {
+    let t = &report.tally;
     if let Some(m) = super::stats::mean_interval(n, t.dice.sum, t.dice.sum_sq) {
         let _ = writeln!(
             out,
@@ -278,8 +262,11 @@ pub fn table(report: &Report) -> String {
             t.dice.sum
         );
     }
+}
 
-    // Runs to replay.
+/// Runs worth replaying: underdog wins, the longest battle, first draws, first losses.
+fn replays(out: &mut String, report: &Report) {
+    let Report { meta, tally: t } = report;
     let _ = writeln!(out, "\nRuns to replay");
     let under = underdogs(t);
     for (i, s) in t.sides.iter().enumerate() {
@@ -289,7 +276,7 @@ pub fn table(report: &Report) -> String {
             format!("{}'s first win", meta.sides[i])
         };
         match s.first_win {
-            Some(r) => replay_line(&mut out, &what, report, r),
+            Some(r) => replay_line(out, &what, report, r),
             None => {
                 let _ = writeln!(out, "  {}: never", what);
             }
@@ -297,23 +284,72 @@ pub fn table(report: &Report) -> String {
     }
     if let Some((k, r)) = t.longest {
         replay_line(
-            &mut out,
+            out,
             &format!("Longest battle ({})", plural(u64::from(k), "Exchange")),
             report,
             r,
         );
     }
     if let Some(r) = t.first_draw {
-        replay_line(&mut out, "First draw", report, r);
+        replay_line(out, "First draw", report, r);
     }
     if let Some(r) = t.first_undecided {
-        replay_line(&mut out, "First undecided", report, r);
+        replay_line(out, "First undecided", report, r);
     }
     for (i, u) in t.units.iter().enumerate() {
         if let Some(r) = u.first_death {
-            replay_line(&mut out, &format!("{} first destroyed", meta.units[i].name), report, r);
+            replay_line(out, &format!("{} first destroyed", meta.units[i].name), report, r);
         }
     }
+}
+
+/// The width of the side column: the longest side name, at least 4.
+fn side_width(meta: &super::Meta) -> usize {
+    meta.sides.iter().map(|s| width(s)).max().unwrap_or(0).max(4)
+}
+
+/// The human-readable table of a batch.
+pub fn table(report: &Report) -> String {
+    let Report { meta, tally: t } = report;
+    let n = t.runs;
+    let d = decimals(n);
+    let mut out = String::new();
+    let _ = writeln!(out, "{} ({})", meta.title, meta.scenario);
+    let range = if meta.range[0] == 0 {
+        String::new()
+    } else {
+        format!(" (runs {}..{})", meta.range[0], meta.range[1])
+    };
+    let shard = meta
+        .shard
+        .map_or(String::new(), |s| format!(", shard {} of {}", s.index, s.count));
+    let _ = writeln!(
+        out,
+        "{}{range}{shard}, base seed {}, at most {} per run",
+        plural(n, "run"),
+        meta.seed,
+        plural(u64::from(meta.exchanges), "Exchange"),
+    );
+    if let Some(w) = meta.until_ci {
+        let _ = writeln!(
+            out,
+            "Ran blocks of {} runs until every win-rate interval was narrower than {}.",
+            super::CI_BLOCK,
+            pct(w, d)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "Brackets: 95 % intervals (Wilson score for rates, normal for means)."
+    );
+
+    outcomes(&mut out, report, n, d);
+    exchanges(&mut out, report, n, d);
+    units(&mut out, report, n, d);
+    points(&mut out, report);
+    damage(&mut out, report, n, d);
+    dice_line(&mut out, report, n);
+    replays(&mut out, report);
     out
 }
 
