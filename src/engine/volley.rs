@@ -980,16 +980,9 @@ fn plasma_bolt<S: Sink>(
     }
     scratch.note_use(u, w, WeaponUse::FIRED);
     scratch.bolts_now.push((u, w));
-    let formation = battle.units[target].formation;
     let side = battle.units[u].side;
     for t in 0..battle.units.len() {
-        let touched = if battle.rules.plasma_bolt_formation {
-            let unit = &battle.units[t];
-            unit.formation == formation && unit.active() && !unit.is_craft()
-        } else {
-            t == target
-        };
-        if !touched {
+        if !touches(battle, t, target, battle.rules.plasma_bolt_formation) {
             continue;
         }
         let screen = battle.screen_met(u, t);
@@ -1537,6 +1530,17 @@ fn emp_tests<S: Sink>(
     }
 }
 
+/// Whether an area weapon aimed at Unit `target` touches Unit `t`: the
+/// target only, or with its Formation switch on (`formation_wide`, readings
+/// W37, W59, W64) every ship in the fight of the target's Formation.
+fn touches(battle: &Battle, t: UnitId, target: UnitId, formation_wide: bool) -> bool {
+    if !formation_wide {
+        return t == target;
+    }
+    let unit = &battle.units[t];
+    unit.formation == battle.units[target].formation && unit.active() && !unit.is_craft()
+}
+
 /// A wave gun (ft-rules §4.5, FTC §7.24; reading W59). Below a charge of
 /// 6 it charges: one d6 added, and no shot that Volley. Charged, it fires
 /// at a target within [`super::tables::WAVE_GUN_RANGE`] (beyond, it holds
@@ -1585,16 +1589,9 @@ fn wave_gun<S: Sink>(
     if let Some(i) = at {
         scratch.wave_charge.swap_remove(i);
     }
-    let formation = battle.units[target].formation;
     let side = battle.units[u].side;
     for t in 0..battle.units.len() {
-        let touched = if battle.rules.wave_gun_formation {
-            let unit = &battle.units[t];
-            unit.formation == formation && unit.active() && !unit.is_craft()
-        } else {
-            t == target
-        };
-        if !touched {
+        if !touches(battle, t, target, battle.rules.wave_gun_formation) {
             continue;
         }
         let screen = battle.units[t].advanced_screen_level();
@@ -1646,16 +1643,9 @@ fn nova_cannon<S: Sink>(
     if !rolls(sink, scratch, u, w, n, "out of range") {
         return;
     }
-    let formation = battle.units[target].formation;
     let side = battle.units[u].side;
     for t in 0..battle.units.len() {
-        let touched = if battle.rules.nova_cannon_formation {
-            let unit = &battle.units[t];
-            unit.formation == formation && unit.active() && !unit.is_craft()
-        } else {
-            t == target
-        };
-        if !touched {
+        if !touches(battle, t, target, battle.rules.nova_cannon_formation) {
             continue;
         }
         let mut faces = Vec::new();
