@@ -80,123 +80,174 @@ pub fn switches(rules: &Rules) -> Vec<String> {
     out
 }
 
-/// The disputed or second-hand readings that apply to this battle, one
-/// sentence each, naming the reading and its switch where it has one.
-pub fn readings(b: &Battle) -> Vec<String> {
-    let carried = |f: &dyn Fn(&SystemKind) -> bool| b.units.iter().any(|u| u.systems.iter().any(|s| f(&s.kind)));
-    let mut out = Vec::new();
-    if carried(&|k| *k == SystemKind::VapourShroud) {
-        out.push(format!(
-            "vapour shrouds screen their ships at level 2{} (readings W38: second-hand sources; switch vapour_shroud_own_fire)",
-            if b.rules.vapour_shroud_own_fire {
-                " and their own fire too"
-            } else {
-                ", not their own fire"
-            }
-        ));
-    }
-    if carried(&|k| matches!(k, SystemKind::PlasmaBolt { .. })) {
-        out.push(format!(
-            "a plasma bolt bursts on {} (readings W37, switch plasma_bolt_formation), reaches 36 MU and recharges through the next Volley (W35)",
-            if b.rules.plasma_bolt_formation {
-                "every ship of the target Formation"
-            } else {
-                "the acquired Unit only"
-            }
-        ));
-    }
-    if carried(&|k| *k == SystemKind::RocketPod) {
-        out.push(
+/// A reading the report names when it applies to the battle: whether it
+/// applies, and its sentence under the battle's switches.
+struct Reading {
+    applies: fn(&Battle) -> bool,
+    text: fn(&Rules) -> String,
+}
+
+/// Whether any Unit carries a system of a kind.
+fn carried(b: &Battle, f: impl Fn(&SystemKind) -> bool) -> bool {
+    b.units.iter().any(|u| u.systems.iter().any(|s| f(&s.kind)))
+}
+
+/// The disputed or second-hand readings, in the order the report names them.
+const READINGS: &[Reading] = &[
+    Reading {
+        applies: |b| carried(b, |k| *k == SystemKind::VapourShroud),
+        text: |r| {
+            format!(
+                "vapour shrouds screen their ships at level 2{} (readings W38: second-hand sources; switch vapour_shroud_own_fire)",
+                if r.vapour_shroud_own_fire {
+                    " and their own fire too"
+                } else {
+                    ", not their own fire"
+                }
+            )
+        },
+    },
+    Reading {
+        applies: |b| carried(b, |k| matches!(k, SystemKind::PlasmaBolt { .. })),
+        text: |r| {
+            format!(
+                "a plasma bolt bursts on {} (readings W37, switch plasma_bolt_formation), reaches 36 MU and recharges through the next Volley (W35)",
+                if r.plasma_bolt_formation {
+                    "every ship of the target Formation"
+                } else {
+                    "the acquired Unit only"
+                }
+            )
+        },
+    },
+    Reading {
+        applies: |b| carried(b, |k| *k == SystemKind::RocketPod),
+        text: |_| {
             "rocket pods roll to hit before point defence shoots at the rockets that hit, as at salvo missiles (readings W50, W51)"
-                .to_string(),
-        );
-    }
-    if carried(&|k| *k == SystemKind::AntimatterMissile) {
-        out.push(format!(
-            "an antimatter missile loses a die per point-defence hit on the {} column (readings W54, switch antimatter_pd_heavy), each die less standard and advanced screens; a rack exploding on a threshold hurts only its own ship (W55)",
-            if b.rules.antimatter_pd_heavy {
-                "heavy-missile"
-            } else {
-                "salvo-missile"
-            }
-        ));
-    }
-    if carried(&|k| *k == SystemKind::BoardingTorpedo) {
-        out.push(
+                .to_string()
+        },
+    },
+    Reading {
+        applies: |b| carried(b, |k| *k == SystemKind::AntimatterMissile),
+        text: |r| {
+            format!(
+                "an antimatter missile loses a die per point-defence hit on the {} column (readings W54, switch antimatter_pd_heavy), each die less standard and advanced screens; a rack exploding on a threshold hurts only its own ship (W55)",
+                if r.antimatter_pd_heavy {
+                    "heavy-missile"
+                } else {
+                    "salvo-missile"
+                }
+            )
+        },
+    },
+    Reading {
+        applies: |b| carried(b, |k| *k == SystemKind::BoardingTorpedo),
+        text: |_| {
             "boarding torpedoes score their hull point only: the marines they land are ignored, as fam plays no boarding (readings W56)"
-                .to_string(),
-        );
-    }
-    if b.units.iter().any(|u| u.armour_layers.len() > 1) {
-        out.push(format!(
-            "beam rerolls go {} into layered armour (readings W33, switch reroll_depth)",
-            match b.rules.reroll_depth {
-                crate::engine::rules::RerollDepth::PerGeneration => "one layer deeper each generation",
-                crate::engine::rules::RerollDepth::NextLayer => "to the next layer",
-            }
-        ));
-    }
-    if carried(&|k| matches!(k, SystemKind::Graser { .. } | SystemKind::Phaser { .. })) {
-        out.push(
+                .to_string()
+        },
+    },
+    Reading {
+        applies: |b| b.units.iter().any(|u| u.armour_layers.len() > 1),
+        text: |r| {
+            format!(
+                "beam rerolls go {} into layered armour (readings W33, switch reroll_depth)",
+                match r.reroll_depth {
+                    crate::engine::rules::RerollDepth::PerGeneration => "one layer deeper each generation",
+                    crate::engine::rules::RerollDepth::NextLayer => "to the next layer",
+                }
+            )
+        },
+    },
+    Reading {
+        applies: |b| {
+            carried(b, |k| {
+                matches!(k, SystemKind::Graser { .. } | SystemKind::Phaser { .. })
+            })
+        },
+        text: |_| {
             "every point a graser or phaser die scores is a hit of 1d3 (readings W20: a third more than one hit per scoring die)"
-                .to_string(),
-        );
-    }
-    if carried(&|k| matches!(k, SystemKind::WaveGun)) {
-        out.push(format!(
-            "a wave gun charges a d6 a Volley it is plotted and holds the charge only through the Exchange (readings W59), and its template touches {} (W59, switch wave_gun_formation)",
-            if b.rules.wave_gun_formation {
-                "every ship of the target Formation"
-            } else {
-                "the acquired Unit only"
-            }
-        ));
-    }
-    if carried(&|k| matches!(k, SystemKind::NovaCannon)) {
-        out.push(format!(
-            "a nova cannon's blast lands in the Volley it is fired, 6/4/2 d6 by the turn of its travel that reaches the range, and touches {} (readings W63, W64, switch nova_cannon_formation)",
-            if b.rules.nova_cannon_formation {
-                "every ship of the target Formation"
-            } else {
-                "the acquired Unit only"
-            }
-        ));
-    }
-    if carried(&|k| matches!(k, SystemKind::HighIntensityGraser { .. })) {
-        out.push(
+                .to_string()
+        },
+    },
+    Reading {
+        applies: |b| carried(b, |k| matches!(k, SystemKind::WaveGun)),
+        text: |r| {
+            format!(
+                "a wave gun charges a d6 a Volley it is plotted and holds the charge only through the Exchange (readings W59), and its template touches {} (W59, switch wave_gun_formation)",
+                if r.wave_gun_formation {
+                    "every ship of the target Formation"
+                } else {
+                    "the acquired Unit only"
+                }
+            )
+        },
+    },
+    Reading {
+        applies: |b| carried(b, |k| matches!(k, SystemKind::NovaCannon)),
+        text: |r| {
+            format!(
+                "a nova cannon's blast lands in the Volley it is fired, 6/4/2 d6 by the turn of its travel that reaches the range, and touches {} (readings W63, W64, switch nova_cannon_formation)",
+                if r.nova_cannon_formation {
+                    "every ship of the target Formation"
+                } else {
+                    "the acquired Unit only"
+                }
+            )
+        },
+    },
+    Reading {
+        applies: |b| carried(b, |k| matches!(k, SystemKind::HighIntensityGraser { .. })),
+        text: |_| {
             "a high-intensity graser is read as a heavy graser whose natural 6s reroll into penetrating hits of 1d6 (readings W58)"
-                .to_string(),
-        );
-    }
-    if carried(&|k| matches!(k, SystemKind::FusionArray)) {
-        out.push(
+                .to_string()
+        },
+    },
+    Reading {
+        applies: |b| carried(b, |k| matches!(k, SystemKind::FusionArray)),
+        text: |_| {
             "a fusion array needs 1+ with 6 beam dice near and 6 with 1 die at 31-36 MU in flare mode, the reverse in torpedo mode, and fires in the better one (readings W57)"
-                .to_string(),
-        );
-    }
-    if carried(&|k| matches!(k, SystemKind::Pulser { setting: None })) {
-        out.push("Pulsers with no setting are set by the commander when they first fire (readings W26)".to_string());
-    }
-    if carried(&|k| matches!(k, SystemKind::EmpProjector { .. })) {
-        out.push(format!(
-            "each EMP hit forces one threshold test, on another system each, chosen by a fixed priority, \
+                .to_string()
+        },
+    },
+    Reading {
+        applies: |b| carried(b, |k| matches!(k, SystemKind::Pulser { setting: None })),
+        text: |_| "Pulsers with no setting are set by the commander when they first fire (readings W26)".to_string(),
+    },
+    Reading {
+        applies: |b| carried(b, |k| matches!(k, SystemKind::EmpProjector { .. })),
+        text: |r| {
+            format!(
+                "each EMP hit forces one threshold test, on another system each, chosen by a fixed priority, \
              at +1 per hull row lost this Volley; {} (readings W43-W46, switch emp_advanced_screens)",
-            if b.rules.emp_advanced_screens {
-                "advanced screens stop EMP dice as beam screens"
-            } else {
-                "no screen stops EMP dice"
-            }
-        ));
-    }
-    if carried(&|k| *k == SystemKind::ReflexField) {
-        out.push(
+                if r.emp_advanced_screens {
+                    "advanced screens stop EMP dice as beam screens"
+                } else {
+                    "no screen stops EMP dice"
+                }
+            )
+        },
+    },
+    Reading {
+        applies: |b| carried(b, |k| *k == SystemKind::ReflexField),
+        text: |_| {
             "a raised reflex field rolls one d6 per energy-weapon shot that scores (its dice and rerolls together), \
              not per die; it stops beam batteries, AA megabatteries, the beam family and fusion arrays, not \
              submunitions, EMP, needle beams, fighters, kinetic or missile weapons; a ship behind it fires no \
              weapon, point defence included (readings W60-W61, O41)"
-                .to_string(),
-        );
-    }
+                .to_string()
+        },
+    },
+];
+
+/// The disputed or second-hand readings that apply to this battle, one
+/// sentence each, naming the reading and its switch where it has one.
+pub fn readings(b: &Battle) -> Vec<String> {
+    let mut out: Vec<String> = READINGS
+        .iter()
+        .filter(|r| (r.applies)(b))
+        .map(|r| (r.text)(&b.rules))
+        .collect();
     let inert = b
         .units
         .iter()

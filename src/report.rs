@@ -1152,62 +1152,8 @@ impl Report<'_> {
                 }
                 self.detail(&s);
             }
-            Event::KGunAttack {
-                unit,
-                weapon,
-                target: _,
-                range,
-                needed,
-                drm,
-                face,
-                hit,
-                doubling,
-                damage,
-            } => {
-                let mut s = format!(
-                    "{} at {range} MU: needs {needed}+ with DRM {drm}, rolled {face} → {}",
-                    self.system(*unit, Some(*weapon)),
-                    if *hit { "hit" } else { "miss" }
-                );
-                if let Some(d) = doubling {
-                    let doubled = if *damage > 0 && u32::from(*d) <= *damage / 2 && *d < 6 {
-                        "doubled"
-                    } else {
-                        "not doubled"
-                    };
-                    let _ = write!(
-                        s,
-                        ", doubling die {d} ({doubled}): {damage} armour-piercing (screens ignored)"
-                    );
-                }
-                self.detail(&s);
-            }
-            Event::MkpAttack {
-                unit,
-                weapon,
-                target: _,
-                range,
-                drm,
-                face,
-                hits,
-            } => {
-                let s = match face {
-                    Some(f) => format!(
-                        "{} at {range} MU (one shot): needs 4+ with DRM {drm}, rolled {f} → {}",
-                        self.system(*unit, Some(*weapon)),
-                        match hits {
-                            0 => "miss".to_string(),
-                            1 => "1 hit of 4 armour-piercing".to_string(),
-                            n => format!("{n} hits of 4 armour-piercing (natural 6)"),
-                        }
-                    ),
-                    None => format!(
-                        "{} at {range} MU: beyond 12 MU, the pack is spent and lost",
-                        self.system(*unit, Some(*weapon))
-                    ),
-                };
-                self.detail(&s);
-            }
+            Event::KGunAttack { .. } => self.k_gun_event(event),
+            Event::MkpAttack { .. } => self.mkp_event(event),
             Event::PlasmaBoltAttack {
                 unit,
                 weapon,
@@ -1249,6 +1195,74 @@ impl Report<'_> {
             }
             _ => {}
         }
+    }
+
+    /// A K-gun attack: its roll, and its doubling die on a hit.
+    fn k_gun_event(&mut self, event: &Event) {
+        let Event::KGunAttack {
+            unit,
+            weapon,
+            target: _,
+            range,
+            needed,
+            drm,
+            face,
+            hit,
+            doubling,
+            damage,
+        } = event
+        else {
+            return;
+        };
+        let mut s = format!(
+            "{} at {range} MU: needs {needed}+ with DRM {drm}, rolled {face} → {}",
+            self.system(*unit, Some(*weapon)),
+            if *hit { "hit" } else { "miss" }
+        );
+        if let Some(d) = doubling {
+            let doubled = if *damage > 0 && u32::from(*d) <= *damage / 2 && *d < 6 {
+                "doubled"
+            } else {
+                "not doubled"
+            };
+            let _ = write!(
+                s,
+                ", doubling die {d} ({doubled}): {damage} armour-piercing (screens ignored)"
+            );
+        }
+        self.detail(&s);
+    }
+
+    /// A one-shot MKP pack: its roll and hits, or the pack lost beyond 12 MU.
+    fn mkp_event(&mut self, event: &Event) {
+        let Event::MkpAttack {
+            unit,
+            weapon,
+            target: _,
+            range,
+            drm,
+            face,
+            hits,
+        } = event
+        else {
+            return;
+        };
+        let s = match face {
+            Some(f) => format!(
+                "{} at {range} MU (one shot): needs 4+ with DRM {drm}, rolled {f} → {}",
+                self.system(*unit, Some(*weapon)),
+                match hits {
+                    0 => "miss".to_string(),
+                    1 => "1 hit of 4 armour-piercing".to_string(),
+                    n => format!("{n} hits of 4 armour-piercing (natural 6)"),
+                }
+            ),
+            None => format!(
+                "{} at {range} MU: beyond 12 MU, the pack is spent and lost",
+                self.system(*unit, Some(*weapon))
+            ),
+        };
+        self.detail(&s);
     }
 
     /// Wave guns and nova cannons.
@@ -1832,24 +1846,42 @@ pub fn doctrine_lines(before: &Battle, choices: &[Option<crate::engine::doctrine
 }
 
 fn choice_text(b: &Battle, c: &crate::engine::doctrine::Choice, f: usize) -> String {
-    use crate::engine::doctrine::Withdrawal;
-    use crate::engine::doctrine::plan::Stance;
     let name = |f: usize| b.formations[f].name.clone();
-    let mut parts = Vec::new();
+    let mut parts = vec![maneuver_text(b, c, f)];
+    parts.push(format!("Speed {}, Evasion {}", c.speed, c.evasion));
+    if let Some(t) = c.fire_at {
+        let mut fire = format!("fires at {}", name(t));
+        if let Some(s) = c.second {
+            fire.push_str(&format!(
+                ", with second Fire Controls at {} for what cannot reach it",
+                name(s)
+            ));
+        }
+        parts.push(fire);
+    }
+    parts.extend(weapon_use_texts(b, c, f));
+    parts.join("; ")
+}
+
+/// What a generated plot does with its thrust: withdraws, holds, or closes,
+/// keeps or opens the range to its target, with the plan behind it.
+fn maneuver_text(b: &Battle, c: &crate::engine::doctrine::Choice, f: usize) -> String {
+    use crate::engine::doctrine::Withdrawal;
+    let name = |f: usize| b.formations[f].name.clone();
     match (c.withdrawing, c.target) {
-        (Some(why), _) => parts.push(format!(
+        (Some(why), _) => format!(
             "withdraws from every enemy ({}), all thrust to Speed",
             match why {
                 Withdrawal::Trigger => "its withdraw_when trigger fired",
                 Withdrawal::CannotFight => "it can no longer do damage at any range",
             }
-        )),
+        ),
         // A base (or a Formation left without thrust) cannot maneuver: the
         // enemy chooses the range (readings O40).
-        (None, Some(t)) if b.formation_thrust(f) == 0 => parts.push(format!(
+        (None, Some(t)) if b.formation_thrust(f) == 0 => format!(
             "holds its position against {} (Thrust 0: the enemy chooses the range)",
             name(t)
-        )),
+        ),
         (None, Some(t)) => {
             let word = |m: Maneuver| match m {
                 Maneuver::Close => "closes on",
@@ -1871,44 +1903,45 @@ fn choice_text(b: &Battle, c: &crate::engine::doctrine::Choice, f: usize) -> Str
                 )
             };
             if let Some(p) = c.plan {
-                let (ours, theirs) = p.ordnance_at_seek;
-                let ordnance = if ours > 0.0 || theirs > 0.0 {
-                    format!(", and {ours:.1} against {theirs:.1} of ordnance")
-                } else {
-                    String::new()
-                };
-                let why = match p.stance {
-                    Stance::Outgun => format!(
-                        "where it outguns it ({:.1} against {:.1} damage a Volley{ordnance})",
-                        p.at_seek.0, p.at_seek.1
-                    ),
-                    Stance::LeastBad => format!(
-                        "where it is outgunned least ({:.1} against {:.1} damage a Volley{ordnance})",
-                        p.at_seek.0, p.at_seek.1
-                    ),
-                    Stance::Avoid => "out of its reach: it is outgunned more than tenfold at every range".to_string(),
-                    Stance::NoFight => "though neither can reach the other".to_string(),
-                };
-                move_text.push_str(&format!(
-                    ", seeking {} MU {why}; expected range {:.0}, {:.0}, {:.0} MU",
-                    p.seek, p.range[0], p.range[1], p.range[2]
-                ));
+                move_text.push_str(&plan_text(&p));
             }
-            parts.push(move_text);
+            move_text
         }
-        (None, None) => parts.push("no enemy to maneuver against".to_string()),
+        (None, None) => "no enemy to maneuver against".to_string(),
     }
-    parts.push(format!("Speed {}, Evasion {}", c.speed, c.evasion));
-    if let Some(t) = c.fire_at {
-        let mut fire = format!("fires at {}", name(t));
-        if let Some(s) = c.second {
-            fire.push_str(&format!(
-                ", with second Fire Controls at {} for what cannot reach it",
-                name(s)
-            ));
-        }
-        parts.push(fire);
-    }
+}
+
+/// Why a generated plot seeks the range it seeks, and the ranges expected.
+fn plan_text(p: &crate::engine::doctrine::plan::Plan) -> String {
+    use crate::engine::doctrine::plan::Stance;
+    let (ours, theirs) = p.ordnance_at_seek;
+    let ordnance = if ours > 0.0 || theirs > 0.0 {
+        format!(", and {ours:.1} against {theirs:.1} of ordnance")
+    } else {
+        String::new()
+    };
+    let why = match p.stance {
+        Stance::Outgun => format!(
+            "where it outguns it ({:.1} against {:.1} damage a Volley{ordnance})",
+            p.at_seek.0, p.at_seek.1
+        ),
+        Stance::LeastBad => format!(
+            "where it is outgunned least ({:.1} against {:.1} damage a Volley{ordnance})",
+            p.at_seek.0, p.at_seek.1
+        ),
+        Stance::Avoid => "out of its reach: it is outgunned more than tenfold at every range".to_string(),
+        Stance::NoFight => "though neither can reach the other".to_string(),
+    };
+    format!(
+        ", seeking {} MU {why}; expected range {:.0}, {:.0}, {:.0} MU",
+        p.seek, p.range[0], p.range[1], p.range[2]
+    )
+}
+
+/// The plot's weapon uses beyond its main fire: missiles, submunitions,
+/// point defence, PDS modes, reflex fields, nova cannons and needle beams.
+fn weapon_use_texts(b: &Battle, c: &crate::engine::doctrine::Choice, f: usize) -> Vec<String> {
+    let mut parts = Vec::new();
     let l = &c.launches;
     let missiles = [0, 1, 2].map(|v| l.salvos[v].iter().any(|&x| x) || l.racks.contains(&Some(v)));
     if missiles.iter().any(|&x| x) {
@@ -1964,7 +1997,7 @@ fn choice_text(b: &Battle, c: &crate::engine::doctrine::Choice, f: usize) -> Str
             s + 1
         ));
     }
-    parts.join("; ")
+    parts
 }
 
 /// The result block of a battle: the decision, each Unit's fate and the

@@ -15,6 +15,50 @@ pub fn ship_sheet(ship: &Ship, profile: Profile) -> String {
     };
     let _ = writeln!(s, "{title}");
     let _ = writeln!(s, "{}", "=".repeat(title.chars().count()));
+    identity(&mut s, ship, profile);
+    let _ = writeln!(s);
+    armour(&mut s, ship);
+    hull(&mut s, ship);
+    let _ = writeln!(s);
+    let _ = writeln!(s, "Systems ({})", ship.systems.len());
+    let width = ship
+        .systems
+        .iter()
+        .map(|x| x.kind.name(profile).len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let arc_width = ship
+        .systems
+        .iter()
+        .map(|x| x.arcs.iter().map(|a| a.code().len() + 1).sum::<usize>())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    for (i, sys) in ship.systems.iter().enumerate() {
+        let arcs: Vec<_> = sys.arcs.iter().map(|a| a.code()).collect();
+        let state = if sys.status.is_empty() {
+            "active".to_string()
+        } else {
+            sys.status.words().join(" ").to_ascii_lowercase()
+        };
+        let notes = system_notes(sys);
+        let _ = writeln!(
+            s,
+            "  {:>2}  {:<width$}  {:<arc_width$}  {:<18}  {}",
+            i + 1,
+            sys.kind.name(profile),
+            arcs.join(" "),
+            state,
+            notes.join(", "),
+        );
+    }
+    s.lines().map(str::trim_end).collect::<Vec<_>>().join("\n") + "\n"
+}
+
+/// The sheet's head under the title: class, type, fleet, profile, mass,
+/// points, thrust and status.
+fn identity(s: &mut String, ship: &Ship, profile: Profile) {
     let mut facts = Vec::new();
     if let Some(c) = &ship.class {
         facts.push(format!("class {c}"));
@@ -45,7 +89,10 @@ pub fn ship_sheet(ship: &Ship, profile: Profile) -> String {
     if !ship.status.is_empty() {
         let _ = writeln!(s, "Status {}", ship.status.words().join(" "));
     }
-    let _ = writeln!(s);
+}
+
+/// The armour line: its boxes, level or layers.
+fn armour(s: &mut String, ship: &Ship) {
     match &ship.armour {
         Some(Armour::Boxes(b)) => {
             let row: Vec<String> = b.iter().map(|x| x.symbol().to_string()).collect();
@@ -78,6 +125,10 @@ pub fn ship_sheet(ship: &Ship, profile: Profile) -> String {
             let _ = writeln!(s, "Armour      none");
         }
     }
+}
+
+/// The hull line and its rows of boxes.
+fn hull(s: &mut String, ship: &Ship) {
     let integrity = ship
         .hull_integrity
         .map_or(String::new(), |h| format!(", {}", h.name().to_ascii_lowercase()));
@@ -93,73 +144,45 @@ pub fn ship_sheet(ship: &Ship, profile: Profile) -> String {
         let _ = writeln!(s, "  row {}     {}", i + 1, boxes.join(" "));
     }
     let _ = writeln!(s, "            (O open, * open crew-factor box, - crossed off)");
-    let _ = writeln!(s);
-    let _ = writeln!(s, "Systems ({})", ship.systems.len());
-    let width = ship
-        .systems
-        .iter()
-        .map(|x| x.kind.name(profile).len())
-        .max()
-        .unwrap_or(6)
-        .max(6);
-    let arc_width = ship
-        .systems
-        .iter()
-        .map(|x| x.arcs.iter().map(|a| a.code().len() + 1).sum::<usize>())
-        .max()
-        .unwrap_or(4)
-        .max(4);
-    for (i, sys) in ship.systems.iter().enumerate() {
-        let arcs: Vec<_> = sys.arcs.iter().map(|a| a.code()).collect();
-        let state = if sys.status.is_empty() {
-            "active".to_string()
-        } else {
-            sys.status.words().join(" ").to_ascii_lowercase()
-        };
-        let mut notes = Vec::new();
-        if let Some(m) = &sys.magazine {
-            notes.push(format!("magazine {m}"));
-        }
-        if let Some(c) = sys.capacity {
-            notes.push(format!("capacity {c}"));
-        }
-        if let Some(r) = &sys.rounds {
-            let left = r.iter().filter(|b| !b.crossed).count();
-            notes.push(format!("rounds {left}/{}", r.len()));
-        }
-        if let Some(a) = sys.ammo {
-            notes.push(match a {
-                AmmoType::Standard => "standard".to_string(),
-                AmmoType::Er => "extended range".to_string(),
-            });
-        }
-        if let Some(t) = sys.fighter_type {
-            notes.push(format!("{} fighters", t.name().to_ascii_lowercase()));
-        }
-        if let Some(p) = sys.pilot_quality {
-            notes.push(format!("{p:?}").to_ascii_lowercase());
-        }
-        if let Some(f) = sys.failure {
-            notes.push(format!("failure {f}"));
-        }
-        if sys.kind.is_core() {
-            notes.push("core".to_string());
-        }
-        if let SystemKind::Pulser { setting } = sys.kind {
-            notes.push(match setting {
-                Some(p) => format!("set {}", p.name().to_ascii_lowercase()),
-                None => "setting open".to_string(),
-            });
-        }
-        let _ = writeln!(
-            s,
-            "  {:>2}  {:<width$}  {:<arc_width$}  {:<18}  {}",
-            i + 1,
-            sys.kind.name(profile),
-            arcs.join(" "),
-            state,
-            notes.join(", "),
-        );
+}
+
+/// What a system's line says after its state: magazine, capacity, rounds,
+/// ammunition, fighters, failure, core, pulser setting.
+fn system_notes(sys: &System) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(m) = &sys.magazine {
+        notes.push(format!("magazine {m}"));
     }
-    s.lines().map(str::trim_end).collect::<Vec<_>>().join("\n") + "\n"
+    if let Some(c) = sys.capacity {
+        notes.push(format!("capacity {c}"));
+    }
+    if let Some(r) = &sys.rounds {
+        let left = r.iter().filter(|b| !b.crossed).count();
+        notes.push(format!("rounds {left}/{}", r.len()));
+    }
+    if let Some(a) = sys.ammo {
+        notes.push(match a {
+            AmmoType::Standard => "standard".to_string(),
+            AmmoType::Er => "extended range".to_string(),
+        });
+    }
+    if let Some(t) = sys.fighter_type {
+        notes.push(format!("{} fighters", t.name().to_ascii_lowercase()));
+    }
+    if let Some(p) = sys.pilot_quality {
+        notes.push(format!("{p:?}").to_ascii_lowercase());
+    }
+    if let Some(f) = sys.failure {
+        notes.push(format!("failure {f}"));
+    }
+    if sys.kind.is_core() {
+        notes.push("core".to_string());
+    }
+    if let SystemKind::Pulser { setting } = sys.kind {
+        notes.push(match setting {
+            Some(p) => format!("set {}", p.name().to_ascii_lowercase()),
+            None => "setting open".to_string(),
+        });
+    }
+    notes
 }

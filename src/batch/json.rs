@@ -354,85 +354,9 @@ fn run_json(meta: &Meta, run: u64, exchanges: Option<u32>) -> RunJson {
 pub fn to_json(report: &Report) -> BatchJson {
     let Report { meta, tally: t } = report;
     let n = t.runs;
-    let sides = t
-        .sides
-        .iter()
-        .enumerate()
-        .map(|(i, s)| SideJson {
-            id: i,
-            name: meta.sides[i].clone(),
-            wins: s.wins,
-            win_rate: rate(s.wins, n),
-            ci95: wilson(s.wins, n),
-            points_lost: dist(&s.points_lost),
-            damage_by_kind: crate::engine::volley::DamageKind::ALL
-                .iter()
-                .map(|k| {
-                    let total = s.damage_by_kind[*k as usize];
-                    (k.key().to_string(), if n == 0 { 0.0 } else { total as f64 / n as f64 })
-                })
-                .collect(),
-            idle_weapons: idle_json(report, i),
-        })
-        .collect();
-    let units = t
-        .units
-        .iter()
-        .enumerate()
-        .map(|(i, u)| {
-            let info = &meta.units[i];
-            let f = |fate: Fate| rate(u.fates[fate as usize], n);
-            let hull = u.hull_damage.mean();
-            let (survive, survive_ci) = conditional(u.survived_side_won, t.sides[info.side].wins);
-            UnitJson {
-                id: i,
-                name: info.name.clone(),
-                side: info.side,
-                formation: info.formation.clone(),
-                hull: info.hull,
-                points: info.points,
-                destroyed_rate: f(Fate::Destroyed),
-                destroyed_ci95: wilson(u.fates[Fate::Destroyed as usize], n),
-                surrendered_rate: f(Fate::Surrendered),
-                withdrawn_rate: f(Fate::Withdrawn),
-                untouched_rate: f(Fate::Untouched),
-                crippled_rate: f(Fate::Crippled),
-                damaged_rate: f(Fate::Damaged),
-                mean_hull_damage: hull.map(|m| m.mean),
-                hull_damage_ci95: hull.map(|m| m.ci95),
-                hull_damage: dist(&u.hull_damage),
-                survive_if_side_wins: survive,
-                survive_if_side_wins_ci95: survive_ci,
-            }
-        })
-        .collect();
-    let under = underdogs(t);
-    let notable = NotableJson {
-        wins: t
-            .sides
-            .iter()
-            .enumerate()
-            .map(|(i, s)| WinJson {
-                side: i,
-                name: meta.sides[i].clone(),
-                upset: under[i],
-                first: s.first_win.map(|r| run_json(meta, r, None)),
-            })
-            .collect(),
-        longest: t.longest.map(|(k, r)| run_json(meta, r, Some(k))),
-        first_draw: t.first_draw.map(|r| run_json(meta, r, None)),
-        first_undecided: t.first_undecided.map(|r| run_json(meta, r, None)),
-        unit_deaths: t
-            .units
-            .iter()
-            .enumerate()
-            .map(|(i, u)| DeathJson {
-                unit: i,
-                name: meta.units[i].name.clone(),
-                first: u.first_death.map(|r| run_json(meta, r, None)),
-            })
-            .collect(),
-    };
+    let sides = sides_json(report);
+    let units = units_json(report);
+    let notable = notable_json(report);
     let dice = super::stats::mean_interval(n, t.dice.sum, t.dice.sum_sq);
     BatchJson {
         schema: "fam-batch".into(),
@@ -476,6 +400,101 @@ pub fn to_json(report: &Report) -> BatchJson {
             total: t.dice.sum,
         },
         tallies: tallies_json(t),
+    }
+}
+
+/// Each side: wins with their interval, points lost, damage by kind, idle weapons.
+fn sides_json(report: &Report) -> Vec<SideJson> {
+    let Report { meta, tally: t } = report;
+    let n = t.runs;
+    t.sides
+        .iter()
+        .enumerate()
+        .map(|(i, s)| SideJson {
+            id: i,
+            name: meta.sides[i].clone(),
+            wins: s.wins,
+            win_rate: rate(s.wins, n),
+            ci95: wilson(s.wins, n),
+            points_lost: dist(&s.points_lost),
+            damage_by_kind: crate::engine::volley::DamageKind::ALL
+                .iter()
+                .map(|k| {
+                    let total = s.damage_by_kind[*k as usize];
+                    (k.key().to_string(), if n == 0 { 0.0 } else { total as f64 / n as f64 })
+                })
+                .collect(),
+            idle_weapons: idle_json(report, i),
+        })
+        .collect()
+}
+
+/// Each Unit: its fates, hull damage and survival when its side wins.
+fn units_json(report: &Report) -> Vec<UnitJson> {
+    let Report { meta, tally: t } = report;
+    let n = t.runs;
+    t.units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| {
+            let info = &meta.units[i];
+            let f = |fate: Fate| rate(u.fates[fate as usize], n);
+            let hull = u.hull_damage.mean();
+            let (survive, survive_ci) = conditional(u.survived_side_won, t.sides[info.side].wins);
+            UnitJson {
+                id: i,
+                name: info.name.clone(),
+                side: info.side,
+                formation: info.formation.clone(),
+                hull: info.hull,
+                points: info.points,
+                destroyed_rate: f(Fate::Destroyed),
+                destroyed_ci95: wilson(u.fates[Fate::Destroyed as usize], n),
+                surrendered_rate: f(Fate::Surrendered),
+                withdrawn_rate: f(Fate::Withdrawn),
+                untouched_rate: f(Fate::Untouched),
+                crippled_rate: f(Fate::Crippled),
+                damaged_rate: f(Fate::Damaged),
+                mean_hull_damage: hull.map(|m| m.mean),
+                hull_damage_ci95: hull.map(|m| m.ci95),
+                hull_damage: dist(&u.hull_damage),
+                survive_if_side_wins: survive,
+                survive_if_side_wins_ci95: survive_ci,
+            }
+        })
+        .collect()
+}
+
+/// The runs worth replaying: each side's first win, the longest battle,
+/// the first draw and undecided run, each Unit's first death.
+fn notable_json(report: &Report) -> NotableJson {
+    let Report { meta, tally: t } = report;
+    let under = underdogs(t);
+    NotableJson {
+        wins: t
+            .sides
+            .iter()
+            .enumerate()
+            .map(|(i, s)| WinJson {
+                side: i,
+                name: meta.sides[i].clone(),
+                upset: under[i],
+                first: s.first_win.map(|r| run_json(meta, r, None)),
+            })
+            .collect(),
+        longest: t.longest.map(|(k, r)| run_json(meta, r, Some(k))),
+        first_draw: t.first_draw.map(|r| run_json(meta, r, None)),
+        first_undecided: t.first_undecided.map(|r| run_json(meta, r, None)),
+        unit_deaths: t
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| DeathJson {
+                unit: i,
+                name: meta.units[i].name.clone(),
+                first: u.first_death.map(|r| run_json(meta, r, None)),
+            })
+            .collect(),
     }
 }
 
