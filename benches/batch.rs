@@ -2,18 +2,25 @@
 //! core (one warm worker) and on all cores (`fam::batch::run`), and the
 //! engine's dice rate against a bare loop of d6 rolls.
 //!
-//! Criterion reports runs per second ("elements/s"). After it, a short plain
-//! timing prints per scenario: runs/s on one core, dice per battle, dice/s,
-//! and the ratio of that dice rate to the bare d6 rate (1.0 would mean the
-//! engine does nothing but roll dice).
+//! Criterion reports runs per second ("elements/s") for four scenarios.
+//! After it, a short plain timing prints, for every shipped scenario and for
+//! generated fleet battles of 2, 8, 32 and 128 ships a side: runs/s on one
+//! core and on all, dice per battle, dice/s, nanoseconds per die, and the
+//! ratio of that dice rate to the bare d6 rate (1.0 would mean the engine
+//! does nothing but roll dice). The last line compares the cost per die of
+//! 128 ships a side with 8 a side (linear in fleet size: 1.0).
+//!
+//! `cargo bench --bench batch -- --quick 'batch fleet'` runs one group;
+//! `FAM_BENCH_TABLE_ONLY=1 cargo bench --bench batch` prints the table only.
 
 use std::hint::black_box;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use fam::batch::{self, Options, Worker};
 use fam::engine::dice::Dice;
-use fam::gzf::ParseOptions;
+use fam::gzf::{self, GzfFile, Item, ParseOptions, Ship, ShipType};
 use fam::orders::Loaded;
 
 const SCENARIOS: [&str; 4] = [
@@ -23,11 +30,81 @@ const SCENARIOS: [&str; 4] = [
     "carrier-strike.toml",
 ];
 
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
 fn load(name: &str) -> Loaded {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("scenarios")
-        .join(name);
-    fam::orders::load_scenario(&path, &[], &ParseOptions::default()).unwrap_or_else(|_| panic!("{name} loads"))
+    load_path(&repo().join("scenarios").join(name))
+}
+
+fn load_path(path: &Path) -> Loaded {
+    fam::orders::load_scenario(path, &[], &ParseOptions::default())
+        .unwrap_or_else(|r| panic!("{} loads: {r:?}", path.display()))
+}
+
+/// Every shipped scenario's file name, sorted.
+fn shipped() -> Vec<String> {
+    let mut all: Vec<String> = std::fs::read_dir(repo().join("scenarios"))
+        .expect("scenarios/")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    all.sort();
+    all
+}
+
+/// The warships (military, with thrust) of a shipped fleet file.
+fn warships(file: &str) -> (GzfFile, Vec<Ship>) {
+    let text = std::fs::read_to_string(repo().join("ssd").join(file)).expect("ssd file");
+    let parsed = gzf::parse(&text, &ParseOptions::default());
+    let ships = parsed
+        .file
+        .ships()
+        .filter(|s| s.ship_type != Some(ShipType::Civilian) && s.ship_type != Some(ShipType::Merchant) && s.thrust > 0)
+        .cloned()
+        .collect();
+    (parsed.file, ships)
+}
+
+/// A fleet battle of `n` ships a side, made from the shipped Meridian and
+/// Kestrel fleets (their warships repeated in order, renamed), in
+/// Formations of two, every pair 48 MU apart, every Formation under the
+/// default doctrine. Written into `dir`; returns the scenario's path.
+fn generated(n: usize, dir: &Path) -> PathBuf {
+    let mut toml = format!(
+        "title = \"{n} ships a side\"\ngzf = [\"a.gzf\", \"b.gzf\"]\nseed = 1\nstart_range = 48\nmax_exchanges = 10\n"
+    );
+    let mut sides = String::from("\n[sides]\n");
+    let mut formations = String::from("\n[formations]\n");
+    for (side, (file, out)) in [("meridian-compact.gzf", "a.gzf"), ("kestrel-reach.gzf", "b.gzf")]
+        .into_iter()
+        .enumerate()
+    {
+        let (mut gzf_file, ships) = warships(file);
+        gzf_file.items.retain(|i| matches!(i, Item::Fleet(_)));
+        let mut names = Vec::new();
+        for k in 0..n {
+            let mut ship = ships[k % ships.len()].clone();
+            ship.name = format!("{} {side}-{k}", ship.name);
+            names.push(ship.name.clone());
+            gzf_file.items.push(Item::Ship(ship));
+        }
+        std::fs::write(dir.join(out), gzf::write(&gzf_file)).expect("write the fleet");
+        let mut mine = Vec::new();
+        for (f, pair) in names.chunks(2).enumerate() {
+            let name = format!("S{side} F{f}");
+            let list: Vec<String> = pair.iter().map(|x| format!("\"{x}\"")).collect();
+            formations.push_str(&format!("\"{name}\" = [{}]\n", list.join(", ")));
+            mine.push(format!("\"{name}\""));
+        }
+        sides.push_str(&format!("\"Side {side}\" = [{}]\n", mine.join(", ")));
+    }
+    toml.push_str(&sides);
+    toml.push_str(&formations);
+    let path = dir.join(format!("generated-{n}.toml"));
+    std::fs::write(&path, toml).expect("write the scenario");
+    path
 }
 
 fn options(loaded: &Loaded, threads: Option<usize>) -> Options {
@@ -42,6 +119,10 @@ const ONE_CORE_RUNS: u64 = 64;
 const ALL_CORES_RUNS: u64 = 512;
 
 fn bench(c: &mut Criterion) {
+    if std::env::var_os("FAM_BENCH_TABLE_ONLY").is_some() {
+        summary();
+        return;
+    }
     for name in SCENARIOS {
         let loaded = load(name);
         let one = options(&loaded, Some(1));
@@ -78,6 +159,33 @@ fn bench(c: &mut Criterion) {
 /// Plain timing, printed as one table.
 fn summary() {
     let budget = Duration::from_millis(700);
+    let bare = bare_rate(budget);
+    println!("\nbare d6: {:.1} M dice/s", bare / 1e6);
+    println!(
+        "{:<26} {:>11} {:>12} {:>12} {:>12} {:>9} {:>12}",
+        "battle", "runs/s (1)", "runs/s (all)", "dice/battle", "M dice/s (1)", "ns/die", "engine/bare"
+    );
+    for name in shipped() {
+        row(&name, &load(&name), budget, bare);
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut per_die = Vec::new();
+    for n in [2, 8, 32, 128] {
+        let loaded = load_path(&generated(n, dir.path()));
+        per_die.push((n, row(&format!("{n} ships a side"), &loaded, budget, bare)));
+    }
+    let at = |n: usize| {
+        per_die
+            .iter()
+            .find(|(m, _)| *m == n)
+            .map(|(_, ns)| *ns)
+            .unwrap_or(f64::NAN)
+    };
+    println!("cost per die, 128 a side against 8 a side: {:.2}x", at(128) / at(8));
+}
+
+/// The bare d6 rate of the engine's generator, dice per second.
+fn bare_rate(budget: Duration) -> f64 {
     let mut dice = Dice::new(1);
     let start = Instant::now();
     let mut rolled = 0u64;
@@ -86,40 +194,38 @@ fn summary() {
         black_box(s);
         rolled += 10_000;
     }
-    let bare = rolled as f64 / start.elapsed().as_secs_f64();
-    println!("\nbare d6: {:.1} M dice/s", bare / 1e6);
-    println!(
-        "{:<24} {:>12} {:>14} {:>12} {:>14} {:>18}",
-        "scenario", "runs/s (1)", "runs/s (all)", "dice/battle", "M dice/s (1)", "engine/bare dice"
-    );
-    for name in SCENARIOS {
-        let loaded = load(name);
-        let one = options(&loaded, Some(1));
-        let first = batch::first_plot(&loaded, &one);
-        let mut w = Worker::new(&loaded, &one, &first);
-        let (mut runs, mut dice) = (0u64, 0u64);
-        let start = Instant::now();
-        while start.elapsed() < budget {
-            dice += w.run(runs).dice;
-            runs += 1;
-        }
-        let secs = start.elapsed().as_secs_f64();
-        let all = options(&loaded, None);
-        let start = Instant::now();
-        let n = (runs * 2).max(1000);
-        black_box(batch::run(&loaded, &all, 0..n, &|_| {}).expect("batch"));
-        let all_rate = n as f64 / start.elapsed().as_secs_f64();
-        let dice_rate = dice as f64 / secs;
-        println!(
-            "{:<24} {:>12.0} {:>14.0} {:>12.1} {:>14.2} {:>18.3}",
-            name,
-            runs as f64 / secs,
-            all_rate,
-            dice as f64 / runs as f64,
-            dice_rate / 1e6,
-            dice_rate / bare
-        );
+    rolled as f64 / start.elapsed().as_secs_f64()
+}
+
+/// One line of the table; returns the nanoseconds per die on one core.
+fn row(name: &str, loaded: &Loaded, budget: Duration, bare: f64) -> f64 {
+    let one = options(loaded, Some(1));
+    let first = batch::first_plot(loaded, &one);
+    let mut w = Worker::new(loaded, &one, &first);
+    let (mut runs, mut dice) = (0u64, 0u64);
+    let start = Instant::now();
+    while start.elapsed() < budget || runs < 3 {
+        dice += w.run(runs).dice;
+        runs += 1;
     }
+    let secs = start.elapsed().as_secs_f64();
+    let all = options(loaded, None);
+    let start = Instant::now();
+    let n = (runs * 2).max(8);
+    black_box(batch::run(loaded, &all, 0..n, &|_| {}).expect("batch"));
+    let all_rate = n as f64 / start.elapsed().as_secs_f64();
+    let dice_rate = dice as f64 / secs;
+    println!(
+        "{:<26} {:>11.0} {:>12.0} {:>12.1} {:>12.2} {:>9.1} {:>12.3}",
+        name,
+        runs as f64 / secs,
+        all_rate,
+        dice as f64 / runs as f64,
+        dice_rate / 1e6,
+        1e9 / dice_rate,
+        dice_rate / bare
+    );
+    1e9 / dice_rate
 }
 
 criterion_group! {

@@ -11,6 +11,7 @@ mod doctrine;
 mod doctrine_auto;
 mod emp;
 mod engine;
+mod engine_pin;
 mod fighters;
 mod fighters_input;
 mod fighters_robust;
