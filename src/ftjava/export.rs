@@ -827,112 +827,18 @@ impl Out<'_> {
         ship: &str,
         losses: &mut Losses,
     ) -> Option<(Section, String)> {
-        use SystemKind::*;
-        let magazine = |m: &Option<String>| {
-            m.as_ref().and_then(|m| {
-                magazines
-                    .iter()
-                    .find(|(k, _)| *k == m.to_ascii_lowercase())
-                    .map(|(_, v)| *v)
-            })
+        // FTJava keeps no Pulser setting (readings I27).
+        if let SystemKind::Pulser { setting: Some(_) } = sys.kind {
+            losses
+                .state
+                .push(format!("the Pulser-Setting of system {number} (Pulser)"));
+        }
+        let Some((section, element, rating)) = element_of(&sys.kind) else {
+            self.left_out(sys, number, span, ship, losses);
+            return None;
         };
-        let (section, element, rating): (Section, &str, Option<u32>) = match &sys.kind {
-            Ftl => (Section::Electronics, "FTLDrive", None),
-            FireControl => (Section::Electronics, "FireControl", None),
-            Adfc => (Section::Electronics, "AreaDefenseFireControl", None),
-            EnhancedSensors => (Section::Electronics, "EnhancedSensors", None),
-            SuperiorSensors => (Section::Electronics, "SuperiorSensors", None),
-            ScreenGenerator => (Section::Defenses, "Screen", None),
-            VapourShroud => (Section::Defenses, "VapourShroud", None),
-            AdvancedScreen => (Section::Defenses, "AdvancedScreen", None),
-            IndividualEcm => (Section::Defenses, "ECMSuite", None),
-            AreaEcm => (Section::Defenses, "AreaECMSuite", None),
-            CloakingField => (Section::Defenses, "CloakingField", None),
-            Beam { class } => (Section::Weapons, "BeamBattery", Some(u32::from(*class))),
-            NeedleBeam => (Section::Weapons, "NeedleBeam", None),
-            Pds => (Section::Weapons, "PointDefense", None),
-            Scattergun => (Section::Weapons, "Scattergun", None),
-            PulseTorpedo { range } => (
-                Section::Weapons,
-                match range {
-                    TorpedoRange::Standard => "PulseTorpedo",
-                    TorpedoRange::Short => "ShortRangePulseTorpedo",
-                    TorpedoRange::Long => "LongRangePulseTorpedo",
-                },
-                None,
-            ),
-            SubmunitionPack => (Section::Weapons, "SubmunitionPack", None),
-            KGun { class, .. } => (Section::Weapons, "KineticGun", Some(u32::from(*class))),
-            Mkp => (Section::Weapons, "MultipleKineticPenetratorPack", None),
-            PlasmaBolt { class } => (Section::Weapons, "PlasmaBoltLauncher", Some(u32::from(*class))),
-            RocketPod => (Section::Weapons, "RocketPod", None),
-            Graser { class } => (Section::Weapons, "Graser", Some(u32::from(*class))),
-            HeavyGraser { class } => (Section::Weapons, "HeavyGraser", Some(u32::from(*class))),
-            HighIntensityGraser { class } => (Section::Weapons, "HighIntensityGraser", Some(u32::from(*class))),
-            Phaser { class } => (Section::Weapons, "Phaser", Some(u32::from(*class))),
-            PlasmaCannon { class } => (Section::Weapons, "PlasmaCannon", Some(u32::from(*class))),
-            EmpProjector { class } => (Section::Weapons, "EMPProjector", Some(u32::from(*class))),
-            GatlingBattery => (Section::Weapons, "GatlingBattery", None),
-            TwinParticleArray => (Section::Weapons, "TwinParticleArray", None),
-            MesonProjector => (Section::Weapons, "MesonProjector", None),
-            Pulser { setting } => {
-                // FTJava keeps no Pulser setting (readings I27).
-                if setting.is_some() {
-                    losses
-                        .state
-                        .push(format!("the Pulser-Setting of system {number} (Pulser)"));
-                }
-                (Section::Weapons, "Pulser", None)
-            }
-            Missile {
-                warhead: Warhead::Standard,
-            } => (Section::Weapons, "MissileLauncher", None),
-            Smr => (Section::Weapons, "SalvoMissileRack", None),
-            Sml => (Section::Weapons, "SalvoMissileLauncher", None),
-            Smm => (Section::Weapons, "SalvoMissileMagazine", None),
-            HangarBay => (Section::Weapons, "FighterBay", None),
-            Minesweeper => (Section::Weapons, "Minesweeper", None),
-            Ortillery => (Section::Weapons, "Ortillery", None),
-            Inert(name) => match inert_element(name) {
-                Some((element, section, rating)) => (section, element, rating),
-                None => {
-                    self.left_out(sys, number, span, ship, losses);
-                    return None;
-                }
-            },
-            _ => {
-                self.left_out(sys, number, span, ship, losses);
-                return None;
-            }
-        };
-        let mut line = format!("<{element} id=\"{}\"", number + 1);
-        if let Some(r) = rating {
-            let _ = write!(line, " rating=\"{r}\"");
-        }
-        if sys.kind.is_weapon() && sys.kind != Pds && !sys.arcs.is_empty()
-            || matches!(sys.kind, Inert(_)) && !sys.arcs.is_empty()
-        {
-            let _ = write!(line, " arcs=\"{}\"", arcs_text(&sys.arcs));
-        }
-        if let KGun { range, .. } = sys.kind {
-            match range {
-                TorpedoRange::Standard => {}
-                TorpedoRange::Long => line.push_str(" rangeIncrement=\"9\""),
-                TorpedoRange::Short => line.push_str(" rangeIncrement=\"4\""),
-            }
-        }
-        if sys.kind == Sml
-            && let Some(m) = magazine(&sys.magazine)
-        {
-            let _ = write!(line, " smmId=\"{m}\"");
-        }
-        match sys.status.damage {
-            Some(DamageState::Damaged) => line.push_str(" status=\"Damaged\""),
-            Some(DamageState::Destroyed) => line.push_str(" status=\"Destroyed\""),
-            Some(DamageState::Repaired) => line.push_str(" status=\"Repaired\""),
-            None => {}
-        }
-        if sys.kind == Smm
+        let mut line = start_tag(sys, number, element, rating, magazines);
+        if sys.kind == SystemKind::Smm
             && let Some(m) = &sys.magazine
             && *m != (number + 1).to_string()
             && !m.contains(';')
@@ -1047,6 +953,107 @@ impl Out<'_> {
                 .push(format!("{} of system {number} ({name})", what.join(", ")));
         }
     }
+}
+
+/// The FTJava element of a system kind: its section, element name and
+/// rating; `None` when FTJava has none (a table, one arm per kind).
+fn element_of(kind: &SystemKind) -> Option<(Section, &'static str, Option<u32>)> {
+    use SystemKind::*;
+    Some(match kind {
+        Ftl => (Section::Electronics, "FTLDrive", None),
+        FireControl => (Section::Electronics, "FireControl", None),
+        Adfc => (Section::Electronics, "AreaDefenseFireControl", None),
+        EnhancedSensors => (Section::Electronics, "EnhancedSensors", None),
+        SuperiorSensors => (Section::Electronics, "SuperiorSensors", None),
+        ScreenGenerator => (Section::Defenses, "Screen", None),
+        VapourShroud => (Section::Defenses, "VapourShroud", None),
+        AdvancedScreen => (Section::Defenses, "AdvancedScreen", None),
+        IndividualEcm => (Section::Defenses, "ECMSuite", None),
+        AreaEcm => (Section::Defenses, "AreaECMSuite", None),
+        CloakingField => (Section::Defenses, "CloakingField", None),
+        Beam { class } => (Section::Weapons, "BeamBattery", Some(u32::from(*class))),
+        NeedleBeam => (Section::Weapons, "NeedleBeam", None),
+        Pds => (Section::Weapons, "PointDefense", None),
+        Scattergun => (Section::Weapons, "Scattergun", None),
+        PulseTorpedo { range } => (
+            Section::Weapons,
+            match range {
+                TorpedoRange::Standard => "PulseTorpedo",
+                TorpedoRange::Short => "ShortRangePulseTorpedo",
+                TorpedoRange::Long => "LongRangePulseTorpedo",
+            },
+            None,
+        ),
+        SubmunitionPack => (Section::Weapons, "SubmunitionPack", None),
+        KGun { class, .. } => (Section::Weapons, "KineticGun", Some(u32::from(*class))),
+        Mkp => (Section::Weapons, "MultipleKineticPenetratorPack", None),
+        PlasmaBolt { class } => (Section::Weapons, "PlasmaBoltLauncher", Some(u32::from(*class))),
+        RocketPod => (Section::Weapons, "RocketPod", None),
+        Graser { class } => (Section::Weapons, "Graser", Some(u32::from(*class))),
+        HeavyGraser { class } => (Section::Weapons, "HeavyGraser", Some(u32::from(*class))),
+        HighIntensityGraser { class } => (Section::Weapons, "HighIntensityGraser", Some(u32::from(*class))),
+        Phaser { class } => (Section::Weapons, "Phaser", Some(u32::from(*class))),
+        PlasmaCannon { class } => (Section::Weapons, "PlasmaCannon", Some(u32::from(*class))),
+        EmpProjector { class } => (Section::Weapons, "EMPProjector", Some(u32::from(*class))),
+        GatlingBattery => (Section::Weapons, "GatlingBattery", None),
+        TwinParticleArray => (Section::Weapons, "TwinParticleArray", None),
+        MesonProjector => (Section::Weapons, "MesonProjector", None),
+        Pulser { .. } => (Section::Weapons, "Pulser", None),
+        Missile {
+            warhead: Warhead::Standard,
+        } => (Section::Weapons, "MissileLauncher", None),
+        Smr => (Section::Weapons, "SalvoMissileRack", None),
+        Sml => (Section::Weapons, "SalvoMissileLauncher", None),
+        Smm => (Section::Weapons, "SalvoMissileMagazine", None),
+        HangarBay => (Section::Weapons, "FighterBay", None),
+        Minesweeper => (Section::Weapons, "Minesweeper", None),
+        Ortillery => (Section::Weapons, "Ortillery", None),
+        Inert(name) => {
+            let (element, section, rating) = inert_element(name)?;
+            (section, element, rating)
+        }
+        _ => return None,
+    })
+}
+
+/// A system's start tag, left open: its id, rating, arcs, range bands,
+/// magazine and damage.
+fn start_tag(sys: &System, number: usize, element: &str, rating: Option<u32>, magazines: &[(String, usize)]) -> String {
+    use SystemKind::*;
+    let mut line = format!("<{element} id=\"{}\"", number + 1);
+    if let Some(r) = rating {
+        let _ = write!(line, " rating=\"{r}\"");
+    }
+    if sys.kind.is_weapon() && sys.kind != Pds && !sys.arcs.is_empty()
+        || matches!(sys.kind, Inert(_)) && !sys.arcs.is_empty()
+    {
+        let _ = write!(line, " arcs=\"{}\"", arcs_text(&sys.arcs));
+    }
+    if let KGun { range, .. } = sys.kind {
+        match range {
+            TorpedoRange::Standard => {}
+            TorpedoRange::Long => line.push_str(" rangeIncrement=\"9\""),
+            TorpedoRange::Short => line.push_str(" rangeIncrement=\"4\""),
+        }
+    }
+    let magazine = sys.magazine.as_ref().and_then(|m| {
+        magazines
+            .iter()
+            .find(|(k, _)| *k == m.to_ascii_lowercase())
+            .map(|(_, v)| *v)
+    });
+    if sys.kind == Sml
+        && let Some(m) = magazine
+    {
+        let _ = write!(line, " smmId=\"{m}\"");
+    }
+    match sys.status.damage {
+        Some(DamageState::Damaged) => line.push_str(" status=\"Damaged\""),
+        Some(DamageState::Destroyed) => line.push_str(" status=\"Destroyed\""),
+        Some(DamageState::Repaired) => line.push_str(" status=\"Repaired\""),
+        None => {}
+    }
+    line
 }
 
 /// Why a GZF group has no FTJava `FighterGroup`, if it has none: FTJava

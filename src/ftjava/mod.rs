@@ -71,6 +71,17 @@ pub(crate) struct Player {
     pub span: std::ops::Range<usize>,
 }
 
+/// A fighter group read from a game: its element, the group, the ship id
+/// of its carrier and the index of its player.
+type GameGroup<'a, 'i> = (Node<'a, 'i>, FighterGroup, Option<i64>, usize);
+
+/// What a `GameEngine` holds besides its ships and groups.
+struct Game {
+    title: String,
+    turn: u32,
+    briefing: Vec<String>,
+}
+
 /// Imports one FTJava document: a `Ship`, or a `GameEngine` (a faction
 /// bundle, a scenario or a game turn).
 pub fn import(source: &SourceFile, options: &Options) -> Import {
@@ -96,61 +107,15 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
     let root = doc.root_element();
     let mut ships: Vec<GameShip> = Vec::new();
     let mut players: Vec<Player> = Vec::new();
-    let mut groups: Vec<(Node, FighterGroup, Option<i64>, usize)> = Vec::new();
-    let mut game: Option<(String, u32, Vec<String>)> = None;
+    let mut groups: Vec<GameGroup> = Vec::new();
+    let mut game: Option<Game> = None;
     match root.tag_name().name() {
         "Ship" => ships.push(GameShip {
             node: root,
             imported: ship::import(&mut cx, root, false),
             player: None,
         }),
-        "GameEngine" => {
-            cx.attributes(root, &["id", "name", "turn", "combat"]);
-            if root.has_attribute("id") {
-                cx.ignore("`GameEngine` `id` (FTJava's game number)");
-            }
-            if root.has_attribute("combat") {
-                cx.ignore("`GameEngine` `combat` (FTJava's phase flag)");
-            }
-            cx.no_text(root);
-            let turn = cx.uint_attr(root, "turn", 0..=limits::TURN).unwrap_or(0);
-            let title = root
-                .attribute("name")
-                .unwrap_or("")
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
-            let mut briefing = Vec::new();
-            for c in elements(root) {
-                match c.tag_name().name() {
-                    "Briefing" => {
-                        cx.attributes(c, &[]);
-                        briefing = xml::lines(c);
-                    }
-                    "GameOptions" => {
-                        for _ in elements(c) {
-                            cx.ignore("`GameOptions` (FTJava's table-top options; F&M has its own rules)");
-                        }
-                    }
-                    "Report" => {
-                        if elements(c).next().is_some() || !text(c).is_empty() {
-                            cx.ignore("`Report` (FTJava's turn report)");
-                        }
-                    }
-                    "Player" => {
-                        if cx.room(c, "players in a game", limits::SHIPS) {
-                            player(&mut cx, c, &mut players, &mut ships, &mut groups);
-                        }
-                    }
-                    other => cx.unmapped(
-                        tag_span(c),
-                        format!("element `{other}` in a GameEngine"),
-                        "Briefing, GameOptions, Report or Player",
-                    ),
-                }
-            }
-            game = Some((title, turn, briefing));
-        }
+        "GameEngine" => game = Some(game_engine(&mut cx, root, &mut players, &mut ships, &mut groups)),
         other => {
             cx.error(
                 tag_span(root),
@@ -160,101 +125,16 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
         }
     }
     unique_names(&mut cx, &mut ships);
-    // Fighter groups name their carrier by ship id; a carrier holds one
-    // group per hangar bay.
-    let mut docked: Vec<(String, usize)> = Vec::new();
-    for (node, g, carrier, player) in &mut groups {
-        let mut race = ships
-            .iter()
-            .find(|s| s.player == Some(*player))
-            .and_then(|s| s.imported.ship.fleet.clone());
-        if let Some(id) = carrier {
-            match ships.iter().find(|s| s.imported.xml_id == Some(*id)) {
-                Some(s) => {
-                    let name = &s.imported.ship.name;
-                    let bays = s
-                        .imported
-                        .ship
-                        .systems
-                        .iter()
-                        .filter(|x| x.kind == model::SystemKind::HangarBay)
-                        .count();
-                    let used = match docked.iter_mut().find(|(n, _)| n == name) {
-                        Some((_, k)) => k,
-                        None => {
-                            docked.push((name.clone(), 0));
-                            &mut docked.last_mut().expect("just pushed").1
-                        }
-                    };
-                    if *used < bays {
-                        *used += 1;
-                        g.carrier = Some(name.clone());
-                    } else {
-                        cx.warn(
-                            tag_span(*node),
-                            format!(
-                                "fighter group `{}` names carrier `{name}`, which has no free hangar bay ({bays} bays)",
-                                g.id
-                            ),
-                            "a carrier with a hangar bay for each of its groups (the carrier is left out: the group flies but cannot land)",
-                        );
-                    }
-                    race = s.imported.ship.fleet.clone();
-                }
-                None => cx.warn(
-                    tag_span(*node),
-                    format!("fighter group `{}` names carrier {id}, which is no ship here", g.id),
-                    "the id of a Ship of this game (the carrier is left out)",
-                ),
-            }
-        }
-        // A group's race is kept only when it is not its carrier's (or, without
-        // a carrier, its player's first ship's): GZF groups have no `Fleet:`.
-        if race.is_some() && g.meta.iter().find(|m| m.name == "Fleet").map(|m| m.lines.first()) == Some(race.as_ref()) {
-            g.meta.retain(|m| m.name != "Fleet");
-        }
+    dock_groups(&mut cx, &ships, &mut groups);
+    if let Some(game) = &game {
+        out.gzf.items.push(Item::Scenario(scenario_record(game)));
     }
-    if let Some((title, turn, briefing)) = &game {
-        let mut meta = Vec::new();
-        if !briefing.is_empty() {
-            meta.push(Meta {
-                name: "Log".into(),
-                lines: briefing.clone(),
-            });
-        }
-        out.gzf.items.push(Item::Scenario(model::Scenario {
-            title: title.clone(),
-            turn: i64::from(*turn),
-            meta,
-        }));
-    }
-    if let Some((title, turn, briefing)) = &game
+    if let Some(Game { title, turn, briefing }) = &game
         && !cx.diags.iter().any(Diagnostic::is_error)
     {
         out.scenario = scenario::build(&mut cx, &ships, &players, title, *turn, briefing);
-        // A group with no carrier flies with its player's first ship.
         if let Some(sc) = out.scenario.as_mut() {
-            sc.groups = vec![Vec::new(); sc.formations.len()];
-            for (node, g, _, player) in &groups {
-                if g.carrier.is_some() {
-                    continue;
-                }
-                let first = ships
-                    .iter()
-                    .filter(|s| s.player == Some(*player))
-                    .find_map(|s| sc.ships.iter().position(|n| *n == s.imported.ship.name));
-                if let Some(f) = first {
-                    sc.groups[f].push(g.id.clone());
-                    cx.warn(
-                        tag_span(*node),
-                        format!(
-                            "fighter group `{}` has no carrier: it flies with Formation `{}`",
-                            g.id, sc.formations[f]
-                        ),
-                        "a carrier for the group (without one it joins its player's first ship's Formation)",
-                    );
-                }
-            }
+            place_uncarried_groups(&mut cx, sc, &ships, &groups);
         }
     }
     for s in &ships {
@@ -272,12 +152,172 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
     out
 }
 
+/// Reads a `GameEngine`: its own attributes, then its briefing, players
+/// (with their ships and groups) and what is left out.
+fn game_engine<'a, 'i>(
+    cx: &mut Cx,
+    root: Node<'a, 'i>,
+    players: &mut Vec<Player>,
+    ships: &mut Vec<GameShip<'a, 'i>>,
+    groups: &mut Vec<GameGroup<'a, 'i>>,
+) -> Game {
+    cx.attributes(root, &["id", "name", "turn", "combat"]);
+    if root.has_attribute("id") {
+        cx.ignore("`GameEngine` `id` (FTJava's game number)");
+    }
+    if root.has_attribute("combat") {
+        cx.ignore("`GameEngine` `combat` (FTJava's phase flag)");
+    }
+    cx.no_text(root);
+    let turn = cx.uint_attr(root, "turn", 0..=limits::TURN).unwrap_or(0);
+    let title = root
+        .attribute("name")
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut briefing = Vec::new();
+    for c in elements(root) {
+        match c.tag_name().name() {
+            "Briefing" => {
+                cx.attributes(c, &[]);
+                briefing = xml::lines(c);
+            }
+            "GameOptions" => {
+                for _ in elements(c) {
+                    cx.ignore("`GameOptions` (FTJava's table-top options; F&M has its own rules)");
+                }
+            }
+            "Report" => {
+                if elements(c).next().is_some() || !text(c).is_empty() {
+                    cx.ignore("`Report` (FTJava's turn report)");
+                }
+            }
+            "Player" => {
+                if cx.room(c, "players in a game", limits::SHIPS) {
+                    player(cx, c, players, ships, groups);
+                }
+            }
+            other => cx.unmapped(
+                tag_span(c),
+                format!("element `{other}` in a GameEngine"),
+                "Briefing, GameOptions, Report or Player",
+            ),
+        }
+    }
+    Game { title, turn, briefing }
+}
+
+/// Fighter groups name their carrier by ship id; a carrier holds one
+/// group per hangar bay.
+fn dock_groups(cx: &mut Cx, ships: &[GameShip], groups: &mut [GameGroup]) {
+    let mut docked: Vec<(String, usize)> = Vec::new();
+    for (node, g, carrier, player) in groups {
+        let mut race = ships
+            .iter()
+            .find(|s| s.player == Some(*player))
+            .and_then(|s| s.imported.ship.fleet.clone());
+        if let Some(id) = carrier {
+            match ships.iter().find(|s| s.imported.xml_id == Some(*id)) {
+                Some(s) => {
+                    dock(cx, &mut docked, s, *node, g);
+                    race = s.imported.ship.fleet.clone();
+                }
+                None => cx.warn(
+                    tag_span(*node),
+                    format!("fighter group `{}` names carrier {id}, which is no ship here", g.id),
+                    "the id of a Ship of this game (the carrier is left out)",
+                ),
+            }
+        }
+        // A group's race is kept only when it is not its carrier's (or, without
+        // a carrier, its player's first ship's): GZF groups have no `Fleet:`.
+        if race.is_some() && g.meta.iter().find(|m| m.name == "Fleet").map(|m| m.lines.first()) == Some(race.as_ref()) {
+            g.meta.retain(|m| m.name != "Fleet");
+        }
+    }
+}
+
+/// Gives group `g` carrier `s` when `s` has a hangar bay left (`docked`
+/// counts the bays taken, by carrier name).
+fn dock(cx: &mut Cx, docked: &mut Vec<(String, usize)>, s: &GameShip, node: Node, g: &mut FighterGroup) {
+    let name = &s.imported.ship.name;
+    let bays = s
+        .imported
+        .ship
+        .systems
+        .iter()
+        .filter(|x| x.kind == model::SystemKind::HangarBay)
+        .count();
+    let used = match docked.iter_mut().find(|(n, _)| n == name) {
+        Some((_, k)) => k,
+        None => {
+            docked.push((name.clone(), 0));
+            &mut docked.last_mut().expect("just pushed").1
+        }
+    };
+    if *used < bays {
+        *used += 1;
+        g.carrier = Some(name.clone());
+    } else {
+        cx.warn(
+            tag_span(node),
+            format!(
+                "fighter group `{}` names carrier `{name}`, which has no free hangar bay ({bays} bays)",
+                g.id
+            ),
+            "a carrier with a hangar bay for each of its groups (the carrier is left out: the group flies but cannot land)",
+        );
+    }
+}
+
+/// The GZF scenario record of a game: its title, turn and briefing.
+fn scenario_record(game: &Game) -> model::Scenario {
+    let mut meta = Vec::new();
+    if !game.briefing.is_empty() {
+        meta.push(Meta {
+            name: "Log".into(),
+            lines: game.briefing.clone(),
+        });
+    }
+    model::Scenario {
+        title: game.title.clone(),
+        turn: i64::from(game.turn),
+        meta,
+    }
+}
+
+/// A group with no carrier flies with its player's first ship.
+fn place_uncarried_groups(cx: &mut Cx, sc: &mut scenario::Scenario, ships: &[GameShip], groups: &[GameGroup]) {
+    sc.groups = vec![Vec::new(); sc.formations.len()];
+    for (node, g, _, player) in groups {
+        if g.carrier.is_some() {
+            continue;
+        }
+        let first = ships
+            .iter()
+            .filter(|s| s.player == Some(*player))
+            .find_map(|s| sc.ships.iter().position(|n| *n == s.imported.ship.name));
+        if let Some(f) = first {
+            sc.groups[f].push(g.id.clone());
+            cx.warn(
+                tag_span(*node),
+                format!(
+                    "fighter group `{}` has no carrier: it flies with Formation `{}`",
+                    g.id, sc.formations[f]
+                ),
+                "a carrier for the group (without one it joins its player's first ship's Formation)",
+            );
+        }
+    }
+}
+
 fn player<'a, 'i>(
     cx: &mut Cx,
     p: Node<'a, 'i>,
     players: &mut Vec<Player>,
     ships: &mut Vec<GameShip<'a, 'i>>,
-    groups: &mut Vec<(Node<'a, 'i>, FighterGroup, Option<i64>, usize)>,
+    groups: &mut Vec<GameGroup<'a, 'i>>,
 ) {
     cx.attributes(p, &["id", "name", "email", "team", "key"]);
     if p.has_attribute("key") {

@@ -75,6 +75,13 @@ const RESERVED: &[&str] = &["inactive", "nearest", "largest", "weakest", "most_d
 /// The seed the import writes: FTJava keeps none.
 pub const SEED: u64 = 1;
 
+/// Players of a game, gathered into sides: the side of each player (`None`
+/// for one with no ship) and each side's team and players.
+struct Sides {
+    side_of: Vec<Option<usize>>,
+    sides: Vec<(Option<String>, Vec<usize>)>,
+}
+
 /// Builds the scenario of a game with two or more sides; `None` otherwise.
 pub(crate) fn build(
     cx: &mut Cx,
@@ -84,7 +91,37 @@ pub(crate) fn build(
     turn: u32,
     briefing: &[String],
 ) -> Option<Scenario> {
-    // Sides: players of one team fight together.
+    let Sides { side_of, sides } = sides(ships, players);
+    if sides.len() < 2 {
+        return None;
+    }
+    let mut out = Scenario {
+        title: if title.is_empty() {
+            "Imported game".into()
+        } else {
+            title.to_string()
+        },
+        exchange: turn.max(1),
+        seed: SEED,
+        briefing: Vec::new(),
+        sides: Vec::new(),
+        formations: Vec::new(),
+        ships: Vec::new(),
+        groups: Vec::new(),
+        ranges: Vec::new(),
+        plots: Vec::new(),
+    };
+    out.sides = name_sides(cx, players, &sides);
+    let formation_of = formations(cx, ships, &side_of, &mut out);
+    out.briefing = briefing.to_vec();
+    ranges(cx, ships, &formation_of, &mut out);
+    plots(cx, ships, &formation_of, &mut out);
+    Some(out)
+}
+
+/// Sides: players of one team fight together; players with no ship do
+/// not fight.
+fn sides(ships: &[GameShip], players: &[Player]) -> Sides {
     let mut side_of: Vec<Option<usize>> = vec![None; players.len()];
     let mut sides: Vec<(Option<String>, Vec<usize>)> = Vec::new();
     for (p, player) in players.iter().enumerate() {
@@ -106,27 +143,15 @@ pub(crate) fn build(
             }
         }
     }
-    if sides.len() < 2 {
-        return None;
-    }
-    let mut out = Scenario {
-        title: if title.is_empty() {
-            "Imported game".into()
-        } else {
-            title.to_string()
-        },
-        exchange: turn.max(1),
-        seed: SEED,
-        briefing: Vec::new(),
-        sides: Vec::new(),
-        formations: Vec::new(),
-        ships: Vec::new(),
-        groups: Vec::new(),
-        ranges: Vec::new(),
-        plots: Vec::new(),
-    };
+    Sides { side_of, sides }
+}
+
+/// Each side named after its lone player or its team (a second side of
+/// one name numbered), with its players and their objectives as notes.
+fn name_sides(cx: &mut Cx, players: &[Player], sides: &[(Option<String>, Vec<usize>)]) -> Vec<Side> {
+    let mut out = Vec::new();
     let mut names: Vec<String> = Vec::new();
-    for (team, members) in &sides {
+    for (team, members) in sides {
         let base = match (members.len(), team) {
             (1, _) | (_, None) => players[members[0]].name.clone(),
             (_, Some(t)) => t.clone(),
@@ -157,13 +182,18 @@ pub(crate) fn build(
                 notes.push(format!("Objectives: {}", pl.objectives));
             }
         }
-        out.sides.push(Side {
+        out.push(Side {
             name,
             formations: Vec::new(),
             notes,
         });
     }
-    // One Formation per ship.
+    out
+}
+
+/// One Formation per ship of a side, named after it (renamed when its
+/// name is reserved); returns each ship's Formation.
+fn formations(cx: &mut Cx, ships: &[GameShip], side_of: &[Option<usize>], out: &mut Scenario) -> Vec<Option<usize>> {
     let mut formation_of: Vec<Option<usize>> = vec![None; ships.len()];
     for (i, s) in ships.iter().enumerate() {
         let Some(side) = s.player.and_then(|p| side_of[p]) else {
@@ -184,13 +214,17 @@ pub(crate) fn build(
         out.formations.push(name);
         out.ships.push(ship_name);
     }
-    out.briefing = briefing.to_vec();
-    ranges(cx, ships, &formation_of, &mut out);
+    formation_of
+}
+
+/// Each Formation's plot from its ship's `FM.Orders`; a ship in the fight
+/// without them is warned of.
+fn plots(cx: &mut Cx, ships: &[GameShip], formation_of: &[Option<usize>], out: &mut Scenario) {
     out.plots = vec![None; out.formations.len()];
     for (i, s) in ships.iter().enumerate() {
         let Some(f) = formation_of[i] else { continue };
         if let Some(orders) = elements(s.node).find(|c| c.tag_name().name() == "FM.Orders") {
-            out.plots[f] = plot(cx, orders, i, ships, &formation_of);
+            out.plots[f] = plot(cx, orders, i, ships, formation_of);
         }
     }
     for (i, s) in ships.iter().enumerate() {
@@ -205,7 +239,6 @@ pub(crate) fn build(
             );
         }
     }
-    Some(out)
 }
 
 fn in_fight(ship: &Ship) -> bool {
@@ -796,147 +829,191 @@ impl Fitter<'_, '_, '_> {
         let mut assigned: Vec<usize> = Vec::new();
         let mut used_fc: Vec<usize> = Vec::new();
         let mut defaults: Vec<(usize, usize, Range<usize>)> = Vec::new();
+        for f in &raw.fires {
+            let t = match f.target {
+                RawTarget::Pd => {
+                    self.pd_order(cx, &ship, f, &mut assigned, out);
+                    continue;
+                }
+                RawTarget::Ship(t) => t,
+            };
+            let Some(target) = self.fire_target(cx, &ship, mine, f, t) else {
+                continue;
+            };
+            let Some(fc) = self.fire_control(cx, v, &ship, f, &used_fc) else {
+                continue;
+            };
+            used_fc.push(fc);
+            let Some(ids) = &f.weapons else {
+                defaults.push((fc, target, f.span.clone()));
+                continue;
+            };
+            let weapons = self.listed_weapons(cx, v, &ship, f, ids, &mut assigned);
+            if weapons.is_empty() {
+                cx.warn(
+                    f.span.clone(),
+                    format!(
+                        "nothing left for this Fire Control of `{}` to fire in Volley {}",
+                        ship.name,
+                        v + 1
+                    ),
+                    "at least one weapon (the order is left out)",
+                );
+                used_fc.pop();
+                continue;
+            }
+            out.fire.push(Fire { fc, target, weapons });
+        }
+        self.default_orders(cx, v, &ship, defaults, &mut assigned, out);
+    }
+
+    /// An order for point defence: each weapon listed that can defend and
+    /// is not yet assigned.
+    fn pd_order(&self, cx: &mut Cx, ship: &Ship, f: &RawFire, assigned: &mut Vec<usize>, out: &mut Volley) {
+        for &id in f.weapons.iter().flatten() {
+            match self.system(id) {
+                Ok(IdTarget::System(s))
+                    if pd_capable(&ship.systems[s].kind)
+                        && ship.systems[s].status.damage != Some(DamageState::Destroyed)
+                        && !assigned.contains(&s) =>
+                {
+                    assigned.push(s);
+                    out.pd.push(s);
+                }
+                Ok(IdTarget::System(s)) => cx.warn(
+                    f.weapons_span.clone(),
+                    format!("PD weapon id {id} of `{}` is {}", ship.name, self.label(s)),
+                    "a PD weapon (PDS, class-1 beam, PD-capable beam family) not destroyed and not yet assigned in this Volley (left out)",
+                ),
+                Ok(_) => cx.warn(
+                    f.weapons_span.clone(),
+                    format!("PD weapon id {id} of `{}` is no weapon", ship.name),
+                    "a PDS or class-1 beam (left out)",
+                ),
+                Err(why) => cx.warn(f.weapons_span.clone(), why, "a weapon id of this ship (left out)"),
+            }
+        }
+    }
+
+    /// The Formation a fire order's target ship `t` is in; `None` (with a
+    /// warning) for no ship, the firer itself or a ship out of the fight.
+    fn fire_target(&self, cx: &mut Cx, ship: &Ship, mine: usize, f: &RawFire, t: i64) -> Option<usize> {
+        let Some((target, target_ship)) = self.formation(t) else {
+            cx.warn(
+                f.target_span.clone(),
+                format!("fire target {t} is no ship of this game"),
+                "the id of a Ship (the order is left out)",
+            );
+            return None;
+        };
+        if target == mine {
+            cx.warn(
+                f.target_span.clone(),
+                format!("`{}` fires at itself", ship.name),
+                "another ship (left out)",
+            );
+            return None;
+        }
+        if !in_fight(target_ship) {
+            cx.warn(
+                f.target_span.clone(),
+                format!("fire target `{}` is out of the fight", target_ship.name),
+                "a ship still in the fight (left out)",
+            );
+            return None;
+        }
+        Some(target)
+    }
+
+    /// The Fire Control of an order: the one named, else the first free
+    /// one (with a warning saying why); `None` when none is free.
+    fn fire_control(&self, cx: &mut Cx, v: usize, ship: &Ship, f: &RawFire, used_fc: &[usize]) -> Option<usize> {
         let working_fc = |s: usize| {
             let sys = &ship.systems[s];
             sys.kind == SystemKind::FireControl && sys.status.operational()
         };
-        for f in &raw.fires {
-            match f.target {
-                RawTarget::Pd => {
-                    for &id in f.weapons.iter().flatten() {
-                        match self.system(id) {
-                            Ok(IdTarget::System(s))
-                                if pd_capable(&ship.systems[s].kind)
-                                    && ship.systems[s].status.damage != Some(DamageState::Destroyed)
-                                    && !assigned.contains(&s) =>
-                            {
-                                assigned.push(s);
-                                out.pd.push(s);
-                            }
-                            Ok(IdTarget::System(s)) => cx.warn(
-                                f.weapons_span.clone(),
-                                format!("PD weapon id {id} of `{}` is {}", ship.name, self.label(s)),
-                                "a PD weapon (PDS, class-1 beam, PD-capable beam family) not destroyed and not yet assigned in this Volley (left out)",
-                            ),
-                            Ok(_) => cx.warn(
-                                f.weapons_span.clone(),
-                                format!("PD weapon id {id} of `{}` is no weapon", ship.name),
-                                "a PDS or class-1 beam (left out)",
-                            ),
-                            Err(why) => cx.warn(f.weapons_span.clone(), why, "a weapon id of this ship (left out)"),
-                        }
+        let named = f.fc.as_ref().map(|(id, _)| self.system(*id));
+        let other = match named {
+            Some(Ok(IdTarget::System(s))) if working_fc(s) && !used_fc.contains(&s) => return Some(s),
+            other => other,
+        };
+        let free = (0..ship.systems.len()).find(|&s| working_fc(s) && !used_fc.contains(&s));
+        let what = match other {
+            None => "no fireConID".to_string(),
+            Some(Err(why)) => why,
+            Some(Ok(IdTarget::System(s))) if working_fc(s) => {
+                format!("{} already has an order in this Volley", self.label(s))
+            }
+            Some(Ok(IdTarget::System(s))) => {
+                format!("fireConID names {}, not a working Fire Control", self.label(s))
+            }
+            Some(Ok(IdTarget::Drive)) => "fireConID names the main drive".to_string(),
+            Some(Ok(IdTarget::Other)) => "fireConID names no system".to_string(),
+        };
+        let span = f.fc.as_ref().map_or(f.span.clone(), |x| x.1.clone());
+        match free {
+            Some(s) => cx.warn(
+                span,
+                format!("{what} (`{}`, Volley {})", ship.name, v + 1),
+                format!("a working Fire Control of the ship (using {})", self.label(s)),
+            ),
+            None => cx.warn(
+                span,
+                format!("{what} (`{}`, Volley {})", ship.name, v + 1),
+                "a working Fire Control, and the ship has none free (the order is left out)",
+            ),
+        }
+        free
+    }
+
+    /// The weapons of an order's weaponIDs that can fire now, each spent
+    /// and assigned; the others left out with a warning.
+    fn listed_weapons(
+        &mut self,
+        cx: &mut Cx,
+        v: usize,
+        ship: &Ship,
+        f: &RawFire,
+        ids: &[i64],
+        assigned: &mut Vec<usize>,
+    ) -> Vec<usize> {
+        let mut weapons = Vec::new();
+        for &id in ids {
+            match self.system(id) {
+                Ok(IdTarget::System(s)) => match self.can_fire(s, assigned) {
+                    Ok(()) => {
+                        self.spend(s);
+                        assigned.push(s);
+                        weapons.push(s);
                     }
-                }
-                RawTarget::Ship(t) => {
-                    let Some((target, target_ship)) = self.formation(t) else {
-                        cx.warn(
-                            f.target_span.clone(),
-                            format!("fire target {t} is no ship of this game"),
-                            "the id of a Ship (the order is left out)",
-                        );
-                        continue;
-                    };
-                    if target == mine {
-                        cx.warn(
-                            f.target_span.clone(),
-                            format!("`{}` fires at itself", ship.name),
-                            "another ship (left out)",
-                        );
-                        continue;
-                    }
-                    if !in_fight(target_ship) {
-                        cx.warn(
-                            f.target_span.clone(),
-                            format!("fire target `{}` is out of the fight", target_ship.name),
-                            "a ship still in the fight (left out)",
-                        );
-                        continue;
-                    }
-                    // The Fire Control: the one named, else the first free one.
-                    let named = f.fc.as_ref().map(|(id, _)| self.system(*id));
-                    let fc = match named {
-                        Some(Ok(IdTarget::System(s))) if working_fc(s) && !used_fc.contains(&s) => Some(s),
-                        other => {
-                            let free = (0..ship.systems.len()).find(|&s| working_fc(s) && !used_fc.contains(&s));
-                            let what = match other {
-                                None => "no fireConID".to_string(),
-                                Some(Err(why)) => why,
-                                Some(Ok(IdTarget::System(s))) if working_fc(s) => {
-                                    format!("{} already has an order in this Volley", self.label(s))
-                                }
-                                Some(Ok(IdTarget::System(s))) => {
-                                    format!("fireConID names {}, not a working Fire Control", self.label(s))
-                                }
-                                Some(Ok(IdTarget::Drive)) => "fireConID names the main drive".to_string(),
-                                Some(Ok(IdTarget::Other)) => "fireConID names no system".to_string(),
-                            };
-                            let span = f.fc.as_ref().map_or(f.span.clone(), |x| x.1.clone());
-                            match free {
-                                Some(s) => cx.warn(
-                                    span,
-                                    format!("{what} (`{}`, Volley {})", ship.name, v + 1),
-                                    format!("a working Fire Control of the ship (using {})", self.label(s)),
-                                ),
-                                None => cx.warn(
-                                    span,
-                                    format!("{what} (`{}`, Volley {})", ship.name, v + 1),
-                                    "a working Fire Control, and the ship has none free (the order is left out)",
-                                ),
-                            }
-                            free
-                        }
-                    };
-                    let Some(fc) = fc else { continue };
-                    used_fc.push(fc);
-                    match &f.weapons {
-                        None => defaults.push((fc, target, f.span.clone())),
-                        Some(ids) => {
-                            let mut weapons = Vec::new();
-                            for &id in ids {
-                                match self.system(id) {
-                                    Ok(IdTarget::System(s)) => match self.can_fire(s, &assigned) {
-                                        Ok(()) => {
-                                            self.spend(s);
-                                            assigned.push(s);
-                                            weapons.push(s);
-                                        }
-                                        Err(why) => cx.warn(
-                                            f.weapons_span.clone(),
-                                            format!("weapon id {id} of `{}`: {} {why}", ship.name, self.label(s)),
-                                            format!("a weapon that can fire in Volley {} (left out)", v + 1),
-                                        ),
-                                    },
-                                    Ok(_) => cx.warn(
-                                        f.weapons_span.clone(),
-                                        format!("weapon id {id} of `{}` is no weapon", ship.name),
-                                        "a weapon id (left out)",
-                                    ),
-                                    Err(why) => {
-                                        cx.warn(f.weapons_span.clone(), why, "a weapon id of this ship (left out)")
-                                    }
-                                }
-                            }
-                            if weapons.is_empty() {
-                                cx.warn(
-                                    f.span.clone(),
-                                    format!(
-                                        "nothing left for this Fire Control of `{}` to fire in Volley {}",
-                                        ship.name,
-                                        v + 1
-                                    ),
-                                    "at least one weapon (the order is left out)",
-                                );
-                                used_fc.pop();
-                                continue;
-                            }
-                            out.fire.push(Fire { fc, target, weapons });
-                        }
-                    }
-                }
+                    Err(why) => cx.warn(
+                        f.weapons_span.clone(),
+                        format!("weapon id {id} of `{}`: {} {why}", ship.name, self.label(s)),
+                        format!("a weapon that can fire in Volley {} (left out)", v + 1),
+                    ),
+                },
+                Ok(_) => cx.warn(
+                    f.weapons_span.clone(),
+                    format!("weapon id {id} of `{}` is no weapon", ship.name),
+                    "a weapon id (left out)",
+                ),
+                Err(why) => cx.warn(f.weapons_span.clone(), why, "a weapon id of this ship (left out)"),
             }
         }
-        // Orders without weaponIDs take every weapon nothing else took
-        // (one such order per Volley, as fam's default "all").
+        weapons
+    }
+
+    /// Orders without weaponIDs take every weapon nothing else took
+    /// (one such order per Volley, as fam's default "all").
+    fn default_orders(
+        &mut self,
+        cx: &mut Cx,
+        v: usize,
+        ship: &Ship,
+        defaults: Vec<(usize, usize, Range<usize>)>,
+        assigned: &mut Vec<usize>,
+        out: &mut Volley,
+    ) {
         for (k, (fc, target, span)) in defaults.into_iter().enumerate() {
             if k > 0 {
                 cx.warn(
@@ -948,7 +1025,7 @@ impl Fitter<'_, '_, '_> {
             }
             let mut weapons = Vec::new();
             for s in 0..ship.systems.len() {
-                if ship.systems[s].kind != SystemKind::Pds && self.can_fire(s, &assigned).is_ok() {
+                if ship.systems[s].kind != SystemKind::Pds && self.can_fire(s, assigned).is_ok() {
                     self.spend(s);
                     assigned.push(s);
                     weapons.push(s);

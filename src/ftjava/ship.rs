@@ -274,8 +274,6 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         payload: None,
         section,
     };
-    const BASE: [&str; 2] = ["id", "status"];
-    let with = |extra: &[&'static str]| -> Vec<&'static str> { BASE.iter().chain(extra).copied().collect() };
     let kind = match (section, name) {
         (Section::Electronics, "FireControl") => Some(FireControl),
         (Section::Electronics, "AreaDefenseFireControl") => Some(Adfc),
@@ -287,26 +285,7 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         (Section::Defenses, "ECMSuite") => Some(IndividualEcm),
         (Section::Defenses, "AreaECMSuite") => Some(AreaEcm),
         (Section::Defenses, "CloakingDevice" | "CloakingField") => Some(CloakingField),
-        (Section::Weapons, "BeamBattery") => {
-            let rating = cx.uint_attr(n, "rating", 0..=limits::RATING);
-            match rating {
-                Some(r @ 1..=9) => u8::try_from(r).ok().map(|class| Beam { class }),
-                Some(r) => {
-                    cx.error(
-                        attr_span(n, "rating"),
-                        format!("a beam battery of rating {r}"),
-                        "a rating from 1 to 9",
-                    );
-                    None
-                }
-                None => {
-                    if n.attribute("rating").is_none() {
-                        cx.error(tag_span(n), "a `BeamBattery` without `rating`", "rating=\"1\" to \"9\"");
-                    }
-                    None
-                }
-            }
-        }
+        (Section::Weapons, "BeamBattery") => beam_battery(cx, n),
         (Section::Weapons, "NeedleBeam") => Some(NeedleBeam),
         (Section::Weapons, "PointDefense") => Some(Pds),
         (Section::Weapons, "Scattergun") => Some(Scattergun),
@@ -346,74 +325,122 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         (Section::Weapons, "Minesweeper") => Some(Minesweeper),
         (Section::Weapons, "Ortillery") => Some(Ortillery),
         (Section::Holds, "CargoHold") => {
-            cx.attributes(n, &["id", "type", "totalSize"]);
-            let size = cx.uint_attr(n, "totalSize", 0..=limits::HOLD_SIZE);
-            let letter = match n.attribute("type").map(|t| t.trim().to_ascii_lowercase()) {
-                Some(t) if t == "cargo hold" || t == "cargo" => Some('H'),
-                Some(t) if t == "passenger" || t == "passenger transport" => Some('P'),
-                Some(t) if t == "troop transport" || t == "troops" => Some('T'),
-                _ => {
-                    cx.error(
-                        attr_span(n, "type"),
-                        "a cargo hold type fam does not know",
-                        "type=\"Cargo Hold\", \"Passenger\" or \"Troop Transport\"",
-                    );
-                    None
-                }
-            };
-            if n.attribute("totalSize").is_none() {
-                cx.error(tag_span(n), "a `CargoHold` without `totalSize`", "totalSize=\"N\"");
-            }
-            if let (Some(l), Some(s)) = (letter, size) {
-                out.payload = Some(format!("{l}{s}"));
-            }
+            out.payload = cargo_hold(cx, n);
             return out;
         }
         _ => {
-            if let Some((_, pattern, sec, rated)) = INERT.iter().find(|(e, ..)| *e == name)
-                && (*sec == section || name == "AdvancedFTLDrive")
-            {
-                let rating = if *rated {
-                    cx.uint_attr(n, "rating", 0..=limits::RATING)
-                } else {
-                    None
-                };
-                cx.attributes(n, &with(&["arcs", "rating"]));
-                let gzf_name = inert_name(pattern, rating);
-                cx.warn(
-                    tag_span(n),
-                    format!("fam has no `{name}`: imported as the inert system `{gzf_name}`"),
-                    "a system fam knows (docs/import.md)",
-                );
-                *inert += 1;
-                let mut s = System::new(Inert(gzf_name));
-                s.arcs = arcs(cx, n).unwrap_or_default();
-                s.status = status_attr(cx, n);
-                out.system = Some(s);
-                return out;
-            }
-            cx.unmapped(
-                tag_span(n),
-                format!("element `{name}` in `{}`", section.element()),
-                "a system of this section that fam knows (docs/import.md)",
-            );
+            out.system = unknown_system(cx, n, section, inert);
             return out;
         }
     };
     let Some(kind) = kind else {
         return out;
     };
+    out.system = Some(known_system(cx, n, kind));
+    out
+}
+
+/// The attributes every system may have, and `extra`.
+fn with_base(extra: &[&'static str]) -> Vec<&'static str> {
+    ["id", "status"].iter().chain(extra).copied().collect()
+}
+
+/// A `BeamBattery`: `rating` 1 to 9 is the class.
+fn beam_battery(cx: &mut Cx, n: Node<'_, '_>) -> Option<SystemKind> {
+    let rating = cx.uint_attr(n, "rating", 0..=limits::RATING);
+    match rating {
+        Some(r @ 1..=9) => u8::try_from(r).ok().map(|class| SystemKind::Beam { class }),
+        Some(r) => {
+            cx.error(
+                attr_span(n, "rating"),
+                format!("a beam battery of rating {r}"),
+                "a rating from 1 to 9",
+            );
+            None
+        }
+        None => {
+            if n.attribute("rating").is_none() {
+                cx.error(tag_span(n), "a `BeamBattery` without `rating`", "rating=\"1\" to \"9\"");
+            }
+            None
+        }
+    }
+}
+
+/// A `CargoHold`: its payload box (`H`, `P` or `T` and its size), `None`
+/// when its type or size is missing or wrong.
+fn cargo_hold(cx: &mut Cx, n: Node<'_, '_>) -> Option<String> {
+    cx.attributes(n, &["id", "type", "totalSize"]);
+    let size = cx.uint_attr(n, "totalSize", 0..=limits::HOLD_SIZE);
+    let letter = match n.attribute("type").map(|t| t.trim().to_ascii_lowercase()) {
+        Some(t) if t == "cargo hold" || t == "cargo" => Some('H'),
+        Some(t) if t == "passenger" || t == "passenger transport" => Some('P'),
+        Some(t) if t == "troop transport" || t == "troops" => Some('T'),
+        _ => {
+            cx.error(
+                attr_span(n, "type"),
+                "a cargo hold type fam does not know",
+                "type=\"Cargo Hold\", \"Passenger\" or \"Troop Transport\"",
+            );
+            None
+        }
+    };
+    if n.attribute("totalSize").is_none() {
+        cx.error(tag_span(n), "a `CargoHold` without `totalSize`", "totalSize=\"N\"");
+    }
+    let (l, s) = (letter?, size?);
+    Some(format!("{l}{s}"))
+}
+
+/// An element fam has no system for: an inert system when FTJava's
+/// element is one fam keeps as such (in its section), else unmapped.
+fn unknown_system(cx: &mut Cx, n: Node<'_, '_>, section: Section, inert: &mut usize) -> Option<System> {
+    let name = n.tag_name().name();
+    if let Some((_, pattern, sec, rated)) = INERT.iter().find(|(e, ..)| *e == name)
+        && (*sec == section || name == "AdvancedFTLDrive")
+    {
+        let rating = if *rated {
+            cx.uint_attr(n, "rating", 0..=limits::RATING)
+        } else {
+            None
+        };
+        cx.attributes(n, &with_base(&["arcs", "rating"]));
+        let gzf_name = inert_name(pattern, rating);
+        cx.warn(
+            tag_span(n),
+            format!("fam has no `{name}`: imported as the inert system `{gzf_name}`"),
+            "a system fam knows (docs/import.md)",
+        );
+        *inert += 1;
+        let mut s = System::new(SystemKind::Inert(gzf_name));
+        s.arcs = arcs(cx, n).unwrap_or_default();
+        s.status = status_attr(cx, n);
+        return Some(s);
+    }
+    cx.unmapped(
+        tag_span(n),
+        format!("element `{name}` in `{}`", section.element()),
+        "a system of this section that fam knows (docs/import.md)",
+    );
+    None
+}
+
+/// A system fam knows, of `kind`: its attributes, status, arcs and, for
+/// the salvo and missile systems, magazine or load.
+fn known_system(cx: &mut Cx, n: Node<'_, '_>, kind: SystemKind) -> System {
+    use SystemKind::*;
+    let name = n.tag_name().name();
     let known: Vec<&str> = match &kind {
-        Beam { .. } => with(&["rating", "arcs"]),
-        KGun { .. } => with(&["rating", "arcs", "rangeIncrement"]),
-        PlasmaBolt { .. } => with(&["rating", "arcs"]),
-        Graser { .. } | HeavyGraser { .. } | Phaser { .. } | PlasmaCannon { .. } => with(&["rating", "arcs"]),
-        EmpProjector { .. } => with(&["rating", "arcs"]),
-        HighIntensityGraser { .. } => with(&["rating", "arcs"]),
-        Sml => with(&["arcs", "smmId"]),
-        Smm => with(&["capacity"]),
-        k if k.is_weapon() && *k != Pds => with(&["arcs"]),
-        _ => with(&[]),
+        Beam { .. } => with_base(&["rating", "arcs"]),
+        KGun { .. } => with_base(&["rating", "arcs", "rangeIncrement"]),
+        PlasmaBolt { .. } => with_base(&["rating", "arcs"]),
+        Graser { .. } | HeavyGraser { .. } | Phaser { .. } | PlasmaCannon { .. } => with_base(&["rating", "arcs"]),
+        EmpProjector { .. } => with_base(&["rating", "arcs"]),
+        HighIntensityGraser { .. } => with_base(&["rating", "arcs"]),
+        Sml => with_base(&["arcs", "smmId"]),
+        Smm => with_base(&["capacity"]),
+        k if k.is_weapon() && *k != Pds => with_base(&["arcs"]),
+        _ => with_base(&[]),
     };
     cx.attributes(n, &known);
     let mut s = System::new(kind.clone());
@@ -439,8 +466,7 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         }
     }
     cx.no_text(n);
-    out.system = Some(s);
-    out
+    s
 }
 
 /// A `PlasmaBoltLauncher`: `rating` 1 to 6 is the class.
@@ -1084,29 +1110,7 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
     cx.no_text(n);
     let xml_id = cx.int_attr(n, "id");
     let mut ship = Ship::new(String::new());
-    let mut p = Parts::default();
-    let mut seen: Vec<&str> = Vec::new();
-    for c in elements(n) {
-        let name = c.tag_name().name();
-        if !SHIP_CHILDREN.contains(&name) {
-            cx.unmapped(
-                tag_span(c),
-                format!("element `{name}` in a Ship"),
-                "an element of an FTJava Ship (docs/import.md)",
-            );
-            continue;
-        }
-        if seen.contains(&name) && !matches!(name, "FTLDrive" | "AdvancedFTLDrive") {
-            cx.error(
-                tag_span(c),
-                format!("a second `{name}` in one ship"),
-                format!("one `{name}`"),
-            );
-            continue;
-        }
-        seen.push(name);
-        ship_child(cx, c, name, orders_handled, &mut ship, &mut p);
-    }
+    let p = read_children(cx, n, orders_handled, &mut ship);
     let Parts {
         mut meta,
         class,
@@ -1132,81 +1136,24 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
     read_drive(cx, drive, n, &mut ship);
     read_hull(cx, hull, n, &mut ship);
     read_armour(cx, armour, &mut ship);
-    if let Some((t, span)) = status_text {
-        match t.to_ascii_lowercase().as_str() {
-            "destroyed" => ship.status.damage = Some(DamageState::Destroyed),
-            "" | "ok" | "light" | "moderate" | "heavy" | "crippled" => {}
-            _ => cx.warn(
-                span,
-                format!("ship status `{t}` is not one fam knows"),
-                "Ok, Light, Moderate, Heavy, Crippled or Destroyed (only Destroyed is kept; the others follow from the hull)",
-            ),
-        }
-    }
+    read_status(cx, status_text, &mut ship);
     // Systems go in section order (FTL drives, Electronics, Defenses,
     // Weapons), whatever order the file has them in, unless their ids
     // number them all (`system_numbers`); ids follow the file.
     let implicit_ids =
         !(drive.is_some_and(|d| d.has_attribute("id")) || elements_in_order.iter().any(|e| e.node.has_attribute("id")));
-    let mut ids: Vec<(i64, IdTarget, Range<usize>)> = Vec::new();
-    let mut counter = 0i64;
+    let mut ids = Vec::new();
     if let Some(d) = drive {
-        counter += 1;
         if implicit_ids {
-            ids.push((counter, IdTarget::Drive, tag_span(d)));
+            ids.push((1, IdTarget::Drive, tag_span(d)));
         } else if let Some(id) = cx.int_attr(d, "id") {
             ids.push((id, IdTarget::Drive, attr_span(d, "id")));
         }
     }
-    let order = |s: Section, node: Node| match (s, node.tag_name().name()) {
-        (_, "FTLDrive" | "AdvancedFTLDrive") => 0,
-        (Section::Electronics, _) => 1,
-        (Section::Defenses, _) => 2,
-        (Section::Holds, _) => 3,
-        (Section::Weapons, _) => 4,
-    };
-    let mut positions: Vec<usize> = (0..elements_in_order.len()).collect();
-    match system_numbers(&elements_in_order) {
-        // Ids that number every system: the systems go in their order.
-        Some(numbers) => positions.sort_by_key(|&i| numbers[i]),
-        None => positions.sort_by_key(|&i| order(elements_in_order[i].section, elements_in_order[i].node)),
-    }
-    let mut index_of = vec![None; elements_in_order.len()];
-    let mut payload: Vec<String> = Vec::new();
-    for &i in &positions {
-        let e = &mut elements_in_order[i];
-        if let Some(s) = e.system.take() {
-            index_of[i] = Some(ship.systems.len());
-            ship.systems.push(s);
-        }
-        if let Some(p) = e.payload.take() {
-            payload.push(p);
-        }
-    }
-    for (i, e) in elements_in_order.iter().enumerate() {
-        counter += 1;
-        let target = index_of[i].map_or(IdTarget::Other, IdTarget::System);
-        if implicit_ids {
-            ids.push((counter, target, tag_span(e.node)));
-        } else if e.node.has_attribute("id") && e.node.tag_name().name() != "SalvoMissileMagazine" {
-            if let Some(id) = cx.int_attr(e.node, "id") {
-                ids.push((id, target, attr_span(e.node, "id")));
-            }
-        } else if e.node.tag_name().name() == "SalvoMissileMagazine"
-            && let Some(id) = e.node.attribute("id").and_then(|v| v.trim().parse::<i64>().ok())
-        {
-            ids.push((id, target, attr_span(e.node, "id")));
-        }
-    }
-    for (k, (id, _, span)) in ids.iter().enumerate() {
-        if ids[..k].iter().any(|(other, ..)| other == id) {
-            cx.warn(
-                span.clone(),
-                format!("a second system with id {id} on `{}`", ship.name),
-                "ids of their own (orders naming this id are left out)",
-            );
-        }
-    }
+    let (index_of, payload) = place_systems(&mut ship, &mut elements_in_order);
+    let before = i64::from(drive.is_some());
+    element_ids(cx, &elements_in_order, &index_of, implicit_ids, before, &mut ids);
+    warn_second_ids(cx, &ids, &ship.name);
     if !payload.is_empty() {
         meta.push(Meta {
             name: "Payload-Track".into(),
@@ -1236,6 +1183,125 @@ pub fn import(cx: &mut Cx, n: Node<'_, '_>, orders_handled: bool) -> Imported {
         implicit_ids,
         span: tag_span(n),
         inert,
+    }
+}
+
+/// A Ship's children, each read into `ship` or gathered in the parts
+/// returned; an unknown child or a second one of a kind is reported.
+fn read_children<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, orders_handled: bool, ship: &mut Ship) -> Parts<'a, 'i> {
+    let mut p = Parts::default();
+    let mut seen: Vec<&str> = Vec::new();
+    for c in elements(n) {
+        let name = c.tag_name().name();
+        if !SHIP_CHILDREN.contains(&name) {
+            cx.unmapped(
+                tag_span(c),
+                format!("element `{name}` in a Ship"),
+                "an element of an FTJava Ship (docs/import.md)",
+            );
+            continue;
+        }
+        if seen.contains(&name) && !matches!(name, "FTLDrive" | "AdvancedFTLDrive") {
+            cx.error(
+                tag_span(c),
+                format!("a second `{name}` in one ship"),
+                format!("one `{name}`"),
+            );
+            continue;
+        }
+        seen.push(name);
+        ship_child(cx, c, name, orders_handled, ship, &mut p);
+    }
+    p
+}
+
+/// A Ship's `Status` text: only Destroyed is kept (the others follow from
+/// the hull); one fam does not know is warned of.
+fn read_status(cx: &mut Cx, status_text: Option<(String, Range<usize>)>, ship: &mut Ship) {
+    let Some((t, span)) = status_text else {
+        return;
+    };
+    match t.to_ascii_lowercase().as_str() {
+        "destroyed" => ship.status.damage = Some(DamageState::Destroyed),
+        "" | "ok" | "light" | "moderate" | "heavy" | "crippled" => {}
+        _ => cx.warn(
+            span,
+            format!("ship status `{t}` is not one fam knows"),
+            "Ok, Light, Moderate, Heavy, Crippled or Destroyed (only Destroyed is kept; the others follow from the hull)",
+        ),
+    }
+}
+
+/// Puts the systems of the elements into the ship, in section order or
+/// the order their ids number them; returns each element's system index
+/// and the payload boxes of the cargo holds, in the same order.
+fn place_systems(ship: &mut Ship, elements_in_order: &mut [Element]) -> (Vec<Option<usize>>, Vec<String>) {
+    let order = |s: Section, node: Node| match (s, node.tag_name().name()) {
+        (_, "FTLDrive" | "AdvancedFTLDrive") => 0,
+        (Section::Electronics, _) => 1,
+        (Section::Defenses, _) => 2,
+        (Section::Holds, _) => 3,
+        (Section::Weapons, _) => 4,
+    };
+    let mut positions: Vec<usize> = (0..elements_in_order.len()).collect();
+    match system_numbers(elements_in_order) {
+        // Ids that number every system: the systems go in their order.
+        Some(numbers) => positions.sort_by_key(|&i| numbers[i]),
+        None => positions.sort_by_key(|&i| order(elements_in_order[i].section, elements_in_order[i].node)),
+    }
+    let mut index_of = vec![None; elements_in_order.len()];
+    let mut payload: Vec<String> = Vec::new();
+    for &i in &positions {
+        let e = &mut elements_in_order[i];
+        if let Some(s) = e.system.take() {
+            index_of[i] = Some(ship.systems.len());
+            ship.systems.push(s);
+        }
+        if let Some(p) = e.payload.take() {
+            payload.push(p);
+        }
+    }
+    (index_of, payload)
+}
+
+/// The ids of the system elements, in file order: numbered after the
+/// `before` ids already given when implicit, else their `id` attributes.
+fn element_ids(
+    cx: &mut Cx,
+    elements_in_order: &[Element],
+    index_of: &[Option<usize>],
+    implicit_ids: bool,
+    before: i64,
+    ids: &mut Vec<(i64, IdTarget, Range<usize>)>,
+) {
+    let mut counter = before;
+    for (i, e) in elements_in_order.iter().enumerate() {
+        counter += 1;
+        let target = index_of[i].map_or(IdTarget::Other, IdTarget::System);
+        if implicit_ids {
+            ids.push((counter, target, tag_span(e.node)));
+        } else if e.node.has_attribute("id") && e.node.tag_name().name() != "SalvoMissileMagazine" {
+            if let Some(id) = cx.int_attr(e.node, "id") {
+                ids.push((id, target, attr_span(e.node, "id")));
+            }
+        } else if e.node.tag_name().name() == "SalvoMissileMagazine"
+            && let Some(id) = e.node.attribute("id").and_then(|v| v.trim().parse::<i64>().ok())
+        {
+            ids.push((id, target, attr_span(e.node, "id")));
+        }
+    }
+}
+
+/// Warns of each id a system shares with one before it.
+fn warn_second_ids(cx: &mut Cx, ids: &[(i64, IdTarget, Range<usize>)], ship_name: &str) {
+    for (k, (id, _, span)) in ids.iter().enumerate() {
+        if ids[..k].iter().any(|(other, ..)| other == id) {
+            cx.warn(
+                span.clone(),
+                format!("a second system with id {id} on `{ship_name}`"),
+                "ids of their own (orders naming this id are left out)",
+            );
+        }
     }
 }
 
@@ -1484,20 +1550,7 @@ fn read_hull(cx: &mut Cx, hull: Option<Node>, ship_node: Node, ship: &mut Ship) 
         );
         return;
     };
-    ship.ship_type = match h.attribute("class").map(|c| c.trim().to_ascii_lowercase()) {
-        None => None,
-        Some(c) if c == "military" => Some(ShipType::Military),
-        Some(c) if c == "civilian" => Some(ShipType::Civilian),
-        Some(c) if c == "merchant" => Some(ShipType::Merchant),
-        Some(c) => {
-            cx.error(
-                attr_span(h, "class"),
-                format!("hull class `{c}`"),
-                "Military, Civilian or Merchant",
-            );
-            None
-        }
-    };
+    ship.ship_type = hull_class(cx, h);
     if let Some(s) = cx.int_attr(h, "stealth")
         && s != 0
     {
@@ -1507,80 +1560,15 @@ fn read_hull(cx: &mut Cx, hull: Option<Node>, ship_node: Node, ship: &mut Ship) 
             "stealth=\"0\"",
         );
     }
-    let value = cx.uint_attr(h, "value", 0..=limits::MASS);
-    let basis = match (value, ship.mass) {
-        (Some(v), Some(m)) if v != m => {
-            cx.warn(
-                attr_span(h, "value"),
-                format!("hull value {v} differs from the ship's mass {m}"),
-                format!("value=\"{m}\" (the hull is figured on {v}, as written)"),
-            );
-            v
-        }
-        (Some(v), _) => v,
-        (None, Some(m)) => m,
-        (None, None) => {
-            // A value given but refused is reported where it is written.
-            if !h.has_attribute("value") {
-                cx.error(tag_span(h), "no hull value and no mass", "value=\"MASS\"");
-            }
-            return;
-        }
-    };
-    let kind = h.attribute("type").map(|t| t.trim().to_ascii_lowercase());
-    let integrity = match kind.as_deref() {
-        Some("fragile") => Some(HullIntegrity::Fragile),
-        Some("weak") => Some(HullIntegrity::Weak),
-        Some("average") => Some(HullIntegrity::Average),
-        Some("strong") => Some(HullIntegrity::Strong),
-        Some("super") => Some(HullIntegrity::Super),
-        Some("custom") => None,
-        None => {
-            cx.error(
-                tag_span(h),
-                "a `Hull` without `type`",
-                "type=\"Average\" (or Fragile, Weak, Strong, Super, Custom)",
-            );
-            return;
-        }
-        Some(other) => {
-            cx.error(
-                attr_span(h, "type"),
-                format!("hull type `{other}`"),
-                "Fragile, Weak, Average, Strong, Super or Custom",
-            );
-            return;
-        }
-    };
-    let total = cx.uint_attr(h, "totalHullBoxes", 0..=limits::HULL_BOXES);
-    let boxes = match (integrity, total) {
-        (None, Some(t)) => t,
-        (None, None) => {
-            cx.error(
-                attr_span(h, "type"),
-                "a Custom hull without `totalHullBoxes`",
-                "totalHullBoxes=\"N\" with type=\"Custom\"",
-            );
-            return;
-        }
-        (Some(i), Some(t)) if t != hull_boxes_for(basis, i) => {
-            cx.warn(
-                attr_span(h, "totalHullBoxes"),
-                format!(
-                    "{t} hull boxes, but a {} hull of {basis} has {}",
-                    i.name(),
-                    hull_boxes_for(basis, i)
-                ),
-                format!("{} boxes (the file's {t} are kept)", hull_boxes_for(basis, i)),
-            );
-            t
-        }
-        (Some(i), _) => hull_boxes_for(basis, i),
-    };
-    if boxes == 0 {
-        cx.error(attr_span(h, "totalHullBoxes"), "a hull of 0 boxes", "1 box or more");
+    let Some(basis) = hull_basis(cx, h, ship.mass) else {
         return;
-    }
+    };
+    let Some(integrity) = hull_integrity(cx, h) else {
+        return;
+    };
+    let Some(boxes) = hull_boxes(cx, h, integrity, basis) else {
+        return;
+    };
     ship.hull_integrity = integrity;
     let rows = match cx.uint_attr(h, "rows", 0..=limits::HULL_BOXES) {
         Some(r) if r == 0 || r > boxes => {
@@ -1612,6 +1600,116 @@ fn read_hull(cx: &mut Cx, hull: Option<Node>, ship_node: Node, ship: &mut Ship) 
     if remaining == 0 {
         ship.status.damage = Some(DamageState::Destroyed);
     }
+}
+
+/// The hull's `class`: Military, Civilian or Merchant (none when absent
+/// or refused).
+fn hull_class(cx: &mut Cx, h: Node) -> Option<ShipType> {
+    match h.attribute("class").map(|c| c.trim().to_ascii_lowercase()) {
+        None => None,
+        Some(c) if c == "military" => Some(ShipType::Military),
+        Some(c) if c == "civilian" => Some(ShipType::Civilian),
+        Some(c) if c == "merchant" => Some(ShipType::Merchant),
+        Some(c) => {
+            cx.error(
+                attr_span(h, "class"),
+                format!("hull class `{c}`"),
+                "Military, Civilian or Merchant",
+            );
+            None
+        }
+    }
+}
+
+/// The mass the hull is figured on: its `value` (warned of when it
+/// differs from the ship's mass), else the mass; `None` with neither.
+fn hull_basis(cx: &mut Cx, h: Node, mass: Option<u32>) -> Option<u32> {
+    let value = cx.uint_attr(h, "value", 0..=limits::MASS);
+    match (value, mass) {
+        (Some(v), Some(m)) if v != m => {
+            cx.warn(
+                attr_span(h, "value"),
+                format!("hull value {v} differs from the ship's mass {m}"),
+                format!("value=\"{m}\" (the hull is figured on {v}, as written)"),
+            );
+            Some(v)
+        }
+        (Some(v), _) => Some(v),
+        (None, Some(m)) => Some(m),
+        (None, None) => {
+            // A value given but refused is reported where it is written.
+            if !h.has_attribute("value") {
+                cx.error(tag_span(h), "no hull value and no mass", "value=\"MASS\"");
+            }
+            None
+        }
+    }
+}
+
+/// The hull's `type`: `Some(None)` for Custom, `None` when missing or
+/// unknown.
+fn hull_integrity(cx: &mut Cx, h: Node) -> Option<Option<HullIntegrity>> {
+    let kind = h.attribute("type").map(|t| t.trim().to_ascii_lowercase());
+    match kind.as_deref() {
+        Some("fragile") => Some(Some(HullIntegrity::Fragile)),
+        Some("weak") => Some(Some(HullIntegrity::Weak)),
+        Some("average") => Some(Some(HullIntegrity::Average)),
+        Some("strong") => Some(Some(HullIntegrity::Strong)),
+        Some("super") => Some(Some(HullIntegrity::Super)),
+        Some("custom") => Some(None),
+        None => {
+            cx.error(
+                tag_span(h),
+                "a `Hull` without `type`",
+                "type=\"Average\" (or Fragile, Weak, Strong, Super, Custom)",
+            );
+            None
+        }
+        Some(other) => {
+            cx.error(
+                attr_span(h, "type"),
+                format!("hull type `{other}`"),
+                "Fragile, Weak, Average, Strong, Super or Custom",
+            );
+            None
+        }
+    }
+}
+
+/// The hull's boxes: `totalHullBoxes` (warned of when it differs from
+/// the integrity's count, required for a Custom hull), else the count
+/// for the integrity and `basis`; `None` when missing or 0.
+fn hull_boxes(cx: &mut Cx, h: Node, integrity: Option<HullIntegrity>, basis: u32) -> Option<u32> {
+    let total = cx.uint_attr(h, "totalHullBoxes", 0..=limits::HULL_BOXES);
+    let boxes = match (integrity, total) {
+        (None, Some(t)) => t,
+        (None, None) => {
+            cx.error(
+                attr_span(h, "type"),
+                "a Custom hull without `totalHullBoxes`",
+                "totalHullBoxes=\"N\" with type=\"Custom\"",
+            );
+            return None;
+        }
+        (Some(i), Some(t)) if t != hull_boxes_for(basis, i) => {
+            cx.warn(
+                attr_span(h, "totalHullBoxes"),
+                format!(
+                    "{t} hull boxes, but a {} hull of {basis} has {}",
+                    i.name(),
+                    hull_boxes_for(basis, i)
+                ),
+                format!("{} boxes (the file's {t} are kept)", hull_boxes_for(basis, i)),
+            );
+            t
+        }
+        (Some(i), _) => hull_boxes_for(basis, i),
+    };
+    if boxes == 0 {
+        cx.error(attr_span(h, "totalHullBoxes"), "a hull of 0 boxes", "1 box or more");
+        return None;
+    }
+    Some(boxes)
 }
 
 fn read_armour(cx: &mut Cx, armour: Option<Node>, ship: &mut Ship) {
