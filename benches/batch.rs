@@ -73,7 +73,7 @@ fn warships(file: &str) -> (GzfFile, Vec<Ship>) {
 /// default doctrine. Written into `dir`; returns the scenario's path.
 fn generated(n: usize, dir: &Path) -> PathBuf {
     let mut toml = format!(
-        "title = \"{n} ships a side\"\ngzf = [\"a.gzf\", \"b.gzf\"]\nseed = 1\nstart_range = 48\nmax_exchanges = 10\n"
+        "title = \"{n} ships a side\"\ngzf = [\"a.gzf\", \"b.gzf\"]\nseed = 1\nstart_range = 48\n"
     );
     let mut sides = String::from("\n[sides]\n");
     let mut formations = String::from("\n[formations]\n");

@@ -81,6 +81,15 @@ impl Default for DieTables {
     }
 }
 
+/// The die tables, computed once for the whole process: they depend on no
+/// input (exact means of the rules' dice), so every plot shares them. A
+/// batch worker or an Exchange of `fam resolve` used to compute its own,
+/// some 26 million instructions each.
+pub fn tables() -> &'static DieTables {
+    static TABLES: std::sync::LazyLock<DieTables> = std::sync::LazyLock::new(DieTables::new);
+    &TABLES
+}
+
 /// Chance of each number of Speed or Evasion Points (successes) from `n`
 /// dice: 1-3 none, 4-5 one, 6 two (F&M Definitions); sums above `K − 1`
 /// count as `K − 1`.

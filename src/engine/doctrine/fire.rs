@@ -315,8 +315,8 @@ pub(super) fn nova(b: &Battle, u: UnitId, c: &Choice, out: &mut FormationPlot, w
             });
         let target = &w.arsenals[t];
         let evasion = target.thrust / 3;
-        let worth = sustained(&w.tables, &blast, target, range, evasion);
-        if launches || worth < sustained(&w.tables, &rest, target, range, evasion) {
+        let worth = sustained(super::assess::tables(), &blast, target, range, evasion);
+        if launches || worth < sustained(super::assess::tables(), &rest, target, range, evasion) {
             continue;
         }
         let mut i = 0;

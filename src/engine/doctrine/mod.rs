@@ -552,8 +552,6 @@ pub struct PlotWork {
     every: Vec<SystemId>,
     spare: Vec<SystemId>,
     drawn: Vec<(SystemId, u32)>,
-    /// Die means the default doctrine weighs with (computed once).
-    tables: assess::DieTables,
     /// Every Formation's fighting power at the start of the Exchange.
     arsenals: Vec<assess::Arsenal>,
     /// What each Formation with a generated plot chose.
@@ -718,7 +716,7 @@ fn doctrine_formation_plot_into(
         let ctx = decide::Context {
             battle,
             victory,
-            tables: &w.tables,
+            tables: assess::tables(),
             arsenals: &w.arsenals,
         };
         decide::decide(&ctx, f, d)
