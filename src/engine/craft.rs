@@ -24,7 +24,9 @@ use super::dice::{BeamAttack, Dice, PdFire, Pile, Purpose, beam_attack, point_de
 use super::event::{Event, Sink};
 use super::plot::{CraftAction, ExchangePlot, Maneuver, UnitId};
 use super::rules::{PilotQualityRule, Rules};
-use super::scratch::{DamageKind, Scratch, Shot, Tap, WeaponUse, idle_weapon, out_of_range, stopped, volley_plot};
+use super::scratch::{
+    CraftScratch, DamageKind, Scratch, Shot, Tap, WeaponUse, idle_weapon, out_of_range, stopped, volley_plot,
+};
 use super::state::{Battle, Craft, CraftKind, GunboatKind, Rearm, Reserve, SysState};
 use super::tables::{PdTable, beam_dice};
 use super::tables::{evasion_ignored, submunition_dice, torpedo_band};
@@ -142,7 +144,31 @@ pub fn launch_phase<S: Sink>(
     if !scratch.craft.any {
         return;
     }
-    // a) Re-arming countdowns.
+    rearm_countdowns(battle, sink);
+    let nf = battle.formations.len();
+    // b) Recoveries, Formation by Formation in plot order.
+    for f in 0..nf {
+        for &g in &volley_plot(plot, f, volley).recover {
+            recover_group(battle, g, dice, sink, scratch);
+        }
+    }
+    // c) Launches.
+    for f in 0..nf {
+        for &g in &volley_plot(plot, f, volley).launch {
+            launch_group(battle, g, sink, scratch);
+        }
+    }
+    for u in 0..battle.units.len() {
+        if scratch.craft.busy[u] {
+            let f = battle.units[u].formation;
+            scratch.craft.no_speed[f] = true;
+        }
+    }
+}
+
+/// Launch phase a): docked groups count down to ready, and are re-armed
+/// to full endurance when they get there.
+fn rearm_countdowns<S: Sink>(battle: &mut Battle, sink: &mut S) {
     for u in 0..battle.units.len() {
         if battle.units[u].destroyed {
             continue;
@@ -166,107 +192,102 @@ pub fn launch_phase<S: Sink>(
             }
         }
     }
-    let nf = battle.formations.len();
-    // b) Recoveries, Formation by Formation in plot order.
-    for f in 0..nf {
-        let vp = volley_plot(plot, f, volley);
-        for &g in &vp.recover {
-            let c = craft(battle, g);
-            let reason = match c.carrier {
-                _ if !battle.units[g].active() => Some("the group is not in the fight"),
-                _ if battle.formations[battle.units[g].formation].reserve != Reserve::InCombat => {
-                    Some("the group's Formation is in the Reserve")
-                }
-                None => Some("the group has no carrier"),
-                Some((carrier, bay)) => {
-                    let cf = battle.units[carrier].formation;
-                    let gf = battle.units[g].formation;
-                    carrier_problem(battle, carrier, bay)
-                        .or_else(|| {
-                            (cf != gf && battle.ranges.get(cf, gf) > FIGHTER_REACH)
-                                .then_some("its carrier's Formation is more than 6 MU away")
-                        })
-                        .or_else(|| deck_busy(battle, scratch, carrier))
-                }
-            };
-            if let Some(reason) = reason {
-                idle(sink, g, reason);
-                continue;
-            }
-            let (carrier, _) = c.carrier.expect("checked above");
-            let face = dice.roll_d6(sink, Purpose::Damage, Pile::Initial);
-            let rearm = match face {
-                6 => Rearm::In(1),
-                1 => Rearm::Never,
-                _ => Rearm::In(2),
-            };
-            let cm = craft_mut(battle, g);
-            cm.docked = true;
-            cm.rearm = rearm;
-            scratch.craft.busy[carrier] = true;
-            scratch.craft.deck[carrier] += 1;
-            if S::RECORDS {
-                sink.event(Event::CraftRecovered {
-                    group: g,
-                    carrier,
-                    face,
-                    ready_in: match rearm {
-                        Rearm::In(n) => Some(n),
-                        _ => None,
-                    },
-                });
-            }
+}
+
+/// Why group `g` cannot be recovered now, if it cannot.
+fn recovery_problem(battle: &Battle, scratch: &Scratch, g: UnitId) -> Option<&'static str> {
+    match craft(battle, g).carrier {
+        _ if !battle.units[g].active() => Some("the group is not in the fight"),
+        _ if battle.formations[battle.units[g].formation].reserve != Reserve::InCombat => {
+            Some("the group's Formation is in the Reserve")
         }
-    }
-    // c) Launches.
-    for f in 0..nf {
-        let vp = volley_plot(plot, f, volley);
-        for &g in &vp.launch {
-            let c = craft(battle, g);
-            let reason = match c.carrier {
-                _ if battle.units[g].destroyed => Some("the group is destroyed"),
-                _ if battle.formations[battle.units[g].formation].reserve != Reserve::InCombat => {
-                    Some("the group's Formation is in the Reserve")
-                }
-                _ if !c.docked => Some("the group is not docked"),
-                None => Some("the group has no carrier"),
-                Some(_) if c.rearm != Rearm::Ready => Some("the group is still re-arming"),
-                Some((carrier, bay)) => {
-                    carrier_problem(battle, carrier, bay).or_else(|| deck_busy(battle, scratch, carrier))
-                }
-            };
-            if let Some(reason) = reason {
-                idle(sink, g, reason);
-                continue;
-            }
-            let (carrier, _) = c.carrier.expect("checked above");
-            let gf = battle.units[g].formation;
+        None => Some("the group has no carrier"),
+        Some((carrier, bay)) => {
             let cf = battle.units[carrier].formation;
-            if gf != cf && !battle.formation_has_units(gf) {
-                // A Formation coming into the fight starts where its
-                // carrier's Formation is (reading F17).
-                for other in 0..nf {
-                    if other != gf {
-                        let r = if other == cf { 0 } else { battle.ranges.get(cf, other) };
-                        battle.ranges.set(gf, other, r);
-                    }
-                }
-            }
-            let cm = craft_mut(battle, g);
-            cm.docked = false;
-            cm.launched_now = true;
-            scratch.craft.busy[carrier] = true;
-            scratch.craft.deck[carrier] += 1;
-            if S::RECORDS {
-                sink.event(Event::CraftLaunched { group: g, carrier });
+            let gf = battle.units[g].formation;
+            carrier_problem(battle, carrier, bay)
+                .or_else(|| {
+                    (cf != gf && battle.ranges.get(cf, gf) > FIGHTER_REACH)
+                        .then_some("its carrier's Formation is more than 6 MU away")
+                })
+                .or_else(|| deck_busy(battle, scratch, carrier))
+        }
+    }
+}
+
+/// Launch phase b), one group: docked again, a die for its re-arming time.
+fn recover_group<S: Sink>(battle: &mut Battle, g: UnitId, dice: &mut Dice, sink: &mut S, scratch: &mut Scratch) {
+    if let Some(reason) = recovery_problem(battle, scratch, g) {
+        idle(sink, g, reason);
+        return;
+    }
+    let (carrier, _) = craft(battle, g).carrier.expect("checked above");
+    let face = dice.roll_d6(sink, Purpose::Damage, Pile::Initial);
+    let rearm = match face {
+        6 => Rearm::In(1),
+        1 => Rearm::Never,
+        _ => Rearm::In(2),
+    };
+    let cm = craft_mut(battle, g);
+    cm.docked = true;
+    cm.rearm = rearm;
+    scratch.craft.busy[carrier] = true;
+    scratch.craft.deck[carrier] += 1;
+    if S::RECORDS {
+        sink.event(Event::CraftRecovered {
+            group: g,
+            carrier,
+            face,
+            ready_in: match rearm {
+                Rearm::In(n) => Some(n),
+                _ => None,
+            },
+        });
+    }
+}
+
+/// Why group `g` cannot be launched now, if it cannot.
+fn launch_problem(battle: &Battle, scratch: &Scratch, g: UnitId) -> Option<&'static str> {
+    let c = craft(battle, g);
+    match c.carrier {
+        _ if battle.units[g].destroyed => Some("the group is destroyed"),
+        _ if battle.formations[battle.units[g].formation].reserve != Reserve::InCombat => {
+            Some("the group's Formation is in the Reserve")
+        }
+        _ if !c.docked => Some("the group is not docked"),
+        None => Some("the group has no carrier"),
+        Some(_) if c.rearm != Rearm::Ready => Some("the group is still re-arming"),
+        Some((carrier, bay)) => carrier_problem(battle, carrier, bay).or_else(|| deck_busy(battle, scratch, carrier)),
+    }
+}
+
+/// Launch phase c), one group: out of its bay, its Formation placed where
+/// its carrier's is if it was not yet in the fight.
+fn launch_group<S: Sink>(battle: &mut Battle, g: UnitId, sink: &mut S, scratch: &mut Scratch) {
+    if let Some(reason) = launch_problem(battle, scratch, g) {
+        idle(sink, g, reason);
+        return;
+    }
+    let (carrier, _) = craft(battle, g).carrier.expect("checked above");
+    let gf = battle.units[g].formation;
+    let cf = battle.units[carrier].formation;
+    if gf != cf && !battle.formation_has_units(gf) {
+        // A Formation coming into the fight starts where its
+        // carrier's Formation is (reading F17).
+        for other in 0..battle.formations.len() {
+            if other != gf {
+                let r = if other == cf { 0 } else { battle.ranges.get(cf, other) };
+                battle.ranges.set(gf, other, r);
             }
         }
     }
-    for u in 0..battle.units.len() {
-        if scratch.craft.busy[u] {
-            let f = battle.units[u].formation;
-            scratch.craft.no_speed[f] = true;
-        }
+    let cm = craft_mut(battle, g);
+    cm.docked = false;
+    cm.launched_now = true;
+    scratch.craft.busy[carrier] = true;
+    scratch.craft.deck[carrier] += 1;
+    if S::RECORDS {
+        sink.event(Event::CraftLaunched { group: g, carrier });
     }
 }
 
@@ -380,7 +401,6 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
     }
     cs.screens.clear();
     cs.attackers.clear();
-    let enemy = |battle: &Battle, a: UnitId, b: UnitId| battle.units[a].side != battle.units[b].side;
     // Named dogfights first; screens and attack runs gathered in plot order.
     for f in 0..battle.formations.len() {
         if !battle.formation_active(f) {
@@ -388,84 +408,126 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
         }
         for order in &volley_plot(plot, f, volley).craft {
             let g = order.group;
-            if !battle.units[g].active() || battle.units[g].formation != f {
-                continue;
-            }
-            match order.action {
-                CraftAction::Dogfight(h) => {
-                    if cs.exhausted[g] {
-                        idle(sink, g, "exhausted: it cannot start a dogfight");
-                    } else if !battle.units[h].active() || !battle.units[h].is_craft() || !enemy(battle, g, h) {
-                        idle(sink, g, "its dogfight target is out of the fight");
-                    } else if unit_range(battle, g, h) > FIGHTER_REACH {
-                        idle(sink, g, "its dogfight target is more than 6 MU away");
-                    } else if cs.fires_at[g].is_none() {
-                        cs.fires_at[g] = Some(Shot::Dogfight(h));
-                        cs.engaged[g] = true;
-                        if !is_gunboat(battle, h) {
-                            cs.engaged[h] = true;
-                            cs.engaged_by[h].get_or_insert(g);
-                        }
-                    }
-                }
-                CraftAction::Screen(ship) => {
-                    if battle.units[ship].active() && battle.units[ship].formation == f {
-                        cs.screens.push((g, ship));
-                    }
-                }
-                CraftAction::Attack(h) if is_gunboat(battle, h) => {
-                    // An attack on a gunboat squadron: attack-run dice,
-                    // each scoring die kills a boat (reading F24), as a
-                    // named dogfight; never a run on a hull it lacks.
-                    if is_gunboat(battle, g) {
-                        idle(sink, g, "gunboats attack ships only");
-                    } else if cs.exhausted[g] {
-                        idle(sink, g, "exhausted: no attack");
-                    } else if !battle.units[h].active() || !enemy(battle, g, h) {
-                        idle(sink, g, "its target is out of the fight");
-                    } else if unit_range(battle, g, h) > FIGHTER_REACH {
-                        idle(sink, g, "its target's Formation is more than 6 MU away");
-                    } else if cs.fires_at[g].is_none() {
-                        cs.fires_at[g] = Some(Shot::Dogfight(h));
-                        cs.engaged[g] = true;
-                    }
-                }
-                CraftAction::Attack(ship) => {
-                    if cs.exhausted[g] {
-                        idle(sink, g, "exhausted: no attack run");
-                    } else if !battle.units[ship].active() {
-                        idle(sink, g, "its target is out of the fight");
-                    } else if craft(battle, g).kind == CraftKind::Gunboat(GunboatKind::Pds) {
-                        idle(sink, g, "PDS gunboats defend their Formation; they attack nothing");
-                    } else if craft(battle, g).unarmed() {
-                        idle(sink, g, spent_reason(&craft(battle, g)));
-                    } else if unit_range(battle, g, ship) > reach(battle, g) {
-                        idle(
-                            sink,
-                            g,
-                            if is_gunboat(battle, g) {
-                                "its target's Formation is more than 12 MU away"
-                            } else {
-                                "its target's Formation is more than 6 MU away"
-                            },
-                        );
-                    } else {
-                        cs.attackers.push((g, ship));
-                    }
-                }
-                CraftAction::Intercept => {
-                    let c = craft(battle, g);
-                    if cs.exhausted[g] {
-                        idle(sink, g, "exhausted: no interception");
-                    } else if may_intercept(&c) {
-                        cs.intercept[g] = Some(None);
-                    }
-                }
+            if battle.units[g].active() && battle.units[g].formation == f {
+                take_order(battle, cs, sink, f, g, order.action);
             }
         }
     }
-    // Screens meet the fighters attacking their ship, one to one in plot
-    // order; extra screens join against the attackers (reading F9).
+    meet_screens(battle, cs);
+    // Attack runs by those no screen met.
+    for i in 0..cs.attackers.len() {
+        let (g, ship) = cs.attackers[i];
+        if !cs.engaged[g] && cs.fires_at[g].is_none() {
+            cs.fires_at[g] = Some(Shot::Run(ship));
+        }
+    }
+    fire_back_and_cover(battle, cs);
+    pay_endurance(battle, cs, sink);
+    if S::RECORDS {
+        for g in 0..battle.units.len() {
+            if let Some(ship) = cs.intercept[g] {
+                sink.event(Event::CraftEngaged {
+                    group: g,
+                    target: ship,
+                    action: "intercept",
+                    cef_left: craft(battle, g).cef,
+                });
+            }
+        }
+    }
+}
+
+fn enemies(battle: &Battle, a: UnitId, b: UnitId) -> bool {
+    battle.units[a].side != battle.units[b].side
+}
+
+/// One plotted action of group `g` of Formation `f`: a dogfight set now,
+/// a screen or attack run gathered, an interception readied, or idle.
+fn take_order<S: Sink>(battle: &Battle, cs: &mut CraftScratch, sink: &mut S, f: usize, g: UnitId, action: CraftAction) {
+    match action {
+        CraftAction::Dogfight(h) => dogfight_order(battle, cs, sink, g, h),
+        CraftAction::Screen(ship) => {
+            if battle.units[ship].active() && battle.units[ship].formation == f {
+                cs.screens.push((g, ship));
+            }
+        }
+        CraftAction::Attack(h) if is_gunboat(battle, h) => gunboat_hunt_order(battle, cs, sink, g, h),
+        CraftAction::Attack(ship) => attack_run_order(battle, cs, sink, g, ship),
+        CraftAction::Intercept => {
+            let c = craft(battle, g);
+            if cs.exhausted[g] {
+                idle(sink, g, "exhausted: no interception");
+            } else if may_intercept(&c) {
+                cs.intercept[g] = Some(None);
+            }
+        }
+    }
+}
+
+/// A named dogfight of `g` with group `h`, if `g` can start one.
+fn dogfight_order<S: Sink>(battle: &Battle, cs: &mut CraftScratch, sink: &mut S, g: UnitId, h: UnitId) {
+    if cs.exhausted[g] {
+        idle(sink, g, "exhausted: it cannot start a dogfight");
+    } else if !battle.units[h].active() || !battle.units[h].is_craft() || !enemies(battle, g, h) {
+        idle(sink, g, "its dogfight target is out of the fight");
+    } else if unit_range(battle, g, h) > FIGHTER_REACH {
+        idle(sink, g, "its dogfight target is more than 6 MU away");
+    } else if cs.fires_at[g].is_none() {
+        cs.fires_at[g] = Some(Shot::Dogfight(h));
+        cs.engaged[g] = true;
+        if !is_gunboat(battle, h) {
+            cs.engaged[h] = true;
+            cs.engaged_by[h].get_or_insert(g);
+        }
+    }
+}
+
+/// An attack on gunboat squadron `h`: attack-run dice, each scoring die
+/// kills a boat (reading F24), as a named dogfight; never a run on a hull
+/// it lacks.
+fn gunboat_hunt_order<S: Sink>(battle: &Battle, cs: &mut CraftScratch, sink: &mut S, g: UnitId, h: UnitId) {
+    if is_gunboat(battle, g) {
+        idle(sink, g, "gunboats attack ships only");
+    } else if cs.exhausted[g] {
+        idle(sink, g, "exhausted: no attack");
+    } else if !battle.units[h].active() || !enemies(battle, g, h) {
+        idle(sink, g, "its target is out of the fight");
+    } else if unit_range(battle, g, h) > FIGHTER_REACH {
+        idle(sink, g, "its target's Formation is more than 6 MU away");
+    } else if cs.fires_at[g].is_none() {
+        cs.fires_at[g] = Some(Shot::Dogfight(h));
+        cs.engaged[g] = true;
+    }
+}
+
+/// An attack run of `g` on `ship`, gathered for the screens to meet.
+fn attack_run_order<S: Sink>(battle: &Battle, cs: &mut CraftScratch, sink: &mut S, g: UnitId, ship: UnitId) {
+    if cs.exhausted[g] {
+        idle(sink, g, "exhausted: no attack run");
+    } else if !battle.units[ship].active() {
+        idle(sink, g, "its target is out of the fight");
+    } else if craft(battle, g).kind == CraftKind::Gunboat(GunboatKind::Pds) {
+        idle(sink, g, "PDS gunboats defend their Formation; they attack nothing");
+    } else if craft(battle, g).unarmed() {
+        idle(sink, g, spent_reason(&craft(battle, g)));
+    } else if unit_range(battle, g, ship) > reach(battle, g) {
+        idle(
+            sink,
+            g,
+            if is_gunboat(battle, g) {
+                "its target's Formation is more than 12 MU away"
+            } else {
+                "its target's Formation is more than 6 MU away"
+            },
+        );
+    } else {
+        cs.attackers.push((g, ship));
+    }
+}
+
+/// Screens meet the fighters attacking their ship, one to one in plot
+/// order; extra screens join against the attackers (reading F9).
+fn meet_screens(battle: &Battle, cs: &mut CraftScratch) {
     let mut ships = std::mem::take(&mut cs.ships);
     ships.clear();
     ships.extend(cs.screens.iter().map(|s| s.1));
@@ -501,15 +563,11 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
         }
     }
     cs.ships = ships;
-    // Attack runs by those no screen met.
-    for i in 0..cs.attackers.len() {
-        let (g, ship) = cs.attackers[i];
-        if !cs.engaged[g] && cs.fires_at[g].is_none() {
-            cs.fires_at[g] = Some(Shot::Run(ship));
-        }
-    }
-    // Engaged groups with no target of their own fire back; free screens
-    // of a fighter type that may intercept cover their ship.
+}
+
+/// Engaged groups with no target of their own fire back; free screens of
+/// a fighter type that may intercept cover their ship.
+fn fire_back_and_cover(battle: &Battle, cs: &mut CraftScratch) {
     for g in 0..battle.units.len() {
         if cs.fires_at[g].is_none()
             && cs.engaged[g]
@@ -527,8 +585,11 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
             cs.intercept[g] = Some(Some(ship));
         }
     }
-    // Endurance: one per Volley of combat (reading F8); interceptions pay
-    // when they roll.
+}
+
+/// Endurance: one per Volley of combat (reading F8); interceptions pay
+/// when they roll.
+fn pay_endurance<S: Sink>(battle: &mut Battle, cs: &CraftScratch, sink: &mut S) {
     for g in 0..battle.units.len() {
         let Some(shot) = cs.fires_at[g] else { continue };
         let at_gunboats = matches!(shot, Shot::Dogfight(h) if is_gunboat(battle, h));
@@ -538,20 +599,7 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
             let (target, action) = match shot {
                 Shot::Dogfight(h) if at_gunboats => (h, "attack on gunboats"),
                 Shot::Dogfight(h) => (h, "dogfight"),
-                Shot::Run(s) => (
-                    s,
-                    match c.kind {
-                        CraftKind::Gunboat(GunboatKind::Beam | GunboatKind::Gatling) => "gunboat attack",
-                        CraftKind::Gunboat(GunboatKind::Torpedo) => "torpedo attack",
-                        CraftKind::Gunboat(GunboatKind::KGun) => "k-gun attack",
-                        CraftKind::Gunboat(GunboatKind::Rocket) => "rocket attack",
-                        CraftKind::Gunboat(GunboatKind::Submunition) => "submunition attack",
-                        CraftKind::Gunboat(GunboatKind::Missile) => "missile attack",
-                        CraftKind::Gunboat(GunboatKind::Pds) => unreachable!("PDS gunboats make no attack"),
-                        CraftKind::Fighter(t) if t.base == FighterBase::Torpedo && !c.torpedoes_spent => "torpedo run",
-                        CraftKind::Fighter(_) => "attack run",
-                    },
-                ),
+                Shot::Run(s) => (s, run_action(c)),
             };
             let cef_left = c.cef;
             sink.event(Event::CraftEngaged {
@@ -562,17 +610,20 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
             });
         }
     }
-    if S::RECORDS {
-        for g in 0..battle.units.len() {
-            if let Some(ship) = cs.intercept[g] {
-                sink.event(Event::CraftEngaged {
-                    group: g,
-                    target: ship,
-                    action: "intercept",
-                    cef_left: craft(battle, g).cef,
-                });
-            }
-        }
+}
+
+/// The name of a group's attack on a ship, by its kind (a table).
+fn run_action(c: &Craft) -> &'static str {
+    match c.kind {
+        CraftKind::Gunboat(GunboatKind::Beam | GunboatKind::Gatling) => "gunboat attack",
+        CraftKind::Gunboat(GunboatKind::Torpedo) => "torpedo attack",
+        CraftKind::Gunboat(GunboatKind::KGun) => "k-gun attack",
+        CraftKind::Gunboat(GunboatKind::Rocket) => "rocket attack",
+        CraftKind::Gunboat(GunboatKind::Submunition) => "submunition attack",
+        CraftKind::Gunboat(GunboatKind::Missile) => "missile attack",
+        CraftKind::Gunboat(GunboatKind::Pds) => unreachable!("PDS gunboats make no attack"),
+        CraftKind::Fighter(t) if t.base == FighterBase::Torpedo && !c.torpedoes_spent => "torpedo run",
+        CraftKind::Fighter(_) => "attack run",
     }
 }
 
@@ -937,6 +988,18 @@ fn dogfight<S: Sink>(
     result
 }
 
+/// The ship an attack run is made on, as every kind of run reads it.
+#[derive(Clone, Copy)]
+struct RunOn {
+    ship: UnitId,
+    /// The range from the group's Formation.
+    range: u32,
+    /// The Evasion Points of the ship's Formation.
+    ep: u32,
+    /// The attacking side, credited with the damage.
+    side: usize,
+}
+
 /// Group `g` making its attack run on `ship` (torpedo run, gunboat
 /// attack): by its kind, the dice and the damage queued for the Damage
 /// step. Returns the target, the action, the dice and the DRM.
@@ -955,124 +1018,27 @@ fn attack_run<S: Sink>(
     let range = unit_range(battle, g, ship);
     let tf = battle.units[ship].formation;
     let ep = scratch.evasion_points[tf];
+    let on = RunOn { ship, range, ep, side };
     match c.kind {
         CraftKind::Fighter(t) if t.base == FighterBase::Torpedo && !c.torpedoes_spent => {
-            // One torpedo per craft, all at once: 4-6 hits for
-            // the face in SAP damage (reading F26).
-            let n = c.craft;
-            for _ in 0..n {
-                let face = dice.roll_d6(tap, Purpose::ToHit, Pile::Initial);
-                if face >= 4 {
-                    let d = u32::from(face);
-                    scratch.sap.push((ship, d));
-                    scratch.deal(side, DamageKind::Fighter, d);
-                    if S::RECORDS {
-                        out.sap.push(d);
-                    }
-                }
-            }
+            let n = torpedo_run(c, on, dice, tap, scratch, out);
             craft_mut(battle, g).torpedoes_spent = true;
             (ship, "torpedo run", n, 0)
         }
         CraftKind::Fighter(t) => {
-            let mut drm = run_drm(t, c.torpedoes_spent);
-            if battle.rules.fighter_evasion_drm {
-                drm -= ep.saturating_sub(2) as i32;
-            }
-            let n = group_dice(&battle.rules, c);
-            let r = beam_attack(
-                dice,
-                tap,
-                BeamAttack {
-                    dice: n,
-                    drm,
-                    screen: battle.units[ship].screen_level(),
-                    penetrating: true,
-                },
-            );
-            out.normal = r.normal;
-            out.penetrating = r.penetrating;
-            scratch.add_beam(ship, &r);
-            scratch.deal(side, DamageKind::Fighter, out.normal + out.penetrating);
+            let (n, drm) = fighter_run(battle, t, c, on, dice, tap, scratch, out);
             (ship, "attack run", n, drm)
         }
         CraftKind::Gunboat(kind @ (GunboatKind::Beam | GunboatKind::Gatling)) => {
-            // Two class-1 beam dice a boat; a Gatling boat six
-            // within 6 MU, two within 12 (F41). Six arcs (two
-            // Evasion Points ignored).
-            let drm = -(ep.saturating_sub(2) as i32);
-            let per_boat = match kind {
-                GunboatKind::Gatling if range <= GATLING_SHORT_MU => 6,
-                _ => 2,
-            };
-            let n = per_boat * c.craft;
-            let r = beam_attack(
-                dice,
-                tap,
-                BeamAttack {
-                    dice: if range <= GUNBOAT_REACH { n } else { 0 },
-                    drm,
-                    screen: battle.units[ship].screen_level(),
-                    penetrating: true,
-                },
-            );
-            out.normal = r.normal;
-            out.penetrating = r.penetrating;
-            scratch.add_beam(ship, &r);
-            scratch.deal(side, DamageKind::Gunboat, out.normal + out.penetrating);
+            let (n, drm) = beam_gunboat_attack(battle, kind, c, on, dice, tap, scratch, out);
             (ship, "gunboat attack", n, drm)
         }
         CraftKind::Gunboat(GunboatKind::Torpedo) => {
-            // A short-range pulse torpedo a boat.
-            let drm = -(ep as i32);
-            let n = c.craft;
-            if let Some(needed) = super::tables::projectile_needed(range, super::tables::PROJECTILE_SHORT_MU) {
-                // Every boat's to-hit die, then a damage die per hit;
-                // the event shows the to-hit faces and the damage.
-                let mut hits = 0;
-                for _ in 0..n {
-                    let face = dice.roll_d6(tap, Purpose::ToHit, Pile::Initial);
-                    hits += u32::from(super::tables::projectile_hits(face, needed, drm));
-                }
-                let to_hit = tap.take();
-                for _ in 0..hits {
-                    let d = u32::from(dice.roll_d6(tap, Purpose::Damage, Pile::Initial));
-                    scratch.sap.push((ship, d));
-                    scratch.deal(side, DamageKind::Gunboat, d);
-                    if S::RECORDS {
-                        out.sap.push(d);
-                    }
-                }
-                tap.take();
-                tap.put_back(to_hit);
-            }
+            let (n, drm) = torpedo_gunboat_attack(c, on, dice, tap, scratch, out);
             (ship, "torpedo attack", n, drm)
         }
         CraftKind::Gunboat(GunboatKind::KGun) => {
-            // A K-2 a boat on the short-range projectile table,
-            // then the doubling die of each hit (F42).
-            let drm = -(ep as i32);
-            let n = c.craft;
-            if let Some(needed) = super::tables::projectile_needed(range, super::tables::PROJECTILE_SHORT_MU) {
-                let mut hits = 0;
-                for _ in 0..n {
-                    let face = dice.roll_d6(tap, Purpose::ToHit, Pile::Initial);
-                    hits += u32::from(super::tables::projectile_hits(face, needed, drm));
-                }
-                let to_hit = tap.take();
-                let advanced = battle.units[ship].advanced_screen_level();
-                for _ in 0..hits {
-                    let d = dice.roll_d6(tap, Purpose::Damage, Pile::Initial);
-                    let points = super::tables::k_gun_damage(GUNBOAT_K_GUN_CLASS, d, advanced);
-                    scratch.ap.push((ship, points));
-                    scratch.deal(side, DamageKind::Kinetic, points);
-                    if S::RECORDS {
-                        out.k_gun.push((d, points));
-                    }
-                }
-                tap.take();
-                tap.put_back(to_hit);
-            }
+            let (n, drm) = k_gun_gunboat_attack(battle, c, on, dice, tap, scratch, out);
             (ship, "k-gun attack", n, drm)
         }
         CraftKind::Gunboat(GunboatKind::Rocket) => {
@@ -1091,6 +1057,175 @@ fn attack_run<S: Sink>(
             (ship, "submunition attack", n, drm)
         }
     }
+}
+
+/// A torpedo fighter group's run: one torpedo per craft, all at once,
+/// 4-6 hits for the face in SAP damage (reading F26). Returns the dice.
+fn torpedo_run<S: Sink>(
+    c: &Craft,
+    on: RunOn,
+    dice: &mut Dice,
+    tap: &mut Tap<'_, S>,
+    scratch: &mut Scratch,
+    out: &mut Outcome,
+) -> u32 {
+    let n = c.craft;
+    for _ in 0..n {
+        let face = dice.roll_d6(tap, Purpose::ToHit, Pile::Initial);
+        if face >= 4 {
+            let d = u32::from(face);
+            scratch.sap.push((on.ship, d));
+            scratch.deal(on.side, DamageKind::Fighter, d);
+            if S::RECORDS {
+                out.sap.push(d);
+            }
+        }
+    }
+    n
+}
+
+/// A fighter group's attack run: its dice on the beam table, penetrating.
+/// Returns the dice and the DRM.
+#[allow(clippy::too_many_arguments)]
+fn fighter_run<S: Sink>(
+    battle: &Battle,
+    t: crate::model::FighterType,
+    c: &Craft,
+    on: RunOn,
+    dice: &mut Dice,
+    tap: &mut Tap<'_, S>,
+    scratch: &mut Scratch,
+    out: &mut Outcome,
+) -> (u32, i32) {
+    let mut drm = run_drm(t, c.torpedoes_spent);
+    if battle.rules.fighter_evasion_drm {
+        drm -= on.ep.saturating_sub(2) as i32;
+    }
+    let n = group_dice(&battle.rules, c);
+    let r = beam_attack(
+        dice,
+        tap,
+        BeamAttack {
+            dice: n,
+            drm,
+            screen: battle.units[on.ship].screen_level(),
+            penetrating: true,
+        },
+    );
+    out.normal = r.normal;
+    out.penetrating = r.penetrating;
+    scratch.add_beam(on.ship, &r);
+    scratch.deal(on.side, DamageKind::Fighter, out.normal + out.penetrating);
+    (n, drm)
+}
+
+/// A beam or Gatling gunboat squadron's attack: two class-1 beam dice a
+/// boat; a Gatling boat six within 6 MU, two within 12 (F41). Six arcs
+/// (two Evasion Points ignored). Returns the dice and the DRM.
+#[allow(clippy::too_many_arguments)]
+fn beam_gunboat_attack<S: Sink>(
+    battle: &Battle,
+    kind: GunboatKind,
+    c: &Craft,
+    on: RunOn,
+    dice: &mut Dice,
+    tap: &mut Tap<'_, S>,
+    scratch: &mut Scratch,
+    out: &mut Outcome,
+) -> (u32, i32) {
+    let drm = -(on.ep.saturating_sub(2) as i32);
+    let per_boat = match kind {
+        GunboatKind::Gatling if on.range <= GATLING_SHORT_MU => 6,
+        _ => 2,
+    };
+    let n = per_boat * c.craft;
+    let r = beam_attack(
+        dice,
+        tap,
+        BeamAttack {
+            dice: if on.range <= GUNBOAT_REACH { n } else { 0 },
+            drm,
+            screen: battle.units[on.ship].screen_level(),
+            penetrating: true,
+        },
+    );
+    out.normal = r.normal;
+    out.penetrating = r.penetrating;
+    scratch.add_beam(on.ship, &r);
+    scratch.deal(on.side, DamageKind::Gunboat, out.normal + out.penetrating);
+    (n, drm)
+}
+
+/// A torpedo gunboat squadron's attack: a short-range pulse torpedo a
+/// boat; every boat's to-hit die, then a damage die per hit (the event
+/// shows the to-hit faces and the damage). Returns the dice and the DRM.
+fn torpedo_gunboat_attack<S: Sink>(
+    c: &Craft,
+    on: RunOn,
+    dice: &mut Dice,
+    tap: &mut Tap<'_, S>,
+    scratch: &mut Scratch,
+    out: &mut Outcome,
+) -> (u32, i32) {
+    let drm = -(on.ep as i32);
+    let n = c.craft;
+    if let Some(needed) = super::tables::projectile_needed(on.range, super::tables::PROJECTILE_SHORT_MU) {
+        let mut hits = 0;
+        for _ in 0..n {
+            let face = dice.roll_d6(tap, Purpose::ToHit, Pile::Initial);
+            hits += u32::from(super::tables::projectile_hits(face, needed, drm));
+        }
+        let to_hit = tap.take();
+        for _ in 0..hits {
+            let d = u32::from(dice.roll_d6(tap, Purpose::Damage, Pile::Initial));
+            scratch.sap.push((on.ship, d));
+            scratch.deal(on.side, DamageKind::Gunboat, d);
+            if S::RECORDS {
+                out.sap.push(d);
+            }
+        }
+        tap.take();
+        tap.put_back(to_hit);
+    }
+    (n, drm)
+}
+
+/// A K-gun gunboat squadron's attack: a K-2 a boat on the short-range
+/// projectile table, then the doubling die of each hit (F42). Returns the
+/// dice and the DRM.
+#[allow(clippy::too_many_arguments)]
+fn k_gun_gunboat_attack<S: Sink>(
+    battle: &Battle,
+    c: &Craft,
+    on: RunOn,
+    dice: &mut Dice,
+    tap: &mut Tap<'_, S>,
+    scratch: &mut Scratch,
+    out: &mut Outcome,
+) -> (u32, i32) {
+    let drm = -(on.ep as i32);
+    let n = c.craft;
+    if let Some(needed) = super::tables::projectile_needed(on.range, super::tables::PROJECTILE_SHORT_MU) {
+        let mut hits = 0;
+        for _ in 0..n {
+            let face = dice.roll_d6(tap, Purpose::ToHit, Pile::Initial);
+            hits += u32::from(super::tables::projectile_hits(face, needed, drm));
+        }
+        let to_hit = tap.take();
+        let advanced = battle.units[on.ship].advanced_screen_level();
+        for _ in 0..hits {
+            let d = dice.roll_d6(tap, Purpose::Damage, Pile::Initial);
+            let points = super::tables::k_gun_damage(GUNBOAT_K_GUN_CLASS, d, advanced);
+            scratch.ap.push((on.ship, points));
+            scratch.deal(on.side, DamageKind::Kinetic, points);
+            if S::RECORDS {
+                out.k_gun.push((d, points));
+            }
+        }
+        tap.take();
+        tap.put_back(to_hit);
+    }
+    (n, drm)
 }
 
 /// Step 6: dogfights, attack runs, torpedo runs and gunboat attacks, all

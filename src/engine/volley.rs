@@ -760,10 +760,27 @@ fn fire_weapon<S: Sink>(
     scratch: &mut Scratch,
 ) {
     let u = order.unit;
+    let Some((kind, drm)) = ready_to_fire(battle, u, w, evasion, sink, scratch) else {
+        return;
+    };
+    weapon_attack(battle, order, w, kind, target, range, drm, dice, sink, scratch);
+}
+
+/// Whether weapon `w` of `u` fires at a ship this Volley: working, not
+/// kept back by a nova cannon, one-shot weapons spent now. If it fires,
+/// its kind and the die modifier for the target's evasion.
+fn ready_to_fire<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    evasion: u32,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) -> Option<(SystemKind, i32)> {
     let sys = &battle.units[u].systems[w];
     if !sys.operational() {
         stopped(sink, scratch, u, w, "knocked out");
-        return;
+        return None;
     }
     let nova = sys.kind == SystemKind::NovaCannon;
     if nova != scratch.nova.contains(&u) {
@@ -775,7 +792,7 @@ fn fire_weapon<S: Sink>(
             "its ship fires a nova cannon this Volley"
         };
         stopped(sink, scratch, u, w, why);
-        return;
+        return None;
     }
     let drm = -(evasion.saturating_sub(evasion_ignored(sys.arcs)) as i32);
     let kind = sys.kind.clone();
@@ -792,8 +809,26 @@ fn fire_weapon<S: Sink>(
     );
     if one_shot && !battle.units[u].systems[w].spend() {
         stopped(sink, scratch, u, w, "already fired");
-        return;
+        return None;
     }
+    Some((kind, drm))
+}
+
+/// The attack of a weapon that fires, by its kind (a dispatch table).
+#[allow(clippy::too_many_arguments)]
+fn weapon_attack<S: Sink>(
+    battle: &mut Battle,
+    order: &super::plot::FireOrder,
+    w: SystemId,
+    kind: SystemKind,
+    target: UnitId,
+    range: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let u = order.unit;
     match kind {
         SystemKind::Beam { class } => {
             let n = beam_dice(u32::from(class), range);
@@ -806,28 +841,15 @@ fn fire_weapon<S: Sink>(
             let screened = battle.units[target].advanced_screen_level() > 0;
             beam_like(battle, u, w, target, range, n, drm, true, screened, dice, sink, scratch);
         }
-        SystemKind::AaMegaBattery => {
-            // Read on the beam table without rerolls; two or more ones in a
-            // shot burn the battery out (More Thrust).
-            let n = mega_battery_dice(range);
-            let ones = beam_like(battle, u, w, target, range, n, drm, false, true, dice, sink, scratch);
-            if ones >= 2 {
-                battle.units[u].systems[w].state = SysState::Destroyed;
-                if S::RECORDS {
-                    sink.event(Event::BurnOut { unit: u, weapon: w });
-                }
-            }
-        }
+        SystemKind::AaMegaBattery => mega_battery(battle, u, w, target, range, drm, dice, sink, scratch),
         SystemKind::Pds | SystemKind::Adaf => pds_at_ship(battle, u, w, target, range, dice, sink, scratch),
         SystemKind::PulseTorpedo { range: variant } => {
             torpedo_attack(battle, u, w, target, range, variant, drm, dice, sink, scratch)
         }
         SystemKind::KGun { class, range: variant } => {
-            k_gun_attack(battle, u, w, target, range, class, variant, drm, dice, sink, scratch);
+            k_gun_attack(battle, u, w, target, range, class, variant, drm, dice, sink, scratch)
         }
-        SystemKind::Mkp => {
-            mkp_attack(battle, u, w, target, range, drm, dice, sink, scratch);
-        }
+        SystemKind::Mkp => mkp_attack(battle, u, w, target, range, drm, dice, sink, scratch),
         SystemKind::PlasmaBolt { class } => {
             if scratch.bolts_last.contains(&(u, w)) {
                 stopped(sink, scratch, u, w, "recharging: it fired in the Volley before");
@@ -835,20 +857,13 @@ fn fire_weapon<S: Sink>(
             }
             plasma_bolt(battle, u, w, target, range, class, drm, dice, sink, scratch);
         }
-        SystemKind::RocketPod => {
-            rocket_pod(u, w, target, range, drm, dice, sink, scratch);
-        }
-        SystemKind::AntimatterMissile => {
-            antimatter_launch(u, w, target, range, sink, scratch);
-        }
-        SystemKind::BoardingTorpedo => {
-            boarding_torpedo(battle, u, w, target, range, drm, dice, sink, scratch);
-        }
-        SystemKind::Graser { .. } | SystemKind::Phaser { .. } | SystemKind::HeavyGraser { .. } => {
-            let n = beam_family_dice(&kind, range);
-            graser_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
-        }
-        SystemKind::HighIntensityGraser { .. } => {
+        SystemKind::RocketPod => rocket_pod(u, w, target, range, drm, dice, sink, scratch),
+        SystemKind::AntimatterMissile => antimatter_launch(u, w, target, range, sink, scratch),
+        SystemKind::BoardingTorpedo => boarding_torpedo(battle, u, w, target, range, drm, dice, sink, scratch),
+        SystemKind::Graser { .. }
+        | SystemKind::Phaser { .. }
+        | SystemKind::HeavyGraser { .. }
+        | SystemKind::HighIntensityGraser { .. } => {
             let n = beam_family_dice(&kind, range);
             graser_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
         }
@@ -856,15 +871,9 @@ fn fire_weapon<S: Sink>(
             let n = beam_family_dice(&kind, range);
             plasma_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
         }
-        SystemKind::WaveGun => {
-            wave_gun(battle, u, w, target, range, drm, dice, sink, scratch);
-        }
-        SystemKind::NovaCannon => {
-            nova_cannon(battle, u, w, target, range, drm, dice, sink, scratch);
-        }
-        SystemKind::FusionArray => {
-            fusion_array_attack(battle, u, w, target, range, drm, dice, sink, scratch);
-        }
+        SystemKind::WaveGun => wave_gun(battle, u, w, target, range, drm, dice, sink, scratch),
+        SystemKind::NovaCannon => nova_cannon(battle, u, w, target, range, drm, dice, sink, scratch),
+        SystemKind::FusionArray => fusion_array_attack(battle, u, w, target, range, drm, dice, sink, scratch),
         SystemKind::EmpProjector { .. } => {
             let n = beam_family_dice(&kind, range);
             emp_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
@@ -890,6 +899,30 @@ fn fire_weapon<S: Sink>(
         _ => {
             // The orders layer refuses every other weapon with its reason.
             idle(sink, u, w, "not a weapon fam resolves");
+        }
+    }
+}
+
+/// An AA mega battery's shot: read on the beam table without rerolls;
+/// two or more ones in a shot burn the battery out (More Thrust).
+#[allow(clippy::too_many_arguments)]
+fn mega_battery<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    target: UnitId,
+    range: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let n = mega_battery_dice(range);
+    let ones = beam_like(battle, u, w, target, range, n, drm, false, true, dice, sink, scratch);
+    if ones >= 2 {
+        battle.units[u].systems[w].state = SysState::Destroyed;
+        if S::RECORDS {
+            sink.event(Event::BurnOut { unit: u, weapon: w });
         }
     }
 }

@@ -596,144 +596,11 @@ impl Cx<'_> {
         out: &mut VolleyPlot,
         notes: &mut Notes,
     ) {
-        let fname = &self.defs[f].name;
-        let side = self.battle.formations[f].side;
-        let in_formation = |u: UnitId| self.battle.formations[f].units.contains(&u);
-        let carrier_here = |c: &Craft| c.carrier.is_some_and(|(cu, _)| in_formation(cu));
         for name in v.launch.iter().flatten() {
-            let Some(g) = self.group(files, file, name) else {
-                continue;
-            };
-            let unit = self.unit(g);
-            let c = unit.craft.expect("a group");
-            let problem = if matches!(c.kind, CraftKind::Gunboat(_)) {
-                Some((
-                    format!(
-                        "`{}` is a gunboat squadron: gunboats start launched and are never launched",
-                        unit.name
-                    ),
-                    "a docked fighter group".to_string(),
-                ))
-            } else if !carrier_here(&c) {
-                let whose = c.carrier.map_or("it has no carrier".to_string(), |(cu, _)| {
-                    format!(
-                        "its carrier `{}` is in Formation `{}`",
-                        self.unit(cu).name,
-                        self.defs[self.unit(cu).formation].name
-                    )
-                });
-                Some((
-                    format!("`{}` cannot be launched by `{fname}`: {whose}", unit.name),
-                    format!("a group docked in a carrier of `{fname}`"),
-                ))
-            } else if unit.destroyed {
-                Some((format!("`{}` is destroyed", unit.name), "a docked group".to_string()))
-            } else if !c.docked {
-                Some((
-                    format!("`{}` is not docked at the start of the Exchange", unit.name),
-                    "a group docked in its bay".to_string(),
-                ))
-            } else if c.rearm == Rearm::Never {
-                Some((
-                    format!("`{}` cannot launch again this battle (`Rearm: Never`)", unit.name),
-                    "a ready group".to_string(),
-                ))
-            } else if let Some((cu, bay)) = c.carrier
-                && self
-                    .unit(cu)
-                    .systems
-                    .get(bay)
-                    .is_some_and(|s| s.state != SysState::Operational)
-            {
-                Some((
-                    format!(
-                        "`{}` sits in hangar bay {} of `{}`, which is {}",
-                        unit.name,
-                        bay + 1,
-                        self.unit(cu).name,
-                        if self.unit(cu).systems[bay].state == SysState::Damaged {
-                            "damaged"
-                        } else {
-                            "destroyed"
-                        }
-                    ),
-                    "a group in a working bay".to_string(),
-                ))
-            } else if let Some((cu, _)) = c.carrier.filter(|(cu, _)| !self.unit(*cu).can_act()) {
-                Some((
-                    format!(
-                        "its carrier `{}` is out of the fight or out of control",
-                        self.unit(cu).name
-                    ),
-                    "a carrier that can act".to_string(),
-                ))
-            } else {
-                None
-            };
-            match problem {
-                Some((msg, expected)) => files.push(file, Diagnostic::error(name.span(), msg, expected)),
-                None => {
-                    if out.launch.contains(&g) {
-                        files.push(
-                            file,
-                            Diagnostic::error(
-                                name.span(),
-                                format!("`{}` is launched twice in this Volley", unit.name),
-                                "each group once",
-                            ),
-                        );
-                        continue;
-                    }
-                    out.launch.push(g);
-                    notes.craft.launch.push((g, name.span()));
-                }
-            }
+            self.launch_one(files, file, f, name, out, notes);
         }
         for name in v.recover.iter().flatten() {
-            let Some(g) = self.group(files, file, name) else {
-                continue;
-            };
-            let unit = self.unit(g);
-            let c = unit.craft.expect("a group");
-            let problem = if unit.side != side {
-                Some(format!("`{}` is a group of another side", unit.name))
-            } else if c.carrier.is_none() {
-                Some(format!("`{}` has no carrier to recover into", unit.name))
-            } else if !carrier_here(&c) {
-                let (cu, _) = c.carrier.expect("checked");
-                Some(format!(
-                    "the carrier of `{}` is `{}`, in Formation `{}`",
-                    unit.name,
-                    self.unit(cu).name,
-                    self.defs[self.unit(cu).formation].name
-                ))
-            } else if unit.destroyed {
-                Some(format!("`{}` is destroyed", unit.name))
-            } else {
-                None
-            };
-            match problem {
-                Some(msg) => files.push(
-                    file,
-                    Diagnostic::error(
-                        name.span(),
-                        msg,
-                        format!("a group of this side whose carrier is in `{fname}`"),
-                    ),
-                ),
-                None if out.recover.contains(&g) => files.push(
-                    file,
-                    Diagnostic::error(
-                        name.span(),
-                        format!("`{}` is recovered twice in this Volley", unit.name),
-                        "each group once",
-                    ),
-                ),
-                None => {
-                    out.recover.push(g);
-                    notes.craft.recover.push((g, name.span()));
-                }
-            }
+            self.recover_one(files, file, f, name, out, notes);
         }
         let mut acted: BTreeMap<UnitId, Range<usize>> = BTreeMap::new();
         for entry in v.fighters.iter().flatten() {
@@ -742,62 +609,246 @@ impl Cx<'_> {
             }
         }
         if let Some(after) = &v.after {
-            if let Some(&ship) = self.battle.formations[f]
-                .units
-                .iter()
-                .find(|&&u| !self.unit(u).is_craft())
-            {
-                files.push(
-                    file,
-                    Diagnostic::error(
-                        after.span(),
-                        format!(
-                            "`{fname}` holds a ship (`{}`): only Formations of small craft make a secondary maneuver",
-                            self.unit(ship).name
-                        ),
-                        "no `after` in this Formation",
-                    )
-                    .with_help("docs/fighters.md §4.3 (reading F4)"),
-                );
-            } else {
-                let mut entries: Vec<_> = after.get_ref().iter().collect();
-                entries.sort_by_key(|(k, _)| k.span().start);
-                match entries.as_slice() {
-                    [(word, target)] => {
-                        let maneuver = match word.get_ref() {
-                            Word::Close => Some(Maneuver::Close),
-                            Word::Withdraw => Some(Maneuver::Withdraw),
-                            Word::Maintain => {
-                                files.push(
-                                    file,
-                                    Diagnostic::error(
-                                        word.span(),
-                                        "a secondary maneuver closes or withdraws",
-                                        "after = { close = \"FORMATION\" } or { withdraw = \"FORMATION\" }",
-                                    ),
-                                );
-                                None
-                            }
-                        };
-                        let t = self.formation_target(files, file, f, target, "maneuver against");
-                        if let (Some(maneuver), Some(target)) = (maneuver, t) {
-                            out.after = Some(ManeuverOrder { target, maneuver });
-                        }
+            self.secondary_maneuver(files, file, f, after, out);
+        }
+    }
+
+    /// Whether a group's carrier is a Unit of Formation `f`.
+    fn carrier_in(&self, f: FormationId, c: &Craft) -> bool {
+        c.carrier
+            .is_some_and(|(cu, _)| self.battle.formations[f].units.contains(&cu))
+    }
+
+    /// One name of `launch`: a docked group of this Formation's carriers,
+    /// launched once.
+    fn launch_one(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        name: &S<String>,
+        out: &mut VolleyPlot,
+        notes: &mut Notes,
+    ) {
+        let Some(g) = self.group(files, file, name) else {
+            return;
+        };
+        let unit = self.unit(g);
+        if let Some((msg, expected)) = self.launch_problem(f, unit) {
+            files.push(file, Diagnostic::error(name.span(), msg, expected));
+            return;
+        }
+        if out.launch.contains(&g) {
+            files.push(
+                file,
+                Diagnostic::error(
+                    name.span(),
+                    format!("`{}` is launched twice in this Volley", unit.name),
+                    "each group once",
+                ),
+            );
+            return;
+        }
+        out.launch.push(g);
+        notes.craft.launch.push((g, name.span()));
+    }
+
+    /// Why a group cannot be launched by Formation `f` (message and what
+    /// was expected), checked in order; `None` if it can.
+    fn launch_problem(&self, f: FormationId, unit: &Unit) -> Option<(String, String)> {
+        let fname = &self.defs[f].name;
+        let c = unit.craft.expect("a group");
+        if matches!(c.kind, CraftKind::Gunboat(_)) {
+            Some((
+                format!(
+                    "`{}` is a gunboat squadron: gunboats start launched and are never launched",
+                    unit.name
+                ),
+                "a docked fighter group".to_string(),
+            ))
+        } else if !self.carrier_in(f, &c) {
+            let whose = c.carrier.map_or("it has no carrier".to_string(), |(cu, _)| {
+                format!(
+                    "its carrier `{}` is in Formation `{}`",
+                    self.unit(cu).name,
+                    self.defs[self.unit(cu).formation].name
+                )
+            });
+            Some((
+                format!("`{}` cannot be launched by `{fname}`: {whose}", unit.name),
+                format!("a group docked in a carrier of `{fname}`"),
+            ))
+        } else if unit.destroyed {
+            Some((format!("`{}` is destroyed", unit.name), "a docked group".to_string()))
+        } else if !c.docked {
+            Some((
+                format!("`{}` is not docked at the start of the Exchange", unit.name),
+                "a group docked in its bay".to_string(),
+            ))
+        } else if c.rearm == Rearm::Never {
+            Some((
+                format!("`{}` cannot launch again this battle (`Rearm: Never`)", unit.name),
+                "a ready group".to_string(),
+            ))
+        } else if let Some((cu, bay)) = c.carrier
+            && self
+                .unit(cu)
+                .systems
+                .get(bay)
+                .is_some_and(|s| s.state != SysState::Operational)
+        {
+            Some((
+                format!(
+                    "`{}` sits in hangar bay {} of `{}`, which is {}",
+                    unit.name,
+                    bay + 1,
+                    self.unit(cu).name,
+                    if self.unit(cu).systems[bay].state == SysState::Damaged {
+                        "damaged"
+                    } else {
+                        "destroyed"
                     }
-                    _ => files.push(
-                        file,
-                        Diagnostic::error(
-                            after.span(),
-                            format!("`after` gives {} maneuvers", entries.len()),
-                            "one: after = { close = \"FORMATION\" } or { withdraw = \"FORMATION\" }",
-                        ),
-                    ),
-                }
+                ),
+                "a group in a working bay".to_string(),
+            ))
+        } else if let Some((cu, _)) = c.carrier.filter(|(cu, _)| !self.unit(*cu).can_act()) {
+            Some((
+                format!(
+                    "its carrier `{}` is out of the fight or out of control",
+                    self.unit(cu).name
+                ),
+                "a carrier that can act".to_string(),
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// One name of `recover`: a living group of this side whose carrier
+    /// is in this Formation, recovered once.
+    fn recover_one(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        name: &S<String>,
+        out: &mut VolleyPlot,
+        notes: &mut Notes,
+    ) {
+        let fname = &self.defs[f].name;
+        let side = self.battle.formations[f].side;
+        let Some(g) = self.group(files, file, name) else {
+            return;
+        };
+        let unit = self.unit(g);
+        let c = unit.craft.expect("a group");
+        let problem = if unit.side != side {
+            Some(format!("`{}` is a group of another side", unit.name))
+        } else if c.carrier.is_none() {
+            Some(format!("`{}` has no carrier to recover into", unit.name))
+        } else if !self.carrier_in(f, &c) {
+            let (cu, _) = c.carrier.expect("checked");
+            Some(format!(
+                "the carrier of `{}` is `{}`, in Formation `{}`",
+                unit.name,
+                self.unit(cu).name,
+                self.defs[self.unit(cu).formation].name
+            ))
+        } else if unit.destroyed {
+            Some(format!("`{}` is destroyed", unit.name))
+        } else {
+            None
+        };
+        match problem {
+            Some(msg) => files.push(
+                file,
+                Diagnostic::error(
+                    name.span(),
+                    msg,
+                    format!("a group of this side whose carrier is in `{fname}`"),
+                ),
+            ),
+            None if out.recover.contains(&g) => files.push(
+                file,
+                Diagnostic::error(
+                    name.span(),
+                    format!("`{}` is recovered twice in this Volley", unit.name),
+                    "each group once",
+                ),
+            ),
+            None => {
+                out.recover.push(g);
+                notes.craft.recover.push((g, name.span()));
             }
         }
     }
 
-    /// One `fighters` entry.
+    /// `after`: the secondary maneuver of a Formation of small craft, one
+    /// close or withdraw against a Formation.
+    fn secondary_maneuver(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        after: &S<BTreeMap<S<Word>, S<String>>>,
+        out: &mut VolleyPlot,
+    ) {
+        let fname = &self.defs[f].name;
+        if let Some(&ship) = self.battle.formations[f]
+            .units
+            .iter()
+            .find(|&&u| !self.unit(u).is_craft())
+        {
+            files.push(
+                file,
+                Diagnostic::error(
+                    after.span(),
+                    format!(
+                        "`{fname}` holds a ship (`{}`): only Formations of small craft make a secondary maneuver",
+                        self.unit(ship).name
+                    ),
+                    "no `after` in this Formation",
+                )
+                .with_help("docs/fighters.md §4.3 (reading F4)"),
+            );
+            return;
+        }
+        let mut entries: Vec<_> = after.get_ref().iter().collect();
+        entries.sort_by_key(|(k, _)| k.span().start);
+        let [(word, target)] = entries.as_slice() else {
+            files.push(
+                file,
+                Diagnostic::error(
+                    after.span(),
+                    format!("`after` gives {} maneuvers", entries.len()),
+                    "one: after = { close = \"FORMATION\" } or { withdraw = \"FORMATION\" }",
+                ),
+            );
+            return;
+        };
+        let maneuver = match word.get_ref() {
+            Word::Close => Some(Maneuver::Close),
+            Word::Withdraw => Some(Maneuver::Withdraw),
+            Word::Maintain => {
+                files.push(
+                    file,
+                    Diagnostic::error(
+                        word.span(),
+                        "a secondary maneuver closes or withdraws",
+                        "after = { close = \"FORMATION\" } or { withdraw = \"FORMATION\" }",
+                    ),
+                );
+                None
+            }
+        };
+        let t = self.formation_target(files, file, f, target, "maneuver against");
+        if let (Some(maneuver), Some(target)) = (maneuver, t) {
+            out.after = Some(ManeuverOrder { target, maneuver });
+        }
+    }
+
+    /// One `fighters` entry: a group of this Formation with exactly one
+    /// action, its first this Volley.
     fn craft_order(
         &self,
         files: &mut Files,
@@ -810,7 +861,6 @@ impl Cx<'_> {
         let fname = &self.defs[f].name;
         let g = self.group(files, file, &e.group)?;
         let unit = self.unit(g);
-        let c = unit.craft.expect("a group");
         if unit.formation != f {
             files.push(
                 file,
@@ -857,128 +907,130 @@ impl Cx<'_> {
             return None;
         }
         acted.insert(g, e.group.span());
-        let gunboat = matches!(c.kind, CraftKind::Gunboat(_));
-        let fail = |files: &mut Files, span: Range<usize>, msg: String, expected: &str| {
-            files.push(file, Diagnostic::error(span, msg, expected.to_string()));
-            None
-        };
         let action = if let Some(t) = &e.attack {
-            let tu = self.any_unit(files, file, t)?;
-            let target = self.unit(tu);
-            if target.side == unit.side {
-                return fail(
-                    files,
-                    t.span(),
-                    format!("`{}` is a friend", target.name),
-                    "an enemy ship",
-                );
-            }
-            if gunboat && target.is_craft() {
-                return fail(
-                    files,
-                    t.span(),
-                    format!(
-                        "`{}` is a gunboat squadron: gunboats attack ships, not `{}`",
-                        unit.name, target.name
-                    ),
-                    "an enemy ship",
-                );
-            }
-            if target.craft.is_some_and(|x| matches!(x.kind, CraftKind::Fighter(_))) {
-                return fail(
-                    files,
-                    t.span(),
-                    format!("`{}` is a fighter group: fight it with dogfight = \"…\"", target.name),
-                    "an enemy ship (or gunboat squadron)",
-                );
-            }
-            CraftAction::Attack(tu)
+            self.attack_action(files, file, unit, t)?
         } else if let Some(t) = &e.dogfight {
-            let tu = self.any_unit(files, file, t)?;
-            let target = self.unit(tu);
-            if gunboat {
-                return fail(
-                    files,
-                    e.group.span(),
-                    format!("`{}` is a gunboat squadron: gunboats attack ships only", unit.name),
-                    "attack = \"SHIP\"",
-                );
-            }
-            if !target.is_craft() {
-                return fail(
-                    files,
-                    t.span(),
-                    format!("`{}` is a ship: make an attack run with attack = \"…\"", target.name),
-                    "an enemy fighter group",
-                );
-            }
-            if target.side == unit.side {
-                return fail(
-                    files,
-                    t.span(),
-                    format!("`{}` is a friendly group", target.name),
-                    "an enemy group",
-                );
-            }
-            CraftAction::Dogfight(tu)
+            self.dogfight_action(files, file, unit, &e.group, t)?
         } else if let Some(t) = &e.screen {
-            let tu = self.any_unit(files, file, t)?;
-            let target = self.unit(tu);
-            if gunboat {
-                return fail(
-                    files,
-                    e.group.span(),
-                    format!("`{}` is a gunboat squadron: gunboats attack ships only", unit.name),
-                    "attack = \"SHIP\"",
-                );
-            }
-            if target.is_craft() {
-                return fail(
-                    files,
-                    t.span(),
-                    format!("`{}` is a group: groups screen ships", target.name),
-                    "a ship of this Formation",
-                );
-            }
-            if target.formation != f {
-                return fail(
-                    files,
-                    t.span(),
-                    format!(
-                        "`{}` is in Formation `{}`, not in `{fname}`",
-                        target.name, self.defs[target.formation].name
-                    ),
-                    "a ship of this Formation",
-                );
-            }
-            CraftAction::Screen(tu)
+            self.screen_action(files, file, f, unit, &e.group, t)?
         } else {
             let i = e.intercept.as_ref().expect("one action given");
-            if !*i.get_ref() {
-                return fail(
-                    files,
-                    i.span(),
-                    "intercept = false is no order".to_string(),
-                    "intercept = true, or leave the group out (it idles)",
-                );
-            }
-            let refused = match c.kind {
-                CraftKind::Gunboat(_) => Some("a gunboat squadron"),
-                CraftKind::Fighter(t) if t.base == FighterBase::Attack => Some("an attack group"),
-                CraftKind::Fighter(t) if t.base == FighterBase::Torpedo => Some("a torpedo group"),
-                CraftKind::Fighter(_) => None,
-            };
-            if let Some(what) = refused {
-                return fail(
-                    files,
-                    i.span(),
-                    format!("`{}` is {what} and cannot intercept missiles", unit.name),
-                    "standard, interceptor or heavy fighters",
-                );
-            }
-            CraftAction::Intercept
+            intercept_action(files, file, unit, i)?
         };
         Some(CraftOrder { group: g, action })
+    }
+
+    /// `attack = "SHIP"`: an enemy ship, or gunboat squadron for fighters.
+    fn attack_action(&self, files: &mut Files, file: usize, unit: &Unit, t: &S<String>) -> Option<CraftAction> {
+        let tu = self.any_unit(files, file, t)?;
+        let target = self.unit(tu);
+        let gunboat = is_gunboat(unit);
+        if target.side == unit.side {
+            return fail(
+                files,
+                file,
+                t.span(),
+                format!("`{}` is a friend", target.name),
+                "an enemy ship",
+            );
+        }
+        if gunboat && target.is_craft() {
+            return fail(
+                files,
+                file,
+                t.span(),
+                format!(
+                    "`{}` is a gunboat squadron: gunboats attack ships, not `{}`",
+                    unit.name, target.name
+                ),
+                "an enemy ship",
+            );
+        }
+        if target.craft.is_some_and(|x| matches!(x.kind, CraftKind::Fighter(_))) {
+            return fail(
+                files,
+                file,
+                t.span(),
+                format!("`{}` is a fighter group: fight it with dogfight = \"…\"", target.name),
+                "an enemy ship (or gunboat squadron)",
+            );
+        }
+        Some(CraftAction::Attack(tu))
+    }
+
+    /// `dogfight = "GROUP"`: fighters against an enemy group.
+    fn dogfight_action(
+        &self,
+        files: &mut Files,
+        file: usize,
+        unit: &Unit,
+        group: &S<String>,
+        t: &S<String>,
+    ) -> Option<CraftAction> {
+        let tu = self.any_unit(files, file, t)?;
+        let target = self.unit(tu);
+        if is_gunboat(unit) {
+            return gunboat_attacks_only(files, file, unit, group);
+        }
+        if !target.is_craft() {
+            return fail(
+                files,
+                file,
+                t.span(),
+                format!("`{}` is a ship: make an attack run with attack = \"…\"", target.name),
+                "an enemy fighter group",
+            );
+        }
+        if target.side == unit.side {
+            return fail(
+                files,
+                file,
+                t.span(),
+                format!("`{}` is a friendly group", target.name),
+                "an enemy group",
+            );
+        }
+        Some(CraftAction::Dogfight(tu))
+    }
+
+    /// `screen = "SHIP"`: fighters screening a ship of their own Formation.
+    fn screen_action(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        unit: &Unit,
+        group: &S<String>,
+        t: &S<String>,
+    ) -> Option<CraftAction> {
+        let fname = &self.defs[f].name;
+        let tu = self.any_unit(files, file, t)?;
+        let target = self.unit(tu);
+        if is_gunboat(unit) {
+            return gunboat_attacks_only(files, file, unit, group);
+        }
+        if target.is_craft() {
+            return fail(
+                files,
+                file,
+                t.span(),
+                format!("`{}` is a group: groups screen ships", target.name),
+                "a ship of this Formation",
+            );
+        }
+        if target.formation != f {
+            return fail(
+                files,
+                file,
+                t.span(),
+                format!(
+                    "`{}` is in Formation `{}`, not in `{fname}`",
+                    target.name, self.defs[target.formation].name
+                ),
+                "a ship of this Formation",
+            );
+        }
+        Some(CraftAction::Screen(tu))
     }
 
     /// `fire.group`: the group a Fire Control engages; its Formation is the target.
@@ -1202,6 +1254,56 @@ impl Cx<'_> {
             .unwrap_or(full);
         Some((thrust, full))
     }
+}
+
+fn is_gunboat(unit: &Unit) -> bool {
+    unit.craft.is_some_and(|c| matches!(c.kind, CraftKind::Gunboat(_)))
+}
+
+/// Reports an error in a `fighters` entry; the entry gives no order.
+fn fail<T>(files: &mut Files, file: usize, span: Range<usize>, msg: String, expected: &str) -> Option<T> {
+    files.push(file, Diagnostic::error(span, msg, expected.to_string()));
+    None
+}
+
+/// A gunboat squadron given a dogfight or screen.
+fn gunboat_attacks_only<T>(files: &mut Files, file: usize, unit: &Unit, group: &S<String>) -> Option<T> {
+    fail(
+        files,
+        file,
+        group.span(),
+        format!("`{}` is a gunboat squadron: gunboats attack ships only", unit.name),
+        "attack = \"SHIP\"",
+    )
+}
+
+/// `intercept = true`: fighters able to intercept missiles.
+fn intercept_action(files: &mut Files, file: usize, unit: &Unit, i: &S<bool>) -> Option<CraftAction> {
+    if !*i.get_ref() {
+        return fail(
+            files,
+            file,
+            i.span(),
+            "intercept = false is no order".to_string(),
+            "intercept = true, or leave the group out (it idles)",
+        );
+    }
+    let refused = match unit.craft.expect("a group").kind {
+        CraftKind::Gunboat(_) => Some("a gunboat squadron"),
+        CraftKind::Fighter(t) if t.base == FighterBase::Attack => Some("an attack group"),
+        CraftKind::Fighter(t) if t.base == FighterBase::Torpedo => Some("a torpedo group"),
+        CraftKind::Fighter(_) => None,
+    };
+    if let Some(what) = refused {
+        return fail(
+            files,
+            file,
+            i.span(),
+            format!("`{}` is {what} and cannot intercept missiles", unit.name),
+            "standard, interceptor or heavy fighters",
+        );
+    }
+    Some(CraftAction::Intercept)
 }
 
 /// What the Exchange checks over small craft share: the diagnostics already
