@@ -401,26 +401,32 @@ struct Listing {
     group_placed: BTreeMap<usize, (usize, Range<usize>)>,
 }
 
+/// What the Formation lists name: the ships, bases and groups loaded.
+struct Roster<'a> {
+    records: &'a [Record],
+    ships: &'a BTreeMap<String, ShipRef>,
+    bases: &'a BTreeMap<String, ShipRef>,
+    groups: &'a [craft::GroupDef],
+    group_by_name: &'a BTreeMap<String, usize>,
+}
+
 /// Reads `[formations]`: names, sizes, and each member a loaded ship,
 /// base or group listed once.
-#[allow(clippy::too_many_arguments)]
 fn list_formations(
     files: &mut Files,
     formations: &Option<raw::NameLists>,
-    records: &[Record],
-    ships: &BTreeMap<String, ShipRef>,
-    bases: &BTreeMap<String, ShipRef>,
-    groups: &[craft::GroupDef],
-    group_by_name: &BTreeMap<String, usize>,
+    roster: &Roster<'_>,
     gzf_failed: bool,
 ) -> Listing {
     const SC: usize = 0;
-    let mut group_placed: BTreeMap<usize, (usize, Range<usize>)> = BTreeMap::new();
-    let mut defs: Vec<FormationDef> = Vec::new();
-    let mut by_name: BTreeMap<String, FormationId> = BTreeMap::new();
-    let mut placed: BTreeMap<String, (usize, Range<usize>)> = BTreeMap::new();
-    match formations {
-        None => files.push(
+    let mut listing = Listing {
+        defs: Vec::new(),
+        by_name: BTreeMap::new(),
+        placed: BTreeMap::new(),
+        group_placed: BTreeMap::new(),
+    };
+    let Some((span, entries)) = formations else {
+        files.push(
             SC,
             Diagnostic::error(
                 0..0,
@@ -428,157 +434,193 @@ fn list_formations(
                 "a [formations] table: NAME = [\"ship\", …]",
             )
             .with_help(raw::FORMAT_DOC),
-        ),
-        Some((span, entries)) => {
-            let listed: usize = entries.iter().map(|(_, units)| units.get_ref().len()).sum();
-            if listed > MAX_BATTLE_UNITS {
-                files.push(
-                    SC,
-                    Diagnostic::error(
-                        span.clone(),
-                        format!("the Formations list {listed} Units; a battle holds at most {MAX_BATTLE_UNITS}"),
-                        format!("a battle of at most {MAX_BATTLE_UNITS} Units"),
-                    ),
-                );
-            }
-            for (name, units) in entries {
-                let f = defs.len();
-                let mut def = FormationDef {
-                    name: name.get_ref().clone(),
-                    span: name.span(),
-                    side: None,
-                    members: Vec::new(),
-                    complete: !gzf_failed,
-                };
-                if name.get_ref().trim().is_empty() || name.get_ref().eq_ignore_ascii_case(INACTIVE) {
-                    files.push(
-                        SC,
-                        Diagnostic::error(
-                            name.span(),
-                            format!("`{}` cannot be a Formation name", name.get_ref()),
-                            "a name other than `inactive` (the word for a Fire Control without a target)",
-                        ),
-                    );
-                }
-                if units.get_ref().len() > MAX_FORMATION_UNITS {
-                    files.push(
-                        SC,
-                        Diagnostic::error(
-                            units.span(),
-                            format!(
-                                "Formation `{}` has {} Units; the F&M targeting bands give each Unit at least one percentile, so a Formation holds at most {MAX_FORMATION_UNITS}",
-                                name.get_ref(),
-                                units.get_ref().len()
-                            ),
-                            "split it into Formations of 100 Units or fewer",
-                        ),
-                    );
-                    def.complete = false;
-                }
-                if units.get_ref().is_empty() {
-                    files.push(
-                        SC,
-                        Diagnostic::error(
-                            units.span(),
-                            format!("Formation `{}` has no Units", name.get_ref()),
-                            "one or more ship names",
-                        ),
-                    );
-                    def.complete = false;
-                }
-                for u in units.get_ref() {
-                    if gzf_failed {
-                        continue;
-                    }
-                    let key = unit_key(u.get_ref());
-                    if !ships.contains_key(&key)
-                        && let Some(&g) = group_by_name.get(&key)
-                    {
-                        if let Some((other, span)) = group_placed.get(&g) {
-                            let at = files.at(SC, SC, span);
-                            let other_name = if *other == f {
-                                "this Formation".to_string()
-                            } else {
-                                format!("Formation `{}`", defs[*other].name)
-                            };
-                            files.push(
-                                SC,
-                                Diagnostic::error(
-                                    u.span(),
-                                    format!("`{}` is already in {other_name} ({at})", groups[g].name),
-                                    "each Unit in exactly one Formation",
-                                ),
-                            );
-                            def.complete = false;
-                            continue;
-                        }
-                        group_placed.insert(g, (f, u.span()));
-                        def.members.push(Member::Group(g));
-                        continue;
-                    }
-                    let (ship, member) = match (ships.get(&key), bases.get(&key)) {
-                        (Some(s), _) => (s, Member::Ship(s.record, s.item)),
-                        (None, Some(b)) => {
-                            let Item::Base(base) = &records[b.record].file.items[b.item] else {
-                                continue;
-                            };
-                            if let Some(why) = bases::refusal(base).or_else(|| sector_clash(base, ships)) {
-                                def.complete = false;
-                                let d = Diagnostic::error(u.span(), why, "a base whose every part has a hull")
-                                    .with_help("docs/readings.md O40: a base fights as one Unit per part");
-                                files.push(SC, d);
-                                continue;
-                            }
-                            (b, Member::Base(b.record, b.item))
-                        }
-                        (None, None) => {
-                            def.complete = false;
-                            let d = name_help(
-                                Diagnostic::error(
-                                    u.span(),
-                                    format!("no ship named `{}` in the scenario's records", u.get_ref()),
-                                    "a ship or base name from the GZF files",
-                                ),
-                                u.get_ref(),
-                                ships.values().chain(bases.values()).map(|s| s.name.as_str()),
-                                "ships and bases loaded",
-                            );
-                            files.push(SC, d);
-                            continue;
-                        }
-                    };
-                    if let Some((other, span)) = placed.get(&key) {
-                        let at = files.at(SC, SC, span);
-                        let other_name = if *other == f {
-                            "this Formation".to_string()
-                        } else {
-                            format!("Formation `{}`", defs[*other].name)
-                        };
-                        files.push(
-                            SC,
-                            Diagnostic::error(
-                                u.span(),
-                                format!("`{}` is already in {other_name} ({at})", ship.name),
-                                "each Unit in exactly one Formation",
-                            ),
-                        );
-                        def.complete = false;
-                        continue;
-                    }
-                    placed.insert(key, (f, u.span()));
-                    def.members.push(member);
-                }
-                by_name.insert(def.name.clone(), f);
-                defs.push(def);
+        );
+        return listing;
+    };
+    let listed: usize = entries.iter().map(|(_, units)| units.get_ref().len()).sum();
+    if listed > MAX_BATTLE_UNITS {
+        files.push(
+            SC,
+            Diagnostic::error(
+                span.clone(),
+                format!("the Formations list {listed} Units; a battle holds at most {MAX_BATTLE_UNITS}"),
+                format!("a battle of at most {MAX_BATTLE_UNITS} Units"),
+            ),
+        );
+    }
+    for (name, units) in entries {
+        let f = listing.defs.len();
+        let mut def = formation_def(files, name, units, gzf_failed);
+        if !gzf_failed {
+            for u in units.get_ref() {
+                place_member(files, roster, &mut listing, f, &mut def, u);
             }
         }
+        listing.by_name.insert(def.name.clone(), f);
+        listing.defs.push(def);
     }
-    Listing {
-        defs,
-        by_name,
-        placed,
-        group_placed,
+    listing
+}
+
+/// One Formation of `[formations]` before its members: its name checked,
+/// and its size (at least one Unit, at most `MAX_FORMATION_UNITS`).
+fn formation_def(files: &mut Files, name: &S<String>, units: &S<Vec<S<String>>>, gzf_failed: bool) -> FormationDef {
+    const SC: usize = 0;
+    let mut def = FormationDef {
+        name: name.get_ref().clone(),
+        span: name.span(),
+        side: None,
+        members: Vec::new(),
+        complete: !gzf_failed,
+    };
+    if name.get_ref().trim().is_empty() || name.get_ref().eq_ignore_ascii_case(INACTIVE) {
+        files.push(
+            SC,
+            Diagnostic::error(
+                name.span(),
+                format!("`{}` cannot be a Formation name", name.get_ref()),
+                "a name other than `inactive` (the word for a Fire Control without a target)",
+            ),
+        );
     }
+    if units.get_ref().len() > MAX_FORMATION_UNITS {
+        files.push(
+            SC,
+            Diagnostic::error(
+                units.span(),
+                format!(
+                    "Formation `{}` has {} Units; the F&M targeting bands give each Unit at least one percentile, so a Formation holds at most {MAX_FORMATION_UNITS}",
+                    name.get_ref(),
+                    units.get_ref().len()
+                ),
+                "split it into Formations of 100 Units or fewer",
+            ),
+        );
+        def.complete = false;
+    }
+    if units.get_ref().is_empty() {
+        files.push(
+            SC,
+            Diagnostic::error(
+                units.span(),
+                format!("Formation `{}` has no Units", name.get_ref()),
+                "one or more ship names",
+            ),
+        );
+        def.complete = false;
+    }
+    def
+}
+
+/// Places one listed name `u` in Formation `f` (`def`, not yet in
+/// `listing`): a group (when no ship has the name), a ship or a base, each
+/// listed once; `def` is marked incomplete when it cannot join.
+fn place_member(
+    files: &mut Files,
+    roster: &Roster<'_>,
+    listing: &mut Listing,
+    f: usize,
+    def: &mut FormationDef,
+    u: &S<String>,
+) {
+    let key = unit_key(u.get_ref());
+    if !roster.ships.contains_key(&key)
+        && let Some(&g) = roster.group_by_name.get(&key)
+    {
+        if let Some(first) = listing.group_placed.get(&g) {
+            already_listed(files, &listing.defs, f, first, u, &roster.groups[g].name);
+            def.complete = false;
+            return;
+        }
+        listing.group_placed.insert(g, (f, u.span()));
+        def.members.push(Member::Group(g));
+        return;
+    }
+    let Some((ship, member)) = ship_or_base(files, roster, def, u, &key) else {
+        return;
+    };
+    if let Some(first) = listing.placed.get(&key) {
+        already_listed(files, &listing.defs, f, first, u, &ship.name);
+        def.complete = false;
+        return;
+    }
+    listing.placed.insert(key, (f, u.span()));
+    def.members.push(member);
+}
+
+/// The loaded ship, or base fam can field, that a Formation lists as `u`
+/// (`key`); marks `def` incomplete when there is none.
+fn ship_or_base<'a>(
+    files: &mut Files,
+    roster: &Roster<'a>,
+    def: &mut FormationDef,
+    u: &S<String>,
+    key: &str,
+) -> Option<(&'a ShipRef, Member)> {
+    const SC: usize = 0;
+    match (roster.ships.get(key), roster.bases.get(key)) {
+        (Some(s), _) => Some((s, Member::Ship(s.record, s.item))),
+        (None, Some(b)) => {
+            let Item::Base(base) = &roster.records[b.record].file.items[b.item] else {
+                return None;
+            };
+            if let Some(why) = bases::refusal(base).or_else(|| sector_clash(base, roster.ships)) {
+                def.complete = false;
+                let d = Diagnostic::error(u.span(), why, "a base whose every part has a hull")
+                    .with_help("docs/readings.md O40: a base fights as one Unit per part");
+                files.push(SC, d);
+                return None;
+            }
+            Some((b, Member::Base(b.record, b.item)))
+        }
+        (None, None) => {
+            def.complete = false;
+            let d = name_help(
+                Diagnostic::error(
+                    u.span(),
+                    format!("no ship named `{}` in the scenario's records", u.get_ref()),
+                    "a ship or base name from the GZF files",
+                ),
+                u.get_ref(),
+                roster
+                    .ships
+                    .values()
+                    .chain(roster.bases.values())
+                    .map(|s| s.name.as_str()),
+                "ships and bases loaded",
+            );
+            files.push(SC, d);
+            None
+        }
+    }
+}
+
+/// Reports `u`, named `name`, listed again in Formation `f` when it is
+/// already in the Formation of `first` (`defs` holds those before `f`).
+fn already_listed(
+    files: &mut Files,
+    defs: &[FormationDef],
+    f: usize,
+    first: &(usize, Range<usize>),
+    u: &S<String>,
+    name: &str,
+) {
+    const SC: usize = 0;
+    let (other, span) = first;
+    let at = files.at(SC, SC, span);
+    let other_name = if *other == f {
+        "this Formation".to_string()
+    } else {
+        format!("Formation `{}`", defs[*other].name)
+    };
+    files.push(
+        SC,
+        Diagnostic::error(
+            u.span(),
+            format!("`{name}` is already in {other_name} ({at})"),
+            "each Unit in exactly one Formation",
+        ),
+    );
 }
 
 /// Groups not listed fly with their carrier (docs/fighters.md §6): each
@@ -1227,16 +1269,14 @@ fn assemble(
     let group_by_name: BTreeMap<String, usize> =
         groups.iter().enumerate().map(|(i, g)| (unit_key(&g.name), i)).collect();
 
-    let mut listing = list_formations(
-        files,
-        &raw.formations,
-        &records,
-        &ships,
-        &bases,
-        &groups,
-        &group_by_name,
-        gzf_failed,
-    );
+    let roster = Roster {
+        records: &records,
+        ships: &ships,
+        bases: &bases,
+        groups: &groups,
+        group_by_name: &group_by_name,
+    };
+    let mut listing = list_formations(files, &raw.formations, &roster, gzf_failed);
     fly_with_carriers(files, &records, &groups, &mut listing);
     let Listing { mut defs, by_name, .. } = listing;
 
@@ -1611,6 +1651,101 @@ enum Mode {
     Pd,
 }
 
+/// The Formation or group a fire entry names: exactly one of `target` and
+/// `group`.
+fn fire_target_name<'v>(files: &mut Files, file: usize, entry: &'v S<RawFire>) -> Option<&'v S<String>> {
+    match (&entry.get_ref().target, &entry.get_ref().group) {
+        (Some(_), Some(g)) => {
+            files.push(
+                file,
+                Diagnostic::error(
+                    g.span(),
+                    "a fire entry with both `target` and `group`",
+                    "target = \"FORMATION\" or group = \"GROUP\"",
+                ),
+            );
+            None
+        }
+        (None, None) => {
+            files.push(
+                file,
+                Diagnostic::error(
+                    entry.span(),
+                    "a fire entry without `target`",
+                    "target = \"FORMATION\" (or \"inactive\"), or group = \"GROUP\"",
+                )
+                .with_help(raw::FORMAT_DOC),
+            );
+            None
+        }
+        (Some(t), None) => Some(t),
+        (None, Some(g)) => Some(g),
+    }
+}
+
+/// Whether an entry whose Fire Control is inactive lists no weapons and no
+/// `needle` table (each reported).
+fn inactive_fire(files: &mut Files, file: usize, w: &Option<raw::Numbers>, needle: &Option<S<Needles>>) -> bool {
+    let mut ok = true;
+    if let Some(w) = w.as_ref().filter(|w| !w.get_ref().is_empty()) {
+        files.push(
+            file,
+            Diagnostic::error(
+                w.span(),
+                "an inactive Fire Control directs no weapons",
+                "a target Formation, or no `weapons`",
+            ),
+        );
+        ok = false;
+    }
+    if let Some(n) = needle {
+        files.push(
+            file,
+            Diagnostic::error(
+                n.span(),
+                "an inactive Fire Control aims no needle beams",
+                "a target Formation, or no `needle`",
+            ),
+        );
+        ok = false;
+    }
+    ok
+}
+
+/// What the explicit weapon lists of a plot fire of its one-shot weapons
+/// and magazines.
+struct Ammo {
+    /// One-shot weapons, with the Volley and place of each listing.
+    racks: BTreeMap<(UnitId, SystemId), VolleySpans>,
+    /// Magazines, with the place of each launcher listing that draws a load.
+    mags: BTreeMap<(UnitId, SystemId), Vec<Range<usize>>>,
+}
+
+/// Speed and Evasion as a Volley gives them, with where.
+struct Dice {
+    speed: Option<(u32, Range<usize>)>,
+    evasion: Option<(u32, Range<usize>)>,
+}
+
+/// A number of dice as written, if given and not negative (reported).
+fn non_negative_dice(files: &mut Files, file: usize, x: &Option<S<i64>>, what: &str) -> Option<(u32, Range<usize>)> {
+    let x = x.as_ref()?;
+    match u32::try_from(*x.get_ref()) {
+        Ok(n) => Some((n, x.span())),
+        Err(_) => {
+            files.push(
+                file,
+                Diagnostic::error(
+                    x.span(),
+                    format!("{what} cannot be negative"),
+                    "a number of dice, 0 or more",
+                ),
+            );
+            None
+        }
+    }
+}
+
 /// What the ammunition checks need to know about a Volley's fire orders
 /// beyond the plot itself.
 #[derive(Debug, Clone, Default)]
@@ -1926,42 +2061,14 @@ impl Cx<'_> {
         // every plot is read (launches change it Volley by Volley).
         let craft_thrust = self.craft_thrust(f);
         let thrust = (def.complete && !craft_thrust).then(|| self.battle.formation_thrust(f));
-        let non_negative = |files: &mut Files, x: &Option<S<i64>>, what: &str| -> Option<(u32, Range<usize>)> {
-            let x = x.as_ref()?;
-            match u32::try_from(*x.get_ref()) {
-                Ok(n) => Some((n, x.span())),
-                Err(_) => {
-                    files.push(
-                        file,
-                        Diagnostic::error(
-                            x.span(),
-                            format!("{what} cannot be negative"),
-                            "a number of dice, 0 or more",
-                        ),
-                    );
-                    None
-                }
-            }
+        let given = Dice {
+            speed: non_negative_dice(files, file, &v.speed, "Speed"),
+            evasion: non_negative_dice(files, file, &v.evasion, "Evasion"),
         };
-        let speed = non_negative(files, &v.speed, "Speed");
-        let evasion = non_negative(files, &v.evasion, "Evasion");
         if craft_thrust {
-            notes.craft.speed = speed.clone();
-            notes.craft.evasion = evasion.clone();
+            notes.craft.speed = given.speed.clone();
+            notes.craft.evasion = given.evasion.clone();
         }
-        let thrust_help = || {
-            let parts: Vec<String> = self.battle.formations[f]
-                .units
-                .iter()
-                .map(|&u| self.unit(u))
-                .filter(|u| u.active())
-                .map(|u| format!("`{}` {}", u.name, u.thrust))
-                .collect();
-            format!(
-                "Formation Thrust is the lowest current thrust of its Units in the fight: {}",
-                parts.join(", ")
-            )
-        };
         if v.speed.is_none() && v.evasion.is_none() {
             files.push(
                 file,
@@ -1972,7 +2079,50 @@ impl Cx<'_> {
                 ),
             );
         }
-        match (&speed, &evasion, thrust) {
+        if let Some((speed, evasion)) = self.share_thrust(files, file, f, v, &given, thrust) {
+            out.speed = speed;
+            out.evasion = evasion;
+        }
+        if let Some(t) = thrust
+            && out.evasion > self.battle.evasion_cap(f, t)
+        {
+            let cap = self.battle.evasion_cap(f, t);
+            let span = given
+                .evasion
+                .as_ref()
+                .or(given.speed.as_ref())
+                .map_or(raw.span(), |x| x.1.clone());
+            files.push(
+                file,
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "Evasion {} is more than half the Formation Thrust of `{fname}` ({t}, so at most {cap})",
+                        out.evasion
+                    ),
+                    format!("evasion = {cap} or less"),
+                )
+                .with_help("maximum Evasion is half Formation Thrust, rounded down (fm-readings 7)"),
+            );
+        }
+    }
+
+    /// Speed and Evasion from what a Volley gives: both as written (an error
+    /// unless they add up to the Formation Thrust), or one as written and
+    /// the other the rest of the Thrust. `None` when the one given is more
+    /// than the Thrust (reported); as written, or 0, when the Thrust is not
+    /// known here.
+    fn share_thrust(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        v: &RawVolley,
+        given: &Dice,
+        thrust: Option<u32>,
+    ) -> Option<(u32, u32)> {
+        let fname = &self.defs[f].name;
+        match (&given.speed, &given.evasion, thrust) {
             (Some((s, s_span)), Some((e, _)), Some(t)) => {
                 // Summed wide: two absurd numbers must not wrap into a sum
                 // that fits.
@@ -1985,11 +2135,10 @@ impl Cx<'_> {
                             format!("Speed {s} + Evasion {e} = {sum}, but the Formation Thrust of `{fname}` is {t}"),
                             format!("Speed + Evasion = {t}"),
                         )
-                        .with_help(thrust_help()),
+                        .with_help(self.thrust_help(f)),
                     );
                 }
-                out.speed = *s;
-                out.evasion = *e;
+                Some((*s, *e))
             }
             (Some((x, span)), None, Some(t)) | (None, Some((x, span)), Some(t))
                 if v.speed.is_none() || v.evasion.is_none() =>
@@ -2004,39 +2153,32 @@ impl Cx<'_> {
                             format!("{what} {x} is more than the Formation Thrust of `{fname}` ({t})"),
                             format!("at most {t}"),
                         )
-                        .with_help(thrust_help()),
+                        .with_help(self.thrust_help(f)),
                     );
+                    None
                 } else if given_speed {
-                    out.speed = *x;
-                    out.evasion = t - x;
+                    Some((*x, t - x))
                 } else {
-                    out.evasion = *x;
-                    out.speed = t - x;
+                    Some((t - x, *x))
                 }
             }
-            (s, e, _) => {
-                out.speed = s.as_ref().map_or(0, |x| x.0);
-                out.evasion = e.as_ref().map_or(0, |x| x.0);
-            }
+            (s, e, _) => Some((s.as_ref().map_or(0, |x| x.0), e.as_ref().map_or(0, |x| x.0))),
         }
-        if let Some(t) = thrust
-            && out.evasion > self.battle.evasion_cap(f, t)
-        {
-            let cap = self.battle.evasion_cap(f, t);
-            let span = evasion.as_ref().or(speed.as_ref()).map_or(raw.span(), |x| x.1.clone());
-            files.push(
-                file,
-                Diagnostic::error(
-                    span,
-                    format!(
-                        "Evasion {} is more than half the Formation Thrust of `{fname}` ({t}, so at most {cap})",
-                        out.evasion
-                    ),
-                    format!("evasion = {cap} or less"),
-                )
-                .with_help("maximum Evasion is half Formation Thrust, rounded down (fm-readings 7)"),
-            );
-        }
+    }
+
+    /// How Formation `f`'s Thrust comes about, for a help line.
+    fn thrust_help(&self, f: FormationId) -> String {
+        let parts: Vec<String> = self.battle.formations[f]
+            .units
+            .iter()
+            .map(|&u| self.unit(u))
+            .filter(|u| u.active())
+            .map(|u| format!("`{}` {}", u.name, u.thrust))
+            .collect();
+        format!(
+            "Formation Thrust is the lowest current thrust of its Units in the fight: {}",
+            parts.join(", ")
+        )
     }
 
     /// The primary and secondary maneuvers of one Volley: each against another
@@ -2344,67 +2486,17 @@ impl Cx<'_> {
         notes: &mut Notes,
     ) {
         let RawFire {
-            unit,
             fc,
-            target,
             group,
             weapons,
             needle,
+            ..
         } = entry.get_ref();
-        let Some(u) = self.entry_unit(files, file, f, unit, &entry.span()) else {
+        let Some(u) = self.fire_unit(files, file, f, entry, raised) else {
             return;
         };
-        let uname = self.unit(u).name.clone();
-        if !self.unit(u).active() {
-            files.push(
-                file,
-                Diagnostic::error(
-                    unit.as_ref().map_or(entry.span(), |n| n.span()),
-                    format!("`{uname}` is out of the fight (destroyed or derelict) and cannot fire"),
-                    "a Unit in the fight",
-                ),
-            );
+        let Some(target) = fire_target_name(files, file, entry) else {
             return;
-        }
-        if let Some(at) = raised.get(&u) {
-            let at = files.at(file, file, at);
-            files.push(
-                file,
-                Diagnostic::error(
-                    unit.as_ref().map_or(entry.span(), |n| n.span()),
-                    format!("`{uname}` raises its reflex field in this Volley ({at}) and may not fire"),
-                    "no fire order for a ship behind its raised reflex field",
-                )
-                .with_help("a ship with its reflex field up may not fire (FTC §7.25, reading O41)"),
-            );
-            return;
-        }
-        let target = match (target, group) {
-            (Some(_), Some(g)) => {
-                files.push(
-                    file,
-                    Diagnostic::error(
-                        g.span(),
-                        "a fire entry with both `target` and `group`",
-                        "target = \"FORMATION\" or group = \"GROUP\"",
-                    ),
-                );
-                return;
-            }
-            (None, None) => {
-                files.push(
-                    file,
-                    Diagnostic::error(
-                        entry.span(),
-                        "a fire entry without `target`",
-                        "target = \"FORMATION\" (or \"inactive\"), or group = \"GROUP\"",
-                    )
-                    .with_help(raw::FORMAT_DOC),
-                );
-                return;
-            }
-            (Some(t), None) => t,
-            (None, Some(g)) => g,
         };
         let Some((target_f, aimed_group)) = self.fire_target(files, file, f, target, group.is_some()) else {
             return;
@@ -2424,65 +2516,11 @@ impl Cx<'_> {
         let mut list: Vec<(SystemId, Range<usize>)> = Vec::new();
         let mut pending = false;
         match (target_f, weapons) {
-            (None, w) => {
-                if let Some(w) = w.as_ref().filter(|w| !w.get_ref().is_empty()) {
-                    files.push(
-                        file,
-                        Diagnostic::error(
-                            w.span(),
-                            "an inactive Fire Control directs no weapons",
-                            "a target Formation, or no `weapons`",
-                        ),
-                    );
-                    ok = false;
-                }
-                if let Some(n) = needle {
-                    files.push(
-                        file,
-                        Diagnostic::error(
-                            n.span(),
-                            "an inactive Fire Control aims no needle beams",
-                            "a target Formation, or no `needle`",
-                        ),
-                    );
-                    ok = false;
-                }
-            }
-            (Some(_), Some(w)) => {
-                for n in w.get_ref() {
-                    if let Some(x) = self.weapon(files, file, u, n, &mut work.assigned, Mode::Fire) {
-                        list.push((x, n.span()));
-                    }
-                }
-                if w.get_ref().is_empty() {
-                    files.push(
-                        file,
-                        Diagnostic::warning(
-                            w.span(),
-                            format!("this Fire Control of `{uname}` has a target but no weapons"),
-                            "weapon system numbers",
-                        ),
-                    );
-                }
-            }
+            (None, w) => ok &= inactive_fire(files, file, w, needle),
+            (Some(_), Some(w)) => list = self.listed_weapons(files, file, u, w, work),
             (Some(_), None) => {
-                if let Some(first) = work.default_of.get(&u) {
-                    let at = files.at(file, file, first);
-                    files.push(
-                        file,
-                        Diagnostic::error(
-                            entry.span(),
-                            format!(
-                                "two Fire Controls of `{uname}` take the default weapons (all not assigned elsewhere; the other on {at})"
-                            ),
-                            "weapons = [SYSTEM NUMBERS] on all but one",
-                        ),
-                    );
-                    ok = false;
-                } else {
-                    work.default_of.insert(u, entry.span());
-                    pending = true;
-                }
+                pending = self.claim_default(files, file, u, &entry.span(), work);
+                ok &= pending;
             }
         }
         let (true, Some(s)) = (ok, s) else { return };
@@ -2508,6 +2546,107 @@ impl Cx<'_> {
             explicit: list,
             default: pending.then(|| entry.span()),
         });
+    }
+
+    /// The Unit of a fire entry, if it is in the fight and not behind a
+    /// reflex field it raises this Volley.
+    fn fire_unit(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        entry: &S<RawFire>,
+        raised: &BTreeMap<UnitId, Range<usize>>,
+    ) -> Option<UnitId> {
+        let unit = &entry.get_ref().unit;
+        let u = self.entry_unit(files, file, f, unit, &entry.span())?;
+        let uname = &self.unit(u).name;
+        if !self.unit(u).active() {
+            files.push(
+                file,
+                Diagnostic::error(
+                    unit.as_ref().map_or(entry.span(), |n| n.span()),
+                    format!("`{uname}` is out of the fight (destroyed or derelict) and cannot fire"),
+                    "a Unit in the fight",
+                ),
+            );
+            return None;
+        }
+        if let Some(at) = raised.get(&u) {
+            let at = files.at(file, file, at);
+            files.push(
+                file,
+                Diagnostic::error(
+                    unit.as_ref().map_or(entry.span(), |n| n.span()),
+                    format!("`{uname}` raises its reflex field in this Volley ({at}) and may not fire"),
+                    "no fire order for a ship behind its raised reflex field",
+                )
+                .with_help("a ship with its reflex field up may not fire (FTC §7.25, reading O41)"),
+            );
+            return None;
+        }
+        Some(u)
+    }
+
+    /// A fire entry's listed weapons, each checked and assigned to it, with
+    /// where; warns when the list is empty.
+    fn listed_weapons(
+        &self,
+        files: &mut Files,
+        file: usize,
+        u: UnitId,
+        w: &raw::Numbers,
+        work: &mut FireWork<'_>,
+    ) -> Vec<(SystemId, Range<usize>)> {
+        let mut list = Vec::new();
+        for n in w.get_ref() {
+            if let Some(x) = self.weapon(files, file, u, n, &mut work.assigned, Mode::Fire) {
+                list.push((x, n.span()));
+            }
+        }
+        if w.get_ref().is_empty() {
+            files.push(
+                file,
+                Diagnostic::warning(
+                    w.span(),
+                    format!(
+                        "this Fire Control of `{}` has a target but no weapons",
+                        self.unit(u).name
+                    ),
+                    "weapon system numbers",
+                ),
+            );
+        }
+        list
+    }
+
+    /// Lets the fire entry at `entry` take Unit `u`'s default weapons,
+    /// unless another of its entries already does (reported).
+    fn claim_default(
+        &self,
+        files: &mut Files,
+        file: usize,
+        u: UnitId,
+        entry: &Range<usize>,
+        work: &mut FireWork<'_>,
+    ) -> bool {
+        let Some(first) = work.default_of.get(&u) else {
+            work.default_of.insert(u, entry.clone());
+            return true;
+        };
+        let at = files.at(file, file, first);
+        files.push(
+            file,
+            Diagnostic::error(
+                entry.clone(),
+                format!(
+                    "two Fire Controls of `{}` take the default weapons (all not assigned elsewhere; the other on {at})",
+                    self.unit(u).name
+                ),
+                "weapons = [SYSTEM NUMBERS] on all but one",
+            ),
+        );
+        false
     }
 
     /// The default "all" of each pending entry: every weapon of the Unit not
@@ -2877,167 +3016,20 @@ impl Cx<'_> {
         let mut area: BTreeMap<UnitId, Vec<(UnitId, Range<usize>)>> = BTreeMap::new();
         for entry in v.pd.iter().flatten() {
             let e = entry.get_ref();
-            let Some(u) = self.entry_unit(files, file, f, &e.unit, &entry.span()) else {
+            let Some(u) = self.pd_unit(files, file, f, entry, out) else {
                 continue;
             };
-            let unit = self.unit(u);
-            if !unit.active() {
-                files.push(
-                    file,
-                    Diagnostic::error(
-                        e.unit.as_ref().map_or(entry.span(), |n| n.span()),
-                        format!(
-                            "`{}` is out of the fight (destroyed or derelict) and cannot defend",
-                            unit.name
-                        ),
-                        "a Unit in the fight",
-                    ),
-                );
-                continue;
-            }
-            if out.reflex.contains(&u) {
-                files.push(
-                    file,
-                    Diagnostic::error(
-                        e.unit.as_ref().map_or(entry.span(), |n| n.span()),
-                        format!(
-                            "`{}` raises its reflex field in this Volley and may not fire, point defence included",
-                            unit.name
-                        ),
-                        "no `pd` entry for a ship behind its raised reflex field",
-                    )
-                    .with_help("reading O41: a ship with its reflex field up fires no weapon at all"),
-                );
-                continue;
-            }
-            // `None`: the `defend` name is wrong (already reported).
-            let defend: Option<Option<(UnitId, Range<usize>)>> = match &e.defend {
-                None => Some(None),
-                Some(name) => match self.member(files, file, f, name) {
-                    None => None,
-                    Some(d) if !self.unit(d).active() => {
-                        files.push(
-                            file,
-                            Diagnostic::error(
-                                name.span(),
-                                format!(
-                                    "`{}` is out of the fight (destroyed or derelict): there is nothing to defend",
-                                    self.unit(d).name
-                                ),
-                                "a Unit in the fight",
-                            ),
-                        );
-                        None
-                    }
-                    Some(d) => Some(Some((d, name.span()))),
-                },
-            };
-            let mut weapons: Vec<(SystemId, Range<usize>)> = Vec::new();
-            for n in e.weapons.get_ref() {
-                if let Some(s) = self.weapon(files, file, u, n, assigned, Mode::Pd) {
-                    weapons.push((s, n.span()));
-                }
-            }
-            if e.weapons.get_ref().is_empty() {
-                files.push(
-                    file,
-                    Diagnostic::warning(
-                        e.weapons.span(),
-                        format!("this `pd` entry of `{}` lists no weapons", unit.name),
-                        "weapon system numbers",
-                    ),
-                );
-            }
+            let defend = self.pd_defend(files, file, f, e);
+            let weapons = self.pd_weapons(files, file, u, e, assigned);
             let Some(defend) = defend else { continue };
-            let mut ok = true;
-            if let Some((d, d_span)) = &defend
-                && *d != u
-            {
-                let dname = &self.unit(*d).name;
-                for (s, span) in &weapons {
-                    let k1 = matches!(unit.systems[*s].kind, SystemKind::KGun { class: 1, .. });
-                    let emp1 = matches!(unit.systems[*s].kind, SystemKind::EmpProjector { .. });
-                    if matches!(unit.systems[*s].kind, SystemKind::Beam { .. }) || k1 || emp1 {
-                        let why = if k1 {
-                            "K-1s in point-defence mode defend only their own Unit (ft-rules §5.2 lists no K-gun for area defence)"
-                        } else if emp1 {
-                            "EMP-1s in point-defence mode defend only their own Unit, as class-1 beams (ft-rules §5.1, §5.2)"
-                        } else {
-                            "class-1 beams defend only their own Unit (ft-rules §2.3: never area defence)"
-                        };
-                        files.push(
-                            file,
-                            Diagnostic::error(
-                                span.clone(),
-                                format!("{} cannot defend `{dname}`: {why}", self.system_label(u, *s)),
-                                format!("a weapon that may defend `{dname}`"),
-                            )
-                            .with_help(format!(
-                                "list it in a `pd` entry without `defend` (or with defend = \"{}\")",
-                                unit.name
-                            )),
-                        );
-                        ok = false;
-                    }
+            let ok = match &defend {
+                Some((d, d_span)) if *d != u => {
+                    let own_only = self.pd_own_only(files, file, u, *d, &weapons);
+                    let covers = self.pd_adfc_cover(files, file, u, (*d, d_span), &weapons, area.entry(u).or_default());
+                    own_only && covers
                 }
-                // PDS and the PD-capable beam family reach another Unit
-                // through an ADFC; an ADAF and a Scattergun are their own
-                // area-defence mounts (O20).
-                let through_adfc = weapons.iter().any(|(s, _)| {
-                    let k = &unit.systems[*s].kind;
-                    *k == SystemKind::Pds || k.fires_as_pds()
-                });
-                let covered = area.entry(u).or_default();
-                if through_adfc && !covered.iter().any(|(x, _)| x == d) {
-                    let adfc = unit
-                        .systems
-                        .iter()
-                        .filter(|s| s.kind == SystemKind::Adfc && s.operational())
-                        .count();
-                    if adfc == 0 {
-                        files.push(
-                            file,
-                            Diagnostic::error(
-                                d_span.clone(),
-                                format!(
-                                    "`{}` has no working ADFC, so its point defence can defend only itself, not `{dname}`",
-                                    unit.name
-                                ),
-                                format!("defend = \"{}\", or no `defend`", unit.name),
-                            )
-                            .with_help(
-                                "an ADFC lets a Unit's PDS cover one other Unit of its Formation \
-                                 (ft-rules §5.2); an ADAF or a Scattergun covers one by itself",
-                            ),
-                        );
-                        ok = false;
-                    } else if covered.len() >= adfc {
-                        let others: Vec<String> = covered
-                            .iter()
-                            .map(|(x, span)| format!("`{}` ({})", self.unit(*x).name, files.at(file, file, span)))
-                            .collect();
-                        files.push(
-                            file,
-                            Diagnostic::error(
-                                d_span.clone(),
-                                format!(
-                                    "`{}` has {} working ADFC{}, so its point defence covers at most {adfc} other Unit{} in a Volley, and it already covers {}",
-                                    unit.name,
-                                    adfc,
-                                    if adfc == 1 { "" } else { "s" },
-                                    if adfc == 1 { "" } else { "s" },
-                                    others.join(", ")
-                                ),
-                                format!("one of the Units already covered, or `{}` itself", unit.name),
-                            )
-                            .with_help("each working ADFC covers one other Unit of the Formation (ft-rules §5.2)"),
-                        );
-                        ok = false;
-                    } else {
-                        covered.push((*d, d_span.clone()));
-                    }
-                }
-            }
+                _ => true,
+            };
             if ok {
                 for (s, _) in weapons {
                     out.point_defence.push(PdOrder {
@@ -3048,6 +3040,227 @@ impl Cx<'_> {
                 }
             }
         }
+    }
+
+    /// The Unit of a `pd` entry, if it is in the fight and free to fire.
+    fn pd_unit(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        entry: &S<raw::RawPd>,
+        out: &VolleyPlot,
+    ) -> Option<UnitId> {
+        let e = entry.get_ref();
+        let u = self.entry_unit(files, file, f, &e.unit, &entry.span())?;
+        let unit = self.unit(u);
+        let at = e.unit.as_ref().map_or(entry.span(), |n| n.span());
+        if !unit.active() {
+            files.push(
+                file,
+                Diagnostic::error(
+                    at,
+                    format!(
+                        "`{}` is out of the fight (destroyed or derelict) and cannot defend",
+                        unit.name
+                    ),
+                    "a Unit in the fight",
+                ),
+            );
+            return None;
+        }
+        if out.reflex.contains(&u) {
+            files.push(
+                file,
+                Diagnostic::error(
+                    at,
+                    format!(
+                        "`{}` raises its reflex field in this Volley and may not fire, point defence included",
+                        unit.name
+                    ),
+                    "no `pd` entry for a ship behind its raised reflex field",
+                )
+                .with_help("reading O41: a ship with its reflex field up fires no weapon at all"),
+            );
+            return None;
+        }
+        Some(u)
+    }
+
+    /// A `pd` entry's `defend`: `Some(None)` when it names no Unit, `None`
+    /// when the name is wrong (reported here).
+    fn pd_defend(
+        &self,
+        files: &mut Files,
+        file: usize,
+        f: FormationId,
+        e: &raw::RawPd,
+    ) -> Option<Option<(UnitId, Range<usize>)>> {
+        let Some(name) = &e.defend else {
+            return Some(None);
+        };
+        let d = self.member(files, file, f, name)?;
+        if !self.unit(d).active() {
+            files.push(
+                file,
+                Diagnostic::error(
+                    name.span(),
+                    format!(
+                        "`{}` is out of the fight (destroyed or derelict): there is nothing to defend",
+                        self.unit(d).name
+                    ),
+                    "a Unit in the fight",
+                ),
+            );
+            return None;
+        }
+        Some(Some((d, name.span())))
+    }
+
+    /// The weapons a `pd` entry puts in point-defence mode, with where;
+    /// warns when it lists none.
+    fn pd_weapons(
+        &self,
+        files: &mut Files,
+        file: usize,
+        u: UnitId,
+        e: &raw::RawPd,
+        assigned: &mut BTreeMap<(UnitId, SystemId), Range<usize>>,
+    ) -> Vec<(SystemId, Range<usize>)> {
+        let mut weapons: Vec<(SystemId, Range<usize>)> = Vec::new();
+        for n in e.weapons.get_ref() {
+            if let Some(s) = self.weapon(files, file, u, n, assigned, Mode::Pd) {
+                weapons.push((s, n.span()));
+            }
+        }
+        if e.weapons.get_ref().is_empty() {
+            files.push(
+                file,
+                Diagnostic::warning(
+                    e.weapons.span(),
+                    format!("this `pd` entry of `{}` lists no weapons", self.unit(u).name),
+                    "weapon system numbers",
+                ),
+            );
+        }
+        weapons
+    }
+
+    /// Whether none of `weapons` is a mount that defends only its own Unit
+    /// (class-1 beams, K-1s, EMP-1s), reporting each that is.
+    fn pd_own_only(
+        &self,
+        files: &mut Files,
+        file: usize,
+        u: UnitId,
+        d: UnitId,
+        weapons: &[(SystemId, Range<usize>)],
+    ) -> bool {
+        let unit = self.unit(u);
+        let dname = &self.unit(d).name;
+        let mut ok = true;
+        for (s, span) in weapons {
+            let k1 = matches!(unit.systems[*s].kind, SystemKind::KGun { class: 1, .. });
+            let emp1 = matches!(unit.systems[*s].kind, SystemKind::EmpProjector { .. });
+            if !(matches!(unit.systems[*s].kind, SystemKind::Beam { .. }) || k1 || emp1) {
+                continue;
+            }
+            let why = if k1 {
+                "K-1s in point-defence mode defend only their own Unit (ft-rules §5.2 lists no K-gun for area defence)"
+            } else if emp1 {
+                "EMP-1s in point-defence mode defend only their own Unit, as class-1 beams (ft-rules §5.1, §5.2)"
+            } else {
+                "class-1 beams defend only their own Unit (ft-rules §2.3: never area defence)"
+            };
+            files.push(
+                file,
+                Diagnostic::error(
+                    span.clone(),
+                    format!("{} cannot defend `{dname}`: {why}", self.system_label(u, *s)),
+                    format!("a weapon that may defend `{dname}`"),
+                )
+                .with_help(format!(
+                    "list it in a `pd` entry without `defend` (or with defend = \"{}\")",
+                    unit.name
+                )),
+            );
+            ok = false;
+        }
+        ok
+    }
+
+    /// Whether Unit `u`'s ADFCs let its PDS-like `weapons` cover `d` too,
+    /// given the Units it already `covered` this Volley; records `d` when
+    /// they do, reports when they cannot.
+    fn pd_adfc_cover(
+        &self,
+        files: &mut Files,
+        file: usize,
+        u: UnitId,
+        (d, d_span): (UnitId, &Range<usize>),
+        weapons: &[(SystemId, Range<usize>)],
+        covered: &mut Vec<(UnitId, Range<usize>)>,
+    ) -> bool {
+        let unit = self.unit(u);
+        let dname = &self.unit(d).name;
+        // PDS and the PD-capable beam family reach another Unit
+        // through an ADFC; an ADAF and a Scattergun are their own
+        // area-defence mounts (O20).
+        let through_adfc = weapons.iter().any(|(s, _)| {
+            let k = &unit.systems[*s].kind;
+            *k == SystemKind::Pds || k.fires_as_pds()
+        });
+        if !through_adfc || covered.iter().any(|(x, _)| *x == d) {
+            return true;
+        }
+        let adfc = unit
+            .systems
+            .iter()
+            .filter(|s| s.kind == SystemKind::Adfc && s.operational())
+            .count();
+        if adfc == 0 {
+            files.push(
+                file,
+                Diagnostic::error(
+                    d_span.clone(),
+                    format!(
+                        "`{}` has no working ADFC, so its point defence can defend only itself, not `{dname}`",
+                        unit.name
+                    ),
+                    format!("defend = \"{}\", or no `defend`", unit.name),
+                )
+                .with_help(
+                    "an ADFC lets a Unit's PDS cover one other Unit of its Formation \
+                     (ft-rules §5.2); an ADAF or a Scattergun covers one by itself",
+                ),
+            );
+            return false;
+        }
+        if covered.len() >= adfc {
+            let others: Vec<String> = covered
+                .iter()
+                .map(|(x, span)| format!("`{}` ({})", self.unit(*x).name, files.at(file, file, span)))
+                .collect();
+            files.push(
+                file,
+                Diagnostic::error(
+                    d_span.clone(),
+                    format!(
+                        "`{}` has {} working ADFC{}, so its point defence covers at most {adfc} other Unit{} in a Volley, and it already covers {}",
+                        unit.name,
+                        adfc,
+                        if adfc == 1 { "" } else { "s" },
+                        if adfc == 1 { "" } else { "s" },
+                        others.join(", ")
+                    ),
+                    format!("one of the Units already covered, or `{}` itself", unit.name),
+                )
+                .with_help("each working ADFC covers one other Unit of the Formation (ft-rules §5.2)"),
+            );
+            return false;
+        }
+        covered.push((d, d_span.clone()));
+        true
     }
 
     /// Checks a fire entry's `needle` tables against its weapons (after the
@@ -3349,6 +3562,22 @@ impl Cx<'_> {
     /// the first Volley nothing else fires it, and a launcher while its
     /// magazine has loads the explicit orders do not need.
     fn ammunition(&self, files: &mut Files, file: usize, volleys: &mut [VolleyPlot; 3], notes: &[Notes; 3]) {
+        let ammo = self.explicit_ammunition(files, file, volleys, notes);
+        self.racks_fired_twice(files, file, &ammo.racks);
+        self.magazines_overdrawn(files, file, &ammo.mags);
+        self.default_ammunition(volleys, notes, &ammo);
+    }
+
+    /// The one-shot weapons and magazines the explicit weapon lists of the
+    /// three Volleys draw on, with where; a launcher with no magazine is
+    /// reported.
+    fn explicit_ammunition(
+        &self,
+        files: &mut Files,
+        file: usize,
+        volleys: &[VolleyPlot; 3],
+        notes: &[Notes; 3],
+    ) -> Ammo {
         let mut racks: BTreeMap<(UnitId, SystemId), VolleySpans> = BTreeMap::new();
         let mut mags: BTreeMap<(UnitId, SystemId), Vec<Range<usize>>> = BTreeMap::new();
         for v in 0..3 {
@@ -3376,7 +3605,13 @@ impl Cx<'_> {
                 }
             }
         }
-        for ((u, w), uses) in &racks {
+        Ammo { racks, mags }
+    }
+
+    /// Reports each one-shot weapon the explicit orders fire in more than
+    /// one Volley, at every distinct place it is listed.
+    fn racks_fired_twice(&self, files: &mut Files, file: usize, racks: &BTreeMap<(UnitId, SystemId), VolleySpans>) {
+        for ((u, w), uses) in racks {
             if uses.len() < 2 {
                 continue;
             }
@@ -3410,17 +3645,29 @@ impl Cx<'_> {
                 );
             }
         }
-        let loads = |u: UnitId, m: SystemId| {
-            let mag = &self.unit(u).systems[m];
-            if mag.state == SysState::Operational {
-                mag.rounds_left()
-            } else {
-                0
-            }
-        };
-        for ((u, m), uses) in &mags {
+    }
+
+    /// Loads magazine `m` of Unit `u` can still give: none unless it works.
+    fn magazine_loads(&self, u: UnitId, m: SystemId) -> u32 {
+        let mag = &self.unit(u).systems[m];
+        if mag.state == SysState::Operational {
+            mag.rounds_left()
+        } else {
+            0
+        }
+    }
+
+    /// Reports each magazine the explicit orders draw more loads from than
+    /// it has, at every distinct place a launcher on it is listed.
+    fn magazines_overdrawn(
+        &self,
+        files: &mut Files,
+        file: usize,
+        mags: &BTreeMap<(UnitId, SystemId), Vec<Range<usize>>>,
+    ) {
+        for ((u, m), uses) in mags {
             let n = uses.len() as u32;
-            let left = loads(*u, *m);
+            let left = self.magazine_loads(*u, *m);
             if n <= left {
                 continue;
             }
@@ -3460,7 +3707,13 @@ impl Cx<'_> {
                 );
             }
         }
-        // The default "all", Volley by Volley.
+    }
+
+    /// Trims the default "all" Volley by Volley: a one-shot the explicit
+    /// orders leave alone fires in the first Volley that takes it, and a
+    /// launcher fires while its magazine has loads they do not need.
+    fn default_ammunition(&self, volleys: &mut [VolleyPlot; 3], notes: &[Notes; 3], ammo: &Ammo) {
+        let Ammo { racks, mags } = ammo;
         let mut taken: BTreeSet<(UnitId, SystemId)> = BTreeSet::new();
         let mut drawn: BTreeMap<(UnitId, SystemId), u32> = BTreeMap::new();
         for v in 0..3 {
@@ -3480,7 +3733,7 @@ impl Cx<'_> {
                     let Some(m) = sys.magazine else { return false };
                     let explicit = mags.get(&(u, m)).map_or(0, |x| x.len() as u32);
                     let d = drawn.entry((u, m)).or_insert(0);
-                    if explicit + *d < loads(u, m) {
+                    if explicit + *d < self.magazine_loads(u, m) {
                         *d += 1;
                         true
                     } else {

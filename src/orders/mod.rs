@@ -384,42 +384,7 @@ pub fn check_path(path: &Path, options: &ParseOptions) -> Checked {
         let r = load_scenario(&scenario, &[path.to_path_buf()], options);
         (r, Some(scenario))
     } else {
-        let mut diags = Vec::new();
-        let raw = raw::orders(&source.text, &mut diags);
-        if let Some(raw) = raw {
-            diags.push(
-                Diagnostic::warning(
-                    0..0,
-                    "this orders file names no scenario, so only its form was checked",
-                    "scenario = \"PATH/TO/SCENARIO.toml\"",
-                )
-                .with_help(
-                    "add `scenario = \"…\"` to check names, thrust and systems; `fam resolve` takes it only with --orders after its scenario",
-                ),
-            );
-            let reports = vec![(source, diags)];
-            let (errors, warnings) = counts(&reports);
-            let summary = if errors > 0 {
-                format!("{name}: {}, {}", plural(errors, "error"), plural(warnings, "warning"))
-            } else {
-                format!(
-                    "{name}: ok (orders, {} plotted, not checked against a scenario)",
-                    plural(raw.plots.len(), "Formation")
-                )
-            };
-            return Checked {
-                reports,
-                summary,
-                failed: errors > 0,
-            };
-        }
-        let reports = vec![(source, diags)];
-        let (errors, warnings) = counts(&reports);
-        return Checked {
-            reports,
-            summary: format!("{name}: {}, {}", plural(errors, "error"), plural(warnings, "warning")),
-            failed: true,
-        };
+        return check_form_only(&name, source);
     };
     match result {
         Err(reports) => {
@@ -430,52 +395,103 @@ pub fn check_path(path: &Path, options: &ParseOptions) -> Checked {
                 failed: true,
             }
         }
-        Ok(loaded) => {
-            let (_, warnings) = counts(&loaded.warnings);
-            let b = &loaded.battle;
-            let plotted = loaded.plot.formations.iter().filter(|p| p.is_some()).count();
-            let standing = loaded.doctrine.iter().filter(|d| d.is_some()).count();
-            let mut parts = match &against {
-                None => {
-                    let mut parts = vec![
-                        "scenario".to_string(),
-                        plural(b.sides.len(), "side"),
-                        plural(b.formations.len(), "Formation"),
-                        plural(b.units.len(), "Unit"),
-                        format!("plots for {plotted} of {}", b.formations.len()),
-                    ];
-                    if standing > 0 {
-                        parts.push(format!("standing orders for {standing}"));
-                    }
-                    parts
-                }
-                Some(scenario) => {
-                    let mine = loaded
-                        .plot_sources
-                        .iter()
-                        .filter(|s| s.as_deref() == Some(name.as_str()))
-                        .count();
-                    let standing = loaded
-                        .doctrine_sources
-                        .iter()
-                        .filter(|s| s.as_deref() == Some(name.as_str()))
-                        .count();
-                    let mut parts = vec!["orders".to_string(), format!("{} plotted", plural(mine, "Formation"))];
-                    if standing > 0 {
-                        parts.push(format!("standing orders for {standing}"));
-                    }
-                    parts.push(format!("checked against {}", scenario.display()));
-                    parts
-                }
-            };
-            if warnings > 0 {
-                parts.push(plural(warnings, "warning"));
-            }
-            Checked {
-                summary: format!("{name}: ok ({})", parts.join(", ")),
-                reports: loaded.warnings,
-                failed: false,
-            }
-        }
+        Ok(loaded) => loaded_summary(&name, loaded, against.as_deref()),
     }
+}
+
+/// An orders file that names no scenario: only its form is checked, and a
+/// warning says so.
+fn check_form_only(name: &str, source: SourceFile) -> Checked {
+    let mut diags = Vec::new();
+    let raw = raw::orders(&source.text, &mut diags);
+    if let Some(raw) = raw {
+        diags.push(
+            Diagnostic::warning(
+                0..0,
+                "this orders file names no scenario, so only its form was checked",
+                "scenario = \"PATH/TO/SCENARIO.toml\"",
+            )
+            .with_help(
+                "add `scenario = \"…\"` to check names, thrust and systems; `fam resolve` takes it only with --orders after its scenario",
+            ),
+        );
+        let reports = vec![(source, diags)];
+        let (errors, warnings) = counts(&reports);
+        let summary = if errors > 0 {
+            format!("{name}: {}, {}", plural(errors, "error"), plural(warnings, "warning"))
+        } else {
+            format!(
+                "{name}: ok (orders, {} plotted, not checked against a scenario)",
+                plural(raw.plots.len(), "Formation")
+            )
+        };
+        return Checked {
+            reports,
+            summary,
+            failed: errors > 0,
+        };
+    }
+    let reports = vec![(source, diags)];
+    let (errors, warnings) = counts(&reports);
+    Checked {
+        reports,
+        summary: format!("{name}: {}, {}", plural(errors, "error"), plural(warnings, "warning")),
+        failed: true,
+    }
+}
+
+/// The summary of a scenario, or of orders checked against one, that loaded.
+fn loaded_summary(name: &str, loaded: Loaded, against: Option<&Path>) -> Checked {
+    let (_, warnings) = counts(&loaded.warnings);
+    let mut parts = match against {
+        None => scenario_parts(&loaded),
+        Some(scenario) => orders_parts(&loaded, name, scenario),
+    };
+    if warnings > 0 {
+        parts.push(plural(warnings, "warning"));
+    }
+    Checked {
+        summary: format!("{name}: ok ({})", parts.join(", ")),
+        reports: loaded.warnings,
+        failed: false,
+    }
+}
+
+/// What a loaded scenario holds: sides, Formations, Units, plots and
+/// standing orders.
+fn scenario_parts(loaded: &Loaded) -> Vec<String> {
+    let b = &loaded.battle;
+    let plotted = loaded.plot.formations.iter().filter(|p| p.is_some()).count();
+    let standing = loaded.doctrine.iter().filter(|d| d.is_some()).count();
+    let mut parts = vec![
+        "scenario".to_string(),
+        plural(b.sides.len(), "side"),
+        plural(b.formations.len(), "Formation"),
+        plural(b.units.len(), "Unit"),
+        format!("plots for {plotted} of {}", b.formations.len()),
+    ];
+    if standing > 0 {
+        parts.push(format!("standing orders for {standing}"));
+    }
+    parts
+}
+
+/// What the orders file `name` gave the `scenario` it was checked against.
+fn orders_parts(loaded: &Loaded, name: &str, scenario: &Path) -> Vec<String> {
+    let mine = loaded
+        .plot_sources
+        .iter()
+        .filter(|s| s.as_deref() == Some(name))
+        .count();
+    let standing = loaded
+        .doctrine_sources
+        .iter()
+        .filter(|s| s.as_deref() == Some(name))
+        .count();
+    let mut parts = vec!["orders".to_string(), format!("{} plotted", plural(mine, "Formation"))];
+    if standing > 0 {
+        parts.push(format!("standing orders for {standing}"));
+    }
+    parts.push(format!("checked against {}", scenario.display()));
+    parts
 }

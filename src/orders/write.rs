@@ -502,7 +502,6 @@ pub struct NextScenario<'a> {
 /// victory conditions, the written-back records, and the ranges the battle
 /// ended with. Plots come in the commanders' orders files.
 pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
-    use crate::engine::victory::Trigger;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -520,7 +519,16 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
     }
     let files: Vec<String> = next.gzf.iter().map(|g| toml_string(g)).collect();
     let _ = writeln!(out, "gzf = [{}]", files.join(", "));
-    let r = &battle.rules;
+    rules_toml(&mut out, &battle.rules);
+    tubes_and_reserves_toml(&mut out, battle);
+    victory_toml(&mut out, battle, next.victory);
+    lists_toml(&mut out, battle);
+    out
+}
+
+/// `[rules]`: every switch of the first edition, later ones only when
+/// set away from their default.
+fn rules_toml(out: &mut String, r: &crate::engine::rules::Rules) {
     let _ = writeln!(
         out,
         "\n[rules]\nreactor_blast = {}\nrepair_permanent_bridge = {}\ndouble_drive_check = {}\nneedle_fb1 = {}\nstrike_colours = {}",
@@ -554,6 +562,12 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
     if r.nova_cannon_formation != crate::engine::rules::Rules::DEFAULT.nova_cannon_formation {
         let _ = writeln!(out, "nova_cannon_formation = {}", r.nova_cannon_formation);
     }
+}
+
+/// `[launch_tubes]` of the Units that have them, and `[reserves]` when
+/// the rule is on.
+fn tubes_and_reserves_toml(out: &mut String, battle: &Battle) {
+    let r = &battle.rules;
     let tubes: Vec<String> = battle
         .units
         .iter()
@@ -576,7 +590,11 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
             in_reserve.join(", ")
         );
     }
-    let v = next.victory;
+}
+
+/// `[victory]`: the Exchange limit, morale, and the triggers by kind.
+fn victory_toml(out: &mut String, battle: &Battle, v: &crate::engine::victory::Victory) {
+    use crate::engine::victory::Trigger;
     let _ = writeln!(out, "\n[victory]\nmax_exchanges = {}", v.max_exchanges);
     match v.morale_percent {
         Some(p) => {
@@ -628,6 +646,10 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
     if !points.is_empty() {
         let _ = writeln!(out, "points = [{}]", points.join(", "));
     }
+}
+
+/// `[sides]`, `[formations]`, and a `[[range]]` for each pair of Formations.
+fn lists_toml(out: &mut String, battle: &Battle) {
     out.push_str("\n[sides]\n");
     for (s, side) in battle.sides.iter().enumerate() {
         let names: Vec<String> = battle
@@ -655,7 +677,6 @@ pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
             );
         }
     }
-    out
 }
 
 #[cfg(test)]
