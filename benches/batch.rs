@@ -72,9 +72,7 @@ fn warships(file: &str) -> (GzfFile, Vec<Ship>) {
 /// Formations of two, every pair 48 MU apart, every Formation under the
 /// default doctrine. Written into `dir`; returns the scenario's path.
 fn generated(n: usize, dir: &Path) -> PathBuf {
-    let mut toml = format!(
-        "title = \"{n} ships a side\"\ngzf = [\"a.gzf\", \"b.gzf\"]\nseed = 1\nstart_range = 48\n"
-    );
+    let mut toml = format!("title = \"{n} ships a side\"\ngzf = [\"a.gzf\", \"b.gzf\"]\nseed = 1\nstart_range = 48\n");
     let mut sides = String::from("\n[sides]\n");
     let mut formations = String::from("\n[formations]\n");
     for (side, (file, out)) in [("meridian-compact.gzf", "a.gzf"), ("kestrel-reach.gzf", "b.gzf")]

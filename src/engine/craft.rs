@@ -1156,6 +1156,18 @@ fn beam_gunboat_attack<S: Sink>(
     (n, drm)
 }
 
+/// The hits of `n` gunboats' to-hit dice on the short-range projectile
+/// table at `range` (none out of its reach: `None`, no die rolled).
+fn gunboat_hits<S: Sink>(n: u32, range: u32, drm: i32, dice: &mut Dice, tap: &mut Tap<'_, S>) -> Option<u32> {
+    let needed = super::tables::projectile_needed(range, super::tables::PROJECTILE_SHORT_MU)?;
+    let mut hits = 0;
+    for _ in 0..n {
+        let face = dice.roll_d6(tap, Purpose::ToHit, Pile::Initial);
+        hits += u32::from(super::tables::projectile_hits(face, needed, drm));
+    }
+    Some(hits)
+}
+
 /// A torpedo gunboat squadron's attack: a short-range pulse torpedo a
 /// boat; every boat's to-hit die, then a damage die per hit (the event
 /// shows the to-hit faces and the damage). Returns the dice and the DRM.
@@ -1169,12 +1181,7 @@ fn torpedo_gunboat_attack<S: Sink>(
 ) -> (u32, i32) {
     let drm = -(on.ep as i32);
     let n = c.craft;
-    if let Some(needed) = super::tables::projectile_needed(on.range, super::tables::PROJECTILE_SHORT_MU) {
-        let mut hits = 0;
-        for _ in 0..n {
-            let face = dice.roll_d6(tap, Purpose::ToHit, Pile::Initial);
-            hits += u32::from(super::tables::projectile_hits(face, needed, drm));
-        }
+    if let Some(hits) = gunboat_hits(n, on.range, drm, dice, tap) {
         let to_hit = tap.take();
         for _ in 0..hits {
             let d = u32::from(dice.roll_d6(tap, Purpose::Damage, Pile::Initial));
@@ -1205,12 +1212,7 @@ fn k_gun_gunboat_attack<S: Sink>(
 ) -> (u32, i32) {
     let drm = -(on.ep as i32);
     let n = c.craft;
-    if let Some(needed) = super::tables::projectile_needed(on.range, super::tables::PROJECTILE_SHORT_MU) {
-        let mut hits = 0;
-        for _ in 0..n {
-            let face = dice.roll_d6(tap, Purpose::ToHit, Pile::Initial);
-            hits += u32::from(super::tables::projectile_hits(face, needed, drm));
-        }
+    if let Some(hits) = gunboat_hits(n, on.range, drm, dice, tap) {
         let to_hit = tap.take();
         let advanced = battle.units[on.ship].advanced_screen_level();
         for _ in 0..hits {
