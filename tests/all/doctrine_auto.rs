@@ -2231,3 +2231,54 @@ fn the_plan_moves_the_range_by_what_a_mover_outpaces_a_maintain_by() {
     let second = step(&t, 30.0, mv(Maneuver::Close, 3, true), mv(Maneuver::Maintain, 2, false));
     assert!(second > close, "{second} against {close}");
 }
+
+#[test]
+fn no_formation_deals_sustained_fire_beyond_its_sustained_reach() {
+    // The target search skips enemies beyond `sustained_reach` without
+    // weighing them: that is only the same answer if the fire weighed
+    // there is nothing. Every pair of Formations of every shipped
+    // scenario, at every Evasion, and a nova cannon (the one weapon whose
+    // reach the missiles-and-beams `reach` leaves out).
+    let tables = DieTables::new();
+    let mut scenarios: Vec<_> = std::fs::read_dir(repo().join("scenarios"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    scenarios.sort();
+    let mut pairs = 0;
+    for name in scenarios {
+        let path = repo().join("scenarios").join(&name);
+        let b = fam::orders::load_scenario(&path, &[], &Default::default())
+            .unwrap_or_else(|_| panic!("{name} loads"))
+            .battle;
+        let arsenals: Vec<Arsenal> = (0..b.formations.len()).map(|f| Arsenal::of(&b, f)).collect();
+        for a in &arsenals {
+            for t in &arsenals {
+                for e in 0..=3 {
+                    let fp = fam::engine::doctrine::assess::Firepower::new(&tables, a, t, e);
+                    let beyond = a.sustained_reach() + 1;
+                    assert_eq!(fp.at(beyond), 0.0, "{name}: fire beyond {beyond} MU");
+                    assert!(fp.reach <= a.sustained_reach(), "{name}");
+                    pairs += 1;
+                }
+            }
+        }
+    }
+    assert!(pairs > 100);
+    let nova = Arsenal {
+        novas: [1, 0, 0],
+        ..Arsenal::default()
+    };
+    let target = Arsenal {
+        screens: [1.0, 0.0, 0.0],
+        ..Arsenal::default()
+    };
+    let fp = fam::engine::doctrine::assess::Firepower::new(&tables, &nova, &target, 0);
+    assert!(
+        fp.at(fam::engine::tables::NOVA_RANGE) > 0.0,
+        "a nova cannon reaches its range"
+    );
+    assert_eq!(nova.reach(), 0, "missiles-and-beams reach leaves novas out");
+    assert_eq!(nova.sustained_reach(), fam::engine::tables::NOVA_RANGE);
+}

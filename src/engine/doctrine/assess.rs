@@ -786,6 +786,20 @@ impl Arsenal {
         r.max(self.missile_reach())
     }
 
+    /// A range beyond which its sustained fire ([`Firepower`]) deals
+    /// nothing: the reach of every weapon kind that fire counts, nova
+    /// cannons included. Lets a search over many targets skip the ones out
+    /// of reach without building their firepower (the value is the same:
+    /// [`Firepower::at`] is 0 beyond its own reach, never longer than this).
+    pub fn sustained_reach(&self) -> u32 {
+        let novas = if self.novas.iter().any(|&n| n > 0) {
+            NOVA_RANGE
+        } else {
+            0
+        };
+        self.reach().max(novas)
+    }
+
     /// The longest reach of its missiles, 0 with none left.
     pub fn missile_reach(&self) -> u32 {
         let mut r = 0;

@@ -346,7 +346,11 @@ fn auto_fire_target(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &Choice)
     for e in enemies(b, f).filter(|&e| ships(e)) {
         let r = ctx.range(f, e);
         let a = &ctx.arsenals[e];
-        let hurt = super::assess::sustained(ctx.tables, ours, a, r, a.thrust / 3) / f64::from(a.durability.max(1));
+        let hurt = if r > ours.sustained_reach() {
+            0.0
+        } else {
+            super::assess::sustained(ctx.tables, ours, a, r, a.thrust / 3) / f64::from(a.durability.max(1))
+        };
         let better = match best {
             None => true,
             Some((h, br, _)) => hurt > h + 1e-12 || ((hurt - h).abs() <= 1e-12 && r < br),
