@@ -343,10 +343,11 @@ fn auto_fire_target(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &Choice)
         }
     }
     let mut best: Option<(f64, u32, FormationId)> = None;
+    let reach = ours.sustained_reach();
     for e in enemies(b, f).filter(|&e| ships(e)) {
         let r = ctx.range(f, e);
         let a = &ctx.arsenals[e];
-        let hurt = if r > ours.sustained_reach() {
+        let hurt = if r > reach {
             0.0
         } else {
             super::assess::sustained(ctx.tables, ours, a, r, a.thrust / 3) / f64::from(a.durability.max(1))
