@@ -93,6 +93,7 @@ fn choose(b: &Battle, f: FormationId, d: &Doctrine) -> Choice {
         victory: &victory,
         tables: &tables,
         arsenals: &arsenals,
+        memo: None,
     };
     decide(&ctx, f, d)
 }
@@ -1670,6 +1671,7 @@ fn a_formation_that_can_no_longer_do_damage_withdraws_from_every_enemy() {
             victory: &victory,
             tables: &tables,
             arsenals: &arsenals,
+            memo: None,
         };
         !cannot_fight(&ctx, g)
     };

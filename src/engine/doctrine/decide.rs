@@ -78,6 +78,9 @@ pub struct Context<'a> {
     pub victory: &'a Victory,
     pub tables: &'a DieTables,
     pub arsenals: &'a [Arsenal],
+    /// Plans made before, read back where the same pair recurs (the batch
+    /// path; `None` plans afresh: the same plans either way).
+    pub memo: Option<&'a std::cell::RefCell<plan::PlanMemo>>,
 }
 
 impl Context<'_> {
@@ -188,7 +191,10 @@ fn movement(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
         }
     };
     let pair = pair(ctx, f, t, d.pd != PdMode::Never);
-    let plan = plan::choose(&pair, sequences, fixed);
+    let plan = match ctx.memo {
+        Some(memo) => plan::choose_memo(&mut memo.borrow_mut(), &pair, sequences, fixed),
+        None => plan::choose(&pair, sequences, fixed),
+    };
     c.maneuvers = plan.maneuvers;
     c.speed = plan.speed;
     c.evasion = plan.evasion;

@@ -554,6 +554,8 @@ pub struct PlotWork {
     drawn: Vec<(SystemId, u32)>,
     /// Every Formation's fighting power at the start of the Exchange.
     arsenals: Vec<assess::Arsenal>,
+    /// Plans made before (see [`plan::PlanMemo`]).
+    memo: std::cell::RefCell<plan::PlanMemo>,
     /// What each Formation with a generated plot chose.
     choices: Vec<Option<Choice>>,
     /// Bounds for this battle: Formations, Units, most systems on a Unit,
@@ -718,6 +720,7 @@ fn doctrine_formation_plot_into(
             victory,
             tables: assess::tables(),
             arsenals: &w.arsenals,
+            memo: Some(&w.memo),
         };
         decide::decide(&ctx, f, d)
     };

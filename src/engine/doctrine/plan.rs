@@ -856,6 +856,101 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
     best_plan(p, sequences, fixed, target)
 }
 
+/// Plans already made, by everything [`choose`] weighs, so that a batch
+/// worker facing the same pair of Formations in the same state again (the
+/// same arsenals, range, thrust and orders: common from run to run) reads
+/// the plan back instead of weighing every candidate again. [`choose`] is a
+/// pure function of its inputs, so a plan read back is the plan it would
+/// make: results do not depend on what the memo holds. A fixed number of
+/// slots, made on first use and overwritten on collision: flat memory, and
+/// no allocation once warm.
+#[derive(Debug, Default)]
+pub struct PlanMemo {
+    slots: Vec<Option<(MemoKey, Plan)>>,
+}
+
+/// Slots of a [`PlanMemo`] (about 1.5 MB).
+const MEMO_SLOTS: usize = 1024;
+
+/// Everything [`choose`] reads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct MemoKey {
+    ours: Arsenal,
+    theirs: Arsenal,
+    range: u32,
+    their_evasion: u32,
+    their_primary: bool,
+    thrust: u32,
+    class1_pd: bool,
+    sequences: [[Maneuver; 3]; SEQUENCES.len()],
+    count: usize,
+    fixed: Option<u32>,
+}
+
+impl MemoKey {
+    fn new(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> Option<MemoKey> {
+        if sequences.len() > SEQUENCES.len() {
+            return None;
+        }
+        let mut seq = [[Maneuver::Maintain; 3]; SEQUENCES.len()];
+        seq[..sequences.len()].copy_from_slice(sequences);
+        Some(MemoKey {
+            ours: *p.ours,
+            theirs: *p.theirs,
+            range: p.range,
+            their_evasion: p.their_evasion,
+            their_primary: p.their_primary,
+            thrust: p.thrust,
+            class1_pd: p.class1_pd,
+            sequences: seq,
+            count: sequences.len(),
+            fixed,
+        })
+    }
+
+    /// Its slot: a hash of the facts that most often differ.
+    fn slot(&self) -> usize {
+        let facts = [
+            self.range,
+            self.their_evasion,
+            self.thrust,
+            u32::from(self.their_primary) | u32::from(self.class1_pd) << 1,
+            self.fixed.map_or(u32::MAX, |f| f),
+            u32::try_from(self.count).unwrap_or(0) | (self.sequences[0][0] as u32) << 8,
+            self.ours.durability,
+            self.theirs.durability,
+            self.ours.ships,
+            self.theirs.ships,
+            self.ours.thrust,
+            self.theirs.thrust,
+        ];
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for x in facts {
+            h = (h ^ u64::from(x)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        (h % MEMO_SLOTS as u64) as usize
+    }
+}
+
+/// [`choose`], read back from `memo` when it has made this plan before.
+pub fn choose_memo(memo: &mut PlanMemo, p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> Plan {
+    let Some(key) = MemoKey::new(p, sequences, fixed) else {
+        return choose(p, sequences, fixed);
+    };
+    if memo.slots.is_empty() {
+        memo.slots.resize(MEMO_SLOTS, None);
+    }
+    let slot = &mut memo.slots[key.slot()];
+    if let Some((k, plan)) = slot
+        && *k == key
+    {
+        return *plan;
+    }
+    let plan = choose(p, sequences, fixed);
+    *slot = Some((key, plan));
+    plan
+}
+
 /// What the worth of a range `steps` grid steps away counts for, to a
 /// Formation that moves `reach` steps an Exchange: in full if it gets there
 /// within the next Exchange, and [`LATER`] less for each Exchange more (a
