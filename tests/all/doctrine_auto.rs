@@ -2284,3 +2284,47 @@ fn no_formation_deals_sustained_fire_beyond_its_sustained_reach() {
     assert_eq!(nova.reach(), 0, "missiles-and-beams reach leaves novas out");
     assert_eq!(nova.sustained_reach(), fam::engine::tables::NOVA_RANGE);
 }
+
+#[test]
+fn a_plan_read_back_from_the_memo_is_the_plan_made_afresh() {
+    // Every Formation of every shipped scenario decides under the default
+    // doctrine three times: without the memo, with it (made and kept), and
+    // with it again (read back). All three agree, and the memo is read.
+    let tables = DieTables::new();
+    let victory = Victory::default();
+    let mut scenarios: Vec<_> = std::fs::read_dir(repo().join("scenarios"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    scenarios.sort();
+    let memo = std::cell::RefCell::new(fam::engine::doctrine::plan::PlanMemo::default());
+    let mut planned = 0;
+    for path in scenarios {
+        let b = fam::orders::load_scenario(&path, &[], &Default::default())
+            .unwrap_or_else(|_| panic!("{} loads", path.display()))
+            .battle;
+        let arsenals = arsenals(&b);
+        let ctx = |memo| Context {
+            battle: &b,
+            victory: &victory,
+            tables: &tables,
+            arsenals: &arsenals,
+            memo,
+        };
+        for f in 0..b.formations.len() {
+            if !b.formation_active(f) || b.craft_only(f) {
+                continue;
+            }
+            let d = Doctrine::default();
+            let fresh = decide(&ctx(None), f, &d);
+            let made = decide(&ctx(Some(&memo)), f, &d);
+            let read = decide(&ctx(Some(&memo)), f, &d);
+            assert_eq!(fresh, made, "{}: Formation {f}", path.display());
+            assert_eq!(fresh, read, "{}: Formation {f}", path.display());
+            planned += usize::from(fresh.plan.is_some());
+        }
+    }
+    assert!(planned > 20, "the scenarios have plans to remember ({planned})");
+    assert!(memo.borrow().hits() >= planned as u64, "every second plan is read back");
+}

@@ -867,10 +867,18 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
 #[derive(Debug, Default)]
 pub struct PlanMemo {
     slots: Vec<Option<(MemoKey, Plan)>>,
+    hits: u64,
 }
 
-/// Slots of a [`PlanMemo`] (about 1.5 MB).
-const MEMO_SLOTS: usize = 1024;
+impl PlanMemo {
+    /// Plans read back so far.
+    pub fn hits(&self) -> u64 {
+        self.hits
+    }
+}
+
+/// Slots of a [`PlanMemo`] (some 3.5 MB a batch worker).
+const MEMO_SLOTS: usize = 2048;
 
 /// Everything [`choose`] reads.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -944,6 +952,7 @@ pub fn choose_memo(memo: &mut PlanMemo, p: &Pair<'_>, sequences: &[[Maneuver; 3]
     if let Some((k, plan)) = slot
         && *k == key
     {
+        memo.hits += 1;
         return *plan;
     }
     let plan = choose(p, sequences, fixed);
