@@ -835,6 +835,10 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
     // what it will most likely do. It plans as we do: it foresees our plan
     // against a target heading for its own range (or keeping it), and
     // answers that; so do we, to its answer.
+    // The expected fire both ways depends on the pair, not on the plan:
+    // made once for both of our plans (what is filled in as the plans ask
+    // for it is the same whichever asks first).
+    let mut x = Exchange::new(p);
     let target = if p.their_primary {
         let mirror = Pair {
             tables: p.tables,
@@ -847,13 +851,20 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
             class1_pd: p.ours.has_missiles(),
         };
         // As it assumes of us: a third of our thrust to Evasion.
-        let naive = best_plan(p, &SEQUENCES, Some(p.thrust / 3), Expect::Seeks);
-        let answer = best_plan(&mirror, &SEQUENCES, None, Expect::Plays(naive.maneuvers, naive.speed));
+        let naive = best_plan(p, &mut x, &SEQUENCES, Some(p.thrust / 3), Expect::Seeks);
+        let mut theirs = Exchange::new(&mirror);
+        let answer = best_plan(
+            &mirror,
+            &mut theirs,
+            &SEQUENCES,
+            None,
+            Expect::Plays(naive.maneuvers, naive.speed),
+        );
         Expect::Plays(answer.maneuvers, answer.speed)
     } else {
         Expect::Seeks
     };
-    best_plan(p, sequences, fixed, target)
+    best_plan(p, &mut x, sequences, fixed, target)
 }
 
 /// Plans already made, by everything [`choose`] weighs, so that a batch
@@ -988,8 +999,7 @@ const DISCOUNTS: [f64; GRID + 1] = {
 
 /// [`choose`] with the target expected to move as `target` says (and, in
 /// the other half of the score, to keep its range).
-fn best_plan(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>, target: Expect) -> Plan {
-    let mut x = Exchange::new(p);
+fn best_plan(p: &Pair<'_>, x: &mut Exchange, sequences: &[[Maneuver; 3]], fixed: Option<u32>, target: Expect) -> Plan {
     // Where each side would sit, with a third of its thrust to Evasion.
     let ours = Worth::new(&x.ours, &x.theirs, (&x.our_stores, &x.their_stores), x.durability);
     let (our_i, stance) = seek(&ours, p.range);
@@ -1037,14 +1047,14 @@ fn best_plan(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>, targ
         for (k, &e) in seeds.iter().enumerate() {
             // The same Evasion twice would score the same.
             if k == 0 || e != seeds[0] {
-                consider(&mut x, &mut best, seq, e);
+                consider(x, &mut best, seq, e);
             }
         }
     }
     if fixed.is_none() {
         let seq = best.as_ref().map_or(sequences[0], |(plan, _)| plan.maneuvers);
         for e in (0..=cap).rev().filter(|e| !seeds.contains(e)) {
-            consider(&mut x, &mut best, seq, e);
+            consider(x, &mut best, seq, e);
         }
     }
     let (mut plan, _) = best.expect("at least one candidate");
