@@ -703,7 +703,7 @@ impl Unit {
         }
         self.systems
             .iter()
-            .filter(|s| s.kind == SystemKind::AdvancedScreen && s.operational())
+            .filter(|s| matches!(s.kind, SystemKind::AdvancedScreen) && s.operational())
             .count()
             .min(2) as u8
     }
@@ -714,7 +714,7 @@ impl Unit {
             && self
                 .systems
                 .iter()
-                .any(|s| s.kind == SystemKind::VapourShroud && s.operational())
+                .any(|s| matches!(s.kind, SystemKind::VapourShroud) && s.operational())
     }
 
     pub fn fire_controls(&self) -> impl Iterator<Item = usize> + '_ {

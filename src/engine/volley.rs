@@ -222,7 +222,7 @@ fn arm_novas<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sink
             let Some(&weapon) = order
                 .weapons
                 .iter()
-                .find(|&&w| unit.systems[w].kind == SystemKind::NovaCannon && unit.systems[w].operational())
+                .find(|&&w| matches!(unit.systems[w].kind, SystemKind::NovaCannon) && unit.systems[w].operational())
             else {
                 continue;
             };
@@ -782,7 +782,7 @@ fn ready_to_fire<S: Sink>(
         stopped(sink, scratch, u, w, "knocked out");
         return None;
     }
-    let nova = sys.kind == SystemKind::NovaCannon;
+    let nova = matches!(sys.kind, SystemKind::NovaCannon);
     if nova != scratch.nova.contains(&u) {
         // A nova cannon fires only from the Maneuver step on (it was not
         // working then); a ship firing one fires nothing else (W63).

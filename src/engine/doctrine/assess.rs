@@ -655,7 +655,7 @@ impl Arsenal {
                         // Launchers on one magazine share its loads.
                         let shared = unit.systems[..i]
                             .iter()
-                            .any(|l| l.kind == SystemKind::Sml && l.operational() && l.magazine == s.magazine);
+                            .any(|l| matches!(l.kind, SystemKind::Sml) && l.operational() && l.magazine == s.magazine);
                         if !shared {
                             self.salvos[reach].loads += loads;
                         }

@@ -134,7 +134,8 @@ pub(super) fn point_defence(b: &Battle, f: FormationId, c: &Choice, out: &mut Fo
                     .enumerate()
                     .filter(|(_, s)| {
                         let class1 = c.pd[v] && class1_like(&s.kind);
-                        let scattergun = s.kind == SystemKind::Scattergun && s.operational() && s.rounds_left() > 0;
+                        let scattergun =
+                            matches!(s.kind, SystemKind::Scattergun) && s.operational() && s.rounds_left() > 0;
                         (class1 || defends_as_pds(s, c, v)) && live(s) || scattergun
                     })
                     .map(|(weapon, _)| PdOrder {
@@ -179,7 +180,7 @@ pub(super) fn unit_fire(
                     | SystemKind::FusionArray
                     | SystemKind::WaveGun
             ) || is_beam_family(&s.kind)
-                || (c.needles.is_some() && s.kind == SystemKind::NeedleBeam);
+                || (c.needles.is_some() && matches!(s.kind, SystemKind::NeedleBeam));
             let pds = c.pds_at_ships[v] && matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
             if !(pds || sustained && live(s)) {
                 continue;
@@ -236,7 +237,7 @@ fn order(
     if let Some((tu, ts)) = needles {
         order.needles.extend(
             list.iter()
-                .filter(|&&weapon| unit.systems[weapon].kind == SystemKind::NeedleBeam)
+                .filter(|&&weapon| matches!(unit.systems[weapon].kind, SystemKind::NeedleBeam))
                 .map(|&weapon| NeedleOrder {
                     weapon,
                     unit: tu,
@@ -294,7 +295,11 @@ pub(super) fn nova(b: &Battle, u: UnitId, c: &Choice, out: &mut FormationPlot, w
     let unit = &b.units[u];
     let Some(t) = c.fire_at else { return };
     let Some(fc) = unit.fire_controls().next() else { return };
-    if !unit.systems.iter().any(|s| s.kind == SystemKind::NovaCannon && live(s)) {
+    if !unit
+        .systems
+        .iter()
+        .any(|s| matches!(s.kind, SystemKind::NovaCannon) && live(s))
+    {
         return;
     }
     let (blast, rest) = Arsenal::nova_split(b, u);
@@ -333,7 +338,7 @@ pub(super) fn nova(b: &Battle, u: UnitId, c: &Choice, out: &mut FormationPlot, w
             unit.systems
                 .iter()
                 .enumerate()
-                .filter(|(_, s)| s.kind == SystemKind::NovaCannon && live(s))
+                .filter(|(_, s)| matches!(s.kind, SystemKind::NovaCannon) && live(s))
                 .map(|(i, _)| i),
         );
         vp.fire.push(order);
