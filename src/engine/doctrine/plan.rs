@@ -888,7 +888,7 @@ impl PlanMemo {
     }
 }
 
-/// Slots of a [`PlanMemo`] (some 3.5 MB a batch worker).
+/// Slots of a [`PlanMemo`] (2.4 KB each: some 5 MB a batch worker).
 const MEMO_SLOTS: usize = 2048;
 
 /// Everything [`choose`] reads.
@@ -1073,4 +1073,35 @@ fn best_plan(p: &Pair<'_>, x: &mut Exchange, sequences: &[[Maneuver; 3]], fixed:
         ),
     };
     plan
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plan_memo_is_a_few_megabytes_whatever_the_batch() {
+        // Its slots are made once, all at once, and never grow: the memory
+        // a batch worker adds for it is this, for any number of runs.
+        let slot = std::mem::size_of::<Option<(MemoKey, Plan)>>();
+        let total = slot * MEMO_SLOTS;
+        assert!(total <= 6 << 20, "{slot} bytes a slot, {total} in all");
+        let mut memo = PlanMemo::default();
+        let (ours, theirs) = (Arsenal::default(), Arsenal::default());
+        let p = Pair {
+            tables: super::super::assess::tables(),
+            ours: &ours,
+            theirs: &theirs,
+            range: 30,
+            their_evasion: 0,
+            their_primary: false,
+            thrust: 4,
+            class1_pd: false,
+        };
+        let first = choose_memo(&mut memo, &p, &SEQUENCES, None);
+        assert_eq!(memo.slots.len(), MEMO_SLOTS);
+        let again = choose_memo(&mut memo, &p, &SEQUENCES, None);
+        assert_eq!((first, again, memo.hits()), (choose(&p, &SEQUENCES, None), first, 1));
+        assert_eq!(memo.slots.len(), MEMO_SLOTS);
+    }
 }
