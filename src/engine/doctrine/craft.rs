@@ -172,13 +172,16 @@ pub(super) fn carrier_orders(
         }
         for g in 0..battle.units.len() {
             let Some(c) = battle.units[g].craft else { continue };
+            if ours(&g) != Some(ship) {
+                continue;
+            }
             let gf = battle.units[g].formation;
             let near = gf == f || battle.ranges.get(gf, f) <= super::super::craft::FIGHTER_REACH;
             let bay = c
                 .carrier
                 .is_some_and(|(_, b)| battle.units[ship].systems.get(b).is_some_and(|s| s.operational()));
             let due = c.cef == 0 || hold;
-            if used < tubes && ours(&g) == Some(ship) && battle.units[g].active() && due && near && bay {
+            if used < tubes && battle.units[g].active() && due && near && bay {
                 out.volleys[0].recover.push(g);
                 used += 1;
             }
