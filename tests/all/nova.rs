@@ -467,3 +467,28 @@ fn the_switch_is_reported_and_written_back() {
     let written = std::fs::read_to_string(out.join("scenario.toml")).unwrap();
     assert!(written.contains("nova_cannon_formation = true"), "{written}");
 }
+
+/// A ship whose only weapon is a nova cannon can fight: its reach is the
+/// cannon's 72 MU, so the default commander neither withdraws it as unable
+/// to do damage nor looks past its target as out of reach.
+#[test]
+fn a_nova_cannon_alone_is_a_weapon_the_commander_counts() {
+    use fam::engine::doctrine::Doctrine;
+    use fam::engine::doctrine::decide::{Context, decide};
+    let b = battle(60, "Nova", &["Brawler"], Rules::default());
+    let ours = Arsenal::of(&b, 0);
+    assert_eq!(ours.reach(), fam::engine::tables::NOVA_RANGE);
+    assert!(ours.can_fight());
+    let arsenals = [ours, Arsenal::of(&b, 1)];
+    let victory = fam::engine::victory::Victory::default();
+    let ctx = Context {
+        battle: &b,
+        victory: &victory,
+        tables: fam::engine::doctrine::assess::tables(),
+        arsenals: &arsenals,
+        memo: None,
+    };
+    let c = decide(&ctx, 0, &Doctrine::default());
+    assert_eq!(c.withdrawing, None, "{c:?}");
+    assert_eq!(c.fire_at, Some(1), "{c:?}");
+}

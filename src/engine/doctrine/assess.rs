@@ -778,6 +778,9 @@ impl Arsenal {
         if self.wave_guns.iter().any(|&n| n > 0) {
             r = r.max(WAVE_GUN_RANGE);
         }
+        if self.novas.iter().any(|&n| n > 0) {
+            r = r.max(NOVA_RANGE);
+        }
         for (slot, row) in self.family.iter().enumerate() {
             if row.iter().any(|&n| n > 0) {
                 r = r.max(family_reach(slot));
@@ -787,17 +790,12 @@ impl Arsenal {
     }
 
     /// A range beyond which its sustained fire ([`Firepower`]) deals
-    /// nothing: the reach of every weapon kind that fire counts, nova
-    /// cannons included. Lets a search over many targets skip the ones out
-    /// of reach without building their firepower (the value is the same:
+    /// nothing: [`Arsenal::reach`], which counts every weapon kind that
+    /// fire counts. Lets a search over many targets skip the ones out of
+    /// reach without building their firepower (the value is the same:
     /// [`Firepower::at`] is 0 beyond its own reach, never longer than this).
     pub fn sustained_reach(&self) -> u32 {
-        let novas = if self.novas.iter().any(|&n| n > 0) {
-            NOVA_RANGE
-        } else {
-            0
-        };
-        self.reach().max(novas)
+        self.reach()
     }
 
     /// The longest reach of its missiles, 0 with none left.
