@@ -310,7 +310,6 @@ fn standing(
 /// The Exchanges a resolve played (1 for a single Exchange).
 fn resolved_exchanges(resolved: &crate::resolve::Resolved, header: &crate::report::Header) -> u32 {
     // The state file names the last Exchange played.
-    let _ = header;
     resolved
         .state
         .lines()

@@ -733,12 +733,12 @@ impl Fitter<'_, '_, '_> {
         }
         out.speed = s;
         out.evasion = e;
-        self.maneuvers(cx, v, raw, &mut out);
+        self.maneuvers(cx, raw, &mut out);
         self.fire(cx, v, raw, &mut out);
         out
     }
 
-    fn maneuvers(&self, cx: &mut Cx, v: usize, raw: &RawVolley, out: &mut Volley) {
+    fn maneuvers(&self, cx: &mut Cx, raw: &RawVolley, out: &mut Volley) {
         let mine = self.formation_of[self.me].expect("a plotted ship has a Formation");
         let mut taken: Vec<usize> = Vec::new();
         let mut list: Vec<(Maneuver, usize, bool, Range<usize>)> = Vec::new();
@@ -770,7 +770,6 @@ impl Fitter<'_, '_, '_> {
             taken.push(f);
             list.push((m.word, f, m.primary.unwrap_or(false), m.span.clone()));
         }
-        let _ = v;
         // One primary: the first marked so, else the first maneuver.
         let primary_at = list
             .iter()
