@@ -1,1 +1,844 @@
-// placeholder
+// The odds calculator page of `fam serve`: builds a battle, asks the server
+// (docs/serve-api.md) to play it, and shows what comes back. No framework:
+// the state lives in `state`, and `renderBattle` redraws the builder from it.
+'use strict';
+
+const DOCTRINE = {
+  target: ['nearest', 'largest', 'weakest', 'most_dangerous'],
+  maneuver: ['best_range', 'close', 'maintain', 'withdraw', 'hold'],
+  evasion: ['third', 'max', 'dice'],
+  fire_at: ['nearest', 'largest', 'weakest', 'most_dangerous'],
+  use_ordnance: ['true', 'false'],
+  use_needles: ['true', 'false'],
+  pd: ['auto', 'never', 'always'],
+  withdraw_when: ['never', 'crippled', 'losses'],
+  fighters: ['strike', 'hold'],
+};
+const DOCTRINE_LABELS = {
+  target: 'Maneuver target', maneuver: 'Maneuver', evasion: 'Evasion', fire_at: 'Fire at',
+  use_ordnance: 'Use ordnance', use_needles: 'Use needle beams', pd: 'Point defence',
+  withdraw_when: 'Withdraw when', fighters: 'Fighters',
+};
+// The choices that take a number, and the key of the table that holds it.
+const NUMBER_CHOICES = { maneuver: ['hold', 'hold'], evasion: ['dice', null], withdraw_when: ['losses', 'losses'] };
+const MAX_UPLOAD = 1024 * 1024;
+
+const state = {
+  battle: {
+    title: 'A new battle',
+    sides: [
+      { name: 'Blue', formations: [{ name: 'Blue 1', units: [], doctrine: null }] },
+      { name: 'Red', formations: [{ name: 'Red 1', units: [], doctrine: null }] },
+    ],
+    start_range: 48,
+    ranges: [],
+    victory: { max_exchanges: 10, morale: 50 },
+  },
+  uploads: [], // [{name, text}]: files the user added, as GZF
+  origin: {}, // ship name -> the file it was added from
+  runs: 1000,
+  seed: '1',
+};
+let library = []; // [{name, ships}]
+const uploadShips = {}; // uploaded file name -> its ships
+let target = { side: 0, formation: 0 };
+let snapshotA = null;
+let job = null;
+
+const $ = (id) => document.getElementById(id);
+
+// ---------- small DOM helper ----------
+
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'testid') el.dataset.testid = v;
+    else if (k in el && typeof v !== 'string') el[k] = v;
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) {
+    if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : String(c));
+  }
+  return el;
+}
+
+// ---------- numbers the server sends as 64-bit integers ----------
+
+// A seed beyond JavaScript's exact integers, kept as its digits.
+class U64 {
+  constructor(digits) { this.digits = String(digits); }
+  toString() { return this.digits; }
+  toJSON() { return '\u0000u64:' + this.digits; }
+}
+
+function parseJson(text) {
+  // Source text access keeps big integers exact where the browser has it.
+  return JSON.parse(text, function (key, value, context) {
+    if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) && context && context.source) {
+      return new U64(context.source);
+    }
+    return value;
+  });
+}
+
+function toJson(value) {
+  return JSON.stringify(value).replace(/"\\u0000u64:(\d+)"/g, '$1');
+}
+
+// ---------- talking to the server ----------
+
+function clientId() {
+  let id = sessionStorage.getItem('fam-client');
+  if (!id) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    sessionStorage.setItem('fam-client', id);
+  }
+  return id;
+}
+
+class ApiError extends Error {
+  constructor(message, detail) {
+    super(message);
+    this.diagnostics = (detail && detail.diagnostics) || [];
+    this.rendered = (detail && detail.rendered) || '';
+  }
+}
+
+async function api(method, path, body) {
+  const init = { method, headers: { 'X-Fam-Client': clientId() } };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = toJson(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError('The fam server did not answer (is `fam serve` still running?)');
+  }
+  const text = await res.text();
+  if (res.ok) {
+    return (res.headers.get('Content-Type') || '').includes('json') ? parseJson(text) : text;
+  }
+  let detail = null;
+  try { detail = JSON.parse(text).error; } catch (e) { /* not JSON: shown as text */ }
+  const message = (detail && detail.message) || text || res.statusText;
+  throw new ApiError(`${message} (HTTP ${res.status})`, detail);
+}
+
+// ---------- messages ----------
+
+function diagnosticList(diags) {
+  if (!diags.length) return null;
+  return h('ul', { class: 'diagnostics' }, diags.map((d) =>
+    h('li', {}, h('code', {}, [d.file, d.line, d.column].filter((p) => p !== null && p !== undefined && p !== '').join(':')), ' ', d.message)));
+}
+
+function errorBlock(err) {
+  const rendered = err.rendered ? h('pre', { class: 'rendered' }, err.rendered) : null;
+  return [h('p', {}, err.message || String(err)), diagnosticList(err.diagnostics || []), rendered];
+}
+
+function showError(err) {
+  const box = $('status');
+  box.replaceChildren(...errorBlock(err).filter(Boolean));
+  box.className = 'error';
+  box.hidden = false;
+}
+
+function showNote(text) {
+  const box = $('status');
+  box.replaceChildren(h('p', {}, text));
+  box.className = 'note';
+  box.hidden = false;
+}
+
+function clearStatus() {
+  $('status').hidden = true;
+}
+
+// Runs an event handler, showing what went wrong instead of failing silently.
+function guarded(fn) {
+  return async (...args) => {
+    try {
+      await fn(...args);
+    } catch (err) {
+      showError(err);
+    }
+  };
+}
+
+// ---------- the battle as the server takes it ----------
+
+function allUnits(battle) {
+  return battle.sides.flatMap((s) => s.formations.flatMap((f) => f.units));
+}
+
+function battleFiles() {
+  const names = [];
+  for (const unit of allUnits(state.battle)) {
+    const file = state.origin[unit];
+    if (file && !names.includes(file)) names.push(file);
+  }
+  return names.map((name) => {
+    const up = state.uploads.find((u) => u.name === name);
+    return up ? { name, text: up.text } : { name };
+  });
+}
+
+function battleForServer() {
+  return { ...structuredClone(state.battle), files: battleFiles() };
+}
+
+function formationNames() {
+  return state.battle.sides.flatMap((s) => s.formations.map((f) => f.name));
+}
+
+function shipsOf(fileName) {
+  const lib = library.find((f) => f.name === fileName);
+  return lib ? lib.ships : uploadShips[fileName] || [];
+}
+
+// ---------- the battle builder ----------
+
+function renderBattle() {
+  $('title').value = state.battle.title;
+  $('start-range').value = state.battle.start_range;
+  const victory = state.battle.victory;
+  $('max-exchanges').value = victory.max_exchanges;
+  $('morale-on').checked = victory.morale !== false;
+  $('morale').disabled = victory.morale === false;
+  $('morale').value = victory.morale === false ? 50 : victory.morale;
+  $('sides').replaceChildren(...state.battle.sides.map(sideBlock));
+  renderRanges();
+  renderTargets();
+  renderShipButtons();
+  renderDownloads();
+}
+
+function sideBlock(side, i) {
+  const remove = () => {
+    state.battle.sides.splice(i, 1);
+    target = { side: 0, formation: 0 };
+    renderBattle();
+  };
+  const addFormation = () => {
+    side.formations.push({ name: uniqueName(`${side.name} ${side.formations.length + 1}`), units: [], doctrine: null });
+    target = { side: i, formation: side.formations.length - 1 };
+    renderBattle();
+  };
+  return h('fieldset', { class: 'side', testid: `side-${i}` },
+    h('legend', {}, `Side ${i + 1}`),
+    h('p', {},
+      nameInput(`Name of side ${i + 1}`, `side-name-${i}`, side.name, (v) => { side.name = v; renderBattle(); }),
+      ' ', h('button', { type: 'button', onclick: remove, disabled: state.battle.sides.length <= 2 }, `Remove side ${i + 1}`)),
+    side.formations.map((f, j) => formationBlock(side, i, f, j)),
+    h('p', {}, h('button', { type: 'button', testid: `add-formation-${i}`, onclick: addFormation }, `Add a Formation to ${side.name}`)));
+}
+
+function uniqueName(base) {
+  let name = base;
+  for (let n = 2; formationNames().includes(name); n++) name = `${base} (${n})`;
+  return name;
+}
+
+function nameInput(label, testid, value, onchange) {
+  return h('label', {}, label, ' ',
+    h('input', { type: 'text', value, testid, required: true, onchange: (e) => onchange(e.target.value.trim()) }));
+}
+
+function formationBlock(side, i, formation, j) {
+  const rename = (name) => {
+    for (const r of state.battle.ranges) r.between = r.between.map((n) => (n === formation.name ? name : n));
+    formation.name = name;
+    renderBattle();
+  };
+  const remove = () => {
+    side.formations.splice(j, 1);
+    target = { side: 0, formation: 0 };
+    renderBattle();
+  };
+  const active = target.side === i && target.formation === j;
+  return h('div', { class: active ? 'formation active' : 'formation', testid: `formation-${i}-${j}` },
+    h('p', {},
+      nameInput(`Formation ${j + 1} of ${side.name}`, `formation-name-${i}-${j}`, formation.name, rename), ' ',
+      h('button', { type: 'button', testid: `pick-${i}-${j}`, 'aria-pressed': String(active), onclick: () => { target = { side: i, formation: j }; renderBattle(); } },
+        active ? 'Ships go here' : 'Add ships here'), ' ',
+      h('button', { type: 'button', onclick: remove, disabled: side.formations.length <= 1 }, `Remove ${formation.name}`)),
+    unitList(formation),
+    doctrineForm(formation, `${i}-${j}`));
+}
+
+function unitList(formation) {
+  if (!formation.units.length) return h('p', { class: 'empty' }, 'No ships yet: pick some from the list.');
+  return h('ul', { class: 'units' }, formation.units.map((unit, k) => {
+    const ship = shipsOf(state.origin[unit]).find((s) => s.name === unit);
+    const remove = () => {
+      formation.units.splice(k, 1);
+      delete state.origin[unit];
+      renderBattle();
+    };
+    return h('li', {}, unit, ship ? h('span', { class: 'muted' }, ` ${ship.class || ''} · ${ship.points ?? '?'} pts`) : null, ' ',
+      h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${unit}`, onclick: remove }, 'Remove'));
+  }));
+}
+
+// ---------- standing orders ----------
+
+function doctrineForm(formation, key) {
+  const byDefault = formation.doctrine === null;
+  const toggle = (e) => {
+    formation.doctrine = e.target.checked ? null : {};
+    renderBattle();
+  };
+  const box = h('div', { class: 'doctrine' },
+    h('label', {}, h('input', { type: 'checkbox', checked: byDefault, testid: `default-doctrine-${key}`, onchange: toggle }),
+      ` Default doctrine for ${formation.name}`));
+  if (!byDefault) {
+    box.append(h('div', { class: 'doctrine-keys' }, Object.keys(DOCTRINE).map((k) => doctrineField(formation, k, key))));
+  }
+  return box;
+}
+
+function doctrineChoice(value) {
+  if (value === undefined) return ['', ''];
+  if (typeof value === 'object') {
+    const [choice, field] = Object.entries(NUMBER_CHOICES).find(([, [, f]]) => f && f in value)[1];
+    return [choice, value[field]];
+  }
+  if (typeof value === 'number') return ['dice', value];
+  return [String(value), ''];
+}
+
+function doctrineValue(name, choice, number) {
+  if (choice === '') return undefined;
+  if (name === 'use_ordnance' || name === 'use_needles') return choice === 'true';
+  const numbered = NUMBER_CHOICES[name];
+  if (numbered && numbered[0] === choice) {
+    const n = Number(number || 0);
+    return numbered[1] ? { [numbered[1]]: n } : n;
+  }
+  return choice;
+}
+
+function doctrineField(formation, name, key) {
+  const [choice, number] = doctrineChoice(formation.doctrine[name]);
+  const others = name === 'target' || name === 'fire_at' ? formationNames().filter((n) => n !== formation.name) : [];
+  const options = [h('option', { value: '' }, '(left out)'),
+    ...DOCTRINE[name].map((v) => h('option', { value: v }, v)),
+    ...others.map((v) => h('option', { value: v }, v))];
+  const select = h('select', { testid: `doctrine-${name}-${key}` }, options);
+  select.value = choice;
+  const numbered = NUMBER_CHOICES[name];
+  const num = numbered ? h('input', {
+    type: 'number', min: '0', step: '1', value: number, 'aria-label': `${DOCTRINE_LABELS[name]}: ${numbered[0]}`,
+    testid: `doctrine-${name}-n-${key}`, hidden: choice !== numbered[0],
+  }) : null;
+  const update = () => {
+    const value = doctrineValue(name, select.value, num && num.value);
+    if (value === undefined) delete formation.doctrine[name];
+    else formation.doctrine[name] = value;
+    if (num) num.hidden = select.value !== numbered[0];
+  };
+  select.addEventListener('change', update);
+  if (num) num.addEventListener('change', update);
+  return h('label', {}, DOCTRINE_LABELS[name], ' ', select, num);
+}
+
+// ---------- ranges and the formation picker ----------
+
+function renderRanges() {
+  const names = formationNames();
+  $('ranges').replaceChildren(...state.battle.ranges.map((r, k) => {
+    const pick = (side) => {
+      const sel = h('select', { 'aria-label': `Range ${k + 1}: Formation ${side + 1}`, testid: `range-${k}-${side}`, onchange: (e) => { r.between[side] = e.target.value; } },
+        names.map((n) => h('option', { value: n }, n)));
+      sel.value = r.between[side];
+      return sel;
+    };
+    const mu = h('input', { type: 'number', min: '0', step: '1', value: r.mu, 'aria-label': `Range ${k + 1} in MU`, testid: `range-${k}-mu`, onchange: (e) => { r.mu = Number(e.target.value); } });
+    const remove = () => { state.battle.ranges.splice(k, 1); renderRanges(); };
+    return h('p', { class: 'range' }, 'Between ', pick(0), ' and ', pick(1), ' ', mu, ' MU ',
+      h('button', { type: 'button', class: 'small', onclick: remove }, `Remove range ${k + 1}`));
+  }));
+}
+
+function renderTargets() {
+  const select = $('target-formation');
+  select.replaceChildren(...state.battle.sides.flatMap((s, i) => s.formations.map((f, j) =>
+    h('option', { value: `${i}/${j}` }, `${s.name}: ${f.name}`))));
+  select.value = `${target.side}/${target.formation}`;
+  const tune = $('tune-side');
+  const previous = tune.value;
+  tune.replaceChildren(...state.battle.sides.map((s) => h('option', { value: s.name }, s.name)));
+  if (state.battle.sides.some((s) => s.name === previous)) tune.value = previous;
+}
+
+// ---------- ship lists: the library and the user's files ----------
+
+function shipTable(file, ships) {
+  const used = new Set(allUnits(state.battle));
+  const rows = ships.map((ship) => h('tr', {},
+    h('td', {}, ship.name), h('td', {}, ship.class ?? ''), h('td', { class: 'num' }, ship.mass ?? ''),
+    h('td', { class: 'num' }, ship.points ?? ''), h('td', { class: 'num' }, ship.thrust ?? ''), h('td', {}, ship.kind ?? ''),
+    h('td', {}, h('button', {
+      type: 'button', class: 'small add-ship', testid: `add:${ship.name}`, 'aria-label': `Add ${ship.name}`,
+      'data-ship': ship.name, 'data-file': file, disabled: used.has(ship.name), onclick: () => addShip(file, ship.name),
+    }, used.has(ship.name) ? 'In the battle' : 'Add'))));
+  return h('table', { class: 'ships' },
+    h('thead', {}, h('tr', {}, ['Ship', 'Class', 'Mass', 'Points', 'Thrust', 'Kind', ''].map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, rows));
+}
+
+function addShip(file, name) {
+  const side = state.battle.sides[target.side];
+  const formation = side && side.formations[target.formation];
+  if (!formation) return showError(new Error('Pick a Formation to add ships to first.'));
+  formation.units.push(name);
+  state.origin[name] = file;
+  clearStatus();
+  renderBattle();
+}
+
+// After a redraw of the builder only the buttons' states change.
+function renderShipButtons() {
+  const used = new Set(allUnits(state.battle));
+  for (const button of document.querySelectorAll('button.add-ship')) {
+    const inBattle = used.has(button.dataset.ship);
+    button.disabled = inBattle;
+    button.textContent = inBattle ? 'In the battle' : 'Add';
+  }
+}
+
+function fileBlock(file, ships, extra) {
+  return h('details', { class: 'file', testid: `file:${file}` },
+    h('summary', {}, `${file} (${ships.length} ${ships.length === 1 ? 'ship' : 'ships'})`),
+    extra, shipTable(file, ships));
+}
+
+function renderLibrary() {
+  $('library').replaceChildren(...library.map((f) => fileBlock(f.name, f.ships,
+    h('p', {}, h('a', { href: `/api/library/${encodeURIComponent(f.name)}`, download: f.name }, `Download ${f.name}`)))));
+}
+
+function renderUploads() {
+  $('uploads').replaceChildren(...state.uploads.map((u) => {
+    const remove = () => {
+      for (const side of state.battle.sides) {
+        for (const f of side.formations) f.units = f.units.filter((n) => state.origin[n] !== u.name);
+      }
+      state.uploads = state.uploads.filter((x) => x !== u);
+      delete uploadShips[u.name];
+      renderUploads();
+      renderBattle();
+    };
+    const block = fileBlock(u.name, uploadShips[u.name] || [],
+      h('p', {}, h('button', { type: 'button', class: 'small', onclick: remove }, `Remove ${u.name}`)));
+    block.open = true;
+    return block;
+  }));
+}
+
+async function readUpload(name, text) {
+  const res = await api('POST', '/api/ships', { name, text });
+  const file = res.file;
+  const existing = state.uploads.find((u) => u.name === file.name);
+  if (existing) existing.text = file.text;
+  else state.uploads.push({ name: file.name, text: file.text });
+  uploadShips[file.name] = res.ships;
+  return res.warnings || [];
+}
+
+async function addFiles(files) {
+  const box = $('upload-errors');
+  box.replaceChildren();
+  for (const file of files) {
+    try {
+      if (file.size > MAX_UPLOAD) throw new ApiError(`${file.name} is larger than 1 MiB: fam serve takes files up to 1 MiB`);
+      const warnings = await readUpload(file.name, await file.text());
+      if (warnings.length) box.append(h('div', { class: 'warning' }, h('p', {}, `${file.name}: warnings`), diagnosticList(warnings)));
+    } catch (err) {
+      box.append(h('div', { class: 'error' }, ...errorBlock(err).filter(Boolean)));
+    }
+  }
+  renderUploads();
+  renderBattle();
+}
+
+function renderDownloads() {
+  const links = battleFiles().map((f) => {
+    const href = f.text === undefined ? `/api/library/${encodeURIComponent(f.name)}`
+      : URL.createObjectURL(new Blob([f.text], { type: 'text/plain' }));
+    return h('a', { href, download: f.name, testid: `download:${f.name}` }, f.name);
+  });
+  const old = $('downloads');
+  for (const a of old.querySelectorAll('a[href^="blob:"]')) URL.revokeObjectURL(a.href);
+  old.replaceChildren(...(links.length ? ['Ships: ', ...links.flatMap((a, k) => (k ? [', ', a] : [a]))] : []));
+}
+
+function saveText(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  const a = h('a', { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+async function downloadScenario() {
+  const res = await api('POST', '/api/scenario', battleForServer());
+  saveText('scenario.toml', res.toml);
+  if (res.warnings && res.warnings.length) {
+    showError({ message: 'fam accepted the battle with warnings:', diagnostics: res.warnings });
+  } else {
+    clearStatus();
+  }
+}
+
+// ---------- jobs: batch, compare, tune ----------
+
+function readRunSettings() {
+  const runs = Number($('runs').value);
+  const seed = $('seed').value.trim() || '0';
+  if (!Number.isInteger(runs) || runs < 1 || runs > 100000) throw new ApiError('Runs: a whole number from 1 to 100 000.');
+  if (!/^\d+$/.test(seed) || BigInt(seed) > 18446744073709551615n) throw new ApiError('Seed: a whole number from 0 to 18446744073709551615.');
+  state.runs = runs;
+  state.seed = seed;
+  return { runs, seed: new U64(seed) };
+}
+
+function setBusy(busy) {
+  for (const id of ['run-batch', 'tune', 'compare']) $(id).disabled = busy || (id === 'compare' && !snapshotA);
+  $('cancel').disabled = !busy;
+}
+
+async function startJob(kind, path, body) {
+  clearStatus();
+  const res = await api('POST', path, body);
+  job = { id: res.job, kind, battle: body.battle || body.b };
+  setBusy(true);
+  $('progress-line').hidden = false;
+  showProgress({ done: 0, total: body.runs });
+  poll();
+}
+
+function showProgress(status) {
+  const total = status.total || 1;
+  $('progress').max = total;
+  $('progress').value = status.done || 0;
+  $('progress-text').textContent = `${status.done || 0} of ${status.total ?? '?'} runs`;
+}
+
+async function poll() {
+  if (!job) return;
+  let status;
+  try {
+    status = await api('GET', `/api/jobs/${encodeURIComponent(job.id)}`);
+  } catch (err) {
+    job = null;
+    setBusy(false);
+    return showError(err);
+  }
+  showProgress(status);
+  if (status.state === 'running') {
+    setTimeout(poll, 200);
+    return;
+  }
+  const finished = job;
+  job = null;
+  setBusy(false);
+  finishJob(finished, status);
+}
+
+function finishJob(finished, status) {
+  if (status.state === 'failed') return showError(new ApiError(status.error?.message || 'The job failed.', status.error));
+  if (status.state === 'cancelled') showNote(`Cancelled after ${status.done} of ${status.total} runs: the results below count the runs played.`);
+  else if (status.stopped === 'time' || status.result?.stopped === 'time') showNote(`Stopped at the time limit after ${status.done} runs.`);
+  if (!status.result) return;
+  if (finished.kind === 'batch') showBatch(status.result, finished.battle);
+  else showText(finished.kind === 'tune' ? 'Tuned standing orders' : 'A against B', status.result.text, finished.kind);
+}
+
+async function cancelJob() {
+  if (job) await api('DELETE', `/api/jobs/${encodeURIComponent(job.id)}`);
+}
+
+async function runBatch() {
+  const { runs, seed } = readRunSettings();
+  await startJob('batch', '/api/batch', { battle: battleForServer(), runs, seed });
+}
+
+async function runTune() {
+  const { runs, seed } = readRunSettings();
+  await startJob('tune', '/api/tune', { battle: battleForServer(), side: $('tune-side').value, runs, seed });
+}
+
+function takeSnapshot() {
+  snapshotA = battleForServer();
+  $('snapshot-note').textContent = `A is kept (${allUnits(snapshotA).length} ships). Edit the battle, then compare.`;
+  setBusy(false);
+}
+
+async function runCompare() {
+  const { runs, seed } = readRunSettings();
+  await startJob('compare', '/api/compare', { a: snapshotA, b: battleForServer(), runs, seed });
+}
+
+// ---------- results ----------
+
+const pct = (x) => (x === null || x === undefined ? '–' : `${(x * 100).toFixed(1)} %`);
+const interval = (ci) => (ci ? `[${(ci[0] * 100).toFixed(1)}, ${(ci[1] * 100).toFixed(1)}]` : '');
+const num = (x, d = 1) => (x === null || x === undefined ? '–' : Number(x).toFixed(d));
+
+function table(caption, headers, rows, testid) {
+  return h('table', { testid },
+    h('caption', {}, caption),
+    h('thead', {}, h('tr', {}, headers.map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, rows));
+}
+
+function cell(value, testid, numeric = true) {
+  return h('td', { class: numeric ? 'num' : null, testid }, value);
+}
+
+function outcomes(batch) {
+  const rows = batch.sides.map((s) => h('tr', {},
+    h('th', { scope: 'row' }, `${s.name} wins`), cell(s.wins, `wins:${s.name}`),
+    cell(pct(s.win_rate), `rate:${s.name}`), cell(interval(s.ci95), `ci:${s.name}`)));
+  rows.push(h('tr', {}, h('th', { scope: 'row' }, 'Draw'), cell(batch.draws, 'draws'),
+    cell(pct(batch.draw_rate), 'draw-rate'), cell(interval(batch.draw_ci95), 'draw-ci')));
+  if (batch.undecided) {
+    rows.push(h('tr', {}, h('th', { scope: 'row' }, 'Undecided'), cell(batch.undecided, 'undecided'), cell(pct(batch.undecided_rate)), cell('')));
+  }
+  return table('Outcomes (95 % intervals)', ['Outcome', 'Runs', 'Rate', '95 % interval'], rows, 'outcomes');
+}
+
+function decidedBy(batch) {
+  const parts = Object.entries(batch.decided_by || {}).filter(([, n]) => n).map(([k, n]) => `${k.replace(/_/g, ' ')} ${n}`);
+  const ex = batch.exchanges;
+  return h('p', {}, `Decided by: ${parts.join(', ') || 'nothing'}. `,
+    ex && ex.mean !== null ? `Exchanges per battle: mean ${num(ex.mean)}, median ${ex.p50}, at most ${ex.max}.` : '');
+}
+
+function pointsLost(batch) {
+  const rows = batch.sides.map((s) => {
+    const d = s.points_lost || {};
+    return h('tr', {}, h('th', { scope: 'row' }, s.name), cell(num(d.mean), `points:${s.name}`),
+      cell(d.ci95 ? `[${num(d.ci95[0])}, ${num(d.ci95[1])}]` : ''), cell(d.p50 ?? '–'), cell(d.max ?? '–'));
+  });
+  return table('Points lost per battle', ['Side', 'Mean', '95 % interval', 'Median', 'Most'], rows, 'points-lost');
+}
+
+function sideName(batch, id) {
+  const side = batch.sides.find((s) => s.id === id);
+  return side ? side.name : String(id);
+}
+
+function unitFates(batch) {
+  const rows = batch.units.map((u) => h('tr', {},
+    h('th', { scope: 'row' }, u.name), cell(sideName(batch, u.side), null, false), cell(u.formation, null, false),
+    cell(pct(u.destroyed_rate), `destroyed:${u.name}`), cell(pct(u.surrendered_rate)), cell(pct(u.withdrawn_rate)),
+    cell(pct(u.crippled_rate)), cell(pct(u.damaged_rate)), cell(pct(u.untouched_rate)),
+    cell(`${num(u.mean_hull_damage)} of ${u.hull}`), cell(pct(u.survive_if_side_wins))));
+  return table('The Units’ fates', ['Unit', 'Side', 'Formation', 'Destroyed', 'Surrendered', 'Withdrawn',
+    'Crippled', 'Damaged', 'Untouched', 'Hull lost', 'Alive if won'], rows, 'fates');
+}
+
+function plot(svg) {
+  if (!svg) return null;
+  const src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+  return h('figure', {}, h('img', { src, alt: 'Outcomes, the Units’ fates and the battles’ lengths', testid: 'plot' }));
+}
+
+function notableRuns(batch) {
+  const ns = batch.notable_seeds || {};
+  const list = [];
+  for (const w of ns.wins || []) if (w.first) list.push([`${w.name}’s first win${w.upset ? ' (an upset)' : ''}`, w.first]);
+  if (ns.longest) list.push([`the longest battle (${ns.longest.exchanges} Exchanges)`, ns.longest]);
+  if (ns.first_draw) list.push(['the first draw', ns.first_draw]);
+  if (ns.first_undecided) list.push(['the first undecided run', ns.first_undecided]);
+  for (const d of ns.unit_deaths || []) if (d.first) list.push([`${d.name} first lost`, d.first]);
+  return list;
+}
+
+function notableBlock(batch, battle) {
+  const items = notableRuns(batch).map(([label, run]) => h('li', {},
+    h('button', { type: 'button', class: 'small', testid: `replay:${run.run}`, onclick: guarded(() => replay(battle, run, batch.exchanges_cap)) },
+      `Replay run ${run.run}`), ` ${label} (seed ${run.seed})`));
+  return h('div', {}, h('h3', {}, 'Notable runs'), items.length ? h('ul', { testid: 'notable' }, items) : h('p', {}, 'None.'));
+}
+
+function showBatch(result, battle) {
+  const batch = result.batch;
+  $('results').hidden = false;
+  $('results-note').textContent = `${batch.runs} runs of “${batch.title || battle.title}”, base seed ${batch.seed}, at most ${batch.exchanges_cap} Exchanges each.`;
+  $('result-body').replaceChildren(
+    outcomes(batch), decidedBy(batch), pointsLost(batch), unitFates(batch), plot(result.svg), notableBlock(batch, battle),
+    h('details', {}, h('summary', {}, 'As the command line prints it'),
+      h('p', {}, h('code', { testid: 'command' }, result.command || '')), h('pre', { testid: 'table' }, result.table || '')));
+}
+
+function showText(title, text, kind) {
+  $('results').hidden = false;
+  $('results-note').textContent = title;
+  $('result-body').replaceChildren(h('pre', { testid: `${kind}-text` }, text || ''));
+}
+
+// ---------- replay ----------
+
+// The seed exactly: from the parsed number where it stayed exact, else from the command.
+function exactSeed(run) {
+  if (run.seed instanceof U64 || Number.isSafeInteger(run.seed)) return new U64(String(run.seed));
+  const m = /--seed (\d+)/.exec(run.command || '');
+  return new U64(m ? m[1] : String(run.seed));
+}
+
+// Splits a report into its Exchanges: a heading line starting with "Exchange".
+function exchangesOf(report) {
+  const parts = [];
+  for (const line of report.split('\n')) {
+    if (/^(=+ *)?Exchange \d+/.test(line) || !parts.length) parts.push({ title: line.replace(/^=+ */, '') || 'Report', lines: [] });
+    parts[parts.length - 1].lines.push(line);
+  }
+  return parts;
+}
+
+async function replay(battle, run, exchanges) {
+  const res = await api('POST', '/api/replay', { battle, seed: exactSeed(run), exchanges });
+  $('replay').hidden = false;
+  $('replay-command').replaceChildren(`Run ${run.run}: `, h('code', {}, res.command || ''));
+  const parts = exchangesOf(res.report || '');
+  $('replay-body').replaceChildren(...parts.map((p, k) =>
+    h('details', { open: k === 0 || parts.length <= 2 }, h('summary', {}, p.title), h('pre', {}, p.lines.join('\n')))));
+  $('replay').scrollIntoView({ behavior: 'smooth', block: 'start' });
+}
+
+// ---------- the share link: #b=base64url(deflate-raw(JSON)) ----------
+
+function toBase64Url(bytes) {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text) {
+  const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+async function squeeze(bytes, stream) {
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+}
+
+async function shareLink() {
+  readRunSettings();
+  const shared = { v: 1, battle: battleForServer(), runs: state.runs, seed: state.seed };
+  const packed = await squeeze(new TextEncoder().encode(JSON.stringify(shared)), new CompressionStream('deflate-raw'));
+  const url = `${location.origin}${location.pathname}#b=${toBase64Url(packed)}`;
+  history.replaceState(null, '', url);
+  $('share-link').value = url;
+  $('share-link').select();
+  return url;
+}
+
+async function readShared(fragment) {
+  const bytes = await squeeze(fromBase64Url(fragment), new DecompressionStream('deflate-raw'));
+  const shared = JSON.parse(new TextDecoder().decode(bytes));
+  if (!shared || !shared.battle || !Array.isArray(shared.battle.sides)) throw new Error('no battle in it');
+  return shared;
+}
+
+// Puts a shared battle back: its own files are read again for their ships.
+async function restore(shared) {
+  const { files, ...battle } = shared.battle;
+  state.battle = battle;
+  state.battle.ranges = battle.ranges || [];
+  state.runs = shared.runs || state.runs;
+  state.seed = String(shared.seed ?? state.seed);
+  state.uploads = [];
+  for (const f of files || []) {
+    if (f.text !== undefined) await readUpload(f.name, f.text);
+  }
+  state.origin = {};
+  for (const unit of allUnits(state.battle)) {
+    const from = (files || []).find((f) => shipsOf(f.name).some((s) => s.name === unit));
+    if (from) state.origin[unit] = from.name;
+  }
+}
+
+// ---------- start ----------
+
+function bindInputs() {
+  $('title').addEventListener('change', (e) => { state.battle.title = e.target.value; });
+  $('start-range').addEventListener('change', (e) => { state.battle.start_range = Number(e.target.value); });
+  $('max-exchanges').addEventListener('change', (e) => { state.battle.victory.max_exchanges = Number(e.target.value); });
+  $('morale').addEventListener('change', (e) => { state.battle.victory.morale = Number(e.target.value); });
+  $('morale-on').addEventListener('change', (e) => {
+    state.battle.victory.morale = e.target.checked ? Number($('morale').value) || 50 : false;
+    renderBattle();
+  });
+  $('target-formation').addEventListener('change', (e) => {
+    const [side, formation] = e.target.value.split('/').map(Number);
+    target = { side, formation };
+    renderBattle();
+  });
+  $('add-side').addEventListener('click', () => {
+    const name = `Side ${state.battle.sides.length + 1}`;
+    state.battle.sides.push({ name, formations: [{ name: uniqueName(`${name} 1`), units: [], doctrine: null }] });
+    renderBattle();
+  });
+  $('add-range').addEventListener('click', () => {
+    const names = formationNames();
+    state.battle.ranges.push({ between: [names[0], names[1] || names[0]], mu: state.battle.start_range });
+    renderRanges();
+  });
+}
+
+function bindActions() {
+  $('run-batch').addEventListener('click', guarded(runBatch));
+  $('cancel').addEventListener('click', guarded(cancelJob));
+  $('tune').addEventListener('click', guarded(runTune));
+  $('snapshot').addEventListener('click', guarded(takeSnapshot));
+  $('compare').addEventListener('click', guarded(runCompare));
+  $('share').addEventListener('click', guarded(shareLink));
+  $('download-scenario').addEventListener('click', guarded(downloadScenario));
+  $('upload').addEventListener('change', guarded((e) => addFiles([...e.target.files])));
+  const drop = $('drop');
+  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', guarded((e) => {
+    e.preventDefault();
+    drop.classList.remove('over');
+    return addFiles([...e.dataTransfer.files]);
+  }));
+}
+
+async function start() {
+  bindInputs();
+  bindActions();
+  try {
+    library = (await api('GET', '/api/library')).files;
+    renderLibrary();
+  } catch (err) {
+    $('library').replaceChildren(...errorBlock(err).filter(Boolean));
+  }
+  const fragment = /^#b=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (fragment) {
+    try {
+      await restore(await readShared(fragment[1]));
+      renderUploads();
+    } catch (err) {
+      showError(new ApiError(`This link’s battle could not be read: ${err.message}`, err));
+    }
+  }
+  $('runs').value = state.runs;
+  $('seed').value = state.seed;
+  renderBattle();
+  setBusy(false);
+  document.body.dataset.ready = 'true';
+}
+
+start();
