@@ -1,0 +1,242 @@
+// The odds calculator page of `fam serve`, driven in headless Chromium
+// against the real server: a battle built by clicking gives exactly the odds
+// `fam batch` prints for the scenario the page downloads, and its share link
+// brings the same battle and the same numbers back.
+//
+//   node --test tests/browser/odds.mjs
+//
+// FAM_BIN: the fam binary (default target/debug/fam). SHOTS_DIR: where the
+// screenshots go (default tests/browser/shots). DOCS_SHOT=1 also writes the
+// README's picture, docs/serve.png. CHROMIUM: the browser (default
+// /usr/bin/chromium).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const FAM = path.resolve(ROOT, process.env.FAM_BIN || 'target/debug/fam');
+const SHOTS = path.resolve(ROOT, process.env.SHOTS_DIR || 'tests/browser/shots');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const RUNS = 200;
+const SEED = '7';
+const BLUE = { side: 'Ilse', file: 'meridian-compact.gzf', ships: ['MCS Clear Heading', 'MCS Small Hours'] };
+const RED = { side: 'Marek', file: 'kestrel-reach.gzf', ships: ['KRD Long Watch', 'KRD Sharp Descent'] };
+const TIMEOUT = 60_000;
+
+let server;
+let baseUrl;
+let context;
+let profile;
+let work;
+let first; // what the first test read off the page: the odds and the share link
+
+// Starts `fam serve --port 0` and reads its URL off the first line it prints.
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(FAM, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const timer = setTimeout(() => reject(new Error('fam serve printed no URL within 30 s')), 30_000);
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`fam serve exited (${code}) before printing its URL`)));
+    createInterface({ input: child.stdout }).once('line', (line) => {
+      clearTimeout(timer);
+      const m = /^fam serve: (http:\/\/\S+)$/.exec(line.trim());
+      if (m) resolve({ child, url: m[1] });
+      else reject(new Error(`unexpected first line from fam serve: ${line}`));
+    });
+  });
+}
+
+before(async () => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const old of fs.readdirSync(SHOTS)) if (old.startsWith('failed-')) fs.rmSync(path.join(SHOTS, old));
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'fam-browser-'));
+  profile = path.join(work, 'profile');
+  ({ child: server, url: baseUrl } = await startServer());
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  context.setDefaultTimeout(TIMEOUT);
+  // The page makes no request but to its own server.
+  await context.route((url) => !url.href.startsWith(baseUrl) && !/^(data|blob):/.test(url.protocol), (route) => route.abort());
+});
+
+after(async () => {
+  if (context) await context.close();
+  if (server) {
+    server.removeAllListeners('exit');
+    server.kill();
+  }
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+async function openPage(url) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto(url);
+  await page.locator('body[data-ready="true"]').waitFor();
+  return { page, errors };
+}
+
+// Runs a test's steps on a page, keeping a screenshot of the page when one fails.
+async function onPage(url, name, steps) {
+  const { page, errors } = await openPage(url);
+  try {
+    await steps(page);
+    assert.deepEqual(errors, [], 'no script errors');
+  } catch (err) {
+    await page.screenshot({ path: path.join(SHOTS, `failed-${name}.png`), fullPage: true }).catch(() => {});
+    if (errors.length) err.message += `\nscript errors on the page: ${errors.join('; ')}`;
+    throw err;
+  } finally {
+    await page.close();
+  }
+}
+
+async function rename(page, testid, name) {
+  const input = page.getByTestId(testid);
+  await input.fill(name);
+  await input.press('Tab'); // commits the name (a change event)
+}
+
+async function addShips(page, pick, team) {
+  await page.getByTestId(pick).click();
+  const file = page.getByTestId(`file:${team.file}`);
+  if (!(await file.evaluate((el) => el.open))) await file.locator('summary').click();
+  for (const ship of team.ships) await file.getByRole('button', { name: `Add ${ship}` }).click();
+}
+
+async function buildBattle(page) {
+  await rename(page, 'side-name-0', BLUE.side);
+  await rename(page, 'side-name-1', RED.side);
+  await rename(page, 'formation-name-0-0', 'Meridian');
+  await rename(page, 'formation-name-1-0', 'Kestrel');
+  await addShips(page, 'pick-0-0', BLUE);
+  await addShips(page, 'pick-1-0', RED);
+  await page.getByTestId('start-range').fill('36');
+  await page.getByTestId('start-range').press('Tab');
+  await page.getByTestId('default-doctrine-1-0').uncheck();
+  await page.getByTestId('doctrine-maneuver-1-0').selectOption('close');
+  await page.getByTestId('doctrine-evasion-1-0').selectOption('max');
+}
+
+// Clicks Run and reads the odds off the page once the batch is done.
+async function runAndRead(page, sides) {
+  await page.getByTestId('run').click();
+  await page.locator('[data-testid="outcomes"], #status.error').first().waitFor();
+  if (await page.locator('#status.error').isVisible()) {
+    throw new Error(`the page shows an error: ${await page.getByTestId('status').textContent()}`);
+  }
+  await assertEnabled(page.getByTestId('run'));
+  const shown = { draws: await page.getByTestId('draws').textContent(), draw_rate: await page.getByTestId('draw-rate').textContent() };
+  for (const side of sides) {
+    shown[side] = {
+      wins: await page.getByTestId(`wins:${side}`).textContent(),
+      rate: await page.getByTestId(`rate:${side}`).textContent(),
+      ci: await page.getByTestId(`ci:${side}`).textContent(),
+    };
+  }
+  return shown;
+}
+
+async function assertEnabled(locator) {
+  await locator.page().waitForFunction((el) => !el.disabled, await locator.elementHandle());
+}
+
+// Saves what a click on the locator downloads; returns the file's path.
+async function download(page, locator, dir) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), locator.click()]);
+  const to = path.join(dir, dl.suggestedFilename());
+  await dl.saveAs(to);
+  return to;
+}
+
+const pct = (x) => `${(x * 100).toFixed(1)} %`;
+const ci = (c) => `[${(c[0] * 100).toFixed(1)}, ${(c[1] * 100).toFixed(1)}]`;
+
+test('a battle built by clicking in the library shows the odds fam batch prints for its downloaded scenario', { timeout: 3 * TIMEOUT }, async () => {
+  await onPage(baseUrl, 'built', async (page) => {
+  await buildBattle(page);
+  await page.getByTestId('runs').fill(String(RUNS));
+  await page.getByTestId('seed').fill(SEED);
+  const shown = await runAndRead(page, [BLUE.side, RED.side]);
+  assert.match(await page.getByTestId('progress-text').textContent(), new RegExp(`^${RUNS} of ${RUNS} runs`));
+  assert.equal(await page.getByTestId('plot').count(), 1, 'the Exchange histogram (the server’s SVG) is shown');
+
+  // The same battle through the command line, from the page's downloads.
+  const dir = fs.mkdtempSync(path.join(work, 'cli-'));
+  const scenario = await download(page, page.getByTestId('download-scenario'), dir);
+  for (const team of [BLUE, RED]) await download(page, page.getByTestId(`download:${team.file}`), dir);
+  assert.deepEqual(fs.readdirSync(dir).sort(), [RED.file, BLUE.file, 'scenario.toml'].sort());
+  const cli = JSON.parse(execFileSync(FAM, ['batch', scenario, '--runs', String(RUNS), '--seed', SEED, '--json'], { cwd: dir, encoding: 'utf8' }));
+  assert.equal(cli.runs, RUNS);
+  assert.deepEqual(cli.sides.map((s) => s.name), [BLUE.side, RED.side]);
+  for (const side of cli.sides) {
+    assert.equal(shown[side.name].wins, String(side.wins), `${side.name}'s wins`);
+    assert.equal(shown[side.name].rate, pct(side.win_rate), `${side.name}'s win rate`);
+    assert.equal(shown[side.name].ci, ci(side.ci95), `${side.name}'s interval`);
+  }
+  assert.equal(shown.draws, String(cli.draws));
+  assert.equal(shown.draw_rate, pct(cli.draw_rate));
+  const wins = cli.sides.reduce((n, s) => n + s.wins, 0);
+  assert.ok(wins > 0, 'the battle was decided in some runs, so the comparison means something');
+
+  // The longest run replays with the very seed the CLI names (a 64-bit number).
+  const longest = cli.notable_seeds.longest;
+  const seedDigits = /--seed (\d+)/.exec(longest.command)[1];
+  await page.getByTestId(`replay:${longest.run}`).first().click();
+  await page.getByTestId('replay').locator('pre').first().waitFor();
+  assert.match(await page.getByTestId('replay-command').textContent(), new RegExp(`--seed ${seedDigits}\\b`));
+  assert.match(await page.getByTestId('replay').textContent(), /Exchange 1/);
+
+  first = { shown, link: await shareLink(page) };
+  await page.screenshot({ path: path.join(SHOTS, 'built.png'), fullPage: true });
+  if (process.env.DOCS_SHOT) await page.screenshot({ path: path.join(ROOT, 'docs/serve.png'), fullPage: true });
+  });
+});
+
+async function shareLink(page) {
+  await page.getByTestId('share').click();
+  const link = page.getByTestId('share-link');
+  await page.waitForFunction((el) => el.value.includes('#b='), await link.elementHandle());
+  return link.inputValue();
+}
+
+test('the share link restores the battle, and Run gives the same numbers', { timeout: 2 * TIMEOUT }, async () => {
+  assert.ok(first, 'the first test built a battle and shared it');
+  assert.match(first.link, new RegExp(`^${baseUrl.replace(/[.]/g, '\\.')}#b=[A-Za-z0-9_-]+$`));
+  await onPage(first.link, 'shared', async (page) => {
+  for (const ship of [...BLUE.ships, ...RED.ships]) {
+    await assert.doesNotReject(page.getByRole('button', { name: `Remove ${ship}` }).waitFor(), `${ship} is back in the battle`);
+  }
+  assert.equal(await page.getByTestId('runs').inputValue(), String(RUNS));
+  assert.equal(await page.getByTestId('seed').inputValue(), SEED);
+  assert.equal(await page.getByTestId('start-range').inputValue(), '36');
+  assert.equal(await page.getByTestId('doctrine-maneuver-1-0').inputValue(), 'close');
+  const shown = await runAndRead(page, [BLUE.side, RED.side]);
+  assert.deepEqual(shown, first.shown);
+  await page.screenshot({ path: path.join(SHOTS, 'shared.png'), fullPage: true });
+  });
+});
+
+test('a broken ship file dropped in is refused with its positions shown next to the input', { timeout: TIMEOUT }, async () => {
+  await onPage(baseUrl, 'upload', async (page) => {
+  const broken = 'Profile: FB1\nShip: Unfinished\nMass: lots\n';
+  await page.getByTestId('upload').setInputFiles({ name: 'broken.gzf', mimeType: 'text/plain', buffer: Buffer.from(broken) });
+  const errors = page.getByTestId('upload-errors');
+  await errors.locator('.error').waitFor();
+  assert.match(await errors.textContent(), /broken\.gzf:\d+:\d+/);
+  await page.screenshot({ path: path.join(SHOTS, 'upload-error.png'), fullPage: true });
+  });
+});
