@@ -17,6 +17,7 @@ pub mod model;
 pub mod orders;
 pub mod report;
 pub mod resolve;
+pub mod serve;
 pub mod sheet;
 pub mod suggest;
 pub mod tune;

@@ -21,6 +21,8 @@
 //! Deterministic: the same scenario, side, seed and runs give the same
 //! answer on any number of threads.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::batch::{self, BatchError, Paired, paired_difference, run_with_outcomes, wilson};
 use crate::engine::doctrine::{Doctrine, EvasionSplit, FighterUse, Movement, Ordnance, PdMode, Selector, WithdrawWhen};
 use crate::engine::plot::FormationId;
@@ -373,6 +375,23 @@ const SEEDS: usize = 4;
 /// Runs the whole search for `opts.side`. `progress(n)` is told of every
 /// `n` runs played; [`planned_runs`] is their total.
 pub fn search(loaded: &Loaded, opts: &Options, progress: &(dyn Fn(u64) + Sync)) -> Result<Tuned, BatchError> {
+    search_until(loaded, opts, progress, &AtomicBool::new(false))
+}
+
+/// [`search`], stopped with [`BatchError::Cancelled`] before the next
+/// candidate is played once `stop` is set (`fam serve`'s Cancel button).
+pub fn search_until(
+    loaded: &Loaded,
+    opts: &Options,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> Result<Tuned, BatchError> {
+    let play = |loaded: &Loaded, opts: &Options, orders: &Orders, runs, progress: &(dyn Fn(u64) + Sync)| {
+        if stop.load(Ordering::Relaxed) {
+            return Err(BatchError::Cancelled);
+        }
+        play(loaded, opts, orders, runs, progress)
+    };
     let space = Space::of(loaded, opts.side);
     let (screen_runs, refine_runs, confirm_runs) = stage_runs(opts.runs);
     // 1. Screen.

@@ -386,6 +386,8 @@ pub enum BatchError {
     TooManySides(usize),
     /// [`run_with_outcomes`]: one code per run does not fit in memory.
     TooManyRuns(u64),
+    /// Stopped on request before the end (`fam serve`'s Cancel button).
+    Cancelled,
 }
 
 impl std::fmt::Display for BatchError {
@@ -399,6 +401,7 @@ impl std::fmt::Display for BatchError {
                 DRAW - 1
             ),
             BatchError::TooManyRuns(n) => write!(f, "cannot keep the outcomes of {n} runs in memory"),
+            BatchError::Cancelled => write!(f, "stopped on request before the end"),
         }
     }
 }

@@ -25,6 +25,7 @@ mod batch;
 mod check;
 mod ftjava;
 mod resolve;
+mod serve;
 mod shard;
 
 pub use batch::{
@@ -33,6 +34,7 @@ pub use batch::{
 pub use check::{CheckArgs, FmtArgs, ShowArgs, SsdCommand};
 pub use ftjava::{ExportCommand, ExportFtjavaArgs, ImportCommand, ImportFtjavaArgs};
 pub use resolve::{Format, ResolveArgs};
+pub use serve::ServeArgs;
 pub use shard::{
     K8S_INDEX, SLURM_COUNT, SLURM_MAX, SLURM_MIN, SLURM_TASK, Shard, ShardArg, parse_shard, shard_from_env,
 };
@@ -113,6 +115,10 @@ pub enum Command {
     /// Add up the JSON results of a batch's shards (`fam batch --shard K/N
     /// --json`): the same result as one run of the whole batch.
     Merge(MergeArgs),
+    /// The odds calculator in a browser: a local page that builds a battle
+    /// from the ship library or your files, plays it, replays its runs and
+    /// shares it as a link (README, "The odds calculator in a browser").
+    Serve(ServeArgs),
     /// Import ship records (and games with their orders) written by other
     /// tools: FTJava XML to GZF and scenario TOML (docs/import.md).
     #[command(subcommand)]
@@ -197,6 +203,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Compare(args) => batch::compare(&args),
         Command::Tune(args) => batch::tune(&args),
         Command::Merge(args) => batch::merge(&args),
+        Command::Serve(args) => serve::serve(&args),
         Command::Import(ImportCommand::Ftjava(args)) => ftjava::import_ftjava(&args),
         Command::Export(ExportCommand::Ftjava(args)) => ftjava::export_ftjava(&args),
         Command::Completions(args) => completions(&args),

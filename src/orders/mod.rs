@@ -311,6 +311,27 @@ pub fn load_scenario(path: &Path, extra_orders: &[PathBuf], options: &ParseOptio
     Err(reports)
 }
 
+/// Checks a scenario held in memory, as [`load_scenario`] checks one on
+/// disk: `files` are its GZF records by the names its `gzf` key gives them.
+/// Nothing is read from or written to disk (`fam serve` loads the battles
+/// its page builds this way); a name `files` lacks is an error at that name.
+pub fn load_scenario_text(
+    scenario: SourceFile,
+    files: &[SourceFile],
+    options: &ParseOptions,
+) -> Result<Loaded, Vec<Report>> {
+    if !is_scenario_text(&scenario.text) {
+        return Err(vec![not_a_scenario(scenario)]);
+    }
+    let mut read_gzf = |p: &str| -> Result<SourceFile, String> {
+        files.iter().find(|f| f.name == p).cloned().ok_or_else(|| {
+            let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+            format!("no such file among this battle's files ({})", names.join(", "))
+        })
+    };
+    build::build(scenario, Vec::new(), &mut read_gzf, options)
+}
+
 /// A file with only the keys of an orders file (`commander`, `scenario`,
 /// `plot`, `doctrine`) given where a scenario is wanted: one error saying
 /// so, not one per missing scenario key.

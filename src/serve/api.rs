@@ -1,0 +1,432 @@
+//! The endpoints of `fam serve` (docs/serve-api.md): each reads its JSON,
+//! loads the battle as `fam batch` would, and answers JSON or an
+//! [`ApiError`].
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::AppState;
+use super::battle::{Battle, MAX_FILE_BYTES, SCENARIO_NAME};
+use super::error::{ApiError, located};
+use super::jobs::{Job, in_blocks};
+use super::library;
+use crate::batch::{self, BatchError, Report};
+use crate::diag::SourceFile;
+use crate::orders::Loaded;
+
+/// The most runs a batch or a comparison plays.
+pub const MAX_RUNS: u64 = 100_000;
+/// The most confirming runs a tuning plays per finalist.
+pub const MAX_TUNE_RUNS: u64 = 2_000;
+
+/// The JSON body, or a 400 saying what is wrong with it (a 413 when the
+/// body limit refused it).
+fn body<T>(parsed: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+    match parsed {
+        Ok(Json(v)) => Ok(v),
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::too_large(format!(
+            "the request is larger than the server takes ({} MiB)",
+            super::MAX_BODY_BYTES >> 20
+        ))),
+        Err(e) => Err(ApiError::bad_request(e.body_text())),
+    }
+}
+
+/// The page's id for its tab (`X-Fam-Client`), which holds one job at a time.
+fn client(headers: &HeaderMap) -> String {
+    headers
+        .get("x-fam-client")
+        .and_then(|v| v.to_str().ok())
+        .map(|s| s.chars().take(64).collect())
+        .unwrap_or_else(|| "anonymous".to_string())
+}
+
+pub async fn library_list() -> Json<Value> {
+    Json(json!({ "files": library::list() }))
+}
+
+pub async fn library_file(Path(name): Path<String>) -> Result<Response, ApiError> {
+    let text = library::text(&name).ok_or_else(|| ApiError::not_found(format!("no library file `{name}`")))?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Upload {
+    name: String,
+    text: String,
+}
+
+/// Reads an uploaded GZF file, or imports an FTJava XML one to GZF.
+pub async fn ships(parsed: Result<Json<Upload>, JsonRejection>) -> Result<Json<Value>, ApiError> {
+    let up = body(parsed)?;
+    if up.text.len() > MAX_FILE_BYTES {
+        return Err(ApiError::too_large(format!(
+            "{}: a file holds at most {} KiB",
+            up.name,
+            MAX_FILE_BYTES / 1024
+        )));
+    }
+    let name = up.name.trim().to_string();
+    if name.is_empty() || name.len() > super::battle::MAX_NAME_BYTES || name.contains(['/', '\\']) {
+        return Err(ApiError::bad_request("a file name without folders, at most 200 bytes"));
+    }
+    tokio::task::spawn_blocking(move || read_upload(&name, up.text))
+        .await
+        .map_err(|_| ApiError::failed("fam failed while reading the file"))?
+        .map(Json)
+}
+
+fn read_upload(name: &str, text: String) -> Result<Value, ApiError> {
+    let source = SourceFile::new(name, text);
+    let is_xml = name.to_ascii_lowercase().ends_with(".xml") || source.text.trim_start().starts_with('<');
+    let (gzf_name, gzf_text, warnings) = if is_xml {
+        let imported = crate::ftjava::import(&source, &crate::ftjava::Options::default());
+        if imported.has_errors() {
+            return Err(ApiError::from_reports(
+                format!("{name}: fam cannot import this FTJava file"),
+                &[(source, imported.diagnostics)],
+            ));
+        }
+        let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+        let gzf = crate::gzf::write(&imported.gzf);
+        (format!("{stem}.gzf"), gzf, located(&source, &imported.diagnostics))
+    } else {
+        let parsed = crate::gzf::parse(&source.text, &crate::gzf::ParseOptions::default());
+        if parsed.diagnostics.iter().any(crate::diag::Diagnostic::is_error) {
+            return Err(ApiError::from_reports(
+                format!("{name}: fam cannot read this GZF file"),
+                &[(source, parsed.diagnostics)],
+            ));
+        }
+        let warnings = located(&source, &parsed.diagnostics);
+        (name.to_string(), source.text, warnings)
+    };
+    let parsed = crate::gzf::parse(&gzf_text, &crate::gzf::ParseOptions::default());
+    Ok(json!({
+        "file": { "name": gzf_name, "text": gzf_text },
+        "ships": library::entries(&parsed.file),
+        "warnings": warnings,
+    }))
+}
+
+/// Loads a battle off the async threads.
+async fn load(battle: Battle) -> Result<(Battle, Loaded), ApiError> {
+    tokio::task::spawn_blocking(move || battle.load().map(|l| (battle, l)))
+        .await
+        .map_err(|_| ApiError::failed("fam failed while loading the battle"))?
+}
+
+fn warnings(loaded: &Loaded) -> Vec<super::error::Located> {
+    loaded.warnings.iter().flat_map(|(s, d)| located(s, d)).collect()
+}
+
+/// The battle as a scenario TOML and its files, once fam has accepted it.
+pub async fn scenario(parsed: Result<Json<Battle>, JsonRejection>) -> Result<Json<Value>, ApiError> {
+    let (battle, loaded) = load(body(parsed)?).await?;
+    let files: Vec<Value> = battle
+        .sources()
+        .into_iter()
+        .map(|s| json!({ "name": s.name, "text": s.text }))
+        .collect();
+    Ok(Json(json!({
+        "toml": super::battle::to_toml(&battle),
+        "files": files,
+        "warnings": warnings(&loaded),
+    })))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BatchRequest {
+    battle: Battle,
+    runs: u64,
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+fn check_runs(runs: u64, max: u64) -> Result<(), ApiError> {
+    if runs == 0 || runs > max {
+        return Err(ApiError::refused(format!("runs: from 1 to {max}")));
+    }
+    Ok(())
+}
+
+/// The options `fam batch scenario.toml --runs N [--seed S]` would use.
+fn options(loaded: &Loaded, seed: Option<u64>) -> batch::Options {
+    batch::Options {
+        seed: seed.or(loaded.seed).unwrap_or(0),
+        exchanges: batch::default_exchanges(loaded),
+        threads: None,
+    }
+}
+
+fn accepted(id: String) -> Response {
+    (StatusCode::ACCEPTED, Json(json!({ "job": id }))).into_response()
+}
+
+pub async fn start_batch(
+    State(app): State<Arc<AppState>>,
+    headers: HeaderMap,
+    parsed: Result<Json<BatchRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let req = body(parsed)?;
+    check_runs(req.runs, MAX_RUNS)?;
+    let (_, loaded) = load(req.battle).await?;
+    let opts = options(&loaded, req.seed);
+    let runs = req.runs;
+    let id = app.jobs.start(&client(&headers), "batch", runs, move |job| {
+        play_batch(job, &loaded, &opts, runs)
+    })?;
+    Ok(accepted(id))
+}
+
+fn batch_failed(e: BatchError) -> ApiError {
+    match e {
+        BatchError::TooManySides(_) | BatchError::TooManyRuns(_) => ApiError::refused(e.to_string()),
+        e => ApiError::failed(e.to_string()),
+    }
+}
+
+/// Plays the batch in blocks; its result, of the runs played.
+fn play_batch(job: &Job, loaded: &Loaded, opts: &batch::Options, runs: u64) -> super::jobs::Outcome {
+    let mut total = batch::Tally::new(&loaded.battle, opts.exchanges);
+    in_blocks(job, runs, |block| {
+        let counted = batch::run(loaded, opts, block, &|n| job.advance(n))?;
+        let _ = total.merge(&counted);
+        Ok(())
+    })
+    .map_err(batch_failed)?;
+    if total.runs == 0 {
+        return Ok(None);
+    }
+    let played = total.runs;
+    let report = Report {
+        meta: batch::Meta::new(loaded, SCENARIO_NAME, opts, 0..played),
+        tally: total,
+    };
+    Ok(Some(batch_result(loaded, &report, opts.seed)))
+}
+
+/// A batch's result: the JSON `fam batch --json` prints, the text table
+/// with its caveats, the Markdown summary and the `--plot` picture.
+fn batch_result(loaded: &Loaded, report: &Report, seed: u64) -> Value {
+    let json: Value = serde_json::from_str(&batch::json::render(report)).unwrap_or(Value::Null);
+    let mut table = batch::text::table(report);
+    let mut caveats = crate::caveats::switches(&loaded.battle.rules);
+    caveats.extend(crate::caveats::readings(&loaded.battle));
+    if !caveats.is_empty() {
+        table.push_str("The odds may hinge on these readings and switches (docs/readings.md):\n");
+        for c in &caveats {
+            table.push_str(&format!("  {c}\n"));
+        }
+    }
+    let svg = batch::plot::render(report, batch::plot::Kind::Svg)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok());
+    json!({
+        "batch": json,
+        "table": table,
+        "markdown": batch::markdown::render(report),
+        "svg": svg,
+        "command": format!("fam batch {SCENARIO_NAME} --runs {} --seed {seed}", report.tally.runs),
+    })
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompareRequest {
+    a: Battle,
+    b: Battle,
+    runs: u64,
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+pub async fn start_compare(
+    State(app): State<Arc<AppState>>,
+    headers: HeaderMap,
+    parsed: Result<Json<CompareRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let req = body(parsed)?;
+    check_runs(req.runs, MAX_RUNS)?;
+    let (_, a) = load(req.a).await?;
+    let (_, b) = load(req.b).await?;
+    // One base seed for both, so run i of A and run i of B pair up.
+    let opts_a = options(&a, req.seed);
+    let opts_b = batch::Options {
+        seed: opts_a.seed,
+        ..options(&b, None)
+    };
+    let runs = req.runs;
+    let id = app.jobs.start(&client(&headers), "compare", runs * 2, move |job| {
+        play_compare(job, [(&a, &opts_a), (&b, &opts_b)], runs)
+    })?;
+    Ok(accepted(id))
+}
+
+/// Plays both battles block by block on the same runs; `fam compare`'s
+/// table and JSON of the runs played.
+fn play_compare(job: &Job, both: [(&Loaded, &batch::Options); 2], runs: u64) -> super::jobs::Outcome {
+    let mut tallies = both.map(|(l, o)| batch::Tally::new(&l.battle, o.exchanges));
+    let mut codes: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+    let played = in_blocks(job, runs, |block| {
+        for (i, (l, o)) in both.iter().enumerate() {
+            let (t, c) = batch::run_with_outcomes(l, o, block.clone(), &|n| job.advance(n))?;
+            let _ = tallies[i].merge(&t);
+            codes[i].extend_from_slice(&c);
+        }
+        Ok(())
+    })
+    .map_err(batch_failed)?;
+    if played == 0 {
+        return Ok(None);
+    }
+    let [ta, tb] = tallies;
+    let [(la, oa), (lb, ob)] = both;
+    let ra = Report {
+        meta: batch::Meta::new(la, "a.toml", oa, 0..played),
+        tally: ta,
+    };
+    let rb = Report {
+        meta: batch::Meta::new(lb, "b.toml", ob, 0..played),
+        tally: tb,
+    };
+    let json: Value =
+        serde_json::from_str(&batch::text::compare_json(&ra, &rb, &codes[0], &codes[1])).unwrap_or(Value::Null);
+    Ok(Some(json!({
+        "text": batch::text::compare_table(&ra, &rb, &codes[0], &codes[1]),
+        "json": json,
+    })))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TuneRequest {
+    battle: Battle,
+    side: String,
+    runs: u64,
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+pub async fn start_tune(
+    State(app): State<Arc<AppState>>,
+    headers: HeaderMap,
+    parsed: Result<Json<TuneRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let req = body(parsed)?;
+    check_runs(req.runs, MAX_TUNE_RUNS)?;
+    let (_, loaded) = load(req.battle).await?;
+    let Some(side) = loaded.battle.sides.iter().position(|s| s.name == req.side) else {
+        let names: Vec<&str> = loaded.battle.sides.iter().map(|s| s.name.as_str()).collect();
+        return Err(ApiError::refused(format!(
+            "no side `{}` in this battle (its sides: {})",
+            req.side,
+            names.join(", ")
+        )));
+    };
+    let opts = crate::tune::Options {
+        side,
+        runs: req.runs,
+        top: 5,
+        batch: options(&loaded, req.seed),
+    };
+    let total = crate::tune::planned_runs(&loaded, &opts);
+    let id = app.jobs.start(
+        &client(&headers),
+        "tune",
+        total,
+        move |job| match crate::tune::search_until(&loaded, &opts, &|n| job.advance(n), job.stop_flag()) {
+            Ok(t) => {
+                let json: Value =
+                    serde_json::from_str(&crate::tune::json(&loaded, SCENARIO_NAME, &opts, &t)).unwrap_or(Value::Null);
+                Ok(Some(json!({
+                    "text": crate::tune::text(&loaded, SCENARIO_NAME, &opts, &t),
+                    "json": json,
+                })))
+            }
+            Err(BatchError::Cancelled) => Ok(None),
+            Err(e) => Err(batch_failed(e)),
+        },
+    )?;
+    Ok(accepted(id))
+}
+
+pub async fn job_status(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let job = app
+        .jobs
+        .get(&id)
+        .ok_or_else(|| ApiError::not_found(format!("no job `{id}`")))?;
+    Ok(Json(job.status()))
+}
+
+pub async fn job_cancel(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let job = app
+        .jobs
+        .cancel(&id)
+        .ok_or_else(|| ApiError::not_found(format!("no job `{id}`")))?;
+    Ok(Json(job.status()))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayRequest {
+    battle: Battle,
+    seed: u64,
+    #[serde(default)]
+    exchanges: Option<u32>,
+}
+
+/// One run replayed by its seed, every Exchange in full: what
+/// `fam resolve scenario.toml --seed S --exchanges K --detail` prints.
+pub async fn replay(parsed: Result<Json<ReplayRequest>, JsonRejection>) -> Result<Json<Value>, ApiError> {
+    let req = body(parsed)?;
+    let (_, loaded) = load(req.battle).await?;
+    let count = match req.exchanges {
+        Some(k) if (1..=batch::MAX_EXCHANGES).contains(&k) => k,
+        Some(_) => {
+            return Err(ApiError::refused(format!(
+                "exchanges: from 1 to {}",
+                batch::MAX_EXCHANGES
+            )));
+        }
+        None => batch::default_exchanges(&loaded),
+    };
+    let seed = req.seed;
+    let report = tokio::task::spawn_blocking(move || replay_report(&loaded, seed, count))
+        .await
+        .map_err(|_| ApiError::failed("fam failed while replaying the run"))?;
+    Ok(Json(json!({
+        "report": report,
+        "command": format!("fam resolve {SCENARIO_NAME} --seed {seed} --exchanges {count} --detail"),
+    })))
+}
+
+fn replay_report(loaded: &Loaded, seed: u64, count: u32) -> String {
+    let first = crate::resolve::battle_plot(loaded, &loaded.battle, 0, count);
+    let header = crate::report::Header {
+        title: loaded.title.clone().unwrap_or_else(|| loaded.scenario.clone()),
+        seed: crate::engine::victory::exchange_seed(seed, loaded.exchange),
+        exchange: loaded.exchange,
+    };
+    crate::resolve::resolve_battle(
+        &header,
+        seed,
+        &loaded.battle,
+        &first,
+        &loaded.victory,
+        count,
+        crate::report::Style::Text,
+        true,
+        &|b| crate::resolve::battle_plot(loaded, b, 1, count),
+    )
+    .report
+}

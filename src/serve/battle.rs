@@ -1,0 +1,282 @@
+//! The battle the page builds: its JSON shape, the scenario TOML it
+//! stands for, and loading it exactly as `fam batch` loads that TOML.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::error::ApiError;
+use super::library;
+use crate::diag::SourceFile;
+use crate::gzf::ParseOptions;
+use crate::orders::Loaded;
+
+/// The most files a battle may list.
+pub const MAX_FILES: usize = 16;
+/// The most bytes one uploaded file may hold.
+pub const MAX_FILE_BYTES: usize = 1 << 20;
+/// The most Units (names in Formations) a battle may hold.
+pub const MAX_UNITS: usize = 256;
+/// The most bytes of a name (title, side, Formation, Unit, file).
+pub const MAX_NAME_BYTES: usize = 200;
+
+/// A battle as the page holds it (docs/serve-api.md).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Battle {
+    #[serde(default)]
+    pub title: String,
+    /// The scenario's `seed` (a run request may give another).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub files: Vec<FileRef>,
+    #[serde(default)]
+    pub sides: Vec<Side>,
+    /// Every pair's range unless `ranges` says otherwise.
+    #[serde(default)]
+    pub start_range: Option<u32>,
+    #[serde(default)]
+    pub ranges: Vec<RangeSpec>,
+    /// The `[victory]` table's keys and values.
+    #[serde(default)]
+    pub victory: serde_json::Map<String, Value>,
+    /// The `[rules]` table's switches.
+    #[serde(default)]
+    pub rules: serde_json::Map<String, Value>,
+}
+
+/// A GZF file: a library file by name, or an uploaded one with its text.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileRef {
+    pub name: String,
+    #[serde(default)]
+    pub text: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Side {
+    pub name: String,
+    #[serde(default)]
+    pub formations: Vec<Formation>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Formation {
+    pub name: String,
+    #[serde(default)]
+    pub units: Vec<String>,
+    /// Standing orders (`[doctrine.NAME]`); `None` is the default doctrine.
+    #[serde(default)]
+    pub doctrine: Option<serde_json::Map<String, Value>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RangeSpec {
+    pub between: [String; 2],
+    pub mu: u32,
+}
+
+/// The file name the scenario is given in outputs and replay commands.
+pub const SCENARIO_NAME: &str = "scenario.toml";
+
+impl Battle {
+    /// Refuses what the page cannot have meant before any TOML is written:
+    /// too many or too large files, a library name fam does not ship,
+    /// overlong names and too many Units.
+    pub fn check_limits(&self) -> Result<(), ApiError> {
+        if self.files.len() > MAX_FILES {
+            return Err(ApiError::refused(format!("a battle lists at most {MAX_FILES} files")));
+        }
+        for f in &self.files {
+            check_name("a file name", &f.name)?;
+            match &f.text {
+                Some(t) if t.len() > MAX_FILE_BYTES => {
+                    return Err(ApiError::too_large(format!(
+                        "{}: a file holds at most {} KiB",
+                        f.name,
+                        MAX_FILE_BYTES / 1024
+                    )));
+                }
+                Some(_) => {}
+                None if library::text(&f.name).is_none() => {
+                    return Err(ApiError::refused(format!(
+                        "`{}` is not a file of the library ({}); upload it instead",
+                        f.name,
+                        library::names().join(", ")
+                    )));
+                }
+                None => {}
+            }
+        }
+        let units: usize = self
+            .sides
+            .iter()
+            .flat_map(|s| &s.formations)
+            .map(|f| f.units.len())
+            .sum();
+        if units > MAX_UNITS {
+            return Err(ApiError::refused(format!("a battle holds at most {MAX_UNITS} Units")));
+        }
+        check_name("the title", &self.title)?;
+        for s in &self.sides {
+            check_name("a side's name", &s.name)?;
+            for f in &s.formations {
+                check_name("a Formation's name", &f.name)?;
+                for u in &f.units {
+                    check_name("a Unit's name", u)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The battle's files as sources, by the names the TOML gives them.
+    pub fn sources(&self) -> Vec<SourceFile> {
+        self.files
+            .iter()
+            .map(|f| {
+                let text = match &f.text {
+                    Some(t) => t.clone(),
+                    None => library::text(&f.name).unwrap_or_default().to_string(),
+                };
+                SourceFile::new(f.name.clone(), text)
+            })
+            .collect()
+    }
+
+    /// Checks the battle and loads it as `fam batch` would load the TOML
+    /// of [`crate::serve::battle::to_toml`] with these files beside it.
+    pub fn load(&self) -> Result<Loaded, ApiError> {
+        self.check_limits()?;
+        let scenario = SourceFile::new(SCENARIO_NAME, to_toml(self));
+        crate::orders::load_scenario_text(scenario, &self.sources(), &ParseOptions::default())
+            .map_err(|reports| ApiError::from_reports("fam refuses this battle", &reports))
+    }
+}
+
+fn check_name(what: &str, name: &str) -> Result<(), ApiError> {
+    if name.len() > MAX_NAME_BYTES {
+        return Err(ApiError::refused(format!(
+            "{what} is longer than {MAX_NAME_BYTES} bytes"
+        )));
+    }
+    Ok(())
+}
+
+/// A TOML string, quoted and escaped.
+fn quote(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// A TOML key: bare when it may be, else quoted.
+fn key(s: &str) -> String {
+    let bare = !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if bare { s.to_string() } else { quote(s) }
+}
+
+/// A JSON value written as a TOML inline value; `None` for `null` (the key
+/// is then left out).
+fn inline(v: &Value) -> Option<String> {
+    Some(match v {
+        Value::Null => return None,
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => quote(s),
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().filter_map(inline).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        Value::Object(map) => {
+            let parts: Vec<String> = map
+                .iter()
+                .filter_map(|(k, v)| inline(v).map(|v| format!("{} = {v}", key(k))))
+                .collect();
+            format!("{{ {} }}", parts.join(", "))
+        }
+    })
+}
+
+/// A table's `key = value` lines.
+fn table_lines(out: &mut String, map: &serde_json::Map<String, Value>) {
+    for (k, v) in map {
+        if let Some(v) = inline(v) {
+            out.push_str(&format!("{} = {v}\n", key(k)));
+        }
+    }
+}
+
+fn name_list<'a>(names: impl Iterator<Item = &'a String>) -> String {
+    let quoted: Vec<String> = names.map(|n| quote(n)).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+/// The scenario this battle stands for: its GZF files by bare name, so
+/// the TOML and the files saved in one directory play the same battle.
+pub fn to_toml(b: &Battle) -> String {
+    let mut s = String::from("# Written by fam serve: play it with `fam batch scenario.toml --runs N`\n");
+    s.push_str("# beside its GZF files (docs/orders.md).\n");
+    let title = if b.title.trim().is_empty() {
+        "Battle"
+    } else {
+        b.title.as_str()
+    };
+    s.push_str(&format!("title = {}\n", quote(title)));
+    s.push_str(&format!("gzf = {}\n", name_list(b.files.iter().map(|f| &f.name))));
+    if let Some(seed) = b.seed {
+        s.push_str(&format!("seed = {seed}\n"));
+    }
+    if let Some(r) = b.start_range {
+        s.push_str(&format!("start_range = {r}\n"));
+    }
+    if !b.rules.is_empty() {
+        s.push_str("\n[rules]\n");
+        table_lines(&mut s, &b.rules);
+    }
+    if !b.victory.is_empty() {
+        s.push_str("\n[victory]\n");
+        table_lines(&mut s, &b.victory);
+    }
+    s.push_str("\n[sides]\n");
+    for side in &b.sides {
+        let names = name_list(side.formations.iter().map(|f| &f.name));
+        s.push_str(&format!("{} = {names}\n", key(&side.name)));
+    }
+    s.push_str("\n[formations]\n");
+    for f in b.sides.iter().flat_map(|s| &s.formations) {
+        s.push_str(&format!("{} = {}\n", key(&f.name), name_list(f.units.iter())));
+    }
+    for r in &b.ranges {
+        s.push_str(&format!(
+            "\n[[range]]\nbetween = {}\nmu = {}\n",
+            name_list(r.between.iter()),
+            r.mu
+        ));
+    }
+    for f in b.sides.iter().flat_map(|s| &s.formations) {
+        if let Some(d) = &f.doctrine {
+            s.push_str(&format!("\n[doctrine.{}]\n", key(&f.name)));
+            table_lines(&mut s, d);
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_that_toml_would_misread_are_quoted() {
+        assert_eq!(key("Heading"), "Heading");
+        assert_eq!(key("Admiral Varga"), "\"Admiral Varga\"");
+        assert_eq!(key("a.b"), "\"a.b\"");
+        assert_eq!(key(""), "\"\"");
+        let v: Value = serde_json::json!({"hold": 30});
+        assert_eq!(inline(&v).as_deref(), Some("{ hold = 30 }"));
+        assert_eq!(inline(&Value::Null), None);
+    }
+}

@@ -1,0 +1,117 @@
+//! What the server answers when it refuses a request: a status, a message,
+//! and fam's positioned diagnostics both as data and as the CLI prints them.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use crate::diag::{Diagnostic, SourceFile};
+
+/// The most diagnostics rendered for one file (as the CLI's limit).
+const DIAGNOSTIC_LIMIT: usize = 50;
+
+/// One diagnostic, located.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Located {
+    pub file: String,
+    /// 1-based; 0 when the diagnostic is about the whole file.
+    pub line: usize,
+    pub column: usize,
+    pub severity: &'static str,
+    pub message: String,
+    pub expected: String,
+    pub help: Option<String>,
+}
+
+/// A refused request.
+#[derive(Debug, Clone, Serialize)]
+pub struct ApiError {
+    #[serde(skip)]
+    pub status: StatusCode,
+    pub message: String,
+    pub diagnostics: Vec<Located>,
+    /// The diagnostics as `fam check` prints them.
+    pub rendered: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+            diagnostics: Vec::new(),
+            rendered: String::new(),
+        }
+    }
+
+    /// The request is well formed but fam refuses what it asks (422).
+    pub fn refused(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
+    }
+
+    /// The request could not be read (400).
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// Too large (413).
+    pub fn too_large(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, message)
+    }
+
+    /// No such thing (404).
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, message)
+    }
+
+    /// Busy: this client already runs a job, or every slot is taken (409).
+    pub fn busy(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, message)
+    }
+
+    /// Something failed on the server's side (500).
+    pub fn failed(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+    }
+
+    /// Refused with fam's diagnostics for these files (422).
+    pub fn from_reports(message: impl Into<String>, reports: &[(SourceFile, Vec<Diagnostic>)]) -> ApiError {
+        let mut e = ApiError::refused(message);
+        for (source, diags) in reports {
+            e.diagnostics.extend(located(source, diags));
+            e.rendered
+                .push_str(&source.render_styled(diags, DIAGNOSTIC_LIMIT, false));
+        }
+        e
+    }
+}
+
+/// Each diagnostic with its file, line and column.
+pub fn located(source: &SourceFile, diags: &[Diagnostic]) -> Vec<Located> {
+    diags
+        .iter()
+        .map(|d| {
+            let (line, column) = if d.whole_file {
+                (0, 0)
+            } else {
+                source.line_col(d.span.start)
+            };
+            Located {
+                file: source.name.clone(),
+                line,
+                column,
+                severity: if d.is_error() { "error" } else { "warning" },
+                message: d.message.clone(),
+                expected: d.expected.clone(),
+                help: d.help.clone(),
+            }
+        })
+        .collect()
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": &self });
+        (self.status, axum::Json(body)).into_response()
+    }
+}

@@ -1,0 +1,243 @@
+//! Jobs: batches, comparisons and tunings the page starts, each on its own
+//! thread, one at a time per client, stoppable, bounded in time.
+//!
+//! A batch is played in blocks of runs whose tallies add up exactly
+//! ([`crate::batch::Tally::merge`]), so a finished job's result is the one
+//! `fam batch` prints for the same scenario, runs and seed, and a stopped
+//! one is that of the runs it played.
+
+use std::collections::VecDeque;
+use std::hash::BuildHasher;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::error::ApiError;
+
+/// Finished jobs kept for their results, oldest dropped first.
+const KEEP: usize = 32;
+
+/// How a job ended, or that it has not.
+#[derive(Debug, Clone)]
+pub enum State {
+    Running,
+    /// Played to the end, or until the time limit (`stopped`).
+    Done {
+        result: Value,
+        stopped: Option<&'static str>,
+    },
+    /// Stopped by its client; a batch keeps the runs it played.
+    Cancelled {
+        result: Option<Value>,
+    },
+    Failed(ApiError),
+}
+
+/// One job.
+#[derive(Debug)]
+pub struct Job {
+    pub kind: &'static str,
+    client: String,
+    /// Runs played so far, and in all.
+    pub done: AtomicU64,
+    pub total: AtomicU64,
+    /// Set to stop the job before its next block of runs.
+    stop: AtomicBool,
+    /// Set with `stop` when the time limit stopped it.
+    timed_out: AtomicBool,
+    started: Instant,
+    limit: Duration,
+    state: Mutex<State>,
+}
+
+impl Job {
+    /// Counts `n` runs played; past the time limit, asks the job to stop.
+    pub fn advance(&self, n: u64) {
+        self.done.fetch_add(n, Ordering::Relaxed);
+        if self.started.elapsed() > self.limit && !self.stop.swap(true, Ordering::Relaxed) {
+            self.timed_out.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether the job should stop before its next block.
+    pub fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The flag [`crate::tune::search_until`] watches.
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+
+    /// Whether the time limit, not the client, stopped it.
+    pub fn timed_out(&self) -> bool {
+        self.timed_out.load(Ordering::Relaxed)
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn running(&self) -> bool {
+        matches!(*self.state(), State::Running)
+    }
+
+    /// The job as `GET /api/jobs/{id}` shows it.
+    pub fn status(&self) -> Value {
+        let (state, result, error, stopped) = match &*self.state() {
+            State::Running => ("running", Value::Null, Value::Null, None),
+            State::Done { result, stopped } => ("done", result.clone(), Value::Null, *stopped),
+            State::Cancelled { result } => ("cancelled", result.clone().unwrap_or(Value::Null), Value::Null, None),
+            State::Failed(e) => ("failed", Value::Null, json!(e), None),
+        };
+        json!({
+            "kind": self.kind,
+            "state": state,
+            "done": self.done.load(Ordering::Relaxed),
+            "total": self.total.load(Ordering::Relaxed),
+            "stopped": stopped,
+            "error": error,
+            "result": result,
+        })
+    }
+}
+
+/// What a job's work returns: its result, or why it has none.
+pub type Outcome = Result<Option<Value>, ApiError>;
+
+/// The server's jobs.
+#[derive(Debug)]
+pub struct Jobs {
+    inner: Mutex<Inner>,
+    /// Jobs that may run at once (each uses every core).
+    slots: usize,
+    limit: Duration,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    seq: u64,
+    jobs: VecDeque<(String, Arc<Job>)>,
+}
+
+impl Jobs {
+    pub fn new(slots: usize, limit: Duration) -> Jobs {
+        Jobs {
+            inner: Mutex::new(Inner::default()),
+            slots: slots.max(1),
+            limit,
+        }
+    }
+
+    fn inner(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Starts `work` on its own thread for `client`, unless that client
+    /// already runs a job or every slot is taken. Returns the job's id.
+    pub fn start<F>(&self, client: &str, kind: &'static str, total: u64, work: F) -> Result<String, ApiError>
+    where
+        F: FnOnce(&Job) -> Outcome + Send + 'static,
+    {
+        let mut inner = self.inner();
+        let running: Vec<&Arc<Job>> = inner.jobs.iter().map(|(_, j)| j).filter(|j| j.running()).collect();
+        if running.iter().any(|j| j.client == client) {
+            return Err(ApiError::busy(
+                "this page already runs a job: wait for it or cancel it first",
+            ));
+        }
+        if running.len() >= self.slots {
+            return Err(ApiError::busy("the server is busy with other jobs: try again shortly"));
+        }
+        inner.seq += 1;
+        // Not guessable from another tab: the sequence number hashed with
+        // this process's random keys.
+        let id = format!(
+            "{:016x}{:04x}",
+            std::collections::hash_map::RandomState::new().hash_one(inner.seq),
+            inner.seq & 0xffff
+        );
+        let job = Arc::new(Job {
+            kind,
+            client: client.to_string(),
+            done: AtomicU64::new(0),
+            total: AtomicU64::new(total),
+            stop: AtomicBool::new(false),
+            timed_out: AtomicBool::new(false),
+            started: Instant::now(),
+            limit: self.limit,
+            state: Mutex::new(State::Running),
+        });
+        let worker = Arc::clone(&job);
+        let spawned = std::thread::Builder::new()
+            .name(format!("fam-serve-{kind}"))
+            .spawn(move || finish(&worker, work));
+        if let Err(e) = spawned {
+            return Err(ApiError::failed(format!("cannot start a worker thread: {e}")));
+        }
+        inner.jobs.push_back((id.clone(), job));
+        while inner.jobs.len() > KEEP {
+            match inner.jobs.iter().position(|(_, j)| !j.running()) {
+                Some(i) => {
+                    inner.jobs.remove(i);
+                }
+                None => break,
+            }
+        }
+        Ok(id)
+    }
+
+    /// A job by id.
+    pub fn get(&self, id: &str) -> Option<Arc<Job>> {
+        self.inner()
+            .jobs
+            .iter()
+            .find(|(i, _)| i == id)
+            .map(|(_, j)| Arc::clone(j))
+    }
+
+    /// Asks a job to stop; its state says when it has.
+    pub fn cancel(&self, id: &str) -> Option<Arc<Job>> {
+        let job = self.get(id)?;
+        job.stop.store(true, Ordering::Relaxed);
+        Some(job)
+    }
+}
+
+/// Runs `work` and records how it ended; a panic in it fails the job
+/// instead of leaving it running for ever.
+fn finish<F>(job: &Job, work: F)
+where
+    F: FnOnce(&Job) -> Outcome,
+{
+    let ended = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(job)));
+    let state = match ended {
+        Err(_) => State::Failed(ApiError::failed(
+            "fam failed while playing this job (an internal error)",
+        )),
+        Ok(Err(e)) => State::Failed(e),
+        Ok(Ok(result)) if job.stopping() && !job.timed_out() => State::Cancelled { result },
+        Ok(Ok(result)) => State::Done {
+            result: result.unwrap_or(Value::Null),
+            stopped: job.timed_out().then_some("time"),
+        },
+    };
+    *job.state() = state;
+}
+
+/// Plays `runs` in blocks of increasing start, calling `play` on each,
+/// until they are done or the job is asked to stop. Returns the runs
+/// played: always a prefix `0..n`.
+pub fn in_blocks<E>(job: &Job, runs: u64, mut play: impl FnMut(Range<u64>) -> Result<(), E>) -> Result<u64, E> {
+    let block = (runs / 40).clamp(50, 5_000);
+    let mut next = 0;
+    while next < runs && !job.stopping() {
+        let end = (next + block).min(runs);
+        play(next..end)?;
+        next = end;
+    }
+    Ok(next)
+}

@@ -1,0 +1,125 @@
+//! `fam serve`: the odds calculator as a local web page. The page
+//! (`assets/serve/`, embedded) builds a battle from the shipped library or
+//! uploaded files; the endpoints ([`api`], docs/serve-api.md) load it as a
+//! scenario exactly as the CLI does and play batches, comparisons, tunings
+//! and replays with the same functions as `fam batch`, `fam compare`,
+//! `fam tune` and `fam resolve`, so the page's odds are the CLI's.
+//!
+//! Safe by default: it binds the loopback address unless told otherwise;
+//! request bodies and uploads are bounded; runs are bounded in count and
+//! time; a client runs one job at a time; nothing a client sends is
+//! written to disk; a request that cannot be served is answered with an
+//! error, never a panic.
+
+pub mod api;
+pub mod battle;
+pub mod error;
+pub mod jobs;
+pub mod library;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+
+/// The largest request body taken (a battle with its uploaded files).
+pub const MAX_BODY_BYTES: usize = 4 << 20;
+
+/// How long a job plays before it stops with the runs it has.
+pub const JOB_TIME_LIMIT: Duration = Duration::from_secs(120);
+
+/// Jobs that may run at once, over all clients.
+pub const JOB_SLOTS: usize = 2;
+
+/// What every handler shares.
+#[derive(Debug)]
+pub struct AppState {
+    pub jobs: jobs::Jobs,
+}
+
+impl AppState {
+    pub fn new(time_limit: Duration) -> AppState {
+        AppState {
+            jobs: jobs::Jobs::new(JOB_SLOTS, time_limit),
+        }
+    }
+}
+
+const INDEX: &str = include_str!("../../assets/serve/index.html");
+const APP_JS: &str = include_str!("../../assets/serve/app.js");
+const STYLE: &str = include_str!("../../assets/serve/style.css");
+
+fn asset(kind: &'static str, text: &'static str) -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")],
+        text,
+    )
+}
+
+/// Every route of the server.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(|| async { asset("text/html; charset=utf-8", INDEX) }))
+        .route(
+            "/app.js",
+            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route("/style.css", get(|| async { asset("text/css; charset=utf-8", STYLE) }))
+        .route("/api/library", get(api::library_list))
+        .route("/api/library/{name}", get(api::library_file))
+        .route("/api/ships", post(api::ships))
+        .route("/api/scenario", post(api::scenario))
+        .route("/api/batch", post(api::start_batch))
+        .route("/api/compare", post(api::start_compare))
+        .route("/api/tune", post(api::start_tune))
+        .route("/api/replay", post(api::replay))
+        .route("/api/jobs/{id}", get(api::job_status).delete(api::job_cancel))
+        .fallback(|| async { error::ApiError::not_found("no such page") })
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+/// Why the server could not start.
+#[derive(Debug)]
+pub enum ServeError {
+    /// The address cannot be bound (in use, not allowed).
+    Bind(SocketAddr, std::io::Error),
+    /// The runtime could not start, or the server stopped on an error.
+    Runtime(std::io::Error),
+}
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServeError::Bind(addr, e) => write!(f, "cannot listen on {addr}: {e}"),
+            ServeError::Runtime(e) => write!(f, "the server stopped: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+/// Serves the page on `addr` until the process is stopped; `ready(url)` is
+/// called once it listens (the CLI prints the URL and may open a browser).
+pub fn run(addr: SocketAddr, ready: impl FnOnce(&str)) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_io()
+        .enable_time()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| ServeError::Bind(addr, e))?;
+        let bound = listener.local_addr().map_err(ServeError::Runtime)?;
+        ready(&format!("http://{bound}/"));
+        let app = router(Arc::new(AppState::new(JOB_TIME_LIMIT)));
+        axum::serve(listener, app).await.map_err(ServeError::Runtime)
+    })
+}
