@@ -134,7 +134,8 @@ async function api(method, path, body) {
 function diagnosticList(diags) {
   if (!diags.length) return null;
   return h('ul', { class: 'diagnostics' }, diags.map((d) =>
-    h('li', {}, h('code', {}, [d.file, d.line, d.column].filter((p) => p !== null && p !== undefined && p !== '').join(':')), ' ', d.message)));
+    h('li', {}, h('code', {}, [d.file, d.line, d.column].filter((p) => p !== null && p !== undefined && p !== '').join(':')), ' ',
+      d.severity ? `${d.severity}: ` : '', d.message)));
 }
 
 function errorBlock(err) {
@@ -529,7 +530,8 @@ function showProgress(status) {
   const total = status.total || 1;
   $('progress').max = total;
   $('progress').value = status.done || 0;
-  $('progress-text').textContent = `${status.done || 0} of ${status.total ?? '?'} runs`;
+  const cancelling = job && job.cancelling ? ' (cancelling…)' : '';
+  $('progress-text').textContent = `${status.done || 0} of ${status.total ?? '?'} runs${cancelling}`;
 }
 
 async function poll() {
@@ -563,7 +565,10 @@ function finishJob(finished, status) {
 }
 
 async function cancelJob() {
-  if (job) await api('DELETE', `/api/jobs/${encodeURIComponent(job.id)}`);
+  if (!job) return;
+  job.cancelling = true;
+  $('cancel').disabled = true;
+  await api('DELETE', `/api/jobs/${encodeURIComponent(job.id)}`);
 }
 
 async function runBatch() {
@@ -696,13 +701,17 @@ function exactSeed(run) {
   return new U64(m ? m[1] : String(run.seed));
 }
 
-// Splits a report into its Exchanges: a heading line starting with "Exchange".
+// Splits a report at its headings: a line underlined with `=` (the battle,
+// each Exchange) and the closing `Result`.
 function exchangesOf(report) {
+  const lines = report.split('\n');
   const parts = [];
-  for (const line of report.split('\n')) {
-    if (/^(=+ *)?Exchange \d+/.test(line) || !parts.length) parts.push({ title: line.replace(/^=+ */, '') || 'Report', lines: [] });
+  lines.forEach((line, k) => {
+    const under = lines[k + 1] || '';
+    const heading = line.trim() && ((/^=+$/.test(under) && under.length === line.length) || (line === 'Result' && /^-+$/.test(under)));
+    if (heading || !parts.length) parts.push({ title: line || 'Report', lines: [] });
     parts[parts.length - 1].lines.push(line);
-  }
+  });
   return parts;
 }
 
@@ -712,7 +721,7 @@ async function replay(battle, run, exchanges) {
   $('replay-command').replaceChildren(`Run ${run.run}: `, h('code', {}, res.command || ''));
   const parts = exchangesOf(res.report || '');
   $('replay-body').replaceChildren(...parts.map((p, k) =>
-    h('details', { open: k === 0 || parts.length <= 2 }, h('summary', {}, p.title), h('pre', {}, p.lines.join('\n')))));
+    h('details', { open: k === 0 || k === parts.length - 1 }, h('summary', {}, p.title), h('pre', {}, p.lines.join('\n')))));
   $('replay').scrollIntoView({ behavior: 'smooth', block: 'start' });
 }
 

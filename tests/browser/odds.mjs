@@ -118,6 +118,7 @@ async function addShips(page, pick, team) {
 }
 
 async function buildBattle(page) {
+  await rename(page, 'title', 'Skirmish off the Reach');
   await rename(page, 'side-name-0', BLUE.side);
   await rename(page, 'side-name-1', RED.side);
   await rename(page, 'formation-name-0-0', 'Meridian');
@@ -192,6 +193,9 @@ test('a battle built by clicking in the library shows the odds fam batch prints 
   const wins = cli.sides.reduce((n, s) => n + s.wins, 0);
   assert.ok(wins > 0, 'the battle was decided in some runs, so the comparison means something');
 
+  await page.screenshot({ path: path.join(SHOTS, 'built.png'), fullPage: true });
+  if (process.env.DOCS_SHOT) await page.screenshot({ path: path.join(ROOT, 'docs/serve.png'), fullPage: true });
+
   // The longest run replays with the very seed the CLI names (a 64-bit number).
   const longest = cli.notable_seeds.longest;
   const seedDigits = /--seed (\d+)/.exec(longest.command)[1];
@@ -200,9 +204,8 @@ test('a battle built by clicking in the library shows the odds fam batch prints 
   assert.match(await page.getByTestId('replay-command').textContent(), new RegExp(`--seed ${seedDigits}\\b`));
   assert.match(await page.getByTestId('replay').textContent(), /Exchange 1/);
 
+  await page.locator('#replay').screenshot({ path: path.join(SHOTS, 'replay.png') });
   first = { shown, link: await shareLink(page) };
-  await page.screenshot({ path: path.join(SHOTS, 'built.png'), fullPage: true });
-  if (process.env.DOCS_SHOT) await page.screenshot({ path: path.join(ROOT, 'docs/serve.png'), fullPage: true });
   });
 });
 
