@@ -253,7 +253,11 @@ function nameInput(label, testid, value, onchange) {
 
 function formationBlock(side, i, formation, j) {
   const rename = (name) => {
-    for (const r of state.battle.ranges) r.between = r.between.map((n) => (n === formation.name ? name : n));
+    const old = formation.name;
+    for (const r of state.battle.ranges) r.between = r.between.map((n) => (n === old ? name : n));
+    for (const f of state.battle.sides.flatMap((s) => s.formations)) {
+      for (const k of ['target', 'fire_at']) if (f.doctrine && f.doctrine[k] === old) f.doctrine[k] = name;
+    }
     formation.name = name;
     renderBattle();
   };
@@ -299,9 +303,22 @@ function doctrineForm(formation, key) {
     h('label', {}, h('input', { type: 'checkbox', checked: byDefault, testid: `default-doctrine-${key}`, onchange: toggle }),
       ` Default doctrine for ${formation.name}`));
   if (!byDefault) {
-    box.append(h('div', { class: 'doctrine-keys' }, Object.keys(DOCTRINE).map((k) => doctrineField(formation, k, key))));
+    box.append(h('div', { class: 'doctrine-keys' }, Object.keys(DOCTRINE).map((k) => doctrineField(formation, k, key)),
+      damageControlField(formation, key)));
   }
   return box;
+}
+
+// `damage_control`: the kinds in order, written as words between commas.
+function damageControlField(formation, key) {
+  const update = (e) => {
+    const kinds = e.target.value.split(/[\s,]+/).filter(Boolean);
+    if (kinds.length) formation.doctrine.damage_control = kinds;
+    else delete formation.doctrine.damage_control;
+  };
+  return h('label', { class: 'wide' }, 'Damage control order ',
+    h('input', { type: 'text', testid: `doctrine-damage_control-${key}`, placeholder: 'e.g. fire_control, ordnance, beam',
+      value: (formation.doctrine.damage_control || []).join(', '), onchange: update }));
 }
 
 function doctrineChoice(value) {

@@ -34,6 +34,7 @@ let baseUrl;
 let context;
 let profile;
 let work;
+const foreign = []; // requests the page tried to make elsewhere
 let first; // what the first test read off the page: the odds and the share link
 
 // Starts `fam serve --port 0` and reads its URL off the first line it prints.
@@ -68,7 +69,10 @@ before(async () => {
   });
   context.setDefaultTimeout(TIMEOUT);
   // The page makes no request but to its own server.
-  await context.route((url) => !url.href.startsWith(baseUrl) && !/^(data|blob):/.test(url.protocol), (route) => route.abort());
+  await context.route((url) => !url.href.startsWith(baseUrl) && !/^(data|blob):/.test(url.protocol), (route) => {
+    foreign.push(route.request().url());
+    return route.abort();
+  });
 });
 
 after(async () => {
@@ -95,6 +99,7 @@ async function onPage(url, name, steps) {
   try {
     await steps(page);
     assert.deepEqual(errors, [], 'no script errors');
+    assert.deepEqual(foreign, [], 'no request but to fam serve');
   } catch (err) {
     await page.screenshot({ path: path.join(SHOTS, `failed-${name}.png`), fullPage: true }).catch(() => {});
     if (errors.length) err.message += `\nscript errors on the page: ${errors.join('; ')}`;
@@ -130,6 +135,8 @@ async function buildBattle(page) {
   await page.getByTestId('default-doctrine-1-0').uncheck();
   await page.getByTestId('doctrine-maneuver-1-0').selectOption('close');
   await page.getByTestId('doctrine-evasion-1-0').selectOption('max');
+  await page.getByTestId('doctrine-damage_control-1-0').fill('fire_control, beam');
+  await page.getByTestId('doctrine-damage_control-1-0').press('Tab');
 }
 
 // Clicks Run and reads the odds off the page once the batch is done.
@@ -180,6 +187,10 @@ test('a battle built by clicking in the library shows the odds fam batch prints 
   const scenario = await download(page, page.getByTestId('download-scenario'), dir);
   for (const team of [BLUE, RED]) await download(page, page.getByTestId(`download:${team.file}`), dir);
   assert.deepEqual(fs.readdirSync(dir).sort(), [RED.file, BLUE.file, 'scenario.toml'].sort());
+  const toml = fs.readFileSync(scenario, 'utf8');
+  assert.match(toml, /maneuver = "close"/, 'the standing orders picked in the form are in the scenario');
+  assert.match(toml, /damage_control = \["fire_control", "beam"\]/);
+  assert.match(toml, /start_range = 36/);
   const cli = JSON.parse(execFileSync(FAM, ['batch', scenario, '--runs', String(RUNS), '--seed', SEED, '--json'], { cwd: dir, encoding: 'utf8' }));
   assert.equal(cli.runs, RUNS);
   assert.deepEqual(cli.sides.map((s) => s.name), [BLUE.side, RED.side]);
@@ -227,13 +238,14 @@ test('the share link restores the battle, and Run gives the same numbers', { tim
   assert.equal(await page.getByTestId('seed').inputValue(), SEED);
   assert.equal(await page.getByTestId('start-range').inputValue(), '36');
   assert.equal(await page.getByTestId('doctrine-maneuver-1-0').inputValue(), 'close');
+  assert.equal(await page.getByTestId('doctrine-damage_control-1-0').inputValue(), 'fire_control, beam');
   const shown = await runAndRead(page, [BLUE.side, RED.side]);
   assert.deepEqual(shown, first.shown);
   await page.screenshot({ path: path.join(SHOTS, 'shared.png'), fullPage: true });
   });
 });
 
-test('a broken ship file dropped in is refused with its positions shown next to the input', { timeout: TIMEOUT }, async () => {
+test('own ship files: a broken one is refused with its positions shown next to the input, an FTJava ship joins the battle', { timeout: TIMEOUT }, async () => {
   await onPage(baseUrl, 'upload', async (page) => {
   const broken = 'Profile: FB1\nShip: Unfinished\nMass: lots\n';
   await page.getByTestId('upload').setInputFiles({ name: 'broken.gzf', mimeType: 'text/plain', buffer: Buffer.from(broken) });
@@ -241,5 +253,15 @@ test('a broken ship file dropped in is refused with its positions shown next to 
   await errors.locator('.error').waitFor();
   assert.match(await errors.textContent(), /broken\.gzf:\d+:\d+/);
   await page.screenshot({ path: path.join(SHOTS, 'upload-error.png'), fullPage: true });
+
+  const ship = 'VKR Talon of Dusk';
+  const xml = execFileSync(FAM, ['export', 'ftjava', path.join(ROOT, 'ssd/vakar-raiders.gzf'), '--ship', ship], { encoding: 'utf8' });
+  await page.getByTestId('upload').setInputFiles({ name: 'talon.xml', mimeType: 'text/xml', buffer: Buffer.from(xml) });
+  await page.locator('#uploads').getByRole('button', { name: `Add ${ship}` }).click();
+  await page.getByRole('button', { name: `Remove ${ship}` }).waitFor();
+  assert.equal(await errors.locator('.error').count(), 0, 'the earlier refusal is gone');
+  const saved = await download(page, page.getByTestId('downloads').locator('a'), work);
+  assert.match(path.basename(saved), /\.gzf$/);
+  assert.match(fs.readFileSync(saved, 'utf8'), new RegExp(`^Ship: +${ship}$`, 'm'), 'the ship downloads as GZF');
   });
 });
