@@ -265,3 +265,13 @@ test('own ship files: a broken one is refused with its positions shown next to t
   assert.match(fs.readFileSync(saved, 'utf8'), new RegExp(`^Ship: +${ship}$`, 'm'), 'the ship downloads as GZF');
   });
 });
+
+test('a damaged share link is answered with a message, and the page still works', { timeout: TIMEOUT }, async () => {
+  await onPage(`${baseUrl}#b=bm90LWRlZmxhdGU`, 'bad-link', async (page) => {
+    await page.locator('#status.error').waitFor();
+    assert.match(await page.getByTestId('status').textContent(), /could not be read/);
+    await page.getByTestId(`file:${BLUE.file}`).locator('summary').click();
+    await page.getByRole('button', { name: `Add ${BLUE.ships[0]}` }).click();
+    await page.getByRole('button', { name: `Remove ${BLUE.ships[0]}` }).waitFor();
+  });
+});
