@@ -551,3 +551,47 @@ fn compare_and_tune_are_the_clis() {
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(v["error"]["message"].as_str().expect("message").contains("Ilse"), "{v}");
 }
+
+#[test]
+fn fam_serve_prints_its_url_and_serves_the_page_there() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fam"))
+        .args(["serve", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("fam serve starts");
+    let mut first = String::new();
+    let stdout = child.stdout.take().expect("stdout");
+    BufReader::new(stdout).read_line(&mut first).expect("a line");
+    let url = first
+        .trim()
+        .strip_prefix("fam serve: ")
+        .unwrap_or_else(|| panic!("{first}"));
+    let addr = url
+        .strip_prefix("http://")
+        .and_then(|a| a.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("{url}"));
+    assert!(addr.starts_with("127.0.0.1:"), "loopback by default: {addr}");
+    let mut stream = std::net::TcpStream::connect(addr).expect("connects");
+    write!(stream, "GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").expect("request");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("answer");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(
+        answer.contains("<!doctype html>") || answer.contains("<!DOCTYPE html>"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn fam_serve_on_a_port_in_use_says_so_and_exits_2() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let port = taken.local_addr().expect("address").port().to_string();
+    let out = fam(&["serve", "--port", &port]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("cannot listen on 127.0.0.1:{port}")), "{err}");
+}
