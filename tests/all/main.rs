@@ -37,6 +37,7 @@ mod reflex;
 mod resolve;
 mod roundtrip;
 mod screens;
+mod serve;
 mod support;
 mod switches;
 mod tune;

@@ -1,0 +1,597 @@
+//! `fam serve`'s HTTP API (docs/serve-api.md): every endpoint, its answers
+//! checked against the CLI on the same scenario and seed, and its refusals
+//! of bad uploads, oversized requests and impossible battles.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use fam::serve::{AppState, router};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+use crate::support::{fam, repo};
+
+/// A server's state and a runtime to call it on.
+struct Server {
+    state: Arc<AppState>,
+    rt: tokio::runtime::Runtime,
+}
+
+impl Server {
+    fn new() -> Server {
+        Server::with_limit(Duration::from_secs(120))
+    }
+
+    fn with_limit(limit: Duration) -> Server {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .build()
+            .expect("a runtime");
+        Server {
+            state: Arc::new(AppState::new(limit)),
+            rt,
+        }
+    }
+
+    /// Sends a request; the status, the content type and the body.
+    fn call(&self, method: Method, uri: &str, client: &str, body: Vec<u8>) -> (StatusCode, String, Vec<u8>) {
+        let req = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("content-type", "application/json")
+            .header("x-fam-client", client)
+            .body(Body::from(body))
+            .expect("a request");
+        let app = router(Arc::clone(&self.state));
+        self.rt.block_on(async {
+            let res = app.oneshot(req).await.expect("an answer");
+            let status = res.status();
+            let kind = res
+                .headers()
+                .get("content-type")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+                .to_string();
+            let bytes = res.into_body().collect().await.expect("a body").to_bytes().to_vec();
+            (status, kind, bytes)
+        })
+    }
+
+    fn get(&self, uri: &str) -> (StatusCode, Value) {
+        let (s, _, b) = self.call(Method::GET, uri, "t", Vec::new());
+        (s, serde_json::from_slice(&b).unwrap_or(Value::Null))
+    }
+
+    fn post(&self, uri: &str, client: &str, body: &Value) -> (StatusCode, Value) {
+        let (s, _, b) = self.call(Method::POST, uri, client, body.to_string().into_bytes());
+        (s, serde_json::from_slice(&b).unwrap_or(Value::Null))
+    }
+
+    /// Polls a job until it has ended.
+    fn wait(&self, id: &str) -> Value {
+        for _ in 0..6000 {
+            let (s, v) = self.get(&format!("/api/jobs/{id}"));
+            assert_eq!(s, StatusCode::OK, "{v}");
+            if v["state"] != "running" {
+                return v;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("job {id} still running after two minutes");
+    }
+
+    /// Starts a job and waits for its end.
+    fn job(&self, uri: &str, client: &str, body: &Value) -> Value {
+        let (s, v) = self.post(uri, client, body);
+        assert_eq!(s, StatusCode::ACCEPTED, "{v}");
+        self.wait(v["job"].as_str().expect("a job id"))
+    }
+}
+
+/// A duel from the library: one Meridian cruiser against one Kestrel
+/// cruiser, the Kestrel side on standing orders.
+fn duel() -> Value {
+    json!({
+        "title": "Duel from the page",
+        "files": [{"name": "meridian-compact.gzf"}, {"name": "kestrel-reach.gzf"}],
+        "sides": [
+            {"name": "Ilse", "formations": [{"name": "Heading", "units": ["MCS Clear Heading"]}]},
+            {"name": "Marek", "formations": [{"name": "Watch", "units": ["KRD Long Watch"],
+              "doctrine": {"target": "nearest", "maneuver": {"hold": 30}, "evasion": "max", "pd": "auto"}}]}
+        ],
+        "start_range": 30,
+        "victory": {"max_exchanges": 8, "morale": 50}
+    })
+}
+
+/// Writes the scenario the API gives for `battle` and its files into a
+/// fresh directory, as a user saving the page's downloads would.
+fn save_scenario(server: &Server, battle: &Value) -> tempfile::TempDir {
+    let (s, v) = server.post("/api/scenario", "t", battle);
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("scenario.toml"), v["toml"].as_str().expect("toml")).expect("write");
+    for f in v["files"].as_array().expect("files") {
+        let name = f["name"].as_str().expect("name");
+        std::fs::write(dir.path().join(name), f["text"].as_str().expect("text")).expect("write");
+    }
+    dir
+}
+
+fn fam_in(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fam"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("fam runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn the_library_is_every_shipped_file_with_its_ships() {
+    let server = Server::new();
+    let (s, v) = server.get("/api/library");
+    assert_eq!(s, StatusCode::OK);
+    let listed: Vec<&str> = v["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|f| f["name"].as_str().expect("name"))
+        .collect();
+    let mut on_disk: Vec<String> = std::fs::read_dir(repo().join("ssd"))
+        .expect("ssd/")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".gzf"))
+        .collect();
+    on_disk.sort();
+    assert_eq!(listed, on_disk, "the embedded library is ssd/");
+    for f in v["files"].as_array().expect("files") {
+        let name = f["name"].as_str().expect("name");
+        let text = std::fs::read_to_string(repo().join("ssd").join(name)).expect("read");
+        let ships = text.lines().filter(|l| l.starts_with("Ship:")).count();
+        let listed_ships = f["ships"]
+            .as_array()
+            .expect("ships")
+            .iter()
+            .filter(|e| e["kind"] == "ship")
+            .count();
+        assert_eq!(listed_ships, ships, "{name}: every Ship block is listed");
+        let (s, kind, body) = server.call(Method::GET, &format!("/api/library/{name}"), "t", Vec::new());
+        assert_eq!(s, StatusCode::OK);
+        assert!(kind.starts_with("text/plain"), "{kind}");
+        assert_eq!(
+            String::from_utf8(body).expect("UTF-8"),
+            text,
+            "{name}: the download is the file"
+        );
+    }
+    let heading = &v["files"][4]["ships"];
+    let clear = heading
+        .as_array()
+        .expect("ships")
+        .iter()
+        .find(|e| e["name"] == "MCS Clear Heading")
+        .expect("MCS Clear Heading is listed");
+    assert_eq!(clear["thrust"], 6);
+    assert_eq!(server.get("/api/library/nothing.gzf").0, StatusCode::NOT_FOUND);
+}
+
+#[test]
+fn the_page_and_its_scripts_are_served() {
+    let server = Server::new();
+    for (uri, kind) in [
+        ("/", "text/html"),
+        ("/app.js", "text/javascript"),
+        ("/style.css", "text/css"),
+    ] {
+        let (s, k, body) = server.call(Method::GET, uri, "t", Vec::new());
+        assert_eq!(s, StatusCode::OK, "{uri}");
+        assert!(k.starts_with(kind), "{uri}: {k}");
+        assert!(!body.is_empty(), "{uri}");
+    }
+    let (s, v) = server.get("/no/such/page");
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert!(v["error"]["message"].is_string());
+}
+
+#[test]
+fn a_batch_on_the_page_is_fam_batch_on_the_scenario_it_downloads() {
+    let server = Server::new();
+    let battle = duel();
+    let done = server.job("/api/batch", "a", &json!({"battle": battle, "runs": 300, "seed": 11}));
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(done["done"], 300);
+    let dir = save_scenario(&server, &battle);
+    let cli = fam_in(
+        dir.path(),
+        &["batch", "scenario.toml", "--runs", "300", "--seed", "11", "--json"],
+    );
+    let cli: Value = serde_json::from_str(&cli).expect("JSON");
+    assert_eq!(
+        done["result"]["batch"], cli,
+        "the page's batch is the CLI's, field for field"
+    );
+    let table = fam_in(dir.path(), &["batch", "scenario.toml", "--runs", "300", "--seed", "11"]);
+    assert_eq!(done["result"]["table"], table.as_str());
+    assert_eq!(
+        done["result"]["command"],
+        "fam batch scenario.toml --runs 300 --seed 11"
+    );
+    let svg = done["result"]["svg"].as_str().expect("a picture");
+    assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
+}
+
+#[test]
+fn the_scenario_toml_names_its_files_beside_it_and_keeps_odd_names_intact() {
+    let server = Server::new();
+    let mut battle = duel();
+    // Names TOML would misread unquoted: spaces, quotes, dots, a backslash.
+    battle["sides"][0]["name"] = json!("Adm. \"Ilse\" \\ Varga");
+    battle["sides"][0]["formations"][0]["name"] = json!("Line.1 [a]");
+    battle["ranges"] = json!([{"between": ["Line.1 [a]", "Watch"], "mu": 12}]);
+    let (s, v) = server.post("/api/scenario", "t", &battle);
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let toml = v["toml"].as_str().expect("toml");
+    assert!(
+        toml.contains("gzf = [\"meridian-compact.gzf\", \"kestrel-reach.gzf\"]"),
+        "{toml}"
+    );
+    let dir = save_scenario(&server, &battle);
+    let out = fam(&["check", &dir.path().join("scenario.toml").display().to_string()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = fam_in(dir.path(), &["resolve", "scenario.toml", "--seed", "3"]);
+    assert!(report.contains("Line.1 [a]"), "{report}");
+    assert!(report.contains("Adm. \"Ilse\" \\ Varga"), "{report}");
+    assert!(
+        toml.contains("[[range]]\nbetween = [\"Line.1 [a]\", \"Watch\"]\nmu = 12\n"),
+        "{toml}"
+    );
+}
+
+#[test]
+fn a_battle_fam_refuses_comes_back_with_positioned_errors() {
+    let server = Server::new();
+    let mut battle = duel();
+    battle["sides"][1]["formations"][0]["units"] = json!(["KRD Long Wach"]);
+    let (s, v) = server.post("/api/scenario", "t", &battle);
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    let d = &v["error"]["diagnostics"][0];
+    assert_eq!(d["file"], "scenario.toml");
+    // The name is on the `Watch = [...]` line of [formations].
+    let (_, tv) = server.post("/api/scenario", "t", &duel());
+    let toml = tv["toml"].as_str().expect("toml");
+    let line = toml
+        .lines()
+        .position(|l| l.starts_with("Watch = "))
+        .expect("Watch line")
+        + 1;
+    assert_eq!(d["line"], line, "{v}");
+    assert_eq!(d["column"], "Watch = [".len() + 1, "at the name's opening quote: {v}");
+    let rendered = v["error"]["rendered"].as_str().expect("rendered");
+    assert!(rendered.contains("KRD Long Wach"), "{rendered}");
+    assert!(
+        rendered.contains("KRD Long Watch"),
+        "the nearest name is suggested: {rendered}"
+    );
+
+    let mut unknown = duel();
+    unknown["files"][1] = json!({"name": "no-such-fleet.gzf"});
+    let (s, v) = server.post("/api/scenario", "t", &unknown);
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .expect("message")
+            .contains("no-such-fleet.gzf")
+    );
+
+    let mut twice = duel();
+    twice["sides"][1]["formations"][0]["units"] = json!(["MCS Clear Heading"]);
+    assert_eq!(
+        server.post("/api/scenario", "t", &twice).0,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+}
+
+#[test]
+fn uploads_are_read_or_imported_and_bad_ones_say_where() {
+    let server = Server::new();
+    let gzf = std::fs::read_to_string(repo().join("ssd/vakar-raiders.gzf")).expect("read");
+    let (s, v) = server.post("/api/ships", "t", &json!({"name": "raiders.gzf", "text": gzf}));
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["file"]["name"], "raiders.gzf");
+    assert_eq!(v["file"]["text"], gzf.as_str());
+    assert!(!v["ships"].as_array().expect("ships").is_empty());
+
+    let xml = std::fs::read_to_string(crate::support::fixtures("ftjava").join("osprey.xml")).expect("read");
+    let (s, v) = server.post("/api/ships", "t", &json!({"name": "osprey.xml", "text": xml}));
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["file"]["name"], "osprey.gzf", "an FTJava ship becomes a GZF file");
+    let text = v["file"]["text"].as_str().expect("GZF text");
+    assert!(text.contains("Ship:"), "{text}");
+
+    // A GZF error two lines down: line and column of the bad value.
+    let bad = "Profile:          FB1\n\nShip:             Broken\nMass:             heavy\n";
+    let (s, v) = server.post("/api/ships", "t", &json!({"name": "broken.gzf", "text": bad}));
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    let d = v["error"]["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .find(|d| d["line"] == 4)
+        .unwrap_or_else(|| panic!("an error on line 4: {v}"));
+    assert_eq!(d["file"], "broken.gzf");
+    assert_eq!(d["column"], 19, "{d}");
+    assert!(
+        v["error"]["rendered"]
+            .as_str()
+            .expect("rendered")
+            .contains("broken.gzf:4:19"),
+        "{v}"
+    );
+
+    let malformed =
+        std::fs::read_to_string(crate::support::fixtures("ftjava").join("err-malformed.xml")).expect("read");
+    let (s, v) = server.post("/api/ships", "t", &json!({"name": "m.xml", "text": malformed}));
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(
+        v["error"]["diagnostics"][0]["line"].as_u64().is_some_and(|l| l >= 1),
+        "{v}"
+    );
+
+    let (s, _) = server.post("/api/ships", "t", &json!({"name": "../../etc/passwd", "text": "x"}));
+    assert_eq!(s, StatusCode::BAD_REQUEST, "a name with folders is refused");
+}
+
+#[test]
+fn oversized_and_malformed_requests_are_refused_with_a_reason() {
+    let server = Server::new();
+    // An upload over 1 MiB, inside the request limit.
+    let big = "x".repeat((1 << 20) + 1);
+    let (s, v) = server.post("/api/ships", "t", &json!({"name": "big.gzf", "text": big}));
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE, "{v}");
+    // A request over 4 MiB.
+    let huge = "x".repeat(5 << 20);
+    let (s, v) = server.post("/api/ships", "t", &json!({"name": "huge.gzf", "text": huge}));
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE, "{v}");
+    assert!(
+        v["error"]["message"].as_str().expect("message").contains("4 MiB"),
+        "{v}"
+    );
+    // Not JSON, the wrong shape, an unknown key, a negative range.
+    let (s, _, body) = server.call(Method::POST, "/api/batch", "t", b"{runs: ".to_vec());
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{}", String::from_utf8_lossy(&body));
+    let (s, _) = server.post("/api/batch", "t", &json!({"battle": duel()}));
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    let (s, _) = server.post("/api/batch", "t", &json!({"battle": duel(), "runs": 10, "speed": 3}));
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    let mut negative = duel();
+    negative["start_range"] = json!(-5);
+    assert_eq!(server.post("/api/scenario", "t", &negative).0, StatusCode::BAD_REQUEST);
+    // Runs out of bounds, too many files and Units, an overlong name.
+    for runs in [0_u64, 100_001, u64::MAX] {
+        let (s, v) = server.post("/api/batch", "t", &json!({"battle": duel(), "runs": runs}));
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{runs}: {v}");
+    }
+    let mut files = duel();
+    files["files"] = json!(
+        (0..17)
+            .map(|i| json!({"name": format!("f{i}.gzf"), "text": ""}))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        server.post("/api/scenario", "t", &files).0,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    let mut units = duel();
+    units["sides"][0]["formations"][0]["units"] = json!(vec!["MCS Clear Heading"; 257]);
+    assert_eq!(
+        server.post("/api/scenario", "t", &units).0,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    let mut long = duel();
+    long["title"] = json!("t".repeat(201));
+    assert_eq!(
+        server.post("/api/scenario", "t", &long).0,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    // Not UTF-8.
+    let (s, _, _) = server.call(Method::POST, "/api/scenario", "t", vec![0xff, 0xfe, 0x00]);
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+}
+
+#[test]
+fn a_client_runs_one_job_at_a_time_and_can_cancel_it() {
+    let server = Server::new();
+    let body = json!({"battle": duel(), "runs": 100_000, "seed": 5});
+    let (s, v) = server.post("/api/batch", "busy", &body);
+    assert_eq!(s, StatusCode::ACCEPTED, "{v}");
+    let id = v["job"].as_str().expect("job").to_string();
+    let (s, v) = server.post("/api/batch", "busy", &body);
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    let (s, _, body) = server.call(Method::DELETE, &format!("/api/jobs/{id}"), "busy", Vec::new());
+    assert_eq!(s, StatusCode::OK, "{}", String::from_utf8_lossy(&body));
+    let ended = server.wait(&id);
+    assert_eq!(ended["state"], "cancelled", "{ended}");
+    let played = ended["result"]["batch"]["runs"].as_u64().unwrap_or(0);
+    assert!(played < 100_000, "it stopped early: {played}");
+    // The runs it played are a prefix of the batch: fam batch on as many
+    // runs gives the same odds.
+    if played > 0 {
+        let dir = save_scenario(&server, &duel());
+        let cli = fam_in(
+            dir.path(),
+            &[
+                "batch",
+                "scenario.toml",
+                "--runs",
+                &played.to_string(),
+                "--seed",
+                "5",
+                "--json",
+            ],
+        );
+        let cli: Value = serde_json::from_str(&cli).expect("JSON");
+        assert_eq!(ended["result"]["batch"], cli);
+    }
+    // Once it has ended the client may start another.
+    let (s, v) = server.post("/api/batch", "busy", &json!({"battle": duel(), "runs": 10}));
+    assert_eq!(s, StatusCode::ACCEPTED, "{v}");
+    server.wait(v["job"].as_str().expect("job"));
+    assert_eq!(server.get("/api/jobs/0123").0, StatusCode::NOT_FOUND);
+    let (s, _, _) = server.call(Method::DELETE, "/api/jobs/0123", "busy", Vec::new());
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}
+
+#[test]
+fn a_job_past_its_time_limit_stops_with_the_runs_it_played() {
+    let server = Server::with_limit(Duration::ZERO);
+    let done = server.job(
+        "/api/batch",
+        "slow",
+        &json!({"battle": duel(), "runs": 100_000, "seed": 2}),
+    );
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(done["stopped"], "time");
+    let played = done["result"]["batch"]["runs"].as_u64().expect("runs");
+    assert!(played > 0 && played < 100_000, "{played}");
+}
+
+#[test]
+fn a_replay_is_fam_resolve_of_that_seed() {
+    let server = Server::new();
+    let battle = duel();
+    let done = server.job("/api/batch", "r", &json!({"battle": battle, "runs": 50, "seed": 9}));
+    let longest = &done["result"]["batch"]["notable_seeds"]["longest"];
+    let seed = longest["seed"].as_u64().expect("a notable seed");
+    let (s, v) = server.post("/api/replay", "r", &json!({"battle": battle, "seed": seed}));
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let dir = save_scenario(&server, &battle);
+    let k = done["result"]["batch"]["exchanges_cap"]
+        .as_u64()
+        .or_else(|| {
+            longest["command"]
+                .as_str()
+                .and_then(|c| c.rsplit(' ').next()?.parse().ok())
+        })
+        .expect("the Exchange cap");
+    let cli = fam_in(
+        dir.path(),
+        &[
+            "resolve",
+            "scenario.toml",
+            "--seed",
+            &seed.to_string(),
+            "--exchanges",
+            &k.to_string(),
+            "--detail",
+        ],
+    );
+    assert_eq!(v["report"], cli.as_str());
+    assert_eq!(
+        v["command"],
+        format!("fam resolve scenario.toml --seed {seed} --exchanges {k} --detail").as_str()
+    );
+    let (s, _) = server.post(
+        "/api/replay",
+        "r",
+        &json!({"battle": battle, "seed": 1, "exchanges": 0}),
+    );
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[test]
+fn compare_and_tune_are_the_clis() {
+    let server = Server::new();
+    let a = duel();
+    let mut b = duel();
+    b["start_range"] = json!(12);
+    let done = server.job("/api/compare", "c", &json!({"a": a, "b": b, "runs": 200, "seed": 4}));
+    assert_eq!(done["state"], "done", "{done}");
+    let da = save_scenario(&server, &a);
+    let db = save_scenario(&server, &b);
+    std::fs::copy(db.path().join("scenario.toml"), da.path().join("b.toml")).expect("copy");
+    std::fs::rename(da.path().join("scenario.toml"), da.path().join("a.toml")).expect("rename");
+    let cli = fam_in(
+        da.path(),
+        &["compare", "a.toml", "b.toml", "--runs", "200", "--seed", "4", "--json"],
+    );
+    let cli: Value = serde_json::from_str(&cli).expect("JSON");
+    assert_eq!(done["result"]["json"], cli);
+
+    let done = server.job(
+        "/api/tune",
+        "c",
+        &json!({"battle": a, "side": "Marek", "runs": 100, "seed": 4}),
+    );
+    assert_eq!(done["state"], "done", "{done}");
+    let dir = save_scenario(&server, &a);
+    let cli = fam_in(
+        dir.path(),
+        &[
+            "tune",
+            "scenario.toml",
+            "--side",
+            "Marek",
+            "--runs",
+            "100",
+            "--seed",
+            "4",
+            "--json",
+        ],
+    );
+    let cli: Value = serde_json::from_str(&cli).expect("JSON");
+    assert_eq!(done["result"]["json"], cli);
+    let (s, v) = server.post("/api/tune", "c", &json!({"battle": a, "side": "Nobody", "runs": 100}));
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(v["error"]["message"].as_str().expect("message").contains("Ilse"), "{v}");
+}
+
+#[test]
+fn fam_serve_prints_its_url_and_serves_the_page_there() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fam"))
+        .args(["serve", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("fam serve starts");
+    let mut first = String::new();
+    let stdout = child.stdout.take().expect("stdout");
+    BufReader::new(stdout).read_line(&mut first).expect("a line");
+    let url = first
+        .trim()
+        .strip_prefix("fam serve: ")
+        .unwrap_or_else(|| panic!("{first}"));
+    let addr = url
+        .strip_prefix("http://")
+        .and_then(|a| a.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("{url}"));
+    assert!(addr.starts_with("127.0.0.1:"), "loopback by default: {addr}");
+    let mut stream = std::net::TcpStream::connect(addr).expect("connects");
+    write!(stream, "GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").expect("request");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("answer");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(
+        answer.contains("<!doctype html>") || answer.contains("<!DOCTYPE html>"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn fam_serve_on_a_port_in_use_says_so_and_exits_2() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let port = taken.local_addr().expect("address").port().to_string();
+    let out = fam(&["serve", "--port", &port]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("cannot listen on 127.0.0.1:{port}")), "{err}");
+}
