@@ -574,7 +574,10 @@ async function poll() {
 
 function finishJob(finished, status) {
   if (status.state === 'failed') return showError(new ApiError(status.error?.message || 'The job failed.', status.error));
-  if (status.state === 'cancelled') showNote(`Cancelled after ${status.done} of ${status.total} runs: the results below count the runs played.`);
+  if (status.state === 'cancelled') {
+    showNote(status.result ? `Cancelled after ${status.done} of ${status.total} runs: the results below count the runs played.`
+      : `Cancelled after ${status.done} of ${status.total} runs, before there was a result.`);
+  }
   else if (status.stopped === 'time' || status.result?.stopped === 'time') showNote(`Stopped at the time limit after ${status.done} runs.`);
   if (!status.result) return;
   if (finished.kind === 'batch') showBatch(status.result, finished.battle);
