@@ -275,3 +275,24 @@ test('a damaged share link is answered with a message, and the page still works'
     await page.getByRole('button', { name: `Remove ${BLUE.ships[0]}` }).waitFor();
   });
 });
+
+test('Cancel stops a long batch and shows the odds of the runs played', { timeout: 2 * TIMEOUT }, async () => {
+  await onPage(baseUrl, 'cancel', async (page) => {
+    await addShips(page, 'pick-0-0', { file: BLUE.file, ships: [BLUE.ships[0]] });
+    await addShips(page, 'pick-1-0', { file: RED.file, ships: [RED.ships[0]] });
+    await page.getByTestId('runs').fill('100000');
+    await page.getByTestId('run').click();
+    await page.waitForFunction(() => /^[1-9]\d* of 100000 runs/.test(document.querySelector('[data-testid="progress-text"]').textContent));
+    await page.getByTestId('cancel').click();
+    await page.locator('#status.note').waitFor();
+    await page.getByTestId('outcomes').waitFor();
+    const m = /^Cancelled after (\d+) of 100000 runs/.exec(await page.getByTestId('status').textContent());
+    assert.ok(m, 'the page says the batch was cancelled');
+    const played = Number(m[1]);
+    assert.ok(played > 0 && played < 100000, `${played} runs played`);
+    assert.match(await page.getByTestId('results-note').textContent(), new RegExp(`^${played} runs of`));
+    const counts = ['wins:Blue', 'wins:Red', 'draws'].map((id) => page.getByTestId(id).textContent());
+    const total = (await Promise.all(counts)).reduce((n, c) => n + Number(c), 0);
+    assert.equal(total, played, 'the wins and draws count the runs played');
+  });
+});
