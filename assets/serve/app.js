@@ -696,12 +696,20 @@ function notableBlock(batch, battle) {
   return h('div', {}, h('h3', {}, 'Notable runs'), items.length ? h('ul', { testid: 'notable' }, items) : h('p', {}, 'None.'));
 }
 
+// What the odds hinge on: weapons the commanders left idle, switched rules,
+// disputed readings. Shown above the odds, as the CLI prints them under its table.
+function hingeNotes(notes) {
+  if (!notes || !notes.length) return null;
+  return h('div', { class: 'hinges', role: 'note', testid: 'hinges' },
+    h('h3', {}, 'The odds hinge on'), h('ul', {}, notes.map((n) => h('li', {}, n.replace(/^Note: /, '')))));
+}
+
 function showBatch(result, battle) {
   const batch = result.batch;
   $('results').hidden = false;
   $('results-note').textContent = `${batch.runs} runs of “${batch.title || battle.title}”, base seed ${batch.seed}, at most ${batch.exchanges_cap} Exchanges each.`;
   $('result-body').replaceChildren(
-    outcomes(batch), decidedBy(batch), pointsLost(batch), unitFates(batch), plot(result.svg), notableBlock(batch, battle),
+    hingeNotes(result.notes), outcomes(batch), decidedBy(batch), pointsLost(batch), unitFates(batch), plot(result.svg), notableBlock(batch, battle),
     h('details', {}, h('summary', {}, 'As the command line prints it'),
       h('p', {}, h('code', { testid: 'command' }, result.command || '')), h('pre', { testid: 'table' }, result.table || '')));
 }

@@ -406,6 +406,22 @@ fn idle_section(out: &mut String, report: &Report, d: usize) {
     }
 }
 
+/// The warning lines of [`table`]'s idle-weapon section, one per side
+/// with idle weapons: what the odds assume stays idle.
+pub fn idle_notes(report: &Report) -> Vec<String> {
+    let Report { meta, tally: t } = report;
+    if meta.weapons.is_empty() || t.runs == 0 {
+        return Vec::new();
+    }
+    (0..meta.sides.len())
+        .filter_map(|s| {
+            let mut list = idle_weapons(report, s);
+            list.sort_by_key(|w| lacked_threats(w.info, w.tally));
+            (!list.is_empty()).then(|| idle_note(&meta.sides[s], &list))
+        })
+        .collect()
+}
+
 /// The warning line for one side's idle weapons.
 fn idle_note(side: &str, list: &[IdleWeapon<'_>]) -> String {
     let waiting = list.iter().filter(|w| lacked_threats(w.info, w.tally)).count() as u64;

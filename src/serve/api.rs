@@ -231,8 +231,13 @@ fn batch_result(loaded: &Loaded, report: &Report, seed: u64) -> Value {
     let svg = batch::plot::render(report, batch::plot::Kind::Svg)
         .ok()
         .and_then(|b| String::from_utf8(b).ok());
+    // What the odds hinge on, for the page to show above them: weapons the
+    // commanders left idle, switched rules and disputed readings.
+    let mut notes = batch::text::idle_notes(report);
+    notes.extend(caveats);
     json!({
         "batch": json,
+        "notes": notes,
         "table": table,
         "markdown": batch::markdown::render(report),
         "svg": svg,

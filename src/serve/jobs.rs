@@ -232,7 +232,10 @@ where
 /// until they are done or the job is asked to stop. Returns the runs
 /// played: always a prefix `0..n`.
 pub fn in_blocks<E>(job: &Job, runs: u64, mut play: impl FnMut(Range<u64>) -> Result<(), E>) -> Result<u64, E> {
-    let block = (runs / 40).clamp(50, 5_000);
+    // Two chunks a core: every core busy, and a stop heard within a
+    // fraction of a second; longer blocks only for very long batches.
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get) as u64;
+    let block = (crate::batch::CHUNK * 2 * cores).max(runs / 200);
     let mut next = 0;
     while next < runs && !job.stopping() {
         let end = (next + block).min(runs);

@@ -222,6 +222,26 @@ fn a_batch_on_the_page_is_fam_batch_on_the_scenario_it_downloads() {
         done["result"]["command"],
         "fam batch scenario.toml --runs 300 --seed 11"
     );
+    // What the odds hinge on, shown above them: the table's notes on idle
+    // weapons and its caveats, every one and nothing else.
+    let notes: Vec<&str> = done["result"]["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .map(|n| n.as_str().expect("a note"))
+        .collect();
+    let from_table: Vec<&str> = table
+        .lines()
+        .filter(|l| l.starts_with("Note: "))
+        .chain(
+            table
+                .lines()
+                .skip_while(|l| !l.starts_with("The odds may hinge"))
+                .skip(1)
+                .map(str::trim),
+        )
+        .collect();
+    assert_eq!(notes, from_table);
     let svg = done["result"]["svg"].as_str().expect("a picture");
     assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
 }

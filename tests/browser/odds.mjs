@@ -201,6 +201,12 @@ test('a battle built by clicking in the library shows the odds fam batch prints 
   }
   assert.equal(shown.draws, String(cli.draws));
   assert.equal(shown.draw_rate, pct(cli.draw_rate));
+  // Every note of the CLI's table on what the odds hinge on (idle weapons,
+  // switches, readings) is shown above the odds.
+  const text = execFileSync(FAM, ['batch', scenario, '--runs', String(RUNS), '--seed', SEED], { cwd: dir, encoding: 'utf8' });
+  const notes = text.split('\n').filter((l) => l.startsWith('Note: ')).map((l) => l.slice('Note: '.length));
+  const hinges = notes.length ? await page.getByTestId('hinges').textContent() : '';
+  for (const n of notes) assert.ok(hinges.includes(n), `the page shows: ${n}`);
   const wins = cli.sides.reduce((n, s) => n + s.wins, 0);
   assert.ok(wins > 0, 'the battle was decided in some runs, so the comparison means something');
 
