@@ -298,6 +298,131 @@ fn duel_json() -> Vec<u8> {
     run.stdout
 }
 
+/// A request body of `fam serve` (a battle for `/api/scenario`, a replay of
+/// one Exchange, an upload): whatever it holds, the answer is a success or
+/// a refusal with a JSON error, never a failure of the server's own.
+fn serve_target(uri: &str, body: Vec<u8>) -> Result<(), TestCaseError> {
+    use axum::http::{Request, StatusCode};
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    static STATE: std::sync::OnceLock<std::sync::Arc<fam::serve::AppState>> = std::sync::OnceLock::new();
+    let state =
+        STATE.get_or_init(|| std::sync::Arc::new(fam::serve::AppState::new(std::time::Duration::from_secs(20))));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()
+        .unwrap();
+    let req = Request::post(uri)
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body))
+        .unwrap();
+    let (status, bytes) = rt.block_on(async {
+        let res = fam::serve::router(std::sync::Arc::clone(state))
+            .oneshot(req)
+            .await
+            .unwrap();
+        (res.status(), res.into_body().collect().await.unwrap().to_bytes())
+    });
+    prop_assert!(
+        !status.is_server_error(),
+        "{uri}: {status}: {}",
+        String::from_utf8_lossy(&bytes)
+    );
+    if status != StatusCode::OK {
+        let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+        prop_assert!(v["error"]["message"].is_string(), "{uri}: {status} without a message");
+    }
+    Ok(())
+}
+
+/// Values a request's fields are swapped for: absurd numbers, wrong
+/// types, names of the battle's own things in the wrong places, TOML that
+/// a careless writer would let through.
+fn odd_value(i: usize) -> serde_json::Value {
+    use serde_json::json;
+    let odd = [
+        json!(null),
+        json!(-1),
+        json!(0),
+        json!(u64::MAX),
+        json!(1e300),
+        json!(""),
+        json!("Heading"),
+        json!("Watch"),
+        json!("Ilse"),
+        json!("MCS Clear Heading"),
+        json!("a\"b\n[x]\\"),
+        json!("kestrel-reach.gzf"),
+        json!([]),
+        json!({}),
+        json!(["Heading", "Heading"]),
+        json!({"hold": -3}),
+        json!(true),
+        json!(4294967296_u64),
+    ];
+    match odd.get(i % (odd.len() + TOKENS.len())) {
+        Some(v) => v.clone(),
+        None => json!(TOKENS[i % (odd.len() + TOKENS.len()) - odd.len()]),
+    }
+}
+
+/// Replaces leaf `leaf` (modulo their count, in document order) of `v` by
+/// [`odd_value`]`(value)`.
+fn swap_leaf(v: &mut serde_json::Value, leaf: usize, value: usize) {
+    fn count(v: &serde_json::Value) -> usize {
+        match v {
+            serde_json::Value::Array(a) => a.iter().map(count).sum(),
+            serde_json::Value::Object(o) => o.values().map(count).sum(),
+            _ => 1,
+        }
+    }
+    /// Walks to leaf `k`, counting down; true once it was replaced.
+    fn walk(v: &mut serde_json::Value, k: &mut usize, value: usize) -> bool {
+        match v {
+            serde_json::Value::Array(a) => a.iter_mut().any(|x| walk(x, k, value)),
+            serde_json::Value::Object(o) => o.values_mut().any(|x| walk(x, k, value)),
+            _ if *k == 0 => {
+                *v = odd_value(value);
+                true
+            }
+            _ => {
+                *k -= 1;
+                false
+            }
+        }
+    }
+    let mut k = leaf % count(v).max(1);
+    walk(v, &mut k, value);
+}
+
+/// The request bodies [`serve_target`] mutates: a duel from the library.
+fn serve_bodies() -> [(&'static str, Vec<u8>); 3] {
+    let battle = serde_json::json!({
+        "title": "Fuzzed",
+        "files": [{"name": "meridian-compact.gzf"}, {"name": "kestrel-reach.gzf"}],
+        "sides": [
+            {"name": "Ilse", "formations": [{"name": "Heading", "units": ["MCS Clear Heading"]}]},
+            {"name": "Marek", "formations": [{"name": "Watch", "units": ["KRD Long Watch"],
+              "doctrine": {"maneuver": {"hold": 30}, "evasion": "max", "withdraw_when": {"losses": 50}}}]}
+        ],
+        "start_range": 30,
+        "ranges": [{"between": ["Heading", "Watch"], "mu": 24}],
+        "victory": {"max_exchanges": 3, "morale": 50}
+    });
+    let upload = serde_json::json!({"name": "coil.gzf", "text": std::fs::read_to_string(repo().join("ssd/ssarith-coil.gzf")).unwrap()});
+    [
+        ("/api/scenario", battle.to_string().into_bytes()),
+        (
+            "/api/replay",
+            serde_json::json!({"battle": battle, "seed": 7, "exchanges": 1})
+                .to_string()
+                .into_bytes(),
+        ),
+        ("/api/ships", upload.to_string().into_bytes()),
+    ]
+}
+
 fn config() -> ProptestConfig {
     ProptestConfig {
         cases: std::env::var("FAM_FUZZ_CASES")
@@ -356,6 +481,22 @@ proptest! {
         static CHECKPOINT: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
         let checkpoint = CHECKPOINT.get_or_init(duel_checkpoint);
         checkpoint_target(&mutate(checkpoint.clone(), &edits))?;
+    }
+
+    #[test]
+    fn fuzz_serve(pick in 0usize..3, edits in prop::collection::vec(edit(), 1..6)) {
+        let (uri, body) = serve_bodies()[pick].clone();
+        serve_target(uri, mutate(body, &edits))?;
+    }
+
+    #[test]
+    fn fuzz_serve_values(pick in 0usize..3, swaps in prop::collection::vec((any::<usize>(), any::<usize>()), 1..5)) {
+        let (uri, body) = serve_bodies()[pick].clone();
+        let mut v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        for (leaf, value) in swaps {
+            swap_leaf(&mut v, leaf, value);
+        }
+        serve_target(uri, v.to_string().into_bytes())?;
     }
 
     #[test]
