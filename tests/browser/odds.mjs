@@ -1,7 +1,8 @@
 // The odds calculator page of `fam serve`, driven in headless Chromium
 // against the real server: a battle built by clicking gives exactly the odds
 // `fam batch` prints for the scenario the page downloads, and its share link
-// brings the same battle and the same numbers back.
+// brings the same battle and the same numbers back; Compare and Tune show
+// what `fam compare` and `fam tune` print.
 //
 //   node --test tests/browser/odds.mjs
 //
@@ -300,5 +301,39 @@ test('Cancel stops a long batch and shows the odds of the runs played', { timeou
     const counts = ['wins:Blue', 'wins:Red', 'draws'].map((id) => page.getByTestId(id).textContent());
     const total = (await Promise.all(counts)).reduce((n, c) => n + Number(c), 0);
     assert.equal(total, played, 'the wins and draws count the runs played');
+  });
+});
+
+test('Compare and Tune show what fam compare and fam tune print for the downloaded scenarios', { timeout: 4 * TIMEOUT }, async () => {
+  await onPage(baseUrl, 'compare-tune', async (page) => {
+  await buildBattle(page);
+  await page.getByTestId('runs').fill('100');
+  await page.getByTestId('seed').fill('5');
+  const dir = fs.mkdtempSync(path.join(work, 'compare-'));
+  for (const team of [BLUE, RED]) await download(page, page.getByTestId(`download:${team.file}`), dir);
+
+  // A: the battle as built; B: the same at 12 MU.
+  fs.renameSync(await download(page, page.getByTestId('download-scenario'), dir), path.join(dir, 'a.toml'));
+  await page.getByTestId('snapshot').click();
+  await page.getByTestId('start-range').fill('12');
+  await page.getByTestId('start-range').press('Tab');
+  fs.renameSync(await download(page, page.getByTestId('download-scenario'), dir), path.join(dir, 'b.toml'));
+  await assertEnabled(page.getByTestId('compare'));
+  await page.getByTestId('compare').click();
+  const compared = page.getByTestId('compare-text');
+  await compared.waitFor();
+  const cliCompare = execFileSync(FAM, ['compare', 'a.toml', 'b.toml', '--runs', '100', '--seed', '5'], { cwd: dir, encoding: 'utf8' });
+  assert.equal(await compared.textContent(), cliCompare, 'the page shows fam compare, paired difference and all');
+
+  // Tune Marek's standing orders in B.
+  await assertEnabled(page.getByTestId('tune'));
+  await page.getByTestId('tune-side').selectOption(RED.side);
+  await page.getByTestId('tune').click();
+  const tuned = page.getByTestId('tune-text');
+  await tuned.waitFor({ timeout: 3 * TIMEOUT });
+  fs.copyFileSync(path.join(dir, 'b.toml'), path.join(dir, 'scenario.toml'));
+  const cliTune = execFileSync(FAM, ['tune', 'scenario.toml', '--side', RED.side, '--runs', '100', '--seed', '5'], { cwd: dir, encoding: 'utf8' });
+  assert.equal(await tuned.textContent(), cliTune, 'the page shows fam tune');
+  await page.screenshot({ path: path.join(SHOTS, 'tuned.png'), fullPage: true });
   });
 });
