@@ -708,10 +708,12 @@ function showBatch(result, battle) {
   const batch = result.batch;
   $('results').hidden = false;
   $('results-note').textContent = `${batch.runs} runs of “${batch.title || battle.title}”, base seed ${batch.seed}, at most ${batch.exchanges_cap} Exchanges each.`;
-  $('result-body').replaceChildren(
+  // replaceChildren would write a null as the text "null".
+  $('result-body').replaceChildren(...[
     hingeNotes(result.notes), outcomes(batch), decidedBy(batch), pointsLost(batch), unitFates(batch), plot(result.svg), notableBlock(batch, battle),
     h('details', {}, h('summary', {}, 'As the command line prints it'),
-      h('p', {}, h('code', { testid: 'command' }, result.command || '')), h('pre', { testid: 'table' }, result.table || '')));
+      h('p', {}, h('code', { testid: 'command' }, result.command || '')), h('pre', { testid: 'table' }, result.table || '')),
+  ].filter(Boolean));
 }
 
 function showText(title, text, kind) {

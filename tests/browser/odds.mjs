@@ -182,6 +182,7 @@ test('a battle built by clicking in the library shows the odds fam batch prints 
   const shown = await runAndRead(page, [BLUE.side, RED.side]);
   assert.match(await page.getByTestId('progress-text').textContent(), new RegExp(`^${RUNS} of ${RUNS} runs`));
   assert.equal(await page.getByTestId('plot').count(), 1, 'the Exchange histogram (the server’s SVG) is shown');
+  assert.doesNotMatch(await page.locator('#result-body').innerText(), /^null$/m, 'no stray "null" among the results');
 
   // The same battle through the command line, from the page's downloads.
   const dir = fs.mkdtempSync(path.join(work, 'cli-'));
@@ -335,5 +336,32 @@ test('Compare and Tune show what fam compare and fam tune print for the download
   const cliTune = execFileSync(FAM, ['tune', 'scenario.toml', '--side', RED.side, '--runs', '100', '--seed', '5'], { cwd: dir, encoding: 'utf8' });
   assert.equal(await tuned.textContent(), cliTune, 'the page shows fam tune');
   await page.screenshot({ path: path.join(SHOTS, 'tuned.png'), fullPage: true });
+  });
+});
+
+test('what the odds hinge on (weapons left idle) is shown above them, as fam batch notes it', { timeout: 2 * TIMEOUT }, async () => {
+  await onPage(baseUrl, 'hinges', async (page) => {
+  const blue = { ...BLUE, ships: ['MCS Clear Heading'] };
+  const red = { ...RED, ships: ['KRD Long Watch'] };
+  await rename(page, 'side-name-0', blue.side);
+  await rename(page, 'side-name-1', red.side);
+  await addShips(page, 'pick-0-0', blue);
+  await addShips(page, 'pick-1-0', red);
+  // Standing orders that keep Marek's class-1 beams on point defence
+  // against an enemy with no missiles: idle, and the page must say so.
+  await page.getByTestId('default-doctrine-1-0').uncheck();
+  await page.getByTestId('doctrine-pd-1-0').selectOption('always');
+  await page.getByTestId('runs').fill('100');
+  await page.getByTestId('seed').fill('3');
+  await runAndRead(page, [blue.side, red.side]);
+  const dir = fs.mkdtempSync(path.join(work, 'hinges-'));
+  const scenario = await download(page, page.getByTestId('download-scenario'), dir);
+  for (const team of [blue, red]) await download(page, page.getByTestId(`download:${team.file}`), dir);
+  const text = execFileSync(FAM, ['batch', scenario, '--runs', '100', '--seed', '3'], { cwd: dir, encoding: 'utf8' });
+  const notes = text.split('\n').filter((l) => l.startsWith('Note: ')).map((l) => l.slice('Note: '.length));
+  assert.ok(notes.length > 0, `these orders leave weapons idle: ${text}`);
+  const shown = await page.getByTestId('hinges').locator('li').allTextContents();
+  assert.deepEqual(shown, notes);
+  await page.locator('#results').screenshot({ path: path.join(SHOTS, 'hinges.png') });
   });
 });
