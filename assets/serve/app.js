@@ -215,6 +215,7 @@ function renderBattle() {
   $('morale').value = victory.morale === false ? 50 : victory.morale;
   $('sides').replaceChildren(...state.battle.sides.map(sideBlock));
   renderRanges();
+  renderConditions();
   renderTargets();
   renderShipButtons();
   renderDownloads();
@@ -234,7 +235,7 @@ function sideBlock(side, i) {
   return h('fieldset', { class: 'side', testid: `side-${i}` },
     h('legend', {}, `Side ${i + 1}`),
     h('p', {},
-      nameInput(`Name of side ${i + 1}`, `side-name-${i}`, side.name, (v) => { side.name = v; renderBattle(); }),
+      nameInput(`Name of side ${i + 1}`, `side-name-${i}`, side.name, (v) => { renameWinner(side.name, v); side.name = v; renderBattle(); }),
       ' ', h('button', { type: 'button', onclick: remove, disabled: state.battle.sides.length <= 2 }, `Remove side ${i + 1}`)),
     side.formations.map((f, j) => formationBlock(side, i, f, j)),
     h('p', {}, h('button', { type: 'button', testid: `add-formation-${i}`, onclick: addFormation }, `Add a Formation to ${side.name}`)));
@@ -382,6 +383,76 @@ function renderRanges() {
     return h('p', { class: 'range' }, 'Between ', pick(0), ' and ', pick(1), ' ', mu, ' MU ',
       h('button', { type: 'button', class: 'small', onclick: remove }, `Remove range ${k + 1}`));
   }));
+}
+
+// ---------- victory conditions beyond the Exchange limit and morale ----------
+
+// The [victory] lists, each entry a condition that names its winner.
+const CONDITIONS = [
+  ['unit_destroyed', 'is destroyed or abandoned'],
+  ['unit_escaped', 'reaches the Reserve'],
+  ['points', 'destroys enemy points'],
+];
+
+function conditionList() {
+  const v = state.battle.victory;
+  return CONDITIONS.flatMap(([kind]) => (v[kind] || []).map((c, k) => ({ kind, c, k })));
+}
+
+function renderConditions() {
+  const v = state.battle.victory;
+  const units = allUnits(state.battle);
+  const sides = state.battle.sides.map((s) => s.name);
+  const select = (label, testid, options, value, set) => {
+    const sel = h('select', { 'aria-label': label, testid, onchange: (e) => set(e.target.value) },
+      options.map((o) => h('option', { value: o }, o)));
+    sel.value = value;
+    return sel;
+  };
+  $('conditions').replaceChildren(...conditionList().map(({ kind, c, k }, n) => {
+    const remove = () => {
+      v[kind].splice(k, 1);
+      if (!v[kind].length) delete v[kind];
+      renderConditions();
+    };
+    // Switching the kind keeps the winner and fills in what the new kind needs.
+    const switchKind = (to) => {
+      v[kind].splice(k, 1);
+      if (!v[kind].length) delete v[kind];
+      const entry = to === 'points' ? { winner: c.winner, points: c.points || 100 } : { unit: c.unit || units[0] || '', winner: c.winner };
+      (v[to] = v[to] || []).push(entry);
+      renderConditions();
+    };
+    const kindSelect = h('select', { 'aria-label': `Condition ${n + 1}: when`, testid: `condition-${n}-kind`, onchange: (e) => switchKind(e.target.value) },
+      CONDITIONS.map(([x, words]) => h('option', { value: x }, x === 'points' ? 'a side destroys enemy points' : `a Unit ${words}`)));
+    kindSelect.value = kind;
+    const what = kind === 'points'
+      ? [select(`Condition ${n + 1}: the side`, `condition-${n}-winner`, sides, c.winner, (w) => { c.winner = w; }),
+        ' destroys ', h('input', { type: 'number', min: '1', step: '1', value: c.points, 'aria-label': `Condition ${n + 1}: points`,
+          testid: `condition-${n}-points`, onchange: (e) => { c.points = Number(e.target.value); } }), ' enemy points: it wins']
+      : [select(`Condition ${n + 1}: the Unit`, `condition-${n}-unit`, units, c.unit, (u) => { c.unit = u; }),
+        ` ${CONDITIONS.find(([x]) => x === kind)[1]}: `,
+        select(`Condition ${n + 1}: the winner`, `condition-${n}-winner`, sides, c.winner, (w) => { c.winner = w; }), ' wins'];
+    return h('p', { class: 'condition' }, kindSelect, ': ', ...what, ' ',
+      h('button', { type: 'button', class: 'small', onclick: remove }, `Remove condition ${n + 1}`));
+  }));
+}
+
+// A renamed side stays the winner of the conditions that named it.
+function renameWinner(from, to) {
+  for (const { c } of conditionList()) if (c.winner === from) c.winner = to;
+}
+
+function addCondition() {
+  const units = allUnits(state.battle);
+  const sides = state.battle.sides.map((s) => s.name);
+  if (!sides.length) return;
+  const v = state.battle.victory;
+  // A Unit's loss wins for the first other side; with no Unit yet, points.
+  const kind = units.length ? 'unit_destroyed' : 'points';
+  const entry = kind === 'points' ? { winner: sides[0], points: 100 } : { unit: units[0], winner: sides[1] || sides[0] };
+  (v[kind] = v[kind] || []).push(entry);
+  renderConditions();
 }
 
 function renderTargets() {
@@ -829,6 +900,7 @@ function bindInputs() {
     state.battle.sides.push({ name, formations: [{ name: uniqueName(`${name} 1`), units: [], doctrine: null }] });
     renderBattle();
   });
+  $('add-condition').addEventListener('click', guarded(addCondition));
   $('add-range').addEventListener('click', () => {
     const names = formationNames();
     state.battle.ranges.push({ between: [names[0], names[1] || names[0]], mu: state.battle.start_range });

@@ -138,6 +138,10 @@ async function buildBattle(page) {
   await page.getByTestId('doctrine-evasion-1-0').selectOption('max');
   await page.getByTestId('doctrine-damage_control-1-0').fill('fire_control, beam');
   await page.getByTestId('doctrine-damage_control-1-0').press('Tab');
+  // A victory condition beyond the Exchange limit and morale.
+  await page.getByTestId('add-condition').click();
+  await page.getByTestId('condition-0-unit').selectOption(RED.ships[0]);
+  await page.getByTestId('condition-0-winner').selectOption(BLUE.side);
 }
 
 // Clicks Run and reads the odds off the page once the batch is done.
@@ -193,6 +197,7 @@ test('a battle built by clicking in the library shows the odds fam batch prints 
   assert.match(toml, /maneuver = "close"/, 'the standing orders picked in the form are in the scenario');
   assert.match(toml, /damage_control = \["fire_control", "beam"\]/);
   assert.match(toml, /start_range = 36/);
+  assert.ok(toml.includes(`unit_destroyed = [{ unit = "${RED.ships[0]}", winner = "${BLUE.side}" }]`), toml);
   const cli = JSON.parse(execFileSync(FAM, ['batch', scenario, '--runs', String(RUNS), '--seed', SEED, '--json'], { cwd: dir, encoding: 'utf8' }));
   assert.equal(cli.runs, RUNS);
   assert.deepEqual(cli.sides.map((s) => s.name), [BLUE.side, RED.side]);
@@ -247,6 +252,8 @@ test('the share link restores the battle, and Run gives the same numbers', { tim
   assert.equal(await page.getByTestId('start-range').inputValue(), '36');
   assert.equal(await page.getByTestId('doctrine-maneuver-1-0').inputValue(), 'close');
   assert.equal(await page.getByTestId('doctrine-damage_control-1-0').inputValue(), 'fire_control, beam');
+  assert.equal(await page.getByTestId('condition-0-unit').inputValue(), RED.ships[0]);
+  assert.equal(await page.getByTestId('condition-0-winner').inputValue(), BLUE.side);
   const shown = await runAndRead(page, [BLUE.side, RED.side]);
   assert.deepEqual(shown, first.shown);
   await page.screenshot({ path: path.join(SHOTS, 'shared.png'), fullPage: true });
