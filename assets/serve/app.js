@@ -33,6 +33,7 @@ const state = {
     start_range: 48,
     ranges: [],
     victory: { max_exchanges: 10, morale: 50 },
+    rules: {},
   },
   uploads: [], // [{name, text}]: files the user added, as GZF
   origin: {}, // ship name -> the file it was added from
@@ -216,6 +217,7 @@ function renderBattle() {
   $('sides').replaceChildren(...state.battle.sides.map(sideBlock));
   renderRanges();
   renderConditions();
+  renderRules();
   renderTargets();
   renderShipButtons();
   renderDownloads();
@@ -382,6 +384,48 @@ function renderRanges() {
     const remove = () => { state.battle.ranges.splice(k, 1); renderRanges(); };
     return h('p', { class: 'range' }, 'Between ', pick(0), ' and ', pick(1), ' ', mu, ' MU ',
       h('button', { type: 'button', class: 'small', onclick: remove }, `Remove range ${k + 1}`));
+  }));
+}
+
+// ---------- rule switches ([rules], docs/orders.md) ----------
+
+// Key, default, what it does (its reading), and the choices of a switch
+// that is not on or off. Only switches set away from the default go into
+// the scenario.
+const SWITCHES = [
+  ['reactor_blast', true, 'A power-core explosion hits the other Units of its Formation (E14)'],
+  ['repair_permanent_bridge', true, 'Damage control may restore a Command Bridge lost “permanently” (E13)'],
+  ['double_drive_check', false, 'Two or more rows lost in one Volley: the drive rolls twice (E11)'],
+  ['needle_fb1', false, 'Needle beams by the FB1 reading (A19)'],
+  ['strike_colours', false, 'Ships may strike their colours at threshold checks (V9)'],
+  ['pilot_quality', 'off', 'Aces and turkeys from Pilot-Quality (F18)', ['off', 'record']],
+  ['fighter_evasion_drm', false, 'Ship Evasion is a DRM against fighter attack runs (F6)'],
+  ['pd_evasion_reroll', 'any_miss', 'Which missed point-defence dice an Evasion Point rerolls (W8)', ['any_miss', 'once_per_die']],
+  ['vapour_shroud_own_fire', true, 'A vapour shroud screens its own ship’s fire too (W38)'],
+  ['plasma_bolt_formation', false, 'A plasma bolt bursts on every ship of the target Formation (W37)'],
+  ['antimatter_pd_heavy', false, 'Point defence meets antimatter missiles on the heavy-missile column (W54)'],
+  ['wave_gun_formation', false, 'A wave gun’s template touches every ship of the target Formation (W59)'],
+  ['nova_cannon_formation', false, 'A nova cannon’s blast touches every ship of the target Formation (W64)'],
+  ['reroll_depth', 'per_generation', 'Where beam rerolls go in layered armour (W33)', ['per_generation', 'next_layer']],
+  ['emp_advanced_screens', true, 'Advanced screens stop EMP projector dice (W43)'],
+  ['needle_six_scores', false, 'A needle beam’s natural 6 always scores its damage point (W11)'],
+];
+
+function renderRules() {
+  const rules = state.battle.rules || (state.battle.rules = {});
+  const set = (key, value, byDefault) => {
+    if (value === byDefault) delete rules[key];
+    else rules[key] = value;
+  };
+  $('rules').replaceChildren(...SWITCHES.map(([key, byDefault, words, choices]) => {
+    const current = key in rules ? rules[key] : byDefault;
+    const control = choices
+      ? h('select', { testid: `rule-${key}`, onchange: (e) => set(key, e.target.value, byDefault) },
+        choices.map((c) => h('option', { value: c }, c === byDefault ? `${c} (default)` : c)))
+      : h('input', { type: 'checkbox', testid: `rule-${key}`, onchange: (e) => set(key, e.target.checked, byDefault) });
+    if (choices) control.value = current;
+    else control.checked = current === true;
+    return h('p', { class: 'rule' }, h('label', {}, control, ' ', words, ' ', h('code', {}, key)));
   }));
 }
 

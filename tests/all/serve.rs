@@ -615,3 +615,60 @@ fn fam_serve_on_a_port_in_use_says_so_and_exits_2() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(&format!("cannot listen on 127.0.0.1:{port}")), "{err}");
 }
+
+/// The page offers every `[rules]` switch a scenario takes, each with its
+/// default: the keys and defaults of the page's `SWITCHES` are those of the
+/// table in docs/orders.md (and `strike_colours`, documented beside it).
+#[test]
+fn the_page_offers_every_rule_switch_with_its_default() {
+    let docs = std::fs::read_to_string(repo().join("docs/orders.md")).expect("docs/orders.md");
+    let table = docs
+        .split("### Rule switches")
+        .nth(1)
+        .and_then(|t| t.split("###").next())
+        .expect("the rule switches table");
+    let mut documented: Vec<(String, String)> = table
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let key = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+            let default = cells.get(2)?.trim_matches('`').trim_matches('"');
+            Some((key.to_string(), default.to_string()))
+        })
+        .collect();
+    documented.push(("strike_colours".into(), "false".into()));
+    documented.sort();
+    let js = std::fs::read_to_string(repo().join("assets/serve/app.js")).expect("app.js");
+    let list = js
+        .split("const SWITCHES = [")
+        .nth(1)
+        .and_then(|t| t.split("\n];").next())
+        .expect("the page's SWITCHES");
+    let mut offered: Vec<(String, String)> = list
+        .lines()
+        .filter_map(|l| {
+            let rest = l.trim().strip_prefix("['")?;
+            let (key, rest) = rest.split_once("', ")?;
+            let default = rest.split(',').next()?.trim_matches('\'');
+            Some((key.to_string(), default.to_string()))
+        })
+        .collect();
+    offered.sort();
+    assert_eq!(offered, documented);
+    // Every switch is one the scenario reader takes at its default.
+    let mut battle = duel();
+    battle["rules"] = documented
+        .iter()
+        .map(|(k, d)| {
+            let v = match d.as_str() {
+                "true" => json!(true),
+                "false" => json!(false),
+                s => json!(s),
+            };
+            (k.clone(), v)
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into();
+    let (s, v) = Server::new().post("/api/scenario", "t", &battle);
+    assert_eq!(s, StatusCode::OK, "{v}");
+}

@@ -138,6 +138,8 @@ async function buildBattle(page) {
   await page.getByTestId('doctrine-evasion-1-0').selectOption('max');
   await page.getByTestId('doctrine-damage_control-1-0').fill('fire_control, beam');
   await page.getByTestId('doctrine-damage_control-1-0').press('Tab');
+  // A rule switch players disagree on, set away from fam's reading.
+  await page.getByTestId('rule-double_drive_check').check();
   // A victory condition beyond the Exchange limit and morale.
   await page.getByTestId('add-condition').click();
   await page.getByTestId('condition-0-unit').selectOption(RED.ships[0]);
@@ -197,6 +199,7 @@ test('a battle built by clicking in the library shows the odds fam batch prints 
   assert.match(toml, /maneuver = "close"/, 'the standing orders picked in the form are in the scenario');
   assert.match(toml, /damage_control = \["fire_control", "beam"\]/);
   assert.match(toml, /start_range = 36/);
+  assert.match(toml, /\[rules\]\ndouble_drive_check = true\n/, 'the switch set on the page is in the scenario');
   assert.ok(toml.includes(`unit_destroyed = [{ unit = "${RED.ships[0]}", winner = "${BLUE.side}" }]`), toml);
   const cli = JSON.parse(execFileSync(FAM, ['batch', scenario, '--runs', String(RUNS), '--seed', SEED, '--json'], { cwd: dir, encoding: 'utf8' }));
   assert.equal(cli.runs, RUNS);
@@ -252,6 +255,7 @@ test('the share link restores the battle, and Run gives the same numbers', { tim
   assert.equal(await page.getByTestId('start-range').inputValue(), '36');
   assert.equal(await page.getByTestId('doctrine-maneuver-1-0').inputValue(), 'close');
   assert.equal(await page.getByTestId('doctrine-damage_control-1-0').inputValue(), 'fire_control, beam');
+  assert.ok(await page.getByTestId('rule-double_drive_check').isChecked(), 'the rule switch is back');
   assert.equal(await page.getByTestId('condition-0-unit').inputValue(), RED.ships[0]);
   assert.equal(await page.getByTestId('condition-0-winner').inputValue(), BLUE.side);
   const shown = await runAndRead(page, [BLUE.side, RED.side]);
