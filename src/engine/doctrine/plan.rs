@@ -1100,6 +1100,8 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
 pub struct PlanMemo {
     slots: Vec<Option<(MemoKey, Plan)>>,
     hits: u64,
+    /// Sustained fire weighed before, for the choice of a fire target.
+    pub fire: super::assess::FireMemo,
 }
 
 impl PlanMemo {
