@@ -1176,6 +1176,69 @@ impl Firepower {
     }
 }
 
+/// Sustained fire already weighed, by everything [`Firepower::new`] reads,
+/// so that a batch worker's Formations facing the same enemy in the same
+/// state (common in fleets of like ships, and from run to run) read it back
+/// instead of weighing every weapon again. [`Firepower::new`] is a pure
+/// function of its inputs: what the memo holds changes no result. A fixed
+/// number of slots, made on first use and overwritten on collision.
+#[derive(Debug, Default)]
+pub struct FireMemo {
+    slots: Vec<Option<FireSlot>>,
+}
+
+/// One [`FireMemo`] slot: `a`'s fire at `t` at Evasion dice index `n`.
+#[derive(Debug, Clone, Copy)]
+struct FireSlot {
+    a: Arsenal,
+    t: Arsenal,
+    n: usize,
+    fire: Firepower,
+}
+
+/// Slots of a [`FireMemo`].
+const FIRE_SLOTS: usize = 512;
+
+impl FireMemo {
+    /// [`sustained`], read back when this fire was weighed before.
+    pub fn sustained(&mut self, tables: &DieTables, a: &Arsenal, t: &Arsenal, range: u32, evasion: u32) -> f64 {
+        if self.slots.is_empty() {
+            self.slots.resize(FIRE_SLOTS, None);
+        }
+        // The Evasion counts through its dice index only.
+        let n = dice_index(evasion);
+        let slot = &mut self.slots[fire_slot(a, t, n)];
+        if let Some(s) = slot
+            && s.n == n
+            && s.a == *a
+            && s.t == *t
+        {
+            return s.fire.at(range);
+        }
+        let fire = Firepower::new(tables, a, t, evasion);
+        *slot = Some(FireSlot { a: *a, t: *t, n, fire });
+        fire.at(range)
+    }
+}
+
+/// A [`FireMemo`] slot: a hash of the facts that most often differ.
+fn fire_slot(a: &Arsenal, t: &Arsenal, n: usize) -> usize {
+    let facts = [
+        u32::try_from(n).unwrap_or(0),
+        a.durability,
+        t.durability,
+        a.ships,
+        t.ships,
+        a.thrust,
+        t.thrust,
+    ];
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for x in facts {
+        h = (h ^ u64::from(x)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    (h % FIRE_SLOTS as u64) as usize
+}
+
 /// Expected damage one Volley of `a`'s beams, torpedoes and needle beams
 /// deals to `t` at `range` when `t` rolls `evasion` Evasion dice.
 pub fn sustained(tables: &DieTables, a: &Arsenal, t: &Arsenal, range: u32, evasion: u32) -> f64 {
@@ -1378,6 +1441,49 @@ mod tests {
         assert_abs_diff_eq!(fp.at(48), 0.8, epsilon = 1e-12);
         assert_abs_diff_eq!(fp.at(49), 0.0, epsilon = 1e-12);
         assert_eq!((fp.reach, a.reach()), (48, 48));
+    }
+
+    #[test]
+    fn fire_read_back_from_the_memo_is_the_fire_weighed_afresh() {
+        // A class-2 heavy graser against an unscreened target and against
+        // one with level-1 screens; Evasion 0, 2 and 20 (counted as the
+        // most dice): each read back after it is first weighed, and a
+        // changed target or Evasion never reads another's fire.
+        let t = DieTables::new();
+        let mut a = Arsenal::default();
+        a.family[family_slot(&SystemKind::HeavyGraser { class: 2 }).unwrap()][0] = 1;
+        let open = Arsenal {
+            screens: [1.0, 0.0, 0.0],
+            ..Arsenal::default()
+        };
+        let screened = Arsenal {
+            screens: [0.0, 1.0, 0.0],
+            ..Arsenal::default()
+        };
+        let mut memo = FireMemo::default();
+        for _ in 0..2 {
+            for target in [&open, &screened] {
+                for evasion in [0, 2, 20] {
+                    for range in [6, 18, 19, 36, 37] {
+                        let afresh = sustained(&t, &a, target, range, evasion);
+                        let memo = memo.sustained(&t, &a, target, range, evasion);
+                        assert_eq!(memo.to_bits(), afresh.to_bits(), "{evasion} dice at {range} MU");
+                    }
+                }
+            }
+        }
+        // Its slots are made once, all at once: the memory a batch worker
+        // adds for it, whatever the batch.
+        assert_eq!(memo.slots.len(), FIRE_SLOTS);
+        let total = std::mem::size_of::<Option<FireSlot>>() * FIRE_SLOTS;
+        assert!(total <= 2 << 20, "{total} bytes");
+        // Screens and Evasion matter: the memo must not mix them up.
+        let (bare, screens, evading) = (
+            memo.sustained(&t, &a, &open, 12, 0),
+            memo.sustained(&t, &a, &screened, 12, 0),
+            memo.sustained(&t, &a, &open, 12, 2),
+        );
+        assert!(screens < bare && evading < bare, "{bare} {screens} {evading}");
     }
 
     #[test]

@@ -21,6 +21,16 @@ pub fn launchable(battle: &Battle, g: UnitId) -> bool {
         && ship.systems.get(bay).is_some_and(|s| s.operational())
 }
 
+/// Every group of the battle with a carrier, as (carrier, group), in that
+/// order: a carrier's groups are read without looking at every Unit.
+pub(super) fn carried_groups(battle: &Battle, carried: &mut Vec<(UnitId, UnitId)>) {
+    carried.clear();
+    carried.extend(
+        (0..battle.units.len()).filter_map(|g| battle.units[g].craft.and_then(|c| c.carrier).map(|(c, _)| (c, g))),
+    );
+    carried.sort_unstable();
+}
+
 /// The first group of `f` that can launch this Exchange.
 pub(super) fn first_launchable(battle: &Battle, f: FormationId) -> Option<UnitId> {
     battle.formations[f]
@@ -148,33 +158,37 @@ pub(super) fn craft_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine
 /// carriers in Volley 1 (within launch tubes), recover its carriers'
 /// exhausted groups within reach, and give the groups riding with it a
 /// task: screen its largest ship (fighters that may intercept) or attack
-/// the largest ship of the fire target.
+/// the largest ship of the fire target. `carried`: every group of the
+/// battle with a carrier, as (carrier, group) in order ([`carried_groups`]).
 pub(super) fn carrier_orders(
     battle: &Battle,
     f: FormationId,
     mode: FighterUse,
     target: Option<FormationId>,
+    carried: &[(UnitId, UnitId)],
     out: &mut FormationPlot,
 ) {
     let hold = mode == FighterUse::Hold;
-    let ours = |g: &UnitId| battle.units[*g].craft.and_then(|c| c.carrier).map(|(c, _)| c);
     for &ship in &battle.formations[f].units {
         if battle.units[ship].is_craft() || !battle.units[ship].can_act() {
             continue;
         }
         let tubes = battle.units[ship].launch_tubes.unwrap_or(u32::MAX);
         let mut used = 0;
-        for g in 0..battle.units.len() {
-            if !hold && used < tubes && ours(&g) == Some(ship) && launchable(battle, g) {
+        // Its groups, in the order of the battle's Units.
+        let first = carried.partition_point(|&(c, _)| c < ship);
+        let groups = carried[first..]
+            .iter()
+            .take_while(|&&(c, _)| c == ship)
+            .map(|&(_, g)| g);
+        for g in groups.clone() {
+            if !hold && used < tubes && launchable(battle, g) {
                 out.volleys[0].launch.push(g);
                 used += 1;
             }
         }
-        for g in 0..battle.units.len() {
+        for g in groups {
             let Some(c) = battle.units[g].craft else { continue };
-            if ours(&g) != Some(ship) {
-                continue;
-            }
             let gf = battle.units[g].formation;
             let near = gf == f || battle.ranges.get(gf, f) <= super::super::craft::FIGHTER_REACH;
             let bay = c

@@ -87,6 +87,15 @@ impl Context<'_> {
     fn range(&self, a: FormationId, b: FormationId) -> u32 {
         self.battle.ranges.get(a, b)
     }
+
+    /// [`super::assess::sustained`], read back from the memo when there is
+    /// one.
+    fn sustained(&self, a: &Arsenal, t: &Arsenal, range: u32, evasion: u32) -> f64 {
+        match self.memo {
+            Some(memo) => memo.borrow_mut().fire.sustained(self.tables, a, t, range, evasion),
+            None => super::assess::sustained(self.tables, a, t, range, evasion),
+        }
+    }
 }
 
 /// The default rule for withdrawing: a Formation that cannot do damage at
@@ -134,11 +143,15 @@ pub fn decide(ctx: &Context<'_>, f: FormationId, d: &Doctrine) -> Choice {
         pds_mode: [0.0; 3],
         needles: None,
     };
+    // The Formation its standing orders maneuver against (found once: the
+    // fire target is weighed against it too).
+    let mut aimed = None;
     if withdrawing.is_some() {
         c.target = select_enemy(b, f, super::Selector::Nearest);
         c.maneuvers = [Maneuver::Withdraw; 3];
     } else {
-        c.target = maneuver_target(b, f, d.target);
+        aimed = Some(maneuver_target(b, f, d.target));
+        c.target = aimed.flatten();
         // The default maneuvers against ships: small craft come to it.
         if d.target == super::Selector::Nearest && c.target.is_some_and(|t| b.craft_only(t)) {
             c.target = enemies(b, f)
@@ -149,7 +162,7 @@ pub fn decide(ctx: &Context<'_>, f: FormationId, d: &Doctrine) -> Choice {
         movement(ctx, f, d, &mut c);
     }
     c.threat = threats(ctx, f, &c);
-    aim(ctx, f, d, &mut c);
+    aim(ctx, f, d, aimed, &mut c);
     defence(ctx, f, d, &mut c);
     c
 }
@@ -280,11 +293,11 @@ fn threats(ctx: &Context<'_>, f: FormationId, c: &Choice) -> [bool; 3] {
 }
 
 /// Fire targets, when ordnance fires, where needle beams aim.
-fn aim(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
+fn aim(ctx: &Context<'_>, f: FormationId, d: &Doctrine, aimed: Option<Option<FormationId>>, c: &mut Choice) {
     let b = ctx.battle;
     c.fire_at = match d.fire_at {
         Some(_) => super::fire_target(b, f, d),
-        None => auto_fire_target(ctx, f, d, c),
+        None => auto_fire_target(ctx, f, d, aimed, c),
     };
     let Some(t) = c.fire_at else { return };
     (c.fire_range, c.fire_spread) = ranges_to(ctx, f, t, c);
@@ -337,11 +350,19 @@ fn aim(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
 /// reaches it this Exchange, else the enemy Formation with ships that our
 /// sustained fire hurts most (as a share of what it can take) at today's
 /// range, nearest first on ties.
-fn auto_fire_target(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &Choice) -> Option<FormationId> {
+fn auto_fire_target(
+    ctx: &Context<'_>,
+    f: FormationId,
+    d: &Doctrine,
+    aimed: Option<Option<FormationId>>,
+    c: &Choice,
+) -> Option<FormationId> {
     let b = ctx.battle;
     let ships = |t: FormationId| !b.craft_only(t);
     let ours = &ctx.arsenals[f];
-    let intended = maneuver_target(b, f, d.target).filter(|&t| super::is_live_enemy(b, f, t) && ships(t));
+    let intended = aimed
+        .unwrap_or_else(|| maneuver_target(b, f, d.target))
+        .filter(|&t| super::is_live_enemy(b, f, t) && ships(t));
     if let Some(t) = intended {
         let (r, _) = ranges_to(ctx, f, t, c);
         if r.iter().any(|&x| x <= f64::from(ours.reach())) {
@@ -356,7 +377,7 @@ fn auto_fire_target(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &Choice)
         let hurt = if r > reach {
             0.0
         } else {
-            super::assess::sustained(ctx.tables, ours, a, r, a.thrust / 3) / f64::from(a.durability.max(1))
+            ctx.sustained(ours, a, r, a.thrust / 3) / f64::from(a.durability.max(1))
         };
         let better = match best {
             None => true,

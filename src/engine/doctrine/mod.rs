@@ -29,7 +29,7 @@ mod craft;
 pub mod decide;
 mod fire;
 pub mod plan;
-use craft::{carrier_orders, craft_formation_plot, first_launchable};
+use craft::{carried_groups, carrier_orders, craft_formation_plot, first_launchable};
 pub use craft::{largest_ship, launchable};
 pub use decide::{Choice, Withdrawal, needle_aim};
 
@@ -558,6 +558,8 @@ pub struct PlotWork {
     memo: std::cell::RefCell<plan::PlanMemo>,
     /// What each Formation with a generated plot chose.
     choices: Vec<Option<Choice>>,
+    /// Every group of the battle with a carrier, as (carrier, group).
+    carried: Vec<(UnitId, UnitId)>,
     /// Bounds for this battle: Formations, Units, most systems on a Unit,
     /// most systems in a Formation.
     bounds: (usize, usize, usize, usize),
@@ -607,6 +609,7 @@ impl PlotWork {
             .extend((0..formations).map(|f| assess::Arsenal::of(battle, f)));
         self.choices.clear();
         self.choices.resize(formations, None);
+        carried_groups(battle, &mut self.carried);
     }
 
     /// What Formation `f` chose in the last plot made with this memory
@@ -743,7 +746,7 @@ fn doctrine_formation_plot_into(
                 .any(|&s| matches!(battle.units[o.unit].systems[s].kind, SystemKind::NovaCannon))
         })
     });
-    carrier_orders(battle, f, d.fighters, c.fire_at, out);
+    carrier_orders(battle, f, d.fighters, c.fire_at, &w.carried, out);
     w.choices[f] = Some(c);
     true
 }

@@ -23,7 +23,7 @@ const STEP: f64 = 3.0;
 /// the Exchange after it (ordnance left that can reach it counts once).
 const TERMINAL_VOLLEYS: f64 = 3.0;
 /// Weight of the worth of the best range reachable from where an Exchange
-/// ends (see [`Exchange::potential`]).
+/// ends (see [`Aims::potential`]).
 const POTENTIAL: f64 = 1.0;
 /// What a range's worth counts for each further Exchange it takes to get
 /// there (see [`discount`]).
@@ -164,19 +164,14 @@ impl Stores {
 #[derive(Debug, Clone)]
 pub struct Exchange {
     /// Its fire at us on the grid, by our Evasion dice (made when first
-    /// asked for: bit `e` of `made`).
-    their_grids: [[f64; GRID]; MAX_EVASION_DICE + 1],
-    made: u32,
+    /// asked for).
+    their_grids: [Option<[f64; GRID]>; MAX_EVASION_DICE + 1],
     /// On the grid: ours, and the target's when we put a third of our
     /// thrust to Evasion.
     pub ours: [f64; GRID],
     pub theirs: [f64; GRID],
     /// Hull and armour boxes left: ours and the target's.
     pub durability: (f64, f64),
-    /// What each end range is worth for the Exchange after, the target
-    /// heading for its own range (`[0]`) or keeping its range against us
-    /// (`[1]`: we move only as far as we outpace it).
-    potential: [Potential; 2],
     /// Each side's ordnance left (the target's against a third of our
     /// thrust in Evasion).
     pub our_stores: Stores,
@@ -233,52 +228,87 @@ struct Potential {
     scores: [f64; GRID],
     /// What a score counts for at each distance in grid steps.
     factor: [f64; GRID],
+    /// The grid ranges whose score is above zero, the first `positives`.
+    positive: [u8; GRID],
+    positives: usize,
+    /// The grid steps it moves an Exchange.
+    reach: usize,
+    /// The best score (the first of equals): with no score above zero and
+    /// every factor above zero, the worth of every range.
+    floor: f64,
     worth: [f64; GRID],
     /// Bit `i`: `worth[i]` is made.
     made: u64,
 }
 
-impl Default for Potential {
-    fn default() -> Potential {
-        Potential {
-            scores: [0.0; GRID],
-            factor: [1.0; GRID],
-            worth: [0.0; GRID],
-            made: 0,
-        }
-    }
-}
-
 impl Potential {
     /// For a Formation that moves `reach` grid steps an Exchange.
     fn new(scores: [f64; GRID], reach: usize) -> Potential {
-        Potential {
+        let mut p = Potential {
             scores,
             factor: std::array::from_fn(|steps| discount(steps, reach)),
+            positive: [0; GRID],
+            positives: 0,
+            reach,
+            floor: best_of(scores.iter().copied()),
             worth: [0.0; GRID],
             made: 0,
+        };
+        for (j, &v) in scores.iter().enumerate() {
+            if v > 0.0 {
+                p.positive[p.positives] = j as u8;
+                p.positives += 1;
+            }
         }
+        p
     }
 
     /// The worth of grid range `i`.
     fn worth(&mut self, i: usize) -> f64 {
         if self.made & (1 << i) == 0 {
-            let mut best = f64::NEG_INFINITY;
-            for (j, &v) in self.scores.iter().enumerate() {
-                let f = self.factor[i.abs_diff(j)];
-                let w = if v > 0.0 {
-                    v * f
-                } else if f > 0.0 {
-                    v
-                } else {
-                    f64::NEG_INFINITY
-                };
-                best = if w > best { w } else { best };
-            }
-            self.worth[i] = best;
+            self.worth[i] = self.worth_of(i);
             self.made |= 1 << i;
         }
         self.worth[i]
+    }
+
+    /// [`Potential::weighed`], the same number made with less work: a
+    /// Formation that does not move counts its own range's score only
+    /// (every other factor is negative infinity); one that moves counts a
+    /// score not above zero as it is from anywhere (every factor is above
+    /// zero), so the best discounted positive score wins when one is above
+    /// zero, and the best score of all when none is positive.
+    fn worth_of(&self, i: usize) -> f64 {
+        if self.reach == 0 {
+            return best_of(std::iter::once(self.scores[i]));
+        }
+        let best = best_of(self.positive[..self.positives].iter().map(|&j| {
+            let j = usize::from(j);
+            self.scores[j] * self.factor[i.abs_diff(j)]
+        }));
+        if best > 0.0 {
+            best
+        } else if self.positives == 0 {
+            self.floor
+        } else {
+            self.weighed(i)
+        }
+    }
+
+    /// The worth of grid range `i`, every score weighed: a positive one
+    /// discounted by its distance, one not above zero as it is wherever it
+    /// can be reached from; the first of equals.
+    fn weighed(&self, i: usize) -> f64 {
+        best_of(self.scores.iter().enumerate().map(|(j, &v)| {
+            let f = self.factor[i.abs_diff(j)];
+            if v > 0.0 {
+                v * f
+            } else if f > 0.0 {
+                v
+            } else {
+                f64::NEG_INFINITY
+            }
+        }))
     }
 
     /// The worth of a range in MU, read linearly between the grid points
@@ -286,6 +316,12 @@ impl Potential {
     fn at(&mut self, r: f64) -> f64 {
         between(r, |i| self.worth(i))
     }
+}
+
+/// The greatest of `values` (the first of equals; NaN never counts),
+/// negative infinity when there is none.
+fn best_of(values: impl Iterator<Item = f64>) -> f64 {
+    values.fold(f64::NEG_INFINITY, |best, w| if w > best { w } else { best })
 }
 
 /// The ranges of the grid.
@@ -306,44 +342,89 @@ fn grid_range(i: usize) -> u32 {
 impl Exchange {
     /// Sustained fire both ways.
     pub fn new(p: &Pair<'_>) -> Exchange {
-        let our_fire = Firepower::new(p.tables, p.ours, p.theirs, p.their_evasion);
-        let third_fire = Firepower::new(p.tables, p.theirs, p.ours, third(p.thrust));
-        let mut x = Exchange {
-            their_grids: [[0.0; GRID]; MAX_EVASION_DICE + 1],
-            made: 0,
-            ours: [0.0; GRID],
-            theirs: [0.0; GRID],
+        Exchange::with(
+            p,
+            grid(&Firepower::new(p.tables, p.ours, p.theirs, p.their_evasion)),
+            grid(&Firepower::new(p.tables, p.theirs, p.ours, third(p.thrust))),
+            Stores::new(p.tables, p.ours, p.theirs, p.their_evasion, false),
+            Stores::new(p.tables, p.theirs, p.ours, third(p.thrust), p.class1_pd),
+        )
+    }
+
+    /// [`Exchange::new`] for `mirror`, the pair `p` seen from its target:
+    /// what is the same from both sides is taken from `self`, the
+    /// Exchange of `p`. The target's fire at us with a third of our thrust
+    /// to Evasion is always the same; ours at it, and each side's ordnance,
+    /// when it is weighed against the same Evasion and point defence.
+    fn mirror(&self, p: &Pair<'_>, mirror: &Pair<'_>) -> Exchange {
+        // The target's third of its thrust to Evasion, as we assumed it.
+        let same_evasion = evasion_index(third(mirror.thrust)) == evasion_index(p.their_evasion);
+        let theirs = if same_evasion {
+            self.ours
+        } else {
+            grid(&Firepower::new(
+                p.tables,
+                mirror.theirs,
+                mirror.ours,
+                third(mirror.thrust),
+            ))
+        };
+        let our_stores = if !p.class1_pd && mirror.their_evasion == third(p.thrust) {
+            self.their_stores
+        } else {
+            Stores::new(p.tables, mirror.ours, mirror.theirs, mirror.their_evasion, false)
+        };
+        let their_stores = if !mirror.class1_pd && third(mirror.thrust) == p.their_evasion {
+            self.our_stores
+        } else {
+            Stores::new(
+                p.tables,
+                mirror.theirs,
+                mirror.ours,
+                third(mirror.thrust),
+                mirror.class1_pd,
+            )
+        };
+        let mut x = Exchange::with(mirror, self.theirs, theirs, our_stores, their_stores);
+        // Our fire at the target is its fire at us on the mirror's grid.
+        x.their_grids[evasion_index(p.their_evasion)].get_or_insert(self.ours);
+        x
+    }
+
+    /// An Exchange of the fire and ordnance given.
+    fn with(
+        p: &Pair<'_>,
+        ours: [f64; GRID],
+        theirs: [f64; GRID],
+        our_stores: Stores,
+        their_stores: Stores,
+    ) -> Exchange {
+        let mut their_grids = [None; MAX_EVASION_DICE + 1];
+        their_grids[evasion_index(third(p.thrust))] = Some(theirs);
+        Exchange {
+            their_grids,
+            ours,
+            theirs,
             durability: (
                 f64::from(p.ours.durability.max(1)),
                 f64::from(p.theirs.durability.max(1)),
             ),
-            potential: [Potential::default(); 2],
-            our_stores: Stores::new(p.tables, p.ours, p.theirs, p.their_evasion, false),
-            their_stores: Stores::new(p.tables, p.theirs, p.ours, third(p.thrust), p.class1_pd),
-        };
-        for (i, &r) in RANGES.iter().enumerate() {
-            x.ours[i] = our_fire.at(r);
-            x.theirs[i] = third_fire.at(r);
+            our_stores,
+            their_stores,
         }
-        let e = evasion_index(third(p.thrust));
-        x.their_grids[e] = x.theirs;
-        x.made |= 1 << e;
-        x
     }
 
     /// The target's fire at us on the grid when we roll `evasion` Evasion
     /// dice.
     fn their_grid(&mut self, p: &Pair<'_>, evasion: u32) -> &[f64; GRID] {
-        let e = evasion_index(evasion);
-        if self.made & (1 << e) == 0 {
-            let fire = Firepower::new(p.tables, p.theirs, p.ours, evasion);
-            for (slot, &r) in self.their_grids[e].iter_mut().zip(&RANGES) {
-                *slot = fire.at(r);
-            }
-            self.made |= 1 << e;
-        }
-        &self.their_grids[e]
+        self.their_grids[evasion_index(evasion)]
+            .get_or_insert_with(|| grid(&Firepower::new(p.tables, p.theirs, p.ours, evasion)))
     }
+}
+
+/// Sustained fire on the grid.
+fn grid(fire: &Firepower) -> [f64; GRID] {
+    RANGES.map(|r| fire.at(r))
 }
 
 fn evasion_index(evasion: u32) -> usize {
@@ -765,65 +846,194 @@ fn shares(p: &Pair<'_>, x: &mut Exchange, range: &[f64; 3], ours: &Launches, eva
 
 /// Plays a candidate out against both expectations of the target (it
 /// heads for its own range, or keeps its range: neither side can know which,
-/// readings D18) and scores it by their mean. The ranges the plan keeps
-/// (for ordnance and point defence) are those of a target that keeps its
-/// range: ordnance is not launched at a range the target may never come to.
-#[allow(clippy::too_many_arguments)]
+/// readings D18) and scores it by their mean. The half against a target
+/// that keeps its range is the same whatever the target is otherwise
+/// expected to do: it is read from `kept` when another plan against this
+/// pair played the same candidate.
 fn play(
     p: &Pair<'_>,
     x: &mut Exchange,
-    seq: [Maneuver; 3],
-    evasion: u32,
-    seek: u32,
-    their_seek: u32,
-    stance: Stance,
+    aims: &mut Aims,
+    kept: &mut KeptPlays,
+    (seq, evasion): ([Maneuver; 3], u32),
     target: Expect,
 ) -> (Plan, f64) {
     let speed = p.thrust - evasion;
-    // The Volleys ordnance is launched in come from the ranges our own
-    // maneuvers make (the target neither helping nor resisting): they are
-    // what will be plotted, and each expectation scores them where they
-    // reach.
-    // A target that seeks a longer range than ours resists our closing.
-    let resists = their_seek > seek;
-    let (range, spread) = ranges(
-        p,
-        seq,
-        speed,
-        their_seek,
-        if resists { Expect::Keeps } else { Expect::Still },
-    );
-    let ours = launches(p.ours, f64::from(p.range), &range, &spread);
+    let k = kept.get(p, x, aims, seq, evasion);
+    let r = ranges(p, seq, speed, aims.their_seek(), target).0;
+    let half = aims.half(p, x, &r, &k.ours, evasion, target);
     let mut score = 0.0;
-    for expect in [target, Expect::Keeps] {
-        let r = ranges(p, seq, speed, their_seek, expect).0;
-        let (dealt, taken) = shares(p, x, &r, &ours, evasion);
-        score += 0.5
-            * match stance {
-                Stance::Outgun => dealt - taken,
-                Stance::LeastBad | Stance::NoFight => dealt / (taken + EPSILON),
-                Stance::Avoid => EPSILON * dealt - taken,
-            };
-        // Where it ends: what it can reach from there next Exchange.
-        let potential = &mut x.potential[usize::from(expect == Expect::Keeps)];
-        score += 0.5 * POTENTIAL * potential.at(r[2]);
+    for term in [half.0, half.1, k.half.0, k.half.1] {
+        score += term;
     }
     // Ties (a target whose Maintain cancels our Speed makes every sequence
     // alike) go to the maneuvers that head for the range it seeks.
-    score -= EPSILON * EPSILON * (range[2] - f64::from(seek)).abs();
+    score -= EPSILON * EPSILON * (k.range[2] - f64::from(aims.seek())).abs();
     let plan = Plan {
         maneuvers: seq,
         speed,
         evasion,
-        range,
-        spread,
+        range: k.range,
+        spread: k.spread,
         seek: 0,
         stance: Stance::NoFight,
         at_seek: (0.0, 0.0),
         ordnance_at_seek: (0.0, 0.0),
-        their_seek,
+        their_seek: aims.their_seek(),
     };
     (plan, score)
+}
+
+/// What one candidate (a maneuver per Volley and an Evasion) comes to
+/// against a target that keeps its range: the ranges the plan keeps (for
+/// ordnance and point defence; those of a target that keeps its range:
+/// ordnance is not launched at a range the target may never come to), our
+/// ordnance plan, and that expectation's two terms of the score
+/// ([`Aims::half`]).
+#[derive(Debug, Clone, Copy)]
+struct Kept {
+    evasion: u32,
+    range: [f64; 3],
+    spread: [f64; 3],
+    ours: Launches,
+    half: (f64, f64),
+}
+
+impl Kept {
+    fn new(p: &Pair<'_>, x: &mut Exchange, aims: &mut Aims, seq: [Maneuver; 3], evasion: u32) -> Kept {
+        let speed = p.thrust - evasion;
+        // The Volleys ordnance is launched in come from the ranges our own
+        // maneuvers make (the target neither helping nor resisting): they
+        // are what will be plotted, and each expectation scores them where
+        // they reach. A target that seeks a longer range than ours resists
+        // our closing (and then those are its ranges keeping its range).
+        let resists = aims.their_seek() > aims.seek();
+        let (range, spread) = ranges(
+            p,
+            seq,
+            speed,
+            aims.their_seek(),
+            if resists { Expect::Keeps } else { Expect::Still },
+        );
+        let ours = launches(p.ours, f64::from(p.range), &range, &spread);
+        let r = if resists {
+            range
+        } else {
+            ranges(p, seq, speed, aims.their_seek(), Expect::Keeps).0
+        };
+        let half = aims.half(p, x, &r, &ours, evasion, Expect::Keeps);
+        Kept {
+            evasion,
+            range,
+            spread,
+            ours,
+            half,
+        }
+    }
+}
+
+/// The [`Kept`] half of the candidates the plans against one pair played,
+/// one for each of [`SEQUENCES`] at the first Evasion it was played at: the
+/// plan the target foresees plays each at a third of the thrust to
+/// Evasion, and so does ours. A fixed array: choosing a plan allocates
+/// nothing.
+#[derive(Debug, Default)]
+struct KeptPlays([Option<Kept>; SEQUENCES.len()]);
+
+impl KeptPlays {
+    /// The half of `seq` at `evasion`: read back, or made (and kept when
+    /// its sequence has none yet).
+    fn get(&mut self, p: &Pair<'_>, x: &mut Exchange, aims: &mut Aims, seq: [Maneuver; 3], evasion: u32) -> Kept {
+        let slot = SEQUENCES.iter().position(|s| *s == seq);
+        if let Some(k) = slot.and_then(|i| self.0[i]).filter(|k| k.evasion == evasion) {
+            return k;
+        }
+        let k = Kept::new(p, x, aims, seq, evasion);
+        if let Some(i) = slot {
+            self.0[i].get_or_insert(k);
+        }
+        k
+    }
+}
+
+/// What every plan against one target weighs whatever the candidate: the
+/// range each side seeks (each with a third of its thrust to Evasion), our
+/// stance, and what each range an Exchange ends at is worth.
+#[derive(Debug, Clone)]
+struct Aims {
+    our_i: usize,
+    their_i: usize,
+    stance: Stance,
+    /// What each end range is worth for the Exchange after, the target
+    /// heading for its own range (`[0]`) or keeping its range against us
+    /// (`[1]`: we move only as far as we outpace it).
+    potential: [Potential; 2],
+}
+
+impl Aims {
+    fn new(p: &Pair<'_>, x: &Exchange) -> Aims {
+        let ours = Worth::new(&x.ours, &x.theirs, (&x.our_stores, &x.their_stores), x.durability);
+        let (our_i, stance) = seek(&ours, p.range);
+        let theirs = Worth {
+            dealt: ours.taken,
+            taken: ours.dealt,
+        };
+        let (their_i, _) = seek(&theirs, p.range);
+        let stance_score = |i: usize| match stance {
+            Stance::Outgun => ours.dealt[i] - ours.taken[i],
+            Stance::LeastBad | Stance::NoFight => ours.dealt[i] / (ours.taken[i] + EPSILON),
+            Stance::Avoid => -ours.taken[i],
+        };
+        // A full Exchange at all Speed: 3 Volleys of 2/3 a point a die
+        // (free), or of what it outpaces a target keeping its range by; in
+        // grid steps of a point.
+        let their_speed = p.theirs.thrust - p.their_evasion;
+        let kept = p
+            .tables
+            .outpace(p.thrust, false, their_speed, !p.their_primary && their_speed > 0);
+        let scores: [f64; GRID] = std::array::from_fn(stance_score);
+        let potential =
+            [points(p.thrust, 0.0), kept].map(|per_volley| Potential::new(scores, (3.0 * per_volley).round() as usize));
+        Aims {
+            our_i,
+            their_i,
+            stance,
+            potential,
+        }
+    }
+
+    /// The range we seek.
+    fn seek(&self) -> u32 {
+        grid_range(self.our_i)
+    }
+
+    /// The range the target seeks.
+    fn their_seek(&self) -> u32 {
+        grid_range(self.their_i)
+    }
+
+    /// One expectation's half of a candidate's score, ending at ranges
+    /// `r`: its shares dealt and taken by our stance, and what it can reach
+    /// from where it ends next Exchange.
+    fn half(
+        &mut self,
+        p: &Pair<'_>,
+        x: &mut Exchange,
+        r: &[f64; 3],
+        ours: &Launches,
+        evasion: u32,
+        expect: Expect,
+    ) -> (f64, f64) {
+        let (dealt, taken) = shares(p, x, r, ours, evasion);
+        let fight = 0.5
+            * match self.stance {
+                Stance::Outgun => dealt - taken,
+                Stance::LeastBad | Stance::NoFight => dealt / (taken + EPSILON),
+                Stance::Avoid => EPSILON * dealt - taken,
+            };
+        let potential = &mut self.potential[usize::from(expect == Expect::Keeps)];
+        (fight, 0.5 * POTENTIAL * potential.at(r[2]))
+    }
 }
 
 /// The best plan against the target among `sequences` (every one of
@@ -839,6 +1049,10 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
     // made once for both of our plans (what is filled in as the plans ask
     // for it is the same whichever asks first).
     let mut x = Exchange::new(p);
+    // So are the ranges each side seeks, and the half of each candidate's
+    // score against a target keeping its range.
+    let mut aims = Aims::new(p, &x);
+    let mut kept = KeptPlays::default();
     let target = if p.their_primary {
         let mirror = Pair {
             tables: p.tables,
@@ -851,11 +1065,18 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
             class1_pd: p.ours.has_missiles(),
         };
         // As it assumes of us: a third of our thrust to Evasion.
-        let naive = best_plan(p, &mut x, &SEQUENCES, Some(p.thrust / 3), Expect::Seeks);
-        let mut theirs = Exchange::new(&mirror);
+        let naive = best_plan(
+            p,
+            (&mut x, &mut aims, &mut kept),
+            &SEQUENCES,
+            Some(p.thrust / 3),
+            Expect::Seeks,
+        );
+        let mut theirs = x.mirror(p, &mirror);
+        let mut their_aims = Aims::new(&mirror, &theirs);
         let answer = best_plan(
             &mirror,
-            &mut theirs,
+            (&mut theirs, &mut their_aims, &mut KeptPlays::default()),
             &SEQUENCES,
             None,
             Expect::Plays(naive.maneuvers, naive.speed),
@@ -864,7 +1085,7 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
     } else {
         Expect::Seeks
     };
-    best_plan(p, &mut x, sequences, fixed, target)
+    best_plan(p, (&mut x, &mut aims, &mut kept), sequences, fixed, target)
 }
 
 /// Plans already made, by everything [`choose`] weighs, so that a batch
@@ -879,6 +1100,8 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
 pub struct PlanMemo {
     slots: Vec<Option<(MemoKey, Plan)>>,
     hits: u64,
+    /// Sustained fire weighed before, for the choice of a fire target.
+    pub fire: super::assess::FireMemo,
 }
 
 impl PlanMemo {
@@ -999,36 +1222,18 @@ const DISCOUNTS: [f64; GRID + 1] = {
 
 /// [`choose`] with the target expected to move as `target` says (and, in
 /// the other half of the score, to keep its range).
-fn best_plan(p: &Pair<'_>, x: &mut Exchange, sequences: &[[Maneuver; 3]], fixed: Option<u32>, target: Expect) -> Plan {
-    // Where each side would sit, with a third of its thrust to Evasion.
-    let ours = Worth::new(&x.ours, &x.theirs, (&x.our_stores, &x.their_stores), x.durability);
-    let (our_i, stance) = seek(&ours, p.range);
-    let theirs = Worth {
-        dealt: ours.taken,
-        taken: ours.dealt,
-    };
-    let (their_i, _) = seek(&theirs, p.range);
-    let stance_score = |i: usize| match stance {
-        Stance::Outgun => ours.dealt[i] - ours.taken[i],
-        Stance::LeastBad | Stance::NoFight => ours.dealt[i] / (ours.taken[i] + EPSILON),
-        Stance::Avoid => -ours.taken[i],
-    };
-    // A full Exchange at all Speed: 3 Volleys of 2/3 a point a die (free),
-    // or of what it outpaces a target keeping its range by; in grid steps
-    // of a point.
-    let their_speed = p.theirs.thrust - p.their_evasion;
-    let kept = p
-        .tables
-        .outpace(p.thrust, false, their_speed, !p.their_primary && their_speed > 0);
-    let scores: [f64; GRID] = std::array::from_fn(stance_score);
-    for (potential, per_volley) in x.potential.iter_mut().zip([points(p.thrust, 0.0), kept]) {
-        *potential = Potential::new(scores, (3.0 * per_volley).round() as usize);
-    }
-    let their_seek = grid_range(their_i);
+fn best_plan(
+    p: &Pair<'_>,
+    (x, aims, kept): (&mut Exchange, &mut Aims, &mut KeptPlays),
+    sequences: &[[Maneuver; 3]],
+    fixed: Option<u32>,
+    target: Expect,
+) -> Plan {
+    let stance = aims.stance;
     let cap = (p.thrust / 2).min(super::assess::MAX_EVASION_DICE as u32);
     let mut best: Option<(Plan, f64)> = None;
-    let consider = |x: &mut Exchange, best: &mut Option<(Plan, f64)>, seq: [Maneuver; 3], e: u32| {
-        let (plan, score) = play(p, x, seq, e, grid_range(our_i), their_seek, stance, target);
+    let mut consider = |best: &mut Option<(Plan, f64)>, seq: [Maneuver; 3], e: u32| {
+        let (plan, score) = play(p, x, aims, kept, (seq, e), target);
         if best.as_ref().is_none_or(|(_, s)| score > *s + 1e-9) {
             *best = Some((plan, score));
         }
@@ -1047,18 +1252,19 @@ fn best_plan(p: &Pair<'_>, x: &mut Exchange, sequences: &[[Maneuver; 3]], fixed:
         for (k, &e) in seeds.iter().enumerate() {
             // The same Evasion twice would score the same.
             if k == 0 || e != seeds[0] {
-                consider(x, &mut best, seq, e);
+                consider(&mut best, seq, e);
             }
         }
     }
     if fixed.is_none() {
         let seq = best.as_ref().map_or(sequences[0], |(plan, _)| plan.maneuvers);
         for e in (0..=cap).rev().filter(|e| !seeds.contains(e)) {
-            consider(x, &mut best, seq, e);
+            consider(&mut best, seq, e);
         }
     }
     let (mut plan, _) = best.expect("at least one candidate");
-    plan.seek = grid_range(our_i);
+    let our_i = aims.our_i;
+    plan.seek = aims.seek();
     plan.stance = stance;
     plan.at_seek = match stance {
         Stance::NoFight => (0.0, 0.0),
@@ -1078,6 +1284,42 @@ fn best_plan(p: &Pair<'_>, x: &mut Exchange, sequences: &[[Maneuver; 3]], fixed:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_quick_worth_of_a_range_is_the_worth_every_score_weighed_gives() {
+        // The plans' scores add the worth up: the quick way must give the
+        // very same number (bit for bit, or results would change), for
+        // Formations that do not move, move a little or cross the grid,
+        // and scores with no positive one, zeros of both signs, a positive
+        // one so small its discount underflows, and infinities.
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut compared = 0;
+        for case in 0..400 {
+            let scores: [f64; GRID] = std::array::from_fn(|_| match next() % 9 {
+                0 => 0.0,
+                1 => -0.0,
+                2 if case % 3 == 0 => 5e-324,
+                3 => f64::NEG_INFINITY,
+                4..=5 if case % 2 == 0 => (next() % 1000) as f64 / 100.0,
+                _ => -((next() % 1000) as f64) / 100.0,
+            });
+            for reach in [0, 1, 2, 5, 13, 40, 99] {
+                let potential = Potential::new(scores, reach);
+                for i in 0..GRID {
+                    let (quick, weighed) = (potential.worth_of(i), potential.weighed(i));
+                    assert_eq!(quick.to_bits(), weighed.to_bits(), "{scores:?} reach {reach} at {i}");
+                    compared += 1;
+                }
+            }
+        }
+        assert_eq!(compared, 400 * 7 * GRID);
+    }
 
     #[test]
     fn the_plan_memo_is_a_few_megabytes_whatever_the_batch() {
