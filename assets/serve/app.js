@@ -290,8 +290,24 @@ function unitList(formation) {
       renderBattle();
     };
     return h('li', {}, unit, ship ? h('span', { class: 'muted' }, ` ${ship.class || ''} · ${ship.points ?? '?'} pts`) : null, ' ',
+      moveSelect(formation, unit, k), ' ',
       h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${unit}`, onclick: remove }, 'Remove'));
   }));
+}
+
+// Moves a ship to another Formation, of its side or another.
+function moveSelect(formation, unit, k) {
+  const others = state.battle.sides.flatMap((s) => s.formations.filter((f) => f !== formation).map((f) => [s, f]));
+  if (!others.length) return null;
+  const move = (e) => {
+    const [to] = others.filter(([, f]) => f.name === e.target.value).map(([, f]) => f);
+    if (!to) return;
+    formation.units.splice(k, 1);
+    to.units.push(unit);
+    renderBattle();
+  };
+  return h('select', { class: 'small', 'aria-label': `Move ${unit} to`, testid: `move:${unit}`, onchange: move },
+    h('option', { value: '' }, 'Move to…'), others.map(([s, f]) => h('option', { value: f.name }, `${s.name}: ${f.name}`)));
 }
 
 // ---------- standing orders ----------

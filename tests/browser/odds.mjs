@@ -376,3 +376,17 @@ test('what the odds hinge on (weapons left idle) is shown above them, as fam bat
   await page.locator('#results').screenshot({ path: path.join(SHOTS, 'hinges.png') });
   });
 });
+
+test('a ship moves to another Formation, and the scenario lists it there', { timeout: TIMEOUT }, async () => {
+  await onPage(baseUrl, 'move', async (page) => {
+  await addShips(page, 'pick-0-0', BLUE);
+  await page.getByRole('button', { name: 'Add a Formation to Blue' }).click();
+  await page.getByTestId(`move:${BLUE.ships[1]}`).selectOption('Blue 2');
+  await addShips(page, 'pick-1-0', { ...RED, ships: [RED.ships[0]] });
+  const dir = fs.mkdtempSync(path.join(work, 'move-'));
+  const toml = fs.readFileSync(await download(page, page.getByTestId('download-scenario'), dir), 'utf8');
+  assert.ok(toml.includes(`"Blue 1" = ["${BLUE.ships[0]}"]`), toml);
+  assert.ok(toml.includes(`"Blue 2" = ["${BLUE.ships[1]}"]`), toml);
+  assert.ok(toml.includes('Blue = ["Blue 1", "Blue 2"]'), toml);
+  });
+});
