@@ -240,6 +240,14 @@ const READINGS: &[Reading] = &[
     },
 ];
 
+/// What a batch's odds may hinge on: the switches set away from their
+/// defaults, then the readings that apply to this battle.
+pub fn of_battle(b: &Battle) -> Vec<String> {
+    let mut out = switches(&b.rules);
+    out.extend(readings(b));
+    out
+}
+
 /// The disputed or second-hand readings that apply to this battle, one
 /// sentence each, naming the reading and its switch where it has one.
 pub fn readings(b: &Battle) -> Vec<String> {

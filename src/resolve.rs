@@ -115,6 +115,16 @@ pub fn state_toml(header: &Header, battle: &Battle) -> String {
     s
 }
 
+/// The header of the first Exchange `loaded` plays from the battle seed
+/// `seed`: the scenario's title (else its name) and that Exchange's seed.
+pub fn first_header(loaded: &crate::orders::Loaded, seed: u64) -> Header {
+    Header {
+        title: loaded.title.clone().unwrap_or_else(|| loaded.scenario.clone()),
+        seed: crate::engine::victory::exchange_seed(seed, loaded.exchange),
+        exchange: loaded.exchange,
+    }
+}
+
 /// What a multi-Exchange run produced.
 #[derive(Debug, Clone)]
 pub struct ResolvedBattle {

@@ -88,6 +88,18 @@ pub struct Options {
     pub threads: Option<usize>,
 }
 
+impl Options {
+    /// The options of `fam batch` on `loaded`: the seed given, else the
+    /// scenario's, else 0; the Exchanges given, else [`default_exchanges`].
+    pub fn for_scenario(loaded: &Loaded, seed: Option<u64>, exchanges: Option<u32>, threads: Option<usize>) -> Options {
+        Options {
+            seed: seed.or(loaded.seed).unwrap_or(0),
+            exchanges: exchanges.unwrap_or_else(|| default_exchanges(loaded)),
+            threads,
+        }
+    }
+}
+
 /// Exchanges that take a scenario to its `[victory]` Exchange limit (so
 /// every run ends in a decision), at least 1.
 pub fn default_exchanges(loaded: &Loaded) -> u32 {

@@ -362,15 +362,7 @@ fn idle_section(out: &mut String, report: &Report, d: usize) {
     if meta.weapons.is_empty() || t.runs == 0 {
         return;
     }
-    // Per side: weapons a plot left idle first, then point defence that had
-    // nothing to shoot at.
-    let idle: Vec<Vec<IdleWeapon<'_>>> = (0..meta.sides.len())
-        .map(|s| {
-            let mut list = idle_weapons(report, s);
-            list.sort_by_key(|w| lacked_threats(w.info, w.tally));
-            list
-        })
-        .collect();
+    let idle = idle_by_side(report);
     if idle.iter().all(Vec::is_empty) {
         let _ = writeln!(out, "\nEvery weapon fired in at least 1 % of the runs.");
         return;
@@ -406,6 +398,18 @@ fn idle_section(out: &mut String, report: &Report, d: usize) {
     }
 }
 
+/// Each side's idle weapons: those a plot left idle first, then point
+/// defence that had nothing to shoot at.
+fn idle_by_side(report: &Report) -> Vec<Vec<IdleWeapon<'_>>> {
+    (0..report.meta.sides.len())
+        .map(|s| {
+            let mut list = idle_weapons(report, s);
+            list.sort_by_key(|w| lacked_threats(w.info, w.tally));
+            list
+        })
+        .collect()
+}
+
 /// The warning lines of [`table`]'s idle-weapon section, one per side
 /// with idle weapons: what the odds assume stays idle.
 pub fn idle_notes(report: &Report) -> Vec<String> {
@@ -413,13 +417,25 @@ pub fn idle_notes(report: &Report) -> Vec<String> {
     if meta.weapons.is_empty() || t.runs == 0 {
         return Vec::new();
     }
-    (0..meta.sides.len())
-        .filter_map(|s| {
-            let mut list = idle_weapons(report, s);
-            list.sort_by_key(|w| lacked_threats(w.info, w.tally));
-            (!list.is_empty()).then(|| idle_note(&meta.sides[s], &list))
-        })
+    idle_by_side(report)
+        .iter()
+        .enumerate()
+        .filter(|(_, list)| !list.is_empty())
+        .map(|(s, list)| idle_note(&meta.sides[s], list))
         .collect()
+}
+
+/// [`table`] followed by what the odds may hinge on (`caveats`: switches
+/// and disputed readings, `caveats::of_battle`), as `fam batch` prints it.
+pub fn table_with_caveats(report: &Report, caveats: &[String]) -> String {
+    let mut text = table(report);
+    if !caveats.is_empty() {
+        text.push_str("The odds may hinge on these readings and switches (docs/readings.md):\n");
+        for c in caveats {
+            text.push_str(&format!("  {c}\n"));
+        }
+    }
+    text
 }
 
 /// The warning line for one side's idle weapons.

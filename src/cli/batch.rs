@@ -298,11 +298,7 @@ impl Progress {
 }
 
 fn batch_options(loaded: &crate::orders::Loaded, run: &RunArgs) -> crate::batch::Options {
-    crate::batch::Options {
-        seed: run.seed.or(loaded.seed).unwrap_or(0),
-        exchanges: run.exchanges.unwrap_or_else(|| crate::batch::default_exchanges(loaded)),
-        threads: run.threads.map(usize::from),
-    }
+    crate::batch::Options::for_scenario(loaded, run.seed, run.exchanges, run.threads.map(usize::from))
 }
 
 fn replay_args(orders: &[PathBuf], load: &LoadArgs) -> Vec<String> {
@@ -410,8 +406,7 @@ pub(super) fn batch(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     });
     meta.until_ci = args.until_ci;
     meta.replay_args = replay_args(&args.orders, &args.load);
-    let mut caveats = crate::caveats::switches(&loaded.battle.rules);
-    caveats.extend(crate::caveats::readings(&loaded.battle));
+    let caveats = crate::caveats::of_battle(&loaded.battle);
     batch_outputs(
         &crate::batch::Report { meta, tally },
         &args.out,
@@ -459,16 +454,7 @@ fn batch_outputs(
     let text = match out.format() {
         BatchFormat::Json => crate::batch::json::render(report),
         BatchFormat::Markdown => crate::batch::markdown::render(report),
-        BatchFormat::Text => {
-            let mut text = crate::batch::text::table(report);
-            if !caveats.is_empty() {
-                text.push_str("The odds may hinge on these readings and switches (docs/readings.md):\n");
-                for c in caveats {
-                    text.push_str(&format!("  {c}\n"));
-                }
-            }
-            text
-        }
+        BatchFormat::Text => crate::batch::text::table_with_caveats(report, caveats),
     };
     io::stdout().lock().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)

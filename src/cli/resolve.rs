@@ -74,11 +74,7 @@ pub(super) fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
     // The one rule `fam batch` plays too (`resolve::battle_plot`).
     let first = crate::resolve::battle_plot(&loaded, &loaded.battle, 0, args.exchanges);
     note_plot_sources(&loaded, &first);
-    let header = crate::report::Header {
-        title: loaded.title.clone().unwrap_or_else(|| loaded.scenario.clone()),
-        seed: crate::engine::victory::exchange_seed(seed, loaded.exchange),
-        exchange: loaded.exchange,
-    };
+    let header = crate::resolve::first_header(&loaded, seed);
     let resolved = play(args, &loaded, seed, &header, &first);
     // Everything is computed before anything is written.
     let mut outputs: Vec<Output> = Vec::new();

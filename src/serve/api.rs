@@ -159,15 +159,6 @@ fn check_runs(runs: u64, max: u64) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// The options `fam batch scenario.toml --runs N [--seed S]` would use.
-fn options(loaded: &Loaded, seed: Option<u64>) -> batch::Options {
-    batch::Options {
-        seed: seed.or(loaded.seed).unwrap_or(0),
-        exchanges: batch::default_exchanges(loaded),
-        threads: None,
-    }
-}
-
 fn accepted(id: String) -> Response {
     (StatusCode::ACCEPTED, Json(json!({ "job": id }))).into_response()
 }
@@ -180,7 +171,7 @@ pub async fn start_batch(
     let req = body(parsed)?;
     check_runs(req.runs, MAX_RUNS)?;
     let (_, loaded) = load(req.battle).await?;
-    let opts = options(&loaded, req.seed);
+    let opts = batch::Options::for_scenario(&loaded, req.seed, None, None);
     let runs = req.runs;
     let id = app.jobs.start(&client(&headers), "batch", runs, move |job| {
         play_batch(job, &loaded, &opts, runs)
@@ -219,15 +210,8 @@ fn play_batch(job: &Job, loaded: &Loaded, opts: &batch::Options, runs: u64) -> s
 /// with its caveats, the Markdown summary and the `--plot` picture.
 fn batch_result(loaded: &Loaded, report: &Report, seed: u64) -> Value {
     let json: Value = serde_json::from_str(&batch::json::render(report)).unwrap_or(Value::Null);
-    let mut table = batch::text::table(report);
-    let mut caveats = crate::caveats::switches(&loaded.battle.rules);
-    caveats.extend(crate::caveats::readings(&loaded.battle));
-    if !caveats.is_empty() {
-        table.push_str("The odds may hinge on these readings and switches (docs/readings.md):\n");
-        for c in &caveats {
-            table.push_str(&format!("  {c}\n"));
-        }
-    }
+    let caveats = crate::caveats::of_battle(&loaded.battle);
+    let table = batch::text::table_with_caveats(report, &caveats);
     let svg = batch::plot::render(report, batch::plot::Kind::Svg)
         .ok()
         .and_then(|b| String::from_utf8(b).ok());
@@ -265,10 +249,10 @@ pub async fn start_compare(
     let (_, a) = load(req.a).await?;
     let (_, b) = load(req.b).await?;
     // One base seed for both, so run i of A and run i of B pair up.
-    let opts_a = options(&a, req.seed);
+    let opts_a = batch::Options::for_scenario(&a, req.seed, None, None);
     let opts_b = batch::Options {
         seed: opts_a.seed,
-        ..options(&b, None)
+        ..batch::Options::for_scenario(&b, None, None, None)
     };
     let runs = req.runs;
     let id = app.jobs.start(&client(&headers), "compare", runs * 2, move |job| {
@@ -342,7 +326,7 @@ pub async fn start_tune(
         side,
         runs: req.runs,
         top: 5,
-        batch: options(&loaded, req.seed),
+        batch: batch::Options::for_scenario(&loaded, req.seed, None, None),
     };
     let total = crate::tune::planned_runs(&loaded, &opts);
     let id = app.jobs.start(
@@ -417,13 +401,8 @@ pub async fn replay(parsed: Result<Json<ReplayRequest>, JsonRejection>) -> Resul
 
 fn replay_report(loaded: &Loaded, seed: u64, count: u32) -> String {
     let first = crate::resolve::battle_plot(loaded, &loaded.battle, 0, count);
-    let header = crate::report::Header {
-        title: loaded.title.clone().unwrap_or_else(|| loaded.scenario.clone()),
-        seed: crate::engine::victory::exchange_seed(seed, loaded.exchange),
-        exchange: loaded.exchange,
-    };
     crate::resolve::resolve_battle(
-        &header,
+        &crate::resolve::first_header(loaded, seed),
         seed,
         &loaded.battle,
         &first,
