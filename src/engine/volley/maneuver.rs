@@ -1,0 +1,179 @@
+//! Step 1, Maneuver: Formation Thrust, the plot cut when thrust fell, the
+//! Speed and Evasion pools, and the range of every pair of Formations
+//! (close, then withdraw, then maintain; fm-readings 1-5).
+
+use crate::engine::dice::{Dice, Purpose, successes};
+use crate::engine::event::{Event, Sink};
+use crate::engine::plot::{ExchangePlot, FormationId, Maneuver, ManeuverOrder, VolleyPlot};
+use crate::engine::scratch::{Scratch, Tap, volley_plot};
+use crate::engine::state::Battle;
+
+/// Speed points Formation `f` brings to its pair with `other`: all for the
+/// primary target, one fewer for a secondary one or an unplotted pair
+/// (which counts as a secondary Maintain; fm-readings 1-2).
+fn move_against(vp: &VolleyPlot, speed_points: u32, other: FormationId) -> (Maneuver, u32) {
+    match vp.primary {
+        Some(ManeuverOrder { target, maneuver }) if target == other => (maneuver, speed_points),
+        _ => {
+            let maneuver = vp
+                .secondary
+                .iter()
+                .find(|m| m.target == other)
+                .map_or(Maneuver::Maintain, |m| m.maneuver);
+            (maneuver, speed_points.saturating_sub(1))
+        }
+    }
+}
+
+/// The range after one pair's maneuvers (fm-readings 3): close, then
+/// withdraw, then maintain back toward the start, never past it.
+/// Returns the range after each step.
+pub fn pair_range(start: u32, a: (Maneuver, u32), b: (Maneuver, u32)) -> (u32, u32, u32) {
+    let sum = |m: Maneuver| [a, b].iter().filter(|(x, _)| *x == m).map(|(_, p)| p * 3).sum::<u32>();
+    let after_close = (i64::from(start) - i64::from(sum(Maneuver::Close))).unsigned_abs() as u32;
+    let after_withdraw = after_close + sum(Maneuver::Withdraw);
+    let maintain = sum(Maneuver::Maintain);
+    let end = if after_withdraw > start {
+        after_withdraw.saturating_sub(maintain).max(start)
+    } else {
+        (after_withdraw + maintain).min(start)
+    };
+    (after_close, after_withdraw, end)
+}
+
+pub(super) fn maneuver<S: Sink>(
+    battle: &mut Battle,
+    plot: &ExchangePlot,
+    volley: u8,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let nf = battle.formations.len();
+    for f in 0..nf {
+        if !battle.formation_active(f) {
+            continue;
+        }
+        let vp = volley_plot(plot, f, volley);
+        let thrust = battle.formation_thrust(f);
+        let unplotted = plot.formations.get(f).is_none_or(Option::is_none);
+        // An unplotted Formation puts all its thrust into Speed.
+        let (mut speed, mut evasion) = if unplotted { (thrust, 0) } else { (vp.speed, vp.evasion) };
+        // A carrier launching or recovering keeps its drive off: no Speed
+        // (reading F15).
+        let no_speed = scratch.craft.any && scratch.craft.no_speed[f];
+        // A ship firing its nova cannon has no thrust at all (reading W63).
+        let no_thrust = scratch.nova.iter().any(|&u| battle.units[u].formation == f);
+        if speed + evasion > thrust {
+            // Cut Speed first, then Evasion (fm-readings 8); Evasion may then
+            // be at most half the new thrust (all of it with advanced
+            // drives), the rest goes back to Speed.
+            let cut = speed + evasion - thrust;
+            let from_speed = cut.min(speed);
+            speed -= from_speed;
+            evasion -= cut - from_speed;
+            let cap = battle.evasion_cap(f, thrust);
+            if evasion > cap {
+                speed += evasion - cap;
+                evasion = cap;
+            }
+            if S::RECORDS {
+                sink.event(Event::PlotCut {
+                    formation: f,
+                    thrust,
+                    speed,
+                    evasion,
+                });
+            }
+        }
+        if no_speed || no_thrust {
+            speed = 0;
+        }
+        if no_thrust {
+            evasion = 0;
+        }
+        let mut tap = Tap::new(sink);
+        let sp = successes(dice, &mut tap, speed, Purpose::Speed);
+        let speed_dice = tap.take();
+        let ep = successes(dice, &mut tap, evasion, Purpose::Evasion);
+        let evasion_dice = tap.take();
+        scratch.speed_points[f] = sp;
+        scratch.evasion_points[f] = ep;
+        if S::RECORDS {
+            sink.event(Event::Pools {
+                formation: f,
+                thrust,
+                speed_dice,
+                speed_points: sp,
+                evasion_dice,
+                evasion_points: ep,
+            });
+        }
+    }
+    for a in 0..nf {
+        for b in a + 1..nf {
+            if !battle.formation_active(a) || !battle.formation_active(b) {
+                continue;
+            }
+            let start = battle.ranges.get(a, b);
+            let am = move_against(volley_plot(plot, a, volley), scratch.speed_points[a], b);
+            let bm = move_against(volley_plot(plot, b, volley), scratch.speed_points[b], a);
+            let (after_close, after_withdraw, end) = pair_range(start, am, bm);
+            battle.ranges.set(a, b, end);
+            if S::RECORDS {
+                sink.event(Event::RangeChanged {
+                    a,
+                    b,
+                    start,
+                    a_move: Some(am),
+                    b_move: Some(bm),
+                    after_close,
+                    after_withdraw,
+                    end,
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::plot::Maneuver::*;
+
+    #[test]
+    fn maneuver_follows_the_worked_examples_of_fm_readings_3() {
+        // A closes with 3 SP, B withdraws with 2 SP: 60 → 51 → 57.
+        assert_eq!(pair_range(60, (Close, 3), (Withdraw, 2)), (51, 57, 57));
+        // A closes with 3, B maintains with 4: 51, then back to 60 (never past it).
+        assert_eq!(pair_range(60, (Close, 3), (Maintain, 4)), (51, 51, 60));
+        // A closes with 25: |60 − 75| = 15 (overshoot).
+        assert_eq!(pair_range(60, (Close, 25), (Maintain, 0)), (15, 15, 15));
+        // Order of the pair does not matter.
+        assert_eq!(
+            pair_range(60, (Withdraw, 2), (Close, 3)),
+            pair_range(60, (Close, 3), (Withdraw, 2))
+        );
+        // Maintain pulls a withdrawal back toward the start.
+        assert_eq!(pair_range(30, (Withdraw, 4), (Maintain, 2)), (30, 42, 36));
+    }
+
+    #[test]
+    fn secondary_and_unplotted_pairs_lose_one_speed_point() {
+        let vp = VolleyPlot {
+            primary: Some(ManeuverOrder {
+                target: 1,
+                maneuver: Close,
+            }),
+            secondary: vec![ManeuverOrder {
+                target: 2,
+                maneuver: Withdraw,
+            }],
+            ..VolleyPlot::default()
+        };
+        assert_eq!(move_against(&vp, 3, 1), (Close, 3));
+        assert_eq!(move_against(&vp, 3, 2), (Withdraw, 2));
+        assert_eq!(move_against(&vp, 3, 3), (Maintain, 2));
+        assert_eq!(move_against(&vp, 0, 3), (Maintain, 0));
+    }
+}
