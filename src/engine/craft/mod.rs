@@ -8,23 +8,23 @@
 //! 2. After every primary maneuver, the secondary maneuvers of small-craft
 //!    Formations ([`secondary_moves`], `secondary.rs`): a fixed distance, 1
 //!    endurance each.
-//! 3. Engagement ([`engage`], `engage.rs`, no dice): named dogfights,
-//!    screens meeting attackers, attack runs, firing back, interceptions;
-//!    endurance paid.
+//! 3. Engagement ([`engage`](fn@engage), `engage.rs`, no dice): named
+//!    dogfights, screens meeting attackers, attack runs, firing back,
+//!    interceptions; endurance paid.
 //! 4. In the Fire step, Fire Controls aimed at a group ([`fire_at_group`],
 //!    `group_fire.rs`).
 //! 5. In the point-defence step: interception of missiles by fighters
-//!    ([`intercept`], `intercept.rs`), then ship PD at missiles and at
-//!    attacking craft (in `volley`), craft killed by PD removed at once.
-//! 6. Small-craft attacks ([`attacks`], `attacks.rs`): dogfights, attack
-//!    runs, torpedo runs, gunboat attacks, all at once; damage to ships waits
-//!    for the Damage step with everything else, craft lost in dogfights and
-//!    to ship fire too ([`apply_losses`], `losses.rs`).
+//!    ([`intercept`](fn@intercept), `intercept.rs`), then ship PD at
+//!    missiles and at attacking craft (in `volley`), craft killed by PD
+//!    removed at once.
+//! 6. Small-craft attacks ([`attacks`](fn@attacks), `attacks.rs`):
+//!    dogfights, attack runs, torpedo runs, gunboat attacks, all at once;
+//!    damage to ships waits for the Damage step with everything else, craft
+//!    lost in dogfights and to ship fire too ([`apply_losses`], `losses.rs`).
 //!
 //! What the steps share (the reaches and dice of craft, a group's craft and
-//! pilots, [`remove_craft`]) is in `common.rs`, which none of them is
-//! above. A battle without small craft rolls no die here and changes
-//! nothing.
+//! pilots, [`remove_craft`]) is in `common.rs`, below them all. A battle
+//! without small craft rolls no die here and changes nothing.
 
 mod attacks;
 mod common;
