@@ -1,10 +1,13 @@
 //! Unit tests that span the Volley's steps: a small battle to target,
 //! damage and check.
 
-use super::{damage_unit, evasion_ignored, sap_damage, targeting_bands, threshold_check};
+use super::damage::{damage_unit, sap_damage};
+use super::targeting::targeting_bands;
+use super::thresholds::threshold_check;
 use crate::engine::dice::Dice;
 use crate::engine::rules::Rules;
 use crate::engine::state::{Battle, Control, Formation, RangeTable, Side, Sys, SysState, Unit};
+use crate::engine::tables::evasion_ignored;
 use crate::model::{Profile, SystemKind};
 
 fn unit(name: &str, mass: u32, thrust: u32) -> Unit {
