@@ -154,6 +154,9 @@ impl WeaponUses<'_> {
 /// nothing per run once warmed up.
 #[derive(Debug, Default, Clone)]
 pub struct Scratch {
+    /// Per Formation: in the fight at the start of the Maneuver step (read
+    /// once, for its pair loop).
+    pub(super) in_fight: Vec<bool>,
     pub(super) speed_points: Vec<u32>,
     pub(super) evasion_points: Vec<u32>,
     /// Per Unit: normal and penetrating damage waiting for the Damage step.
@@ -271,6 +274,7 @@ impl Scratch {
         for v in [&mut self.speed_points, &mut self.evasion_points, &mut self.pd_evasion] {
             room(v, formations);
         }
+        room(&mut self.in_fight, formations);
         room(&mut self.pending, units);
         room(&mut self.reroll_generations, units);
         room(&mut self.rows_this_volley, units);

@@ -899,7 +899,12 @@ pub struct Firepower {
 impl Firepower {
     /// `a`'s sustained fire at `t` rolling `evasion` Evasion dice.
     pub fn new(tables: &DieTables, a: &Arsenal, t: &Arsenal, evasion: u32) -> Firepower {
-        let n = dice_index(evasion);
+        FireKey::new(a, t, evasion).firepower(tables)
+    }
+
+    /// [`Firepower::new`] of the parts of the arsenals a [`FireKey`] keeps
+    /// (all it may read), at Evasion dice index `n`.
+    fn weigh(tables: &DieTables, a: &Arsenal, t: &Arsenal, n: usize) -> Firepower {
         // The screens `a`'s fire meets: the target's, and level 2 from
         // `a`'s shrouded share (W38).
         let clear = 1.0 - a.shrouded;
@@ -1187,12 +1192,10 @@ pub struct FireMemo {
     slots: Vec<Option<FireSlot>>,
 }
 
-/// One [`FireMemo`] slot: `a`'s fire at `t` at Evasion dice index `n`.
+/// One [`FireMemo`] slot: the fire of its key.
 #[derive(Debug, Clone, Copy)]
 struct FireSlot {
-    a: Arsenal,
-    t: Arsenal,
-    n: usize,
+    key: FireKey,
     fire: Firepower,
 }
 
@@ -1205,38 +1208,132 @@ impl FireMemo {
         if self.slots.is_empty() {
             self.slots.resize(FIRE_SLOTS, None);
         }
-        // The Evasion counts through its dice index only.
-        let n = dice_index(evasion);
-        let slot = &mut self.slots[fire_slot(a, t, n)];
+        let key = FireKey::new(a, t, evasion);
+        let slot = &mut self.slots[key.slot(FIRE_SLOTS)];
         if let Some(s) = slot
-            && s.n == n
-            && s.a == *a
-            && s.t == *t
+            && s.key == key
         {
             return s.fire.at(range);
         }
-        let fire = Firepower::new(tables, a, t, evasion);
-        *slot = Some(FireSlot { a: *a, t: *t, n, fire });
+        let fire = key.firepower(tables);
+        *slot = Some(FireSlot { key, fire });
         fire.at(range)
     }
 }
 
-/// A [`FireMemo`] slot: a hash of the facts that most often differ.
-fn fire_slot(a: &Arsenal, t: &Arsenal, n: usize) -> usize {
-    let facts = [
+/// All that one side's sustained fire at another depends on
+/// ([`Firepower::new`]): the attacker's weapons and the readings they
+/// fire under, the target's screens, advanced screens and ships, and the
+/// target's Evasion dice (through their index). Hull, armour, thrust,
+/// ordnance and point defence are left out: a Formation that took damage
+/// but lost no weapon, screen or ship fires as before, and memos keyed by
+/// this read that fire back. [`Firepower::new`] weighs what the key keeps
+/// and nothing else, so a memo by key is exact.
+#[derive(Debug, Clone, Copy)]
+pub struct FireKey {
+    a: Arsenal,
+    t: Arsenal,
+    n: usize,
+    hash: u64,
+}
+
+impl PartialEq for FireKey {
+    fn eq(&self, other: &FireKey) -> bool {
+        self.hash == other.hash && self.n == other.n && self.t == other.t && self.a == other.a
+    }
+}
+
+impl FireKey {
+    /// The key of `a`'s fire at `t` rolling `evasion` Evasion dice.
+    pub fn new(a: &Arsenal, t: &Arsenal, evasion: u32) -> FireKey {
+        let a = Arsenal {
+            beams: a.beams,
+            torpedoes: a.torpedoes,
+            k_guns: a.k_guns,
+            boarding: a.boarding,
+            needles: a.needles,
+            needle_fb1: a.needle_fb1,
+            needle_six_scores: a.needle_six_scores,
+            plasma_dice: a.plasma_dice,
+            plasma_bolt_formation: a.plasma_bolt_formation,
+            emp_advanced_screens: a.emp_advanced_screens,
+            fusion: a.fusion,
+            wave_guns: a.wave_guns,
+            wave_gun_formation: a.wave_gun_formation,
+            novas: a.novas,
+            nova_cannon_formation: a.nova_cannon_formation,
+            shrouded: a.shrouded,
+            family: a.family,
+            ..Arsenal::default()
+        };
+        let t = Arsenal {
+            screens: t.screens,
+            advanced: t.advanced,
+            ships: t.ships,
+            ..Arsenal::default()
+        };
+        let n = dice_index(evasion);
+        let hash = fire_hash(&a, &t, n);
+        FireKey { a, t, n, hash }
+    }
+
+    /// Its fire.
+    pub fn firepower(&self, tables: &DieTables) -> Firepower {
+        Firepower::weigh(tables, &self.a, &self.t, self.n)
+    }
+
+    /// Its slot in a memo of `slots` slots.
+    pub fn slot(&self, slots: usize) -> usize {
+        (self.hash % slots as u64) as usize
+    }
+}
+
+/// A hash of the fire of `a` (weapons only) at `t` (screens and ships
+/// only) at Evasion dice index `n`: of the target's facts, the beam
+/// batteries of classes 1-3 and of all, and the count of each other kind of weapon
+/// (sums the compiler makes in a few vector instructions; a collision
+/// costs only a full comparison).
+fn fire_hash(a: &Arsenal, t: &Arsenal, n: usize) -> u64 {
+    fn total(counts: &[u32]) -> u32 {
+        counts.iter().fold(0u32, |s, &c| s.wrapping_add(c))
+    }
+    let bits = |x: f64| x.to_bits() as u32 ^ (x.to_bits() >> 32) as u32;
+    let flags = u32::from(a.needle_fb1)
+        | u32::from(a.needle_six_scores) << 1
+        | u32::from(a.plasma_bolt_formation) << 2
+        | u32::from(a.emp_advanced_screens) << 3
+        | u32::from(a.wave_gun_formation) << 4
+        | u32::from(a.nova_cannon_formation) << 5;
+    let others = [a.boarding, a.needles, a.plasma_dice, a.fusion, a.wave_guns, a.novas];
+    fact_hash([
         u32::try_from(n).unwrap_or(0),
-        a.durability,
-        t.durability,
-        a.ships,
         t.ships,
-        a.thrust,
-        t.thrust,
-    ];
+        bits(t.screens[0]),
+        bits(t.screens[1]),
+        bits(t.screens[2]),
+        bits(t.advanced[0]),
+        bits(t.advanced[1]),
+        bits(t.advanced[2]),
+        bits(a.shrouded),
+        flags,
+        total(&a.beams[1]),
+        total(&a.beams[2]),
+        total(&a.beams[3]),
+        total(a.beams.as_flattened()),
+        total(a.torpedoes.as_flattened()),
+        total(a.k_guns.as_flattened().as_flattened()),
+        total(others.as_flattened()),
+        total(a.family.0.as_flattened()),
+    ])
+}
+
+/// FNV-1a over whole numbers: the doctrine's memos pick their slots by it.
+pub(super) fn fact_hash(facts: impl IntoIterator<Item = u32>) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for x in facts {
         h = (h ^ u64::from(x)).wrapping_mul(0x0000_0100_0000_01b3);
     }
-    (h % FIRE_SLOTS as u64) as usize
+    h
 }
 
 /// Expected damage one Volley of `a`'s beams, torpedoes and needle beams

@@ -12,7 +12,9 @@
 
 use super::super::plot::Maneuver;
 use super::super::tables::missile_range;
-use super::assess::{Arsenal, DieTables, Firepower, MAX_EVASION_DICE, missiles, mkps, submunitions};
+use super::assess::{
+    Arsenal, DieTables, FireKey, Firepower, MAX_EVASION_DICE, fact_hash, missiles, mkps, submunitions,
+};
 use super::assess::{antimatter, rockets};
 use crate::engine::tables::{ANTIMATTER_RANGE_MU, ROCKET_RANGE_MU};
 
@@ -341,14 +343,27 @@ fn grid_range(i: usize) -> u32 {
 
 impl Exchange {
     /// Sustained fire both ways.
-    pub fn new(p: &Pair<'_>) -> Exchange {
-        Exchange::with(
+    pub fn new(p: &Pair<'_>, grids: &mut GridMemo) -> Exchange {
+        let mut x = Exchange::with(
             p,
-            grid(&Firepower::new(p.tables, p.ours, p.theirs, p.their_evasion)),
-            grid(&Firepower::new(p.tables, p.theirs, p.ours, third(p.thrust))),
+            grids.grid(p.tables, p.ours, p.theirs, p.their_evasion),
+            grids.grid(p.tables, p.theirs, p.ours, third(p.thrust)),
             Stores::new(p.tables, p.ours, p.theirs, p.their_evasion, false),
             Stores::new(p.tables, p.theirs, p.ours, third(p.thrust), p.class1_pd),
-        )
+        );
+        x.fill(p, grids);
+        x
+    }
+
+    /// The target's fire at us at every Evasion a plan may choose, read
+    /// from `grids` (a plan with its Evasion free asks for each of them).
+    fn fill(&mut self, p: &Pair<'_>, grids: &mut GridMemo) {
+        for e in 0..=evasion_cap(p.thrust) {
+            let slot = &mut self.their_grids[evasion_index(e)];
+            if slot.is_none() {
+                *slot = Some(grids.grid(p.tables, p.theirs, p.ours, e));
+            }
+        }
     }
 
     /// [`Exchange::new`] for `mirror`, the pair `p` seen from its target:
@@ -356,18 +371,13 @@ impl Exchange {
     /// Exchange of `p`. The target's fire at us with a third of our thrust
     /// to Evasion is always the same; ours at it, and each side's ordnance,
     /// when it is weighed against the same Evasion and point defence.
-    fn mirror(&self, p: &Pair<'_>, mirror: &Pair<'_>) -> Exchange {
+    fn mirror(&self, p: &Pair<'_>, mirror: &Pair<'_>, grids: &mut GridMemo) -> Exchange {
         // The target's third of its thrust to Evasion, as we assumed it.
         let same_evasion = evasion_index(third(mirror.thrust)) == evasion_index(p.their_evasion);
         let theirs = if same_evasion {
             self.ours
         } else {
-            grid(&Firepower::new(
-                p.tables,
-                mirror.theirs,
-                mirror.ours,
-                third(mirror.thrust),
-            ))
+            grids.grid(p.tables, mirror.theirs, mirror.ours, third(mirror.thrust))
         };
         let our_stores = if !p.class1_pd && mirror.their_evasion == third(p.thrust) {
             self.their_stores
@@ -388,6 +398,7 @@ impl Exchange {
         let mut x = Exchange::with(mirror, self.theirs, theirs, our_stores, their_stores);
         // Our fire at the target is its fire at us on the mirror's grid.
         x.their_grids[evasion_index(p.their_evasion)].get_or_insert(self.ours);
+        x.fill(mirror, grids);
         x
     }
 
@@ -425,6 +436,75 @@ impl Exchange {
 /// Sustained fire on the grid.
 fn grid(fire: &Firepower) -> [f64; GRID] {
     RANGES.map(|r| fire.at(r))
+}
+
+/// The most Evasion dice a plan may choose with `thrust`: half of it.
+fn evasion_cap(thrust: u32) -> u32 {
+    (thrust / 2).min(MAX_EVASION_DICE as u32)
+}
+
+/// Sustained fire on the grid weighed before, by the two arsenals and the
+/// Evasion dice (never the range): a pair of Formations whose weapons and
+/// screens did not change since the last Exchange, or that another batch
+/// run saw in the same state, reads its fire back whatever the range now.
+/// [`Firepower::new`] is a pure function of those: what the memo holds
+/// changes no plan. A fixed number of slots, made on first use and
+/// overwritten on collision; one that keeps nothing ([`GridMemo::none`])
+/// weighs every time.
+#[derive(Debug)]
+pub struct GridMemo {
+    slots: Vec<Option<GridSlot>>,
+    keep: bool,
+}
+
+impl Default for GridMemo {
+    fn default() -> GridMemo {
+        GridMemo {
+            slots: Vec::new(),
+            keep: true,
+        }
+    }
+}
+
+/// One [`GridMemo`] slot: the fire of its key on the grid.
+#[derive(Debug, Clone, Copy)]
+struct GridSlot {
+    key: FireKey,
+    grid: [f64; GRID],
+}
+
+/// Slots of a [`GridMemo`].
+const GRID_SLOTS: usize = 1024;
+
+impl GridMemo {
+    /// A memo that keeps nothing.
+    pub fn none() -> GridMemo {
+        GridMemo {
+            slots: Vec::new(),
+            keep: false,
+        }
+    }
+
+    /// `a`'s sustained fire at `t` on the grid, `t` rolling `evasion`
+    /// Evasion dice.
+    fn grid(&mut self, tables: &DieTables, a: &Arsenal, t: &Arsenal, evasion: u32) -> [f64; GRID] {
+        if !self.keep {
+            return grid(&Firepower::new(tables, a, t, evasion));
+        }
+        if self.slots.is_empty() {
+            self.slots.resize(GRID_SLOTS, None);
+        }
+        let key = FireKey::new(a, t, evasion);
+        let slot = &mut self.slots[key.slot(GRID_SLOTS)];
+        if let Some(s) = slot
+            && s.key == key
+        {
+            return s.grid;
+        }
+        let g = grid(&key.firepower(tables));
+        *slot = Some(GridSlot { key, grid: g });
+        g
+    }
 }
 
 fn evasion_index(evasion: u32) -> usize {
@@ -1041,6 +1121,12 @@ impl Aims {
 /// Evasion from none to half the thrust: the highest score; ties go to the
 /// sequence listed first, then to more Evasion.
 pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> Plan {
+    choose_with(p, sequences, fixed, &mut GridMemo::none())
+}
+
+/// [`choose`], the sustained fire both ways read from `grids` when it was
+/// weighed before.
+fn choose_with(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>, grids: &mut GridMemo) -> Plan {
     // The target's own plan against us, when we are its maneuver target:
     // what it will most likely do. It plans as we do: it foresees our plan
     // against a target heading for its own range (or keeping it), and
@@ -1048,7 +1134,7 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
     // The expected fire both ways depends on the pair, not on the plan:
     // made once for both of our plans (what is filled in as the plans ask
     // for it is the same whichever asks first).
-    let mut x = Exchange::new(p);
+    let mut x = Exchange::new(p, grids);
     // So are the ranges each side seeks, and the half of each candidate's
     // score against a target keeping its range.
     let mut aims = Aims::new(p, &x);
@@ -1072,7 +1158,7 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
             Some(p.thrust / 3),
             Expect::Seeks,
         );
-        let mut theirs = x.mirror(p, &mirror);
+        let mut theirs = x.mirror(p, &mirror, grids);
         let mut their_aims = Aims::new(&mirror, &theirs);
         let answer = best_plan(
             &mirror,
@@ -1100,6 +1186,8 @@ pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> 
 pub struct PlanMemo {
     slots: Vec<Option<(MemoKey, Plan)>>,
     hits: u64,
+    /// Sustained fire on the grid weighed before, for the plans.
+    grids: GridMemo,
     /// Sustained fire weighed before, for the choice of a fire target.
     pub fire: super::assess::FireMemo,
 }
@@ -1166,18 +1254,14 @@ impl MemoKey {
             self.ours.thrust,
             self.theirs.thrust,
         ];
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for x in facts {
-            h = (h ^ u64::from(x)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        (h % MEMO_SLOTS as u64) as usize
+        (fact_hash(facts) % MEMO_SLOTS as u64) as usize
     }
 }
 
 /// [`choose`], read back from `memo` when it has made this plan before.
 pub fn choose_memo(memo: &mut PlanMemo, p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> Plan {
     let Some(key) = MemoKey::new(p, sequences, fixed) else {
-        return choose(p, sequences, fixed);
+        return choose_with(p, sequences, fixed, &mut memo.grids);
     };
     if memo.slots.is_empty() {
         memo.slots.resize(MEMO_SLOTS, None);
@@ -1189,8 +1273,8 @@ pub fn choose_memo(memo: &mut PlanMemo, p: &Pair<'_>, sequences: &[[Maneuver; 3]
         memo.hits += 1;
         return *plan;
     }
-    let plan = choose(p, sequences, fixed);
-    *slot = Some((key, plan));
+    let plan = choose_with(p, sequences, fixed, &mut memo.grids);
+    memo.slots[key.slot()] = Some((key, plan));
     plan
 }
 
@@ -1230,7 +1314,7 @@ fn best_plan(
     target: Expect,
 ) -> Plan {
     let stance = aims.stance;
-    let cap = (p.thrust / 2).min(super::assess::MAX_EVASION_DICE as u32);
+    let cap = evasion_cap(p.thrust);
     let mut best: Option<(Plan, f64)> = None;
     let mut consider = |best: &mut Option<(Plan, f64)>, seq: [Maneuver; 3], e: u32| {
         let (plan, score) = play(p, x, aims, kept, (seq, e), target);
@@ -1322,12 +1406,13 @@ mod tests {
     }
 
     #[test]
-    fn the_plan_memo_is_a_few_megabytes_whatever_the_batch() {
+    fn the_plan_memos_are_a_few_megabytes_whatever_the_batch() {
         // Its slots are made once, all at once, and never grow: the memory
         // a batch worker adds for it is this, for any number of runs.
         let slot = std::mem::size_of::<Option<(MemoKey, Plan)>>();
-        let total = slot * MEMO_SLOTS;
-        assert!(total <= 6 << 20, "{slot} bytes a slot, {total} in all");
+        let grid_slot = std::mem::size_of::<Option<GridSlot>>();
+        let total = slot * MEMO_SLOTS + grid_slot * GRID_SLOTS;
+        assert!(total <= 8 << 20, "{slot} + {grid_slot} bytes a slot, {total} in all");
         let mut memo = PlanMemo::default();
         let (ours, theirs) = (Arsenal::default(), Arsenal::default());
         let p = Pair {
@@ -1341,9 +1426,9 @@ mod tests {
             class1_pd: false,
         };
         let first = choose_memo(&mut memo, &p, &SEQUENCES, None);
-        assert_eq!(memo.slots.len(), MEMO_SLOTS);
+        assert_eq!((memo.slots.len(), memo.grids.slots.len()), (MEMO_SLOTS, GRID_SLOTS));
         let again = choose_memo(&mut memo, &p, &SEQUENCES, None);
         assert_eq!((first, again, memo.hits()), (choose(&p, &SEQUENCES, None), first, 1));
-        assert_eq!(memo.slots.len(), MEMO_SLOTS);
+        assert_eq!((memo.slots.len(), memo.grids.slots.len()), (MEMO_SLOTS, GRID_SLOTS));
     }
 }

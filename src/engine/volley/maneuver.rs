@@ -50,8 +50,11 @@ pub(super) fn maneuver<S: Sink>(
     scratch: &mut Scratch,
 ) {
     let nf = battle.formations.len();
+    // Nothing in this step takes a Unit out of the fight.
+    scratch.in_fight.clear();
+    scratch.in_fight.extend((0..nf).map(|f| battle.formation_active(f)));
     for f in 0..nf {
-        if !battle.formation_active(f) {
+        if !scratch.in_fight[f] {
             continue;
         }
         let vp = volley_plot(plot, f, volley);
@@ -110,11 +113,8 @@ pub(super) fn maneuver<S: Sink>(
             });
         }
     }
-    for a in 0..nf {
-        for b in a + 1..nf {
-            if !battle.formation_active(a) || !battle.formation_active(b) {
-                continue;
-            }
+    for a in (0..nf).filter(|&a| scratch.in_fight[a]) {
+        for b in (a + 1..nf).filter(|&b| scratch.in_fight[b]) {
             let start = battle.ranges.get(a, b);
             let am = move_against(volley_plot(plot, a, volley), scratch.speed_points[a], b);
             let bm = move_against(volley_plot(plot, b, volley), scratch.speed_points[b], a);
