@@ -7,7 +7,7 @@
 
 use super::dice::{BeamResult, Pile, REROLL_GENERATIONS, Roll, RollSink};
 use super::event::{Event, Sink};
-use super::plot::{ExchangePlot, FormationId, SystemId, UnitId, VolleyPlot};
+use super::plot::{ExchangePlot, FormationId, Maneuver, SystemId, UnitId, VolleyPlot};
 use super::state::Battle;
 
 /// What dealt damage, for the batch's "damage dealt by weapon kind".
@@ -157,6 +157,9 @@ pub struct Scratch {
     /// Per Formation: in the fight at the start of the Maneuver step (read
     /// once, for its pair loop).
     pub(super) in_fight: Vec<bool>,
+    /// Row `a`, column `b`: the maneuver and Speed Points Formation `a`
+    /// brings to its pair with `b` this Volley.
+    pub(super) moves: Vec<(Maneuver, u32)>,
     pub(super) speed_points: Vec<u32>,
     pub(super) evasion_points: Vec<u32>,
     /// Per Unit: normal and penetrating damage waiting for the Damage step.
@@ -203,6 +206,10 @@ pub struct Scratch {
     pub(super) pd_open: Vec<f64>,
     pub(super) pd_covered: Vec<UnitId>,
     pub(super) pd_order: Vec<(SystemId, Option<UnitId>, bool)>,
+    /// The threats' indices by the Formation of the Unit each is aimed
+    /// at, then by index: the threats a Formation's point defence may
+    /// answer are one run of it.
+    pub(super) pd_by_formation: Vec<(FormationId, usize)>,
     /// Damage points scored per attacking side and kind (before armour and
     /// the last hull box cap them), summed until cleared.
     pub(super) dealt: Vec<[u64; DamageKind::COUNT]>,
@@ -275,6 +282,7 @@ impl Scratch {
             room(v, formations);
         }
         room(&mut self.in_fight, formations);
+        room(&mut self.moves, formations * formations);
         room(&mut self.pending, units);
         room(&mut self.reroll_generations, units);
         room(&mut self.rows_this_volley, units);
@@ -290,6 +298,7 @@ impl Scratch {
         room(&mut self.pd_assign, systems);
         room(&mut self.pd_open, systems);
         room(&mut self.pd_order, systems);
+        room(&mut self.pd_by_formation, systems);
         room(&mut self.sap, 8 * systems);
         room(&mut self.ap, 2 * systems);
         room(&mut self.emp, systems);

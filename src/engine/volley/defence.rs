@@ -546,6 +546,21 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
     let mut open = std::mem::take(&mut scratch.pd_open);
     let mut covered = std::mem::take(&mut scratch.pd_covered);
     let mut order = std::mem::take(&mut scratch.pd_order);
+    let mut by_formation = std::mem::take(&mut scratch.pd_by_formation);
+    // Point defence defends its own Formation only (`may_cover`): each
+    // weapon weighs the threats at its Formation's Units, not every one.
+    by_formation.clear();
+    by_formation.extend(
+        scratch
+            .shots
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (battle.units[s.target].formation, i)),
+    );
+    by_formation.sort_unstable();
+    // A weapon that fired at ships this Volley cannot defend: looked up by
+    // halves.
+    scratch.fired.sort_unstable();
     let shots = &scratch.shots;
     let craft = &scratch.craft;
     // Expected damage still uncovered per threat.
@@ -564,9 +579,12 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
      -> Option<(usize, UnitId)> {
         let kind = &battle.units[pu].systems[pw].kind;
         let busy = craft.carrier_busy(pu);
-        let best = shots
+        let f = battle.units[pu].formation;
+        let first = by_formation.partition_point(|&(g, _)| g < f);
+        let last = by_formation.partition_point(|&(g, _)| g <= f);
+        let best = by_formation[first..last]
             .iter()
-            .enumerate()
+            .map(|&(_, i)| (i, &shots[i]))
             .filter(|(_, s)| battle.units[s.target].active())
             .filter(|(_, s)| match defends {
                 // A plotted Unit to defend, if the weapon may still cover it
@@ -633,7 +651,7 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
             if unable && !auto {
                 note(&scratch.weapon_first, &mut scratch.weapon_use, u, w, WeaponUse::STOPPED);
             }
-            if unable || scratch.fired.contains(&(u, w)) {
+            if unable || scratch.fired.binary_search(&(u, w)).is_ok() {
                 continue;
             }
             let got = assign(&mut scratch.pd_assign, &mut open, u, w, defend, &mut covered);
@@ -651,4 +669,5 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
     scratch.pd_open = open;
     scratch.pd_covered = covered;
     scratch.pd_order = order;
+    scratch.pd_by_formation = by_formation;
 }

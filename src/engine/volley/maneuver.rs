@@ -4,24 +4,28 @@
 
 use crate::engine::dice::{Dice, Purpose, successes};
 use crate::engine::event::{Event, Sink};
-use crate::engine::plot::{ExchangePlot, FormationId, Maneuver, ManeuverOrder, VolleyPlot};
+use crate::engine::plot::{ExchangePlot, Maneuver, ManeuverOrder, VolleyPlot};
 use crate::engine::scratch::{Scratch, Tap, volley_plot};
 use crate::engine::state::Battle;
 
-/// Speed points Formation `f` brings to its pair with `other`: all for the
-/// primary target, one fewer for a secondary one or an unplotted pair
-/// (which counts as a secondary Maintain; fm-readings 1-2).
-fn move_against(vp: &VolleyPlot, speed_points: u32, other: FormationId) -> (Maneuver, u32) {
-    match vp.primary {
-        Some(ManeuverOrder { target, maneuver }) if target == other => (maneuver, speed_points),
-        _ => {
-            let maneuver = vp
-                .secondary
-                .iter()
-                .find(|m| m.target == other)
-                .map_or(Maneuver::Maintain, |m| m.maneuver);
-            (maneuver, speed_points.saturating_sub(1))
+/// The maneuver and Speed Points Formation `f` brings to its pair with
+/// each other Formation, into `row` (one per Formation): all its points
+/// for the primary target, one fewer for a secondary one (the first listed
+/// against it) or an unplotted pair (which counts as a secondary Maintain;
+/// fm-readings 1-2).
+fn moves_of(vp: &VolleyPlot, speed_points: u32, row: &mut [(Maneuver, u32)]) {
+    let secondary = speed_points.saturating_sub(1);
+    row.fill((Maneuver::Maintain, secondary));
+    // Backwards, so that the first order against a Formation stands.
+    for m in vp.secondary.iter().rev() {
+        if let Some(slot) = row.get_mut(m.target) {
+            *slot = (m.maneuver, secondary);
         }
+    }
+    if let Some(ManeuverOrder { target, maneuver }) = vp.primary
+        && let Some(slot) = row.get_mut(target)
+    {
+        *slot = (maneuver, speed_points);
     }
 }
 
@@ -113,11 +117,17 @@ pub(super) fn maneuver<S: Sink>(
             });
         }
     }
+    scratch.moves.clear();
+    scratch.moves.resize(nf * nf, (Maneuver::Maintain, 0));
+    for f in (0..nf).filter(|&f| scratch.in_fight[f]) {
+        let row = &mut scratch.moves[f * nf..(f + 1) * nf];
+        moves_of(volley_plot(plot, f, volley), scratch.speed_points[f], row);
+    }
     for a in (0..nf).filter(|&a| scratch.in_fight[a]) {
         for b in (a + 1..nf).filter(|&b| scratch.in_fight[b]) {
             let start = battle.ranges.get(a, b);
-            let am = move_against(volley_plot(plot, a, volley), scratch.speed_points[a], b);
-            let bm = move_against(volley_plot(plot, b, volley), scratch.speed_points[b], a);
+            let am = scratch.moves[a * nf + b];
+            let bm = scratch.moves[b * nf + a];
             let (after_close, after_withdraw, end) = pair_range(start, am, bm);
             battle.ranges.set(a, b, end);
             if S::RECORDS {
@@ -165,15 +175,28 @@ mod tests {
                 target: 1,
                 maneuver: Close,
             }),
-            secondary: vec![ManeuverOrder {
-                target: 2,
-                maneuver: Withdraw,
-            }],
+            // A second order against the same Formation does not count,
+            // nor one against a Formation that is not in the battle.
+            secondary: vec![
+                ManeuverOrder {
+                    target: 2,
+                    maneuver: Withdraw,
+                },
+                ManeuverOrder {
+                    target: 2,
+                    maneuver: Close,
+                },
+                ManeuverOrder {
+                    target: 9,
+                    maneuver: Close,
+                },
+            ],
             ..VolleyPlot::default()
         };
-        assert_eq!(move_against(&vp, 3, 1), (Close, 3));
-        assert_eq!(move_against(&vp, 3, 2), (Withdraw, 2));
-        assert_eq!(move_against(&vp, 3, 3), (Maintain, 2));
-        assert_eq!(move_against(&vp, 0, 3), (Maintain, 0));
+        let mut row = [(Close, 99); 4];
+        moves_of(&vp, 3, &mut row);
+        assert_eq!(row[1..], [(Close, 3), (Withdraw, 2), (Maintain, 2)]);
+        moves_of(&vp, 0, &mut row);
+        assert_eq!(row[3], (Maintain, 0));
     }
 }
