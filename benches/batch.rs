@@ -5,7 +5,8 @@
 //! Criterion reports runs per second ("elements/s") for four scenarios.
 //! After it, a short plain timing prints, for every shipped scenario and for
 //! generated fleet battles of 2, 8, 32 and 128 ships a side: runs/s on one
-//! core and on all, dice per battle, dice/s, nanoseconds per die, and the
+//! core and on all, the parallel efficiency (runs/s on all cores over one
+//! core's times the cores), dice per battle, dice/s, nanoseconds per die, and the
 //! ratio of that dice rate to the bare d6 rate (1.0 would mean the engine
 //! does nothing but roll dice). The last line compares the cost per die of
 //! 128 ships a side with 8 a side (linear in fleet size: 1.0).
@@ -160,8 +161,8 @@ fn summary() {
     let bare = bare_rate(budget);
     println!("\nbare d6: {:.1} M dice/s", bare / 1e6);
     println!(
-        "{:<26} {:>11} {:>12} {:>12} {:>12} {:>9} {:>12}",
-        "battle", "runs/s (1)", "runs/s (all)", "dice/battle", "M dice/s (1)", "ns/die", "engine/bare"
+        "{:<26} {:>11} {:>12} {:>9} {:>12} {:>12} {:>9} {:>12}",
+        "battle", "runs/s (1)", "runs/s (all)", "par. eff", "dice/battle", "M dice/s (1)", "ns/die", "engine/bare"
     );
     for name in shipped() {
         row(&name, &load(&name), budget, bare);
@@ -213,11 +214,15 @@ fn row(name: &str, loaded: &Loaded, budget: Duration, bare: f64) -> f64 {
     black_box(batch::run(loaded, &all, 0..n, &|_| {}).expect("batch"));
     let all_rate = n as f64 / start.elapsed().as_secs_f64();
     let dice_rate = dice as f64 / secs;
+    // Runs/s on all cores against one core's times the cores (1.0: every
+    // core as fast as one alone).
+    let efficiency = all_rate / (runs as f64 / secs * rayon::current_num_threads() as f64);
     println!(
-        "{:<26} {:>11.0} {:>12.0} {:>12.1} {:>12.2} {:>9.1} {:>12.3}",
+        "{:<26} {:>11.0} {:>12.0} {:>9.2} {:>12.1} {:>12.2} {:>9.1} {:>12.3}",
         name,
         runs as f64 / secs,
         all_rate,
+        efficiency,
         dice as f64 / runs as f64,
         dice_rate / 1e6,
         1e9 / dice_rate,

@@ -7,8 +7,10 @@
 //!   plots ([`battle_plot`]), the same Exchange seeds
 //!   ([`exchange_seed`]), the same victory checks ([`decide`]), with nothing
 //!   recorded (the `()` sink).
-//! * The runs are cut into chunks of [`CHUNK`]; rayon hands chunks to
-//!   workers, each with its own working [`Battle`] (reset with
+//! * The runs are cut into chunks of at most [`CHUNK`] (fewer when the
+//!   runs are few, so that every thread gets several: [`chunk_len`]);
+//!   one worker a thread of the rayon pool takes the next chunk until none
+//!   is left ([`on_workers`]), each with its own working [`Battle`] (reset with
 //!   [`Battle::reset_to`]) and [`Scratch`], counting into its own [`Tally`];
 //!   tallies are added up. Integer addition and "lowest run index" are
 //!   associative and commutative, so the result is the same for any thread
@@ -46,11 +48,22 @@ pub use idle::WeaponInfo;
 pub use stats::{Histogram, MeanStats, Paired, newcombe, paired_difference, wilson};
 pub use tally::{Fate, RunResult, Tally};
 
-/// Runs handed to a worker at a time (also the granularity of progress).
-pub const CHUNK: u64 = CHUNK_LEN as u64;
+/// The most runs handed to a worker at a time (also the granularity of
+/// progress).
+pub const CHUNK: u64 = 64;
 
-/// [`CHUNK`] as a slice length (the outcome codes of one chunk).
-const CHUNK_LEN: usize = 64;
+/// Chunks each thread of the pool gets at least, when the runs allow: a
+/// thread that drew the long battles does not keep the others waiting.
+const CHUNKS_PER_THREAD: u64 = 8;
+
+/// Runs in a chunk of a batch of `runs` runs on the current pool: at most
+/// [`CHUNK`], and few enough that each thread gets [`CHUNKS_PER_THREAD`]
+/// chunks (a batch of 100 long battles on 8 cores is 100 chunks of one, not
+/// two of 64). The tally and the outcome codes do not depend on it.
+fn chunk_len(runs: u64) -> u64 {
+    let threads = u64::try_from(rayon::current_num_threads()).unwrap_or(1).max(1);
+    runs.div_ceil(threads.saturating_mul(CHUNKS_PER_THREAD)).clamp(1, CHUNK)
+}
 
 /// Outcome code of one run ([`run_with_outcomes`]): the winning side's
 /// index, or `DRAW`, or [`UNDECIDED`]. Side indices stay below it: a battle
@@ -511,7 +524,8 @@ fn in_pool<T: Send>(options: &Options, work: impl FnOnce() -> T + Send) -> Resul
     }
 }
 
-/// The parallel loop: chunks of [`CHUNK`] runs to workers, tallies added.
+/// The parallel loop: chunks of [`chunk_len`] runs to workers, tallies
+/// added.
 fn play(
     loaded: &Loaded,
     options: &Options,
@@ -519,21 +533,42 @@ fn play(
     runs: Range<u64>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Tally {
-    let chunks = runs.end.saturating_sub(runs.start).div_ceil(CHUNK);
-    (0..chunks)
+    let len = chunk_len(runs.end.saturating_sub(runs.start));
+    let chunks = runs.end.saturating_sub(runs.start).div_ceil(len);
+    let chunks = (0..chunks).map(|c| chunk(&runs, len, c));
+    on_workers(loaded, options, first, chunks, |w, (lo, hi)| {
+        for i in lo..hi {
+            w.run(i);
+        }
+        progress(hi - lo);
+    })
+}
+
+/// One [`Worker`] for each thread of the pool that finds work, each taking
+/// the next of `chunks` and playing it with `play` until none is left (a
+/// thread that drew long battles takes fewer chunks), and the workers'
+/// tallies added. One worker a thread: its working battle and its memos of
+/// plans and fire are made once and stay warm for every chunk it plays.
+fn on_workers<C: Send>(
+    loaded: &Loaded,
+    options: &Options,
+    first: &ExchangePlot,
+    chunks: impl Iterator<Item = C> + Send,
+    play: impl Fn(&mut Worker, C) + Sync,
+) -> Tally {
+    let queue = std::sync::Mutex::new(chunks);
+    // The lock is held only to take a chunk, never while one is played: a
+    // poisoned queue cannot happen, and would only end the taking.
+    let next = || queue.lock().ok().and_then(|mut q| q.next());
+    (0..rayon::current_num_threads())
         .into_par_iter()
-        .fold(
-            || Worker::new(loaded, options, first),
-            |mut w, c| {
-                let (lo, hi) = chunk(&runs, c);
-                for i in lo..hi {
-                    w.run(i);
-                }
-                progress(hi - lo);
-                w
-            },
-        )
-        .map(|w| w.tally)
+        .filter_map(|_| {
+            let mut worker: Option<Worker> = None;
+            while let Some(c) = next() {
+                play(worker.get_or_insert_with(|| Worker::new(loaded, options, first)), c);
+            }
+            worker.map(|w| w.tally)
+        })
         .reduce(
             || Tally::new(&loaded.battle, options.exchanges),
             |mut a, b| {
@@ -544,12 +579,12 @@ fn play(
         )
 }
 
-/// Chunk `c` of `runs`: runs `lo..hi`, at most [`CHUNK`] of them, all
-/// among `runs` (near the top of the run indices too: nothing is added past
-/// `runs.end`).
-fn chunk(runs: &Range<u64>, c: u64) -> (u64, u64) {
-    let lo = runs.start.saturating_add(c.saturating_mul(CHUNK)).min(runs.end);
-    (lo, lo + (runs.end - lo).min(CHUNK))
+/// Chunk `c` of `runs` in chunks of `len`: runs `lo..hi`, at most `len`
+/// of them, all among `runs` (near the top of the run indices too: nothing
+/// is added past `runs.end`).
+fn chunk(runs: &Range<u64>, len: u64, c: u64) -> (u64, u64) {
+    let lo = runs.start.saturating_add(c.saturating_mul(len)).min(runs.end);
+    (lo, lo + (runs.end - lo).min(len))
 }
 
 /// The block of at most `len` runs that starts at `next` and ends no later
@@ -570,31 +605,18 @@ fn play_coded(
     codes: &mut [u8],
     progress: &(dyn Fn(u64) + Sync),
 ) -> Tally {
-    codes
-        .par_chunks_mut(CHUNK_LEN)
-        .enumerate()
-        .fold(
-            || Worker::new(loaded, options, first),
-            |mut w, (c, slots)| {
-                // usize to u64 widens: no run index is lost.
-                let lo = start + c as u64 * CHUNK;
-                // Slots first: the run counter is never stepped past the last.
-                for (slot, run) in slots.iter_mut().zip(lo..) {
-                    *slot = outcome_code(w.run(run).outcome.as_ref());
-                }
-                progress(slots.len() as u64);
-                w
-            },
-        )
-        .map(|w| w.tally)
-        .reduce(
-            || Tally::new(&loaded.battle, options.exchanges),
-            |mut a, b| {
-                // Same scenario and cap on both sides: cannot fail.
-                let _ = a.merge(&b);
-                a
-            },
-        )
+    // usize to u64 widens, and a chunk is at most CHUNK long: no run index
+    // is lost either way.
+    let len = chunk_len(codes.len() as u64);
+    let chunks = codes.chunks_mut(len as usize).enumerate();
+    on_workers(loaded, options, first, chunks, |w, (c, slots)| {
+        let lo = start + c as u64 * len;
+        // Slots first: the run counter is never stepped past the last.
+        for (slot, run) in slots.iter_mut().zip(lo..) {
+            *slot = outcome_code(w.run(run).outcome.as_ref());
+        }
+        progress(slots.len() as u64);
+    })
 }
 
 /// Width of the widest win-rate interval (the stopping rule of `--until-ci`).

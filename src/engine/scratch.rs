@@ -154,9 +154,9 @@ impl WeaponUses<'_> {
 /// nothing per run once warmed up.
 #[derive(Debug, Default, Clone)]
 pub struct Scratch {
-    /// Per Formation: in the fight at the start of the Maneuver step (read
-    /// once, for its pair loop).
-    pub(super) in_fight: Vec<bool>,
+    /// The Formations in the fight at the start of the Maneuver step, in
+    /// order (read once, for its pair loop).
+    pub(super) in_fight: Vec<FormationId>,
     /// Row `a`, column `b`: the maneuver and Speed Points Formation `a`
     /// brings to its pair with `b` this Volley.
     pub(super) moves: Vec<(Maneuver, u32)>,

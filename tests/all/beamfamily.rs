@@ -967,6 +967,7 @@ fn the_default_commander_puts_cheap_shots_on_point_defence() {
         victory: &victory,
         tables: &tables,
         arsenals: &arsenals,
+        live: &fam::engine::doctrine::in_fight(&b),
         memo: None,
     };
     let c = decide(&ctx, 0, &Doctrine::default());

@@ -88,11 +88,13 @@ fn choose(b: &Battle, f: FormationId, d: &Doctrine) -> Choice {
     let tables = DieTables::new();
     let arsenals = arsenals(b);
     let victory = Victory::default();
+    let live = fam::engine::doctrine::in_fight(b);
     let ctx = Context {
         battle: b,
         victory: &victory,
         tables: &tables,
         arsenals: &arsenals,
+        live: &live,
         memo: None,
     };
     decide(&ctx, f, d)
@@ -1666,11 +1668,13 @@ fn a_formation_that_can_no_longer_do_damage_withdraws_from_every_enemy() {
     let victory = Victory::default();
     let can_fight = |b: &Battle, g: FormationId| {
         let arsenals = arsenals(b);
+        let live = fam::engine::doctrine::in_fight(b);
         let ctx = Context {
             battle: b,
             victory: &victory,
             tables: &tables,
             arsenals: &arsenals,
+            live: &live,
             memo: None,
         };
         !cannot_fight(&ctx, g)
@@ -2304,11 +2308,13 @@ fn a_plan_read_back_from_the_memo_is_the_plan_made_afresh() {
             .unwrap_or_else(|_| panic!("{} loads", path.display()))
             .battle;
         let arsenals = arsenals(&b);
+        let live = fam::engine::doctrine::in_fight(&b);
         let ctx = |memo| Context {
             battle: &b,
             victory: &victory,
             tables: &tables,
             arsenals: &arsenals,
+            live: &live,
             memo,
         };
         for f in 0..b.formations.len() {

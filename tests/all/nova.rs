@@ -486,6 +486,7 @@ fn a_nova_cannon_alone_is_a_weapon_the_commander_counts() {
         victory: &victory,
         tables: fam::engine::doctrine::assess::tables(),
         arsenals: &arsenals,
+        live: &fam::engine::doctrine::in_fight(&b),
         memo: None,
     };
     let c = decide(&ctx, 0, &Doctrine::default());

@@ -11,10 +11,7 @@ use super::super::tables::beam_dice;
 use super::super::victory::Victory;
 use super::assess::{Arsenal, DieTables};
 use super::plan::{self, Launches, Pair, Plan, SEQUENCES};
-use super::{
-    Doctrine, EvasionSplit, Movement, Ordnance, PdMode, WithdrawWhen, enemies, maneuver_for, maneuver_target,
-    select_enemy, withdraw_triggered,
-};
+use super::{Doctrine, EvasionSplit, Movement, Ordnance, PdMode, WithdrawWhen, maneuver_for, withdraw_triggered};
 use crate::model::{SystemKind, Warhead};
 
 /// Why a Formation withdraws.
@@ -78,6 +75,8 @@ pub struct Context<'a> {
     pub victory: &'a Victory,
     pub tables: &'a DieTables,
     pub arsenals: &'a [Arsenal],
+    /// Which Formations are in the fight ([`super::in_fight`] of `battle`).
+    pub live: &'a [bool],
     /// Plans made before, read back where the same pair recurs (the batch
     /// path; `None` plans afresh: the same plans either way).
     pub memo: Option<&'a std::cell::RefCell<plan::PlanMemo>>,
@@ -86,6 +85,26 @@ pub struct Context<'a> {
 impl Context<'_> {
     fn range(&self, a: FormationId, b: FormationId) -> u32 {
         self.battle.ranges.get(a, b)
+    }
+
+    /// [`super::enemies`] of `f`.
+    fn enemies(&self, f: FormationId) -> impl Iterator<Item = FormationId> + '_ {
+        super::enemies_in(self.battle, self.live, f)
+    }
+
+    /// [`super::select_enemy`] for `f`.
+    fn select_enemy(&self, f: FormationId, by: super::Selector) -> Option<FormationId> {
+        super::select_enemy_in(self.battle, self.live, f, by)
+    }
+
+    /// [`super::maneuver_target`] of `f`.
+    fn maneuver_target(&self, f: FormationId, by: super::Selector) -> Option<FormationId> {
+        super::maneuver_target_in(self.battle, self.live, f, by)
+    }
+
+    /// [`super::is_live_enemy`]: `t` an enemy of `f` in the fight.
+    fn is_live_enemy(&self, f: FormationId, t: FormationId) -> bool {
+        super::is_live_enemy_in(self.battle, self.live, f, t)
     }
 
     /// [`super::assess::sustained`], read back from the memo when there is
@@ -109,8 +128,8 @@ pub fn cannot_fight(ctx: &Context<'_>, f: FormationId) -> bool {
         return false;
     }
     let side = b.formations[f].side;
-    let others = (0..b.formations.len())
-        .any(|g| g != f && b.formations[g].side == side && b.formation_active(g) && !b.craft_only(g));
+    let others =
+        (0..b.formations.len()).any(|g| g != f && b.formations[g].side == side && ctx.live[g] && !b.craft_only(g));
     !b.rules.reserves || others
 }
 
@@ -147,14 +166,15 @@ pub fn decide(ctx: &Context<'_>, f: FormationId, d: &Doctrine) -> Choice {
     // fire target is weighed against it too).
     let mut aimed = None;
     if withdrawing.is_some() {
-        c.target = select_enemy(b, f, super::Selector::Nearest);
+        c.target = ctx.select_enemy(f, super::Selector::Nearest);
         c.maneuvers = [Maneuver::Withdraw; 3];
     } else {
-        aimed = Some(maneuver_target(b, f, d.target));
+        aimed = Some(ctx.maneuver_target(f, d.target));
         c.target = aimed.flatten();
         // The default maneuvers against ships: small craft come to it.
         if d.target == super::Selector::Nearest && c.target.is_some_and(|t| b.craft_only(t)) {
-            c.target = enemies(b, f)
+            c.target = ctx
+                .enemies(f)
                 .filter(|&e| !b.craft_only(e))
                 .min_by_key(|&e| (ctx.range(f, e), e))
                 .or(c.target);
@@ -223,7 +243,7 @@ fn pair<'a>(ctx: &'a Context<'a>, f: FormationId, t: FormationId, class1_pd: boo
         theirs,
         range: ctx.range(f, t),
         their_evasion: theirs.thrust / 3,
-        their_primary: select_enemy(ctx.battle, t, super::Selector::Nearest) == Some(f),
+        their_primary: ctx.select_enemy(t, super::Selector::Nearest) == Some(f),
         thrust: ctx.arsenals[f].thrust,
         class1_pd: class1_pd && theirs.has_missiles(),
     }
@@ -267,7 +287,7 @@ fn ranges_to(ctx: &Context<'_>, f: FormationId, t: FormationId, c: &Choice) -> (
 fn threats(ctx: &Context<'_>, f: FormationId, c: &Choice) -> [bool; 3] {
     let b = ctx.battle;
     let mut out = [false; 3];
-    for e in enemies(b, f) {
+    for e in ctx.enemies(f) {
         let a = &ctx.arsenals[e];
         let reach = a.missile_reach();
         let craft = b.formations[e]
@@ -361,8 +381,8 @@ fn auto_fire_target(
     let ships = |t: FormationId| !b.craft_only(t);
     let ours = &ctx.arsenals[f];
     let intended = aimed
-        .unwrap_or_else(|| maneuver_target(b, f, d.target))
-        .filter(|&t| super::is_live_enemy(b, f, t) && ships(t));
+        .unwrap_or_else(|| ctx.maneuver_target(f, d.target))
+        .filter(|&t| ctx.is_live_enemy(f, t) && ships(t));
     if let Some(t) = intended {
         let (r, _) = ranges_to(ctx, f, t, c);
         if r.iter().any(|&x| x <= f64::from(ours.reach())) {
@@ -371,7 +391,7 @@ fn auto_fire_target(
     }
     let mut best: Option<(f64, u32, FormationId)> = None;
     let reach = ours.sustained_reach();
-    for e in enemies(b, f).filter(|&e| ships(e)) {
+    for e in ctx.enemies(f).filter(|&e| ships(e)) {
         let r = ctx.range(f, e);
         let a = &ctx.arsenals[e];
         let hurt = if r > reach {
@@ -388,7 +408,7 @@ fn auto_fire_target(
         }
     }
     best.map(|(_, _, e)| e)
-        .or(c.target.filter(|&t| super::is_live_enemy(b, f, t) && ships(t)))
+        .or(c.target.filter(|&t| ctx.is_live_enemy(f, t) && ships(t)))
 }
 
 /// A second enemy Formation with ships for Fire Controls beyond the first:
@@ -397,7 +417,7 @@ fn auto_fire_target(
 fn second_target(ctx: &Context<'_>, f: FormationId, t: FormationId, c: &Choice) -> Option<FormationId> {
     let b = ctx.battle;
     let far = c.fire_range.iter().copied().fold(0.0, f64::max);
-    enemies(b, f)
+    ctx.enemies(f)
         .filter(|&e| e != t && !b.craft_only(e))
         .map(|e| (ctx.range(f, e), e))
         .filter(|&(r, _)| f64::from(r) + 3.0 < far)
@@ -439,7 +459,7 @@ fn pd_saving(ctx: &Context<'_>, f: FormationId) -> f64 {
     let ships = f64::from(ctx.arsenals[f].ships.max(1));
     let mut salvos = 0.0;
     let mut heavies = 0.0;
-    for e in enemies(b, f) {
+    for e in ctx.enemies(f) {
         let a = &ctx.arsenals[e];
         salvos += f64::from(a.salvos.iter().map(|s| s.launchers).sum::<u32>() + a.racks.iter().sum::<u32>());
         heavies += f64::from(a.heavies.iter().sum::<u32>());

@@ -340,13 +340,48 @@ pub fn best_beam_range(battle: &Battle, f: FormationId) -> Option<u32> {
 
 /// Enemy Formations of `f` in the fight, in scenario order.
 pub fn enemies(battle: &Battle, f: FormationId) -> impl Iterator<Item = FormationId> + '_ {
+    enemies_where(battle, f, move |e| battle.formation_active(e))
+}
+
+/// Which Formations are in the fight ([`Battle::formation_active`]), by
+/// Formation: read once for a whole plot, while the battle stands still.
+pub fn in_fight(battle: &Battle) -> Vec<bool> {
+    let mut live = Vec::new();
+    in_fight_into(battle, &mut live);
+    live
+}
+
+/// [`in_fight`] into a reused buffer.
+fn in_fight_into(battle: &Battle, live: &mut Vec<bool>) {
+    live.clear();
+    live.extend((0..battle.formations.len()).map(|f| battle.formation_active(f)));
+}
+
+/// [`enemies`], with which Formations are in the fight read from `live`
+/// ([`in_fight`] of the same battle).
+pub fn enemies_in<'a>(battle: &'a Battle, live: &'a [bool], f: FormationId) -> impl Iterator<Item = FormationId> + 'a {
+    enemies_where(battle, f, move |e| live[e])
+}
+
+/// Enemy Formations of `f` that `live` says are in the fight.
+fn enemies_where<'a>(
+    battle: &'a Battle,
+    f: FormationId,
+    live: impl Fn(FormationId) -> bool + 'a,
+) -> impl Iterator<Item = FormationId> + 'a {
     let side = battle.formations[f].side;
-    (0..battle.formations.len()).filter(move |&e| battle.formations[e].side != side && battle.formation_active(e))
+    (0..battle.formations.len()).filter(move |&e| battle.formations[e].side != side && live(e))
 }
 
 /// Whether `t` is an enemy Formation of `f` in the fight.
 pub fn is_live_enemy(battle: &Battle, f: FormationId, t: FormationId) -> bool {
     t < battle.formations.len() && battle.formations[t].side != battle.formations[f].side && battle.formation_active(t)
+}
+
+/// [`is_live_enemy`], reading which Formations are in the fight from
+/// `live`.
+pub fn is_live_enemy_in(battle: &Battle, live: &[bool], f: FormationId, t: FormationId) -> bool {
+    t < battle.formations.len() && battle.formations[t].side != battle.formations[f].side && live[t]
 }
 
 /// Mass of a Formation's Units in the fight ("largest").
@@ -419,7 +454,22 @@ fn rank_into(battle: &Battle, f: FormationId, by: Selector, keyed: &mut Vec<(i64
 
 /// The enemy Formation `by` picks, if any enemy is left in the fight.
 pub fn select_enemy(battle: &Battle, f: FormationId, by: Selector) -> Option<FormationId> {
-    enemies(battle, f)
+    select_enemy_where(battle, f, by, |e| battle.formation_active(e))
+}
+
+/// [`select_enemy`], reading which Formations are in the fight from `live`
+/// ([`in_fight`] of the same battle).
+pub fn select_enemy_in(battle: &Battle, live: &[bool], f: FormationId, by: Selector) -> Option<FormationId> {
+    select_enemy_where(battle, f, by, |e| live[e])
+}
+
+fn select_enemy_where(
+    battle: &Battle,
+    f: FormationId,
+    by: Selector,
+    live: impl Fn(FormationId) -> bool,
+) -> Option<FormationId> {
+    enemies_where(battle, f, live)
         .map(|e| rank_key(battle, f, e, by))
         .min()
         .map(|(_, _, e)| e)
@@ -429,10 +479,25 @@ pub fn select_enemy(battle: &Battle, f: FormationId, by: Selector) -> Option<For
 /// not `f` itself) while it is in the fight, otherwise the enemy the
 /// selector picks (a named Formation out of the fight: the nearest enemy).
 pub fn maneuver_target(battle: &Battle, f: FormationId, by: Selector) -> Option<FormationId> {
+    maneuver_target_where(battle, f, by, |e| battle.formation_active(e))
+}
+
+/// [`maneuver_target`], reading which Formations are in the fight from
+/// `live` ([`in_fight`] of the same battle).
+pub fn maneuver_target_in(battle: &Battle, live: &[bool], f: FormationId, by: Selector) -> Option<FormationId> {
+    maneuver_target_where(battle, f, by, |e| live[e])
+}
+
+fn maneuver_target_where(
+    battle: &Battle,
+    f: FormationId,
+    by: Selector,
+    live: impl Fn(FormationId) -> bool,
+) -> Option<FormationId> {
     match by {
-        Selector::Formation(t) if t != f && t < battle.formations.len() && battle.formation_active(t) => Some(t),
-        Selector::Formation(_) => select_enemy(battle, f, Selector::Nearest),
-        other => select_enemy(battle, f, other),
+        Selector::Formation(t) if t != f && t < battle.formations.len() && live(t) => Some(t),
+        Selector::Formation(_) => select_enemy_where(battle, f, Selector::Nearest, live),
+        other => select_enemy_where(battle, f, other, live),
     }
 }
 
@@ -554,6 +619,8 @@ pub struct PlotWork {
     drawn: Vec<(SystemId, u32)>,
     /// Every Formation's fighting power at the start of the Exchange.
     arsenals: Vec<assess::Arsenal>,
+    /// Which Formations are in the fight at the start of the Exchange.
+    live: Vec<bool>,
     /// Plans made before (see [`plan::PlanMemo`]).
     memo: std::cell::RefCell<plan::PlanMemo>,
     /// What each Formation with a generated plot chose.
@@ -607,6 +674,7 @@ impl PlotWork {
         self.arsenals.clear();
         self.arsenals
             .extend((0..formations).map(|f| assess::Arsenal::of(battle, f)));
+        in_fight_into(battle, &mut self.live);
         self.choices.clear();
         self.choices.resize(formations, None);
         carried_groups(battle, &mut self.carried);
@@ -723,6 +791,7 @@ fn doctrine_formation_plot_into(
             victory,
             tables: assess::tables(),
             arsenals: &w.arsenals,
+            live: &w.live,
             memo: Some(&w.memo),
         };
         decide::decide(&ctx, f, d)

@@ -33,10 +33,18 @@ fn moves_of(vp: &VolleyPlot, speed_points: u32, row: &mut [(Maneuver, u32)]) {
 /// withdraw, then maintain back toward the start, never past it.
 /// Returns the range after each step.
 pub fn pair_range(start: u32, a: (Maneuver, u32), b: (Maneuver, u32)) -> (u32, u32, u32) {
-    let sum = |m: Maneuver| [a, b].iter().filter(|(x, _)| *x == m).map(|(_, p)| p * 3).sum::<u32>();
-    let after_close = (i64::from(start) - i64::from(sum(Maneuver::Close))).unsigned_abs() as u32;
-    let after_withdraw = after_close + sum(Maneuver::Withdraw);
-    let maintain = sum(Maneuver::Maintain);
+    // MU each maneuver brings to the pair, both Formations together.
+    let (mut close, mut withdraw, mut maintain) = (0u32, 0u32, 0u32);
+    for (m, points) in [a, b] {
+        let mu = points * 3;
+        match m {
+            Maneuver::Close => close += mu,
+            Maneuver::Withdraw => withdraw += mu,
+            Maneuver::Maintain => maintain += mu,
+        }
+    }
+    let after_close = (i64::from(start) - i64::from(close)).unsigned_abs() as u32;
+    let after_withdraw = after_close + withdraw;
     let end = if after_withdraw > start {
         after_withdraw.saturating_sub(maintain).max(start)
     } else {
@@ -56,11 +64,9 @@ pub(super) fn maneuver<S: Sink>(
     let nf = battle.formations.len();
     // Nothing in this step takes a Unit out of the fight.
     scratch.in_fight.clear();
-    scratch.in_fight.extend((0..nf).map(|f| battle.formation_active(f)));
-    for f in 0..nf {
-        if !scratch.in_fight[f] {
-            continue;
-        }
+    scratch.in_fight.extend((0..nf).filter(|&f| battle.formation_active(f)));
+    for i in 0..scratch.in_fight.len() {
+        let f = scratch.in_fight[i];
         let vp = volley_plot(plot, f, volley);
         let thrust = battle.formation_thrust(f);
         let unplotted = plot.formations.get(f).is_none_or(Option::is_none);
@@ -117,17 +123,20 @@ pub(super) fn maneuver<S: Sink>(
             });
         }
     }
-    scratch.moves.clear();
+    // Every row of a Formation in the fight is written before it is read;
+    // the rest are never read.
     scratch.moves.resize(nf * nf, (Maneuver::Maintain, 0));
-    for f in (0..nf).filter(|&f| scratch.in_fight[f]) {
+    for &f in &scratch.in_fight {
         let row = &mut scratch.moves[f * nf..(f + 1) * nf];
         moves_of(volley_plot(plot, f, volley), scratch.speed_points[f], row);
     }
-    for a in (0..nf).filter(|&a| scratch.in_fight[a]) {
-        for b in (a + 1..nf).filter(|&b| scratch.in_fight[b]) {
+    let (live, moves) = (&scratch.in_fight, &scratch.moves);
+    for (i, &a) in live.iter().enumerate() {
+        let row = &moves[a * nf..(a + 1) * nf];
+        for &b in &live[i + 1..] {
             let start = battle.ranges.get(a, b);
-            let am = scratch.moves[a * nf + b];
-            let bm = scratch.moves[b * nf + a];
+            let am = row[b];
+            let bm = moves[b * nf + a];
             let (after_close, after_withdraw, end) = pair_range(start, am, bm);
             battle.ranges.set(a, b, end);
             if S::RECORDS {
