@@ -899,7 +899,7 @@ pub struct Firepower {
 impl Firepower {
     /// `a`'s sustained fire at `t` rolling `evasion` Evasion dice.
     pub fn new(tables: &DieTables, a: &Arsenal, t: &Arsenal, evasion: u32) -> Firepower {
-        FireKey::new(a, t, evasion).firepower(tables)
+        FireKey::new(a, t).firepower(tables, evasion)
     }
 
     /// [`Firepower::new`] of the parts of the arsenals a [`FireKey`] keeps
@@ -1192,10 +1192,11 @@ pub struct FireMemo {
     slots: Vec<Option<FireSlot>>,
 }
 
-/// One [`FireMemo`] slot: the fire of its key.
+/// One [`FireMemo`] slot: the fire of its key at Evasion dice index `n`.
 #[derive(Debug, Clone, Copy)]
 struct FireSlot {
     key: FireKey,
+    n: usize,
     fire: Firepower,
 }
 
@@ -1205,47 +1206,68 @@ const FIRE_SLOTS: usize = 512;
 impl FireMemo {
     /// [`sustained`], read back when this fire was weighed before.
     pub fn sustained(&mut self, tables: &DieTables, a: &Arsenal, t: &Arsenal, range: u32, evasion: u32) -> f64 {
+        self.sustained_of(tables, &Attacker::of(a), t, range, evasion)
+    }
+
+    /// [`FireMemo::sustained`] of an attacker whose part of the key is made.
+    pub fn sustained_of(&mut self, tables: &DieTables, a: &Attacker, t: &Arsenal, range: u32, evasion: u32) -> f64 {
         if self.slots.is_empty() {
             self.slots.resize(FIRE_SLOTS, None);
         }
-        let key = FireKey::new(a, t, evasion);
-        let slot = &mut self.slots[key.slot(FIRE_SLOTS)];
+        let key = FireKey::of(a, t);
+        let n = dice_index(evasion);
+        let slot = &mut self.slots[key.slot(n, FIRE_SLOTS)];
         if let Some(s) = slot
+            && s.n == n
             && s.key == key
         {
             return s.fire.at(range);
         }
-        let fire = key.firepower(tables);
-        *slot = Some(FireSlot { key, fire });
+        let fire = key.firepower(tables, evasion);
+        *slot = Some(FireSlot { key, n, fire });
         fire.at(range)
     }
 }
 
 /// All that one side's sustained fire at another depends on
-/// ([`Firepower::new`]): the attacker's weapons and the readings they
-/// fire under, the target's screens, advanced screens and ships, and the
-/// target's Evasion dice (through their index). Hull, armour, thrust,
-/// ordnance and point defence are left out: a Formation that took damage
-/// but lost no weapon, screen or ship fires as before, and memos keyed by
-/// this read that fire back. [`Firepower::new`] weighs what the key keeps
-/// and nothing else, so a memo by key is exact.
+/// ([`Firepower::new`]) besides the target's Evasion dice: the attacker's
+/// weapons and the readings they fire under ([`Attacker`]), the target's
+/// screens, advanced screens and ships ([`Defence`]). Hull, armour,
+/// thrust, ordnance and point defence are left out: a Formation that took
+/// damage but lost no weapon, screen or ship fires as before, and memos
+/// keyed by this read that fire back. [`Firepower::new`] weighs what the
+/// key keeps and nothing else, so a memo by key is exact.
 #[derive(Debug, Clone, Copy)]
 pub struct FireKey {
-    a: Arsenal,
-    t: Arsenal,
-    n: usize,
+    a: Attacker,
+    t: Defence,
     hash: u64,
 }
 
 impl PartialEq for FireKey {
     fn eq(&self, other: &FireKey) -> bool {
-        self.hash == other.hash && self.n == other.n && self.t == other.t && self.a == other.a
+        self.hash == other.hash && self.t == other.t && self.a == other.a
     }
 }
 
-impl FireKey {
-    /// The key of `a`'s fire at `t` rolling `evasion` Evasion dice.
-    pub fn new(a: &Arsenal, t: &Arsenal, evasion: u32) -> FireKey {
+/// The part of an [`Arsenal`] its sustained fire reads: its weapons and the
+/// readings they fire under (everything else left at its default), and a
+/// hash of them.
+#[derive(Debug, Clone, Copy)]
+pub struct Attacker {
+    a: Arsenal,
+    hash: u64,
+}
+
+impl PartialEq for Attacker {
+    fn eq(&self, other: &Attacker) -> bool {
+        self.hash == other.hash && self.a == other.a
+    }
+}
+
+impl Attacker {
+    /// `a`'s weapons and readings.
+    pub fn of(a: &Arsenal) -> Attacker {
         let a = Arsenal {
             beams: a.beams,
             torpedoes: a.torpedoes,
@@ -1266,34 +1288,81 @@ impl FireKey {
             family: a.family,
             ..Arsenal::default()
         };
-        let t = Arsenal {
-            screens: t.screens,
-            advanced: t.advanced,
-            ships: t.ships,
-            ..Arsenal::default()
-        };
-        let n = dice_index(evasion);
-        let hash = fire_hash(&a, &t, n);
-        FireKey { a, t, n, hash }
-    }
-
-    /// Its fire.
-    pub fn firepower(&self, tables: &DieTables) -> Firepower {
-        Firepower::weigh(tables, &self.a, &self.t, self.n)
-    }
-
-    /// Its slot in a memo of `slots` slots.
-    pub fn slot(&self, slots: usize) -> usize {
-        (self.hash % slots as u64) as usize
+        let hash = weapons_hash(&a);
+        Attacker { a, hash }
     }
 }
 
-/// A hash of the fire of `a` (weapons only) at `t` (screens and ships
-/// only) at Evasion dice index `n`: of the target's facts, the beam
-/// batteries of classes 1-3 and of all, and the count of each other kind of weapon
+/// The part of an [`Arsenal`] that sustained fire at it reads: screens,
+/// advanced screens and ships.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Defence {
+    screens: [f64; 3],
+    advanced: [f64; 3],
+    ships: u32,
+}
+
+impl Defence {
+    fn of(t: &Arsenal) -> Defence {
+        Defence {
+            screens: t.screens,
+            advanced: t.advanced,
+            ships: t.ships,
+        }
+    }
+
+    /// An arsenal of these defences and nothing else.
+    fn arsenal(&self) -> Arsenal {
+        Arsenal {
+            screens: self.screens,
+            advanced: self.advanced,
+            ships: self.ships,
+            ..Arsenal::default()
+        }
+    }
+}
+
+impl FireKey {
+    /// The key of `a`'s fire at `t`.
+    pub fn new(a: &Arsenal, t: &Arsenal) -> FireKey {
+        FireKey::of(&Attacker::of(a), t)
+    }
+
+    /// The key of `a`'s fire at `t` (the attacker's part made once for
+    /// many targets).
+    pub fn of(a: &Attacker, t: &Arsenal) -> FireKey {
+        let t = Defence::of(t);
+        let bits = |x: f64| x.to_bits() as u32 ^ (x.to_bits() >> 32) as u32;
+        let defence = fact_hash([
+            t.ships,
+            bits(t.screens[0]),
+            bits(t.screens[1]),
+            bits(t.screens[2]),
+            bits(t.advanced[0]),
+            bits(t.advanced[1]),
+            bits(t.advanced[2]),
+        ]);
+        let hash = a.hash ^ defence.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        FireKey { a: *a, t, hash }
+    }
+
+    /// Its fire, the target rolling `evasion` Evasion dice.
+    pub fn firepower(&self, tables: &DieTables, evasion: u32) -> Firepower {
+        Firepower::weigh(tables, &self.a.a, &self.t.arsenal(), dice_index(evasion))
+    }
+
+    /// Its slot, at Evasion dice index `n`, in a memo of `slots` slots.
+    pub fn slot(&self, n: usize, slots: usize) -> usize {
+        let n = u64::try_from(n).unwrap_or(0);
+        ((self.hash ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15)) % slots as u64) as usize
+    }
+}
+
+/// A hash of an attacker's weapons and readings: the beam batteries of
+/// classes 1-3 and of all, and the count of each other kind of weapon
 /// (sums the compiler makes in a few vector instructions; a collision
 /// costs only a full comparison).
-fn fire_hash(a: &Arsenal, t: &Arsenal, n: usize) -> u64 {
+fn weapons_hash(a: &Arsenal) -> u64 {
     fn total(counts: &[u32]) -> u32 {
         counts.iter().fold(0u32, |s, &c| s.wrapping_add(c))
     }
@@ -1306,14 +1375,6 @@ fn fire_hash(a: &Arsenal, t: &Arsenal, n: usize) -> u64 {
         | u32::from(a.nova_cannon_formation) << 5;
     let others = [a.boarding, a.needles, a.plasma_dice, a.fusion, a.wave_guns, a.novas];
     fact_hash([
-        u32::try_from(n).unwrap_or(0),
-        t.ships,
-        bits(t.screens[0]),
-        bits(t.screens[1]),
-        bits(t.screens[2]),
-        bits(t.advanced[0]),
-        bits(t.advanced[1]),
-        bits(t.advanced[2]),
         bits(a.shrouded),
         flags,
         total(&a.beams[1]),

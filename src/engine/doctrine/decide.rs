@@ -9,7 +9,7 @@ use super::super::plot::{FormationId, Maneuver, SystemId, UnitId};
 use super::super::state::{Battle, SysState};
 use super::super::tables::beam_dice;
 use super::super::victory::Victory;
-use super::assess::{Arsenal, DieTables};
+use super::assess::{Arsenal, Attacker, DieTables, FireKey};
 use super::plan::{self, Launches, Pair, Plan, SEQUENCES};
 use super::{Doctrine, EvasionSplit, Movement, Ordnance, PdMode, WithdrawWhen, maneuver_for, withdraw_triggered};
 use crate::model::{SystemKind, Warhead};
@@ -109,10 +109,10 @@ impl Context<'_> {
 
     /// [`super::assess::sustained`], read back from the memo when there is
     /// one.
-    fn sustained(&self, a: &Arsenal, t: &Arsenal, range: u32, evasion: u32) -> f64 {
+    fn sustained(&self, a: &Attacker, t: &Arsenal, range: u32, evasion: u32) -> f64 {
         match self.memo {
-            Some(memo) => memo.borrow_mut().fire.sustained(self.tables, a, t, range, evasion),
-            None => super::assess::sustained(self.tables, a, t, range, evasion),
+            Some(memo) => memo.borrow_mut().fire.sustained_of(self.tables, a, t, range, evasion),
+            None => FireKey::of(a, t).firepower(self.tables, evasion).at(range),
         }
     }
 }
@@ -391,13 +391,14 @@ fn auto_fire_target(
     }
     let mut best: Option<(f64, u32, FormationId)> = None;
     let reach = ours.sustained_reach();
+    let attacker = Attacker::of(ours);
     for e in ctx.enemies(f).filter(|&e| ships(e)) {
         let r = ctx.range(f, e);
         let a = &ctx.arsenals[e];
         let hurt = if r > reach {
             0.0
         } else {
-            ctx.sustained(ours, a, r, a.thrust / 3) / f64::from(a.durability.max(1))
+            ctx.sustained(&attacker, a, r, a.thrust / 3) / f64::from(a.durability.max(1))
         };
         let better = match best {
             None => true,

@@ -343,25 +343,27 @@ fn grid_range(i: usize) -> u32 {
 
 impl Exchange {
     /// Sustained fire both ways.
-    pub fn new(p: &Pair<'_>, grids: &mut GridMemo) -> Exchange {
+    /// `keys` are our fire at the target and its fire at us.
+    fn new(p: &Pair<'_>, keys: (&FireKey, &FireKey), grids: &mut GridMemo) -> Exchange {
         let mut x = Exchange::with(
             p,
-            grids.grid(p.tables, p.ours, p.theirs, p.their_evasion),
-            grids.grid(p.tables, p.theirs, p.ours, third(p.thrust)),
+            grids.grid(p.tables, keys.0, p.their_evasion),
+            grids.grid(p.tables, keys.1, third(p.thrust)),
             Stores::new(p.tables, p.ours, p.theirs, p.their_evasion, false),
             Stores::new(p.tables, p.theirs, p.ours, third(p.thrust), p.class1_pd),
         );
-        x.fill(p, grids);
+        x.fill(p, keys.1, grids);
         x
     }
 
-    /// The target's fire at us at every Evasion a plan may choose, read
-    /// from `grids` (a plan with its Evasion free asks for each of them).
-    fn fill(&mut self, p: &Pair<'_>, grids: &mut GridMemo) {
+    /// The target's fire at us (`theirs`) at every Evasion a plan may
+    /// choose, read from `grids` (a plan with its Evasion free asks for
+    /// each of them).
+    fn fill(&mut self, p: &Pair<'_>, theirs: &FireKey, grids: &mut GridMemo) {
         for e in 0..=evasion_cap(p.thrust) {
             let slot = &mut self.their_grids[evasion_index(e)];
             if slot.is_none() {
-                *slot = Some(grids.grid(p.tables, p.theirs, p.ours, e));
+                *slot = Some(grids.grid(p.tables, theirs, e));
             }
         }
     }
@@ -371,13 +373,14 @@ impl Exchange {
     /// Exchange of `p`. The target's fire at us with a third of our thrust
     /// to Evasion is always the same; ours at it, and each side's ordnance,
     /// when it is weighed against the same Evasion and point defence.
-    fn mirror(&self, p: &Pair<'_>, mirror: &Pair<'_>, grids: &mut GridMemo) -> Exchange {
+    /// `ours` is our fire at the target (the mirror's target's fire).
+    fn mirror(&self, p: &Pair<'_>, mirror: &Pair<'_>, ours: &FireKey, grids: &mut GridMemo) -> Exchange {
         // The target's third of its thrust to Evasion, as we assumed it.
         let same_evasion = evasion_index(third(mirror.thrust)) == evasion_index(p.their_evasion);
         let theirs = if same_evasion {
             self.ours
         } else {
-            grids.grid(p.tables, mirror.theirs, mirror.ours, third(mirror.thrust))
+            grids.grid(p.tables, ours, third(mirror.thrust))
         };
         let our_stores = if !p.class1_pd && mirror.their_evasion == third(p.thrust) {
             self.their_stores
@@ -398,7 +401,7 @@ impl Exchange {
         let mut x = Exchange::with(mirror, self.theirs, theirs, our_stores, their_stores);
         // Our fire at the target is its fire at us on the mirror's grid.
         x.their_grids[evasion_index(p.their_evasion)].get_or_insert(self.ours);
-        x.fill(mirror, grids);
+        x.fill(mirror, ours, grids);
         x
     }
 
@@ -466,10 +469,12 @@ impl Default for GridMemo {
     }
 }
 
-/// One [`GridMemo`] slot: the fire of its key on the grid.
+/// One [`GridMemo`] slot: the fire of its key on the grid, at Evasion dice
+/// index `n`.
 #[derive(Debug, Clone, Copy)]
 struct GridSlot {
     key: FireKey,
+    n: usize,
     grid: [f64; GRID],
 }
 
@@ -485,24 +490,25 @@ impl GridMemo {
         }
     }
 
-    /// `a`'s sustained fire at `t` on the grid, `t` rolling `evasion`
-    /// Evasion dice.
-    fn grid(&mut self, tables: &DieTables, a: &Arsenal, t: &Arsenal, evasion: u32) -> [f64; GRID] {
+    /// The sustained fire of `key` on the grid, its target rolling
+    /// `evasion` Evasion dice.
+    fn grid(&mut self, tables: &DieTables, key: &FireKey, evasion: u32) -> [f64; GRID] {
         if !self.keep {
-            return grid(&Firepower::new(tables, a, t, evasion));
+            return grid(&key.firepower(tables, evasion));
         }
         if self.slots.is_empty() {
             self.slots.resize(GRID_SLOTS, None);
         }
-        let key = FireKey::new(a, t, evasion);
-        let slot = &mut self.slots[key.slot(GRID_SLOTS)];
+        let n = evasion_index(evasion);
+        let slot = &mut self.slots[key.slot(n, GRID_SLOTS)];
         if let Some(s) = slot
-            && s.key == key
+            && s.n == n
+            && s.key == *key
         {
             return s.grid;
         }
-        let g = grid(&key.firepower(tables));
-        *slot = Some(GridSlot { key, grid: g });
+        let g = grid(&key.firepower(tables, evasion));
+        *slot = Some(GridSlot { key: *key, n, grid: g });
         g
     }
 }
@@ -1134,7 +1140,9 @@ fn choose_with(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>, gr
     // The expected fire both ways depends on the pair, not on the plan:
     // made once for both of our plans (what is filled in as the plans ask
     // for it is the same whichever asks first).
-    let mut x = Exchange::new(p, grids);
+    // Our fire at the target and its fire at us, each weighed once a pair.
+    let keys = (FireKey::new(p.ours, p.theirs), FireKey::new(p.theirs, p.ours));
+    let mut x = Exchange::new(p, (&keys.0, &keys.1), grids);
     // So are the ranges each side seeks, and the half of each candidate's
     // score against a target keeping its range.
     let mut aims = Aims::new(p, &x);
@@ -1158,7 +1166,7 @@ fn choose_with(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>, gr
             Some(p.thrust / 3),
             Expect::Seeks,
         );
-        let mut theirs = x.mirror(p, &mirror, grids);
+        let mut theirs = x.mirror(p, &mirror, &keys.0, grids);
         let mut their_aims = Aims::new(&mirror, &theirs);
         let answer = best_plan(
             &mirror,
