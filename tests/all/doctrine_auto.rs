@@ -95,6 +95,7 @@ fn choose(b: &Battle, f: FormationId, d: &Doctrine) -> Choice {
         tables: &tables,
         arsenals: &arsenals,
         live: &live,
+        nearest: &[],
         memo: None,
     };
     decide(&ctx, f, d)
@@ -1675,6 +1676,7 @@ fn a_formation_that_can_no_longer_do_damage_withdraws_from_every_enemy() {
             tables: &tables,
             arsenals: &arsenals,
             live: &live,
+            nearest: &[],
             memo: None,
         };
         !cannot_fight(&ctx, g)
@@ -2315,6 +2317,7 @@ fn a_plan_read_back_from_the_memo_is_the_plan_made_afresh() {
             tables: &tables,
             arsenals: &arsenals,
             live: &live,
+            nearest: &[],
             memo,
         };
         for f in 0..b.formations.len() {

@@ -487,6 +487,7 @@ fn a_nova_cannon_alone_is_a_weapon_the_commander_counts() {
         tables: fam::engine::doctrine::assess::tables(),
         arsenals: &arsenals,
         live: &fam::engine::doctrine::in_fight(&b),
+        nearest: &[],
         memo: None,
     };
     let c = decide(&ctx, 0, &Doctrine::default());

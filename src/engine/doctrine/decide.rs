@@ -77,6 +77,9 @@ pub struct Context<'a> {
     pub arsenals: &'a [Arsenal],
     /// Which Formations are in the fight ([`super::in_fight`] of `battle`).
     pub live: &'a [bool],
+    /// Each Formation's nearest enemy in the fight, by Formation
+    /// ([`super::nearest_enemies`] of `battle`); empty: found when asked.
+    pub nearest: &'a [Option<FormationId>],
     /// Plans made before, read back where the same pair recurs (the batch
     /// path; `None` plans afresh: the same plans either way).
     pub memo: Option<&'a std::cell::RefCell<plan::PlanMemo>>,
@@ -94,12 +97,18 @@ impl Context<'_> {
 
     /// [`super::select_enemy`] for `f`.
     fn select_enemy(&self, f: FormationId, by: super::Selector) -> Option<FormationId> {
-        super::select_enemy_in(self.battle, self.live, f, by)
+        match (by, self.nearest.get(f)) {
+            (super::Selector::Nearest, Some(&nearest)) => nearest,
+            _ => super::select_enemy_in(self.battle, self.live, f, by),
+        }
     }
 
     /// [`super::maneuver_target`] of `f`.
     fn maneuver_target(&self, f: FormationId, by: super::Selector) -> Option<FormationId> {
-        super::maneuver_target_in(self.battle, self.live, f, by)
+        match by {
+            super::Selector::Nearest => self.select_enemy(f, by),
+            _ => super::maneuver_target_in(self.battle, self.live, f, by),
+        }
     }
 
     /// [`super::is_live_enemy`]: `t` an enemy of `f` in the fight.

@@ -357,6 +357,22 @@ fn in_fight_into(battle: &Battle, live: &mut Vec<bool>) {
     live.extend((0..battle.formations.len()).map(|f| battle.formation_active(f)));
 }
 
+/// Each Formation's nearest enemy in the fight ([`select_enemy`] by
+/// [`Selector::Nearest`]), by Formation, with which Formations are in the
+/// fight read from `live` ([`in_fight`] of the same battle): found once
+/// for a whole plot.
+pub fn nearest_enemies(battle: &Battle, live: &[bool]) -> Vec<Option<FormationId>> {
+    let mut nearest = Vec::new();
+    nearest_enemies_into(battle, live, &mut nearest);
+    nearest
+}
+
+/// [`nearest_enemies`] into a reused buffer.
+fn nearest_enemies_into(battle: &Battle, live: &[bool], nearest: &mut Vec<Option<FormationId>>) {
+    nearest.clear();
+    nearest.extend((0..battle.formations.len()).map(|f| select_enemy_in(battle, live, f, Selector::Nearest)));
+}
+
 /// [`enemies`], with which Formations are in the fight read from `live`
 /// ([`in_fight`] of the same battle).
 pub fn enemies_in<'a>(battle: &'a Battle, live: &'a [bool], f: FormationId) -> impl Iterator<Item = FormationId> + 'a {
@@ -621,6 +637,8 @@ pub struct PlotWork {
     arsenals: Vec<assess::Arsenal>,
     /// Which Formations are in the fight at the start of the Exchange.
     live: Vec<bool>,
+    /// Each Formation's nearest enemy in the fight then.
+    nearest: Vec<Option<FormationId>>,
     /// Plans made before (see [`plan::PlanMemo`]).
     memo: std::cell::RefCell<plan::PlanMemo>,
     /// What each Formation with a generated plot chose.
@@ -675,6 +693,7 @@ impl PlotWork {
         self.arsenals
             .extend((0..formations).map(|f| assess::Arsenal::of(battle, f)));
         in_fight_into(battle, &mut self.live);
+        nearest_enemies_into(battle, &self.live, &mut self.nearest);
         self.choices.clear();
         self.choices.resize(formations, None);
         carried_groups(battle, &mut self.carried);
@@ -792,6 +811,7 @@ fn doctrine_formation_plot_into(
             tables: assess::tables(),
             arsenals: &w.arsenals,
             live: &w.live,
+            nearest: &w.nearest,
             memo: Some(&w.memo),
         };
         decide::decide(&ctx, f, d)

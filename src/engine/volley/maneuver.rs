@@ -134,9 +134,14 @@ pub(super) fn maneuver<S: Sink>(
     for (i, &a) in live.iter().enumerate() {
         let row = &moves[a * nf..(a + 1) * nf];
         for &b in &live[i + 1..] {
-            let start = battle.ranges.get(a, b);
             let am = row[b];
             let bm = moves[b * nf + a];
+            // Two Maintains keep the range as it is (fm-readings 3): only
+            // the report needs to hear of it.
+            if !S::RECORDS && am.0 == Maneuver::Maintain && bm.0 == Maneuver::Maintain {
+                continue;
+            }
+            let start = battle.ranges.get(a, b);
             let (after_close, after_withdraw, end) = pair_range(start, am, bm);
             battle.ranges.set(a, b, end);
             if S::RECORDS {
@@ -175,6 +180,8 @@ mod tests {
         );
         // Maintain pulls a withdrawal back toward the start.
         assert_eq!(pair_range(30, (Withdraw, 4), (Maintain, 2)), (30, 42, 36));
+        // Two Maintains keep the range (the step skips such pairs).
+        assert_eq!(pair_range(30, (Maintain, 4), (Maintain, 2)), (30, 30, 30));
     }
 
     #[test]
