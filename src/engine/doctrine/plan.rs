@@ -92,6 +92,8 @@ pub struct Stores {
     rockets: [f64; 3],
     /// Antimatter missiles' total within their reach.
     antimatter: f64,
+    /// The side has ordnance left (without, every figure is zero).
+    any: bool,
 }
 
 impl Stores {
@@ -100,6 +102,7 @@ impl Stores {
         if !a.has_ordnance() {
             return s;
         }
+        s.any = true;
         for er in 0..2 {
             s.salvo[er] = missiles(tables, 1.0, 0.0, t, evasion, class1_pd);
             s.heavy[er] = missiles(tables, 0.0, 1.0, t, evasion, class1_pd);
@@ -248,7 +251,7 @@ impl Potential {
     fn new(scores: [f64; GRID], reach: usize) -> Potential {
         let mut p = Potential {
             scores,
-            factor: std::array::from_fn(|steps| discount(steps, reach)),
+            factor: FACTORS[reach.min(GRID)],
             positive: [0; GRID],
             positives: 0,
             reach,
@@ -564,9 +567,11 @@ impl Worth {
             dealt: [0.0; GRID],
             taken: [0.0; GRID],
         };
+        // A side without ordnance has none left at any range.
+        let left = |s: &Stores, r: f64| if s.any { s.left_at(r, None) } else { 0.0 };
         for (i, &r) in RANGES.iter().enumerate() {
             let r = f64::from(r);
-            let ordnance = (stores.0.left_at(r, None) / dur.1, stores.1.left_at(r, None) / dur.0);
+            let ordnance = (left(stores.0, r) / dur.1, left(stores.1, r) / dur.0);
             let left = (1.0 - ordnance.1.min(1.0), 1.0 - ordnance.0.min(1.0));
             w.dealt[i] = ordnance.0 + HORIZON * ours[i] / dur.1 * left.0;
             w.taken[i] = ordnance.1 + HORIZON * theirs[i] / dur.0 * left.1;
@@ -1291,15 +1296,33 @@ pub fn choose_memo(memo: &mut PlanMemo, p: &Pair<'_>, sequences: &[[Maneuver; 3]
 /// within the next Exchange, and [`LATER`] less for each Exchange more (a
 /// gain is worth less the later it comes; a loss is not discounted: see
 /// [`best_plan`]). Nothing (negative infinity) when it cannot move there.
-fn discount(steps: usize, reach: usize) -> f64 {
+const fn discount(steps: usize, reach: usize) -> f64 {
     if steps <= reach {
         1.0
     } else if reach == 0 {
         f64::NEG_INFINITY
     } else {
-        DISCOUNTS[(steps - reach).div_ceil(reach).min(GRID)]
+        let later = (steps - reach).div_ceil(reach);
+        DISCOUNTS[if later < GRID { later } else { GRID }]
     }
 }
+
+/// [`discount`] of every distance in grid steps, for each reach up to
+/// [`GRID`] (a Formation that reaches further reaches every grid range in
+/// one Exchange, as at [`GRID`]).
+const FACTORS: [[f64; GRID]; GRID + 1] = {
+    let mut f = [[1.0; GRID]; GRID + 1];
+    let mut reach = 0;
+    while reach <= GRID {
+        let mut steps = 0;
+        while steps < GRID {
+            f[reach][steps] = discount(steps, reach);
+            steps += 1;
+        }
+        reach += 1;
+    }
+    f
+};
 
 /// [`LATER`] to the power of each number of further Exchanges.
 const DISCOUNTS: [f64; GRID + 1] = {
