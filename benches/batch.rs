@@ -12,7 +12,10 @@
 //! 128 ships a side with 8 a side (linear in fleet size: 1.0).
 //!
 //! `cargo bench --bench batch -- --quick 'batch fleet'` runs one group;
-//! `FAM_BENCH_TABLE_ONLY=1 cargo bench --bench batch` prints the table only.
+//! `FAM_BENCH_TABLE_ONLY=1 cargo bench --bench batch` prints the table only;
+//! `FAM_BENCH_SCENARIOS=DIR` keeps the generated battles in `DIR`
+//! (`generated-N.toml` and its two fleet files), for
+//! `scripts/instructions-per-die.sh`.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -73,10 +76,14 @@ fn warships(file: &str) -> (GzfFile, Vec<Ship>) {
 /// Formations of two, every pair 48 MU apart, every Formation under the
 /// default doctrine. Written into `dir`; returns the scenario's path.
 fn generated(n: usize, dir: &Path) -> PathBuf {
-    let mut toml = format!("title = \"{n} ships a side\"\ngzf = [\"a.gzf\", \"b.gzf\"]\nseed = 1\nstart_range = 48\n");
+    let files = [format!("a{n}.gzf"), format!("b{n}.gzf")];
+    let mut toml = format!(
+        "title = \"{n} ships a side\"\ngzf = [\"{}\", \"{}\"]\nseed = 1\nstart_range = 48\n",
+        files[0], files[1]
+    );
     let mut sides = String::from("\n[sides]\n");
     let mut formations = String::from("\n[formations]\n");
-    for (side, (file, out)) in [("meridian-compact.gzf", "a.gzf"), ("kestrel-reach.gzf", "b.gzf")]
+    for (side, (file, out)) in [("meridian-compact.gzf", &files[0]), ("kestrel-reach.gzf", &files[1])]
         .into_iter()
         .enumerate()
     {
@@ -167,10 +174,15 @@ fn summary() {
     for name in shipped() {
         row(&name, &load(&name), budget, bare);
     }
-    let dir = tempfile::tempdir().expect("a temporary directory");
+    // FAM_BENCH_SCENARIOS=DIR keeps the generated battles there (for
+    // scripts/instructions-per-die.sh); otherwise a temporary directory.
+    let temporary = tempfile::tempdir().expect("a temporary directory");
+    let kept = std::env::var_os("FAM_BENCH_SCENARIOS").map(PathBuf::from);
+    let dir = kept.as_deref().unwrap_or(temporary.path());
+    std::fs::create_dir_all(dir).expect("the directory for the generated battles");
     let mut per_die = Vec::new();
     for n in [2, 8, 32, 128] {
-        let loaded = load_path(&generated(n, dir.path()));
+        let loaded = load_path(&generated(n, dir));
         per_die.push((n, row(&format!("{n} ships a side"), &loaded, budget, bare)));
     }
     let at = |n: usize| {

@@ -4,6 +4,9 @@
 # machine): the difference between LONG and SHORT runs, so loading the
 # scenario and starting up cancel out.
 #   scripts/instructions-per-die.sh FAM SCENARIO SHORT LONG
+# The bench's generated fleet battles (2, 8, 32, 128 ships a side) are kept
+# for it by `FAM_BENCH_SCENARIOS=DIR FAM_BENCH_TABLE_ONLY=1 cargo bench
+# --bench batch` (DIR/generated-N.toml).
 set -eu
 fam=$1 scenario=$2 short=$3 long=$4
 count() {

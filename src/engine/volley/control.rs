@@ -38,10 +38,8 @@ pub(super) fn damage_control<S: Sink>(
     let repair_bridge = battle.rules.repair_permanent_bridge;
     let formation = battle.units[u].formation;
     let unit = &mut battle.units[u];
-    let mut parties = unit.damage_control_parties();
-    if parties == 0 {
-        return;
-    }
+    // What is damaged first: most Units have nothing to repair, and
+    // counting the parties reads every system and crew box.
     let jobs = &mut scratch.jobs;
     jobs.clear();
     for (s, sys) in unit.systems.iter().enumerate() {
@@ -56,6 +54,10 @@ pub(super) fn damage_control<S: Sink>(
         jobs.push(None);
     }
     if jobs.is_empty() {
+        return;
+    }
+    let mut parties = unit.damage_control_parties();
+    if parties == 0 {
         return;
     }
     let plotted: &[SystemId] = volley_plot(plot, formation, volley)
