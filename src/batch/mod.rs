@@ -57,12 +57,13 @@ pub const CHUNK: u64 = 64;
 const CHUNKS_PER_THREAD: u64 = 8;
 
 /// Runs in a chunk of a batch of `runs` runs on the current pool: at most
-/// [`CHUNK`], and few enough that each thread gets [`CHUNKS_PER_THREAD`]
-/// chunks (a batch of 100 long battles on 8 cores is 100 chunks of one, not
-/// two of 64). The tally and the outcome codes do not depend on it.
+/// [`CHUNK`], and few enough that each thread gets at least
+/// [`CHUNKS_PER_THREAD`] chunks when there are that many runs (a batch of
+/// 100 long battles on 8 cores is 100 chunks of one, not two of 64). The
+/// tally and the outcome codes do not depend on it.
 fn chunk_len(runs: u64) -> u64 {
     let threads = u64::try_from(rayon::current_num_threads()).unwrap_or(1).max(1);
-    runs.div_ceil(threads.saturating_mul(CHUNKS_PER_THREAD)).clamp(1, CHUNK)
+    (runs / threads.saturating_mul(CHUNKS_PER_THREAD)).clamp(1, CHUNK)
 }
 
 /// Outcome code of one run ([`run_with_outcomes`]): the winning side's

@@ -113,6 +113,24 @@ fn the_library_gives_the_same_tally_for_any_thread_count() {
     assert!(tallies.windows(2).all(|w| w[0] == w[1]));
 }
 
+#[test]
+fn a_few_runs_are_spread_over_every_thread_in_small_chunks() {
+    // A batch of few, long battles must not sit in one chunk on one core:
+    // progress comes chunk by chunk, and every thread gets at least eight
+    // chunks when the runs allow, never more than CHUNK runs in one.
+    let loaded = load("duel.toml");
+    for (runs, threads) in [(40u64, 4usize), (1000, 2)] {
+        let reports = std::sync::Mutex::new(Vec::new());
+        let progress = |n| reports.lock().unwrap().push(n);
+        let tally = batch::run(&loaded, &options(&loaded, Some(threads)), 0..runs, &progress).expect("batch");
+        let reports = reports.into_inner().unwrap();
+        assert_eq!(reports.iter().sum::<u64>(), runs, "every run reported once");
+        assert_eq!(tally.runs, runs);
+        assert!(reports.iter().all(|&n| n <= batch::CHUNK), "{reports:?}");
+        assert!(reports.len() >= 8 * threads, "{} chunks for {runs} runs", reports.len());
+    }
+}
+
 /// The code a run's outcome should have, spelled out independently of
 /// `batch::outcome_code`.
 fn expected_code(outcome: Option<&Outcome>) -> u8 {
