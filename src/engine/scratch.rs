@@ -157,9 +157,11 @@ pub struct Scratch {
     /// The Formations in the fight at the start of the Maneuver step, in
     /// order (read once, for its pair loop).
     pub(super) in_fight: Vec<FormationId>,
-    /// Row `a`, column `b`: the maneuver and Speed Points Formation `a`
-    /// brings to its pair with `b` this Volley.
-    pub(super) moves: Vec<(Maneuver, u32)>,
+    /// Row `a`, column `b`: the maneuver Formation `a` brings to its pair
+    /// with `b` this Volley (one byte a pair).
+    pub(super) moves: Vec<Maneuver>,
+    /// Per Formation: its primary maneuver target this Volley.
+    pub(super) primary: Vec<Option<FormationId>>,
     pub(super) speed_points: Vec<u32>,
     pub(super) evasion_points: Vec<u32>,
     /// Per Unit: normal and penetrating damage waiting for the Damage step.
@@ -283,6 +285,7 @@ impl Scratch {
         }
         room(&mut self.in_fight, formations);
         room(&mut self.moves, formations * formations);
+        room(&mut self.primary, formations);
         room(&mut self.pending, units);
         room(&mut self.reroll_generations, units);
         room(&mut self.rows_this_volley, units);

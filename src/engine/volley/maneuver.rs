@@ -4,28 +4,38 @@
 
 use crate::engine::dice::{Dice, Purpose, successes};
 use crate::engine::event::{Event, Sink};
-use crate::engine::plot::{ExchangePlot, Maneuver, ManeuverOrder, VolleyPlot};
+use crate::engine::plot::{ExchangePlot, FormationId, Maneuver, ManeuverOrder, VolleyPlot};
 use crate::engine::scratch::{Scratch, Tap, volley_plot};
 use crate::engine::state::Battle;
 
-/// The maneuver and Speed Points Formation `f` brings to its pair with
-/// each other Formation, into `row` (one per Formation): all its points
-/// for the primary target, one fewer for a secondary one (the first listed
-/// against it) or an unplotted pair (which counts as a secondary Maintain;
-/// fm-readings 1-2).
-fn moves_of(vp: &VolleyPlot, speed_points: u32, row: &mut [(Maneuver, u32)]) {
-    let secondary = speed_points.saturating_sub(1);
-    row.fill((Maneuver::Maintain, secondary));
+/// The maneuver Formation `f` brings to its pair with each other
+/// Formation, into `row` (one per Formation): its primary maneuver against
+/// its primary target, the first secondary order listed against another,
+/// Maintain against the rest (an unplotted pair counts as a secondary
+/// Maintain; fm-readings 1-2). Returns the primary target, against which
+/// it brings all its Speed Points ([`points`]).
+fn moves_of(vp: &VolleyPlot, row: &mut [Maneuver]) -> Option<FormationId> {
+    row.fill(Maneuver::Maintain);
     // Backwards, so that the first order against a Formation stands.
     for m in vp.secondary.iter().rev() {
         if let Some(slot) = row.get_mut(m.target) {
-            *slot = (m.maneuver, secondary);
+            *slot = m.maneuver;
         }
     }
-    if let Some(ManeuverOrder { target, maneuver }) = vp.primary
-        && let Some(slot) = row.get_mut(target)
-    {
-        *slot = (maneuver, speed_points);
+    let ManeuverOrder { target, maneuver } = vp.primary?;
+    let slot = row.get_mut(target)?;
+    *slot = maneuver;
+    Some(target)
+}
+
+/// The Speed Points a Formation with `speed_points` and primary target
+/// `primary` brings to its pair with `other`: all of them against its
+/// primary target, one fewer against any other (fm-readings 1-2).
+fn points(speed_points: u32, primary: Option<FormationId>, other: FormationId) -> u32 {
+    if primary == Some(other) {
+        speed_points
+    } else {
+        speed_points.saturating_sub(1)
     }
 }
 
@@ -125,22 +135,30 @@ pub(super) fn maneuver<S: Sink>(
     }
     // Every row of a Formation in the fight is written before it is read;
     // the rest are never read.
-    scratch.moves.resize(nf * nf, (Maneuver::Maintain, 0));
+    scratch.moves.resize(nf * nf, Maneuver::Maintain);
+    scratch.primary.clear();
+    scratch.primary.resize(nf, None);
     for &f in &scratch.in_fight {
         let row = &mut scratch.moves[f * nf..(f + 1) * nf];
-        moves_of(volley_plot(plot, f, volley), scratch.speed_points[f], row);
+        scratch.primary[f] = moves_of(volley_plot(plot, f, volley), row);
     }
-    let (live, moves) = (&scratch.in_fight, &scratch.moves);
+    let (live, moves, primary, sp) = (
+        &scratch.in_fight,
+        &scratch.moves,
+        &scratch.primary,
+        &scratch.speed_points,
+    );
     for (i, &a) in live.iter().enumerate() {
         let row = &moves[a * nf..(a + 1) * nf];
         for &b in &live[i + 1..] {
-            let am = row[b];
-            let bm = moves[b * nf + a];
+            let (am, bm) = (row[b], moves[b * nf + a]);
             // Two Maintains keep the range as it is (fm-readings 3): only
             // the report needs to hear of it.
-            if !S::RECORDS && am.0 == Maneuver::Maintain && bm.0 == Maneuver::Maintain {
+            if !S::RECORDS && am == Maneuver::Maintain && bm == Maneuver::Maintain {
                 continue;
             }
+            let am = (am, points(sp[a], primary[a], b));
+            let bm = (bm, points(sp[b], primary[b], a));
             let start = battle.ranges.get(a, b);
             let (after_close, after_withdraw, end) = pair_range(start, am, bm);
             battle.ranges.set(a, b, end);
@@ -209,10 +227,10 @@ mod tests {
             ],
             ..VolleyPlot::default()
         };
-        let mut row = [(Close, 99); 4];
-        moves_of(&vp, 3, &mut row);
-        assert_eq!(row[1..], [(Close, 3), (Withdraw, 2), (Maintain, 2)]);
-        moves_of(&vp, 0, &mut row);
-        assert_eq!(row[3], (Maintain, 0));
+        let mut row = [Close; 4];
+        let primary = moves_of(&vp, &mut row);
+        assert_eq!((&row[1..], primary), (&[Close, Withdraw, Maintain][..], Some(1)));
+        assert_eq!([1, 2, 3].map(|b| points(3, primary, b)), [3, 2, 2]);
+        assert_eq!(points(0, primary, 3), 0);
     }
 }
