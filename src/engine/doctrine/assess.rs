@@ -1204,13 +1204,10 @@ struct FireSlot {
 const FIRE_SLOTS: usize = 512;
 
 impl FireMemo {
-    /// [`sustained`], read back when this fire was weighed before.
-    pub fn sustained(&mut self, tables: &DieTables, a: &Arsenal, t: &Arsenal, range: u32, evasion: u32) -> f64 {
-        self.sustained_of(tables, &Attacker::of(a), t, range, evasion)
-    }
-
-    /// [`FireMemo::sustained`] of an attacker whose part of the key is made.
-    pub fn sustained_of(&mut self, tables: &DieTables, a: &Attacker, t: &Arsenal, range: u32, evasion: u32) -> f64 {
+    /// [`sustained`] of attacker `a` (its part of the key made once for
+    /// all the targets it weighs), read back when this fire was weighed
+    /// before.
+    pub fn sustained(&mut self, tables: &DieTables, a: &Attacker, t: &Arsenal, range: u32, evasion: u32) -> f64 {
         if self.slots.is_empty() {
             self.slots.resize(FIRE_SLOTS, None);
         }
@@ -1624,7 +1621,7 @@ mod tests {
                 for evasion in [0, 2, 20] {
                     for range in [6, 18, 19, 36, 37] {
                         let afresh = sustained(&t, &a, target, range, evasion);
-                        let memo = memo.sustained(&t, &a, target, range, evasion);
+                        let memo = memo.sustained(&t, &Attacker::of(&a), target, range, evasion);
                         assert_eq!(memo.to_bits(), afresh.to_bits(), "{evasion} dice at {range} MU");
                     }
                 }
@@ -1637,9 +1634,9 @@ mod tests {
         assert!(total <= 2 << 20, "{total} bytes");
         // Screens and Evasion matter: the memo must not mix them up.
         let (bare, screens, evading) = (
-            memo.sustained(&t, &a, &open, 12, 0),
-            memo.sustained(&t, &a, &screened, 12, 0),
-            memo.sustained(&t, &a, &open, 12, 2),
+            memo.sustained(&t, &Attacker::of(&a), &open, 12, 0),
+            memo.sustained(&t, &Attacker::of(&a), &screened, 12, 0),
+            memo.sustained(&t, &Attacker::of(&a), &open, 12, 2),
         );
         assert!(screens < bare && evading < bare, "{bare} {screens} {evading}");
     }

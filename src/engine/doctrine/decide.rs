@@ -78,7 +78,7 @@ pub struct Context<'a> {
     /// Which Formations are in the fight ([`super::in_fight`] of `battle`).
     pub live: &'a [bool],
     /// Each Formation's nearest enemy in the fight, by Formation
-    /// ([`super::nearest_enemies`] of `battle`); empty: found when asked.
+    /// (found once a plot by `PlotWork`); empty: found when asked.
     pub nearest: &'a [Option<FormationId>],
     /// Plans made before, read back where the same pair recurs (the batch
     /// path; `None` plans afresh: the same plans either way).
@@ -120,7 +120,7 @@ impl Context<'_> {
     /// one.
     fn sustained(&self, a: &Attacker, t: &Arsenal, range: u32, evasion: u32) -> f64 {
         match self.memo {
-            Some(memo) => memo.borrow_mut().fire.sustained_of(self.tables, a, t, range, evasion),
+            Some(memo) => memo.borrow_mut().fire.sustained(self.tables, a, t, range, evasion),
             None => FireKey::of(a, t).firepower(self.tables, evasion).at(range),
         }
     }

@@ -358,16 +358,9 @@ fn in_fight_into(battle: &Battle, live: &mut Vec<bool>) {
 }
 
 /// Each Formation's nearest enemy in the fight ([`select_enemy`] by
-/// [`Selector::Nearest`]), by Formation, with which Formations are in the
-/// fight read from `live` ([`in_fight`] of the same battle): found once
-/// for a whole plot.
-pub fn nearest_enemies(battle: &Battle, live: &[bool]) -> Vec<Option<FormationId>> {
-    let mut nearest = Vec::new();
-    nearest_enemies_into(battle, live, &mut nearest);
-    nearest
-}
-
-/// [`nearest_enemies`] into a reused buffer.
+/// [`Selector::Nearest`]), by Formation, into a reused buffer, with which
+/// Formations are in the fight read from `live` ([`in_fight`] of the same
+/// battle): found once for a whole plot.
 fn nearest_enemies_into(battle: &Battle, live: &[bool], nearest: &mut Vec<Option<FormationId>>) {
     nearest.clear();
     nearest.extend((0..battle.formations.len()).map(|f| select_enemy_in(battle, live, f, Selector::Nearest)));
@@ -391,13 +384,19 @@ fn enemies_where<'a>(
 
 /// Whether `t` is an enemy Formation of `f` in the fight.
 pub fn is_live_enemy(battle: &Battle, f: FormationId, t: FormationId) -> bool {
-    t < battle.formations.len() && battle.formations[t].side != battle.formations[f].side && battle.formation_active(t)
+    is_enemy_where(battle, f, t, |e| battle.formation_active(e))
 }
 
 /// [`is_live_enemy`], reading which Formations are in the fight from
 /// `live`.
 pub fn is_live_enemy_in(battle: &Battle, live: &[bool], f: FormationId, t: FormationId) -> bool {
-    t < battle.formations.len() && battle.formations[t].side != battle.formations[f].side && live[t]
+    is_enemy_where(battle, f, t, |e| live[e])
+}
+
+/// Whether `t` is an enemy Formation of `f` that `live` says is in the
+/// fight.
+fn is_enemy_where(battle: &Battle, f: FormationId, t: FormationId, live: impl Fn(FormationId) -> bool) -> bool {
+    t < battle.formations.len() && battle.formations[t].side != battle.formations[f].side && live(t)
 }
 
 /// Mass of a Formation's Units in the fight ("largest").
