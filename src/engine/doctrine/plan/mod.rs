@@ -1,0 +1,474 @@
+//! The default doctrine's plan for one Exchange against its maneuver
+//! target: which range to seek, the maneuver of each Volley and the split
+//! of thrust between Speed and Evasion (docs/doctrine.md, "The default
+//! doctrine").
+//!
+//! The plan looks one Exchange ahead in expectation, without dice: every
+//! candidate (a maneuver per Volley, and an Evasion) is played out with the
+//! mean Speed Points of both Formations, the target assumed to seek the
+//! range that suits *it* by the same measure, and is scored by the damage
+//! each side expects to deal, as a share of what the other side can take,
+//! plus the worth of the range it ends at for the Exchanges after.
+
+mod grid;
+mod ordnance;
+mod weigh;
+
+use super::super::plot::Maneuver;
+use super::assess::{Arsenal, FireKey, fact_hash};
+pub use grid::{GRID, GridMemo};
+pub use ordnance::{Launches, Stores, launches};
+use weigh::{Aims, Expect, KeptPlays, best_plan};
+pub use weigh::{Exchange, Move, Pair, Plan, SEQUENCES, Stance, step};
+
+/// The best plan against the target among `sequences` (every one of
+/// [`SEQUENCES`] for an `auto` maneuver) with the Evasion `fixed`, or every
+/// Evasion from none to half the thrust: the highest score; ties go to the
+/// sequence listed first, then to more Evasion.
+pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> Plan {
+    choose_with(p, sequences, fixed, &mut GridMemo::none(), &mut PairMemo::none())
+}
+
+/// [`choose`], the sustained fire both ways read from `grids` when it was
+/// weighed before, and what the plans weigh of a pair whatever their
+/// orders read from `pairs` when a plan weighed that pair before.
+fn choose_with(
+    p: &Pair<'_>,
+    sequences: &[[Maneuver; 3]],
+    fixed: Option<u32>,
+    grids: &mut GridMemo,
+    pairs: &mut PairMemo,
+) -> Plan {
+    // The target's own plan against us, when we are its maneuver target:
+    // what it will most likely do. It plans as we do: it foresees our plan
+    // against a target heading for its own range (or keeping it), and
+    // answers that; so do we, to its answer. What it weighs is what its
+    // own plan against us weighs: the pair seen from its side.
+    // Our fire at the target and its fire at us, each weighed once a pair.
+    let keys = (FireKey::new(p.ours, p.theirs), FireKey::new(p.theirs, p.ours));
+    if !p.their_primary {
+        // No plan weighs this pair from the other side: nothing to keep.
+        let mut x = Exchange::new(p, (&keys.0, &keys.1), grids);
+        let mut aims = Aims::new(p, &x);
+        let work = (&mut x, &mut aims, &mut KeptPlays::default());
+        return best_plan(p, work, sequences, fixed, Expect::Seeks);
+    }
+    let made = || Exchange::new(p, (&keys.0, &keys.1), grids);
+    let mirror = Pair {
+        tables: p.tables,
+        ours: p.theirs,
+        theirs: p.ours,
+        range: p.range,
+        their_evasion: p.thrust / 3,
+        their_primary: true,
+        thrust: p.theirs.thrust,
+        class1_pd: p.ours.has_missiles(),
+    };
+    let (key, mirror_key) = (PairKey::new(p), PairKey::new(&mirror));
+    let mut spare = [None, None];
+    let (ours, theirs, hits) = pairs.two(&key, &mirror_key, &mut spare);
+    let ours = PairSlot::fill((ours, hits), key, p, made);
+    // As it assumes of us: a third of our thrust to Evasion.
+    let naive = ours.best(p, &SEQUENCES, Some(p.thrust / 3), Expect::Seeks);
+    let x = &ours.x;
+    let theirs = PairSlot::fill((theirs, hits), mirror_key, &mirror, || {
+        x.mirror(p, &mirror, &keys.0, grids)
+    });
+    let answer = theirs.best(&mirror, &SEQUENCES, None, Expect::Plays(naive.maneuvers, naive.speed));
+    ours.best(p, sequences, fixed, Expect::Plays(answer.maneuvers, answer.speed))
+}
+
+/// What every plan against one pair weighs whatever its orders: the
+/// expected fire both ways, the ranges each side seeks, the [`Kept`] half
+/// of the candidates played, and the best plans made against the target's
+/// expected moves. All are pure functions of the pair: the plan of the
+/// target against us, which foresees our answer, weighs the very same.
+#[derive(Debug, Clone)]
+struct PairWork {
+    x: Exchange,
+    aims: Aims,
+    kept: KeptPlays,
+    /// Best plans among all of [`SEQUENCES`]: by the Evasion fixed and the
+    /// target's expected moves.
+    plans: [Option<(Option<u32>, Expect, Plan)>; PLANS_KEPT],
+    /// The entry of `plans` the next plan overwrites.
+    next: usize,
+}
+
+/// Best plans a [`PairWork`] keeps: its own plan's three and one more.
+const PLANS_KEPT: usize = 4;
+
+impl PairWork {
+    fn new(p: &Pair<'_>, x: Exchange) -> PairWork {
+        let aims = Aims::new(p, &x);
+        PairWork {
+            x,
+            aims,
+            kept: KeptPlays::default(),
+            plans: [None; PLANS_KEPT],
+            next: 0,
+        }
+    }
+
+    /// Made again in place for the pair `p` of the Exchange `x` (the
+    /// work is some 13 KB: moving it whole would cost more than a plan
+    /// saves).
+    fn renew(&mut self, p: &Pair<'_>, x: Exchange) {
+        self.x = x;
+        self.aims = Aims::new(p, &self.x);
+        self.kept.clear();
+        for plan in &mut self.plans {
+            *plan = None;
+        }
+        self.next = 0;
+    }
+
+    /// [`best_plan`] for this pair: read back when it was made before.
+    fn best(&mut self, p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>, target: Expect) -> Plan {
+        let all = sequences == SEQUENCES.as_slice();
+        let made = self
+            .plans
+            .iter()
+            .flatten()
+            .find(|(f, t, _)| *f == fixed && *t == target);
+        if let Some(&(_, _, plan)) = made.filter(|_| all) {
+            return plan;
+        }
+        let plan = best_plan(
+            p,
+            (&mut self.x, &mut self.aims, &mut self.kept),
+            sequences,
+            fixed,
+            target,
+        );
+        if all {
+            self.plans[self.next] = Some((fixed, target, plan));
+            self.next = (self.next + 1) % PLANS_KEPT;
+        }
+        plan
+    }
+}
+
+/// A pair's [`PairWork`] and the pair it was made for.
+#[derive(Debug, Clone)]
+struct PairSlot {
+    key: PairKey,
+    work: PairWork,
+}
+
+impl PairSlot {
+    /// The work in `slot` when it was made for `key` (counted in `hits`),
+    /// else the work of the pair `p` and `make`'s Exchange, kept there.
+    fn fill<'s>(
+        (slot, hits): (&'s mut Option<PairSlot>, &mut u64),
+        key: PairKey,
+        p: &Pair<'_>,
+        make: impl FnOnce() -> Exchange,
+    ) -> &'s mut PairWork {
+        match slot {
+            Some(s) if s.key == key => *hits += 1,
+            Some(s) => {
+                s.key = key;
+                s.work.renew(p, make());
+            }
+            None => {
+                *slot = Some(PairSlot {
+                    key,
+                    work: PairWork::new(p, make()),
+                })
+            }
+        }
+        match slot {
+            Some(s) => &mut s.work,
+            None => unreachable!("filled above"),
+        }
+    }
+}
+
+/// Everything about a pair that what a plan weighs depends on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct PairKey {
+    ours: Arsenal,
+    theirs: Arsenal,
+    range: u32,
+    their_evasion: u32,
+    their_primary: bool,
+    thrust: u32,
+    class1_pd: bool,
+}
+
+impl PairKey {
+    fn new(p: &Pair<'_>) -> PairKey {
+        PairKey {
+            ours: *p.ours,
+            theirs: *p.theirs,
+            range: p.range,
+            their_evasion: p.their_evasion,
+            their_primary: p.their_primary,
+            thrust: p.thrust,
+            class1_pd: p.class1_pd,
+        }
+    }
+
+    /// A hash of the facts that most often differ, and `more`.
+    fn hash(&self, more: [u32; 2]) -> u64 {
+        fact_hash([
+            self.range,
+            self.their_evasion,
+            self.thrust,
+            u32::from(self.their_primary) | u32::from(self.class1_pd) << 1,
+            more[0],
+            more[1],
+            self.ours.durability,
+            self.theirs.durability,
+            self.ours.ships,
+            self.theirs.ships,
+            self.ours.thrust,
+            self.theirs.thrust,
+        ])
+    }
+}
+
+/// The [`PairWork`] of pairs weighed before, so that the plan of a
+/// Formation whose target planned against it this plot (weighing the pair
+/// from our side to foresee our answer) reads that work back. A fixed
+/// number of slots, made at once on first use and overwritten on
+/// collision; one that keeps nothing ([`PairMemo::none`]) weighs every
+/// time.
+#[derive(Debug)]
+pub struct PairMemo {
+    slots: Vec<Option<PairSlot>>,
+    keep: bool,
+    /// Pairs read back so far.
+    hits: u64,
+}
+
+impl Default for PairMemo {
+    fn default() -> PairMemo {
+        PairMemo {
+            slots: Vec::new(),
+            keep: true,
+            hits: 0,
+        }
+    }
+}
+
+/// Slots of a [`PairMemo`]: more than the pairs one plot of a large
+/// battle weighs.
+const PAIR_SLOTS: usize = 256;
+
+impl PairMemo {
+    /// A memo that keeps nothing.
+    pub fn none() -> PairMemo {
+        PairMemo {
+            slots: Vec::new(),
+            keep: false,
+            hits: 0,
+        }
+    }
+
+    /// The slots of the pair `ours` and of its mirror `theirs` (the memo's
+    /// own, or `spare`'s when it keeps nothing, and for `theirs` when both
+    /// fall in one slot), and the count of pairs read back.
+    fn two<'m>(
+        &'m mut self,
+        ours: &PairKey,
+        theirs: &PairKey,
+        spare: &'m mut [Option<PairSlot>; 2],
+    ) -> (&'m mut Option<PairSlot>, &'m mut Option<PairSlot>, &'m mut u64) {
+        let [spare_ours, spare_theirs] = spare;
+        if !self.keep {
+            return (spare_ours, spare_theirs, &mut self.hits);
+        }
+        if self.slots.is_empty() {
+            self.slots.resize(PAIR_SLOTS, None);
+        }
+        let slot = |k: &PairKey| (k.hash([0, 0]) % PAIR_SLOTS as u64) as usize;
+        let (i, j) = (slot(ours), slot(theirs));
+        if i == j {
+            return (&mut self.slots[i], spare_theirs, &mut self.hits);
+        }
+        let (low, high) = self.slots.split_at_mut(i.max(j));
+        let (a, b) = (&mut low[i.min(j)], &mut high[0]);
+        let (ours, theirs) = if i < j { (a, b) } else { (b, a) };
+        (ours, theirs, &mut self.hits)
+    }
+}
+
+/// Plans already made, by everything [`choose`] weighs, so that a batch
+/// worker facing the same pair of Formations in the same state again (the
+/// same arsenals, range, thrust and orders: common from run to run) reads
+/// the plan back instead of weighing every candidate again. [`choose`] is a
+/// pure function of its inputs, so a plan read back is the plan it would
+/// make: results do not depend on what the memo holds. A fixed number of
+/// slots, made on first use and overwritten on collision: flat memory, and
+/// no allocation once warm.
+#[derive(Debug, Default)]
+pub struct PlanMemo {
+    slots: Vec<Option<(MemoKey, Plan)>>,
+    hits: u64,
+    /// Sustained fire on the grid weighed before, for the plans.
+    grids: GridMemo,
+    /// What the plans weighed of each pair this plot.
+    pairs: PairMemo,
+    /// Sustained fire weighed before, for the choice of a fire target.
+    pub fire: super::assess::FireMemo,
+}
+
+impl PlanMemo {
+    /// Plans read back so far.
+    pub fn hits(&self) -> u64 {
+        self.hits
+    }
+}
+
+/// Slots of a [`PlanMemo`] (2.4 KB each: some 5 MB a batch worker).
+const MEMO_SLOTS: usize = 2048;
+
+/// Everything [`choose`] reads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct MemoKey {
+    pair: PairKey,
+    sequences: [[Maneuver; 3]; SEQUENCES.len()],
+    count: usize,
+    fixed: Option<u32>,
+}
+
+impl MemoKey {
+    fn new(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> Option<MemoKey> {
+        if sequences.len() > SEQUENCES.len() {
+            return None;
+        }
+        let mut seq = [[Maneuver::Maintain; 3]; SEQUENCES.len()];
+        seq[..sequences.len()].copy_from_slice(sequences);
+        Some(MemoKey {
+            pair: PairKey::new(p),
+            sequences: seq,
+            count: sequences.len(),
+            fixed,
+        })
+    }
+
+    /// Its slot: a hash of the facts that most often differ.
+    fn slot(&self) -> usize {
+        let orders = [
+            self.fixed.map_or(u32::MAX, |f| f),
+            u32::try_from(self.count).unwrap_or(0) | (self.sequences[0][0] as u32) << 8,
+        ];
+        (self.pair.hash(orders) % MEMO_SLOTS as u64) as usize
+    }
+}
+
+/// [`choose`], read back from `memo` when it has made this plan before.
+pub fn choose_memo(memo: &mut PlanMemo, p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> Plan {
+    let Some(key) = MemoKey::new(p, sequences, fixed) else {
+        return choose_with(p, sequences, fixed, &mut memo.grids, &mut memo.pairs);
+    };
+    if memo.slots.is_empty() {
+        memo.slots.resize(MEMO_SLOTS, None);
+    }
+    let slot = &mut memo.slots[key.slot()];
+    if let Some((k, plan)) = slot
+        && *k == key
+    {
+        memo.hits += 1;
+        return *plan;
+    }
+    let plan = choose_with(p, sequences, fixed, &mut memo.grids, &mut memo.pairs);
+    memo.slots[key.slot()] = Some((key, plan));
+    plan
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grid::GRID_SLOTS;
+    use super::*;
+    use crate::engine::doctrine::assess::{Salvos, tables};
+
+    #[test]
+    fn the_plan_memos_are_a_few_megabytes_whatever_the_batch() {
+        // Its slots are made once, all at once, and never grow: the memory
+        // a batch worker adds for it is this, for any number of runs.
+        let slot = std::mem::size_of::<Option<(MemoKey, Plan)>>();
+        let grid_slot = GridMemo::SLOT_BYTES;
+        let pair_slot = std::mem::size_of::<Option<PairSlot>>();
+        let total = slot * MEMO_SLOTS + grid_slot * GRID_SLOTS + pair_slot * PAIR_SLOTS;
+        assert!(
+            total <= 12 << 20,
+            "{slot} + {grid_slot} + {pair_slot} bytes a slot, {total} in all"
+        );
+        let mut memo = PlanMemo::default();
+        let ours = Arsenal {
+            thrust: 4,
+            ..Arsenal::default()
+        };
+        let theirs = Arsenal::default();
+        let p = Pair {
+            tables: tables(),
+            ours: &ours,
+            theirs: &theirs,
+            range: 30,
+            their_evasion: 0,
+            their_primary: true,
+            thrust: 4,
+            class1_pd: false,
+        };
+        let first = choose_memo(&mut memo, &p, &SEQUENCES, None);
+        let lens = |m: &PlanMemo| (m.slots.len(), m.grids.slots_made(), m.pairs.slots.len());
+        assert_eq!(lens(&memo), (MEMO_SLOTS, GRID_SLOTS, PAIR_SLOTS));
+        let again = choose_memo(&mut memo, &p, &SEQUENCES, None);
+        assert_eq!((first, again, memo.hits()), (choose(&p, &SEQUENCES, None), first, 1));
+        assert_eq!(lens(&memo), (MEMO_SLOTS, GRID_SLOTS, PAIR_SLOTS));
+    }
+
+    #[test]
+    fn a_plan_that_reads_back_what_its_target_weighed_is_the_plan_made_afresh() {
+        // Two Formations each other's maneuver target: the first one's plan
+        // weighs the pair from the second one's side too (to foresee its
+        // answer), and the second one's plan reads that back. Either way,
+        // each plan is the one `choose` makes with nothing kept, whichever
+        // plans first, and at any range.
+        let mut a = Arsenal::default();
+        a.beams[2][0] = 3;
+        a.beams[1][0] = 2;
+        a.salvos[0] = Salvos { launchers: 2, loads: 4 };
+        (a.durability, a.ships, a.thrust) = (24, 2, 6);
+        let mut b = Arsenal::default();
+        b.beams[3][0] = 2;
+        b.beams[1][0] = 4;
+        b.pd_kills = 1.0;
+        (b.durability, b.ships, b.thrust) = (30, 1, 4);
+        let pair = |ours: &'static Arsenal, theirs: &'static Arsenal, range: u32| Pair {
+            tables: tables(),
+            ours,
+            theirs,
+            range,
+            their_evasion: theirs.thrust / 3,
+            their_primary: true,
+            thrust: ours.thrust,
+            class1_pd: theirs.has_missiles(),
+        };
+        let (a, b): (&'static Arsenal, &'static Arsenal) = (Box::leak(Box::new(a)), Box::leak(Box::new(b)));
+        let mut memo = PlanMemo::default();
+        let mut read_back = 0;
+        for range in [6, 18, 30, 45] {
+            for (first, second) in [(a, b), (b, a)] {
+                let (p, q) = (pair(first, second, range), pair(second, first, range));
+                let before = memo.pairs.hits;
+                let plans = (
+                    choose_memo(&mut memo, &p, &SEQUENCES, None),
+                    choose_memo(&mut memo, &q, &SEQUENCES, None),
+                );
+                read_back += memo.pairs.hits - before;
+                assert_eq!(
+                    plans,
+                    (choose(&p, &SEQUENCES, None), choose(&q, &SEQUENCES, None)),
+                    "at {range} MU"
+                );
+            }
+        }
+        // At each range the second plan reads back both sides of the pair
+        // the first one weighed; the second round is a plan memo hit.
+        assert_eq!(read_back, 2 * 4);
+    }
+}

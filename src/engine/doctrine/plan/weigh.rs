@@ -1,0 +1,901 @@
+//! What a plan weighs: the expected fire both ways on the grid
+//! ([`Exchange`]), the range each side seeks ([`Aims`]), the ranges a
+//! candidate's maneuvers lead to, and the score of each candidate; and
+//! the best candidate against one expectation of the target's moves
+//! ([`best_plan`]).
+
+use super::super::super::plot::Maneuver;
+use super::super::assess::{Arsenal, DieTables, FireKey, Firepower, MAX_EVASION_DICE};
+use super::grid::{GRID, GridMemo, RANGES, STEP, between, evasion_index, grid, grid_at, grid_range};
+use super::ordnance::{Launches, Stores, launch_damage, launches, used};
+
+/// Volleys of sustained fire the range an Exchange ends at is worth, for
+/// the Exchange after it (ordnance left that can reach it counts once).
+const TERMINAL_VOLLEYS: f64 = 3.0;
+/// Weight of the worth of the best range reachable from where an Exchange
+/// ends (see [`Aims::potential`]).
+const POTENTIAL: f64 = 1.0;
+/// What a range's worth counts for each further Exchange it takes to get
+/// there (see [`discount`]).
+const LATER: f64 = 0.75;
+/// Keeps a ratio finite when the other side deals nothing.
+const EPSILON: f64 = 1e-3;
+/// A Formation that takes more than ten times the share of itself it deals
+/// of the target at every range avoids it ([`Stance::Avoid`]).
+const HOPELESS: f64 = 0.1;
+/// Mean Speed (or Evasion) Points of one die.
+const POINTS_PER_DIE: f64 = 2.0 / 3.0;
+/// Variance in MU² of the range change one Speed die makes (3 MU times
+/// points 0, 1, 2 with chances 1/2, 1/3, 1/6: variance 5/9 points²).
+const MU_VARIANCE_PER_DIE: f64 = 5.0;
+
+/// The maneuvers a plan may use over three Volleys: steady or turning to
+/// Maintain once the range is reached (the doctrine never turns back and
+/// forth within an Exchange).
+pub const SEQUENCES: [[Maneuver; 3]; 7] = {
+    use Maneuver::{Close as C, Maintain as M, Withdraw as W};
+    [
+        [C, C, C],
+        [C, C, M],
+        [C, M, M],
+        [M, M, M],
+        [W, M, M],
+        [W, W, M],
+        [W, W, W],
+    ]
+};
+
+/// Why the plan seeks its range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stance {
+    /// It outguns the target at this range (deals a larger share of the
+    /// target than it takes of itself).
+    Outgun,
+    /// It is outgunned at every range it can reach the target from: this
+    /// range is the least bad.
+    LeastBad,
+    /// It is outgunned more than tenfold at every range: it keeps out of
+    /// the target's reach as far as it can (readings D18).
+    Avoid,
+    /// Neither side can reach the other from any range.
+    NoFight,
+}
+
+/// The expected sustained damage of each side: on the 3 MU grid for
+/// where each would sit, and at any range for the plans.
+#[derive(Debug, Clone)]
+pub struct Exchange {
+    /// Its fire at us on the grid, by our Evasion dice (made when first
+    /// asked for).
+    their_grids: [Option<[f64; GRID]>; MAX_EVASION_DICE + 1],
+    /// On the grid: ours, and the target's when we put a third of our
+    /// thrust to Evasion.
+    pub ours: [f64; GRID],
+    pub theirs: [f64; GRID],
+    /// Hull and armour boxes left: ours and the target's.
+    pub durability: (f64, f64),
+    /// Each side's ordnance left (the target's against a third of our
+    /// thrust in Evasion).
+    pub our_stores: Stores,
+    pub their_stores: Stores,
+}
+
+/// Everything the plan weighs about one pair of Formations.
+#[derive(Debug, Clone, Copy)]
+pub struct Pair<'a> {
+    pub tables: &'a DieTables,
+    pub ours: &'a Arsenal,
+    pub theirs: &'a Arsenal,
+    /// Range now, in MU.
+    pub range: u32,
+    /// Evasion dice the target is assumed to roll (a third of its thrust).
+    pub their_evasion: u32,
+    /// Whether the target maneuvers against us (its nearest enemy); if not,
+    /// it counts as a secondary Maintain against us.
+    pub their_primary: bool,
+    /// Our Formation Thrust.
+    pub thrust: u32,
+    /// Our class-1 beams defend against missiles while its missiles can reach us.
+    pub class1_pd: bool,
+}
+
+/// The plan for one Exchange.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plan {
+    pub maneuvers: [Maneuver; 3],
+    pub speed: u32,
+    pub evasion: u32,
+    /// Expected range after each Volley's maneuver, and its spread (one
+    /// standard deviation).
+    pub range: [f64; 3],
+    pub spread: [f64; 3],
+    /// The range it seeks, and why.
+    pub seek: u32,
+    pub stance: Stance,
+    /// Damage per Volley at the range it seeks: ours, then the target's.
+    pub at_seek: (f64, f64),
+    /// Damage of the ordnance left that reaches the range it seeks, fired
+    /// once: ours, then the target's.
+    pub ordnance_at_seek: (f64, f64),
+    /// The range the target is assumed to seek.
+    pub their_seek: u32,
+}
+
+/// What each range an Exchange ends at is worth for the Exchanges after:
+/// the best stance score of any range, discounted by the Exchanges it takes
+/// to get there ([`discount`]). Filled in as the plans ask for it.
+#[derive(Debug, Clone, Copy)]
+struct Potential {
+    /// The stance score of each grid range.
+    scores: [f64; GRID],
+    /// What a score counts for at each distance in grid steps.
+    factor: [f64; GRID],
+    /// The grid ranges whose score is above zero, the first `positives`.
+    positive: [u8; GRID],
+    positives: usize,
+    /// The grid steps it moves an Exchange.
+    reach: usize,
+    /// The best score (the first of equals): with no score above zero and
+    /// every factor above zero, the worth of every range.
+    floor: f64,
+    worth: [f64; GRID],
+    /// Bit `i`: `worth[i]` is made.
+    made: u64,
+}
+
+impl Potential {
+    /// For a Formation that moves `reach` grid steps an Exchange.
+    fn new(scores: [f64; GRID], reach: usize) -> Potential {
+        let mut p = Potential {
+            scores,
+            factor: FACTORS[reach.min(GRID)],
+            positive: [0; GRID],
+            positives: 0,
+            reach,
+            floor: best_of(scores.iter().copied()),
+            worth: [0.0; GRID],
+            made: 0,
+        };
+        for (j, &v) in scores.iter().enumerate() {
+            if v > 0.0 {
+                p.positive[p.positives] = j as u8;
+                p.positives += 1;
+            }
+        }
+        p
+    }
+
+    /// The worth of grid range `i`.
+    fn worth(&mut self, i: usize) -> f64 {
+        if self.made & (1 << i) == 0 {
+            self.worth[i] = self.worth_of(i);
+            self.made |= 1 << i;
+        }
+        self.worth[i]
+    }
+
+    /// [`Potential::weighed`], the same number made with less work: a
+    /// Formation that does not move counts its own range's score only
+    /// (every other factor is negative infinity); one that moves counts a
+    /// score not above zero as it is from anywhere (every factor is above
+    /// zero), so the best discounted positive score wins when one is above
+    /// zero, and the best score of all when none is positive.
+    fn worth_of(&self, i: usize) -> f64 {
+        if self.reach == 0 {
+            return best_of(std::iter::once(self.scores[i]));
+        }
+        let best = best_of(self.positive[..self.positives].iter().map(|&j| {
+            let j = usize::from(j);
+            self.scores[j] * self.factor[i.abs_diff(j)]
+        }));
+        if best > 0.0 {
+            best
+        } else if self.positives == 0 {
+            self.floor
+        } else {
+            self.weighed(i)
+        }
+    }
+
+    /// The worth of grid range `i`, every score weighed: a positive one
+    /// discounted by its distance, one not above zero as it is wherever it
+    /// can be reached from; the first of equals.
+    fn weighed(&self, i: usize) -> f64 {
+        best_of(self.scores.iter().enumerate().map(|(j, &v)| {
+            let f = self.factor[i.abs_diff(j)];
+            if v > 0.0 {
+                v * f
+            } else if f > 0.0 {
+                v
+            } else {
+                f64::NEG_INFINITY
+            }
+        }))
+    }
+
+    /// The worth of a range in MU, read linearly between the grid points
+    /// around it.
+    fn at(&mut self, r: f64) -> f64 {
+        between(r, |i| self.worth(i))
+    }
+}
+
+/// The greatest of `values` (the first of equals; NaN never counts),
+/// negative infinity when there is none.
+fn best_of(values: impl Iterator<Item = f64>) -> f64 {
+    values.fold(f64::NEG_INFINITY, |best, w| if w > best { w } else { best })
+}
+
+impl Exchange {
+    /// Sustained fire both ways.
+    /// `keys` are our fire at the target and its fire at us.
+    pub(super) fn new(p: &Pair<'_>, keys: (&FireKey, &FireKey), grids: &mut GridMemo) -> Exchange {
+        let mut x = Exchange::with(
+            p,
+            grids.grid(p.tables, keys.0, p.their_evasion),
+            grids.grid(p.tables, keys.1, third(p.thrust)),
+            Stores::new(p.tables, p.ours, p.theirs, p.their_evasion, false),
+            Stores::new(p.tables, p.theirs, p.ours, third(p.thrust), p.class1_pd),
+        );
+        x.fill(p, keys.1, grids);
+        x
+    }
+
+    /// The target's fire at us (`theirs`) at every Evasion a plan may
+    /// choose, read from `grids` (a plan with its Evasion free asks for
+    /// each of them).
+    fn fill(&mut self, p: &Pair<'_>, theirs: &FireKey, grids: &mut GridMemo) {
+        for e in 0..=evasion_cap(p.thrust) {
+            let slot = &mut self.their_grids[evasion_index(e)];
+            if slot.is_none() {
+                *slot = Some(grids.grid(p.tables, theirs, e));
+            }
+        }
+    }
+
+    /// [`Exchange::new`] for `mirror`, the pair `p` seen from its target:
+    /// what is the same from both sides is taken from `self`, the
+    /// Exchange of `p`. The target's fire at us with a third of our thrust
+    /// to Evasion is always the same; ours at it, and each side's ordnance,
+    /// when it is weighed against the same Evasion and point defence.
+    /// `ours` is our fire at the target (the mirror's target's fire).
+    pub(super) fn mirror(&self, p: &Pair<'_>, mirror: &Pair<'_>, ours: &FireKey, grids: &mut GridMemo) -> Exchange {
+        // The target's third of its thrust to Evasion, as we assumed it.
+        let same_evasion = evasion_index(third(mirror.thrust)) == evasion_index(p.their_evasion);
+        let theirs = if same_evasion {
+            self.ours
+        } else {
+            grids.grid(p.tables, ours, third(mirror.thrust))
+        };
+        let our_stores = if !p.class1_pd && mirror.their_evasion == third(p.thrust) {
+            self.their_stores
+        } else {
+            Stores::new(p.tables, mirror.ours, mirror.theirs, mirror.their_evasion, false)
+        };
+        let their_stores = if !mirror.class1_pd && third(mirror.thrust) == p.their_evasion {
+            self.our_stores
+        } else {
+            Stores::new(
+                p.tables,
+                mirror.theirs,
+                mirror.ours,
+                third(mirror.thrust),
+                mirror.class1_pd,
+            )
+        };
+        let mut x = Exchange::with(mirror, self.theirs, theirs, our_stores, their_stores);
+        // Our fire at the target is its fire at us on the mirror's grid.
+        x.their_grids[evasion_index(p.their_evasion)].get_or_insert(self.ours);
+        x.fill(mirror, ours, grids);
+        x
+    }
+
+    /// An Exchange of the fire and ordnance given.
+    fn with(
+        p: &Pair<'_>,
+        ours: [f64; GRID],
+        theirs: [f64; GRID],
+        our_stores: Stores,
+        their_stores: Stores,
+    ) -> Exchange {
+        let mut their_grids = [None; MAX_EVASION_DICE + 1];
+        their_grids[evasion_index(third(p.thrust))] = Some(theirs);
+        Exchange {
+            their_grids,
+            ours,
+            theirs,
+            durability: (
+                f64::from(p.ours.durability.max(1)),
+                f64::from(p.theirs.durability.max(1)),
+            ),
+            our_stores,
+            their_stores,
+        }
+    }
+
+    /// The target's fire at us on the grid when we roll `evasion` Evasion
+    /// dice.
+    fn their_grid(&mut self, p: &Pair<'_>, evasion: u32) -> &[f64; GRID] {
+        self.their_grids[evasion_index(evasion)]
+            .get_or_insert_with(|| grid(&Firepower::new(p.tables, p.theirs, p.ours, evasion)))
+    }
+}
+
+/// The most Evasion dice a plan may choose with `thrust`: half of it.
+fn evasion_cap(thrust: u32) -> u32 {
+    (thrust / 2).min(MAX_EVASION_DICE as u32)
+}
+
+/// A third of the thrust to Evasion (never above half).
+fn third(thrust: u32) -> u32 {
+    (thrust / 3).min(thrust / 2)
+}
+
+/// Volleys of sustained fire the range a side seeks is weighed over
+/// (two Exchanges), against its ordnance, which is fired once.
+const HORIZON: f64 = 6.0;
+
+/// What sitting at each grid range is worth to one side over [`HORIZON`]
+/// Volleys: its sustained fire and its ordnance able to reach there, both
+/// ways, as shares of what the other side can take. Each side's ordnance
+/// strikes first and takes away its share of the other's sustained fire (a
+/// Formation half destroyed shoots about half as much; readings D18): the
+/// sustained fire a missile Formation keeps after its salvos is what
+/// finishes a target they crippled, so it seeks its beams' range too
+/// rather than sit where only its missiles reach.
+struct Worth {
+    dealt: [f64; GRID],
+    taken: [f64; GRID],
+}
+
+impl Worth {
+    fn new(ours: &[f64; GRID], theirs: &[f64; GRID], stores: (&Stores, &Stores), dur: (f64, f64)) -> Worth {
+        let mut w = Worth {
+            dealt: [0.0; GRID],
+            taken: [0.0; GRID],
+        };
+        // A side without ordnance has none left at any range.
+        let left = |s: &Stores, r: f64| if s.any { s.left_at(r, None) } else { 0.0 };
+        for (i, &r) in RANGES.iter().enumerate() {
+            let r = f64::from(r);
+            let ordnance = (left(stores.0, r) / dur.1, left(stores.1, r) / dur.0);
+            let left = (1.0 - ordnance.1.min(1.0), 1.0 - ordnance.0.min(1.0));
+            w.dealt[i] = ordnance.0 + HORIZON * ours[i] / dur.1 * left.0;
+            w.taken[i] = ordnance.1 + HORIZON * theirs[i] / dur.0 * left.1;
+        }
+        w
+    }
+}
+
+/// The range a side seeks ([`Worth`]): where it outguns the other by the
+/// most, or where it is outgunned least when it is outgunned everywhere
+/// (avoiding the other when outgunned more than tenfold); ties go to the
+/// range nearest `now`.
+fn seek(w: &Worth, now: u32) -> (usize, Stance) {
+    let (dealt, taken) = (&w.dealt, &w.taken);
+    let score = |i: usize| dealt[i] - taken[i];
+    let ratio = |i: usize| dealt[i] / (taken[i] + EPSILON);
+    let near = |i: usize| (i64::from(grid_range(i)) - i64::from(now)).unsigned_abs();
+    let pick = |f: &dyn Fn(usize) -> f64, only: &dyn Fn(usize) -> bool| {
+        let mut best: Option<(f64, u64, usize)> = None;
+        for i in (0..GRID).filter(|&i| only(i)) {
+            let v = f(i);
+            let better = match best {
+                None => true,
+                Some((bv, bn, _)) => v > bv + 1e-12 || ((v - bv).abs() <= 1e-12 && near(i) < bn),
+            };
+            if better {
+                best = Some((v, near(i), i));
+            }
+        }
+        best
+    };
+    match pick(&score, &|i| dealt[i] > 0.0) {
+        Some((v, _, i)) if v > 0.0 => (i, Stance::Outgun),
+        Some(_) => match pick(&ratio, &|i| dealt[i] > 0.0) {
+            Some((r, _, _)) if r < HOPELESS => {
+                let safe = |i: usize| -taken[i];
+                pick(&safe, &|i| grid_range(i) >= now).map_or((0, Stance::Avoid), |(_, _, i)| (i, Stance::Avoid))
+            }
+            Some((_, _, i)) => (i, Stance::LeastBad),
+            None => (0, Stance::NoFight),
+        },
+        None => ((now / 3).min((GRID - 1) as u32) as usize, Stance::NoFight),
+    }
+}
+
+/// The maneuver that heads for `target` from `r`: the range a side seeks is
+/// the longest at which its dice are best (band edges are closed), so it
+/// closes while beyond it and holds up to 3 MU inside it.
+fn toward(r: f64, target: u32) -> Maneuver {
+    let t = f64::from(target);
+    if r > t {
+        Maneuver::Close
+    } else if r < t - 3.0 {
+        Maneuver::Withdraw
+    } else {
+        Maneuver::Maintain
+    }
+}
+
+/// One side's maneuver in a Volley: what it plots, its Speed dice, and
+/// whether the other Formation is only its secondary target (one Speed
+/// Point fewer).
+#[derive(Debug, Clone, Copy)]
+pub struct Move {
+    pub maneuver: Maneuver,
+    pub dice: u32,
+    pub secondary: bool,
+}
+
+impl Move {
+    /// Its mean Speed Points.
+    fn points(self) -> f64 {
+        points(self.dice, if self.secondary { 1.0 } else { 0.0 })
+    }
+}
+
+/// The expected range after one Volley (F&M Movement Phase, fm-readings
+/// 3). A Maintain only ever cancels the other side's Close or Withdraw, so
+/// against it the range moves by how far the mover is expected to *outpace*
+/// it ([`DieTables::outpace`]), not by the difference of the means: two
+/// equal fleets, one closing and one keeping its range, still close. Other
+/// pairs move by their mean Speed Points.
+pub fn step(tables: &DieTables, start: f64, a: Move, b: Move) -> f64 {
+    use Maneuver::{Close, Maintain, Withdraw};
+    let outpace = |m: Move, k: Move| STEP * tables.outpace(m.dice, m.secondary, k.dice, k.secondary);
+    match (a.maneuver, b.maneuver) {
+        (Close, Maintain) => (start - outpace(a, b)).abs(),
+        (Maintain, Close) => (start - outpace(b, a)).abs(),
+        (Withdraw, Maintain) => start + outpace(a, b),
+        (Maintain, Withdraw) => start + outpace(b, a),
+        _ => {
+            let sum = |m: Maneuver| {
+                [a, b]
+                    .iter()
+                    .filter(|x| x.maneuver == m)
+                    .map(|x| x.points() * STEP)
+                    .sum::<f64>()
+            };
+            (start - sum(Close)).abs() + sum(Withdraw)
+        }
+    }
+}
+
+/// Mean Speed Points of `dice` Speed dice, `minus` fewer (secondary).
+fn points(dice: u32, minus: f64) -> f64 {
+    (f64::from(dice) * POINTS_PER_DIE - minus).max(0.0)
+}
+
+/// How the plan expects the target to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Expect {
+    /// It heads for the range that suits it ([`seek`] from its side).
+    Seeks,
+    /// It keeps its range, all its Speed on Maintain.
+    Keeps,
+    /// It plays the plan it would choose by the same measure against us
+    /// (its maneuvers and Speed dice).
+    Plays([Maneuver; 3], u32),
+    /// It does not move: the range changes by our maneuvers alone.
+    Still,
+}
+
+/// Expected ranges and spreads over the three Volleys of `seq` with `speed`
+/// Speed dice, the target moving as `expect` says.
+fn ranges(p: &Pair<'_>, seq: [Maneuver; 3], speed: u32, their_seek: u32, expect: Expect) -> ([f64; 3], [f64; 3]) {
+    let their_speed = p.theirs.thrust - p.their_evasion;
+    let mut r = f64::from(p.range);
+    let mut var = 0.0;
+    let mut range = [0.0; 3];
+    let mut spread = [0.0; 3];
+    for v in 0..3 {
+        let (theirs, their_dice) = match expect {
+            Expect::Seeks => (toward(r, their_seek), their_speed),
+            Expect::Keeps => (Maneuver::Maintain, their_speed),
+            Expect::Plays(m, dice) => (m[v], dice),
+            Expect::Still => (Maneuver::Maintain, 0),
+        };
+        let ours = Move {
+            maneuver: seq[v],
+            dice: speed,
+            secondary: false,
+        };
+        let target = Move {
+            maneuver: theirs,
+            dice: their_dice,
+            secondary: !p.their_primary && their_dice > 0,
+        };
+        r = step(p.tables, r, ours, target);
+        let movers = |m: Maneuver, d: u32| {
+            if m == Maneuver::Maintain {
+                0.5 * f64::from(d)
+            } else {
+                f64::from(d)
+            }
+        };
+        var += MU_VARIANCE_PER_DIE * (movers(seq[v], speed) + movers(theirs, their_dice));
+        range[v] = r;
+        spread[v] = var.sqrt();
+    }
+    (range, spread)
+}
+
+/// The shares of the target and of ourselves the Exchange is expected to
+/// destroy at these ranges, with `evasion` Evasion dice: the three Volleys
+/// of sustained fire and ordnance both ways (ours launched as `ours` says,
+/// where it reaches), and [`TERMINAL_VOLLEYS`] more of sustained fire at
+/// the range it ends at, with the ordnance left that reaches there.
+fn shares(p: &Pair<'_>, x: &mut Exchange, range: &[f64; 3], ours: &Launches, evasion: u32) -> (f64, f64) {
+    let mut dealt = TERMINAL_VOLLEYS * grid_at(&x.ours, range[2]);
+    for &r in range {
+        dealt += grid_at(&x.ours, r);
+    }
+    let theirs = x.their_grid(p, evasion);
+    let mut taken = TERMINAL_VOLLEYS * grid_at(theirs, range[2]);
+    for &r in range {
+        taken += grid_at(theirs, r);
+    }
+    // Ordnance launched in the Exchange, and what is left of it and can
+    // reach the range it ends at (fired in the Exchanges after).
+    if p.ours.has_ordnance() {
+        for (v, &r) in range.iter().enumerate() {
+            dealt += launch_damage(p.tables, p.ours, p.theirs, ours, v, r, p.their_evasion, false);
+        }
+        dealt += x.our_stores.left_at(range[2], Some((ours, used(p.ours, ours))));
+    }
+    if p.theirs.has_ordnance() {
+        // The target fires its missiles whenever we are in reach.
+        let l = launches(p.theirs, f64::from(p.range), range, &[0.0; 3]);
+        for (v, &r) in range.iter().enumerate() {
+            taken += launch_damage(p.tables, p.theirs, p.ours, &l, v, r, evasion, p.class1_pd);
+        }
+        taken += x.their_stores.left_at(range[2], Some((&l, used(p.theirs, &l))));
+    }
+    (dealt / x.durability.1, taken / x.durability.0)
+}
+
+/// Plays a candidate out against both expectations of the target (it
+/// heads for its own range, or keeps its range: neither side can know which,
+/// readings D18) and scores it by their mean. The half against a target
+/// that keeps its range is the same whatever the target is otherwise
+/// expected to do: it is read from `kept` when another plan against this
+/// pair played the same candidate.
+fn play(
+    p: &Pair<'_>,
+    x: &mut Exchange,
+    aims: &mut Aims,
+    kept: &mut KeptPlays,
+    (seq, evasion): ([Maneuver; 3], u32),
+    target: Expect,
+) -> (Plan, f64) {
+    let speed = p.thrust - evasion;
+    let k = kept.get(p, x, aims, seq, evasion);
+    let r = ranges(p, seq, speed, aims.their_seek(), target).0;
+    let half = aims.half(p, x, &r, &k.ours, evasion, target);
+    let mut score = 0.0;
+    for term in [half.0, half.1, k.half.0, k.half.1] {
+        score += term;
+    }
+    // Ties (a target whose Maintain cancels our Speed makes every sequence
+    // alike) go to the maneuvers that head for the range it seeks.
+    score -= EPSILON * EPSILON * (k.range[2] - f64::from(aims.seek())).abs();
+    let plan = Plan {
+        maneuvers: seq,
+        speed,
+        evasion,
+        range: k.range,
+        spread: k.spread,
+        seek: 0,
+        stance: Stance::NoFight,
+        at_seek: (0.0, 0.0),
+        ordnance_at_seek: (0.0, 0.0),
+        their_seek: aims.their_seek(),
+    };
+    (plan, score)
+}
+
+/// What one candidate (a maneuver per Volley and an Evasion) comes to
+/// against a target that keeps its range: the ranges the plan keeps (for
+/// ordnance and point defence; those of a target that keeps its range:
+/// ordnance is not launched at a range the target may never come to), our
+/// ordnance plan, and that expectation's two terms of the score
+/// ([`Aims::half`]).
+#[derive(Debug, Clone, Copy)]
+struct Kept {
+    evasion: u32,
+    range: [f64; 3],
+    spread: [f64; 3],
+    ours: Launches,
+    half: (f64, f64),
+}
+
+impl Kept {
+    fn new(p: &Pair<'_>, x: &mut Exchange, aims: &mut Aims, seq: [Maneuver; 3], evasion: u32) -> Kept {
+        let speed = p.thrust - evasion;
+        // The Volleys ordnance is launched in come from the ranges our own
+        // maneuvers make (the target neither helping nor resisting): they
+        // are what will be plotted, and each expectation scores them where
+        // they reach. A target that seeks a longer range than ours resists
+        // our closing (and then those are its ranges keeping its range).
+        let resists = aims.their_seek() > aims.seek();
+        let (range, spread) = ranges(
+            p,
+            seq,
+            speed,
+            aims.their_seek(),
+            if resists { Expect::Keeps } else { Expect::Still },
+        );
+        let ours = launches(p.ours, f64::from(p.range), &range, &spread);
+        let r = if resists {
+            range
+        } else {
+            ranges(p, seq, speed, aims.their_seek(), Expect::Keeps).0
+        };
+        let half = aims.half(p, x, &r, &ours, evasion, Expect::Keeps);
+        Kept {
+            evasion,
+            range,
+            spread,
+            ours,
+            half,
+        }
+    }
+}
+
+/// The [`Kept`] half of the candidates the plans against one pair played:
+/// for each of [`SEQUENCES`], the first two Evasions it was played at (the
+/// plans try every sequence at a third of the thrust to Evasion and at the
+/// most, and only the best sequence at the others). A fixed array:
+/// choosing a plan allocates nothing.
+#[derive(Debug, Clone, Default)]
+pub(super) struct KeptPlays([[Option<Kept>; 2]; SEQUENCES.len()]);
+
+impl KeptPlays {
+    /// Keeps nothing again.
+    pub(super) fn clear(&mut self) {
+        for k in self.0.as_flattened_mut() {
+            *k = None;
+        }
+    }
+
+    /// The half of `seq` at `evasion`: read back, or made (and kept while
+    /// its sequence has room).
+    fn get(&mut self, p: &Pair<'_>, x: &mut Exchange, aims: &mut Aims, seq: [Maneuver; 3], evasion: u32) -> Kept {
+        let slot = SEQUENCES.iter().position(|s| *s == seq);
+        if let Some(k) = slot.and_then(|i| self.0[i].iter().flatten().find(|k| k.evasion == evasion)) {
+            return *k;
+        }
+        let k = Kept::new(p, x, aims, seq, evasion);
+        if let Some(free) = slot.and_then(|i| self.0[i].iter_mut().find(|k| k.is_none())) {
+            *free = Some(k);
+        }
+        k
+    }
+}
+
+/// What every plan against one target weighs whatever the candidate: the
+/// range each side seeks (each with a third of its thrust to Evasion), our
+/// stance, and what each range an Exchange ends at is worth.
+#[derive(Debug, Clone)]
+pub(super) struct Aims {
+    our_i: usize,
+    their_i: usize,
+    stance: Stance,
+    /// What each end range is worth for the Exchange after, the target
+    /// heading for its own range (`[0]`) or keeping its range against us
+    /// (`[1]`: we move only as far as we outpace it).
+    potential: [Potential; 2],
+}
+
+impl Aims {
+    pub(super) fn new(p: &Pair<'_>, x: &Exchange) -> Aims {
+        let ours = Worth::new(&x.ours, &x.theirs, (&x.our_stores, &x.their_stores), x.durability);
+        let (our_i, stance) = seek(&ours, p.range);
+        let theirs = Worth {
+            dealt: ours.taken,
+            taken: ours.dealt,
+        };
+        let (their_i, _) = seek(&theirs, p.range);
+        let stance_score = |i: usize| match stance {
+            Stance::Outgun => ours.dealt[i] - ours.taken[i],
+            Stance::LeastBad | Stance::NoFight => ours.dealt[i] / (ours.taken[i] + EPSILON),
+            Stance::Avoid => -ours.taken[i],
+        };
+        // A full Exchange at all Speed: 3 Volleys of 2/3 a point a die
+        // (free), or of what it outpaces a target keeping its range by; in
+        // grid steps of a point.
+        let their_speed = p.theirs.thrust - p.their_evasion;
+        let kept = p
+            .tables
+            .outpace(p.thrust, false, their_speed, !p.their_primary && their_speed > 0);
+        let scores: [f64; GRID] = std::array::from_fn(stance_score);
+        let potential =
+            [points(p.thrust, 0.0), kept].map(|per_volley| Potential::new(scores, (3.0 * per_volley).round() as usize));
+        Aims {
+            our_i,
+            their_i,
+            stance,
+            potential,
+        }
+    }
+
+    /// The range we seek.
+    fn seek(&self) -> u32 {
+        grid_range(self.our_i)
+    }
+
+    /// The range the target seeks.
+    fn their_seek(&self) -> u32 {
+        grid_range(self.their_i)
+    }
+
+    /// One expectation's half of a candidate's score, ending at ranges
+    /// `r`: its shares dealt and taken by our stance, and what it can reach
+    /// from where it ends next Exchange.
+    fn half(
+        &mut self,
+        p: &Pair<'_>,
+        x: &mut Exchange,
+        r: &[f64; 3],
+        ours: &Launches,
+        evasion: u32,
+        expect: Expect,
+    ) -> (f64, f64) {
+        let (dealt, taken) = shares(p, x, r, ours, evasion);
+        let fight = 0.5
+            * match self.stance {
+                Stance::Outgun => dealt - taken,
+                Stance::LeastBad | Stance::NoFight => dealt / (taken + EPSILON),
+                Stance::Avoid => EPSILON * dealt - taken,
+            };
+        let potential = &mut self.potential[usize::from(expect == Expect::Keeps)];
+        (fight, 0.5 * POTENTIAL * potential.at(r[2]))
+    }
+}
+
+/// What the worth of a range `steps` grid steps away counts for, to a
+/// Formation that moves `reach` steps an Exchange: in full if it gets there
+/// within the next Exchange, and [`LATER`] less for each Exchange more (a
+/// gain is worth less the later it comes; a loss is not discounted: see
+/// [`best_plan`]). Nothing (negative infinity) when it cannot move there.
+const fn discount(steps: usize, reach: usize) -> f64 {
+    if steps <= reach {
+        1.0
+    } else if reach == 0 {
+        f64::NEG_INFINITY
+    } else {
+        let later = (steps - reach).div_ceil(reach);
+        DISCOUNTS[if later < GRID { later } else { GRID }]
+    }
+}
+
+/// [`discount`] of every distance in grid steps, for each reach up to
+/// [`GRID`] (a Formation that reaches further reaches every grid range in
+/// one Exchange, as at [`GRID`]).
+const FACTORS: [[f64; GRID]; GRID + 1] = {
+    let mut f = [[1.0; GRID]; GRID + 1];
+    let mut reach = 0;
+    while reach <= GRID {
+        let mut steps = 0;
+        while steps < GRID {
+            f[reach][steps] = discount(steps, reach);
+            steps += 1;
+        }
+        reach += 1;
+    }
+    f
+};
+
+/// [`LATER`] to the power of each number of further Exchanges.
+const DISCOUNTS: [f64; GRID + 1] = {
+    let mut d = [1.0; GRID + 1];
+    let mut k = 1;
+    while k <= GRID {
+        d[k] = d[k - 1] * LATER;
+        k += 1;
+    }
+    d
+};
+
+/// [`choose`] with the target expected to move as `target` says (and, in
+/// the other half of the score, to keep its range).
+pub(super) fn best_plan(
+    p: &Pair<'_>,
+    (x, aims, kept): (&mut Exchange, &mut Aims, &mut KeptPlays),
+    sequences: &[[Maneuver; 3]],
+    fixed: Option<u32>,
+    target: Expect,
+) -> Plan {
+    let stance = aims.stance;
+    let cap = evasion_cap(p.thrust);
+    let mut best: Option<(Plan, f64)> = None;
+    let mut consider = |best: &mut Option<(Plan, f64)>, seq: [Maneuver; 3], e: u32| {
+        let (plan, score) = play(p, x, aims, kept, (seq, e), target);
+        if best.as_ref().is_none_or(|(_, s)| score > *s + 1e-9) {
+            *best = Some((plan, score));
+        }
+    };
+    // The maneuvers first, at a third and at the most Evasion; then every
+    // other Evasion with the best maneuvers.
+    let seeds = match fixed {
+        Some(e) => [e.min(cap), e.min(cap)],
+        None => [third(p.thrust), cap],
+    };
+    // An avoiding Formation never closes on its target (unless its orders
+    // leave it nothing else).
+    let away = |seq: &[Maneuver; 3]| stance != Stance::Avoid || !seq.contains(&Maneuver::Close);
+    let any_away = sequences.iter().any(away);
+    for &seq in sequences.iter().filter(|s| away(s) || !any_away) {
+        for (k, &e) in seeds.iter().enumerate() {
+            // The same Evasion twice would score the same.
+            if k == 0 || e != seeds[0] {
+                consider(&mut best, seq, e);
+            }
+        }
+    }
+    if fixed.is_none() {
+        let seq = best.as_ref().map_or(sequences[0], |(plan, _)| plan.maneuvers);
+        for e in (0..=cap).rev().filter(|e| !seeds.contains(e)) {
+            consider(&mut best, seq, e);
+        }
+    }
+    let (mut plan, _) = best.expect("at least one candidate");
+    let our_i = aims.our_i;
+    plan.seek = aims.seek();
+    plan.stance = stance;
+    plan.at_seek = match stance {
+        Stance::NoFight => (0.0, 0.0),
+        _ => (x.ours[our_i], x.theirs[our_i]),
+    };
+    let seek_at = f64::from(plan.seek);
+    plan.ordnance_at_seek = match stance {
+        Stance::NoFight => (0.0, 0.0),
+        _ => (
+            x.our_stores.left_at(seek_at, None),
+            x.their_stores.left_at(seek_at, None),
+        ),
+    };
+    plan
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_quick_worth_of_a_range_is_the_worth_every_score_weighed_gives() {
+        // The plans' scores add the worth up: the quick way must give the
+        // very same number (bit for bit, or results would change), for
+        // Formations that do not move, move a little or cross the grid,
+        // and scores with no positive one, zeros of both signs, a positive
+        // one so small its discount underflows, and infinities.
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut compared = 0;
+        for case in 0..400 {
+            let scores: [f64; GRID] = std::array::from_fn(|_| match next() % 9 {
+                0 => 0.0,
+                1 => -0.0,
+                2 if case % 3 == 0 => 5e-324,
+                3 => f64::NEG_INFINITY,
+                4..=5 if case % 2 == 0 => (next() % 1000) as f64 / 100.0,
+                _ => -((next() % 1000) as f64) / 100.0,
+            });
+            for reach in [0, 1, 2, 5, 13, 40, 99] {
+                let potential = Potential::new(scores, reach);
+                for i in 0..GRID {
+                    let (quick, weighed) = (potential.worth_of(i), potential.weighed(i));
+                    assert_eq!(quick.to_bits(), weighed.to_bits(), "{scores:?} reach {reach} at {i}");
+                    compared += 1;
+                }
+            }
+        }
+        assert_eq!(compared, 400 * 7 * GRID);
+    }
+}
