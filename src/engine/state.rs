@@ -684,14 +684,17 @@ impl Unit {
         if self.screens_down {
             return 0;
         }
-        if self.shrouded() {
-            return 2; // a working vapour shroud is a level-2 screen (W38)
+        // One pass over the systems (this is asked for every shot): a
+        // working vapour shroud is a level-2 screen (W38).
+        let mut level = 0u8;
+        for s in self.systems.iter().filter(|s| s.operational()) {
+            match s.kind {
+                SystemKind::VapourShroud => return 2,
+                SystemKind::ScreenGenerator | SystemKind::AdvancedScreen => level = (level + 1).min(2),
+                _ => {}
+            }
         }
-        self.systems
-            .iter()
-            .filter(|s| matches!(s.kind, SystemKind::ScreenGenerator | SystemKind::AdvancedScreen) && s.operational())
-            .count()
-            .min(2) as u8
+        level
     }
 
     /// Working advanced screen generators, at most 2: the level that also
