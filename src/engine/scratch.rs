@@ -172,6 +172,11 @@ pub struct Scratch {
     /// Per Unit: rows completed in this Volley (for threshold checks).
     pub(super) rows_this_volley: Vec<u32>,
     pub(super) bands: Vec<(UnitId, u8)>,
+    /// The targeting bands of every Formation fired at this Volley, one
+    /// after another, and where each Formation's are (made at its first
+    /// Fire Control: no Unit that bands count leaves during fire).
+    pub(super) band_sets: Vec<(UnitId, u8)>,
+    pub(super) band_span: Vec<Option<(usize, usize)>>,
     pub(super) ranks: Vec<UnitId>,
     pub(super) shares: Vec<i64>,
     pub(super) jobs: Vec<Option<SystemId>>,
@@ -290,6 +295,8 @@ impl Scratch {
         room(&mut self.reroll_generations, units);
         room(&mut self.rows_this_volley, units);
         room(&mut self.bands, units);
+        room(&mut self.band_sets, units);
+        room(&mut self.band_span, formations);
         room(&mut self.ranks, units);
         room(&mut self.shares, units);
         room(&mut self.breached, units);

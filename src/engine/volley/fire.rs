@@ -14,7 +14,7 @@ use super::wave::{nova_cannon, wave_gun};
 use crate::engine::craft;
 use crate::engine::dice::{Dice, NeedleResult, NeedleShot, Pile, Purpose, needle_shot};
 use crate::engine::event::{Event, Sink};
-use crate::engine::plot::{self, ExchangePlot, SystemId, UnitId, VolleyPlot};
+use crate::engine::plot::{self, ExchangePlot, FormationId, SystemId, UnitId, VolleyPlot};
 use crate::engine::reflex;
 use crate::engine::scratch::{DamageKind, Scratch, WeaponUse, idle, out_of_range, stopped, volley_plot};
 use crate::engine::state::{Battle, Control, Reserve, SysState, is_one_shot};
@@ -54,6 +54,9 @@ pub(super) fn fire<S: Sink>(
 ) {
     scratch.shots.clear();
     scratch.fired.clear();
+    scratch.band_sets.clear();
+    scratch.band_span.clear();
+    scratch.band_span.resize(battle.formations.len(), None);
     reflex::raise_fields(battle, plot, volley, sink, scratch);
     for f in 0..battle.formations.len() {
         if battle.formations[f].reserve != Reserve::InCombat {
@@ -110,19 +113,10 @@ pub(super) fn fire<S: Sink>(
                 craft::fire_at_group(battle, order, g, range, evasion, dice, sink, scratch);
                 continue;
             }
-            let defender = volley_plot(plot, target_f, volley);
-            let mut bands = std::mem::take(&mut scratch.bands);
-            bands_into(
-                battle,
-                target_f,
-                &defender.shifts,
-                &mut bands,
-                &mut scratch.ranks,
-                &mut scratch.shares,
-            );
+            let (start, len) = bands_of(battle, plot, target_f, volley, scratch);
+            let bands = &scratch.band_sets[start..start + len];
             if bands.is_empty() {
                 // Small craft only: they are engaged by name (reading F1).
-                scratch.bands = bands;
                 if S::RECORDS {
                     sink.event(Event::FireControlIdle {
                         unit: order.unit,
@@ -142,12 +136,11 @@ pub(super) fn fire<S: Sink>(
                     unit: order.unit,
                     fire_control: order.fire_control,
                     formation: target_f,
-                    bands: bands.clone(),
+                    bands: bands.to_vec(),
                     roll,
                     target,
                 });
             }
-            scratch.bands = bands;
             let range = battle.ranges.get(f, target_f);
             let evasion = scratch.evasion_points[target_f];
             for &w in &order.weapons {
@@ -155,6 +148,30 @@ pub(super) fn fire<S: Sink>(
             }
         }
     }
+}
+
+/// Where the targeting bands of Formation `f` are in `scratch.band_sets`
+/// this Volley: made at the first Fire Control that fires at it, read back
+/// by the others (damage waits for the Damage step, and the small craft
+/// that ship fire destroys at once have no band: the bands stay the same
+/// through the fire step).
+fn bands_of(battle: &Battle, plot: &ExchangePlot, f: FormationId, volley: u8, scratch: &mut Scratch) -> (usize, usize) {
+    if let Some(span) = scratch.band_span[f] {
+        return span;
+    }
+    let defender = volley_plot(plot, f, volley);
+    bands_into(
+        battle,
+        f,
+        &defender.shifts,
+        &mut scratch.bands,
+        &mut scratch.ranks,
+        &mut scratch.shares,
+    );
+    let span = (scratch.band_sets.len(), scratch.bands.len());
+    scratch.band_sets.extend_from_slice(&scratch.bands);
+    scratch.band_span[f] = Some(span);
+    span
 }
 
 /// A PDS or ADAF fired at a ship (ft-rules §5.1): to 6 MU, only against a
