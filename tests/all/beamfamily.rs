@@ -969,6 +969,7 @@ fn the_default_commander_puts_cheap_shots_on_point_defence() {
         arsenals: &arsenals,
         live: &fam::engine::doctrine::in_fight(&b),
         nearest: &[],
+        reaches: &[],
         memo: None,
     };
     let c = decide(&ctx, 0, &Doctrine::default());

@@ -96,6 +96,7 @@ fn choose(b: &Battle, f: FormationId, d: &Doctrine) -> Choice {
         arsenals: &arsenals,
         live: &live,
         nearest: &[],
+        reaches: &[],
         memo: None,
     };
     decide(&ctx, f, d)
@@ -1677,6 +1678,7 @@ fn a_formation_that_can_no_longer_do_damage_withdraws_from_every_enemy() {
             arsenals: &arsenals,
             live: &live,
             nearest: &[],
+            reaches: &[],
             memo: None,
         };
         !cannot_fight(&ctx, g)
@@ -2318,6 +2320,7 @@ fn a_plan_read_back_from_the_memo_is_the_plan_made_afresh() {
             arsenals: &arsenals,
             live: &live,
             nearest: &[],
+            reaches: &[],
             memo,
         };
         for f in 0..b.formations.len() {

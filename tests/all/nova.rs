@@ -488,6 +488,7 @@ fn a_nova_cannon_alone_is_a_weapon_the_commander_counts() {
         arsenals: &arsenals,
         live: &fam::engine::doctrine::in_fight(&b),
         nearest: &[],
+        reaches: &[],
         memo: None,
     };
     let c = decide(&ctx, 0, &Doctrine::default());

@@ -80,6 +80,9 @@ pub struct Context<'a> {
     /// Each Formation's nearest enemy in the fight, by Formation
     /// (found once a plot by `PlotWork`); empty: found when asked.
     pub nearest: &'a [Option<FormationId>],
+    /// Each Formation's [`Arsenal::reach`] (found once a plot by
+    /// `PlotWork`); empty: found when asked.
+    pub reaches: &'a [u32],
     /// Plans made before, read back where the same pair recurs (the batch
     /// path; `None` plans afresh: the same plans either way).
     pub memo: Option<&'a std::cell::RefCell<plan::PlanMemo>>,
@@ -111,6 +114,14 @@ impl Context<'_> {
         }
     }
 
+    /// The longest range `f`'s weapons reach ([`Arsenal::reach`]).
+    fn reach(&self, f: FormationId) -> u32 {
+        match self.reaches.get(f) {
+            Some(&r) => r,
+            None => self.arsenals[f].reach(),
+        }
+    }
+
     /// [`super::is_live_enemy`]: `t` an enemy of `f` in the fight.
     fn is_live_enemy(&self, f: FormationId, t: FormationId) -> bool {
         super::is_live_enemy_in(self.battle, self.live, f, t)
@@ -133,7 +144,8 @@ impl Context<'_> {
 pub fn cannot_fight(ctx: &Context<'_>, f: FormationId) -> bool {
     let b = ctx.battle;
     let a = &ctx.arsenals[f];
-    if a.can_fight() || a.thrust == 0 || b.craft_only(f) {
+    // It can fight when its weapons reach some range ([`Arsenal::can_fight`]).
+    if ctx.reach(f) > 0 || a.thrust == 0 || b.craft_only(f) {
         return false;
     }
     let side = b.formations[f].side;
@@ -394,12 +406,13 @@ fn auto_fire_target(
         .filter(|&t| ctx.is_live_enemy(f, t) && ships(t));
     if let Some(t) = intended {
         let (r, _) = ranges_to(ctx, f, t, c);
-        if r.iter().any(|&x| x <= f64::from(ours.reach())) {
+        if r.iter().any(|&x| x <= f64::from(ctx.reach(f))) {
             return Some(t);
         }
     }
     let mut best: Option<(f64, u32, FormationId)> = None;
-    let reach = ours.sustained_reach();
+    // Its sustained fire's reach ([`Arsenal::sustained_reach`]).
+    let reach = ctx.reach(f);
     let attacker = Attacker::of(ours);
     for e in ctx.enemies(f).filter(|&e| ships(e)) {
         let r = ctx.range(f, e);

@@ -638,6 +638,8 @@ pub struct PlotWork {
     live: Vec<bool>,
     /// Each Formation's nearest enemy in the fight then.
     nearest: Vec<Option<FormationId>>,
+    /// Each Formation's `Arsenal::reach` then.
+    reaches: Vec<u32>,
     /// Plans made before (see [`plan::PlanMemo`]).
     memo: std::cell::RefCell<plan::PlanMemo>,
     /// What each Formation with a generated plot chose.
@@ -691,6 +693,8 @@ impl PlotWork {
         self.arsenals.clear();
         self.arsenals
             .extend((0..formations).map(|f| assess::Arsenal::of(battle, f)));
+        self.reaches.clear();
+        self.reaches.extend(self.arsenals.iter().map(assess::Arsenal::reach));
         in_fight_into(battle, &mut self.live);
         nearest_enemies_into(battle, &self.live, &mut self.nearest);
         self.choices.clear();
@@ -811,6 +815,7 @@ fn doctrine_formation_plot_into(
             arsenals: &w.arsenals,
             live: &w.live,
             nearest: &w.nearest,
+            reaches: &w.reaches,
             memo: Some(&w.memo),
         };
         decide::decide(&ctx, f, d)
