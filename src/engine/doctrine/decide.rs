@@ -267,6 +267,7 @@ fn pair<'a>(ctx: &'a Context<'a>, f: FormationId, t: FormationId, class1_pd: boo
         their_primary: ctx.select_enemy(t, super::Selector::Nearest) == Some(f),
         thrust: ctx.arsenals[f].thrust,
         class1_pd: class1_pd && theirs.has_missiles(),
+        mutual: ctx.select_enemy(f, super::Selector::Nearest) == Some(t),
     }
 }
 

@@ -39,21 +39,21 @@ fn choose_with(
     grids: &mut GridMemo,
     pairs: &mut PairMemo,
 ) -> Plan {
-    // The target's own plan against us, when we are its maneuver target:
-    // what it will most likely do. It plans as we do: it foresees our plan
-    // against a target heading for its own range (or keeping it), and
-    // answers that; so do we, to its answer. What it weighs is what its
-    // own plan against us weighs: the pair seen from its side.
     // Our fire at the target and its fire at us, each weighed once a pair.
     let keys = (FireKey::new(p.ours, p.theirs), FireKey::new(p.theirs, p.ours));
     if !p.their_primary {
-        // No plan weighs this pair from the other side: nothing to keep.
+        // The target plans against another: it heads for the range that
+        // suits it.
         let mut x = Exchange::new(p, (&keys.0, &keys.1), grids);
         let mut aims = Aims::new(p, &x);
         let work = (&mut x, &mut aims, &mut KeptPlays::default());
         return best_plan(p, work, sequences, fixed, Expect::Seeks);
     }
-    let made = || Exchange::new(p, (&keys.0, &keys.1), grids);
+    // The target's own plan against us, when we are its maneuver target:
+    // what it will most likely do. It plans as we do: it foresees our plan
+    // against a target heading for its own range (or keeping it), and
+    // answers that; so do we, to its answer. What it weighs is what its
+    // own plan against us weighs: the pair seen from its side.
     let mirror = Pair {
         tables: p.tables,
         ours: p.theirs,
@@ -63,40 +63,131 @@ fn choose_with(
         their_primary: true,
         thrust: p.theirs.thrust,
         class1_pd: p.ours.has_missiles(),
+        mutual: true,
     };
+    if !(p.mutual && pairs.keep) {
+        // Unless the target is our nearest enemy too, its own plan against
+        // us weighs another pair (its maneuver target is not us): nothing
+        // weighed here is worth keeping.
+        let mut x = Exchange::new(p, (&keys.0, &keys.1), grids);
+        let mut aims = Aims::new(p, &x);
+        let mut theirs = x.mirror(p, &mirror, &keys.0, grids);
+        let mut their_aims = Aims::new(&mirror, &theirs);
+        let (mut kept, mut their_kept) = (KeptPlays::default(), KeptPlays::default());
+        return foresee(
+            (p, &mirror),
+            (sequences, fixed),
+            Work {
+                x: &mut x,
+                aims: &mut aims,
+                kept: &mut kept,
+                plans: None,
+            },
+            Work {
+                x: &mut theirs,
+                aims: &mut their_aims,
+                kept: &mut their_kept,
+                plans: None,
+            },
+        );
+    }
     let (key, mirror_key) = (PairKey::new(p), PairKey::new(&mirror));
-    let mut spare = [None, None];
+    let mut spare = None;
     let (ours, theirs, hits) = pairs.two(&key, &mirror_key, &mut spare);
-    let ours = PairSlot::fill((ours, hits), key, p, made);
-    // As it assumes of us: a third of our thrust to Evasion.
-    let naive = ours.best(p, &SEQUENCES, Some(p.thrust / 3), Expect::Seeks);
+    let ours = PairSlot::fill((ours, &mut *hits), key, p, || {
+        Exchange::new(p, (&keys.0, &keys.1), grids)
+    });
     let x = &ours.x;
     let theirs = PairSlot::fill((theirs, hits), mirror_key, &mirror, || {
         x.mirror(p, &mirror, &keys.0, grids)
     });
-    let answer = theirs.best(&mirror, &SEQUENCES, None, Expect::Plays(naive.maneuvers, naive.speed));
+    foresee((p, &mirror), (sequences, fixed), ours.work(), theirs.work())
+}
+
+/// Our plan against the target of `p` that answers its plan against us
+/// (`mirror`), which answers our plan against a target heading for its
+/// own range; with what each plan weighs of the pair from each side.
+fn foresee(
+    (p, mirror): (&Pair<'_>, &Pair<'_>),
+    (sequences, fixed): (&[[Maneuver; 3]], Option<u32>),
+    mut ours: Work<'_>,
+    mut theirs: Work<'_>,
+) -> Plan {
+    // As it assumes of us: a third of our thrust to Evasion.
+    let naive = ours.best(p, &SEQUENCES, Some(p.thrust / 3), Expect::Seeks);
+    let answer = theirs.best(mirror, &SEQUENCES, None, Expect::Plays(naive.maneuvers, naive.speed));
     ours.best(p, sequences, fixed, Expect::Plays(answer.maneuvers, answer.speed))
 }
 
-/// What every plan against one pair weighs whatever its orders: the
-/// expected fire both ways, the ranges each side seeks, the [`Kept`] half
-/// of the candidates played, and the best plans made against the target's
-/// expected moves. All are pure functions of the pair: the plan of the
-/// target against us, which foresees our answer, weighs the very same.
-#[derive(Debug, Clone)]
-struct PairWork {
-    x: Exchange,
-    aims: Aims,
-    kept: KeptPlays,
-    /// Best plans among all of [`SEQUENCES`]: by the Evasion fixed and the
-    /// target's expected moves.
+/// What a plan weighs of one pair, from one side, and the best plans made
+/// against the target's expected moves when they are kept.
+struct Work<'w> {
+    x: &'w mut Exchange,
+    aims: &'w mut Aims,
+    kept: &'w mut KeptPlays,
+    plans: Option<&'w mut BestPlans>,
+}
+
+impl Work<'_> {
+    /// [`best_plan`] for this pair: read back when it was made before.
+    fn best(&mut self, p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>, target: Expect) -> Plan {
+        let all = sequences == SEQUENCES.as_slice();
+        if let Some(plan) = self.plans.as_deref().filter(|_| all).and_then(|b| b.get(fixed, target)) {
+            return plan;
+        }
+        let plan = best_plan(
+            p,
+            (&mut *self.x, &mut *self.aims, &mut *self.kept),
+            sequences,
+            fixed,
+            target,
+        );
+        if let Some(b) = self.plans.as_deref_mut().filter(|_| all) {
+            b.put(fixed, target, plan);
+        }
+        plan
+    }
+}
+
+/// Best plans among all of [`SEQUENCES`] against one pair, by the Evasion
+/// fixed and the target's expected moves: the last few made.
+#[derive(Debug, Clone, Default)]
+struct BestPlans {
     plans: [Option<(Option<u32>, Expect, Plan)>; PLANS_KEPT],
-    /// The entry of `plans` the next plan overwrites.
+    /// The entry the next plan overwrites.
     next: usize,
 }
 
 /// Best plans a [`PairWork`] keeps: its own plan's three and one more.
 const PLANS_KEPT: usize = 4;
+
+impl BestPlans {
+    fn get(&self, fixed: Option<u32>, target: Expect) -> Option<Plan> {
+        self.plans
+            .iter()
+            .flatten()
+            .find(|(f, t, _)| *f == fixed && *t == target)
+            .map(|&(_, _, plan)| plan)
+    }
+
+    fn put(&mut self, fixed: Option<u32>, target: Expect, plan: Plan) {
+        self.plans[self.next] = Some((fixed, target, plan));
+        self.next = (self.next + 1) % PLANS_KEPT;
+    }
+}
+
+/// What every plan against one pair weighs whatever its orders: the
+/// expected fire both ways, the ranges each side seeks, the [`Kept`] half
+/// of the candidates played, and the best plans made. All are pure
+/// functions of the pair: the plan of the target against us, which
+/// foresees our answer, weighs the very same.
+#[derive(Debug, Clone)]
+struct PairWork {
+    x: Exchange,
+    aims: Aims,
+    kept: KeptPlays,
+    plans: BestPlans,
+}
 
 impl PairWork {
     fn new(p: &Pair<'_>, x: Exchange) -> PairWork {
@@ -105,47 +196,27 @@ impl PairWork {
             x,
             aims,
             kept: KeptPlays::default(),
-            plans: [None; PLANS_KEPT],
-            next: 0,
+            plans: BestPlans::default(),
         }
     }
 
     /// Made again in place for the pair `p` of the Exchange `x` (the
-    /// work is some 13 KB: moving it whole would cost more than a plan
+    /// work is some 10 KB: moving it whole would cost more than a plan
     /// saves).
     fn renew(&mut self, p: &Pair<'_>, x: Exchange) {
         self.x = x;
         self.aims = Aims::new(p, &self.x);
         self.kept.clear();
-        for plan in &mut self.plans {
-            *plan = None;
-        }
-        self.next = 0;
+        self.plans = BestPlans::default();
     }
 
-    /// [`best_plan`] for this pair: read back when it was made before.
-    fn best(&mut self, p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>, target: Expect) -> Plan {
-        let all = sequences == SEQUENCES.as_slice();
-        let made = self
-            .plans
-            .iter()
-            .flatten()
-            .find(|(f, t, _)| *f == fixed && *t == target);
-        if let Some(&(_, _, plan)) = made.filter(|_| all) {
-            return plan;
+    fn work(&mut self) -> Work<'_> {
+        Work {
+            x: &mut self.x,
+            aims: &mut self.aims,
+            kept: &mut self.kept,
+            plans: Some(&mut self.plans),
         }
-        let plan = best_plan(
-            p,
-            (&mut self.x, &mut self.aims, &mut self.kept),
-            sequences,
-            fixed,
-            target,
-        );
-        if all {
-            self.plans[self.next] = Some((fixed, target, plan));
-            self.next = (self.next + 1) % PLANS_KEPT;
-        }
-        plan
     }
 }
 
@@ -267,26 +338,22 @@ impl PairMemo {
         }
     }
 
-    /// The slots of the pair `ours` and of its mirror `theirs` (the memo's
-    /// own, or `spare`'s when it keeps nothing, and for `theirs` when both
-    /// fall in one slot), and the count of pairs read back.
+    /// The slots of the pair `ours` and of its mirror `theirs` (for
+    /// `theirs`, `spare` when both fall in one slot: then its work is not
+    /// kept), and the count of pairs read back.
     fn two<'m>(
         &'m mut self,
         ours: &PairKey,
         theirs: &PairKey,
-        spare: &'m mut [Option<PairSlot>; 2],
+        spare: &'m mut Option<PairSlot>,
     ) -> (&'m mut Option<PairSlot>, &'m mut Option<PairSlot>, &'m mut u64) {
-        let [spare_ours, spare_theirs] = spare;
-        if !self.keep {
-            return (spare_ours, spare_theirs, &mut self.hits);
-        }
         if self.slots.is_empty() {
             self.slots.resize(PAIR_SLOTS, None);
         }
         let slot = |k: &PairKey| (k.hash([0, 0]) % PAIR_SLOTS as u64) as usize;
         let (i, j) = (slot(ours), slot(theirs));
         if i == j {
-            return (&mut self.slots[i], spare_theirs, &mut self.hits);
+            return (&mut self.slots[i], spare, &mut self.hits);
         }
         let (low, high) = self.slots.split_at_mut(i.max(j));
         let (a, b) = (&mut low[i.min(j)], &mut high[0]);
@@ -412,6 +479,7 @@ mod tests {
             their_primary: true,
             thrust: 4,
             class1_pd: false,
+            mutual: true,
         };
         let first = choose_memo(&mut memo, &p, &SEQUENCES, None);
         let lens = |m: &PlanMemo| (m.slots.len(), m.grids.slots_made(), m.pairs.slots.len());
@@ -447,6 +515,7 @@ mod tests {
             their_primary: true,
             thrust: ours.thrust,
             class1_pd: theirs.has_missiles(),
+            mutual: true,
         };
         let (a, b): (&'static Arsenal, &'static Arsenal) = (Box::leak(Box::new(a)), Box::leak(Box::new(b)));
         let mut memo = PlanMemo::default();
@@ -470,5 +539,17 @@ mod tests {
         // At each range the second plan reads back both sides of the pair
         // the first one weighed; the second round is a plan memo hit.
         assert_eq!(read_back, 2 * 4);
+        // A target that is not our nearest enemy plans against another
+        // pair: nothing is kept for it.
+        let mut fresh = PlanMemo::default();
+        let p = Pair {
+            mutual: false,
+            ..pair(a, b, 18)
+        };
+        assert_eq!(
+            choose_memo(&mut fresh, &p, &SEQUENCES, None),
+            choose(&p, &SEQUENCES, None)
+        );
+        assert!(fresh.pairs.slots.is_empty());
     }
 }

@@ -97,6 +97,11 @@ pub struct Pair<'a> {
     pub thrust: u32,
     /// Our class-1 beams defend against missiles while its missiles can reach us.
     pub class1_pd: bool,
+    /// The target is our nearest enemy as well: its own plan against us
+    /// then weighs this pair from its side, as ours weighs it from the
+    /// target's (so what either weighs may serve the other; it changes no
+    /// plan).
+    pub mutual: bool,
 }
 
 /// The plan for one Exchange.
