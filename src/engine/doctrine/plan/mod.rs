@@ -41,56 +41,34 @@ fn choose_with(
 ) -> Plan {
     // Our fire at the target and its fire at us, each weighed once a pair.
     let keys = (FireKey::new(p.ours, p.theirs), FireKey::new(p.theirs, p.ours));
-    if !p.their_primary {
-        // The target plans against another: it heads for the range that
-        // suits it.
-        let mut x = Exchange::new(p, (&keys.0, &keys.1), grids);
-        let mut aims = Aims::new(p, &x);
-        let work = (&mut x, &mut aims, &mut KeptPlays::default());
-        return best_plan(p, work, sequences, fixed, Expect::Seeks);
-    }
     // The target's own plan against us, when we are its maneuver target:
     // what it will most likely do. It plans as we do: it foresees our plan
     // against a target heading for its own range (or keeping it), and
     // answers that; so do we, to its answer. What it weighs is what its
     // own plan against us weighs: the pair seen from its side.
-    let mirror = Pair {
-        tables: p.tables,
-        ours: p.theirs,
-        theirs: p.ours,
-        range: p.range,
-        their_evasion: p.thrust / 3,
-        their_primary: true,
-        thrust: p.theirs.thrust,
-        class1_pd: p.ours.has_missiles(),
-        mutual: true,
-    };
-    if !(p.mutual && pairs.keep) {
+    let mirror = p.their_primary.then(|| mirror_of(p));
+    let Some(mirror) = mirror.filter(|_| p.mutual && pairs.keep) else {
         // Unless the target is our nearest enemy too, its own plan against
-        // us weighs another pair (its maneuver target is not us): nothing
-        // weighed here is worth keeping.
+        // us (if it makes one) weighs another pair: nothing weighed here
+        // is worth keeping.
         let mut x = Exchange::new(p, (&keys.0, &keys.1), grids);
         let mut aims = Aims::new(p, &x);
+        let mut kept = KeptPlays::default();
+        let Some(mirror) = mirror else {
+            // The target plans against another: it heads for the range
+            // that suits it.
+            return Work::of(&mut x, &mut aims, &mut kept).best(p, sequences, fixed, Expect::Seeks);
+        };
         let mut theirs = x.mirror(p, &mirror, &keys.0, grids);
         let mut their_aims = Aims::new(&mirror, &theirs);
-        let (mut kept, mut their_kept) = (KeptPlays::default(), KeptPlays::default());
+        let mut their_kept = KeptPlays::default();
         return foresee(
             (p, &mirror),
             (sequences, fixed),
-            Work {
-                x: &mut x,
-                aims: &mut aims,
-                kept: &mut kept,
-                plans: None,
-            },
-            Work {
-                x: &mut theirs,
-                aims: &mut their_aims,
-                kept: &mut their_kept,
-                plans: None,
-            },
+            Work::of(&mut x, &mut aims, &mut kept),
+            Work::of(&mut theirs, &mut their_aims, &mut their_kept),
         );
-    }
+    };
     let (key, mirror_key) = (PairKey::new(p), PairKey::new(&mirror));
     let mut spare = None;
     let (ours, theirs, hits) = pairs.two(&key, &mirror_key, &mut spare);
@@ -102,6 +80,22 @@ fn choose_with(
         x.mirror(p, &mirror, &keys.0, grids)
     });
     foresee((p, &mirror), (sequences, fixed), ours.work(), theirs.work())
+}
+
+/// The pair `p` as its target weighs it when it plans against us: a third
+/// of our thrust to Evasion, and we its maneuver target.
+fn mirror_of<'a>(p: &Pair<'a>) -> Pair<'a> {
+    Pair {
+        tables: p.tables,
+        ours: p.theirs,
+        theirs: p.ours,
+        range: p.range,
+        their_evasion: p.thrust / 3,
+        their_primary: true,
+        thrust: p.theirs.thrust,
+        class1_pd: p.ours.has_missiles(),
+        mutual: true,
+    }
 }
 
 /// Our plan against the target of `p` that answers its plan against us
@@ -128,7 +122,17 @@ struct Work<'w> {
     plans: Option<&'w mut BestPlans>,
 }
 
-impl Work<'_> {
+impl<'w> Work<'w> {
+    /// Work that keeps no best plans.
+    fn of(x: &'w mut Exchange, aims: &'w mut Aims, kept: &'w mut KeptPlays) -> Work<'w> {
+        Work {
+            x,
+            aims,
+            kept,
+            plans: None,
+        }
+    }
+
     /// [`best_plan`] for this pair: read back when it was made before.
     fn best(&mut self, p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>, target: Expect) -> Plan {
         let all = sequences == SEQUENCES.as_slice();
