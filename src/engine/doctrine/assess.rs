@@ -116,18 +116,25 @@ fn points_distribution<const K: usize>(n: usize) -> [f64; K] {
 const SPEED_POINTS: usize = 2 * MAX_SPEED_DICE + 1;
 
 /// `E[max(0, A − B)]`: how far `a` Speed dice are expected to outpace `b`,
-/// each one point fewer when `a_minus` or `b_minus` (a secondary maneuver).
-fn outpace_exact(a: usize, a_minus: bool, b: usize, b_minus: bool) -> f64 {
-    let pa = points_distribution::<SPEED_POINTS>(a);
-    let pb = points_distribution::<SPEED_POINTS>(b);
+/// each one point fewer when `a_minus` or `b_minus` (a secondary maneuver);
+/// `points[n]` is the distribution of the Speed Points of `n` dice.
+fn outpace_exact(points: &[[f64; SPEED_POINTS]], (a, a_minus): (usize, bool), (b, b_minus): (usize, bool)) -> f64 {
+    let (pa, pb) = (&points[a], &points[b]);
     let mut sum = 0.0;
     for (x, &px) in pa.iter().enumerate() {
+        // A point total `a` dice cannot make adds nothing (the sum is
+        // never negative zero, so leaving out `+ 0.0` changes no bit).
+        if px == 0.0 {
+            continue;
+        }
         let x = x.saturating_sub(usize::from(a_minus));
         for (y, &py) in pb.iter().enumerate() {
             let y = y.saturating_sub(usize::from(b_minus));
-            if x > y {
-                sum += px * py * (x - y) as f64;
+            // `y` never falls as the totals rise: no later total adds.
+            if x <= y {
+                break;
             }
+            sum += px * py * (x - y) as f64;
         }
     }
     sum
@@ -376,11 +383,12 @@ impl DieTables {
             evasion_points: [0.0; MAX_EVASION_DICE + 1],
             outpace: [[[[0.0; MAX_SPEED_DICE + 1]; MAX_SPEED_DICE + 1]; 2]; 2],
         };
+        let points: [[f64; SPEED_POINTS]; MAX_SPEED_DICE + 1] = std::array::from_fn(points_distribution);
         for (a_minus, row) in t.outpace.iter_mut().enumerate() {
             for (b_minus, table) in row.iter_mut().enumerate() {
                 for (a, line) in table.iter_mut().enumerate() {
                     for (b, slot) in line.iter_mut().enumerate() {
-                        *slot = outpace_exact(a, a_minus == 1, b, b_minus == 1);
+                        *slot = outpace_exact(&points, (a, a_minus == 1), (b, b_minus == 1));
                     }
                 }
             }
