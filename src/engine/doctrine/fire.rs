@@ -51,6 +51,11 @@ fn class1_like(kind: &SystemKind) -> bool {
 /// and the choice's saving is at least what it would score at the
 /// Volley's fire range.
 fn defends_as_pds(s: &Sys, c: &Choice, v: usize) -> bool {
+    // Asked of every weapon every Volley: most cannot defend, and need not
+    // weigh their shot.
+    if !s.kind.fires_as_pds() {
+        return false;
+    }
     let range = c.fire_range[v].round().max(0.0) as u32;
     let (saving, shot) = match s.kind {
         // A K-1 kills 0.47 to a PDS's 0.8 (at −1), and its shot is a K-1
@@ -61,7 +66,7 @@ fn defends_as_pds(s: &Sys, c: &Choice, v: usize) -> bool {
         }
         ref k => (c.pds_mode[v], family_shot(k, range)),
     };
-    s.kind.fires_as_pds() && saving > 0.0 && saving >= shot
+    saving > 0.0 && saving >= shot
 }
 
 /// The ordnance of Unit `u` that `l` fires in Volley `v`: launchers whose

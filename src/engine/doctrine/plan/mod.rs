@@ -69,16 +69,11 @@ fn choose_with(
             Work::of(&mut theirs, &mut their_aims, &mut their_kept),
         );
     };
-    let (key, mirror_key) = (PairKey::new(p), PairKey::new(&mirror));
     let mut spare = None;
-    let (ours, theirs, hits) = pairs.two(&key, &mirror_key, &mut spare);
-    let ours = PairSlot::fill((ours, &mut *hits), key, p, || {
-        Exchange::new(p, (&keys.0, &keys.1), grids)
-    });
+    let (ours, theirs, hits) = pairs.two(p, &mirror, &mut spare);
+    let ours = PairSlot::fill((ours, &mut *hits), p, || Exchange::new(p, (&keys.0, &keys.1), grids));
     let x = &ours.x;
-    let theirs = PairSlot::fill((theirs, hits), mirror_key, &mirror, || {
-        x.mirror(p, &mirror, &keys.0, grids)
-    });
+    let theirs = PairSlot::fill((theirs, hits), &mirror, || x.mirror(p, &mirror, &keys.0, grids));
     foresee((p, &mirror), (sequences, fixed), ours.work(), theirs.work())
 }
 
@@ -232,23 +227,24 @@ struct PairSlot {
 }
 
 impl PairSlot {
-    /// The work in `slot` when it was made for `key` (counted in `hits`),
-    /// else the work of the pair `p` and `make`'s Exchange, kept there.
+    /// The work in `slot` when it was made for the pair `p` (counted in
+    /// `hits`), else the work of `p` and `make`'s Exchange, kept there.
+    /// The pair is compared where it lies and its key written only when
+    /// the slot is made again: a key is two arsenals, some 2 KB.
     fn fill<'s>(
         (slot, hits): (&'s mut Option<PairSlot>, &mut u64),
-        key: PairKey,
         p: &Pair<'_>,
         make: impl FnOnce() -> Exchange,
     ) -> &'s mut PairWork {
         match slot {
-            Some(s) if s.key == key => *hits += 1,
+            Some(s) if s.key.is(p) => *hits += 1,
             Some(s) => {
-                s.key = key;
+                s.key = PairKey::new(p);
                 s.work.renew(p, make());
             }
             None => {
                 *slot = Some(PairSlot {
-                    key,
+                    key: PairKey::new(p),
                     work: PairWork::new(p, make()),
                 })
             }
@@ -285,23 +281,35 @@ impl PairKey {
         }
     }
 
-    /// A hash of the facts that most often differ, and `more`.
-    fn hash(&self, more: [u32; 2]) -> u64 {
-        fact_hash([
-            self.range,
-            self.their_evasion,
-            self.thrust,
-            u32::from(self.their_primary) | u32::from(self.class1_pd) << 1,
-            more[0],
-            more[1],
-            self.ours.durability,
-            self.theirs.durability,
-            self.ours.ships,
-            self.theirs.ships,
-            self.ours.thrust,
-            self.theirs.thrust,
-        ])
+    /// Whether it is the key of the pair `p` (`PairKey::new(p) == *self`,
+    /// without making that key).
+    fn is(&self, p: &Pair<'_>) -> bool {
+        self.range == p.range
+            && self.their_evasion == p.their_evasion
+            && self.their_primary == p.their_primary
+            && self.thrust == p.thrust
+            && self.class1_pd == p.class1_pd
+            && self.ours == *p.ours
+            && self.theirs == *p.theirs
     }
+}
+
+/// A hash of the facts of the pair `p` that most often differ, and `more`.
+fn pair_hash(p: &Pair<'_>, more: [u32; 2]) -> u64 {
+    fact_hash([
+        p.range,
+        p.their_evasion,
+        p.thrust,
+        u32::from(p.their_primary) | u32::from(p.class1_pd) << 1,
+        more[0],
+        more[1],
+        p.ours.durability,
+        p.theirs.durability,
+        p.ours.ships,
+        p.theirs.ships,
+        p.ours.thrust,
+        p.theirs.thrust,
+    ])
 }
 
 /// The [`PairWork`] of pairs weighed before, so that the plan of a
@@ -347,14 +355,14 @@ impl PairMemo {
     /// kept), and the count of pairs read back.
     fn two<'m>(
         &'m mut self,
-        ours: &PairKey,
-        theirs: &PairKey,
+        ours: &Pair<'_>,
+        theirs: &Pair<'_>,
         spare: &'m mut Option<PairSlot>,
     ) -> (&'m mut Option<PairSlot>, &'m mut Option<PairSlot>, &'m mut u64) {
         if self.slots.is_empty() {
             self.slots.resize(PAIR_SLOTS, None);
         }
-        let slot = |k: &PairKey| (k.hash([0, 0]) % PAIR_SLOTS as u64) as usize;
+        let slot = |p: &Pair<'_>| (pair_hash(p, [0, 0]) % PAIR_SLOTS as u64) as usize;
         let (i, j) = (slot(ours), slot(theirs));
         if i == j {
             return (&mut self.slots[i], spare, &mut self.hits);
@@ -406,47 +414,55 @@ struct MemoKey {
 }
 
 impl MemoKey {
-    fn new(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> Option<MemoKey> {
-        if sequences.len() > SEQUENCES.len() {
-            return None;
-        }
+    fn new(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> MemoKey {
         let mut seq = [[Maneuver::Maintain; 3]; SEQUENCES.len()];
         seq[..sequences.len()].copy_from_slice(sequences);
-        Some(MemoKey {
+        MemoKey {
             pair: PairKey::new(p),
             sequences: seq,
             count: sequences.len(),
             fixed,
-        })
+        }
     }
 
-    /// Its slot: a hash of the facts that most often differ.
-    fn slot(&self) -> usize {
+    /// Whether it is the key of this plan (`MemoKey::new(..) == *self`,
+    /// without making that key: the rest of the sequences is always
+    /// padded alike).
+    fn is(&self, p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> bool {
+        self.count == sequences.len()
+            && self.fixed == fixed
+            && self.sequences[..self.count] == *sequences
+            && self.pair.is(p)
+    }
+
+    /// The slot of a plan: a hash of the facts that most often differ.
+    fn slot(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> usize {
+        let first = sequences.first().map_or(Maneuver::Maintain, |s| s[0]);
         let orders = [
-            self.fixed.map_or(u32::MAX, |f| f),
-            u32::try_from(self.count).unwrap_or(0) | (self.sequences[0][0] as u32) << 8,
+            fixed.map_or(u32::MAX, |f| f),
+            u32::try_from(sequences.len()).unwrap_or(0) | (first as u32) << 8,
         ];
-        (self.pair.hash(orders) % MEMO_SLOTS as u64) as usize
+        (pair_hash(p, orders) % MEMO_SLOTS as u64) as usize
     }
 }
 
 /// [`choose`], read back from `memo` when it has made this plan before.
 pub fn choose_memo(memo: &mut PlanMemo, p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> Plan {
-    let Some(key) = MemoKey::new(p, sequences, fixed) else {
+    if sequences.len() > SEQUENCES.len() {
         return choose_with(p, sequences, fixed, &mut memo.grids, &mut memo.pairs);
-    };
+    }
     if memo.slots.is_empty() {
         memo.slots.resize(MEMO_SLOTS, None);
     }
-    let slot = &mut memo.slots[key.slot()];
-    if let Some((k, plan)) = slot
-        && *k == key
+    let at = MemoKey::slot(p, sequences, fixed);
+    if let Some((k, plan)) = &memo.slots[at]
+        && k.is(p, sequences, fixed)
     {
         memo.hits += 1;
         return *plan;
     }
     let plan = choose_with(p, sequences, fixed, &mut memo.grids, &mut memo.pairs);
-    memo.slots[key.slot()] = Some((key, plan));
+    memo.slots[at] = Some((MemoKey::new(p, sequences, fixed), plan));
     plan
 }
 
