@@ -74,6 +74,11 @@ fn defends_as_pds(s: &Sys, c: &Choice, v: usize) -> bool {
 /// the plot counted in `drawn`), unspent working racks, heavy missiles,
 /// submunition and MKP packs.
 fn launched(unit: &Unit, l: &Launches, v: usize, drawn: &mut Vec<(SystemId, u32)>, out: &mut Vec<SystemId>) {
+    // Most Volleys launch nothing: no need to look at the Unit's systems.
+    let once = [l.racks[0], l.racks[1], l.submunitions, l.mkps, l.rockets, l.antimatter];
+    if !l.salvos[v].contains(&true) && !once.contains(&Some(v)) {
+        return;
+    }
     for (i, s) in unit.systems.iter().enumerate() {
         if !s.operational() {
             continue;

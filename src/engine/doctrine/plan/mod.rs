@@ -39,8 +39,11 @@ fn choose_with(
     grids: &mut GridMemo,
     pairs: &mut PairMemo,
 ) -> Plan {
-    // Our fire at the target and its fire at us, each weighed once a pair.
-    let keys = (FireKey::new(p.ours, p.theirs), FireKey::new(p.theirs, p.ours));
+    // Our fire at the target and its fire at us, each weighed once a pair
+    // (the keys are made only when a pair is weighed: each holds an
+    // arsenal).
+    let ours_at_them = || FireKey::new(p.ours, p.theirs);
+    let keys = || (ours_at_them(), FireKey::new(p.theirs, p.ours));
     // The target's own plan against us, when we are its maneuver target:
     // what it will most likely do. It plans as we do: it foresees our plan
     // against a target heading for its own range (or keeping it), and
@@ -48,6 +51,7 @@ fn choose_with(
     // own plan against us weighs: the pair seen from its side.
     let mirror = p.their_primary.then(|| mirror_of(p));
     let Some(mirror) = mirror.filter(|_| p.mutual && pairs.keep) else {
+        let keys = keys();
         // Unless the target is our nearest enemy too, its own plan against
         // us (if it makes one) weighs another pair: nothing weighed here
         // is worth keeping.
@@ -71,9 +75,12 @@ fn choose_with(
     };
     let mut spare = None;
     let (ours, theirs, hits) = pairs.two(p, &mirror, &mut spare);
-    let ours = PairSlot::fill((ours, &mut *hits), p, || Exchange::new(p, (&keys.0, &keys.1), grids));
+    let ours = PairSlot::fill((ours, &mut *hits), p, || {
+        let keys = keys();
+        Exchange::new(p, (&keys.0, &keys.1), grids)
+    });
     let x = &ours.x;
-    let theirs = PairSlot::fill((theirs, hits), &mirror, || x.mirror(p, &mirror, &keys.0, grids));
+    let theirs = PairSlot::fill((theirs, hits), &mirror, || x.mirror(p, &mirror, &ours_at_them(), grids));
     foresee((p, &mirror), (sequences, fixed), ours.work(), theirs.work())
 }
 
@@ -204,7 +211,7 @@ impl PairWork {
     /// saves).
     fn renew(&mut self, p: &Pair<'_>, x: Exchange) {
         self.x = x;
-        self.aims = Aims::new(p, &self.x);
+        self.aims.renew(p, &self.x);
         self.kept.clear();
         self.plans = BestPlans::default();
     }

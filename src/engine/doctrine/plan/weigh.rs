@@ -150,24 +150,40 @@ struct Potential {
 
 impl Potential {
     /// For a Formation that moves `reach` grid steps an Exchange.
+    #[cfg(test)]
     fn new(scores: [f64; GRID], reach: usize) -> Potential {
-        let mut p = Potential {
-            scores,
-            factor: FACTORS[reach.min(GRID)],
-            positive: [0; GRID],
-            positives: 0,
-            reach,
-            floor: best_of(scores.iter().copied()),
-            worth: [0.0; GRID],
-            made: 0,
-        };
+        let mut p = Potential::EMPTY;
+        p.set(&scores, reach);
+        p
+    }
+
+    /// Nothing weighed yet.
+    const EMPTY: Potential = Potential {
+        scores: [0.0; GRID],
+        factor: [0.0; GRID],
+        positive: [0; GRID],
+        positives: 0,
+        reach: 0,
+        floor: f64::NEG_INFINITY,
+        worth: [0.0; GRID],
+        made: 0,
+    };
+
+    /// Made again in place ([`Potential::new`]): a kilobyte a side.
+    /// No worth is made yet, so none is cleared.
+    fn set(&mut self, scores: &[f64; GRID], reach: usize) {
+        self.scores = *scores;
+        self.factor = FACTORS[reach.min(GRID)];
+        self.positives = 0;
+        self.reach = reach;
+        self.floor = best_of(scores.iter().copied());
+        self.made = 0;
         for (j, &v) in scores.iter().enumerate() {
             if v > 0.0 {
-                p.positive[p.positives] = j as u8;
-                p.positives += 1;
+                self.positive[self.positives] = j as u8;
+                self.positives += 1;
             }
         }
-        p
     }
 
     /// The worth of grid range `i`.
@@ -695,6 +711,19 @@ pub(super) struct Aims {
 
 impl Aims {
     pub(super) fn new(p: &Pair<'_>, x: &Exchange) -> Aims {
+        let mut aims = Aims {
+            our_i: 0,
+            their_i: 0,
+            stance: Stance::NoFight,
+            potential: [Potential::EMPTY; 2],
+        };
+        aims.renew(p, x);
+        aims
+    }
+
+    /// Made again in place for the pair `p` of the Exchange `x`
+    /// ([`Aims::new`]).
+    pub(super) fn renew(&mut self, p: &Pair<'_>, x: &Exchange) {
         let ours = Worth::new(&x.ours, &x.theirs, (&x.our_stores, &x.their_stores), x.durability);
         let (our_i, stance) = seek(&ours, p.range);
         let theirs = Worth {
@@ -715,14 +744,12 @@ impl Aims {
             .tables
             .outpace(p.thrust, false, their_speed, !p.their_primary && their_speed > 0);
         let scores: [f64; GRID] = std::array::from_fn(stance_score);
-        let potential =
-            [points(p.thrust, 0.0), kept].map(|per_volley| Potential::new(scores, (3.0 * per_volley).round() as usize));
-        Aims {
-            our_i,
-            their_i,
-            stance,
-            potential,
+        for (potential, per_volley) in self.potential.iter_mut().zip([points(p.thrust, 0.0), kept]) {
+            potential.set(&scores, (3.0 * per_volley).round() as usize);
         }
+        self.our_i = our_i;
+        self.their_i = their_i;
+        self.stance = stance;
     }
 
     /// The range we seek.
