@@ -75,12 +75,14 @@ fn choose_with(
     };
     let mut spare = None;
     let (ours, theirs, hits) = pairs.two(p, &mirror, &mut spare);
-    let ours = PairSlot::fill((ours, &mut *hits), p, || {
+    let ours = PairSlot::fill((ours, &mut *hits), p, |x| {
         let keys = keys();
-        Exchange::new(p, (&keys.0, &keys.1), grids)
+        x.renew(p, (&keys.0, &keys.1), grids);
     });
     let x = &ours.x;
-    let theirs = PairSlot::fill((theirs, hits), &mirror, || x.mirror(p, &mirror, &ours_at_them(), grids));
+    let theirs = PairSlot::fill((theirs, hits), &mirror, |into| {
+        x.mirror_into(p, &mirror, &ours_at_them(), grids, into);
+    });
     foresee((p, &mirror), (sequences, fixed), ours.work(), theirs.work())
 }
 
@@ -196,21 +198,21 @@ struct PairWork {
 }
 
 impl PairWork {
-    fn new(p: &Pair<'_>, x: Exchange) -> PairWork {
-        let aims = Aims::new(p, &x);
+    /// Work for no pair yet.
+    fn empty() -> PairWork {
         PairWork {
-            x,
-            aims,
+            x: Exchange::empty(),
+            aims: Aims::empty(),
             kept: KeptPlays::default(),
             plans: BestPlans::default(),
         }
     }
 
-    /// Made again in place for the pair `p` of the Exchange `x` (the
-    /// work is some 10 KB: moving it whole would cost more than a plan
-    /// saves).
-    fn renew(&mut self, p: &Pair<'_>, x: Exchange) {
-        self.x = x;
+    /// Made again in place for the pair `p`, its Exchange made by `make`
+    /// (the work is some 10 KB: moving it whole would cost more than a
+    /// plan saves).
+    fn renew(&mut self, p: &Pair<'_>, make: impl FnOnce(&mut Exchange)) {
+        make(&mut self.x);
         self.aims.renew(p, &self.x);
         self.kept.clear();
         self.plans = BestPlans::default();
@@ -235,26 +237,23 @@ struct PairSlot {
 
 impl PairSlot {
     /// The work in `slot` when it was made for the pair `p` (counted in
-    /// `hits`), else the work of `p` and `make`'s Exchange, kept there.
-    /// The pair is compared where it lies and its key written only when
-    /// the slot is made again: a key is two arsenals, some 2 KB.
+    /// `hits`), else the work of `p` with the Exchange `make` makes, kept
+    /// there. The pair is compared where it lies, and the slot made again
+    /// in place: a key is two arsenals (some 2 KB), the work some 10 KB.
     fn fill<'s>(
         (slot, hits): (&'s mut Option<PairSlot>, &mut u64),
         p: &Pair<'_>,
-        make: impl FnOnce() -> Exchange,
+        make: impl FnOnce(&mut Exchange),
     ) -> &'s mut PairWork {
-        match slot {
-            Some(s) if s.key.is(p) => *hits += 1,
-            Some(s) => {
-                s.key = PairKey::new(p);
-                s.work.renew(p, make());
-            }
-            None => {
-                *slot = Some(PairSlot {
-                    key: PairKey::new(p),
-                    work: PairWork::new(p, make()),
-                })
-            }
+        if slot.as_ref().is_some_and(|s| s.key.is(p)) {
+            *hits += 1;
+        } else {
+            let s = slot.get_or_insert_with(|| PairSlot {
+                key: PairKey::new(p),
+                work: PairWork::empty(),
+            });
+            s.key = PairKey::new(p);
+            s.work.renew(p, make);
         }
         match slot {
             Some(s) => &mut s.work,

@@ -251,15 +251,34 @@ impl Exchange {
     /// Sustained fire both ways.
     /// `keys` are our fire at the target and its fire at us.
     pub(super) fn new(p: &Pair<'_>, keys: (&FireKey, &FireKey), grids: &mut GridMemo) -> Exchange {
-        let mut x = Exchange::with(
+        let mut x = Exchange::empty();
+        x.renew(p, keys, grids);
+        x
+    }
+
+    /// Nothing weighed yet.
+    pub(super) fn empty() -> Exchange {
+        Exchange {
+            their_grids: [None; MAX_EVASION_DICE + 1],
+            ours: [0.0; GRID],
+            theirs: [0.0; GRID],
+            durability: (1.0, 1.0),
+            our_stores: Stores::default(),
+            their_stores: Stores::default(),
+        }
+    }
+
+    /// [`Exchange::new`], made again in place (some 5 KB, most of it
+    /// fire by Evasion that is only marked unweighed).
+    pub(super) fn renew(&mut self, p: &Pair<'_>, keys: (&FireKey, &FireKey), grids: &mut GridMemo) {
+        self.set(
             p,
             grids.grid(p.tables, keys.0, p.their_evasion),
             grids.grid(p.tables, keys.1, third(p.thrust)),
             Stores::new(p.tables, p.ours, p.theirs, p.their_evasion, false),
             Stores::new(p.tables, p.theirs, p.ours, third(p.thrust), p.class1_pd),
         );
-        x.fill(p, keys.1, grids);
-        x
+        self.fill(p, keys.1, grids);
     }
 
     /// The target's fire at us (`theirs`) at every Evasion a plan may
@@ -281,6 +300,20 @@ impl Exchange {
     /// when it is weighed against the same Evasion and point defence.
     /// `ours` is our fire at the target (the mirror's target's fire).
     pub(super) fn mirror(&self, p: &Pair<'_>, mirror: &Pair<'_>, ours: &FireKey, grids: &mut GridMemo) -> Exchange {
+        let mut x = Exchange::empty();
+        self.mirror_into(p, mirror, ours, grids, &mut x);
+        x
+    }
+
+    /// [`Exchange::mirror`], made in place in `x`.
+    pub(super) fn mirror_into(
+        &self,
+        p: &Pair<'_>,
+        mirror: &Pair<'_>,
+        ours: &FireKey,
+        grids: &mut GridMemo,
+        x: &mut Exchange,
+    ) {
         // The target's third of its thrust to Evasion, as we assumed it.
         let same_evasion = evasion_index(third(mirror.thrust)) == evasion_index(p.their_evasion);
         let theirs = if same_evasion {
@@ -304,34 +337,27 @@ impl Exchange {
                 mirror.class1_pd,
             )
         };
-        let mut x = Exchange::with(mirror, self.theirs, theirs, our_stores, their_stores);
+        x.set(mirror, self.theirs, theirs, our_stores, their_stores);
         // Our fire at the target is its fire at us on the mirror's grid.
         x.their_grids[evasion_index(p.their_evasion)].get_or_insert(self.ours);
         x.fill(mirror, ours, grids);
-        x
     }
 
-    /// An Exchange of the fire and ordnance given.
-    fn with(
-        p: &Pair<'_>,
-        ours: [f64; GRID],
-        theirs: [f64; GRID],
-        our_stores: Stores,
-        their_stores: Stores,
-    ) -> Exchange {
-        let mut their_grids = [None; MAX_EVASION_DICE + 1];
-        their_grids[evasion_index(third(p.thrust))] = Some(theirs);
-        Exchange {
-            their_grids,
-            ours,
-            theirs,
-            durability: (
-                f64::from(p.ours.durability.max(1)),
-                f64::from(p.theirs.durability.max(1)),
-            ),
-            our_stores,
-            their_stores,
+    /// Makes it the Exchange of the fire and ordnance given, its fire at
+    /// every other Evasion not weighed yet.
+    fn set(&mut self, p: &Pair<'_>, ours: [f64; GRID], theirs: [f64; GRID], our_stores: Stores, their_stores: Stores) {
+        for g in &mut self.their_grids {
+            *g = None;
         }
+        self.their_grids[evasion_index(third(p.thrust))] = Some(theirs);
+        self.ours = ours;
+        self.theirs = theirs;
+        self.durability = (
+            f64::from(p.ours.durability.max(1)),
+            f64::from(p.theirs.durability.max(1)),
+        );
+        self.our_stores = our_stores;
+        self.their_stores = their_stores;
     }
 
     /// The target's fire at us on the grid when we roll `evasion` Evasion
@@ -711,14 +737,19 @@ pub(super) struct Aims {
 
 impl Aims {
     pub(super) fn new(p: &Pair<'_>, x: &Exchange) -> Aims {
-        let mut aims = Aims {
+        let mut aims = Aims::empty();
+        aims.renew(p, x);
+        aims
+    }
+
+    /// Nothing weighed yet.
+    pub(super) fn empty() -> Aims {
+        Aims {
             our_i: 0,
             their_i: 0,
             stance: Stance::NoFight,
             potential: [Potential::EMPTY; 2],
-        };
-        aims.renew(p, x);
-        aims
+        }
     }
 
     /// Made again in place for the pair `p` of the Exchange `x`
