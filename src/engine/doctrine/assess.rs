@@ -1134,6 +1134,11 @@ impl Firepower {
     /// behind `emp` (advanced screens only, W43), at Evasion dice index `n`.
     fn add_family(&mut self, tables: &DieTables, a: &Arsenal, screens: &[f64; 3], emp: &[f64; 3], n: usize) {
         for (slot, row) in a.family.iter().enumerate() {
+            // Most slots are empty, and an empty one adds nothing (the
+            // screens and die means are finite, so its sum is zero).
+            if *row == [0; 3] {
+                continue;
+            }
             let screens = if (25..=30).contains(&slot) { emp } else { screens };
             let per_die: f64 = row
                 .iter()
