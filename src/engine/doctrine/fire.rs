@@ -75,8 +75,7 @@ fn defends_as_pds(s: &Sys, c: &Choice, v: usize) -> bool {
 /// submunition and MKP packs.
 fn launched(unit: &Unit, l: &Launches, v: usize, drawn: &mut Vec<(SystemId, u32)>, out: &mut Vec<SystemId>) {
     // Most Volleys launch nothing: no need to look at the Unit's systems.
-    let once = [l.racks[0], l.racks[1], l.submunitions, l.mkps, l.rockets, l.antimatter];
-    if !l.salvos[v].contains(&true) && !once.contains(&Some(v)) {
+    if !l.any_in(v) {
         return;
     }
     for (i, s) in unit.systems.iter().enumerate() {

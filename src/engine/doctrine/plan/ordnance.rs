@@ -114,6 +114,21 @@ pub struct Launches {
     pub antimatter: Option<usize>,
 }
 
+impl Launches {
+    /// Whether anything is launched in Volley `v`.
+    pub fn any_in(&self, v: usize) -> bool {
+        let once = [
+            self.racks[0],
+            self.racks[1],
+            self.submunitions,
+            self.mkps,
+            self.rockets,
+            self.antimatter,
+        ];
+        self.salvos[v].contains(&true) || once.contains(&Some(v))
+    }
+}
+
 /// The Volley rocket pods fire in (docs/doctrine.md): at once when the
 /// Exchange starts in the closest band (6 MU); else the Volley whose
 /// expected range, surely within 18 MU, falls in the closest 6 MU band,
@@ -232,6 +247,10 @@ pub(super) fn launch_damage(
     evasion: u32,
     class1_pd: bool,
 ) -> f64 {
+    // Most Volleys launch nothing (which the sums below make zero).
+    if !l.any_in(v) {
+        return 0.0;
+    }
     let mut salvos = 0.0;
     let mut heavies = 0.0;
     for er in 0..2 {

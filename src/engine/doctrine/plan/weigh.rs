@@ -488,6 +488,7 @@ impl Move {
 /// it ([`DieTables::outpace`]), not by the difference of the means: two
 /// equal fleets, one closing and one keeping its range, still close. Other
 /// pairs move by their mean Speed Points.
+#[inline]
 pub fn step(tables: &DieTables, start: f64, a: Move, b: Move) -> f64 {
     use Maneuver::{Close, Maintain, Withdraw};
     let outpace = |m: Move, k: Move| STEP * tables.outpace(m.dice, m.secondary, k.dice, k.secondary);
