@@ -174,24 +174,33 @@ pub(super) fn unit_fire(
     let fc2 = fcs.next().filter(|_| c.second.is_some());
     let second_range = c.second.map(|s| b.ranges.get(f, s));
     w.drawn.clear();
+    // What each system is does not change from Volley to Volley: the
+    // systems that may fire are sorted out once.
+    w.armed.clear();
+    for (i, s) in unit.systems.iter().enumerate() {
+        let sustained = matches!(
+            s.kind,
+            SystemKind::Beam { .. }
+                | SystemKind::PulseTorpedo { .. }
+                | SystemKind::KGun { .. }
+                | SystemKind::PlasmaBolt { .. }
+                | SystemKind::BoardingTorpedo
+                | SystemKind::FusionArray
+                | SystemKind::WaveGun
+        ) || is_beam_family(&s.kind)
+            || (c.needles.is_some() && matches!(s.kind, SystemKind::NeedleBeam));
+        let pds = matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
+        if pds || sustained && live(s) {
+            w.armed.push((i, pds, sustained && live(s)));
+        }
+    }
     for v in 0..3 {
         let range = c.fire_range[v].round().max(0.0) as u32;
         w.every.clear();
         w.spare.clear();
-        for (i, s) in unit.systems.iter().enumerate() {
-            let sustained = matches!(
-                s.kind,
-                SystemKind::Beam { .. }
-                    | SystemKind::PulseTorpedo { .. }
-                    | SystemKind::KGun { .. }
-                    | SystemKind::PlasmaBolt { .. }
-                    | SystemKind::BoardingTorpedo
-                    | SystemKind::FusionArray
-                    | SystemKind::WaveGun
-            ) || is_beam_family(&s.kind)
-                || (c.needles.is_some() && matches!(s.kind, SystemKind::NeedleBeam));
-            let pds = c.pds_at_ships[v] && matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
-            if !(pds || sustained && live(s)) {
+        for &(i, pds, sustained) in &w.armed {
+            let s = &unit.systems[i];
+            if !(c.pds_at_ships[v] && pds || sustained) {
                 continue;
             }
             if c.pd[v] && class1_like(&s.kind) || defends_as_pds(s, c, v) {

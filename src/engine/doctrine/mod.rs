@@ -631,6 +631,9 @@ pub struct PlotWork {
     pd: Vec<SystemId>,
     every: Vec<SystemId>,
     spare: Vec<SystemId>,
+    /// A Unit's systems that may fire: each with whether it is a working
+    /// PDS or ADAF, and whether it is a sustained-fire weapon not destroyed.
+    armed: Vec<(SystemId, bool, bool)>,
     drawn: Vec<(SystemId, u32)>,
     /// Every Formation's fighting power at the start of the Exchange.
     arsenals: Vec<assess::Arsenal>,
@@ -690,6 +693,7 @@ impl PlotWork {
             room(list, unit_max);
         }
         room(&mut self.drawn, unit_max);
+        room(&mut self.armed, unit_max);
         self.arsenals.clear();
         self.arsenals
             .extend((0..formations).map(|f| assess::Arsenal::of(battle, f)));
