@@ -578,14 +578,18 @@ impl Arsenal {
             a.durability += unit.hull_left() + unit.armour_left();
             let m = f64::from(unit.mass.max(1));
             mass += m;
-            screen_mass[usize::from(unit.screen_level().min(2))] += m;
-            advanced_mass[usize::from(unit.advanced_screen_level().min(2))] += m;
-            if battle.rules.vapour_shroud_own_fire && unit.shrouded() {
+            let scan = Scan::of(unit);
+            screen_mass[usize::from(scan.screen_level().min(2))] += m;
+            advanced_mass[usize::from(scan.advanced_screen_level().min(2))] += m;
+            if battle.rules.vapour_shroud_own_fire && scan.shrouded() {
                 shrouded_mass += m;
             }
-            pd_mass += m * unit_pd_kills(unit);
-            a.class1 += count(unit, |k| matches!(k, SystemKind::Beam { class: 1 }));
-            if unit.can_act() && unit.fire_controls().next().is_some() {
+            // Expected missile kills the Unit's own point defence makes in
+            // a Volley: PDS (and FT2 ADAF) dice; class-1 beams are counted
+            // by the caller when they defend.
+            pd_mass += m * (f64::from(scan.pds) * PDS_KILLS);
+            a.class1 += scan.class1;
+            if unit.can_act() && scan.fire_control {
                 a.add_weapons(unit);
             }
         }
@@ -843,11 +847,6 @@ fn variant(range: TorpedoRange) -> usize {
     }
 }
 
-fn count(unit: &Unit, kind: impl Fn(&SystemKind) -> bool) -> u32 {
-    let n = unit.systems.iter().filter(|s| s.operational() && kind(&s.kind)).count();
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
 /// Loads left in the magazine a launcher draws from (0 if it is lost).
 fn magazine_loads(unit: &Unit, magazine: Option<usize>) -> u32 {
     magazine
@@ -856,11 +855,69 @@ fn magazine_loads(unit: &Unit, magazine: Option<usize>) -> u32 {
         .map_or(0, |m| m.rounds_left())
 }
 
-/// Expected missile kills a Unit's own point defence makes in a Volley:
-/// PDS (and FT2 ADAF) dice; class-1 beams are counted by the caller when
-/// they defend.
-fn unit_pd_kills(unit: &Unit) -> f64 {
-    f64::from(count(unit, |k| matches!(k, SystemKind::Pds | SystemKind::Adaf))) * PDS_KILLS
+/// What [`Arsenal::of`] reads of one Unit's working systems, in one pass
+/// (the Unit's own methods each read them all).
+struct Scan {
+    screens_down: bool,
+    /// Working screen generators, advanced ones counted too.
+    screens: u32,
+    advanced: u32,
+    shroud: bool,
+    pds: u32,
+    class1: u32,
+    fire_control: bool,
+}
+
+impl Scan {
+    fn of(unit: &Unit) -> Scan {
+        let mut scan = Scan {
+            screens_down: unit.screens_down,
+            screens: 0,
+            advanced: 0,
+            shroud: false,
+            pds: 0,
+            class1: 0,
+            fire_control: false,
+        };
+        for s in unit.systems.iter().filter(|s| s.operational()) {
+            match s.kind {
+                SystemKind::ScreenGenerator => scan.screens += 1,
+                SystemKind::AdvancedScreen => {
+                    scan.screens += 1;
+                    scan.advanced += 1;
+                }
+                SystemKind::VapourShroud => scan.shroud = true,
+                SystemKind::Pds | SystemKind::Adaf => scan.pds += 1,
+                SystemKind::Beam { class: 1 } => scan.class1 += 1,
+                SystemKind::FireControl => scan.fire_control = true,
+                _ => {}
+            }
+        }
+        scan
+    }
+
+    /// [`Unit::screen_level`].
+    fn screen_level(&self) -> u8 {
+        match () {
+            _ if self.screens_down => 0,
+            _ if self.shroud => 2,
+            _ => self.screens.min(2) as u8,
+        }
+    }
+
+    /// [`Unit::advanced_screen_level`].
+    fn advanced_screen_level(&self) -> u8 {
+        if self.screens_down {
+            0
+        } else {
+            self.advanced.min(2) as u8
+        }
+    }
+
+    /// [`Unit::shrouded`].
+    fn shrouded(&self) -> bool {
+        !self.screens_down && self.shroud
+    }
 }
 
 /// Shots a wave gun plotted in every Volley fires a Volley on average

@@ -43,10 +43,13 @@ pub(super) fn damage_control<S: Sink>(
     let jobs = &mut scratch.jobs;
     jobs.clear();
     for (s, sys) in unit.systems.iter().enumerate() {
+        if sys.state != SysState::Damaged {
+            continue;
+        }
         let bridge_blocked =
             matches!(sys.kind, SystemKind::CommandBridge) && unit.control == Control::Permanent && !repair_bridge;
         let spent = is_one_shot(&sys.kind) && sys.rounds_left() == 0;
-        if sys.state == SysState::Damaged && !bridge_blocked && !spent {
+        if !bridge_blocked && !spent {
             jobs.push(Some(s));
         }
     }
