@@ -130,24 +130,42 @@ fn draw(unit: &Unit, s: &Sys, drawn: &mut Vec<(SystemId, u32)>) -> bool {
 /// stands ready, so that it fires at the first missiles or small craft that
 /// reach its Unit or a Unit it may cover (a one-shot weapon with no other
 /// use; docs/doctrine.md).
-pub(super) fn point_defence(b: &Battle, f: FormationId, c: &Choice, out: &mut FormationPlot) {
+/// `defenders` is working memory: the systems of one Unit whose kind can
+/// defend at all, sorted out once for the three Volleys.
+pub(super) fn point_defence(
+    b: &Battle,
+    f: FormationId,
+    c: &Choice,
+    out: &mut FormationPlot,
+    defenders: &mut Vec<SystemId>,
+) {
     for &u in &b.formations[f].units {
         let unit = &b.units[u];
         if !unit.active() {
             continue;
         }
+        defenders.clear();
+        defenders.extend(
+            unit.systems
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    class1_like(&s.kind) || s.kind.fires_as_pds() || matches!(s.kind, SystemKind::Scattergun)
+                })
+                .map(|(i, _)| i),
+        );
         for (v, vp) in out.volleys.iter_mut().enumerate() {
             vp.point_defence.extend(
-                unit.systems
+                defenders
                     .iter()
-                    .enumerate()
-                    .filter(|(_, s)| {
+                    .filter(|&&i| {
+                        let s = &unit.systems[i];
                         let class1 = c.pd[v] && class1_like(&s.kind);
                         let scattergun =
                             matches!(s.kind, SystemKind::Scattergun) && s.operational() && s.rounds_left() > 0;
                         (class1 || defends_as_pds(s, c, v)) && live(s) || scattergun
                     })
-                    .map(|(weapon, _)| PdOrder {
+                    .map(|&weapon| PdOrder {
                         unit: u,
                         weapon,
                         defend: None,

@@ -628,6 +628,7 @@ pub struct PlotWork {
     orders_made: usize,
     lists: Vec<Vec<SystemId>>,
     ranked: Vec<(i64, u32, FormationId)>,
+    /// A Unit's systems that may defend.
     pd: Vec<SystemId>,
     every: Vec<SystemId>,
     spare: Vec<SystemId>,
@@ -825,7 +826,7 @@ fn doctrine_formation_plot_into(
         decide::decide(&ctx, f, d)
     };
     maneuvers(battle, f, &c, out, w);
-    fire::point_defence(battle, f, &c, out);
+    fire::point_defence(battle, f, &c, out, &mut w.pd);
     for &u in &battle.formations[f].units {
         if !battle.units[u].active() {
             continue;
