@@ -970,6 +970,7 @@ fn the_default_commander_puts_cheap_shots_on_point_defence() {
         live: &fam::engine::doctrine::in_fight(&b),
         nearest: &[],
         reaches: &[],
+        craft: &[],
         memo: None,
     };
     let c = decide(&ctx, 0, &Doctrine::default());

@@ -97,6 +97,7 @@ fn choose(b: &Battle, f: FormationId, d: &Doctrine) -> Choice {
         live: &live,
         nearest: &[],
         reaches: &[],
+        craft: &[],
         memo: None,
     };
     decide(&ctx, f, d)
@@ -1679,6 +1680,7 @@ fn a_formation_that_can_no_longer_do_damage_withdraws_from_every_enemy() {
             live: &live,
             nearest: &[],
             reaches: &[],
+            craft: &[],
             memo: None,
         };
         !cannot_fight(&ctx, g)
@@ -2321,6 +2323,7 @@ fn a_plan_read_back_from_the_memo_is_the_plan_made_afresh() {
             live: &live,
             nearest: &[],
             reaches: &[],
+            craft: &[],
             memo,
         };
         for f in 0..b.formations.len() {

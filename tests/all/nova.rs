@@ -489,6 +489,7 @@ fn a_nova_cannon_alone_is_a_weapon_the_commander_counts() {
         live: &fam::engine::doctrine::in_fight(&b),
         nearest: &[],
         reaches: &[],
+        craft: &[],
         memo: None,
     };
     let c = decide(&ctx, 0, &Doctrine::default());

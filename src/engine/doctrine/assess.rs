@@ -1281,15 +1281,21 @@ impl FireMemo {
         if self.slots.is_empty() {
             self.slots.resize(FIRE_SLOTS, None);
         }
-        let key = FireKey::of(a, t);
+        // The key is compared where it lies, and made (an arsenal, 1 KB)
+        // only when the slot is written.
+        let t = Defence::of(t);
+        let hash = FireKey::hash_of(a, &t);
         let n = dice_index(evasion);
-        let slot = &mut self.slots[key.slot(n, FIRE_SLOTS)];
+        let slot = &mut self.slots[slot_of(hash, n, FIRE_SLOTS)];
         if let Some(s) = slot
             && s.n == n
-            && s.key == key
+            && s.key.hash == hash
+            && s.key.t == t
+            && s.key.a == *a
         {
             return s.fire.at(range);
         }
+        let key = FireKey { a: *a, t, hash };
         let fire = key.firepower(tables, evasion);
         *slot = Some(FireSlot { key, n, fire });
         fire.at(range)
@@ -1399,6 +1405,12 @@ impl FireKey {
     /// many targets).
     pub fn of(a: &Attacker, t: &Arsenal) -> FireKey {
         let t = Defence::of(t);
+        let hash = FireKey::hash_of(a, &t);
+        FireKey { a: *a, t, hash }
+    }
+
+    /// The hash of the key of `a`'s fire at defences `t`.
+    fn hash_of(a: &Attacker, t: &Defence) -> u64 {
         let bits = |x: f64| x.to_bits() as u32 ^ (x.to_bits() >> 32) as u32;
         let defence = fact_hash([
             t.ships,
@@ -1409,8 +1421,7 @@ impl FireKey {
             bits(t.advanced[1]),
             bits(t.advanced[2]),
         ]);
-        let hash = a.hash ^ defence.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        FireKey { a: *a, t, hash }
+        a.hash ^ defence.wrapping_mul(0xff51_afd7_ed55_8ccd)
     }
 
     /// Its fire, the target rolling `evasion` Evasion dice.
@@ -1420,9 +1431,15 @@ impl FireKey {
 
     /// Its slot, at Evasion dice index `n`, in a memo of `slots` slots.
     pub fn slot(&self, n: usize, slots: usize) -> usize {
-        let n = u64::try_from(n).unwrap_or(0);
-        ((self.hash ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15)) % slots as u64) as usize
+        slot_of(self.hash, n, slots)
     }
+}
+
+/// The slot of a key of hash `hash` at Evasion dice index `n`, in a memo of
+/// `slots` slots.
+fn slot_of(hash: u64, n: usize, slots: usize) -> usize {
+    let n = u64::try_from(n).unwrap_or(0);
+    ((hash ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15)) % slots as u64) as usize
 }
 
 /// A hash of an attacker's weapons and readings: the beam batteries of

@@ -83,6 +83,9 @@ pub struct Context<'a> {
     /// Each Formation's [`Arsenal::reach`] (found once a plot by
     /// `PlotWork`); empty: found when asked.
     pub reaches: &'a [u32],
+    /// Each Formation's small-craft Units in the fight (counted once a
+    /// plot by `PlotWork`); empty: counted when asked.
+    pub craft: &'a [u32],
     /// Plans made before, read back where the same pair recurs (the batch
     /// path; `None` plans afresh: the same plans either way).
     pub memo: Option<&'a std::cell::RefCell<plan::PlanMemo>>,
@@ -122,6 +125,24 @@ impl Context<'_> {
         }
     }
 
+    /// Formation `f`'s small-craft Units in the fight.
+    fn craft_units(&self, f: FormationId) -> u32 {
+        match self.craft.get(f) {
+            Some(&n) => n,
+            None => super::craft_units(self.battle, f),
+        }
+    }
+
+    /// [`Battle::craft_only`]: small craft and nothing else in the fight.
+    /// With the counts made once a plot, the arsenal's ships (the Units
+    /// in the fight that are not craft) and the craft say it at once.
+    fn craft_only(&self, f: FormationId) -> bool {
+        match self.craft.get(f) {
+            Some(&n) => n > 0 && self.arsenals[f].ships == 0,
+            None => self.battle.craft_only(f),
+        }
+    }
+
     /// [`super::is_live_enemy`]: `t` an enemy of `f` in the fight.
     fn is_live_enemy(&self, f: FormationId, t: FormationId) -> bool {
         super::is_live_enemy_in(self.battle, self.live, f, t)
@@ -145,12 +166,12 @@ pub fn cannot_fight(ctx: &Context<'_>, f: FormationId) -> bool {
     let b = ctx.battle;
     let a = &ctx.arsenals[f];
     // It can fight when its weapons reach some range ([`Arsenal::can_fight`]).
-    if ctx.reach(f) > 0 || a.thrust == 0 || b.craft_only(f) {
+    if ctx.reach(f) > 0 || a.thrust == 0 || ctx.craft_only(f) {
         return false;
     }
     let side = b.formations[f].side;
     let others =
-        (0..b.formations.len()).any(|g| g != f && b.formations[g].side == side && ctx.live[g] && !b.craft_only(g));
+        (0..b.formations.len()).any(|g| g != f && b.formations[g].side == side && ctx.live[g] && !ctx.craft_only(g));
     !b.rules.reserves || others
 }
 
@@ -193,10 +214,10 @@ pub fn decide(ctx: &Context<'_>, f: FormationId, d: &Doctrine) -> Choice {
         aimed = Some(ctx.maneuver_target(f, d.target));
         c.target = aimed.flatten();
         // The default maneuvers against ships: small craft come to it.
-        if d.target == super::Selector::Nearest && c.target.is_some_and(|t| b.craft_only(t)) {
+        if d.target == super::Selector::Nearest && c.target.is_some_and(|t| ctx.craft_only(t)) {
             c.target = ctx
                 .enemies(f)
-                .filter(|&e| !b.craft_only(e))
+                .filter(|&e| !ctx.craft_only(e))
                 .min_by_key(|&e| (ctx.range(f, e), e))
                 .or(c.target);
         }
@@ -224,7 +245,7 @@ fn movement(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
         c.speed = thrust - c.evasion;
         return;
     };
-    let enemy = b.formations[t].side != b.formations[f].side && !b.craft_only(t);
+    let enemy = b.formations[t].side != b.formations[f].side && !ctx.craft_only(t);
     let planned = enemy && (d.maneuver == Movement::Auto || fixed.is_none());
     if !planned {
         let m = match d.maneuver {
@@ -307,15 +328,11 @@ fn ranges_to(ctx: &Context<'_>, f: FormationId, t: FormationId, c: &Choice) -> (
 /// range (closing at its full Speed) is within their reach, or enemy
 /// groups in flight within 30 MU.
 fn threats(ctx: &Context<'_>, f: FormationId, c: &Choice) -> [bool; 3] {
-    let b = ctx.battle;
     let mut out = [false; 3];
     for e in ctx.enemies(f) {
         let a = &ctx.arsenals[e];
         let reach = a.missile_reach();
-        let craft = b.formations[e]
-            .units
-            .iter()
-            .any(|&u| b.units[u].active() && b.units[u].is_craft());
+        let craft = ctx.craft_units(e) > 0;
         if reach == 0 && !craft {
             continue;
         }
@@ -399,8 +416,7 @@ fn auto_fire_target(
     aimed: Option<Option<FormationId>>,
     c: &Choice,
 ) -> Option<FormationId> {
-    let b = ctx.battle;
-    let ships = |t: FormationId| !b.craft_only(t);
+    let ships = |t: FormationId| !ctx.craft_only(t);
     let ours = &ctx.arsenals[f];
     let intended = aimed
         .unwrap_or_else(|| ctx.maneuver_target(f, d.target))
@@ -439,10 +455,9 @@ fn auto_fire_target(
 /// the nearest that is nearer than the fire target is expected to be in
 /// some Volley.
 fn second_target(ctx: &Context<'_>, f: FormationId, t: FormationId, c: &Choice) -> Option<FormationId> {
-    let b = ctx.battle;
     let far = c.fire_range.iter().copied().fold(0.0, f64::max);
     ctx.enemies(f)
-        .filter(|&e| e != t && !b.craft_only(e))
+        .filter(|&e| e != t && !ctx.craft_only(e))
         .map(|e| (ctx.range(f, e), e))
         .filter(|&(r, _)| f64::from(r) + 3.0 < far)
         .min()
@@ -479,7 +494,6 @@ fn defence(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
 /// (10.5 points) aimed at its Unit, with the enemy's missiles spread over
 /// our ships; small craft count as one salvo each.
 fn pd_saving(ctx: &Context<'_>, f: FormationId) -> f64 {
-    let b = ctx.battle;
     let ships = f64::from(ctx.arsenals[f].ships.max(1));
     let mut salvos = 0.0;
     let mut heavies = 0.0;
@@ -487,11 +501,7 @@ fn pd_saving(ctx: &Context<'_>, f: FormationId) -> f64 {
         let a = &ctx.arsenals[e];
         salvos += f64::from(a.salvos.iter().map(|s| s.launchers).sum::<u32>() + a.racks.iter().sum::<u32>());
         heavies += f64::from(a.heavies.iter().sum::<u32>());
-        salvos += b.formations[e]
-            .units
-            .iter()
-            .filter(|&&u| b.units[u].active() && b.units[u].is_craft())
-            .count() as f64;
+        salvos += f64::from(ctx.craft_units(e));
     }
     (salvos * 0.4 * 3.5 + heavies * 10.5 / 6.0) / ships
 }

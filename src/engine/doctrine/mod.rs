@@ -644,6 +644,8 @@ pub struct PlotWork {
     nearest: Vec<Option<FormationId>>,
     /// Each Formation's `Arsenal::reach` then.
     reaches: Vec<u32>,
+    /// Each Formation's small-craft Units in the fight then.
+    craft: Vec<u32>,
     /// Plans made before (see [`plan::PlanMemo`]).
     memo: std::cell::RefCell<plan::PlanMemo>,
     /// What each Formation with a generated plot chose.
@@ -653,6 +655,16 @@ pub struct PlotWork {
     /// Bounds for this battle: Formations, Units, most systems on a Unit,
     /// most systems in a Formation.
     bounds: (usize, usize, usize, usize),
+}
+
+/// Formation `f`'s small-craft Units in the fight.
+fn craft_units(battle: &Battle, f: FormationId) -> u32 {
+    let units = &battle.formations[f].units;
+    let n = units
+        .iter()
+        .filter(|&&u| battle.units[u].active() && battle.units[u].is_craft())
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 impl PlotWork {
@@ -700,6 +712,8 @@ impl PlotWork {
             .extend((0..formations).map(|f| assess::Arsenal::of(battle, f)));
         self.reaches.clear();
         self.reaches.extend(self.arsenals.iter().map(assess::Arsenal::reach));
+        self.craft.clear();
+        self.craft.extend((0..formations).map(|f| craft_units(battle, f)));
         in_fight_into(battle, &mut self.live);
         nearest_enemies_into(battle, &self.live, &mut self.nearest);
         self.choices.clear();
@@ -821,6 +835,7 @@ fn doctrine_formation_plot_into(
             live: &w.live,
             nearest: &w.nearest,
             reaches: &w.reaches,
+            craft: &w.craft,
             memo: Some(&w.memo),
         };
         decide::decide(&ctx, f, d)
