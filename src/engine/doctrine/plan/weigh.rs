@@ -531,7 +531,15 @@ pub(super) enum Expect {
 
 /// Expected ranges and spreads over the three Volleys of `seq` with `speed`
 /// Speed dice, the target moving as `expect` says.
-fn ranges(p: &Pair<'_>, seq: [Maneuver; 3], speed: u32, their_seek: u32, expect: Expect) -> ([f64; 3], [f64; 3]) {
+/// With `SPREAD` false the spreads are left at zero (most candidates need
+/// the ranges alone).
+fn ranges<const SPREAD: bool>(
+    p: &Pair<'_>,
+    seq: [Maneuver; 3],
+    speed: u32,
+    their_seek: u32,
+    expect: Expect,
+) -> ([f64; 3], [f64; 3]) {
     let their_speed = p.theirs.thrust - p.their_evasion;
     let mut r = f64::from(p.range);
     let mut var = 0.0;
@@ -555,6 +563,10 @@ fn ranges(p: &Pair<'_>, seq: [Maneuver; 3], speed: u32, their_seek: u32, expect:
             secondary: !p.their_primary && their_dice > 0,
         };
         r = step(p.tables, r, ours, target);
+        range[v] = r;
+        if !SPREAD {
+            continue;
+        }
         let movers = |m: Maneuver, d: u32| {
             if m == Maneuver::Maintain {
                 0.5 * f64::from(d)
@@ -563,7 +575,6 @@ fn ranges(p: &Pair<'_>, seq: [Maneuver; 3], speed: u32, their_seek: u32, expect:
             }
         };
         var += MU_VARIANCE_PER_DIE * (movers(seq[v], speed) + movers(theirs, their_dice));
-        range[v] = r;
         spread[v] = var.sqrt();
     }
     (range, spread)
@@ -619,7 +630,7 @@ fn play(
 ) -> (Plan, f64) {
     let speed = p.thrust - evasion;
     let k = kept.get(p, x, aims, seq, evasion);
-    let r = ranges(p, seq, speed, aims.their_seek(), target).0;
+    let r = ranges::<false>(p, seq, speed, aims.their_seek(), target).0;
     let half = aims.half(p, x, &r, &k.ours, evasion, target);
     let mut score = 0.0;
     for term in [half.0, half.1, k.half.0, k.half.1] {
@@ -667,7 +678,7 @@ impl Kept {
         // they reach. A target that seeks a longer range than ours resists
         // our closing (and then those are its ranges keeping its range).
         let resists = aims.their_seek() > aims.seek();
-        let (range, spread) = ranges(
+        let (range, spread) = ranges::<true>(
             p,
             seq,
             speed,
@@ -678,7 +689,7 @@ impl Kept {
         let r = if resists {
             range
         } else {
-            ranges(p, seq, speed, aims.their_seek(), Expect::Keeps).0
+            ranges::<false>(p, seq, speed, aims.their_seek(), Expect::Keeps).0
         };
         let half = aims.half(p, x, &r, &ours, evasion, Expect::Keeps);
         Kept {
