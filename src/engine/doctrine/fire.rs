@@ -196,17 +196,8 @@ pub(super) fn unit_fire(
     // systems that may fire are sorted out once.
     w.armed.clear();
     for (i, s) in unit.systems.iter().enumerate() {
-        let sustained = matches!(
-            s.kind,
-            SystemKind::Beam { .. }
-                | SystemKind::PulseTorpedo { .. }
-                | SystemKind::KGun { .. }
-                | SystemKind::PlasmaBolt { .. }
-                | SystemKind::BoardingTorpedo
-                | SystemKind::FusionArray
-                | SystemKind::WaveGun
-        ) || is_beam_family(&s.kind)
-            || (c.needles.is_some() && matches!(s.kind, SystemKind::NeedleBeam));
+        // Needle beams fire only with a needle aim.
+        let sustained = sustained_kind(&s.kind) && (c.needles.is_some() || !matches!(s.kind, SystemKind::NeedleBeam));
         let pds = matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
         if pds || sustained && live(s) {
             w.armed.push((i, pds, sustained && live(s)));
