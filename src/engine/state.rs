@@ -684,13 +684,19 @@ impl Unit {
         if self.screens_down {
             return 0;
         }
-        // One pass over the systems (this is asked for every shot): a
-        // working vapour shroud is a level-2 screen (W38).
+        // One pass over the systems (this is asked for every shot), ended
+        // at level 2, the most there is: a working vapour shroud is a
+        // level-2 screen (W38).
         let mut level = 0u8;
         for s in self.systems.iter().filter(|s| s.operational()) {
             match s.kind {
                 SystemKind::VapourShroud => return 2,
-                SystemKind::ScreenGenerator | SystemKind::AdvancedScreen => level = (level + 1).min(2),
+                SystemKind::ScreenGenerator | SystemKind::AdvancedScreen => {
+                    level += 1;
+                    if level == 2 {
+                        return 2;
+                    }
+                }
                 _ => {}
             }
         }
@@ -879,12 +885,14 @@ impl Battle {
     /// its shroud screens its own fire too (switch `vapour_shroud_own_fire`,
     /// readings W38).
     pub fn screen_met(&self, from: UnitId, at: UnitId) -> u8 {
-        let own = if self.rules.vapour_shroud_own_fire && self.units[from].shrouded() {
+        let level = self.units[at].screen_level();
+        // A shroud makes level 2, the most there is: no need to look for
+        // one behind a target screened that well already.
+        if level < 2 && self.rules.vapour_shroud_own_fire && self.units[from].shrouded() {
             2
         } else {
-            0
-        };
-        self.units[at].screen_level().max(own)
+            level
+        }
     }
 
     /// Makes this battle equal to `start` again, reusing its allocations
