@@ -290,13 +290,23 @@ impl PairKey {
     /// Whether it is the key of the pair `p` (`PairKey::new(p) == *self`,
     /// without making that key).
     fn is(&self, p: &Pair<'_>) -> bool {
-        self.range == p.range
-            && self.their_evasion == p.their_evasion
-            && self.their_primary == p.their_primary
-            && self.thrust == p.thrust
-            && self.class1_pd == p.class1_pd
-            && self.ours == *p.ours
-            && self.theirs == *p.theirs
+        // Every field named: a field added to the key cannot be left out.
+        let PairKey {
+            ours,
+            theirs,
+            range,
+            their_evasion,
+            their_primary,
+            thrust,
+            class1_pd,
+        } = self;
+        *range == p.range
+            && *their_evasion == p.their_evasion
+            && *their_primary == p.their_primary
+            && *thrust == p.thrust
+            && *class1_pd == p.class1_pd
+            && ours == p.ours
+            && theirs == p.theirs
     }
 }
 
@@ -435,10 +445,13 @@ impl MemoKey {
     /// without making that key: the rest of the sequences is always
     /// padded alike).
     fn is(&self, p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> bool {
-        self.count == sequences.len()
-            && self.fixed == fixed
-            && self.sequences[..self.count] == *sequences
-            && self.pair.is(p)
+        let MemoKey {
+            pair,
+            sequences: kept,
+            count,
+            fixed: kept_fixed,
+        } = self;
+        *count == sequences.len() && *kept_fixed == fixed && kept[..*count] == *sequences && pair.is(p)
     }
 
     /// The slot of a plan: a hash of the facts that most often differ.
