@@ -893,6 +893,10 @@ impl Scan {
                 _ => {}
             }
         }
+        // The screen rules live in `Unit`; this pass must read them alike.
+        debug_assert_eq!(scan.screen_level(), unit.screen_level());
+        debug_assert_eq!(scan.advanced_screen_level(), unit.advanced_screen_level());
+        debug_assert_eq!(scan.shrouded(), unit.shrouded());
         scan
     }
 

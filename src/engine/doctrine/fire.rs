@@ -197,10 +197,11 @@ pub(super) fn unit_fire(
     w.armed.clear();
     for (i, s) in unit.systems.iter().enumerate() {
         // Needle beams fire only with a needle aim.
-        let sustained = sustained_kind(&s.kind) && (c.needles.is_some() || !matches!(s.kind, SystemKind::NeedleBeam));
+        let sustained =
+            sustained_kind(&s.kind) && (c.needles.is_some() || !matches!(s.kind, SystemKind::NeedleBeam)) && live(s);
         let pds = matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
-        if pds || sustained && live(s) {
-            w.armed.push((i, pds, sustained && live(s)));
+        if pds || sustained {
+            w.armed.push((i, pds, sustained));
         }
     }
     for v in 0..3 {
