@@ -30,23 +30,41 @@ pub(super) fn evasion_index(evasion: u32) -> usize {
     evasion.min(MAX_EVASION_DICE as u32) as usize
 }
 
-/// Damage per Volley at a range in MU, read linearly between the grid
-/// points around it (a smooth measure of an uncertain range).
-pub(super) fn grid_at(grid: &[f64; GRID], r: f64) -> f64 {
-    between(r, |i| grid[i])
+/// Where a range in MU falls on the grid: the grid point at or below it,
+/// and how far on towards the next. Found once, it reads any number of
+/// grids at that range.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Lerp {
+    i: usize,
+    w: f64,
 }
 
-/// A value at a range in MU, read linearly between the values `at` gives
-/// for the grid points around it.
-pub(super) fn between(r: f64, mut at: impl FnMut(usize) -> f64) -> f64 {
-    let x = (r / STEP).clamp(0.0, (GRID - 1) as f64);
-    // Not negative: truncation is the floor.
-    let i = x as usize;
-    let w = x - i as f64;
-    if i + 1 >= GRID {
-        return at(i);
+impl Lerp {
+    pub(super) fn new(r: f64) -> Lerp {
+        let x = (r / STEP).clamp(0.0, (GRID - 1) as f64);
+        // Not negative: truncation is the floor. Through `u32`, which the
+        // machine converts to and from in one step each (a `usize` takes
+        // several): the same numbers, as the grid is far smaller.
+        let floor = x as u32;
+        Lerp {
+            i: floor as usize,
+            w: x - f64::from(floor),
+        }
     }
-    at(i) * (1.0 - w) + at(i + 1) * w
+
+    /// The value at this range of the values `at` gives for grid points.
+    pub(super) fn read(self, mut at: impl FnMut(usize) -> f64) -> f64 {
+        let Lerp { i, w } = self;
+        if i + 1 >= GRID {
+            return at(i);
+        }
+        at(i) * (1.0 - w) + at(i + 1) * w
+    }
+
+    /// The value of `grid` at this range.
+    pub(super) fn of(self, grid: &[f64; GRID]) -> f64 {
+        self.read(|i| grid[i])
+    }
 }
 
 /// Sustained fire on the grid weighed before, by the two arsenals and the

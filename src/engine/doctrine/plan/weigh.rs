@@ -6,7 +6,7 @@
 
 use super::super::super::plot::Maneuver;
 use super::super::assess::{Arsenal, DieTables, FireKey, Firepower, MAX_EVASION_DICE};
-use super::grid::{GRID, GridMemo, RANGES, STEP, between, evasion_index, grid, grid_at, grid_range};
+use super::grid::{GRID, GridMemo, Lerp, RANGES, STEP, evasion_index, grid, grid_range};
 use super::ordnance::{Launches, Stores, launch_damage, launches, used};
 
 /// Volleys of sustained fire the range an Exchange ends at is worth, for
@@ -236,8 +236,8 @@ impl Potential {
 
     /// The worth of a range in MU, read linearly between the grid points
     /// around it.
-    fn at(&mut self, r: f64) -> f64 {
-        between(r, |i| self.worth(i))
+    fn at(&mut self, r: Lerp) -> f64 {
+        r.read(|i| self.worth(i))
     }
 }
 
@@ -585,15 +585,21 @@ fn ranges<const SPREAD: bool>(
 /// of sustained fire and ordnance both ways (ours launched as `ours` says,
 /// where it reaches), and [`TERMINAL_VOLLEYS`] more of sustained fire at
 /// the range it ends at, with the ordnance left that reaches there.
-fn shares(p: &Pair<'_>, x: &mut Exchange, range: &[f64; 3], ours: &Launches, evasion: u32) -> (f64, f64) {
-    let mut dealt = TERMINAL_VOLLEYS * grid_at(&x.ours, range[2]);
-    for &r in range {
-        dealt += grid_at(&x.ours, r);
+fn shares(
+    p: &Pair<'_>,
+    x: &mut Exchange,
+    (range, at): (&[f64; 3], &[Lerp; 3]),
+    ours: &Launches,
+    evasion: u32,
+) -> (f64, f64) {
+    let mut dealt = TERMINAL_VOLLEYS * at[2].of(&x.ours);
+    for l in at {
+        dealt += l.of(&x.ours);
     }
     let theirs = x.their_grid(p, evasion);
-    let mut taken = TERMINAL_VOLLEYS * grid_at(theirs, range[2]);
-    for &r in range {
-        taken += grid_at(theirs, r);
+    let mut taken = TERMINAL_VOLLEYS * at[2].of(theirs);
+    for l in at {
+        taken += l.of(theirs);
     }
     // Ordnance launched in the Exchange, and what is left of it and can
     // reach the range it ends at (fired in the Exchanges after).
@@ -817,7 +823,10 @@ impl Aims {
         evasion: u32,
         expect: Expect,
     ) -> (f64, f64) {
-        let (dealt, taken) = shares(p, x, r, ours, evasion);
+        // Where each range falls on the grid, found once for every grid
+        // read there.
+        let at = r.map(Lerp::new);
+        let (dealt, taken) = shares(p, x, (r, &at), ours, evasion);
         let fight = 0.5
             * match self.stance {
                 Stance::Outgun => dealt - taken,
@@ -825,7 +834,7 @@ impl Aims {
                 Stance::Avoid => EPSILON * dealt - taken,
             };
         let potential = &mut self.potential[usize::from(expect == Expect::Keeps)];
-        (fight, 0.5 * POTENTIAL * potential.at(r[2]))
+        (fight, 0.5 * POTENTIAL * potential.at(at[2]))
     }
 }
 
