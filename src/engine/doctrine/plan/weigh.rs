@@ -626,14 +626,14 @@ fn shares(
 /// that keeps its range is the same whatever the target is otherwise
 /// expected to do: it is read from `kept` when another plan against this
 /// pair played the same candidate.
-fn play(
+fn play<'k>(
     p: &Pair<'_>,
     x: &mut Exchange,
     aims: &mut Aims,
-    kept: &mut KeptPlays,
+    kept: &'k mut KeptPlays,
     (seq, evasion): ([Maneuver; 3], u32),
     target: Expect,
-) -> (Plan, f64) {
+) -> (f64, &'k Kept) {
     let speed = p.thrust - evasion;
     let k = kept.get(p, x, aims, seq, evasion);
     let r = ranges::<false>(p, seq, speed, aims.their_seek(), target).0;
@@ -645,19 +645,19 @@ fn play(
     // Ties (a target whose Maintain cancels our Speed makes every sequence
     // alike) go to the maneuvers that head for the range it seeks.
     score -= EPSILON * EPSILON * (k.range[2] - f64::from(aims.seek())).abs();
-    let plan = Plan {
-        maneuvers: seq,
-        speed,
-        evasion,
-        range: k.range,
-        spread: k.spread,
-        seek: 0,
-        stance: Stance::NoFight,
-        at_seek: (0.0, 0.0),
-        ordnance_at_seek: (0.0, 0.0),
-        their_seek: aims.their_seek(),
-    };
-    (plan, score)
+    (score, k)
+}
+
+/// The best candidate so far: its maneuvers, Evasion and score, and the
+/// ranges it keeps ([`Kept`]). The [`Plan`] is made for the last best
+/// only.
+#[derive(Debug, Clone, Copy)]
+struct Best {
+    seq: [Maneuver; 3],
+    evasion: u32,
+    score: f64,
+    range: [f64; 3],
+    spread: [f64; 3],
 }
 
 /// What one candidate (a maneuver per Volley and an Evasion) comes to
@@ -714,28 +714,42 @@ impl Kept {
 /// most, and only the best sequence at the others). A fixed array:
 /// choosing a plan allocates nothing.
 #[derive(Debug, Clone, Default)]
-pub(super) struct KeptPlays([[Option<Kept>; 2]; SEQUENCES.len()]);
+pub(super) struct KeptPlays {
+    kept: [[Option<Kept>; 2]; SEQUENCES.len()],
+    /// The half of a candidate there is no room for.
+    spare: Option<Kept>,
+}
 
 impl KeptPlays {
     /// Keeps nothing again.
     pub(super) fn clear(&mut self) {
-        for k in self.0.as_flattened_mut() {
+        for k in self.kept.as_flattened_mut() {
             *k = None;
         }
+        self.spare = None;
     }
 
     /// The half of `seq` at `evasion`: read back, or made (and kept while
     /// its sequence has room).
-    fn get(&mut self, p: &Pair<'_>, x: &mut Exchange, aims: &mut Aims, seq: [Maneuver; 3], evasion: u32) -> Kept {
+    fn get(&mut self, p: &Pair<'_>, x: &mut Exchange, aims: &mut Aims, seq: [Maneuver; 3], evasion: u32) -> &Kept {
         let slot = SEQUENCES.iter().position(|s| *s == seq);
-        if let Some(k) = slot.and_then(|i| self.0[i].iter().flatten().find(|k| k.evasion == evasion)) {
-            return *k;
+        let at = slot.and_then(|i| {
+            let row = &self.kept[i];
+            let found = row.iter().position(|k| k.is_some_and(|k| k.evasion == evasion));
+            found.or_else(|| row.iter().position(Option::is_none)).map(|j| (i, j))
+        });
+        let k = match at {
+            Some((i, j)) => &mut self.kept[i][j],
+            // No room: made in the spare, kept until the next.
+            None => &mut self.spare,
+        };
+        if !k.is_some_and(|k| k.evasion == evasion && at.is_some()) {
+            *k = Some(Kept::new(p, x, aims, seq, evasion));
         }
-        let k = Kept::new(p, x, aims, seq, evasion);
-        if let Some(free) = slot.and_then(|i| self.0[i].iter_mut().find(|k| k.is_none())) {
-            *free = Some(k);
+        match k {
+            Some(k) => k,
+            None => unreachable!("made above"),
         }
-        k
     }
 }
 
@@ -893,11 +907,17 @@ pub(super) fn best_plan(
 ) -> Plan {
     let stance = aims.stance;
     let cap = evasion_cap(p.thrust);
-    let mut best: Option<(Plan, f64)> = None;
-    let mut consider = |best: &mut Option<(Plan, f64)>, seq: [Maneuver; 3], e: u32| {
-        let (plan, score) = play(p, x, aims, kept, (seq, e), target);
-        if best.as_ref().is_none_or(|(_, s)| score > *s + 1e-9) {
-            *best = Some((plan, score));
+    let mut best: Option<Best> = None;
+    let mut consider = |best: &mut Option<Best>, seq: [Maneuver; 3], e: u32| {
+        let (score, k) = play(p, x, aims, kept, (seq, e), target);
+        if best.as_ref().is_none_or(|b| score > b.score + 1e-9) {
+            *best = Some(Best {
+                seq,
+                evasion: e,
+                score,
+                range: k.range,
+                spread: k.spread,
+            });
         }
     };
     // The maneuvers first, at a third and at the most Evasion; then every
@@ -919,15 +939,25 @@ pub(super) fn best_plan(
         }
     }
     if fixed.is_none() {
-        let seq = best.as_ref().map_or(sequences[0], |(plan, _)| plan.maneuvers);
+        let seq = best.as_ref().map_or(sequences[0], |b| b.seq);
         for e in (0..=cap).rev().filter(|e| !seeds.contains(e)) {
             consider(&mut best, seq, e);
         }
     }
-    let (mut plan, _) = best.expect("at least one candidate");
+    let best = best.expect("at least one candidate");
     let our_i = aims.our_i;
-    plan.seek = aims.seek();
-    plan.stance = stance;
+    let mut plan = Plan {
+        maneuvers: best.seq,
+        speed: p.thrust - best.evasion,
+        evasion: best.evasion,
+        range: best.range,
+        spread: best.spread,
+        seek: aims.seek(),
+        stance,
+        at_seek: (0.0, 0.0),
+        ordnance_at_seek: (0.0, 0.0),
+        their_seek: aims.their_seek(),
+    };
     plan.at_seek = match stance {
         Stance::NoFight => (0.0, 0.0),
         _ => (x.ours[our_i], x.theirs[our_i]),
