@@ -232,9 +232,45 @@ pub struct Scratch {
     /// Ships firing a nova cannon this Volley (reading W63): no thrust, no
     /// screens, no other fire.
     pub(super) nova: Vec<UnitId>,
+    /// Per Unit: its screen level and whether it has a working vapour
+    /// shroud ([`UNREAD`] until a shot first asks). Neither changes from
+    /// the Fire step to the Damage step, so each is read once a Volley.
+    screen_level: Vec<u8>,
+    shrouded: Vec<u8>,
+}
+
+/// A fact of a Unit not read yet this Volley.
+const UNREAD: u8 = u8::MAX;
+
+/// The fact in `slot`, read by `read` the first time.
+fn read_once(slot: &mut u8, read: impl FnOnce() -> u8) -> u8 {
+    if *slot == UNREAD {
+        *slot = read();
+    }
+    *slot
 }
 
 impl Scratch {
+    /// Forgets the screens read: from here on until the Damage step, no
+    /// Unit's screens, shroud or switch changes ([`Scratch::screen_met`]).
+    pub(super) fn unread_screens(&mut self, units: usize) {
+        self.screen_level.clear();
+        self.screen_level.resize(units, UNREAD);
+        self.shrouded.clear();
+        self.shrouded.resize(units, UNREAD);
+    }
+
+    /// [`Battle::screen_met`], each Unit's screens and shroud read once a
+    /// Volley.
+    pub(super) fn screen_met(&mut self, battle: &Battle, from: UnitId, at: UnitId) -> u8 {
+        let met = battle.screen_met_by(
+            || read_once(&mut self.screen_level[at], || battle.units[at].screen_level()),
+            || read_once(&mut self.shrouded[from], || u8::from(battle.units[from].shrouded())) == 1,
+        );
+        debug_assert_eq!(met, battle.screen_met(from, at), "screens read before they changed");
+        met
+    }
+
     /// Damage points scored since the last clear, per side and kind.
     pub fn damage_dealt(&self) -> &[[u64; DamageKind::COUNT]] {
         &self.dealt

@@ -885,10 +885,17 @@ impl Battle {
     /// its shroud screens its own fire too (switch `vapour_shroud_own_fire`,
     /// readings W38).
     pub fn screen_met(&self, from: UnitId, at: UnitId) -> u8 {
-        let level = self.units[at].screen_level();
+        self.screen_met_by(|| self.units[at].screen_level(), || self.units[from].shrouded())
+    }
+
+    /// [`Battle::screen_met`] with the target's screen level and the firing
+    /// ship's shroud read as `level` and `shrouded` say (the Volley step
+    /// reads each Unit's once a Volley).
+    pub fn screen_met_by(&self, level: impl FnOnce() -> u8, shrouded: impl FnOnce() -> bool) -> u8 {
+        let level = level();
         // A shroud makes level 2, the most there is: no need to look for
         // one behind a target screened that well already.
-        if level < 2 && self.rules.vapour_shroud_own_fire && self.units[from].shrouded() {
+        if level < 2 && self.rules.vapour_shroud_own_fire && shrouded() {
             2
         } else {
             level

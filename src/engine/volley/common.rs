@@ -50,7 +50,11 @@ pub(super) fn beam_like<S: Sink>(
     if !rolls(sink, scratch, u, w, n, "out of range") {
         return 0;
     }
-    let screen = if screened { battle.screen_met(u, target) } else { 0 };
+    let screen = if screened {
+        scratch.screen_met(battle, u, target)
+    } else {
+        0
+    };
     let mut tap = Tap::new(sink);
     let mut result = beam_attack(
         dice,

@@ -60,7 +60,7 @@ pub(super) fn graser_attack<S: Sink>(
     let heavy = matches!(battle.units[u].systems[w].kind, SystemKind::HeavyGraser { .. });
     // A high-intensity graser: a heavy graser whose 6s reroll (W58).
     let intense = matches!(battle.units[u].systems[w].kind, SystemKind::HighIntensityGraser { .. });
-    let screen = battle.screen_met(u, target);
+    let screen = scratch.screen_met(battle, u, target);
     let mut tap = Tap::new(sink);
     let points = beam_attack(
         dice,
@@ -267,7 +267,7 @@ pub(super) fn plasma_attack<S: Sink>(
     if !rolls(sink, scratch, u, w, n, "out of range") {
         return;
     }
-    let screen = battle.screen_met(u, target);
+    let screen = scratch.screen_met(battle, u, target);
     let mut tap = Tap::new(sink);
     let (mut normal, mut penetrating, mut rerolls) = (0, 0, 0u32);
     for _ in 0..n {

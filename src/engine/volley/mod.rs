@@ -209,6 +209,7 @@ pub fn run_volley<S: Sink>(
     maneuver(battle, plot, volley, dice, sink, scratch);
     super::craft::secondary_moves(battle, plot, volley, sink, scratch);
     super::craft::engage(battle, plot, volley, sink, scratch);
+    scratch.unread_screens(nu);
     fire(battle, plot, volley, dice, sink, scratch);
     point_defence_and_missiles(battle, plot, volley, dice, sink, scratch);
     super::craft::attacks(battle, dice, sink, scratch);
