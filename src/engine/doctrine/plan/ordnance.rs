@@ -115,6 +115,29 @@ pub struct Launches {
 }
 
 impl Launches {
+    /// A number for these launches: equal launches, equal numbers, and
+    /// unequal launches, unequal numbers (18 bits).
+    pub(super) fn code(&self) -> u32 {
+        let mut code = 0;
+        for fires in self.salvos.as_flattened() {
+            code = code << 1 | u32::from(*fires);
+        }
+        let once = [
+            self.racks[0],
+            self.racks[1],
+            self.submunitions,
+            self.mkps,
+            self.rockets,
+            self.antimatter,
+        ];
+        for volley in once {
+            // A Volley is 0, 1 or 2: two bits each, with none.
+            debug_assert!(volley.is_none_or(|v| v < 3));
+            code = code << 2 | volley.map_or(0, |v| 1 + u32::try_from(v.min(2)).unwrap_or(2));
+        }
+        code
+    }
+
     /// Whether anything is launched in Volley `v`.
     pub fn any_in(&self, v: usize) -> bool {
         let once = [
@@ -279,4 +302,70 @@ pub(super) fn launch_damage(
         d += antimatter(a, t);
     }
     d
+}
+
+/// The ordnance terms of one side in one half of a candidate's score, in
+/// the order the score adds them: the damage of its launches in each
+/// Volley, then of its ordnance left that reaches the range the Exchange
+/// ends at.
+pub(super) type Terms = [f64; 4];
+
+/// What the ordnance terms read of the expected ranges, when all they read
+/// is which reach each range is within: for each Volley, the standard and
+/// extended missile reach and the antimatter missile's. `None` when the
+/// arsenal `a` that launches has submunition packs, MKP packs or rocket
+/// pods (whose damage reads the range itself), or a range is not a
+/// number.
+pub(super) fn reach_class(a: &Arsenal, range: &[f64; 3]) -> Option<u32> {
+    let packs = [a.submunitions, a.mkps, a.rocket_pods];
+    if packs.as_flattened().iter().any(|&n| n > 0) || range.iter().any(|r| r.is_nan()) {
+        return None;
+    }
+    let reaches = [missile_range(false), missile_range(true), ANTIMATTER_RANGE_MU].map(f64::from);
+    let mut class = 0;
+    for &r in range {
+        for reach in reaches {
+            class = class << 1 | u32::from(r <= reach);
+        }
+    }
+    Some(class)
+}
+
+/// Bits of a [`reach_class`].
+pub(super) const REACH_BITS: u32 = 9;
+
+/// Ordnance terms weighed before for one pair, by what they depend on
+/// besides the pair (the launches or the Evasion, and the
+/// [`reach_class`] of the ranges): most candidates' ranges fall in the
+/// same few classes. The terms read back are the very numbers weighing
+/// them again gives (debug builds check each), so no plan changes. A few
+/// slots, overwritten on collision.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TermMemo {
+    /// The key plus one (zero: empty), and its terms.
+    slots: [(u32, Terms); TERM_SLOTS],
+}
+
+const TERM_SLOTS: usize = 8;
+
+impl TermMemo {
+    pub(super) const EMPTY: TermMemo = TermMemo {
+        slots: [(0, [0.0; 4]); TERM_SLOTS],
+    };
+
+    /// The terms of `key`: read back, or made by `make` and kept. With no
+    /// key, made every time.
+    pub(super) fn get(&mut self, key: Option<u32>, make: impl FnOnce() -> Terms) -> Terms {
+        let Some(key) = key.filter(|&k| k < u32::MAX) else {
+            return make();
+        };
+        let slot = &mut self.slots[(key.wrapping_mul(0x9E37_79B9) >> 29) as usize % TERM_SLOTS];
+        if slot.0 == key + 1 {
+            debug_assert_eq!(slot.1.map(f64::to_bits), make().map(f64::to_bits), "key {key}");
+            return slot.1;
+        }
+        let terms = make();
+        *slot = (key + 1, terms);
+        terms
+    }
 }

@@ -7,7 +7,7 @@
 use super::super::super::plot::Maneuver;
 use super::super::assess::{Arsenal, DieTables, FireKey, Firepower, MAX_EVASION_DICE};
 use super::grid::{GRID, GridMemo, Lerp, RANGES, STEP, evasion_index, grid, grid_range};
-use super::ordnance::{Launches, Stores, launch_damage, launches, used};
+use super::ordnance::{Launches, REACH_BITS, Stores, TermMemo, launch_damage, launches, reach_class, used};
 
 /// Volleys of sustained fire the range an Exchange ends at is worth, for
 /// the Exchange after it (ordnance left that can reach it counts once).
@@ -78,6 +78,9 @@ pub struct Exchange {
     /// thrust in Evasion).
     pub our_stores: Stores,
     pub their_stores: Stores,
+    /// Each side's ordnance terms weighed before: ours by our launches,
+    /// the target's by our Evasion.
+    terms: (TermMemo, TermMemo),
 }
 
 /// Everything the plan weighs about one pair of Formations.
@@ -265,6 +268,7 @@ impl Exchange {
             durability: (1.0, 1.0),
             our_stores: Stores::default(),
             their_stores: Stores::default(),
+            terms: (TermMemo::EMPTY, TermMemo::EMPTY),
         }
     }
 
@@ -358,6 +362,10 @@ impl Exchange {
         );
         self.our_stores = our_stores;
         self.their_stores = their_stores;
+        // Only a side with ordnance reads its terms.
+        if self.our_stores.any || self.their_stores.any {
+            self.terms = (TermMemo::EMPTY, TermMemo::EMPTY);
+        }
     }
 
     /// The target's fire at us on the grid when we roll `evasion` Evasion
@@ -604,18 +612,36 @@ fn shares(
     // Ordnance launched in the Exchange, and what is left of it and can
     // reach the range it ends at (fired in the Exchanges after).
     if p.ours.has_ordnance() {
-        for (v, &r) in range.iter().enumerate() {
-            dealt += launch_damage(p.tables, p.ours, p.theirs, ours, v, r, p.their_evasion, false);
+        let key = reach_class(p.ours, range).map(|class| ours.code() << REACH_BITS | class);
+        let terms = x.terms.0.get(key, || {
+            let mut t = [0.0; 4];
+            for (v, &r) in range.iter().enumerate() {
+                t[v] = launch_damage(p.tables, p.ours, p.theirs, ours, v, r, p.their_evasion, false);
+            }
+            t[3] = x.our_stores.left_at(range[2], Some((ours, used(p.ours, ours))));
+            t
+        });
+        for t in terms {
+            dealt += t;
         }
-        dealt += x.our_stores.left_at(range[2], Some((ours, used(p.ours, ours))));
     }
     if p.theirs.has_ordnance() {
-        // The target fires its missiles whenever we are in reach.
-        let l = launches(p.theirs, f64::from(p.range), range, &[0.0; 3]);
-        for (v, &r) in range.iter().enumerate() {
-            taken += launch_damage(p.tables, p.theirs, p.ours, &l, v, r, evasion, p.class1_pd);
+        let key = reach_class(p.theirs, range)
+            .filter(|_| evasion < 1 << (31 - REACH_BITS))
+            .map(|class| evasion << REACH_BITS | class);
+        let terms = x.terms.1.get(key, || {
+            // The target fires its missiles whenever we are in reach.
+            let l = launches(p.theirs, f64::from(p.range), range, &[0.0; 3]);
+            let mut t = [0.0; 4];
+            for (v, &r) in range.iter().enumerate() {
+                t[v] = launch_damage(p.tables, p.theirs, p.ours, &l, v, r, evasion, p.class1_pd);
+            }
+            t[3] = x.their_stores.left_at(range[2], Some((&l, used(p.theirs, &l))));
+            t
+        });
+        for t in terms {
+            taken += t;
         }
-        taken += x.their_stores.left_at(range[2], Some((&l, used(p.theirs, &l))));
     }
     (dealt / x.durability.1, taken / x.durability.0)
 }
@@ -1011,5 +1037,63 @@ mod tests {
             }
         }
         assert_eq!(compared, 400 * 7 * GRID);
+    }
+
+    #[test]
+    fn ordnance_terms_read_back_are_the_terms_weighed_afresh() {
+        // Both sides launch salvos of both reaches, racks, heavy missiles
+        // and (one side) antimatter missiles; ranges sit on, just inside
+        // and just beyond every reach. A share read back from the
+        // Exchange's terms must be the very number a fresh Exchange
+        // weighs, bit for bit.
+        use crate::engine::doctrine::assess::{Salvos, tables};
+        let mut a = Arsenal::default();
+        a.beams[2][0] = 2;
+        a.salvos = [Salvos { launchers: 2, loads: 5 }, Salvos { launchers: 1, loads: 2 }];
+        a.racks = [1, 0];
+        a.antimatter = 1;
+        (a.durability, a.ships, a.thrust) = (30, 2, 6);
+        let mut b = Arsenal::default();
+        b.beams[1][0] = 4;
+        b.salvos[0] = Salvos { launchers: 3, loads: 6 };
+        b.heavies = [0, 1];
+        b.pd_kills = 1.5;
+        (b.durability, b.ships, b.thrust) = (24, 1, 4);
+        let near = |r: f64| [r - 0.5, r, r + 0.5];
+        let marks: Vec<f64> = [0.0, 12.0, 30.0, 36.0, 42.0, 60.0].into_iter().flat_map(near).collect();
+        let mut weighed = 0;
+        for range in [12, 30, 45] {
+            let p = Pair {
+                tables: tables(),
+                ours: &a,
+                theirs: &b,
+                range,
+                their_evasion: 1,
+                their_primary: true,
+                thrust: a.thrust,
+                class1_pd: true,
+                mutual: true,
+            };
+            let keys = (FireKey::new(p.ours, p.theirs), FireKey::new(p.theirs, p.ours));
+            let fresh = || Exchange::new(&p, (&keys.0, &keys.1), &mut GridMemo::none());
+            let mut kept = fresh();
+            for (i, &r0) in marks.iter().enumerate() {
+                for &r2 in &marks[i % 5..] {
+                    let r = [r0, (r0 + r2) / 2.0, r2];
+                    let ours = launches(p.ours, f64::from(range), &r, &[1.0, 2.0, 3.0]);
+                    let at = r.map(Lerp::new);
+                    for evasion in 0..=3 {
+                        let read = shares(&p, &mut kept, (&r, &at), &ours, evasion);
+                        let afresh = shares(&p, &mut fresh(), (&r, &at), &ours, evasion);
+                        assert_eq!(
+                            (read.0.to_bits(), read.1.to_bits()),
+                            (afresh.0.to_bits(), afresh.1.to_bits())
+                        );
+                        weighed += 1;
+                    }
+                }
+            }
+        }
+        assert!(weighed > 1000);
     }
 }
