@@ -310,22 +310,35 @@ pub(super) fn launch_damage(
 /// ends at.
 pub(super) type Terms = [f64; 4];
 
-/// What the ordnance terms read of the expected ranges, when all they read
-/// is which reach each range is within: for each Volley, the standard and
-/// extended missile reach and the antimatter missile's. `None` when the
-/// arsenal `a` that launches has submunition packs, MKP packs or rocket
-/// pods (whose damage reads the range itself), or a range is not a
-/// number.
-pub(super) fn reach_class(a: &Arsenal, range: &[f64; 3]) -> Option<u32> {
+/// The reaches whose thresholds an arsenal's ordnance terms read: the
+/// standard and extended missile reach and the antimatter missile's, each
+/// only when the arsenal has ordnance of that reach (without, its terms
+/// add exact zeros whatever the range). `None` when it has submunition
+/// packs, MKP packs or rocket pods, whose damage reads the range itself.
+pub(super) fn reaches(a: &Arsenal) -> Option<[bool; 3]> {
     let packs = [a.submunitions, a.mkps, a.rocket_pods];
-    if packs.as_flattened().iter().any(|&n| n > 0) || range.iter().any(|r| r.is_nan()) {
+    if packs.as_flattened().iter().any(|&n| n > 0) {
         return None;
     }
-    let reaches = [missile_range(false), missile_range(true), ANTIMATTER_RANGE_MU].map(f64::from);
+    let reach = |er: usize| a.salvos[er].launchers > 0 || a.racks[er] > 0 || a.heavies[er] > 0;
+    Some([reach(0), reach(1), a.antimatter > 0])
+}
+
+/// What the ordnance terms read of the expected ranges, for an arsenal
+/// whose terms read the thresholds `reaches` ([`reaches`]) and launches in
+/// the Volleys `volleys` (the range of the last always counts: what is left
+/// reaches there): which of those reaches each range is within. `None`
+/// when a range is not a number.
+pub(super) fn reach_class(reaches: [bool; 3], range: &[f64; 3], volleys: [bool; 3]) -> Option<u32> {
+    if range.iter().any(|r| r.is_nan()) {
+        return None;
+    }
+    let limits = [missile_range(false), missile_range(true), ANTIMATTER_RANGE_MU].map(f64::from);
     let mut class = 0;
-    for &r in range {
-        for reach in reaches {
-            class = class << 1 | u32::from(r <= reach);
+    for (v, &r) in range.iter().enumerate() {
+        for (k, &limit) in limits.iter().enumerate() {
+            let within = reaches[k] && (volleys[v] || v == 2) && r <= limit;
+            class = class << 1 | u32::from(within);
         }
     }
     Some(class)

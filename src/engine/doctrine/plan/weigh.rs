@@ -7,7 +7,7 @@
 use super::super::super::plot::Maneuver;
 use super::super::assess::{Arsenal, DieTables, FireKey, Firepower, MAX_EVASION_DICE};
 use super::grid::{GRID, GridMemo, Lerp, RANGES, STEP, evasion_index, grid, grid_range};
-use super::ordnance::{Launches, REACH_BITS, Stores, TermMemo, launch_damage, launches, reach_class, used};
+use super::ordnance::{Launches, REACH_BITS, Stores, TermMemo, launch_damage, launches, reach_class, reaches, used};
 
 /// Volleys of sustained fire the range an Exchange ends at is worth, for
 /// the Exchange after it (ordnance left that can reach it counts once).
@@ -79,8 +79,10 @@ pub struct Exchange {
     pub our_stores: Stores,
     pub their_stores: Stores,
     /// Each side's ordnance terms weighed before: ours by our launches,
-    /// the target's by our Evasion.
+    /// the target's by our Evasion; and the reaches each side's terms read
+    /// ([`reaches`]).
     terms: (TermMemo, TermMemo),
+    reaches: (Option<[bool; 3]>, Option<[bool; 3]>),
 }
 
 /// Everything the plan weighs about one pair of Formations.
@@ -269,6 +271,7 @@ impl Exchange {
             our_stores: Stores::default(),
             their_stores: Stores::default(),
             terms: (TermMemo::EMPTY, TermMemo::EMPTY),
+            reaches: (None, None),
         }
     }
 
@@ -365,6 +368,7 @@ impl Exchange {
         // Only a side with ordnance reads its terms.
         if self.our_stores.any || self.their_stores.any {
             self.terms = (TermMemo::EMPTY, TermMemo::EMPTY);
+            self.reaches = (reaches(p.ours), reaches(p.theirs));
         }
     }
 
@@ -612,7 +616,9 @@ fn shares(
     // Ordnance launched in the Exchange, and what is left of it and can
     // reach the range it ends at (fired in the Exchanges after).
     if p.ours.has_ordnance() {
-        let key = reach_class(p.ours, range).map(|class| ours.code() << REACH_BITS | class);
+        let volleys = [0, 1, 2].map(|v| ours.any_in(v));
+        let key = x.reaches.0.and_then(|r| reach_class(r, range, volleys));
+        let key = key.map(|class| ours.code() << REACH_BITS | class);
         let terms = x.terms.0.get(key, || {
             let mut t = [0.0; 4];
             for (v, &r) in range.iter().enumerate() {
@@ -626,7 +632,11 @@ fn shares(
         }
     }
     if p.theirs.has_ordnance() {
-        let key = reach_class(p.theirs, range)
+        // Its launches follow from the classes of the ranges themselves.
+        let key = x
+            .reaches
+            .1
+            .and_then(|r| reach_class(r, range, [true; 3]))
             .filter(|_| evasion < 1 << (31 - REACH_BITS))
             .map(|class| evasion << REACH_BITS | class);
         let terms = x.terms.1.get(key, || {
