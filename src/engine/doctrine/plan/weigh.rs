@@ -487,13 +487,6 @@ pub struct Move {
     pub secondary: bool,
 }
 
-impl Move {
-    /// Its mean Speed Points.
-    fn points(self) -> f64 {
-        points(self.dice, if self.secondary { 1.0 } else { 0.0 })
-    }
-}
-
 /// The expected range after one Volley (F&M Movement Phase, fm-readings
 /// 3). A Maintain only ever cancels the other side's Close or Withdraw, so
 /// against it the range moves by how far the mover is expected to *outpace*
@@ -502,22 +495,53 @@ impl Move {
 /// pairs move by their mean Speed Points.
 #[inline]
 pub fn step(tables: &DieTables, start: f64, a: Move, b: Move) -> f64 {
-    use Maneuver::{Close, Maintain, Withdraw};
-    let outpace = |m: Move, k: Move| STEP * tables.outpace(m.dice, m.secondary, k.dice, k.secondary);
-    match (a.maneuver, b.maneuver) {
-        (Close, Maintain) => (start - outpace(a, b)).abs(),
-        (Maintain, Close) => (start - outpace(b, a)).abs(),
-        (Withdraw, Maintain) => start + outpace(a, b),
-        (Maintain, Withdraw) => start + outpace(b, a),
-        _ => {
-            let sum = |m: Maneuver| {
-                [a, b]
-                    .iter()
-                    .filter(|x| x.maneuver == m)
-                    .map(|x| x.points() * STEP)
-                    .sum::<f64>()
-            };
-            (start - sum(Close)).abs() + sum(Withdraw)
+    Steps::new(tables, (a.dice, a.secondary), (b.dice, b.secondary)).step(start, a.maneuver, b.maneuver)
+}
+
+/// What one Volley's maneuvers do to the range ([`step`]) with two sides'
+/// Speed dice, worked out once for any maneuvers: how far each is expected
+/// to outpace the other (against a Maintain), and each one's mean Speed
+/// Points; all in MU.
+#[derive(Debug, Clone, Copy)]
+struct Steps {
+    outpace: (f64, f64),
+    points: (f64, f64),
+}
+
+impl Steps {
+    /// For `a` and `b` Speed dice, each one point fewer when secondary.
+    fn new(tables: &DieTables, (a, a_minus): (u32, bool), (b, b_minus): (u32, bool)) -> Steps {
+        let points = |dice: u32, minus: bool| points(dice, if minus { 1.0 } else { 0.0 }) * STEP;
+        Steps {
+            outpace: (
+                STEP * tables.outpace(a, a_minus, b, b_minus),
+                STEP * tables.outpace(b, b_minus, a, a_minus),
+            ),
+            points: (points(a, a_minus), points(b, b_minus)),
+        }
+    }
+
+    /// The expected range after a Volley that starts at `start`, the two
+    /// sides on `a` and `b`.
+    #[inline]
+    fn step(&self, start: f64, a: Maneuver, b: Maneuver) -> f64 {
+        use Maneuver::{Close, Maintain, Withdraw};
+        match (a, b) {
+            (Close, Maintain) => (start - self.outpace.0).abs(),
+            (Maintain, Close) => (start - self.outpace.1).abs(),
+            (Withdraw, Maintain) => start + self.outpace.0,
+            (Maintain, Withdraw) => start + self.outpace.1,
+            _ => {
+                // The points of the sides on `m`, added in order (no side:
+                // nothing, which changes no sum below).
+                let on = |m: Maneuver| match (a == m, b == m) {
+                    (true, true) => self.points.0 + self.points.1,
+                    (true, false) => self.points.0,
+                    (false, true) => self.points.1,
+                    (false, false) => 0.0,
+                };
+                (start - on(Close)).abs() + on(Withdraw)
+            }
         }
     }
 }
@@ -553,28 +577,28 @@ fn ranges<const SPREAD: bool>(
     expect: Expect,
 ) -> ([f64; 3], [f64; 3]) {
     let their_speed = p.theirs.thrust - p.their_evasion;
+    let their_dice = match expect {
+        Expect::Seeks | Expect::Keeps => their_speed,
+        Expect::Plays(_, dice) => dice,
+        Expect::Still => 0,
+    };
+    // The same dice every Volley: what they do is worked out once.
+    let steps = Steps::new(
+        p.tables,
+        (speed, false),
+        (their_dice, !p.their_primary && their_dice > 0),
+    );
     let mut r = f64::from(p.range);
     let mut var = 0.0;
     let mut range = [0.0; 3];
     let mut spread = [0.0; 3];
     for v in 0..3 {
-        let (theirs, their_dice) = match expect {
-            Expect::Seeks => (toward(r, their_seek), their_speed),
-            Expect::Keeps => (Maneuver::Maintain, their_speed),
-            Expect::Plays(m, dice) => (m[v], dice),
-            Expect::Still => (Maneuver::Maintain, 0),
+        let theirs = match expect {
+            Expect::Seeks => toward(r, their_seek),
+            Expect::Keeps | Expect::Still => Maneuver::Maintain,
+            Expect::Plays(m, _) => m[v],
         };
-        let ours = Move {
-            maneuver: seq[v],
-            dice: speed,
-            secondary: false,
-        };
-        let target = Move {
-            maneuver: theirs,
-            dice: their_dice,
-            secondary: !p.their_primary && their_dice > 0,
-        };
-        r = step(p.tables, r, ours, target);
+        r = steps.step(r, seq[v], theirs);
         range[v] = r;
         if !SPREAD {
             continue;
