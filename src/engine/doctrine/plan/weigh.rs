@@ -639,7 +639,8 @@ fn shares(
     }
     // Ordnance launched in the Exchange, and what is left of it and can
     // reach the range it ends at (fired in the Exchanges after).
-    if p.ours.has_ordnance() {
+    // (A side's stores are any exactly when its arsenal has ordnance.)
+    if x.our_stores.any {
         let volleys = [0, 1, 2].map(|v| ours.any_in(v));
         let key = x.reaches.0.and_then(|r| reach_class(r, range, volleys));
         let key = key.map(|class| ours.code() << REACH_BITS | class);
@@ -655,7 +656,7 @@ fn shares(
             dealt += t;
         }
     }
-    if p.theirs.has_ordnance() {
+    if x.their_stores.any {
         // Its launches follow from the classes of the ranges themselves.
         let key = x
             .reaches
@@ -751,7 +752,12 @@ impl Kept {
             aims.their_seek(),
             if resists { Expect::Keeps } else { Expect::Still },
         );
-        let ours = launches(p.ours, f64::from(p.range), &range, &spread);
+        // Without ordnance nothing launches (and `launches` would say so).
+        let ours = if x.our_stores.any {
+            launches(p.ours, f64::from(p.range), &range, &spread)
+        } else {
+            Launches::default()
+        };
         let r = if resists {
             range
         } else {
