@@ -54,24 +54,21 @@ fn choose_with(
         let keys = keys();
         // Unless the target is our nearest enemy too, its own plan against
         // us (if it makes one) weighs another pair: nothing weighed here
-        // is worth keeping.
-        let mut x = Exchange::new(p, (&keys.0, &keys.1), grids);
-        let mut aims = Aims::new(p, &x);
-        let mut kept = KeptPlays::default();
+        // is worth keeping. It is weighed in the memo's spare work, made
+        // again in place (some 20 KB: made afresh and moved, it cost more
+        // than all the rest of many a plan).
+        let spares = pairs
+            .spares
+            .get_or_insert_with(|| Box::new([PairWork::empty(), PairWork::empty()]));
+        let [ours, theirs] = &mut **spares;
+        ours.renew(p, |x| x.renew(p, (&keys.0, &keys.1), grids));
         let Some(mirror) = mirror else {
             // The target plans against another: it heads for the range
             // that suits it.
-            return Work::of(&mut x, &mut aims, &mut kept).best(p, sequences, fixed, Expect::Seeks);
+            return ours.unkept().best(p, sequences, fixed, Expect::Seeks);
         };
-        let mut theirs = x.mirror(p, &mirror, &keys.0, grids);
-        let mut their_aims = Aims::new(&mirror, &theirs);
-        let mut their_kept = KeptPlays::default();
-        return foresee(
-            (p, &mirror),
-            (sequences, fixed),
-            Work::of(&mut x, &mut aims, &mut kept),
-            Work::of(&mut theirs, &mut their_aims, &mut their_kept),
-        );
+        theirs.renew(&mirror, |into| ours.x.mirror_into(p, &mirror, &keys.0, grids, into));
+        return foresee((p, &mirror), (sequences, fixed), ours.unkept(), theirs.unkept());
     };
     let mut spare = None;
     let (ours, theirs, hits) = pairs.two(p, &mirror, &mut spare);
@@ -218,6 +215,11 @@ impl PairWork {
         self.plans = BestPlans::default();
     }
 
+    /// Its work, keeping no best plans.
+    fn unkept(&mut self) -> Work<'_> {
+        Work::of(&mut self.x, &mut self.aims, &mut self.kept)
+    }
+
     fn work(&mut self) -> Work<'_> {
         Work {
             x: &mut self.x,
@@ -340,6 +342,8 @@ pub struct PairMemo {
     keep: bool,
     /// Pairs read back so far.
     hits: u64,
+    /// Work for pairs that are not kept (made on first use).
+    spares: Option<Box<[PairWork; 2]>>,
 }
 
 impl Default for PairMemo {
@@ -348,6 +352,7 @@ impl Default for PairMemo {
             slots: Vec::new(),
             keep: true,
             hits: 0,
+            spares: None,
         }
     }
 }
@@ -360,9 +365,8 @@ impl PairMemo {
     /// A memo that keeps nothing.
     pub fn none() -> PairMemo {
         PairMemo {
-            slots: Vec::new(),
             keep: false,
-            hits: 0,
+            ..PairMemo::default()
         }
     }
 

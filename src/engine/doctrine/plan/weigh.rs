@@ -255,6 +255,7 @@ fn best_of(values: impl Iterator<Item = f64>) -> f64 {
 impl Exchange {
     /// Sustained fire both ways.
     /// `keys` are our fire at the target and its fire at us.
+    #[cfg(test)]
     pub(super) fn new(p: &Pair<'_>, keys: (&FireKey, &FireKey), grids: &mut GridMemo) -> Exchange {
         let mut x = Exchange::empty();
         x.renew(p, keys, grids);
@@ -275,8 +276,8 @@ impl Exchange {
         }
     }
 
-    /// [`Exchange::new`], made again in place (some 5 KB, most of it
-    /// fire by Evasion that is only marked unweighed).
+    /// Makes it the Exchange of the pair `p` in place (some 5 KB, most of
+    /// it fire by Evasion that is only marked unweighed).
     pub(super) fn renew(&mut self, p: &Pair<'_>, keys: (&FireKey, &FireKey), grids: &mut GridMemo) {
         self.set(
             p,
@@ -300,19 +301,12 @@ impl Exchange {
         }
     }
 
-    /// [`Exchange::new`] for `mirror`, the pair `p` seen from its target:
+    /// Makes `x` the Exchange of `mirror`, the pair `p` seen from its target:
     /// what is the same from both sides is taken from `self`, the
     /// Exchange of `p`. The target's fire at us with a third of our thrust
     /// to Evasion is always the same; ours at it, and each side's ordnance,
     /// when it is weighed against the same Evasion and point defence.
     /// `ours` is our fire at the target (the mirror's target's fire).
-    pub(super) fn mirror(&self, p: &Pair<'_>, mirror: &Pair<'_>, ours: &FireKey, grids: &mut GridMemo) -> Exchange {
-        let mut x = Exchange::empty();
-        self.mirror_into(p, mirror, ours, grids, &mut x);
-        x
-    }
-
-    /// [`Exchange::mirror`], made in place in `x`.
     pub(super) fn mirror_into(
         &self,
         p: &Pair<'_>,
@@ -834,12 +828,6 @@ pub(super) struct Aims {
 }
 
 impl Aims {
-    pub(super) fn new(p: &Pair<'_>, x: &Exchange) -> Aims {
-        let mut aims = Aims::empty();
-        aims.renew(p, x);
-        aims
-    }
-
     /// Nothing weighed yet.
     pub(super) fn empty() -> Aims {
         Aims {
@@ -850,8 +838,7 @@ impl Aims {
         }
     }
 
-    /// Made again in place for the pair `p` of the Exchange `x`
-    /// ([`Aims::new`]).
+    /// Made again in place for the pair `p` of the Exchange `x`.
     pub(super) fn renew(&mut self, p: &Pair<'_>, x: &Exchange) {
         let ours = Worth::new(&x.ours, &x.theirs, (&x.our_stores, &x.their_stores), x.durability);
         let (our_i, stance) = seek(&ours, p.range);
