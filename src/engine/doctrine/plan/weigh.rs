@@ -140,7 +140,8 @@ struct Potential {
     scores: [f64; GRID],
     /// What a score counts for at each distance in grid steps.
     factor: [f64; GRID],
-    /// The grid ranges whose score is above zero, the first `positives`.
+    /// The grid ranges whose score is above zero, the first `positives`,
+    /// highest score first.
     positive: [u8; GRID],
     positives: usize,
     /// The grid steps it moves an Exchange.
@@ -189,6 +190,9 @@ impl Potential {
                 self.positives += 1;
             }
         }
+        let scores = &self.scores;
+        self.positive[..self.positives]
+            .sort_unstable_by(|&a, &b| scores[usize::from(b)].total_cmp(&scores[usize::from(a)]));
     }
 
     /// The worth of grid range `i`.
@@ -210,10 +214,21 @@ impl Potential {
         if self.reach == 0 {
             return best_of(std::iter::once(self.scores[i]));
         }
-        let best = best_of(self.positive[..self.positives].iter().map(|&j| {
+        // The greatest discounted score. No factor is above 1, so once a
+        // score is no more than the best so far, neither it nor any lower
+        // one can beat it (the greatest of the rest is the same number).
+        let mut best = f64::NEG_INFINITY;
+        for &j in &self.positive[..self.positives] {
             let j = usize::from(j);
-            self.scores[j] * self.factor[i.abs_diff(j)]
-        }));
+            let score = self.scores[j];
+            if score <= best {
+                break;
+            }
+            let w = score * self.factor[i.abs_diff(j)];
+            if w > best {
+                best = w;
+            }
+        }
         if best > 0.0 {
             best
         } else if self.positives == 0 {
