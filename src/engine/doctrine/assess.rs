@@ -1246,8 +1246,14 @@ impl Firepower {
         if range <= FUSION_ARRAY_RANGE {
             sum += self.fusion[range_band(range, 6) as usize - 1];
         }
-        sum += self.waves * f64::from(wave_gun_dice(range));
-        sum += self.novas * f64::from(nova_dice(range));
+        // Most fleets have neither: their terms are zeros, which change no
+        // sum (a sum of terms none below zero is never negative zero).
+        if self.waves != 0.0 {
+            sum += self.waves * f64::from(wave_gun_dice(range));
+        }
+        if self.novas != 0.0 {
+            sum += self.novas * f64::from(nova_dice(range));
+        }
         if let Some(band) = self.family.get(range_band(range, 6) as usize - 1) {
             sum += band;
         }
