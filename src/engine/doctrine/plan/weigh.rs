@@ -647,7 +647,25 @@ fn shares(
         taken += l.of(theirs);
     }
     // Ordnance launched in the Exchange, and what is left of it and can
-    // reach the range it ends at (fired in the Exchanges after).
+    // reach the range it ends at (fired in the Exchanges after): weighed
+    // apart, as most pairs have none.
+    if x.our_stores.any || x.their_stores.any {
+        (dealt, taken) = ordnance_shares(p, x, range, ours, evasion, (dealt, taken));
+    }
+    (dealt / x.durability.1, taken / x.durability.0)
+}
+
+/// [`shares`]: `sums` (damage dealt and taken so far) with each side's
+/// ordnance terms added, in order.
+#[inline(never)]
+fn ordnance_shares(
+    p: &Pair<'_>,
+    x: &mut Exchange,
+    range: &[f64; 3],
+    ours: &Launches,
+    evasion: u32,
+    (mut dealt, mut taken): (f64, f64),
+) -> (f64, f64) {
     // (A side's stores are any exactly when its arsenal has ordnance.)
     if x.our_stores.any {
         let volleys = [0, 1, 2].map(|v| ours.any_in(v));
@@ -687,7 +705,7 @@ fn shares(
             taken += t;
         }
     }
-    (dealt / x.durability.1, taken / x.durability.0)
+    (dealt, taken)
 }
 
 /// Plays a candidate out against both expectations of the target (it
