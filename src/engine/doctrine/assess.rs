@@ -1408,7 +1408,15 @@ impl Defence {
 impl FireKey {
     /// The key of `a`'s fire at `t`.
     pub fn new(a: &Arsenal, t: &Arsenal) -> FireKey {
-        FireKey::of(&Attacker::of(a), t)
+        // Made where it lies (an attacker is a whole arsenal, 1 KB: made
+        // apart and copied in, it cost more than the key's hash).
+        let mut key = FireKey {
+            a: Attacker::of(a),
+            t: Defence::of(t),
+            hash: 0,
+        };
+        key.hash = FireKey::hash_of(&key.a, &key.t);
+        key
     }
 
     /// The key of `a`'s fire at `t` (the attacker's part made once for
