@@ -330,16 +330,17 @@ pub(super) fn reaches(a: &Arsenal) -> Option<[bool; 3]> {
 /// reaches there): which of those reaches each range is within. `None`
 /// when a range is not a number.
 pub(super) fn reach_class(reaches: [bool; 3], range: &[f64; 3], volleys: [bool; 3]) -> Option<u32> {
-    if range.iter().any(|r| r.is_nan()) {
-        return None;
-    }
-    let limits = [missile_range(false), missile_range(true), ANTIMATTER_RANGE_MU].map(f64::from);
+    let [standard, extended] = [missile_range(false), missile_range(true)].map(f64::from);
+    let antimatter = f64::from(ANTIMATTER_RANGE_MU);
+    let read = u32::from(reaches[0]) | u32::from(reaches[1]) << 1 | u32::from(reaches[2]) << 2;
     let mut class = 0;
     for (v, &r) in range.iter().enumerate() {
-        for (k, &limit) in limits.iter().enumerate() {
-            let within = reaches[k] && (volleys[v] || v == 2) && r <= limit;
-            class = class << 1 | u32::from(within);
+        if r.is_nan() {
+            return None;
         }
+        let within = u32::from(r <= standard) | u32::from(r <= extended) << 1 | u32::from(r <= antimatter) << 2;
+        let read = if volleys[v] || v == 2 { read } else { 0 };
+        class = class << 3 | within & read;
     }
     Some(class)
 }
