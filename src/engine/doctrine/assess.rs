@@ -1267,27 +1267,75 @@ impl Firepower {
 /// instead of weighing every weapon again. [`Firepower::new`] is a pure
 /// function of its inputs: what the memo holds changes no result. A fixed
 /// number of slots, made on first use and overwritten on collision.
+///
+/// An attacker is compared whole (1 KB) once when it is named
+/// ([`FireMemo::attacker`]), not at every target it weighs: each attacker
+/// named gets a number no other attacker ever gets, and a slot is read back
+/// only for the number it was written with.
 #[derive(Debug, Default)]
 pub struct FireMemo {
     slots: Vec<Option<FireSlot>>,
+    /// Attackers named lately, each with its number.
+    attackers: Vec<Option<(Attacker, u64)>>,
+    /// Numbers given so far.
+    named: u64,
 }
 
-/// One [`FireMemo`] slot: the fire of its key at Evasion dice index `n`.
+/// One [`FireMemo`] slot: the fire of its key at Evasion dice index `n`,
+/// its attacker named by `attacker`.
 #[derive(Debug, Clone, Copy)]
 struct FireSlot {
     key: FireKey,
+    attacker: u64,
     n: usize,
     fire: Firepower,
 }
 
-/// Slots of a [`FireMemo`].
+/// Slots of a [`FireMemo`], and of the attackers it names.
 const FIRE_SLOTS: usize = 512;
+const ATTACKER_SLOTS: usize = 16;
+
+/// An attacker named by a [`FireMemo`]: the number of its
+/// [`Attacker`] there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Named(u64);
 
 impl FireMemo {
+    /// The number of attacker `a`: the one it was given when named before
+    /// (and not yet overwritten), else a new one.
+    pub fn attacker(&mut self, a: &Attacker) -> Named {
+        if self.attackers.is_empty() {
+            self.attackers.resize(ATTACKER_SLOTS, None);
+        }
+        let slot = &mut self.attackers[(a.hash % ATTACKER_SLOTS as u64) as usize];
+        if let Some((kept, number)) = slot
+            && kept == a
+        {
+            return Named(*number);
+        }
+        self.named += 1;
+        *slot = Some((*a, self.named));
+        Named(self.named)
+    }
+
     /// [`sustained`] of attacker `a` (its part of the key made once for
     /// all the targets it weighs), read back when this fire was weighed
     /// before.
     pub fn sustained(&mut self, tables: &DieTables, a: &Attacker, t: &Arsenal, range: u32, evasion: u32) -> f64 {
+        let named = self.attacker(a);
+        self.sustained_by(tables, (named, a), t, range, evasion)
+    }
+
+    /// [`FireMemo::sustained`] of attacker `a`, named `named` by this
+    /// memo ([`FireMemo::attacker`]).
+    pub fn sustained_by(
+        &mut self,
+        tables: &DieTables,
+        (named, a): (Named, &Attacker),
+        t: &Arsenal,
+        range: u32,
+        evasion: u32,
+    ) -> f64 {
         if self.slots.is_empty() {
             self.slots.resize(FIRE_SLOTS, None);
         }
@@ -1299,15 +1347,21 @@ impl FireMemo {
         let slot = &mut self.slots[slot_of(hash, n, FIRE_SLOTS)];
         if let Some(s) = slot
             && s.n == n
+            && s.attacker == named.0
             && s.key.hash == hash
             && s.key.t == t
-            && s.key.a == *a
         {
+            debug_assert!(s.key.a == *a, "a number names one attacker");
             return s.fire.at(range);
         }
         let key = FireKey { a: *a, t, hash };
         let fire = key.firepower(tables, evasion);
-        *slot = Some(FireSlot { key, n, fire });
+        *slot = Some(FireSlot {
+            key,
+            attacker: named.0,
+            n,
+            fire,
+        });
         fire.at(range)
     }
 }
@@ -1632,6 +1686,48 @@ mod tests {
     /// Behind advanced screens a damage d6 loses the level (W42): 3.5, 2.5
     /// and 10/6 at levels 0-2, mixed by mass share; a K-3 hit doubles on
     /// 1-3, 1-2, 1 (3 · (1 + k/6)); no shares read as unscreened.
+    #[test]
+    fn a_named_attacker_reads_back_only_its_own_fire() {
+        // Attackers that share a naming slot push each other out: each is
+        // named anew, and none may read back the fire another weighed at
+        // the same target, whatever the order.
+        let t = DieTables::new();
+        let attackers: Vec<Attacker> = (1..=40)
+            .map(|n| {
+                let mut a = Arsenal::default();
+                a.beams[2][0] = n;
+                Attacker::of(&a)
+            })
+            .collect();
+        let slot = |a: &Attacker| a.hash % ATTACKER_SLOTS as u64;
+        let mut sharing: Vec<&Attacker> = attackers.iter().filter(|a| slot(a) == slot(&attackers[0])).collect();
+        sharing.truncate(3);
+        assert!(sharing.len() >= 2, "two attackers share a naming slot");
+        let target = Arsenal {
+            screens: [1.0, 0.0, 0.0],
+            ..Arsenal::default()
+        };
+        let mut memo = FireMemo::default();
+        let mut names = Vec::new();
+        for round in 0..3 {
+            for (i, a) in sharing.iter().enumerate() {
+                let named = memo.attacker(a);
+                names.push(named);
+                let read = memo.sustained_by(&t, (named, a), &target, 18, 1);
+                let afresh = FireKey::of(a, &target).firepower(&t, 1).at(18);
+                assert_eq!(read.to_bits(), afresh.to_bits(), "round {round}, attacker {i}");
+            }
+        }
+        // Each pushed the one before out: every naming gave a new number.
+        let mut distinct = names.clone();
+        distinct.sort_by_key(|n| n.0);
+        distinct.dedup();
+        assert_eq!(distinct.len(), names.len());
+        // Named again straight after, an attacker keeps its number.
+        let a = sharing[0];
+        assert_eq!(memo.attacker(a), memo.attacker(a));
+    }
+
     #[test]
     fn advanced_screens_weigh_torpedo_missile_and_k_gun_dice() {
         let mut t = Arsenal::default();

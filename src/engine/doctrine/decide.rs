@@ -156,6 +156,20 @@ impl Context<'_> {
             None => FireKey::of(a, t).firepower(self.tables, evasion).at(range),
         }
     }
+
+    /// [`Context::sustained`] at every target of one attacker: `weigh`
+    /// gets a function that weighs `a`'s fire (the memo names the attacker
+    /// once, not at every target).
+    fn sustained_of<R>(&self, a: &Attacker, weigh: impl FnOnce(&mut dyn FnMut(&Arsenal, u32, u32) -> f64) -> R) -> R {
+        match self.memo {
+            Some(memo) => {
+                let mut memo = memo.borrow_mut();
+                let named = memo.fire.attacker(a);
+                weigh(&mut |t, range, evasion| memo.fire.sustained_by(self.tables, (named, a), t, range, evasion))
+            }
+            None => weigh(&mut |t, range, evasion| self.sustained(a, t, range, evasion)),
+        }
+    }
 }
 
 /// The default rule for withdrawing: a Formation that cannot do damage at
@@ -431,22 +445,24 @@ fn auto_fire_target(
     // Its sustained fire's reach ([`Arsenal::sustained_reach`]).
     let reach = ctx.reach(f);
     let attacker = Attacker::of(ours);
-    for e in ctx.enemies(f).filter(|&e| ships(e)) {
-        let r = ctx.range(f, e);
-        let a = &ctx.arsenals[e];
-        let hurt = if r > reach {
-            0.0
-        } else {
-            ctx.sustained(&attacker, a, r, a.thrust / 3) / f64::from(a.durability.max(1))
-        };
-        let better = match best {
-            None => true,
-            Some((h, br, _)) => hurt > h + 1e-12 || ((hurt - h).abs() <= 1e-12 && r < br),
-        };
-        if better {
-            best = Some((hurt, r, e));
+    ctx.sustained_of(&attacker, |sustained| {
+        for e in ctx.enemies(f).filter(|&e| ships(e)) {
+            let r = ctx.range(f, e);
+            let a = &ctx.arsenals[e];
+            let hurt = if r > reach {
+                0.0
+            } else {
+                sustained(a, r, a.thrust / 3) / f64::from(a.durability.max(1))
+            };
+            let better = match best {
+                None => true,
+                Some((h, br, _)) => hurt > h + 1e-12 || ((hurt - h).abs() <= 1e-12 && r < br),
+            };
+            if better {
+                best = Some((hurt, r, e));
+            }
         }
-    }
+    });
     best.map(|(_, _, e)| e)
         .or(c.target.filter(|&t| ctx.is_live_enemy(f, t) && ships(t)))
 }
