@@ -962,12 +962,15 @@ fn the_default_commander_puts_cheap_shots_on_point_defence() {
     let tables = DieTables::new();
     let arsenals: Vec<Arsenal> = (0..2).map(|f| Arsenal::of(&b, f)).collect();
     let victory = Victory::default();
+    let live = fam::engine::doctrine::in_fight(&b);
+    let enemies = fam::engine::doctrine::enemy_lists(&b, &live);
     let ctx = Context {
         battle: &b,
         victory: &victory,
         tables: &tables,
         arsenals: &arsenals,
-        live: &fam::engine::doctrine::in_fight(&b),
+        live: &live,
+        enemies: (&enemies.0, &enemies.1),
         nearest: &[],
         reaches: &[],
         craft: &[],

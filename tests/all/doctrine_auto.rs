@@ -89,12 +89,14 @@ fn choose(b: &Battle, f: FormationId, d: &Doctrine) -> Choice {
     let arsenals = arsenals(b);
     let victory = Victory::default();
     let live = fam::engine::doctrine::in_fight(b);
+    let enemies = fam::engine::doctrine::enemy_lists(b, &live);
     let ctx = Context {
         battle: b,
         victory: &victory,
         tables: &tables,
         arsenals: &arsenals,
         live: &live,
+        enemies: (&enemies.0, &enemies.1),
         nearest: &[],
         reaches: &[],
         craft: &[],
@@ -1672,12 +1674,14 @@ fn a_formation_that_can_no_longer_do_damage_withdraws_from_every_enemy() {
     let can_fight = |b: &Battle, g: FormationId| {
         let arsenals = arsenals(b);
         let live = fam::engine::doctrine::in_fight(b);
+        let enemies = fam::engine::doctrine::enemy_lists(b, &live);
         let ctx = Context {
             battle: b,
             victory: &victory,
             tables: &tables,
             arsenals: &arsenals,
             live: &live,
+            enemies: (&enemies.0, &enemies.1),
             nearest: &[],
             reaches: &[],
             craft: &[],
@@ -2315,12 +2319,14 @@ fn a_plan_read_back_from_the_memo_is_the_plan_made_afresh() {
             .battle;
         let arsenals = arsenals(&b);
         let live = fam::engine::doctrine::in_fight(&b);
+        let enemies = fam::engine::doctrine::enemy_lists(&b, &live);
         let ctx = |memo| Context {
             battle: &b,
             victory: &victory,
             tables: &tables,
             arsenals: &arsenals,
             live: &live,
+            enemies: (&enemies.0, &enemies.1),
             nearest: &[],
             reaches: &[],
             craft: &[],

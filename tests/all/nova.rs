@@ -481,12 +481,15 @@ fn a_nova_cannon_alone_is_a_weapon_the_commander_counts() {
     assert!(ours.can_fight());
     let arsenals = [ours, Arsenal::of(&b, 1)];
     let victory = fam::engine::victory::Victory::default();
+    let live = fam::engine::doctrine::in_fight(&b);
+    let enemies = fam::engine::doctrine::enemy_lists(&b, &live);
     let ctx = Context {
         battle: &b,
         victory: &victory,
         tables: fam::engine::doctrine::assess::tables(),
         arsenals: &arsenals,
-        live: &fam::engine::doctrine::in_fight(&b),
+        live: &live,
+        enemies: (&enemies.0, &enemies.1),
         nearest: &[],
         reaches: &[],
         craft: &[],

@@ -77,6 +77,10 @@ pub struct Context<'a> {
     pub arsenals: &'a [Arsenal],
     /// Which Formations are in the fight ([`super::in_fight`] of `battle`).
     pub live: &'a [bool],
+    /// For each side, its enemy Formations in the fight in order
+    /// ([`super::enemies_in`]), one list after another, and where each
+    /// side's is (listed once a plot by `PlotWork`).
+    pub enemies: (&'a [FormationId], &'a [(usize, usize)]),
     /// Each Formation's nearest enemy in the fight, by Formation
     /// (found once a plot by `PlotWork`); empty: found when asked.
     pub nearest: &'a [Option<FormationId>],
@@ -98,7 +102,9 @@ impl Context<'_> {
 
     /// [`super::enemies`] of `f`.
     fn enemies(&self, f: FormationId) -> impl Iterator<Item = FormationId> + '_ {
-        super::enemies_in(self.battle, self.live, f)
+        let (list, spans) = self.enemies;
+        let (a, b) = spans[self.battle.formations[f].side];
+        list[a..b].iter().copied()
     }
 
     /// [`super::select_enemy`] for `f`.

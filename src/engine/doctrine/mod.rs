@@ -372,6 +372,26 @@ pub fn enemies_in<'a>(battle: &'a Battle, live: &'a [bool], f: FormationId) -> i
     enemies_where(battle, f, move |e| live[e])
 }
 
+/// For each side, its enemy Formations that `live` says are in the fight,
+/// in order ([`enemies_in`] of any of its Formations): one list after
+/// another, and where each side's is. For [`decide::Context::enemies`].
+pub fn enemy_lists(battle: &Battle, live: &[bool]) -> (Vec<FormationId>, Vec<(usize, usize)>) {
+    let (mut list, mut spans) = (Vec::new(), Vec::new());
+    enemy_lists_into(battle, live, (&mut list, &mut spans));
+    (list, spans)
+}
+
+/// [`enemy_lists`] into `list` and `spans` (reusing their room).
+fn enemy_lists_into(battle: &Battle, live: &[bool], (list, spans): (&mut Vec<FormationId>, &mut Vec<(usize, usize)>)) {
+    list.clear();
+    spans.clear();
+    for side in 0..battle.sides.len() {
+        let start = list.len();
+        list.extend((0..battle.formations.len()).filter(|&e| battle.formations[e].side != side && live[e]));
+        spans.push((start, list.len()));
+    }
+}
+
 /// Enemy Formations of `f` that `live` says are in the fight.
 fn enemies_where<'a>(
     battle: &'a Battle,
@@ -642,6 +662,10 @@ pub struct PlotWork {
     live: Vec<bool>,
     /// Each Formation's nearest enemy in the fight then.
     nearest: Vec<Option<FormationId>>,
+    /// For each side, its enemy Formations in the fight then, in order:
+    /// one list after another, each side's where `enemy_spans` says.
+    enemies: Vec<FormationId>,
+    enemy_spans: Vec<(usize, usize)>,
     /// Each Formation's `Arsenal::reach` then.
     reaches: Vec<u32>,
     /// Each Formation's small-craft Units in the fight then.
@@ -716,6 +740,9 @@ impl PlotWork {
         self.craft.extend((0..formations).map(|f| craft_units(battle, f)));
         in_fight_into(battle, &mut self.live);
         nearest_enemies_into(battle, &self.live, &mut self.nearest);
+        room(&mut self.enemies, battle.sides.len() * formations);
+        room(&mut self.enemy_spans, battle.sides.len());
+        enemy_lists_into(battle, &self.live, (&mut self.enemies, &mut self.enemy_spans));
         self.choices.clear();
         self.choices.resize(formations, None);
         carried_groups(battle, &mut self.carried);
@@ -833,6 +860,7 @@ fn doctrine_formation_plot_into(
             tables: assess::tables(),
             arsenals: &w.arsenals,
             live: &w.live,
+            enemies: (&w.enemies, &w.enemy_spans),
             nearest: &w.nearest,
             reaches: &w.reaches,
             craft: &w.craft,
