@@ -122,15 +122,7 @@ impl Launches {
         for fires in self.salvos.as_flattened() {
             code = code << 1 | u32::from(*fires);
         }
-        let once = [
-            self.racks[0],
-            self.racks[1],
-            self.submunitions,
-            self.mkps,
-            self.rockets,
-            self.antimatter,
-        ];
-        for volley in once {
+        for volley in self.once() {
             // A Volley is 0, 1 or 2: two bits each, with none.
             debug_assert!(volley.is_none_or(|v| v < 3));
             code = code << 2 | volley.map_or(0, |v| 1 + u32::try_from(v.min(2)).unwrap_or(2));
@@ -140,15 +132,20 @@ impl Launches {
 
     /// Whether anything is launched in Volley `v`.
     pub fn any_in(&self, v: usize) -> bool {
-        let once = [
+        self.salvos[v].contains(&true) || self.once().contains(&Some(v))
+    }
+
+    /// The Volley each one-shot kind fires in: racks of each reach,
+    /// submunition packs, MKP packs, rocket pods, antimatter missiles.
+    fn once(&self) -> [Option<usize>; 6] {
+        [
             self.racks[0],
             self.racks[1],
             self.submunitions,
             self.mkps,
             self.rockets,
             self.antimatter,
-        ];
-        self.salvos[v].contains(&true) || once.contains(&Some(v))
+        ]
     }
 }
 
