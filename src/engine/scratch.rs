@@ -9,6 +9,7 @@ use super::dice::{BeamResult, Pile, REROLL_GENERATIONS, Roll, RollSink};
 use super::event::{Event, Sink};
 use super::plot::{ExchangePlot, FormationId, Maneuver, SystemId, UnitId, VolleyPlot};
 use super::state::Battle;
+use crate::model::SystemKind;
 
 /// What dealt damage, for the batch's "damage dealt by weapon kind".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -237,6 +238,9 @@ pub struct Scratch {
     /// the Fire step to the Damage step, so each is read once a Volley.
     screen_level: Vec<u8>,
     shrouded: Vec<u8>,
+    /// No Unit of the battle has a nova cannon (found when the Exchange is
+    /// sized, [`Scratch::size_for`]; unset, every Volley looks).
+    pub(super) no_novas: bool,
 }
 
 /// A fact of a Unit not read yet this Volley.
@@ -351,6 +355,12 @@ impl Scratch {
         room(&mut self.hull_hits, systems);
         room(&mut self.reflex, units);
         room(&mut self.nova, units);
+        // What a system is never changes: a battle without nova cannons
+        // never arms one.
+        self.no_novas = !battle
+            .units
+            .iter()
+            .any(|u| u.systems.iter().any(|s| matches!(s.kind, SystemKind::NovaCannon)));
         // The weapon-use record lives across Exchanges: laid out afresh only
         // for a battle of another shape.
         if self.weapon_first.len() != units + 1 || self.weapon_first.last() != Some(&systems) {

@@ -248,6 +248,9 @@ pub fn run_volley<S: Sink>(
 /// its screens and vapour shroud, and fires nothing else this Volley.
 fn arm_novas<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sink: &mut S, scratch: &mut Scratch) {
     scratch.nova.clear();
+    if scratch.no_novas {
+        return;
+    }
     for f in 0..battle.formations.len() {
         if battle.formations[f].reserve != Reserve::InCombat {
             continue;
