@@ -154,18 +154,9 @@ impl Context<'_> {
         super::is_live_enemy_in(self.battle, self.live, f, t)
     }
 
-    /// [`super::assess::sustained`], read back from the memo when there is
-    /// one.
-    fn sustained(&self, a: &Attacker, t: &Arsenal, range: u32, evasion: u32) -> f64 {
-        match self.memo {
-            Some(memo) => memo.borrow_mut().fire.sustained(self.tables, a, t, range, evasion),
-            None => FireKey::of(a, t).firepower(self.tables, evasion).at(range),
-        }
-    }
-
-    /// [`Context::sustained`] at every target of one attacker: `weigh`
-    /// gets a function that weighs `a`'s fire (the memo names the attacker
-    /// once, not at every target).
+    /// [`super::assess::sustained`] of one attacker at any target: `weigh`
+    /// gets a function that weighs `a`'s fire, read back from the memo when
+    /// there is one (which names the attacker once, not at every target).
     fn sustained_of<R>(&self, a: &Attacker, weigh: impl FnOnce(&mut dyn FnMut(&Arsenal, u32, u32) -> f64) -> R) -> R {
         match self.memo {
             Some(memo) => {
@@ -173,7 +164,7 @@ impl Context<'_> {
                 let named = memo.fire.attacker(a);
                 weigh(&mut |t, range, evasion| memo.fire.sustained_by(self.tables, (named, a), t, range, evasion))
             }
-            None => weigh(&mut |t, range, evasion| self.sustained(a, t, range, evasion)),
+            None => weigh(&mut |t, range, evasion| FireKey::of(a, t).firepower(self.tables, evasion).at(range)),
         }
     }
 }

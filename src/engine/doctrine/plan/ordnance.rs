@@ -246,7 +246,7 @@ pub fn launches(a: &Arsenal, start: f64, range: &[f64; 3], spread: &[f64; 3]) ->
 }
 
 /// Salvo loads of each reach that `l` launches over the Exchange.
-pub(super) fn used(a: &Arsenal, l: &Launches) -> [f64; 2] {
+fn used(a: &Arsenal, l: &Launches) -> [f64; 2] {
     let mut used = [0.0; 2];
     for (er, u) in used.iter_mut().enumerate() {
         let volleys = (0..3).filter(|&v| l.salvos[v][er]).count() as f64;
@@ -257,7 +257,7 @@ pub(super) fn used(a: &Arsenal, l: &Launches) -> [f64; 2] {
 
 /// Expected damage of the launches of Volley `v` at range `r`.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn launch_damage(
+fn launch_damage(
     tables: &DieTables,
     a: &Arsenal,
     t: &Arsenal,
@@ -306,6 +306,29 @@ pub(super) fn launch_damage(
 /// Volley, then of its ordnance left that reaches the range the Exchange
 /// ends at.
 pub(super) type Terms = [f64; 4];
+
+/// The ordnance terms of `a` at `t` ([`Terms`]): the damage of the
+/// launches `l` in each Volley at its expected range, `t` rolling `evasion`
+/// Evasion dice (with its class-1 beams on point defence when
+/// `class1_pd`), then what `stores` (`a`'s) has left that reaches the last.
+// Inlined into each side's closure: made a call of its own, a fleet
+// action took 0.6 % more instructions.
+#[inline(always)]
+pub(super) fn launched_terms(
+    tables: &DieTables,
+    (a, t): (&Arsenal, &Arsenal),
+    l: &Launches,
+    range: &[f64; 3],
+    (evasion, class1_pd): (u32, bool),
+    stores: &Stores,
+) -> Terms {
+    let mut terms = [0.0; 4];
+    for (v, &r) in range.iter().enumerate() {
+        terms[v] = launch_damage(tables, a, t, l, v, r, evasion, class1_pd);
+    }
+    terms[3] = stores.left_at(range[2], Some((l, used(a, l))));
+    terms
+}
 
 /// The reaches whose thresholds an arsenal's ordnance terms read: the
 /// standard and extended missile reach and the antimatter missile's, each

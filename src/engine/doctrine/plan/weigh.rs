@@ -7,7 +7,7 @@
 use super::super::super::plot::Maneuver;
 use super::super::assess::{Arsenal, DieTables, FireKey, Firepower, MAX_EVASION_DICE};
 use super::grid::{GRID, GridMemo, Lerp, RANGES, STEP, evasion_index, grid, grid_range};
-use super::ordnance::{Launches, REACH_BITS, Stores, TermMemo, launch_damage, launches, reach_class, reaches, used};
+use super::ordnance::{Launches, REACH_BITS, Stores, TermMemo, launched_terms, launches, reach_class, reaches};
 
 /// Volleys of sustained fire the range an Exchange ends at is worth, for
 /// the Exchange after it (ordnance left that can reach it counts once).
@@ -672,12 +672,8 @@ fn ordnance_shares(
         let key = x.reaches.0.and_then(|r| reach_class(r, range, volleys));
         let key = key.map(|class| ours.code() << REACH_BITS | class);
         let terms = x.terms.0.get(key, || {
-            let mut t = [0.0; 4];
-            for (v, &r) in range.iter().enumerate() {
-                t[v] = launch_damage(p.tables, p.ours, p.theirs, ours, v, r, p.their_evasion, false);
-            }
-            t[3] = x.our_stores.left_at(range[2], Some((ours, used(p.ours, ours))));
-            t
+            let sides = (p.ours, p.theirs);
+            launched_terms(p.tables, sides, ours, range, (p.their_evasion, false), &x.our_stores)
         });
         for t in terms {
             dealt += t;
@@ -694,12 +690,8 @@ fn ordnance_shares(
         let terms = x.terms.1.get(key, || {
             // The target fires its missiles whenever we are in reach.
             let l = launches(p.theirs, f64::from(p.range), range, &[0.0; 3]);
-            let mut t = [0.0; 4];
-            for (v, &r) in range.iter().enumerate() {
-                t[v] = launch_damage(p.tables, p.theirs, p.ours, &l, v, r, evasion, p.class1_pd);
-            }
-            t[3] = x.their_stores.left_at(range[2], Some((&l, used(p.theirs, &l))));
-            t
+            let sides = (p.theirs, p.ours);
+            launched_terms(p.tables, sides, &l, range, (evasion, p.class1_pd), &x.their_stores)
         });
         for t in terms {
             taken += t;
@@ -836,7 +828,9 @@ impl KeptPlays {
             // No room: made in the spare, kept until the next.
             None => &mut self.spare,
         };
-        if !k.is_some_and(|k| k.evasion == evasion && at.is_some()) {
+        // A half in its sequence's row is the one asked for; a free slot
+        // and the spare are made afresh.
+        if at.is_none() || k.is_none() {
             *k = Some(Kept::new(p, x, aims, seq, evasion));
         }
         match k {
@@ -1032,31 +1026,31 @@ pub(super) fn best_plan(
     }
     let best = best.expect("at least one candidate");
     let our_i = aims.our_i;
-    let mut plan = Plan {
-        maneuvers: best.seq,
-        speed: p.thrust - best.evasion,
-        evasion: best.evasion,
-        range: best.range,
-        spread: best.spread,
-        seek: aims.seek(),
-        stance,
-        at_seek: (0.0, 0.0),
-        ordnance_at_seek: (0.0, 0.0),
-        their_seek: aims.their_seek(),
-    };
-    plan.at_seek = match stance {
+    let seek = aims.seek();
+    let at_seek = match stance {
         Stance::NoFight => (0.0, 0.0),
         _ => (x.ours[our_i], x.theirs[our_i]),
     };
-    let seek_at = f64::from(plan.seek);
-    plan.ordnance_at_seek = match stance {
+    let seek_at = f64::from(seek);
+    let ordnance_at_seek = match stance {
         Stance::NoFight => (0.0, 0.0),
         _ => (
             x.our_stores.left_at(seek_at, None),
             x.their_stores.left_at(seek_at, None),
         ),
     };
-    plan
+    Plan {
+        maneuvers: best.seq,
+        speed: p.thrust - best.evasion,
+        evasion: best.evasion,
+        range: best.range,
+        spread: best.spread,
+        seek,
+        stance,
+        at_seek,
+        ordnance_at_seek,
+        their_seek: aims.their_seek(),
+    }
 }
 
 #[cfg(test)]
