@@ -490,8 +490,8 @@ fn defence(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
         PdMode::Auto => {
             let saving = pd_saving(ctx, f);
             for v in 0..3 {
-                let beam = class1_value(ctx, c, v);
-                c.pd[v] = beams && c.threat[v] && saving >= beam;
+                // (A pure number, weighed only where it can decide.)
+                c.pd[v] = beams && c.threat[v] && saving >= class1_value(ctx, c, v);
                 // A PDS die kills twice what a class-1 beam's does.
                 c.pds_mode[v] = if c.threat[v] { 2.0 * saving } else { 0.0 };
                 c.pds_at_ships[v] = !c.threat[v]
@@ -526,9 +526,14 @@ fn class1_value(ctx: &Context<'_>, c: &Choice, v: usize) -> f64 {
     if beam_dice(1, r) == 0 {
         return 0.0;
     }
-    let mut one = Arsenal::default();
-    one.beams[1][2] = 1;
-    super::assess::sustained(ctx.tables, &one, &ctx.arsenals[t], r, ctx.arsenals[t].thrust / 3)
+    // The one beam's part of the fire key is the same every time.
+    static ONE: std::sync::LazyLock<Attacker> = std::sync::LazyLock::new(|| {
+        let mut one = Arsenal::default();
+        one.beams[1][2] = 1;
+        Attacker::of(&one)
+    });
+    let target = &ctx.arsenals[t];
+    ctx.sustained_of(&ONE, |weigh| weigh(target, r, target.thrust / 3))
 }
 
 /// A Formation with a ship in the fight that has no working screen and no
