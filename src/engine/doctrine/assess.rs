@@ -1518,7 +1518,7 @@ fn slot_of(hash: u64, n: usize, slots: usize) -> usize {
 /// classes 1-3 and of all, and the count of each other kind of weapon
 /// (sums the compiler makes in a few vector instructions; a collision
 /// costs only a full comparison).
-fn weapons_hash(a: &Arsenal) -> u64 {
+pub(super) fn weapons_hash(a: &Arsenal) -> u64 {
     fn total(counts: &[u32]) -> u32 {
         counts.iter().fold(0u32, |s, &c| s.wrapping_add(c))
     }

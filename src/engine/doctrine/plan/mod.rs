@@ -15,7 +15,7 @@ mod ordnance;
 mod weigh;
 
 use super::super::plot::Maneuver;
-use super::assess::{Arsenal, FireKey, fact_hash};
+use super::assess::{Arsenal, FireKey, fact_hash, weapons_hash};
 pub use grid::{GRID, GridMemo};
 pub use ordnance::{Launches, Stores, launches};
 use weigh::{Aims, Expect, KeptPlays, best_plan};
@@ -401,11 +401,16 @@ impl PairMemo {
 /// pure function of its inputs, so a plan read back is the plan it would
 /// make: results do not depend on what the memo holds. A fixed number of
 /// slots, made on first use and overwritten on collision: flat memory, and
-/// no allocation once warm.
+/// no allocation once warm. A key names its two arsenals by their numbers
+/// in [`ArsenalTable`] (a whole arsenal is 1 KB; most keys share them), so
+/// that many plans fit in a few megabytes: a long batch meets the same
+/// states again and again.
 #[derive(Debug, Default)]
 pub struct PlanMemo {
     slots: Vec<Option<(MemoKey, Plan)>>,
     hits: u64,
+    /// The arsenals the keys name.
+    arsenals: ArsenalTable,
     /// Sustained fire on the grid weighed before, for the plans.
     grids: GridMemo,
     /// What the plans weighed of each pair this plot.
@@ -421,51 +426,129 @@ impl PlanMemo {
     }
 }
 
-/// Slots of a [`PlanMemo`] (2.4 KB each: some 5 MB a batch worker).
-const MEMO_SLOTS: usize = 2048;
+/// Slots of a [`PlanMemo`] (under 200 bytes each: some 6 MB a batch
+/// worker).
+const MEMO_SLOTS: usize = 32768;
 
-/// Everything [`choose`] reads.
+/// Arsenals numbered for the [`PlanMemo`]'s keys: each kept once, in a
+/// slot by its hash, with a number no other arsenal ever gets. A slot
+/// overwritten by another arsenal gives that one a new number, so a key
+/// naming the old number never matches again: two keys with the same
+/// numbers name the same arsenals.
+#[derive(Debug)]
+struct ArsenalTable {
+    slots: Vec<Option<(Arsenal, u64)>>,
+    /// Slots it makes on first use.
+    size: usize,
+    /// Numbers given so far.
+    numbered: u64,
+}
+
+impl Default for ArsenalTable {
+    fn default() -> ArsenalTable {
+        ArsenalTable::with_slots(ARSENAL_SLOTS)
+    }
+}
+
+/// Slots of an [`ArsenalTable`] (some 1.1 KB each).
+const ARSENAL_SLOTS: usize = 8192;
+
+impl ArsenalTable {
+    /// A table of `n` slots (made on first use).
+    fn with_slots(n: usize) -> ArsenalTable {
+        ArsenalTable {
+            slots: Vec::new(),
+            size: n.max(1),
+            numbered: 0,
+        }
+    }
+
+    /// The number of arsenal `a`: the one it was given when it is still
+    /// kept, else a new one.
+    fn number(&mut self, a: &Arsenal) -> u64 {
+        if self.slots.is_empty() {
+            self.slots.resize(self.size, None);
+        }
+        let n = self.slots.len() as u64;
+        let slot = &mut self.slots[(arsenal_hash(a) % n) as usize];
+        if let Some((kept, number)) = slot
+            && kept == a
+        {
+            return *number;
+        }
+        self.numbered += 1;
+        *slot = Some((*a, self.numbered));
+        self.numbered
+    }
+}
+
+/// A hash of the facts of an arsenal that most often differ between two
+/// of them (a slot is chosen by it; arsenals are compared whole).
+fn arsenal_hash(a: &Arsenal) -> u64 {
+    let bits = |x: f64| x.to_bits() as u32 ^ (x.to_bits() >> 32) as u32;
+    let attacker = weapons_hash(a);
+    let facts = fact_hash([
+        a.durability,
+        a.ships,
+        a.thrust,
+        a.class1,
+        bits(a.screens[0] + 2.0 * a.screens[1] + 4.0 * a.screens[2]),
+        a.salvos[0].launchers + 2 * a.salvos[1].launchers + 4 * a.salvos[0].loads + 8 * a.salvos[1].loads,
+        a.racks[0] + 2 * a.racks[1] + 4 * a.heavies[0] + 8 * a.heavies[1],
+    ]);
+    attacker ^ facts.wrapping_mul(0xff51_afd7_ed55_8ccd)
+}
+
+/// Everything [`choose`] reads: the arsenals by their numbers in the
+/// memo's [`ArsenalTable`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct MemoKey {
-    pair: PairKey,
+    arsenals: (u64, u64),
+    range: u32,
+    their_evasion: u32,
+    their_primary: bool,
+    thrust: u32,
+    class1_pd: bool,
     sequences: [[Maneuver; 3]; SEQUENCES.len()],
     count: usize,
     fixed: Option<u32>,
 }
 
 impl MemoKey {
-    fn new(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> MemoKey {
+    /// The key of the plan for `p` (its arsenals numbered `arsenals`).
+    fn new(arsenals: (u64, u64), p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> MemoKey {
         let mut seq = [[Maneuver::Maintain; 3]; SEQUENCES.len()];
         seq[..sequences.len()].copy_from_slice(sequences);
         MemoKey {
-            pair: PairKey::new(p),
+            arsenals,
+            range: p.range,
+            their_evasion: p.their_evasion,
+            their_primary: p.their_primary,
+            thrust: p.thrust,
+            class1_pd: p.class1_pd,
             sequences: seq,
             count: sequences.len(),
             fixed,
         }
     }
 
-    /// Whether it is the key of this plan (`MemoKey::new(..) == *self`,
-    /// without making that key: the rest of the sequences is always
-    /// padded alike).
-    fn is(&self, p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> bool {
-        let MemoKey {
-            pair,
-            sequences: kept,
-            count,
-            fixed: kept_fixed,
-        } = self;
-        *count == sequences.len() && *kept_fixed == fixed && kept[..*count] == *sequences && pair.is(p)
-    }
-
-    /// The slot of a plan: a hash of the facts that most often differ.
-    fn slot(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> usize {
-        let first = sequences.first().map_or(Maneuver::Maintain, |s| s[0]);
-        let orders = [
-            fixed.map_or(u32::MAX, |f| f),
-            u32::try_from(sequences.len()).unwrap_or(0) | (first as u32) << 8,
-        ];
-        (pair_hash(p, orders) % MEMO_SLOTS as u64) as usize
+    /// The slot of a plan: a hash of its key.
+    fn slot(&self) -> usize {
+        let first = self.sequences[0][0];
+        let (ours, theirs) = self.arsenals;
+        let h = fact_hash([
+            self.range,
+            self.their_evasion,
+            self.thrust,
+            u32::from(self.their_primary) | u32::from(self.class1_pd) << 1,
+            self.fixed.map_or(u32::MAX, |f| f),
+            u32::try_from(self.count).unwrap_or(0) | (first as u32) << 8,
+            ours as u32,
+            (ours >> 32) as u32,
+            theirs as u32,
+            (theirs >> 32) as u32,
+        ]);
+        (h % MEMO_SLOTS as u64) as usize
     }
 }
 
@@ -477,15 +560,17 @@ pub fn choose_memo(memo: &mut PlanMemo, p: &Pair<'_>, sequences: &[[Maneuver; 3]
     if memo.slots.is_empty() {
         memo.slots.resize(MEMO_SLOTS, None);
     }
-    let at = MemoKey::slot(p, sequences, fixed);
+    let arsenals = (memo.arsenals.number(p.ours), memo.arsenals.number(p.theirs));
+    let key = MemoKey::new(arsenals, p, sequences, fixed);
+    let at = key.slot();
     if let Some((k, plan)) = &memo.slots[at]
-        && k.is(p, sequences, fixed)
+        && *k == key
     {
         memo.hits += 1;
         return *plan;
     }
     let plan = choose_with(p, sequences, fixed, &mut memo.grids, &mut memo.pairs);
-    memo.slots[at] = Some((MemoKey::new(p, sequences, fixed), plan));
+    memo.slots[at] = Some((key, plan));
     plan
 }
 
@@ -500,12 +585,13 @@ mod tests {
         // Its slots are made once, all at once, and never grow: the memory
         // a batch worker adds for it is this, for any number of runs.
         let slot = std::mem::size_of::<Option<(MemoKey, Plan)>>();
+        let arsenal_slot = std::mem::size_of::<Option<(Arsenal, u64)>>();
         let grid_slot = GridMemo::SLOT_BYTES;
         let pair_slot = std::mem::size_of::<Option<PairSlot>>();
-        let total = slot * MEMO_SLOTS + grid_slot * GRID_SLOTS + pair_slot * PAIR_SLOTS;
+        let total = slot * MEMO_SLOTS + arsenal_slot * ARSENAL_SLOTS + grid_slot * GRID_SLOTS + pair_slot * PAIR_SLOTS;
         assert!(
-            total <= 12 << 20,
-            "{slot} + {grid_slot} + {pair_slot} bytes a slot, {total} in all"
+            total <= 24 << 20,
+            "{slot} + {arsenal_slot} + {grid_slot} + {pair_slot} bytes a slot, {total} in all"
         );
         let mut memo = PlanMemo::default();
         let ours = Arsenal {
@@ -525,11 +611,87 @@ mod tests {
             mutual: true,
         };
         let first = choose_memo(&mut memo, &p, &SEQUENCES, None);
-        let lens = |m: &PlanMemo| (m.slots.len(), m.grids.slots_made(), m.pairs.slots.len());
-        assert_eq!(lens(&memo), (MEMO_SLOTS, GRID_SLOTS, PAIR_SLOTS));
+        let lens = |m: &PlanMemo| {
+            let made = (m.slots.len(), m.arsenals.slots.len());
+            (made, m.grids.slots_made(), m.pairs.slots.len())
+        };
+        let all = ((MEMO_SLOTS, ARSENAL_SLOTS), GRID_SLOTS, PAIR_SLOTS);
+        assert_eq!(lens(&memo), all);
         let again = choose_memo(&mut memo, &p, &SEQUENCES, None);
         assert_eq!((first, again, memo.hits()), (choose(&p, &SEQUENCES, None), first, 1));
-        assert_eq!(lens(&memo), (MEMO_SLOTS, GRID_SLOTS, PAIR_SLOTS));
+        assert_eq!(lens(&memo), all);
+    }
+
+    #[test]
+    fn an_arsenal_pushed_out_of_the_table_never_shares_a_number() {
+        // One slot: every other arsenal pushes the last out. A key names
+        // arsenals by number, so a number given twice would read back a
+        // plan made for another arsenal.
+        let mut table = ArsenalTable::with_slots(1);
+        let mut a = Arsenal::default();
+        a.beams[2][0] = 3;
+        let mut b = a;
+        b.durability = 12;
+        let first = table.number(&a);
+        assert_eq!(table.number(&a), first, "an arsenal still kept keeps its number");
+        let other = table.number(&b);
+        let again = table.number(&a);
+        assert_ne!(other, first);
+        assert!(again != first && again != other, "{first} {other} {again}");
+        assert_eq!(table.number(&a), again);
+        // And with room for both, each keeps its own.
+        let mut table = ArsenalTable::with_slots(ARSENAL_SLOTS);
+        let (na, nb) = (table.number(&a), table.number(&b));
+        assert_ne!(na, nb);
+        assert_eq!((table.number(&a), table.number(&b)), (na, nb));
+    }
+
+    #[test]
+    fn a_plan_read_back_after_its_arsenal_was_pushed_out_is_the_plan_made_afresh() {
+        // The arsenal table keeps one arsenal. Two like Formations face
+        // each other, whole, then both hurt (an arsenal with less hull
+        // and thrust pushes the whole one out), then whole again twice:
+        // only the last plan reads back, and every plan is the one made
+        // afresh.
+        let mut memo = PlanMemo {
+            arsenals: ArsenalTable::with_slots(1),
+            ..PlanMemo::default()
+        };
+        let mut whole = Arsenal::default();
+        whole.beams[2][0] = 3;
+        whole.beams[1][0] = 4;
+        (whole.durability, whole.ships, whole.thrust) = (24, 2, 6);
+        let mut hurt = whole;
+        (hurt.durability, hurt.thrust) = (4, 2);
+        let pair = |a: &'static Arsenal| Pair {
+            tables: tables(),
+            ours: a,
+            theirs: a,
+            range: 24,
+            their_evasion: 2,
+            their_primary: true,
+            thrust: a.thrust,
+            class1_pd: false,
+            mutual: true,
+        };
+        let (whole, hurt): (&'static Arsenal, &'static Arsenal) =
+            (Box::leak(Box::new(whole)), Box::leak(Box::new(hurt)));
+        for a in [whole, hurt, whole, whole] {
+            let p = pair(a);
+            assert_eq!(
+                choose_memo(&mut memo, &p, &SEQUENCES, None),
+                choose(&p, &SEQUENCES, None)
+            );
+        }
+        assert_eq!(
+            memo.hits(),
+            1,
+            "only the plan made for the very same arsenals reads back"
+        );
+        assert_ne!(
+            choose(&pair(whole), &SEQUENCES, None),
+            choose(&pair(hurt), &SEQUENCES, None)
+        );
     }
 
     #[test]
