@@ -517,15 +517,29 @@ struct MemoKey {
 impl MemoKey {
     /// The key of the plan for `p` (its arsenals numbered `arsenals`).
     fn new(arsenals: (u64, u64), p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> MemoKey {
+        // Every field of the pair named: one added to it cannot be left
+        // out of the key unseen. The tables are the same for every pair,
+        // and whether the target plans against us too changes no plan.
+        let Pair {
+            tables: _,
+            ours: _,
+            theirs: _,
+            range,
+            their_evasion,
+            their_primary,
+            thrust,
+            class1_pd,
+            mutual: _,
+        } = *p;
         let mut seq = [[Maneuver::Maintain; 3]; SEQUENCES.len()];
         seq[..sequences.len()].copy_from_slice(sequences);
         MemoKey {
             arsenals,
-            range: p.range,
-            their_evasion: p.their_evasion,
-            their_primary: p.their_primary,
-            thrust: p.thrust,
-            class1_pd: p.class1_pd,
+            range,
+            their_evasion,
+            their_primary,
+            thrust,
+            class1_pd,
             sequences: seq,
             count: sequences.len(),
             fixed,
