@@ -15,7 +15,7 @@
 //! `FAM_BENCH_TABLE_ONLY=1 cargo bench --bench batch` prints the table only;
 //! `FAM_BENCH_SCENARIOS=DIR` keeps the generated battles in `DIR`
 //! (`generated-N.toml` and its two fleet files), for
-//! `scripts/instructions-per-die.sh`.
+//! `scripts/instructions-per-die.sh` and `scripts/battles-per-second.sh`.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
