@@ -269,11 +269,7 @@ impl PairSlot {
 struct PairKey {
     ours: Arsenal,
     theirs: Arsenal,
-    range: u32,
-    their_evasion: u32,
-    their_primary: bool,
-    thrust: u32,
-    class1_pd: bool,
+    facts: PairFacts,
 }
 
 impl PairKey {
@@ -281,11 +277,7 @@ impl PairKey {
         PairKey {
             ours: *p.ours,
             theirs: *p.theirs,
-            range: p.range,
-            their_evasion: p.their_evasion,
-            their_primary: p.their_primary,
-            thrust: p.thrust,
-            class1_pd: p.class1_pd,
+            facts: PairFacts::of(p),
         }
     }
 
@@ -293,41 +285,68 @@ impl PairKey {
     /// without making that key).
     fn is(&self, p: &Pair<'_>) -> bool {
         // Every field named: a field added to the key cannot be left out.
-        let PairKey {
-            ours,
-            theirs,
+        let PairKey { ours, theirs, facts } = self;
+        *facts == PairFacts::of(p) && ours == p.ours && theirs == p.theirs
+    }
+}
+
+/// What a plan reads of a pair besides its two arsenals.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct PairFacts {
+    range: u32,
+    their_evasion: u32,
+    their_primary: bool,
+    thrust: u32,
+    class1_pd: bool,
+}
+
+impl PairFacts {
+    fn of(p: &Pair<'_>) -> PairFacts {
+        // Every field of the pair named: one added to it cannot be left
+        // out of the keys unseen. The tables are the same for every pair,
+        // and whether the target plans against us too changes no plan.
+        let Pair {
+            tables: _,
+            ours: _,
+            theirs: _,
             range,
             their_evasion,
             their_primary,
             thrust,
             class1_pd,
-        } = self;
-        *range == p.range
-            && *their_evasion == p.their_evasion
-            && *their_primary == p.their_primary
-            && *thrust == p.thrust
-            && *class1_pd == p.class1_pd
-            && ours == p.ours
-            && theirs == p.theirs
+            mutual: _,
+        } = *p;
+        PairFacts {
+            range,
+            their_evasion,
+            their_primary,
+            thrust,
+            class1_pd,
+        }
+    }
+
+    /// The facts as whole numbers, for a hash.
+    fn words(&self) -> [u32; 4] {
+        [
+            self.range,
+            self.their_evasion,
+            self.thrust,
+            u32::from(self.their_primary) | u32::from(self.class1_pd) << 1,
+        ]
     }
 }
 
-/// A hash of the facts of the pair `p` that most often differ, and `more`.
-fn pair_hash(p: &Pair<'_>, more: [u32; 2]) -> u64 {
-    fact_hash([
-        p.range,
-        p.their_evasion,
-        p.thrust,
-        u32::from(p.their_primary) | u32::from(p.class1_pd) << 1,
-        more[0],
-        more[1],
+/// A hash of the facts of the pair `p` that most often differ.
+fn pair_hash(p: &Pair<'_>) -> u64 {
+    let arsenals = [
         p.ours.durability,
         p.theirs.durability,
         p.ours.ships,
         p.theirs.ships,
         p.ours.thrust,
         p.theirs.thrust,
-    ])
+    ];
+    fact_hash(PairFacts::of(p).words().into_iter().chain(arsenals))
 }
 
 /// The [`PairWork`] of pairs weighed before, so that the plan of a
@@ -382,7 +401,7 @@ impl PairMemo {
         if self.slots.is_empty() {
             self.slots.resize(PAIR_SLOTS, None);
         }
-        let slot = |p: &Pair<'_>| (pair_hash(p, [0, 0]) % PAIR_SLOTS as u64) as usize;
+        let slot = |p: &Pair<'_>| (pair_hash(p) % PAIR_SLOTS as u64) as usize;
         let (i, j) = (slot(ours), slot(theirs));
         if i == j {
             return (&mut self.slots[i], spare, &mut self.hits);
@@ -504,11 +523,7 @@ fn arsenal_hash(a: &Arsenal) -> u64 {
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct MemoKey {
     arsenals: (u64, u64),
-    range: u32,
-    their_evasion: u32,
-    their_primary: bool,
-    thrust: u32,
-    class1_pd: bool,
+    facts: PairFacts,
     sequences: [[Maneuver; 3]; SEQUENCES.len()],
     count: usize,
     fixed: Option<u32>,
@@ -517,29 +532,11 @@ struct MemoKey {
 impl MemoKey {
     /// The key of the plan for `p` (its arsenals numbered `arsenals`).
     fn new(arsenals: (u64, u64), p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> MemoKey {
-        // Every field of the pair named: one added to it cannot be left
-        // out of the key unseen. The tables are the same for every pair,
-        // and whether the target plans against us too changes no plan.
-        let Pair {
-            tables: _,
-            ours: _,
-            theirs: _,
-            range,
-            their_evasion,
-            their_primary,
-            thrust,
-            class1_pd,
-            mutual: _,
-        } = *p;
         let mut seq = [[Maneuver::Maintain; 3]; SEQUENCES.len()];
         seq[..sequences.len()].copy_from_slice(sequences);
         MemoKey {
             arsenals,
-            range,
-            their_evasion,
-            their_primary,
-            thrust,
-            class1_pd,
+            facts: PairFacts::of(p),
             sequences: seq,
             count: sequences.len(),
             fixed,
@@ -550,19 +547,15 @@ impl MemoKey {
     fn slot(&self) -> usize {
         let first = self.sequences[0][0];
         let (ours, theirs) = self.arsenals;
-        let h = fact_hash([
-            self.range,
-            self.their_evasion,
-            self.thrust,
-            u32::from(self.their_primary) | u32::from(self.class1_pd) << 1,
+        let more = [
             self.fixed.map_or(u32::MAX, |f| f),
             u32::try_from(self.count).unwrap_or(0) | (first as u32) << 8,
             ours as u32,
             (ours >> 32) as u32,
             theirs as u32,
             (theirs >> 32) as u32,
-        ]);
-        (h % MEMO_SLOTS as u64) as usize
+        ];
+        (fact_hash(self.facts.words().into_iter().chain(more)) % MEMO_SLOTS as u64) as usize
     }
 }
 
