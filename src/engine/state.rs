@@ -590,8 +590,10 @@ impl Unit {
     }
 
     /// In the fight: not destroyed, not a derelict, not docked in a bay.
+    /// (Every fact is read: `|` rather than `||`, so that which Units are
+    /// out, which no processor can foresee, costs no branch.)
     pub fn active(&self) -> bool {
-        !self.destroyed && !self.derelict && !self.surrendered && !self.craft.is_some_and(|c| c.docked)
+        !(self.destroyed | self.derelict | self.surrendered | self.craft.is_some_and(|c| c.docked))
     }
 
     /// Out of the battle for good: destroyed, a derelict or surrendered (a

@@ -508,50 +508,63 @@ pub fn step(tables: &DieTables, start: f64, a: Move, b: Move) -> f64 {
 }
 
 /// What one Volley's maneuvers do to the range ([`step`]) with two sides'
-/// Speed dice, worked out once for any maneuvers: how far each is expected
-/// to outpace the other (against a Maintain), and each one's mean Speed
-/// Points; all in MU.
+/// Speed dice, worked out once for any maneuvers: for each pair of
+/// maneuvers (ours, theirs; in [`Maneuver`] order), the range closed and
+/// the range opened, so that the range after a Volley is
+/// `|start − closed| + opened`; all in MU.
+///
+/// Against a Maintain the mover moves by how far it is expected to outpace
+/// the other ([`DieTables::outpace`]); other pairs by their mean Speed
+/// Points, the sides on Close closing together and those on Withdraw
+/// opening together. One formula and a table rather than a branch a pair:
+/// which pair a candidate plays is what the processor cannot foresee. It
+/// is the same arithmetic: the start is never negative, so `|start − 0|`
+/// is the start, and adding nothing to a number not below zero is that
+/// number.
 #[derive(Debug, Clone, Copy)]
 struct Steps {
-    outpace: (f64, f64),
-    points: (f64, f64),
+    moves: [[(f64, f64); 3]; 3],
 }
 
 impl Steps {
     /// For `a` and `b` Speed dice, each one point fewer when secondary.
     fn new(tables: &DieTables, (a, a_minus): (u32, bool), (b, b_minus): (u32, bool)) -> Steps {
-        let points = |dice: u32, minus: bool| points(dice, if minus { 1.0 } else { 0.0 }) * STEP;
-        Steps {
-            outpace: (
-                STEP * tables.outpace(a, a_minus, b, b_minus),
-                STEP * tables.outpace(b, b_minus, a, a_minus),
-            ),
-            points: (points(a, a_minus), points(b, b_minus)),
-        }
-    }
-
-    /// The expected range after a Volley that starts at `start`, the two
-    /// sides on `a` and `b`.
-    #[inline]
-    fn step(&self, start: f64, a: Maneuver, b: Maneuver) -> f64 {
         use Maneuver::{Close, Maintain, Withdraw};
-        match (a, b) {
-            (Close, Maintain) => (start - self.outpace.0).abs(),
-            (Maintain, Close) => (start - self.outpace.1).abs(),
-            (Withdraw, Maintain) => start + self.outpace.0,
-            (Maintain, Withdraw) => start + self.outpace.1,
+        let points = |dice: u32, minus: bool| points(dice, if minus { 1.0 } else { 0.0 }) * STEP;
+        let outpace = (
+            STEP * tables.outpace(a, a_minus, b, b_minus),
+            STEP * tables.outpace(b, b_minus, a, a_minus),
+        );
+        let points = (points(a, a_minus), points(b, b_minus));
+        let of = |a: Maneuver, b: Maneuver| match (a, b) {
+            (Close, Maintain) => (outpace.0, 0.0),
+            (Maintain, Close) => (outpace.1, 0.0),
+            (Withdraw, Maintain) => (0.0, outpace.0),
+            (Maintain, Withdraw) => (0.0, outpace.1),
             _ => {
                 // The points of the sides on `m`, added in order (no side:
                 // nothing, which changes no sum below).
                 let on = |m: Maneuver| match (a == m, b == m) {
-                    (true, true) => self.points.0 + self.points.1,
-                    (true, false) => self.points.0,
-                    (false, true) => self.points.1,
+                    (true, true) => points.0 + points.1,
+                    (true, false) => points.0,
+                    (false, true) => points.1,
                     (false, false) => 0.0,
                 };
-                (start - on(Close)).abs() + on(Withdraw)
+                (on(Close), on(Withdraw))
             }
+        };
+        let all = [Close, Maintain, Withdraw];
+        Steps {
+            moves: all.map(|a| all.map(|b| of(a, b))),
         }
+    }
+
+    /// The expected range after a Volley that starts at `start` (not
+    /// negative), the two sides on `a` and `b`.
+    #[inline]
+    fn step(&self, start: f64, a: Maneuver, b: Maneuver) -> f64 {
+        let (closed, opened) = self.moves[a as usize][b as usize];
+        (start - closed).abs() + opened
     }
 }
 
