@@ -11,6 +11,12 @@ use super::plot::{ExchangePlot, FormationId, Maneuver, SystemId, UnitId, VolleyP
 use super::state::Battle;
 use crate::model::SystemKind;
 
+/// Where a damage-control job stands in its Unit's order: its place in
+/// the plotted list (none: after every listed one), its default rank, and
+/// the job itself (the drive first, then systems in order), so no two jobs
+/// of a Unit have the same key.
+pub type JobKey = (usize, (u32, u32), usize);
+
 /// What dealt damage, for the batch's "damage dealt by weapon kind".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DamageKind {
@@ -180,7 +186,7 @@ pub struct Scratch {
     pub(super) band_span: Vec<Option<(usize, usize)>>,
     pub(super) ranks: Vec<UnitId>,
     pub(super) shares: Vec<i64>,
-    pub(super) jobs: Vec<Option<SystemId>>,
+    pub(super) jobs: Vec<(JobKey, Option<SystemId>)>,
     /// Missile attacks waiting for point defence.
     pub(super) shots: Vec<MissileShot>,
     /// Weapons that fired at ships this Volley (they cannot also defend).

@@ -4,14 +4,15 @@ use super::thresholds::drive_thrust;
 use crate::engine::dice::{Dice, Pile, Purpose};
 use crate::engine::event::{Event, Sink};
 use crate::engine::plot::{ExchangePlot, SystemId, UnitId};
-use crate::engine::scratch::{Scratch, volley_plot};
+use crate::engine::scratch::{JobKey, Scratch, volley_plot};
 use crate::engine::state::{Battle, Control, SysState, Unit, is_one_shot};
 use crate::model::SystemKind;
 
 /// Default damage-control rank of a system (F&M Damage phase): power core,
-/// life support, bridge, (drive), screens, a Fire Control when none works,
-/// weapons by dice (beam class), then the rest.
-fn default_priority(unit: &Unit, system: Option<SystemId>) -> (u32, u32) {
+/// life support, bridge, (drive), screens, a Fire Control when none works
+/// (`no_fire_control`: the Unit has no working one), weapons by dice (beam
+/// class), then the rest.
+fn default_priority(unit: &Unit, system: Option<SystemId>, no_fire_control: bool) -> (u32, u32) {
     let Some(s) = system else { return (3, 0) };
     let kind = &unit.systems[s].kind;
     match kind {
@@ -19,7 +20,7 @@ fn default_priority(unit: &Unit, system: Option<SystemId>) -> (u32, u32) {
         SystemKind::LifeSupport => (1, 0),
         SystemKind::CommandBridge => (2, 0),
         SystemKind::ScreenGenerator => (4, 0),
-        SystemKind::FireControl if unit.fire_controls().next().is_none() => (5, 0),
+        SystemKind::FireControl if no_fire_control => (5, 0),
         SystemKind::Beam { class } => (6, 10 - u32::from(*class).min(10)),
         k if k.is_weapon() => (7, 0),
         _ => (8, 0),
@@ -50,11 +51,11 @@ pub(super) fn damage_control<S: Sink>(
             matches!(sys.kind, SystemKind::CommandBridge) && unit.control == Control::Permanent && !repair_bridge;
         let spent = is_one_shot(&sys.kind) && sys.rounds_left() == 0;
         if !bridge_blocked && !spent {
-            jobs.push(Some(s));
+            jobs.push((JobKey::default(), Some(s)));
         }
     }
     if unit.drive_hits > 0 && unit.drive_damaged {
-        jobs.push(None);
+        jobs.push((JobKey::default(), None));
     }
     if jobs.is_empty() {
         return;
@@ -68,15 +69,19 @@ pub(super) fn damage_control<S: Sink>(
         .iter()
         .find(|(unit_id, _)| *unit_id == u)
         .map_or(&[], |(_, list)| list.as_slice());
-    jobs.sort_by_key(|job| {
+    // Each job's key made once (a Unit's keys are all different, so any
+    // sort puts them in the one order).
+    let no_fire_control = unit.fire_controls().next().is_none();
+    for (key, job) in jobs.iter_mut() {
         let rank = job.and_then(|s| plotted.iter().position(|p| *p == s));
-        (
+        *key = (
             rank.unwrap_or(usize::MAX),
-            default_priority(unit, *job),
+            default_priority(unit, *job, no_fire_control),
             job.map_or(0, |s| s + 1),
-        )
-    });
-    for &job in jobs.iter() {
+        );
+    }
+    jobs.sort_unstable_by_key(|&(key, _)| key);
+    for &(_, job) in jobs.iter() {
         if parties == 0 {
             break;
         }
