@@ -184,6 +184,9 @@ pub struct Scratch {
     /// Fire Control: no Unit that bands count leaves during fire).
     pub(super) band_sets: Vec<(UnitId, u8)>,
     pub(super) band_span: Vec<Option<(usize, usize)>>,
+    /// Per Formation: the targeting bands last made for it, kept from
+    /// Volley to Volley while what they are made from stays the same.
+    pub(super) bands_kept: Vec<KeptBands>,
     pub(super) ranks: Vec<UnitId>,
     pub(super) shares: Vec<i64>,
     pub(super) jobs: Vec<(JobKey, Option<SystemId>)>,
@@ -343,6 +346,13 @@ impl Scratch {
         room(&mut self.bands, units);
         room(&mut self.band_sets, units);
         room(&mut self.band_span, formations);
+        // Each Formation's kept bands hold at most its Units.
+        if self.bands_kept.len() < formations {
+            self.bands_kept.resize_with(formations, KeptBands::default);
+        }
+        for (kept, f) in self.bands_kept.iter_mut().zip(&battle.formations) {
+            kept.make_room(f.units.len());
+        }
         room(&mut self.ranks, units);
         room(&mut self.shares, units);
         room(&mut self.breached, units);
@@ -390,6 +400,54 @@ impl Scratch {
             self.dealt.resize(side + 1, [0; DamageKind::COUNT]);
         }
         self.dealt[side][kind as usize] += u64::from(points);
+    }
+}
+
+/// The targeting bands made for a Formation, with what they were made
+/// from: the Units they count (those in the fight that are not small
+/// craft, in Formation order) with their masses, and the plotted shifts.
+/// Bands are a function of those alone (fm-readings 10-11), so while they
+/// are the same the bands are read back rather than made again; most
+/// Volleys no Unit of a Formation leaves it.
+#[derive(Debug, Default, Clone)]
+pub struct KeptBands {
+    units: Vec<(UnitId, u32)>,
+    shifts: Vec<(UnitId, i32)>,
+    bands: Vec<(UnitId, u8)>,
+    made: bool,
+}
+
+impl KeptBands {
+    fn make_room(&mut self, units: usize) {
+        room(&mut self.units, units);
+        room(&mut self.shifts, units);
+        room(&mut self.bands, units);
+    }
+
+    /// Whether the bands kept were made from `units` and `shifts`.
+    pub(super) fn made_from(&self, units: impl Iterator<Item = (UnitId, u32)>, shifts: &[(UnitId, i32)]) -> bool {
+        self.made && self.shifts == shifts && units.eq(self.units.iter().copied())
+    }
+
+    /// The bands last kept.
+    pub(super) fn bands(&self) -> &[(UnitId, u8)] {
+        &self.bands
+    }
+
+    /// Keeps `bands`, made from `units` and `shifts`.
+    pub(super) fn keep(
+        &mut self,
+        units: impl Iterator<Item = (UnitId, u32)>,
+        shifts: &[(UnitId, i32)],
+        bands: &[(UnitId, u8)],
+    ) {
+        self.units.clear();
+        self.units.extend(units);
+        self.shifts.clear();
+        self.shifts.extend_from_slice(shifts);
+        self.bands.clear();
+        self.bands.extend_from_slice(bands);
+        self.made = true;
     }
 }
 

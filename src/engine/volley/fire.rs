@@ -159,17 +159,44 @@ fn bands_of(battle: &Battle, plot: &ExchangePlot, f: FormationId, volley: u8, sc
     if let Some(span) = scratch.band_span[f] {
         return span;
     }
-    let defender = volley_plot(plot, f, volley);
-    bands_into(
-        battle,
-        f,
-        &defender.shifts,
-        &mut scratch.bands,
-        &mut scratch.ranks,
-        &mut scratch.shares,
-    );
-    let span = (scratch.band_sets.len(), scratch.bands.len());
-    scratch.band_sets.extend_from_slice(&scratch.bands);
+    let shifts = &volley_plot(plot, f, volley).shifts;
+    // What the bands are made from: the Units they count, with their mass.
+    let counted = || {
+        battle.formations[f]
+            .units
+            .iter()
+            .map(|&u| (u, &battle.units[u]))
+            .filter(|(_, unit)| unit.active() && !unit.is_craft())
+            .map(|(u, unit)| (u, unit.mass))
+    };
+    let start = scratch.band_sets.len();
+    // (Made at a batch worker's first Exchange: a Volley run alone, as in
+    // the worked examples, makes them here.)
+    if scratch.bands_kept.len() <= f {
+        scratch
+            .bands_kept
+            .resize_with(battle.formations.len(), Default::default);
+    }
+    let read = scratch.bands_kept[f].made_from(counted(), shifts);
+    // Debug builds make them afresh all the same, to check the kept ones.
+    if !read || cfg!(debug_assertions) {
+        bands_into(
+            battle,
+            f,
+            shifts,
+            &mut scratch.bands,
+            &mut scratch.ranks,
+            &mut scratch.shares,
+        );
+    }
+    let kept = &mut scratch.bands_kept[f];
+    if read {
+        debug_assert_eq!(kept.bands(), scratch.bands, "kept bands of Formation {f}");
+    } else {
+        kept.keep(counted(), shifts, &scratch.bands);
+    }
+    scratch.band_sets.extend_from_slice(kept.bands());
+    let span = (start, scratch.band_sets.len() - start);
     scratch.band_span[f] = Some(span);
     span
 }
