@@ -67,18 +67,17 @@ fn choose_with(
             // that suits it.
             return ours.unkept().best(p, sequences, fixed, Expect::Seeks);
         };
-        theirs.renew(&mirror, |into| ours.x.mirror_into(p, &mirror, &keys.0, grids, into));
+        theirs.renew_mirror((p, &mirror), ours, &keys.0, grids);
         return foresee((p, &mirror), (sequences, fixed), ours.unkept(), theirs.unkept());
     };
     let mut spare = None;
     let (ours, theirs, hits) = pairs.two(p, &mirror, &mut spare);
-    let ours = PairSlot::fill((ours, &mut *hits), p, |x| {
+    let ours = PairSlot::fill((ours, &mut *hits), p, |w| {
         let keys = keys();
-        x.renew(p, (&keys.0, &keys.1), grids);
+        w.renew(p, |x| x.renew(p, (&keys.0, &keys.1), grids));
     });
-    let x = &ours.x;
-    let theirs = PairSlot::fill((theirs, hits), &mirror, |into| {
-        x.mirror_into(p, &mirror, &ours_at_them(), grids, into);
+    let theirs = PairSlot::fill((theirs, hits), &mirror, |w| {
+        w.renew_mirror((p, &mirror), ours, &ours_at_them(), grids);
     });
     foresee((p, &mirror), (sequences, fixed), ours.work(), theirs.work())
 }
@@ -211,6 +210,35 @@ impl PairWork {
     fn renew(&mut self, p: &Pair<'_>, make: impl FnOnce(&mut Exchange)) {
         make(&mut self.x);
         self.aims.renew(p, &self.x);
+        self.forget();
+    }
+
+    /// Made again in place for `mirror`, the pair of `ours` (the work of
+    /// `p`) seen from its target: what is the same from both sides is
+    /// taken from `ours` ([`Exchange::mirror_into`],
+    /// [`Aims::renew_mirrored`]). `key` is our fire at the target.
+    fn renew_mirror(
+        &mut self,
+        (p, mirror): (&Pair<'_>, &Pair<'_>),
+        ours: &PairWork,
+        key: &FireKey,
+        grids: &mut GridMemo,
+    ) {
+        if ours.x.mirror_into(p, mirror, key, grids, &mut self.x) {
+            self.aims.renew_mirrored(mirror, &ours.aims);
+            if cfg!(debug_assertions) {
+                let mut fresh = self.aims.clone();
+                fresh.renew(mirror, &self.x);
+                debug_assert!(fresh.seeks_as(&self.aims), "a mirrored pair's aims differ from its own");
+            }
+        } else {
+            self.aims.renew(mirror, &self.x);
+        }
+        self.forget();
+    }
+
+    /// Keeps no candidate halves and no best plans.
+    fn forget(&mut self) {
         self.kept.clear();
         self.plans = BestPlans::default();
     }
@@ -245,7 +273,7 @@ impl PairSlot {
     fn fill<'s>(
         (slot, hits): (&'s mut Option<PairSlot>, &mut u64),
         p: &Pair<'_>,
-        make: impl FnOnce(&mut Exchange),
+        make: impl FnOnce(&mut PairWork),
     ) -> &'s mut PairWork {
         if slot.as_ref().is_some_and(|s| s.key.is(p)) {
             *hits += 1;
@@ -255,7 +283,7 @@ impl PairSlot {
                 work: PairWork::empty(),
             });
             s.key = PairKey::new(p);
-            s.work.renew(p, make);
+            make(&mut s.work);
         }
         match slot {
             Some(s) => &mut s.work,

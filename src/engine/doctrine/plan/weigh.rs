@@ -322,6 +322,8 @@ impl Exchange {
     /// to Evasion is always the same; ours at it, and each side's ordnance,
     /// when it is weighed against the same Evasion and point defence.
     /// `ours` is our fire at the target (the mirror's target's fire).
+    /// Whether `x` is then this Exchange with the sides swapped, bit for
+    /// bit (the same fire, ordnance and durability, each the other way).
     pub(super) fn mirror_into(
         &self,
         p: &Pair<'_>,
@@ -329,7 +331,7 @@ impl Exchange {
         ours: &FireKey,
         grids: &mut GridMemo,
         x: &mut Exchange,
-    ) {
+    ) -> bool {
         // The target's third of its thrust to Evasion, as we assumed it.
         let same_evasion = evasion_index(third(mirror.thrust)) == evasion_index(p.their_evasion);
         let theirs = if same_evasion {
@@ -337,12 +339,14 @@ impl Exchange {
         } else {
             grids.grid(p.tables, ours, third(mirror.thrust))
         };
-        let our_stores = if !p.class1_pd && mirror.their_evasion == third(p.thrust) {
+        let same_our_stores = !p.class1_pd && mirror.their_evasion == third(p.thrust);
+        let our_stores = if same_our_stores {
             self.their_stores
         } else {
             Stores::new(p.tables, mirror.ours, mirror.theirs, mirror.their_evasion, false)
         };
-        let their_stores = if !mirror.class1_pd && third(mirror.thrust) == p.their_evasion {
+        let same_their_stores = !mirror.class1_pd && third(mirror.thrust) == p.their_evasion;
+        let their_stores = if same_their_stores {
             self.our_stores
         } else {
             Stores::new(
@@ -357,6 +361,7 @@ impl Exchange {
         // Our fire at the target is its fire at us on the mirror's grid.
         x.their_grids[evasion_index(p.their_evasion)].get_or_insert(self.ours);
         x.fill(mirror, ours, grids);
+        same_evasion && same_our_stores && same_their_stores
     }
 
     /// Makes it the Exchange of the fire and ordnance given, its fire at
@@ -411,12 +416,21 @@ const HORIZON: f64 = 6.0;
 /// sustained fire a missile Formation keeps after its salvos is what
 /// finishes a target they crippled, so it seeks its beams' range too
 /// rather than sit where only its missiles reach.
+#[derive(Debug, Clone, Copy)]
 struct Worth {
     dealt: [f64; GRID],
     taken: [f64; GRID],
 }
 
 impl Worth {
+    /// The worth seen from the other side.
+    fn swapped(&self) -> Worth {
+        Worth {
+            dealt: self.taken,
+            taken: self.dealt,
+        }
+    }
+
     fn new(ours: &[f64; GRID], theirs: &[f64; GRID], stores: (&Stores, &Stores), dur: (f64, f64)) -> Worth {
         let mut w = Worth {
             dealt: [0.0; GRID],
@@ -861,6 +875,11 @@ pub(super) struct Aims {
     our_i: usize,
     their_i: usize,
     stance: Stance,
+    /// What each range is worth to us ([`Worth`]), and the target's
+    /// stance: what the target's own plan against us weighs, swapped
+    /// ([`Aims::renew_mirrored`]).
+    worth: Worth,
+    their_stance: Stance,
     /// What each end range is worth for the Exchange after, the target
     /// heading for its own range (`[0]`) or keeping its range against us
     /// (`[1]`: we move only as far as we outpace it).
@@ -874,19 +893,48 @@ impl Aims {
             our_i: 0,
             their_i: 0,
             stance: Stance::NoFight,
+            worth: Worth {
+                dealt: [0.0; GRID],
+                taken: [0.0; GRID],
+            },
+            their_stance: Stance::NoFight,
             potential: [Potential::EMPTY; 2],
         }
     }
 
     /// Made again in place for the pair `p` of the Exchange `x`.
     pub(super) fn renew(&mut self, p: &Pair<'_>, x: &Exchange) {
-        let ours = Worth::new(&x.ours, &x.theirs, (&x.our_stores, &x.their_stores), x.durability);
-        let (our_i, stance) = seek(&ours, p.range);
-        let theirs = Worth {
-            dealt: ours.taken,
-            taken: ours.dealt,
-        };
-        let (their_i, _) = seek(&theirs, p.range);
+        self.worth = Worth::new(&x.ours, &x.theirs, (&x.our_stores, &x.their_stores), x.durability);
+        (self.our_i, self.stance) = seek(&self.worth, p.range);
+        (self.their_i, self.their_stance) = seek(&self.worth.swapped(), p.range);
+        self.weigh_potential(p);
+    }
+
+    /// Made again in place for `mirror`, the pair of `from` seen from its
+    /// target, when the mirror's Exchange is the very Exchange of `from`
+    /// with the sides swapped ([`Exchange::mirror_into`] says when): its
+    /// worth is then `from`'s swapped, bit for bit, and so are the ranges
+    /// each side seeks and the target's stance; only what each end range
+    /// is worth for the Exchange after is weighed afresh.
+    pub(super) fn renew_mirrored(&mut self, mirror: &Pair<'_>, from: &Aims) {
+        self.worth = from.worth.swapped();
+        (self.our_i, self.stance) = (from.their_i, from.their_stance);
+        (self.their_i, self.their_stance) = (from.our_i, from.stance);
+        self.weigh_potential(mirror);
+    }
+
+    /// Whether `other` weighs the ranges as this does, bit for bit: the
+    /// worth of each, the ranges each side seeks and both stances.
+    pub(super) fn seeks_as(&self, other: &Aims) -> bool {
+        let bits = |w: &Worth| (w.dealt.map(f64::to_bits), w.taken.map(f64::to_bits));
+        (self.our_i, self.their_i, self.stance, self.their_stance)
+            == (other.our_i, other.their_i, other.stance, other.their_stance)
+            && bits(&self.worth) == bits(&other.worth)
+    }
+
+    /// What each end range is worth for the Exchange after, by our stance.
+    fn weigh_potential(&mut self, p: &Pair<'_>) {
+        let (ours, stance) = (&self.worth, self.stance);
         let stance_score = |i: usize| match stance {
             Stance::Outgun => ours.dealt[i] - ours.taken[i],
             Stance::LeastBad | Stance::NoFight => ours.dealt[i] / (ours.taken[i] + EPSILON),
@@ -903,9 +951,6 @@ impl Aims {
         for (potential, per_volley) in self.potential.iter_mut().zip([points(p.thrust, 0.0), kept]) {
             potential.set(&scores, (3.0 * per_volley).round() as usize);
         }
-        self.our_i = our_i;
-        self.their_i = their_i;
-        self.stance = stance;
     }
 
     /// The range we seek.
