@@ -612,18 +612,39 @@ fn ranges<const SPREAD: bool>(
     their_seek: u32,
     expect: Expect,
 ) -> ([f64; 3], [f64; 3]) {
-    let their_speed = p.theirs.thrust - p.their_evasion;
-    let their_dice = match expect {
-        Expect::Seeks | Expect::Keeps => their_speed,
+    ranges_with::<SPREAD>(p, (seq, speed), their_seek, expect, &steps_of(p, speed, expect))
+}
+
+/// The Speed dice the target rolls when it moves as `expect` says.
+fn their_dice(p: &Pair<'_>, expect: Expect) -> u32 {
+    match expect {
+        Expect::Seeks | Expect::Keeps => p.theirs.thrust - p.their_evasion,
         Expect::Plays(_, dice) => dice,
         Expect::Still => 0,
-    };
-    // The same dice every Volley: what they do is worked out once.
-    let steps = Steps::new(
+    }
+}
+
+/// What a Volley's maneuvers do with `speed` Speed dice, the target moving
+/// as `expect` says ([`Steps::new`]): the same dice every Volley.
+fn steps_of(p: &Pair<'_>, speed: u32, expect: Expect) -> Steps {
+    let their_dice = their_dice(p, expect);
+    Steps::new(
         p.tables,
         (speed, false),
         (their_dice, !p.their_primary && their_dice > 0),
-    );
+    )
+}
+
+/// [`ranges`] with its `steps` made before (a plan's candidates at one
+/// Evasion share them).
+fn ranges_with<const SPREAD: bool>(
+    p: &Pair<'_>,
+    (seq, speed): ([Maneuver; 3], u32),
+    their_seek: u32,
+    expect: Expect,
+    steps: &Steps,
+) -> ([f64; 3], [f64; 3]) {
+    let their_dice = their_dice(p, expect);
     let mut r = f64::from(p.range);
     let mut var = 0.0;
     let mut range = [0.0; 3];
@@ -739,11 +760,11 @@ fn play<'k>(
     aims: &mut Aims,
     kept: &'k mut KeptPlays,
     (seq, evasion): ([Maneuver; 3], u32),
-    target: Expect,
+    (target, steps): (Expect, &Steps),
 ) -> (f64, &'k Kept) {
     let speed = p.thrust - evasion;
     let k = kept.get(p, x, aims, seq, evasion);
-    let r = ranges::<false>(p, seq, speed, aims.their_seek(), target).0;
+    let r = ranges_with::<false>(p, (seq, speed), aims.their_seek(), target, steps).0;
     let half = aims.half(p, x, &r, &k.ours, evasion, target);
     let mut score = 0.0;
     for term in [half.0, half.1, k.half.0, k.half.1] {
@@ -1046,8 +1067,19 @@ pub(super) fn best_plan(
     let stance = aims.stance;
     let cap = evasion_cap(p.thrust);
     let mut best: Option<Best> = None;
+    // What the range steps do at each Evasion, made at its first candidate.
+    let mut steps: [Option<Steps>; MAX_EVASION_DICE + 1] = [None; MAX_EVASION_DICE + 1];
     let mut consider = |best: &mut Option<Best>, seq: [Maneuver; 3], e: u32| {
-        let (score, k) = play(p, x, aims, kept, (seq, e), target);
+        // (Evasion never passes the cap, at most MAX_EVASION_DICE.)
+        let made;
+        let at = match steps.get_mut(e as usize) {
+            Some(slot) => &*slot.get_or_insert_with(|| steps_of(p, p.thrust - e, target)),
+            None => {
+                made = steps_of(p, p.thrust - e, target);
+                &made
+            }
+        };
+        let (score, k) = play(p, x, aims, kept, (seq, e), (target, at));
         if best.as_ref().is_none_or(|b| score > b.score + 1e-9) {
             *best = Some(Best {
                 seq,
