@@ -408,13 +408,13 @@ impl Scratch {
 /// craft, in Formation order) with their masses, and the plotted shifts.
 /// Bands are a function of those alone (fm-readings 10-11), so while they
 /// are the same the bands are read back rather than made again; most
-/// Volleys no Unit of a Formation leaves it.
+/// Volleys no Unit of a Formation leaves it. Nothing kept yet reads as the
+/// bands of no Unit and no shift: none, as they are.
 #[derive(Debug, Default, Clone)]
 pub struct KeptBands {
     units: Vec<(UnitId, u32)>,
     shifts: Vec<(UnitId, i32)>,
     bands: Vec<(UnitId, u8)>,
-    made: bool,
 }
 
 impl KeptBands {
@@ -426,7 +426,7 @@ impl KeptBands {
 
     /// Whether the bands kept were made from `units` and `shifts`.
     pub(super) fn made_from(&self, units: impl Iterator<Item = (UnitId, u32)>, shifts: &[(UnitId, i32)]) -> bool {
-        self.made && self.shifts == shifts && units.eq(self.units.iter().copied())
+        self.shifts == shifts && units.eq(self.units.iter().copied())
     }
 
     /// The bands last kept.
@@ -447,7 +447,6 @@ impl KeptBands {
         self.shifts.extend_from_slice(shifts);
         self.bands.clear();
         self.bands.extend_from_slice(bands);
-        self.made = true;
     }
 }
 

@@ -322,8 +322,9 @@ impl Exchange {
     /// to Evasion is always the same; ours at it, and each side's ordnance,
     /// when it is weighed against the same Evasion and point defence.
     /// `ours` is our fire at the target (the mirror's target's fire).
-    /// Whether `x` is then this Exchange with the sides swapped, bit for
-    /// bit (the same fire, ordnance and durability, each the other way).
+    /// Returns whether `x` is then this Exchange with the sides swapped,
+    /// bit for bit (the same fire, ordnance and durability, each the other
+    /// way).
     pub(super) fn mirror_into(
         &self,
         p: &Pair<'_>,
@@ -601,20 +602,6 @@ pub(super) enum Expect {
     Still,
 }
 
-/// Expected ranges and spreads over the three Volleys of `seq` with `speed`
-/// Speed dice, the target moving as `expect` says.
-/// With `SPREAD` false the spreads are left at zero (most candidates need
-/// the ranges alone).
-fn ranges<const SPREAD: bool>(
-    p: &Pair<'_>,
-    seq: [Maneuver; 3],
-    speed: u32,
-    their_seek: u32,
-    expect: Expect,
-) -> ([f64; 3], [f64; 3]) {
-    ranges_with::<SPREAD>(p, (seq, speed), their_seek, expect, &steps_of(p, speed, expect))
-}
-
 /// The Speed dice the target rolls when it moves as `expect` says.
 fn their_dice(p: &Pair<'_>, expect: Expect) -> u32 {
     match expect {
@@ -635,9 +622,12 @@ fn steps_of(p: &Pair<'_>, speed: u32, expect: Expect) -> Steps {
     )
 }
 
-/// [`ranges`] with its `steps` made before (a plan's candidates at one
-/// Evasion share them).
-fn ranges_with<const SPREAD: bool>(
+/// Expected ranges and spreads over the three Volleys of `seq` with `speed`
+/// Speed dice, the target moving as `expect` says, by the `steps` those
+/// dice make ([`steps_of`]; a plan's candidates at one Evasion share
+/// them). With `SPREAD` false the spreads are left at zero (most
+/// candidates need the ranges alone).
+fn ranges<const SPREAD: bool>(
     p: &Pair<'_>,
     (seq, speed): ([Maneuver; 3], u32),
     their_seek: u32,
@@ -764,7 +754,7 @@ fn play<'k>(
 ) -> (f64, &'k Kept) {
     let speed = p.thrust - evasion;
     let k = kept.get(p, x, aims, seq, evasion);
-    let r = ranges_with::<false>(p, (seq, speed), aims.their_seek(), target, steps).0;
+    let r = ranges::<false>(p, (seq, speed), aims.their_seek(), target, steps).0;
     let half = aims.half(p, x, &r, &k.ours, evasion, target);
     let mut score = 0.0;
     for term in [half.0, half.1, k.half.0, k.half.1] {
@@ -812,13 +802,9 @@ impl Kept {
         // they reach. A target that seeks a longer range than ours resists
         // our closing (and then those are its ranges keeping its range).
         let resists = aims.their_seek() > aims.seek();
-        let (range, spread) = ranges::<true>(
-            p,
-            seq,
-            speed,
-            aims.their_seek(),
-            if resists { Expect::Keeps } else { Expect::Still },
-        );
+        let expect = if resists { Expect::Keeps } else { Expect::Still };
+        let steps = steps_of(p, speed, expect);
+        let (range, spread) = ranges::<true>(p, (seq, speed), aims.their_seek(), expect, &steps);
         // Without ordnance nothing launches (and `launches` would say so).
         let ours = if x.our_stores.any {
             launches(p.ours, f64::from(p.range), &range, &spread)
@@ -828,7 +814,8 @@ impl Kept {
         let r = if resists {
             range
         } else {
-            ranges::<false>(p, seq, speed, aims.their_seek(), Expect::Keeps).0
+            let steps = steps_of(p, speed, Expect::Keeps);
+            ranges::<false>(p, (seq, speed), aims.their_seek(), Expect::Keeps, &steps).0
         };
         let half = aims.half(p, x, &r, &ours, evasion, Expect::Keeps);
         Kept {
