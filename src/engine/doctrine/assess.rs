@@ -971,6 +971,13 @@ impl Firepower {
         FireKey::new(a, t).firepower(tables, evasion)
     }
 
+    /// [`Firepower::new`] read from the whole arsenals, without copying out
+    /// the parts a [`FireKey`] keeps: the same numbers, as
+    /// [`Firepower::weigh`] reads nothing else.
+    pub fn of_whole(tables: &DieTables, a: &Arsenal, t: &Arsenal, evasion: u32) -> Firepower {
+        Firepower::weigh(tables, a, t, dice_index(evasion))
+    }
+
     /// [`Firepower::new`] of the parts of the arsenals a [`FireKey`] keeps
     /// (all it may read), at Evasion dice index `n`.
     fn weigh(tables: &DieTables, a: &Arsenal, t: &Arsenal, n: usize) -> Firepower {
@@ -1428,24 +1435,48 @@ impl Attacker {
         let hash = weapons_hash(&a);
         Attacker { a, hash }
     }
+
+    /// Its weapons and readings, as an arsenal of nothing else.
+    pub fn arsenal(&self) -> &Arsenal {
+        &self.a
+    }
+
+    /// The hash of its weapons and readings ([`weapons_hash`]).
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
 }
 
 /// The part of an [`Arsenal`] that sustained fire at it reads: screens,
 /// advanced screens and ships.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Defence {
+pub struct Defence {
     screens: [f64; 3],
     advanced: [f64; 3],
     ships: u32,
 }
 
 impl Defence {
-    fn of(t: &Arsenal) -> Defence {
+    pub fn of(t: &Arsenal) -> Defence {
         Defence {
             screens: t.screens,
             advanced: t.advanced,
             ships: t.ships,
         }
+    }
+
+    /// Its facts as whole numbers, for a hash.
+    pub fn words(&self) -> [u32; 7] {
+        let bits = |x: f64| x.to_bits() as u32 ^ (x.to_bits() >> 32) as u32;
+        [
+            self.ships,
+            bits(self.screens[0]),
+            bits(self.screens[1]),
+            bits(self.screens[2]),
+            bits(self.advanced[0]),
+            bits(self.advanced[1]),
+            bits(self.advanced[2]),
+        ]
     }
 
     /// An arsenal of these defences and nothing else.
@@ -1483,16 +1514,7 @@ impl FireKey {
 
     /// The hash of the key of `a`'s fire at defences `t`.
     fn hash_of(a: &Attacker, t: &Defence) -> u64 {
-        let bits = |x: f64| x.to_bits() as u32 ^ (x.to_bits() >> 32) as u32;
-        let defence = fact_hash([
-            t.ships,
-            bits(t.screens[0]),
-            bits(t.screens[1]),
-            bits(t.screens[2]),
-            bits(t.advanced[0]),
-            bits(t.advanced[1]),
-            bits(t.advanced[2]),
-        ]);
+        let defence = fact_hash(t.words());
         a.hash ^ defence.wrapping_mul(0xff51_afd7_ed55_8ccd)
     }
 

@@ -278,7 +278,7 @@ fn movement(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
     };
     let pair = pair(ctx, f, t, d.pd != PdMode::Never);
     let plan = match ctx.memo {
-        Some(memo) => plan::choose_memo(&mut memo.borrow_mut(), &pair, sequences, fixed),
+        Some(memo) => plan::choose_memo(&mut memo.borrow_mut(), (&pair, (f, t)), sequences, fixed),
         None => plan::choose(&pair, sequences, fixed),
     };
     c.maneuvers = plan.maneuvers;

@@ -734,6 +734,8 @@ impl PlotWork {
         self.arsenals.clear();
         self.arsenals
             .extend((0..formations).map(|f| assess::Arsenal::of(battle, f)));
+        // The plans name these arsenals by number, found when first asked.
+        self.memo.get_mut().start_plot(formations);
         self.reaches.clear();
         self.reaches.extend(self.arsenals.iter().map(assess::Arsenal::reach));
         self.craft.clear();

@@ -15,7 +15,7 @@ mod ordnance;
 mod weigh;
 
 use super::super::plot::Maneuver;
-use super::assess::{Arsenal, FireKey, fact_hash, weapons_hash};
+use super::assess::{Arsenal, Attacker, fact_hash, weapons_hash};
 pub use grid::{GRID, GridMemo};
 pub use ordnance::{Launches, Stores, launches};
 use weigh::{Aims, Expect, KeptPlays, best_plan};
@@ -26,24 +26,29 @@ pub use weigh::{Exchange, Move, Pair, Plan, SEQUENCES, Stance, step};
 /// Evasion from none to half the thrust: the highest score; ties go to the
 /// sequence listed first, then to more Evasion.
 pub fn choose(p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> Plan {
-    choose_with(p, sequences, fixed, &mut GridMemo::none(), &mut PairMemo::none())
+    let unnumbered = (Numbers::NONE, Numbers::NONE);
+    choose_with(
+        (p, unnumbered),
+        sequences,
+        fixed,
+        &mut GridMemo::none(),
+        &mut PairMemo::none(),
+    )
 }
 
 /// [`choose`], the sustained fire both ways read from `grids` when it was
 /// weighed before, and what the plans weigh of a pair whatever their
-/// orders read from `pairs` when a plan weighed that pair before.
+/// orders read from `pairs` when a plan weighed that pair before: each
+/// kept by `numbers`, the numbers of our arsenal and the target's (read
+/// only by memos that keep what they weigh).
 fn choose_with(
-    p: &Pair<'_>,
+    (p, numbers): (&Pair<'_>, (Numbers, Numbers)),
     sequences: &[[Maneuver; 3]],
     fixed: Option<u32>,
     grids: &mut GridMemo,
     pairs: &mut PairMemo,
 ) -> Plan {
-    // Our fire at the target and its fire at us, each weighed once a pair
-    // (the keys are made only when a pair is weighed: each holds an
-    // arsenal).
-    let ours_at_them = || FireKey::new(p.ours, p.theirs);
-    let keys = || (ours_at_them(), FireKey::new(p.theirs, p.ours));
+    let fires = (numbers.0.fire, numbers.1.fire);
     // The target's own plan against us, when we are its maneuver target:
     // what it will most likely do. It plans as we do: it foresees our plan
     // against a target heading for its own range (or keeping it), and
@@ -51,7 +56,6 @@ fn choose_with(
     // own plan against us weighs: the pair seen from its side.
     let mirror = p.their_primary.then(|| mirror_of(p));
     let Some(mirror) = mirror.filter(|_| p.mutual && pairs.keep) else {
-        let keys = keys();
         // Unless the target is our nearest enemy too, its own plan against
         // us (if it makes one) weighs another pair: nothing weighed here
         // is worth keeping. It is weighed in the memo's spare work, made
@@ -61,23 +65,24 @@ fn choose_with(
             .spares
             .get_or_insert_with(|| Box::new([PairWork::empty(), PairWork::empty()]));
         let [ours, theirs] = &mut **spares;
-        ours.renew(p, |x| x.renew(p, (&keys.0, &keys.1), grids));
+        ours.renew(p, |x| x.renew(p, fires, grids));
         let Some(mirror) = mirror else {
             // The target plans against another: it heads for the range
             // that suits it.
             return ours.unkept().best(p, sequences, fixed, Expect::Seeks);
         };
-        theirs.renew_mirror((p, &mirror), ours, &keys.0, grids);
+        theirs.renew_mirror((p, &mirror), ours, fires.0, grids);
         return foresee((p, &mirror), (sequences, fixed), ours.unkept(), theirs.unkept());
     };
     let mut spare = None;
     let (ours, theirs, hits) = pairs.two(p, &mirror, &mut spare);
-    let ours = PairSlot::fill((ours, &mut *hits), p, |w| {
-        let keys = keys();
-        w.renew(p, |x| x.renew(p, (&keys.0, &keys.1), grids));
+    let arsenals = (numbers.0.whole, numbers.1.whole);
+    let ours = PairSlot::fill((ours, &mut *hits), (p, arsenals), |w| {
+        w.renew(p, |x| x.renew(p, fires, grids));
     });
-    let theirs = PairSlot::fill((theirs, hits), &mirror, |w| {
-        w.renew_mirror((p, &mirror), ours, &ours_at_them(), grids);
+    let mirrored = (arsenals.1, arsenals.0);
+    let theirs = PairSlot::fill((theirs, hits), (&mirror, mirrored), |w| {
+        w.renew_mirror((p, &mirror), ours, fires.0, grids);
     });
     foresee((p, &mirror), (sequences, fixed), ours.work(), theirs.work())
 }
@@ -216,15 +221,10 @@ impl PairWork {
     /// Made again in place for `mirror`, the pair of `ours` (the work of
     /// `p`) seen from its target: what is the same from both sides is
     /// taken from `ours` ([`Exchange::mirror_into`],
-    /// [`Aims::renew_mirrored`]). `key` is our fire at the target.
-    fn renew_mirror(
-        &mut self,
-        (p, mirror): (&Pair<'_>, &Pair<'_>),
-        ours: &PairWork,
-        key: &FireKey,
-        grids: &mut GridMemo,
-    ) {
-        if ours.x.mirror_into(p, mirror, key, grids, &mut self.x) {
+    /// [`Aims::renew_mirrored`]). `fire` is the fire number of our
+    /// arsenal.
+    fn renew_mirror(&mut self, (p, mirror): (&Pair<'_>, &Pair<'_>), ours: &PairWork, fire: u64, grids: &mut GridMemo) {
+        if ours.x.mirror_into(p, mirror, fire, grids, &mut self.x) {
             self.aims.renew_mirrored(mirror, &ours.aims);
             if cfg!(debug_assertions) {
                 let mut fresh = self.aims.clone();
@@ -266,23 +266,27 @@ struct PairSlot {
 }
 
 impl PairSlot {
-    /// The work in `slot` when it was made for the pair `p` (counted in
-    /// `hits`), else the work of `p` with the Exchange `make` makes, kept
-    /// there. The pair is compared where it lies, and the slot made again
-    /// in place: a key is two arsenals (some 2 KB), the work some 10 KB.
+    /// The work in `slot` when it was made for the pair `p` of the
+    /// arsenals numbered `arsenals` (counted in `hits`), else the work of
+    /// `p` with the Exchange `make` makes, kept there. The slot is made
+    /// again in place: the work is some 10 KB.
     fn fill<'s>(
         (slot, hits): (&'s mut Option<PairSlot>, &mut u64),
-        p: &Pair<'_>,
+        (p, arsenals): (&Pair<'_>, (u64, u64)),
         make: impl FnOnce(&mut PairWork),
     ) -> &'s mut PairWork {
-        if slot.as_ref().is_some_and(|s| s.key.is(p)) {
+        let key = PairKey {
+            arsenals,
+            facts: PairFacts::of(p),
+        };
+        if slot.as_ref().is_some_and(|s| s.key == key) {
             *hits += 1;
         } else {
             let s = slot.get_or_insert_with(|| PairSlot {
-                key: PairKey::new(p),
+                key,
                 work: PairWork::empty(),
             });
-            s.key = PairKey::new(p);
+            s.key = key;
             make(&mut s.work);
         }
         match slot {
@@ -292,30 +296,13 @@ impl PairSlot {
     }
 }
 
-/// Everything about a pair that what a plan weighs depends on.
+/// Everything about a pair that what a plan weighs depends on: the two
+/// arsenals, by their numbers ([`Numbers::whole`]), and the rest of the
+/// pair.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct PairKey {
-    ours: Arsenal,
-    theirs: Arsenal,
+    arsenals: (u64, u64),
     facts: PairFacts,
-}
-
-impl PairKey {
-    fn new(p: &Pair<'_>) -> PairKey {
-        PairKey {
-            ours: *p.ours,
-            theirs: *p.theirs,
-            facts: PairFacts::of(p),
-        }
-    }
-
-    /// Whether it is the key of the pair `p` (`PairKey::new(p) == *self`,
-    /// without making that key).
-    fn is(&self, p: &Pair<'_>) -> bool {
-        // Every field named: a field added to the key cannot be left out.
-        let PairKey { ours, theirs, facts } = self;
-        *facts == PairFacts::of(p) && ours == p.ours && theirs == p.theirs
-    }
 }
 
 /// What a plan reads of a pair besides its two arsenals.
@@ -458,6 +445,11 @@ pub struct PlanMemo {
     hits: u64,
     /// The arsenals the keys name.
     arsenals: ArsenalTable,
+    /// The weapons and readings of the arsenals the grids' keys name
+    /// ([`Attacker`]).
+    fires: FireTable,
+    /// Each Formation's numbers this plot, by Formation.
+    plot: Vec<PlotNumbers>,
     /// Sustained fire on the grid weighed before, for the plans.
     grids: GridMemo,
     /// What the plans weighed of each pair this plot.
@@ -471,7 +463,74 @@ impl PlanMemo {
     pub fn hits(&self) -> u64 {
         self.hits
     }
+
+    /// Starts a plot of a battle of `formations` Formations: each
+    /// Formation's arsenal is numbered afresh, when a plan first asks.
+    pub fn start_plot(&mut self, formations: usize) {
+        self.plot.clear();
+        self.plot.resize(formations, PlotNumbers::default());
+    }
+
+    /// The number of arsenal `a`, Formation `f`'s this plot
+    /// ([`Numbers::whole`]): found once a plot.
+    fn whole(&mut self, f: usize, a: &Arsenal) -> u64 {
+        let Some(numbers) = self.plot.get_mut(f) else {
+            return self.arsenals.number(a);
+        };
+        *numbers.whole.get_or_insert_with(|| self.arsenals.number(a))
+    }
+
+    /// The fire number of arsenal `a`, Formation `f`'s this plot
+    /// ([`Numbers::fire`]): found once a plot.
+    fn fire(&mut self, f: usize, a: &Arsenal) -> u64 {
+        let mut number = || {
+            let fire = Attacker::of(a);
+            self.fires.0.number_by(fire.arsenal(), fire.hash())
+        };
+        match self.plot.get_mut(f) {
+            Some(numbers) => *numbers.fire.get_or_insert_with(number),
+            None => number(),
+        }
+    }
 }
+
+/// A Formation's [`Numbers`] this plot, found when first asked for.
+#[derive(Debug, Clone, Copy, Default)]
+struct PlotNumbers {
+    whole: Option<u64>,
+    fire: Option<u64>,
+}
+
+/// An arsenal's numbers in a [`PlanMemo`]. Each names one arsenal, or one
+/// set of weapons and readings, and nothing else ever ([`ArsenalTable`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Numbers {
+    /// The whole arsenal's: what plans and pairs are kept by.
+    whole: u64,
+    /// Its weapons and readings' ([`Attacker`]): what fire on the grid is
+    /// kept by ([`GridMemo`]).
+    fire: u64,
+}
+
+impl Numbers {
+    /// No arsenal's (no table gives 0): for plans made with nothing kept.
+    const NONE: Numbers = Numbers { whole: 0, fire: 0 };
+}
+
+/// The [`ArsenalTable`] of arsenals' weapons and readings: fewer than the
+/// whole arsenals (a Formation hurt but with its weapons whole fires as
+/// before).
+#[derive(Debug)]
+struct FireTable(ArsenalTable);
+
+impl Default for FireTable {
+    fn default() -> FireTable {
+        FireTable(ArsenalTable::with_slots(FIRE_SLOTS))
+    }
+}
+
+/// Slots of a [`FireTable`].
+const FIRE_SLOTS: usize = 2048;
 
 /// Slots of a [`PlanMemo`] (under 200 bytes each: some 6 MB a batch
 /// worker).
@@ -513,11 +572,17 @@ impl ArsenalTable {
     /// The number of arsenal `a`: the one it was given when it is still
     /// kept, else a new one.
     fn number(&mut self, a: &Arsenal) -> u64 {
+        self.number_by(a, arsenal_hash(a))
+    }
+
+    /// [`ArsenalTable::number`] of `a`, kept in a slot by `hash`, a hash
+    /// of it (the same arsenal always has the same hash).
+    fn number_by(&mut self, a: &Arsenal, hash: u64) -> u64 {
         if self.slots.is_empty() {
             self.slots.resize(self.size, None);
         }
         let n = self.slots.len() as u64;
-        let slot = &mut self.slots[(arsenal_hash(a) % n) as usize];
+        let slot = &mut self.slots[(hash % n) as usize];
         if let Some((kept, number)) = slot
             && kept == a
         {
@@ -526,6 +591,18 @@ impl ArsenalTable {
         self.numbered += 1;
         *slot = Some((*a, self.numbered));
         self.numbered
+    }
+
+    /// Whether `number` may be the number of `a`: unless the slot of `a`
+    /// holds `a` under another number (a check for debug builds: a
+    /// number given and since pushed out cannot be checked).
+    fn may_name(&self, number: u64, a: &Arsenal) -> bool {
+        let n = self.slots.len() as u64;
+        let slot = (n > 0).then(|| &self.slots[(arsenal_hash(a) % n.max(1)) as usize]);
+        match slot {
+            Some(Some((kept, kept_number))) if kept == a => *kept_number == number,
+            _ => number != 0,
+        }
     }
 }
 
@@ -547,7 +624,7 @@ fn arsenal_hash(a: &Arsenal) -> u64 {
 }
 
 /// Everything [`choose`] reads: the arsenals by their numbers in the
-/// memo's [`ArsenalTable`].
+/// memo's [`ArsenalTable`] ([`Numbers::whole`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct MemoKey {
     arsenals: (u64, u64),
@@ -588,14 +665,32 @@ impl MemoKey {
 }
 
 /// [`choose`], read back from `memo` when it has made this plan before.
-pub fn choose_memo(memo: &mut PlanMemo, p: &Pair<'_>, sequences: &[[Maneuver; 3]], fixed: Option<u32>) -> Plan {
+/// `formations` are ours and the target's: the arsenals of `p` are theirs
+/// this plot ([`PlanMemo::start_plot`]).
+pub fn choose_memo(
+    memo: &mut PlanMemo,
+    (p, (f, t)): (&Pair<'_>, (usize, usize)),
+    sequences: &[[Maneuver; 3]],
+    fixed: Option<u32>,
+) -> Plan {
+    let arsenals = (memo.whole(f, p.ours), memo.whole(t, p.theirs));
+    debug_assert!(
+        memo.arsenals.may_name(arsenals.0, p.ours) && memo.arsenals.may_name(arsenals.1, p.theirs),
+        "an arsenal's number is its own"
+    );
+    // The fire numbers, found only for a plan weighed.
+    let numbers = |memo: &mut PlanMemo| {
+        let fires = (memo.fire(f, p.ours), memo.fire(t, p.theirs));
+        let number = |whole, fire| Numbers { whole, fire };
+        (number(arsenals.0, fires.0), number(arsenals.1, fires.1))
+    };
     if sequences.len() > SEQUENCES.len() {
-        return choose_with(p, sequences, fixed, &mut memo.grids, &mut memo.pairs);
+        let numbers = numbers(memo);
+        return choose_with((p, numbers), sequences, fixed, &mut memo.grids, &mut memo.pairs);
     }
     if memo.slots.is_empty() {
         memo.slots.resize(MEMO_SLOTS, None);
     }
-    let arsenals = (memo.arsenals.number(p.ours), memo.arsenals.number(p.theirs));
     let key = MemoKey::new(arsenals, p, sequences, fixed);
     let at = key.slot();
     if let Some((k, plan)) = &memo.slots[at]
@@ -604,7 +699,8 @@ pub fn choose_memo(memo: &mut PlanMemo, p: &Pair<'_>, sequences: &[[Maneuver; 3]
         memo.hits += 1;
         return *plan;
     }
-    let plan = choose_with(p, sequences, fixed, &mut memo.grids, &mut memo.pairs);
+    let numbers = numbers(memo);
+    let plan = choose_with((p, numbers), sequences, fixed, &mut memo.grids, &mut memo.pairs);
     memo.slots[at] = Some((key, plan));
     plan
 }
@@ -615,6 +711,12 @@ mod tests {
     use super::*;
     use crate::engine::doctrine::assess::{Salvos, tables};
 
+    /// [`choose_memo`] of every sequence, in a plot of its own.
+    fn memo_plan(memo: &mut PlanMemo, p: &Pair<'_>) -> Plan {
+        memo.start_plot(2);
+        choose_memo(memo, (p, (0, 1)), &SEQUENCES, None)
+    }
+
     #[test]
     fn the_plan_memos_are_a_few_megabytes_whatever_the_batch() {
         // Its slots are made once, all at once, and never grow: the memory
@@ -623,7 +725,8 @@ mod tests {
         let arsenal_slot = std::mem::size_of::<Option<(Arsenal, u64)>>();
         let grid_slot = GridMemo::SLOT_BYTES;
         let pair_slot = std::mem::size_of::<Option<PairSlot>>();
-        let total = slot * MEMO_SLOTS + arsenal_slot * ARSENAL_SLOTS + grid_slot * GRID_SLOTS + pair_slot * PAIR_SLOTS;
+        let arsenals = arsenal_slot * (ARSENAL_SLOTS + FIRE_SLOTS);
+        let total = slot * MEMO_SLOTS + arsenals + grid_slot * GRID_SLOTS + pair_slot * PAIR_SLOTS;
         assert!(
             total <= 24 << 20,
             "{slot} + {arsenal_slot} + {grid_slot} + {pair_slot} bytes a slot, {total} in all"
@@ -645,14 +748,14 @@ mod tests {
             class1_pd: false,
             mutual: true,
         };
-        let first = choose_memo(&mut memo, &p, &SEQUENCES, None);
+        let first = memo_plan(&mut memo, &p);
         let lens = |m: &PlanMemo| {
-            let made = (m.slots.len(), m.arsenals.slots.len());
+            let made = (m.slots.len(), m.arsenals.slots.len(), m.fires.0.slots.len());
             (made, m.grids.slots_made(), m.pairs.slots.len())
         };
-        let all = ((MEMO_SLOTS, ARSENAL_SLOTS), GRID_SLOTS, PAIR_SLOTS);
+        let all = ((MEMO_SLOTS, ARSENAL_SLOTS, FIRE_SLOTS), GRID_SLOTS, PAIR_SLOTS);
         assert_eq!(lens(&memo), all);
-        let again = choose_memo(&mut memo, &p, &SEQUENCES, None);
+        let again = memo_plan(&mut memo, &p);
         assert_eq!((first, again, memo.hits()), (choose(&p, &SEQUENCES, None), first, 1));
         assert_eq!(lens(&memo), all);
     }
@@ -679,6 +782,35 @@ mod tests {
         let (na, nb) = (table.number(&a), table.number(&b));
         assert_ne!(na, nb);
         assert_eq!((table.number(&a), table.number(&b)), (na, nb));
+    }
+
+    #[test]
+    fn a_formation_hurt_with_its_weapons_whole_keeps_its_fire_number_only() {
+        // Fire on the grid is kept by the fire number: a Formation that lost
+        // hull but no weapon fires as before and reads its fire back; one
+        // that lost a weapon does not. Plans are kept by the whole number.
+        let mut memo = PlanMemo::default();
+        let mut whole = Arsenal::default();
+        whole.beams[2][0] = 3;
+        (whole.durability, whole.ships, whole.thrust) = (24, 2, 6);
+        let mut hurt = whole;
+        hurt.durability = 9;
+        let mut disarmed = hurt;
+        disarmed.beams[2][0] = 2;
+        memo.start_plot(3);
+        let numbers = [whole, hurt, disarmed].map(|a| (memo.whole(0, &a), memo.fire(0, &a)));
+        // (One Formation's numbers are found once a plot: each arsenal here
+        // is numbered in a plot of its own.)
+        let mut apart = PlanMemo::default();
+        let numbers_apart = [whole, hurt, disarmed].map(|a| {
+            apart.start_plot(1);
+            (apart.whole(0, &a), apart.fire(0, &a))
+        });
+        assert_eq!(numbers, [numbers[0]; 3], "a Formation keeps its numbers through a plot");
+        let [(w, wf), (h, hf), (d, df)] = numbers_apart;
+        assert!(w != h && h != d && w != d, "{numbers_apart:?}");
+        assert_eq!(wf, hf, "hull lost, weapons whole: the same fire");
+        assert_ne!(hf, df, "a weapon lost: other fire");
     }
 
     #[test]
@@ -713,10 +845,7 @@ mod tests {
             (Box::leak(Box::new(whole)), Box::leak(Box::new(hurt)));
         for a in [whole, hurt, whole, whole] {
             let p = pair(a);
-            assert_eq!(
-                choose_memo(&mut memo, &p, &SEQUENCES, None),
-                choose(&p, &SEQUENCES, None)
-            );
+            assert_eq!(memo_plan(&mut memo, &p), choose(&p, &SEQUENCES, None));
         }
         assert_eq!(
             memo.hits(),
@@ -764,10 +893,7 @@ mod tests {
             for (first, second) in [(a, b), (b, a)] {
                 let (p, q) = (pair(first, second, range), pair(second, first, range));
                 let before = memo.pairs.hits;
-                let plans = (
-                    choose_memo(&mut memo, &p, &SEQUENCES, None),
-                    choose_memo(&mut memo, &q, &SEQUENCES, None),
-                );
+                let plans = (memo_plan(&mut memo, &p), memo_plan(&mut memo, &q));
                 read_back += memo.pairs.hits - before;
                 assert_eq!(
                     plans,
@@ -786,10 +912,7 @@ mod tests {
             mutual: false,
             ..pair(a, b, 18)
         };
-        assert_eq!(
-            choose_memo(&mut fresh, &p, &SEQUENCES, None),
-            choose(&p, &SEQUENCES, None)
-        );
+        assert_eq!(memo_plan(&mut fresh, &p), choose(&p, &SEQUENCES, None));
         assert!(fresh.pairs.slots.is_empty());
     }
 }

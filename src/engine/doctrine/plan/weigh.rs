@@ -5,7 +5,7 @@
 //! ([`best_plan`]).
 
 use super::super::super::plot::Maneuver;
-use super::super::assess::{Arsenal, DieTables, FireKey, Firepower, MAX_EVASION_DICE};
+use super::super::assess::{Arsenal, DieTables, Firepower, MAX_EVASION_DICE};
 use super::grid::{GRID, GridMemo, Lerp, RANGES, STEP, evasion_index, grid, grid_range};
 use super::ordnance::{Launches, REACH_BITS, Stores, TermMemo, launched_terms, launches, reach_class, reaches};
 
@@ -268,12 +268,12 @@ fn best_of(values: impl Iterator<Item = f64>) -> f64 {
 }
 
 impl Exchange {
-    /// Sustained fire both ways.
-    /// `keys` are our fire at the target and its fire at us.
+    /// Sustained fire both ways, `fires` the fire numbers of our arsenal
+    /// and the target's ([`GridMemo::grid`]).
     #[cfg(test)]
-    pub(super) fn new(p: &Pair<'_>, keys: (&FireKey, &FireKey), grids: &mut GridMemo) -> Exchange {
+    pub(super) fn new(p: &Pair<'_>, fires: (u64, u64), grids: &mut GridMemo) -> Exchange {
         let mut x = Exchange::empty();
-        x.renew(p, keys, grids);
+        x.renew(p, fires, grids);
         x
     }
 
@@ -292,26 +292,27 @@ impl Exchange {
     }
 
     /// Makes it the Exchange of the pair `p` in place (some 5 KB, most of
-    /// it fire by Evasion that is only marked unweighed).
-    pub(super) fn renew(&mut self, p: &Pair<'_>, keys: (&FireKey, &FireKey), grids: &mut GridMemo) {
+    /// it fire by Evasion that is only marked unweighed). `fires` are the
+    /// fire numbers of our arsenal and the target's ([`GridMemo::grid`]).
+    pub(super) fn renew(&mut self, p: &Pair<'_>, fires: (u64, u64), grids: &mut GridMemo) {
         self.set(
             p,
-            grids.grid(p.tables, keys.0, p.their_evasion),
-            grids.grid(p.tables, keys.1, third(p.thrust)),
+            grids.grid(p.tables, (p.ours, p.theirs), fires.0, p.their_evasion),
+            grids.grid(p.tables, (p.theirs, p.ours), fires.1, third(p.thrust)),
             Stores::new(p.tables, p.ours, p.theirs, p.their_evasion, false),
             Stores::new(p.tables, p.theirs, p.ours, third(p.thrust), p.class1_pd),
         );
-        self.fill(p, keys.1, grids);
+        self.fill(p, fires.1, grids);
     }
 
-    /// The target's fire at us (`theirs`) at every Evasion a plan may
-    /// choose, read from `grids` (a plan with its Evasion free asks for
-    /// each of them).
-    fn fill(&mut self, p: &Pair<'_>, theirs: &FireKey, grids: &mut GridMemo) {
+    /// The target's fire at us (its fire number `theirs`) at every Evasion
+    /// a plan may choose, read from `grids` (a plan with its Evasion free
+    /// asks for each of them).
+    fn fill(&mut self, p: &Pair<'_>, theirs: u64, grids: &mut GridMemo) {
         for e in 0..=evasion_cap(p.thrust) {
             let slot = &mut self.their_grids[evasion_index(e)];
             if slot.is_none() {
-                *slot = Some(grids.grid(p.tables, theirs, e));
+                *slot = Some(grids.grid(p.tables, (p.theirs, p.ours), theirs, e));
             }
         }
     }
@@ -321,7 +322,7 @@ impl Exchange {
     /// Exchange of `p`. The target's fire at us with a third of our thrust
     /// to Evasion is always the same; ours at it, and each side's ordnance,
     /// when it is weighed against the same Evasion and point defence.
-    /// `ours` is our fire at the target (the mirror's target's fire).
+    /// `ours` is the fire number of our arsenal (the mirror's target's).
     /// Returns whether `x` is then this Exchange with the sides swapped,
     /// bit for bit (the same fire, ordnance and durability, each the other
     /// way).
@@ -329,7 +330,7 @@ impl Exchange {
         &self,
         p: &Pair<'_>,
         mirror: &Pair<'_>,
-        ours: &FireKey,
+        ours: u64,
         grids: &mut GridMemo,
         x: &mut Exchange,
     ) -> bool {
@@ -338,7 +339,7 @@ impl Exchange {
         let theirs = if same_evasion {
             self.ours
         } else {
-            grids.grid(p.tables, ours, third(mirror.thrust))
+            grids.grid(p.tables, (p.ours, p.theirs), ours, third(mirror.thrust))
         };
         let same_our_stores = !p.class1_pd && mirror.their_evasion == third(p.thrust);
         let our_stores = if same_our_stores {
@@ -1205,8 +1206,7 @@ mod tests {
                 class1_pd: true,
                 mutual: true,
             };
-            let keys = (FireKey::new(p.ours, p.theirs), FireKey::new(p.theirs, p.ours));
-            let fresh = || Exchange::new(&p, (&keys.0, &keys.1), &mut GridMemo::none());
+            let fresh = || Exchange::new(&p, (0, 0), &mut GridMemo::none());
             let mut kept = fresh();
             for (i, &r0) in marks.iter().enumerate() {
                 for &r2 in &marks[i % 5..] {
