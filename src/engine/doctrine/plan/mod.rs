@@ -477,6 +477,7 @@ impl PlanMemo {
         let Some(numbers) = self.plot.get_mut(f) else {
             return self.arsenals.number(a);
         };
+        numbers.check(a);
         *numbers.whole.get_or_insert_with(|| self.arsenals.number(a))
     }
 
@@ -488,7 +489,10 @@ impl PlanMemo {
             self.fires.0.number_by(fire.arsenal(), fire.hash())
         };
         match self.plot.get_mut(f) {
-            Some(numbers) => *numbers.fire.get_or_insert_with(number),
+            Some(numbers) => {
+                numbers.check(a);
+                *numbers.fire.get_or_insert_with(number)
+            }
             None => number(),
         }
     }
@@ -499,6 +503,21 @@ impl PlanMemo {
 struct PlotNumbers {
     whole: Option<u64>,
     fire: Option<u64>,
+    /// Debug builds: the hash of the arsenal first asked for, which every
+    /// later ask this plot must share (a Formation's arsenal is the same
+    /// all plot; a plot not started would read another plot's numbers).
+    asked: Option<u64>,
+}
+
+impl PlotNumbers {
+    /// Debug builds check that `a` is the arsenal first asked for.
+    fn check(&mut self, a: &Arsenal) {
+        if cfg!(debug_assertions) {
+            let hash = arsenal_hash(a);
+            let first = *self.asked.get_or_insert(hash);
+            debug_assert_eq!(first, hash, "one arsenal a Formation a plot");
+        }
+    }
 }
 
 /// An arsenal's numbers in a [`PlanMemo`]. Each names one arsenal, or one
@@ -797,20 +816,32 @@ mod tests {
         hurt.durability = 9;
         let mut disarmed = hurt;
         disarmed.beams[2][0] = 2;
-        memo.start_plot(3);
-        let numbers = [whole, hurt, disarmed].map(|a| (memo.whole(0, &a), memo.fire(0, &a)));
-        // (One Formation's numbers are found once a plot: each arsenal here
-        // is numbered in a plot of its own.)
-        let mut apart = PlanMemo::default();
-        let numbers_apart = [whole, hurt, disarmed].map(|a| {
-            apart.start_plot(1);
-            (apart.whole(0, &a), apart.fire(0, &a))
+        // One Formation's numbers are found once a plot: each arsenal here
+        // is numbered in a plot of its own.
+        let numbers = [whole, hurt, disarmed].map(|a| {
+            memo.start_plot(1);
+            (memo.whole(0, &a), memo.fire(0, &a))
         });
-        assert_eq!(numbers, [numbers[0]; 3], "a Formation keeps its numbers through a plot");
-        let [(w, wf), (h, hf), (d, df)] = numbers_apart;
-        assert!(w != h && h != d && w != d, "{numbers_apart:?}");
+        let [(w, wf), (h, hf), (d, df)] = numbers;
+        assert!(w != h && h != d && w != d, "{numbers:?}");
         assert_eq!(wf, hf, "hull lost, weapons whole: the same fire");
         assert_ne!(hf, df, "a weapon lost: other fire");
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "one arsenal a Formation a plot")]
+    fn a_formation_asked_for_with_another_arsenal_in_one_plot_is_refused_in_debug_builds() {
+        // A plot that was not started would read the numbers of another
+        // plot's arsenals: debug builds catch it.
+        let mut memo = PlanMemo::default();
+        let mut a = Arsenal::default();
+        a.beams[2][0] = 3;
+        let mut b = a;
+        b.durability = 7;
+        memo.start_plot(1);
+        memo.whole(0, &a);
+        memo.whole(0, &b);
     }
 
     #[test]
