@@ -1522,11 +1522,6 @@ impl FireKey {
     pub fn firepower(&self, tables: &DieTables, evasion: u32) -> Firepower {
         Firepower::weigh(tables, &self.a.a, &self.t.arsenal(), dice_index(evasion))
     }
-
-    /// Its slot, at Evasion dice index `n`, in a memo of `slots` slots.
-    pub fn slot(&self, n: usize, slots: usize) -> usize {
-        slot_of(self.hash, n, slots)
-    }
 }
 
 /// The slot of a key of hash `hash` at Evasion dice index `n`, in a memo of

@@ -616,9 +616,8 @@ impl ArsenalTable {
     /// holds `a` under another number (a check for debug builds: a
     /// number given and since pushed out cannot be checked).
     fn may_name(&self, number: u64, a: &Arsenal) -> bool {
-        let n = self.slots.len() as u64;
-        let slot = (n > 0).then(|| &self.slots[(arsenal_hash(a) % n.max(1)) as usize]);
-        match slot {
+        let n = self.slots.len().max(1) as u64;
+        match self.slots.get((arsenal_hash(a) % n) as usize) {
             Some(Some((kept, kept_number))) if kept == a => *kept_number == number,
             _ => number != 0,
         }
@@ -699,9 +698,15 @@ pub fn choose_memo(
     );
     // The fire numbers, found only for a plan weighed.
     let numbers = |memo: &mut PlanMemo| {
-        let fires = (memo.fire(f, p.ours), memo.fire(t, p.theirs));
-        let number = |whole, fire| Numbers { whole, fire };
-        (number(arsenals.0, fires.0), number(arsenals.1, fires.1))
+        let ours = Numbers {
+            whole: arsenals.0,
+            fire: memo.fire(f, p.ours),
+        };
+        let theirs = Numbers {
+            whole: arsenals.1,
+            fire: memo.fire(t, p.theirs),
+        };
+        (ours, theirs)
     };
     if sequences.len() > SEQUENCES.len() {
         let numbers = numbers(memo);
