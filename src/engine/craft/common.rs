@@ -145,7 +145,7 @@ pub(super) fn pilot(rules: &Rules, c: &Craft) -> Option<PilotQuality> {
 }
 
 /// The dice a group rolls: one per craft, one more for an ace (reading F18).
-pub(super) fn group_dice(rules: &Rules, c: &Craft) -> u32 {
+pub fn group_dice(rules: &Rules, c: &Craft) -> u32 {
     c.craft + u32::from(c.craft > 0 && pilot(rules, c) == Some(PilotQuality::Ace))
 }
 

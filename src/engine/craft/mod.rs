@@ -39,7 +39,7 @@ pub use attacks::attacks;
 pub use common::{
     FIGHTER_REACH, GATLING_SHORT_MU, GUNBOAT_K_GUN_CLASS, GUNBOAT_KILL, GUNBOAT_PACKS, GUNBOAT_PDS_DICE, GUNBOAT_REACH,
     GUNBOAT_ROCKETS, GUNBOAT_SALVO_MISSILES, ROCKET_GUNBOAT_SHORT_MU, SIX_KILLS_ONE, SUBMUNITION_GUNBOAT_SHORT_MU,
-    expected_per_craft, remove_craft,
+    expected_per_craft, group_dice, remove_craft,
 };
 pub use engage::engage;
 pub use group_fire::fire_at_group;

@@ -174,6 +174,46 @@ fn plasma_die(penalty: usize, screen: u8) -> f64 {
         / 6.0
 }
 
+/// The range within which small craft make attack runs (docs/fighters.md §4.4).
+pub const CRAFT_ATTACK_RANGE: u32 = crate::engine::craft::FIGHTER_REACH;
+
+/// Mean damage of one attack-run die of a fighter at DRM `drm` against a
+/// ship behind `screen` (docs/fighters.md §3.2): the beam table read after
+/// the DRM, a natural 6 rerolling (penetrating, unscreened), no Evasion
+/// DRM. An Attack fighter's natural 5 reads 6 but gives no extra die, as
+/// here: only the natural 6 rerolls.
+pub fn craft_die(drm: i32, screen: u8) -> f64 {
+    (1..=6u8)
+        .map(|face| f64::from(beam_table(apply_drm(face, drm), screen)) + if face == 6 { REROLL_MEAN } else { 0.0 })
+        .sum::<f64>()
+        / 6.0
+}
+
+/// Mean damage of one fighter torpedo: a d6, 4-6 hitting for the face,
+/// screens ignored (docs/fighters.md §3.2).
+pub const CRAFT_TORPEDO_MEAN: f64 = (4.0 + 5.0 + 6.0) / 6.0;
+
+/// What `a`'s small craft do a Volley within [`CRAFT_ATTACK_RANGE`] to a
+/// target whose ships stand behind `screens` (mass-weighted shares): their
+/// attack-run dice, and their torpedoes spread over the three Volleys of
+/// an Exchange (they fire once a sortie). Point defence's kills before the
+/// attack are not weighed.
+fn craft_strikes(a: &Arsenal, screens: &[f64; 3]) -> f64 {
+    const DRMS: [i32; 3] = [-2, 0, 1];
+    let dice: f64 = a
+        .craft_dice
+        .iter()
+        .zip(DRMS)
+        .map(|(&n, drm)| {
+            f64::from(n)
+                * (0..3u8)
+                    .map(|s| screens[usize::from(s)] * craft_die(drm, s))
+                    .sum::<f64>()
+        })
+        .sum();
+    dice + f64::from(a.craft_torpedoes) * CRAFT_TORPEDO_MEAN / 3.0
+}
+
 /// Mean damage of a graser or phaser hit (1d3) and a heavy graser hit (1d6).
 const D3_MEAN: f64 = 2.0;
 
@@ -523,6 +563,14 @@ pub struct Arsenal {
     pub advanced: [f64; 3],
     /// Working needle beams by Evasion Points ignored.
     pub needles: [u32; 3],
+    /// Attack-run dice of the small craft that fly with this Formation's
+    /// ships and attack (Attack groups, Torpedo groups whose torpedoes are
+    /// spent), by their DRM against ships: −2, 0, +1 ([`craft_die`]);
+    /// one die a craft, one more for an ace.
+    pub craft_dice: [u32; 3],
+    /// Craft of Torpedo groups flying with its ships whose torpedoes are
+    /// loaded: a d6 each, 4-6 hitting for the face, once a sortie.
+    pub craft_torpedoes: u32,
     /// Working beam-family weapons (grasers, phasers, heavy grasers,
     /// plasma cannons, Gatling batteries, twin particle arrays, meson
     /// projectors, Pulsers) by [`family_slot`] and Evasion Points ignored.
@@ -569,9 +617,14 @@ impl Arsenal {
         let mut screen_mass = [0.0; 3];
         let mut shrouded_mass = 0.0;
         let mut advanced_mass = [0.0; 3];
+        let mut craft = Vec::new();
         for &u in &battle.formations[f].units {
             let unit = &battle.units[u];
-            if !unit.active() || unit.is_craft() {
+            if unit.is_craft() {
+                craft.push(u);
+                continue;
+            }
+            if !unit.active() {
                 continue;
             }
             a.ships += 1;
@@ -591,6 +644,13 @@ impl Arsenal {
             a.class1 += scan.class1;
             if unit.can_act() && scan.fire_control {
                 a.add_weapons(unit);
+            }
+        }
+        // Small craft count only where they fly with ships: a Formation of
+        // small craft alone is not planned (it closes on its target).
+        if a.ships > 0 {
+            for g in craft {
+                a.add_strike(battle, g);
             }
         }
         if mass > 0.0 {
@@ -618,6 +678,41 @@ impl Arsenal {
             wave_gun_formation: battle.rules.wave_gun_formation,
             nova_cannon_formation: battle.rules.nova_cannon_formation,
             ..Arsenal::default()
+        }
+    }
+
+    /// The attack runs of group `g`, when it flies with this Formation's
+    /// ships (launched, or docked ready to launch in Volley 1 from a
+    /// carrier in control with a working bay) and attacks there: Attack
+    /// and Torpedo groups with endurance left; fighters that may screen
+    /// screen instead (docs/doctrine.md, "Carriers and small craft"), and
+    /// gunboats are not weighed.
+    fn add_strike(&mut self, battle: &Battle, g: UnitId) {
+        use crate::engine::state::{CraftKind, Rearm};
+        use crate::model::FighterBase;
+        let unit = &battle.units[g];
+        let Some(c) = unit.craft else { return };
+        let CraftKind::Fighter(kind) = c.kind else { return };
+        let flies = if c.docked {
+            c.rearm == Rearm::Ready
+                && !unit.lost()
+                && c.carrier.is_some_and(|(carrier, bay)| {
+                    let ship = &battle.units[carrier];
+                    ship.can_act() && ship.systems.get(bay).is_some_and(|s| s.operational())
+                })
+        } else {
+            unit.active()
+        };
+        if !flies || c.cef == 0 || c.craft == 0 {
+            return;
+        }
+        let dice = crate::engine::craft::group_dice(&battle.rules, &c);
+        match kind.base {
+            FighterBase::Attack => self.craft_dice[2] += dice,
+            FighterBase::Torpedo if !c.torpedoes_spent => self.craft_torpedoes += c.craft,
+            // Spent torpedo fighters strafe with their guns at −2.
+            FighterBase::Torpedo => self.craft_dice[0] += dice,
+            _ => {}
         }
     }
 
@@ -949,6 +1044,9 @@ pub struct Firepower {
     torpedo_kinds: usize,
     /// Needle beams: mean damage of all of them within 12 MU.
     needles: f64,
+    /// Attack runs of the small craft flying with the Formation: mean
+    /// damage a Volley within 6 MU.
+    craft: f64,
     /// Plasma bolts: mean points a Volley within their reach, over the
     /// two Volleys in three a launcher is charged.
     bolts: f64,
@@ -995,6 +1093,7 @@ impl Firepower {
             torpedoes: [(0, [0.0; 7]); 3],
             torpedo_kinds: 0,
             needles: 0.0,
+            craft: 0.0,
             bolts: 0.0,
             fusion: [0.0; 6],
             waves: 0.0,
@@ -1071,6 +1170,10 @@ impl Firepower {
             .sum();
         if fp.needles > 0.0 {
             fp.reach = fp.reach.max(12);
+        }
+        fp.craft = craft_strikes(a, &screens);
+        if fp.craft > 0.0 {
+            fp.reach = fp.reach.max(CRAFT_ATTACK_RANGE);
         }
         // A bolt fires in two Volleys of three (it recharges in between);
         // read with `plasma_bolt_formation`, it touches every ship.
@@ -1247,6 +1350,9 @@ impl Firepower {
         if range <= 12 {
             sum += self.needles;
         }
+        if range <= CRAFT_ATTACK_RANGE {
+            sum += self.craft;
+        }
         if range <= PLASMA_BOLT_RANGE {
             sum += self.bolts;
         }
@@ -1418,6 +1524,8 @@ impl Attacker {
             k_guns: a.k_guns,
             boarding: a.boarding,
             needles: a.needles,
+            craft_dice: a.craft_dice,
+            craft_torpedoes: a.craft_torpedoes,
             needle_fb1: a.needle_fb1,
             needle_six_scores: a.needle_six_scores,
             plasma_dice: a.plasma_dice,
@@ -1546,8 +1654,17 @@ pub(super) fn weapons_hash(a: &Arsenal) -> u64 {
         | u32::from(a.emp_advanced_screens) << 3
         | u32::from(a.wave_gun_formation) << 4
         | u32::from(a.nova_cannon_formation) << 5;
-    let others = [a.boarding, a.needles, a.plasma_dice, a.fusion, a.wave_guns, a.novas];
+    let others = [
+        a.boarding,
+        a.needles,
+        a.plasma_dice,
+        a.fusion,
+        a.wave_guns,
+        a.novas,
+        a.craft_dice,
+    ];
     fact_hash([
+        a.craft_torpedoes,
         bits(a.shrouded),
         flags,
         total(&a.beams[1]),

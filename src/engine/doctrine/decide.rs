@@ -336,14 +336,26 @@ fn ranges_to(ctx: &Context<'_>, f: FormationId, t: FormationId, c: &Choice) -> (
 
 /// Whether enemy missiles or attacking small craft may reach Formation `f`
 /// in each Volley: an enemy Formation with missiles left whose expected
-/// range (closing at its full Speed) is within their reach, or enemy
-/// groups in flight within 30 MU.
+/// range (closing at its full Speed) is within their reach, an enemy
+/// Formation of small craft alone within 30 MU, or small craft that fly
+/// with enemy ships and attack (Attack and Torpedo groups) when those ships
+/// come within their 6 MU: fighters that ride with their carrier attack
+/// only from there, and screening fighters not at all.
 fn threats(ctx: &Context<'_>, f: FormationId, c: &Choice) -> [bool; 3] {
     let mut out = [false; 3];
     for e in ctx.enemies(f) {
         let a = &ctx.arsenals[e];
         let reach = a.missile_reach();
-        let craft = ctx.craft_units(e) > 0;
+        let craft_reach = if ctx.craft_units(e) == 0 {
+            None
+        } else if ctx.craft_only(e) {
+            Some(30.0)
+        } else if a.craft_dice.iter().any(|&n| n > 0) || a.craft_torpedoes > 0 {
+            Some(f64::from(super::assess::CRAFT_ATTACK_RANGE))
+        } else {
+            None
+        };
+        let craft = craft_reach.is_some();
         if reach == 0 && !craft {
             continue;
         }
@@ -356,7 +368,7 @@ fn threats(ctx: &Context<'_>, f: FormationId, c: &Choice) -> [bool; 3] {
             } else {
                 closed
             };
-            out[v] |= (reach > 0 && r <= f64::from(reach)) || (craft && r <= 30.0);
+            out[v] |= (reach > 0 && r <= f64::from(reach)) || craft_reach.is_some_and(|cr| r <= cr);
         }
     }
     out
@@ -373,7 +385,11 @@ fn aim(ctx: &Context<'_>, f: FormationId, d: &Doctrine, aimed: Option<Option<For
     (c.fire_range, c.fire_spread) = ranges_to(ctx, f, t, c);
     let ours = &ctx.arsenals[f];
     c.launches = match d.use_ordnance {
-        Ordnance::Auto => plan::launches(ours, f64::from(ctx.range(f, t)), &c.fire_range, &c.fire_spread),
+        Ordnance::Auto => {
+            let mut l = plan::launches(ours, f64::from(ctx.range(f, t)), &c.fire_range, &c.fire_spread);
+            spare_overkill(ctx, ours, &ctx.arsenals[t], &mut l);
+            l
+        }
         Ordnance::Always | Ordnance::Never => Launches::default(),
     };
     if d.fire_at.is_none() {
@@ -412,6 +428,35 @@ fn aim(ctx: &Context<'_>, f: FormationId, d: &Doctrine, aimed: Option<Option<For
     }
     if d.use_needles && ours.needles.iter().any(|&n| n > 0) {
         c.needles = needle_aim(b, t);
+    }
+}
+
+/// How many times the target's hull and armour left the salvos launched
+/// at it over an Exchange may be expected to deal before the launchers hold
+/// their remaining loads (the dice spread widely: a salvo expected to deal
+/// the whole target leaves it standing about half the time).
+const OVERKILL: f64 = 1.5;
+
+/// Holds back the salvo launchers' later Volleys once the salvos launched
+/// before them are expected to deal [`OVERKILL`] times what target `t` can
+/// take: a magazine emptied into a picket is not there for the Formation
+/// the battle is about. Volleys in order, standard reach before extended
+/// within a Volley; racks and other one-shot ordnance keep their Volley.
+fn spare_overkill(ctx: &Context<'_>, ours: &Arsenal, t: &Arsenal, l: &mut Launches) {
+    let enough = OVERKILL * f64::from(t.durability.max(1));
+    let mut expected = 0.0;
+    for v in 0..3 {
+        for er in 0..2 {
+            if !l.salvos[v][er] {
+                continue;
+            }
+            if expected >= enough {
+                l.salvos[v][er] = false;
+                continue;
+            }
+            let salvos = f64::from(ours.salvos[er].launchers.min(ours.salvos[er].loads));
+            expected += super::assess::missiles(ctx.tables, salvos, 0.0, t, t.thrust / 3, true);
+        }
     }
 }
 

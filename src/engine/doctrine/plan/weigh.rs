@@ -1053,6 +1053,7 @@ pub(super) fn best_plan(
     target: Expect,
 ) -> Plan {
     let stance = aims.stance;
+    let seeking = aims.seek();
     let cap = evasion_cap(p.thrust);
     let mut best: Option<Best> = None;
     // What the range steps do at each Evasion, made at its first candidate.
@@ -1088,7 +1089,18 @@ pub(super) fn best_plan(
     // leave it nothing else).
     let away = |seq: &[Maneuver; 3]| stance != Stance::Avoid || !seq.contains(&Maneuver::Close);
     let any_away = sequences.iter().any(away);
-    for &seq in sequences.iter().filter(|s| away(s) || !any_away) {
+    // A target that cannot move cannot make the approach cheaper by
+    // waiting, and waiting runs the battle's clock out: a Formation that
+    // fights it from beyond the range it seeks heads there at once (the
+    // score of one Exchange alone would keep it out of the bands it must
+    // cross, Exchange after Exchange).
+    let immobile = p.theirs.thrust == 0
+        && matches!(stance, Stance::Outgun | Stance::LeastBad)
+        && f64::from(p.range) > f64::from(seeking) + 3.0;
+    let heads = |seq: &[Maneuver; 3]| !immobile || seq[0] == Maneuver::Close;
+    let any_heads = sequences.iter().any(|s| heads(s) && (away(s) || !any_away));
+    let allowed = |seq: &[Maneuver; 3]| (away(seq) || !any_away) && (heads(seq) || !any_heads);
+    for &seq in sequences.iter().filter(|s| allowed(s)) {
         for (k, &e) in seeds.iter().enumerate() {
             // The same Evasion twice would score the same.
             if k == 0 || e != seeds[0] {
