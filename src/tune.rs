@@ -381,7 +381,12 @@ impl Key {
                     }
                 }
             }
-            Key::Ordnance => out.extend(space.ordnance_values().into_iter().map(|o| with(&|x| x.use_ordnance = o))),
+            Key::Ordnance => out.extend(
+                space
+                    .ordnance_values()
+                    .into_iter()
+                    .map(|o| with(&|x| x.use_ordnance = o)),
+            ),
             Key::Pd => out.extend(space.pd_values().into_iter().map(|p| with(&|x| x.pd = p))),
             Key::Target if space.several_enemies => out.extend(SELECTORS.map(|s| with(&|x| x.target = s))),
             Key::FireAt if space.several_enemies => out.extend(SELECTORS.map(|s| with(&|x| x.fire_at = Some(s)))),

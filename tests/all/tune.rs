@@ -554,10 +554,22 @@ fn the_screen_tries_maneuver_targets_only_against_several_enemy_formations() {
             distinct([Selector::Nearest, Selector::Largest, Selector::MostDangerous]),
             "{name}"
         );
-        let rest = |d: &Doctrine| format!("{:?}", Doctrine { target: Selector::Nearest, ..d.clone() });
+        let rest = |d: &Doctrine| {
+            format!(
+                "{:?}",
+                Doctrine {
+                    target: Selector::Nearest,
+                    ..d.clone()
+                }
+            )
+        };
         for target in [Selector::Nearest, Selector::Largest, Selector::MostDangerous] {
             let with: BTreeSet<String> = grid.iter().filter(|d| d.target == target).map(rest).collect();
-            let nearest: BTreeSet<String> = grid.iter().filter(|d| d.target == Selector::Nearest).map(rest).collect();
+            let nearest: BTreeSet<String> = grid
+                .iter()
+                .filter(|d| d.target == Selector::Nearest)
+                .map(rest)
+                .collect();
             assert_eq!(with, nearest, "{name}: {target:?}");
         }
         assert_eq!(distinct(&grid).len(), grid.len());
@@ -800,7 +812,12 @@ fn the_refinement_tries_two_changes_together_that_neither_helped_alone() {
         ..seed.clone()
     };
     let mut ranked = vec![close.clone(), hold.clone(), largest.clone()];
-    ranked.extend(singles.iter().filter(|d| ![&close, &hold, &largest].contains(d)).cloned());
+    ranked.extend(
+        singles
+            .iter()
+            .filter(|d| ![&close, &hold, &largest].contains(d))
+            .cloned(),
+    );
     let pairs = tune::pairs(&seed, &ranked);
     assert_eq!(pairs.first(), Some(&both), "the best two keys first");
     let keys = |d: &Doctrine| {
@@ -845,12 +862,15 @@ fn the_progress_told_is_exactly_the_planned_runs() {
 
 // ---- 10. The verdict --------------------------------------------------------
 
-/// Outcome codes of `n` runs: `wins` won by `side`, the rest lost.
-fn made_up(l: &Loaded, side: usize, orders: Orders, wins: u64, n: u64) -> Tried {
+/// Outcome codes of `n` runs: `wins` won by `side`, the rest lost; the
+/// default doctrine wins the first runs, other orders the last ones (so
+/// that they differ run by run).
+fn made_up(side: usize, orders: Orders, wins: u64, n: u64) -> Tried {
     let code = u8::try_from(side).unwrap();
     let other = u8::try_from(1 - side).unwrap();
-    let codes: Vec<u8> = (0..n).map(|i| if i < wins { code } else { other }).collect();
-    let _ = l;
+    let first = orders == Orders::Uniform(Doctrine::default());
+    let won = |i: u64| if first { i < wins } else { i >= n - wins };
+    let codes: Vec<u8> = (0..n).map(|i| if won(i) { code } else { other }).collect();
     Tried {
         orders,
         codes,
@@ -888,8 +908,8 @@ fn when_nothing_beats_the_default_fam_tune_says_keep_it_and_offers_no_tables() {
     // then fewer: every time, keep the default.
     for wins in [110, 100, 60] {
         let t = tuned_with(
-            made_up(&l, marek, closing.clone(), wins, 200),
-            made_up(&l, marek, default(), 100, 200),
+            made_up(marek, closing.clone(), wins, 200),
+            made_up(marek, default(), 100, 200),
         );
         assert_eq!(t.verdict(marek), Verdict::KeepDefault, "{wins}");
         let (d, ci) = t.best_vs_default(marek).unwrap();
@@ -908,10 +928,7 @@ fn when_nothing_beats_the_default_fam_tune_says_keep_it_and_offers_no_tables() {
         assert_eq!(json["version"], 2);
     }
     // One that wins clearly more: play it, with the tables to paste.
-    let t = tuned_with(
-        made_up(&l, marek, closing, 150, 200),
-        made_up(&l, marek, default(), 100, 200),
-    );
+    let t = tuned_with(made_up(marek, closing, 150, 200), made_up(marek, default(), 100, 200));
     assert_eq!(t.verdict(marek), Verdict::UseBest);
     let printed = tune::text(&l, "scenarios/duel.toml", &opts, &t);
     assert!(!printed.contains("Keep the default"), "{printed}");
@@ -931,9 +948,9 @@ fn the_measure_fails_when_fam_tunes_pick_beats_the_default_on_fresh_runs() {
         maneuver: Movement::Close,
         ..Doctrine::default()
     });
-    let default = made_up(&l, marek, Orders::Uniform(Doctrine::default()), 100, 200);
+    let default = made_up(marek, Orders::Uniform(Doctrine::default()), 100, 200);
     let grid_point = |wins| {
-        let tried = made_up(&l, marek, closing.clone(), wins, 200);
+        let tried = made_up(marek, closing.clone(), wins, 200);
         let (difference, ci95, _) = tune::versus(&default, &tried, marek);
         Point {
             tried,
@@ -941,8 +958,13 @@ fn the_measure_fails_when_fam_tunes_pick_beats_the_default_on_fresh_runs() {
             ci95,
         }
     };
-    for (grid_wins, pick_wins, holds) in [(100, None, true), (100, Some(105), true), (100, Some(150), false), (150, Some(100), false)] {
-        let t = pick_wins.map(|w| tuned_with(made_up(&l, marek, closing.clone(), w, 200), default.clone()));
+    for (grid_wins, pick_wins, holds) in [
+        (100, None, true),
+        (100, Some(105), true),
+        (100, Some(150), false),
+        (150, Some(100), false),
+    ] {
+        let t = pick_wins.map(|w| tuned_with(made_up(marek, closing.clone(), w, 200), default.clone()));
         let m = Measure {
             default: default.clone(),
             points: vec![grid_point(grid_wins)],
@@ -1004,7 +1026,12 @@ fn fam_tune_measure_reports_the_grid_and_the_confirmed_pick_the_same_on_any_thre
     assert_eq!(m["pick"]["orders"], tune::label(&l, &pick.tried.orders));
     assert_eq!(m["pick"]["runs"].as_u64(), Some(t.confirm_runs));
     assert_eq!(m["pick"]["vs_default"].as_f64(), Some(pick.difference));
-    let beaten = m["points"].as_array().unwrap().iter().filter(|p| p["beats"] == true).count();
+    let beaten = m["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["beats"] == true)
+        .count();
     assert_eq!(m["beaten_by"].as_u64(), Some(beaten as u64));
     assert_eq!(m["holds"], beaten == 0 && !pick.beats(MEASURE_MARGIN));
     // --grid-only: the same grid, no pick.
