@@ -195,14 +195,19 @@ pub struct TuneArgs {
     /// Finalists to show (not with --measure).
     #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=50), conflicts_with = "measure")]
     pub top: u16,
-    /// Play the documented grid of the default doctrine's measure against
-    /// the default instead of searching (docs/doctrine.md).
+    /// Measure the default doctrine instead (docs/doctrine.md): play the
+    /// documented grid against it on runs 0..N, then search and confirm the
+    /// search's best pick on fresh runs.
     #[arg(long)]
     pub measure: bool,
+    /// With --measure: play the grid only, without the search.
+    #[arg(long, requires = "measure")]
+    pub grid_only: bool,
     #[command(flatten)]
     pub run: RunArgs,
-    /// Print the result as JSON instead of the table (not with --measure).
-    #[arg(long, conflicts_with = "measure")]
+    /// Print the result as JSON instead of the table (with --measure: one
+    /// document with every side measured).
+    #[arg(long)]
     pub json: bool,
     #[command(flatten)]
     pub load: LoadArgs,
@@ -529,31 +534,67 @@ pub(super) fn tune(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         None => (0..loaded.battle.sides.len()).collect(),
     };
     let scenario = args.scenario.display().to_string();
+    if args.measure {
+        return measure(args, &loaded, &scenario, &sides);
+    }
     let mut text = String::new();
     for side in sides {
-        let opts = crate::tune::Options {
-            side,
-            runs: args.runs,
-            top: usize::from(args.top),
-            batch: batch_options(&loaded, &args.run),
-        };
-        if args.measure {
-            let grid = crate::tune::measure_grid();
-            let progress = Progress::new(Some((grid.len() as u64 + 1).saturating_mul(opts.runs)));
-            let m = crate::tune::measure(&loaded, &opts, &grid, &|n| progress.advance(n));
-            progress.finish();
-            text.push_str(&crate::tune::measure_text(&loaded, &scenario, &opts, &m?, 10));
+        let opts = tune_options(args, &loaded, side);
+        let progress = Progress::new(Some(crate::tune::planned_runs(&loaded, &opts)));
+        let tuned = crate::tune::search(&loaded, &opts, &|n| progress.advance(n));
+        progress.finish();
+        let tuned = tuned?;
+        text.push_str(&if args.json {
+            crate::tune::json(&loaded, &scenario, &opts, &tuned)
         } else {
-            let progress = Progress::new(Some(crate::tune::planned_runs(&loaded, &opts)));
-            let tuned = crate::tune::search(&loaded, &opts, &|n| progress.advance(n));
-            progress.finish();
-            let tuned = tuned?;
-            text.push_str(&if args.json {
-                crate::tune::json(&loaded, &scenario, &opts, &tuned)
-            } else {
-                crate::tune::text(&loaded, &scenario, &opts, &tuned)
-            });
+            crate::tune::text(&loaded, &scenario, &opts, &tuned)
+        });
+    }
+    io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn tune_options(args: &TuneArgs, loaded: &crate::orders::Loaded, side: usize) -> crate::tune::Options {
+    crate::tune::Options {
+        side,
+        runs: args.runs,
+        top: usize::from(args.top),
+        batch: batch_options(loaded, &args.run),
+    }
+}
+
+/// `fam tune --measure`: for each side, the grid against the default and,
+/// unless `--grid-only`, the search's pick confirmed on fresh runs.
+fn measure(
+    args: &TuneArgs,
+    loaded: &crate::orders::Loaded,
+    scenario: &str,
+    sides: &[usize],
+) -> anyhow::Result<ExitCode> {
+    let mut text = String::new();
+    let mut json = Vec::new();
+    for &side in sides {
+        let opts = tune_options(args, loaded, side);
+        let grid = crate::tune::measure_grid_for(&crate::tune::Space::of(loaded, side));
+        let planned = crate::tune::measure_planned_runs(loaded, &opts, grid.len(), !args.grid_only);
+        let progress = Progress::new(Some(planned));
+        let measured = crate::tune::measure(loaded, &opts, &grid, &|n| progress.advance(n)).and_then(|mut m| {
+            if !args.grid_only {
+                let tuned = crate::tune::search(loaded, &opts, &|n| progress.advance(n))?;
+                m.pick = crate::tune::pick(&tuned, side);
+            }
+            Ok(m)
+        });
+        progress.finish();
+        let m = measured?;
+        if args.json {
+            json.push(crate::tune::measure_json(loaded, scenario, &opts, &m));
+        } else {
+            text.push_str(&crate::tune::measure_text(loaded, scenario, &opts, &m, 10));
         }
+    }
+    if args.json {
+        text = crate::tune::measures_json(json);
     }
     io::stdout().lock().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use fam::batch::{self, paired_difference, paired_wins, run_with_outcomes};
 use fam::engine::doctrine::{DcKind, Doctrine, EvasionSplit, Movement, Ordnance, PdMode, Selector, WithdrawWhen};
 use fam::orders::Loaded;
-use fam::tune::{self, MEASURE_MARGIN, Orders, Point, Space, Tried, Tuned};
+use fam::tune::{self, Key, MEASURE_MARGIN, Measure, Orders, Point, Space, Tried, Tuned, Verdict};
 
 use crate::orders_write::{must_build, read_shipped};
 use crate::support::{fam, repo, text};
@@ -425,10 +425,22 @@ fn check_pasted(
     assert_eq!(from_file.doctrine, pasted.doctrine, "{what}: from the orders file");
 }
 
+/// What `fam tune` prints for `t` when it recommends the best; when it
+/// keeps the default (and prints no tables), the tables it would print.
+fn printed_or_tables(l: &Loaded, opts: &tune::Options, t: &Tuned) -> String {
+    match t.verdict(opts.side) {
+        Verdict::UseBest => tune::text(l, "scenario.toml", opts, t),
+        Verdict::KeepDefault => format!(
+            "orders file):\n{}",
+            tune::doctrine_tables(l, opts.side, &t.finalists[0].orders)
+        ),
+    }
+}
+
 #[test]
 fn the_printed_tables_paste_into_the_scenario_and_play_as_the_best_did() {
     let (l, opts, t) = duel_marek();
-    let printed = tune::text(l, "scenarios/duel.toml", opts, t);
+    let printed = printed_or_tables(l, opts, t);
     let fresh = t.refine_runs..t.refine_runs + t.confirm_runs;
     check_pasted("duel", &shipped("duel.toml"), l, opts, &t.finalists[0], fresh, &printed);
 
@@ -465,7 +477,7 @@ fn the_printed_tables_paste_into_the_scenario_and_play_as_the_best_did() {
         default: m.default.clone(),
         scenario: None,
     };
-    let printed = tune::text(&l, "scenarios/squadron-action.toml", &opts, &tuned);
+    let printed = printed_or_tables(&l, &opts, &tuned);
     assert_eq!(pasted_tables(&printed).matches("[doctrine.").count(), 3, "{printed}");
     check_pasted("squadron", &scenario, &l, &opts, &best, 0..opts.runs, &printed);
 }
@@ -522,6 +534,48 @@ fn the_screen_leaves_out_the_axes_a_side_cannot_use() {
     assert_eq!(distinct(&grid).len(), grid.len());
 }
 
+#[test]
+fn the_screen_tries_maneuver_targets_only_against_several_enemy_formations() {
+    // Against one enemy Formation every selector names it: only the default.
+    let duel = load("duel", &shipped("duel.toml"));
+    for s in 0..duel.battle.sides.len() {
+        let grid = tune::screen_grid(&Space::of(&duel, s));
+        assert_eq!(distinct(grid.iter().map(|d| d.target)), distinct([Selector::Nearest]));
+    }
+    // Ilse's three Formations face Pieter's two: nearest, largest and most
+    // dangerous, each with every other combination of the screen.
+    let squadron = load("squadron", &shipped("squadron-action.toml"));
+    for name in ["Ilse", "Pieter"] {
+        let space = Space::of(&squadron, side(&squadron, name));
+        assert!(space.several_enemies, "{name}");
+        let grid = tune::screen_grid(&space);
+        assert_eq!(
+            distinct(grid.iter().map(|d| d.target)),
+            distinct([Selector::Nearest, Selector::Largest, Selector::MostDangerous]),
+            "{name}"
+        );
+        let rest = |d: &Doctrine| {
+            format!(
+                "{:?}",
+                Doctrine {
+                    target: Selector::Nearest,
+                    ..d.clone()
+                }
+            )
+        };
+        for target in [Selector::Nearest, Selector::Largest, Selector::MostDangerous] {
+            let with: BTreeSet<String> = grid.iter().filter(|d| d.target == target).map(rest).collect();
+            let nearest: BTreeSet<String> = grid
+                .iter()
+                .filter(|d| d.target == Selector::Nearest)
+                .map(rest)
+                .collect();
+            assert_eq!(with, nearest, "{name}: {target:?}");
+        }
+        assert_eq!(distinct(&grid).len(), grid.len());
+    }
+}
+
 // ---- 7. The measure ---------------------------------------------------------
 
 /// The values of each key of the measure's grid as docs/doctrine.md lists
@@ -559,38 +613,58 @@ fn documented_grid_values() -> Vec<(String, Vec<Doctrine>)> {
 }
 
 #[test]
-fn the_measure_grid_is_the_documented_126_points() {
+fn the_measure_grid_is_the_documented_126_points_times_the_targets_against_several_formations() {
     let grid = tune::measure_grid();
     assert_eq!(grid.len(), 126);
     assert_eq!(distinct(&grid).len(), 126);
 
     let values = documented_grid_values();
     let keys: Vec<&str> = values.iter().map(|(k, _)| k.as_str()).collect();
-    assert_eq!(keys, ["maneuver", "use_ordnance", "pd", "evasion"]);
-    let [(_, maneuvers), (_, ordnance), (_, pd), (_, evasion)] = values.as_slice() else {
+    assert_eq!(keys, ["maneuver", "use_ordnance", "pd", "evasion", "target"]);
+    let [(_, maneuvers), (_, ordnance), (_, pd), (_, evasion), (_, targets)] = values.as_slice() else {
         unreachable!()
     };
     assert_eq!(maneuvers.len() * ordnance.len() * pd.len() * evasion.len(), 126);
-    let mut documented = BTreeSet::new();
-    for m in maneuvers {
-        for o in ordnance {
-            for p in pd {
-                for e in evasion {
-                    documented.insert(format!(
-                        "{:?}",
-                        Doctrine {
-                            maneuver: m.maneuver,
-                            use_ordnance: o.use_ordnance,
-                            pd: p.pd,
-                            evasion: e.evasion,
-                            ..Doctrine::default()
+    let documented = |targets: &[Doctrine]| {
+        let mut out = BTreeSet::new();
+        for t in targets {
+            for m in maneuvers {
+                for o in ordnance {
+                    for p in pd {
+                        for e in evasion {
+                            out.insert(format!(
+                                "{:?}",
+                                Doctrine {
+                                    target: t.target,
+                                    maneuver: m.maneuver,
+                                    use_ordnance: o.use_ordnance,
+                                    pd: p.pd,
+                                    evasion: e.evasion,
+                                    ..Doctrine::default()
+                                }
+                            ));
                         }
-                    ));
+                    }
                 }
             }
         }
+        out
+    };
+    // Facing one enemy Formation, the target axis is left out.
+    assert_eq!(distinct(&grid), documented(&[Doctrine::default()]));
+    let duel = load("duel", &shipped("duel.toml"));
+    for s in 0..duel.battle.sides.len() {
+        let space = Space::of(&duel, s);
+        assert!(!space.several_enemies);
+        assert_eq!(tune::measure_grid_for(&space), grid);
     }
-    assert_eq!(distinct(&grid), documented);
+    // Facing several, every documented target.
+    let squadron = load("squadron", &shipped("squadron-action.toml"));
+    let space = Space::of(&squadron, side(&squadron, "Ilse"));
+    assert!(space.several_enemies);
+    let several = tune::measure_grid_for(&space);
+    assert_eq!(several.len(), 3 * 126);
+    assert_eq!(distinct(&several), documented(targets));
 }
 
 #[test]
@@ -687,4 +761,281 @@ fn an_unknown_side_or_no_runs_is_refused_with_exit_2() {
         assert!(out.stdout.is_empty(), "{bad:?}");
         assert!(stderr.contains(named), "{bad:?}: {named} not in {stderr}");
     }
+}
+
+// ---- 9. Refinement: single changes and pairs --------------------------------
+
+#[test]
+fn the_refinement_tries_two_changes_together_that_neither_helped_alone() {
+    let squadron = load("squadron", &shipped("squadron-action.toml"));
+    let space = Space::of(&squadron, side(&squadron, "Pieter"));
+    let seed = Doctrine {
+        maneuver: Movement::BestRange,
+        evasion: EvasionSplit::Third,
+        ..Doctrine::default()
+    };
+    let singles = tune::singles(&seed, &space);
+    assert_eq!(distinct(&singles).len(), singles.len());
+    for d in &singles {
+        assert!(Key::changed(&seed, d).is_some(), "{d:?} changes one key of the seed");
+    }
+    let close = Doctrine {
+        maneuver: Movement::Close,
+        ..seed.clone()
+    };
+    let largest = Doctrine {
+        target: Selector::Largest,
+        ..seed.clone()
+    };
+    let both = Doctrine {
+        maneuver: Movement::Close,
+        target: Selector::Largest,
+        ..seed.clone()
+    };
+    // The screen's keys are revisited one at a time: closing and picking the
+    // largest target are both single changes; together they are not.
+    assert!(singles.contains(&close) && singles.contains(&largest));
+    assert!(!singles.contains(&both));
+    for key in [Key::Maneuver, Key::Evasion, Key::Target, Key::FireAt, Key::Withdraw] {
+        assert!(
+            singles.iter().any(|d| Key::changed(&seed, d) == Some(key)),
+            "{key:?} is walked"
+        );
+    }
+
+    // Say the runs ranked closing first, another maneuver second and the
+    // largest target third, every change losing to the seed: the pairs of
+    // the best change of each key still put closing with the largest target,
+    // and never two maneuvers together.
+    let hold = Doctrine {
+        maneuver: Movement::Hold(24),
+        ..seed.clone()
+    };
+    let mut ranked = vec![close.clone(), hold.clone(), largest.clone()];
+    ranked.extend(
+        singles
+            .iter()
+            .filter(|d| ![&close, &hold, &largest].contains(d))
+            .cloned(),
+    );
+    let pairs = tune::pairs(&seed, &ranked);
+    assert_eq!(pairs.first(), Some(&both), "the best two keys first");
+    let keys = |d: &Doctrine| {
+        [
+            d.maneuver != seed.maneuver,
+            d.evasion != seed.evasion,
+            d.use_ordnance != seed.use_ordnance,
+            d.pd != seed.pd,
+            d.target != seed.target,
+            d.fire_at != seed.fire_at,
+            d.use_needles != seed.use_needles,
+            d.withdraw_when != seed.withdraw_when,
+            d.fighters != seed.fighters,
+        ]
+        .into_iter()
+        .filter(|&changed| changed)
+        .count()
+    };
+    let n = tune::PAIR_KEYS;
+    assert_eq!(pairs.len(), n * (n - 1) / 2);
+    assert_eq!(distinct(&pairs).len(), pairs.len());
+    for p in &pairs {
+        assert_eq!(keys(p), 2, "{p:?} changes two keys");
+        assert!(!singles.contains(p));
+        assert!(p.maneuver == seed.maneuver || p.maneuver == Movement::Close, "{p:?}");
+    }
+}
+
+#[test]
+fn the_progress_told_is_exactly_the_planned_runs() {
+    let l = load("duel", &shipped("duel.toml"));
+    let opts = options(&l, side(&l, "Ilse"), 100, Some(2));
+    let told = std::sync::atomic::AtomicU64::new(0);
+    let t = tune::search(&l, &opts, &|n| {
+        told.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    })
+    .unwrap();
+    assert_eq!(told.into_inner(), tune::planned_runs(&l, &opts));
+    // Candidates two seeds share are played once.
+    assert!(t.refined > 4);
+}
+
+// ---- 10. The verdict --------------------------------------------------------
+
+/// Outcome codes of `n` runs: `wins` won by `side`, the rest lost; the
+/// default doctrine wins the first runs, other orders the last ones (so
+/// that they differ run by run).
+fn made_up(side: usize, orders: Orders, wins: u64, n: u64) -> Tried {
+    let code = u8::try_from(side).unwrap();
+    let other = u8::try_from(1 - side).unwrap();
+    let first = orders == Orders::Uniform(Doctrine::default());
+    let won = |i: u64| if first { i < wins } else { i >= n - wins };
+    let codes: Vec<u8> = (0..n).map(|i| if won(i) { code } else { other }).collect();
+    Tried {
+        orders,
+        codes,
+        wins,
+        draws: 0,
+        losses: n - wins,
+    }
+}
+
+fn tuned_with(best: Tried, default: Tried) -> Tuned {
+    let n = best.runs();
+    Tuned {
+        screened: 1,
+        refined: 1,
+        screen_runs: n,
+        refine_runs: n,
+        confirm_runs: n,
+        finalists: vec![best],
+        default,
+        scenario: None,
+    }
+}
+
+#[test]
+fn when_nothing_beats_the_default_fam_tune_says_keep_it_and_offers_no_tables() {
+    let l = load("duel", &shipped("duel.toml"));
+    let marek = side(&l, "Marek");
+    let opts = options(&l, marek, 200, None);
+    let closing = Orders::Uniform(Doctrine {
+        maneuver: Movement::Close,
+        ..Doctrine::default()
+    });
+    let default = || Orders::Uniform(Doctrine::default());
+    // The best finalist wins a few more runs, too few to show; then as many;
+    // then fewer: every time, keep the default.
+    for wins in [110, 100, 60] {
+        let t = tuned_with(
+            made_up(marek, closing.clone(), wins, 200),
+            made_up(marek, default(), 100, 200),
+        );
+        assert_eq!(t.verdict(marek), Verdict::KeepDefault, "{wins}");
+        let (d, ci) = t.best_vs_default(marek).unwrap();
+        let printed = tune::text(&l, "scenarios/duel.toml", &opts, &t);
+        let said = format!(
+            "Keep the default doctrine: no standing orders tried beat it (best: {} pp [{}, {}]).",
+            signed(d),
+            signed(ci[0]),
+            signed(ci[1])
+        );
+        assert!(printed.contains(&said), "{printed}");
+        assert!(!printed.contains("[doctrine."), "{printed}");
+        assert!(!printed.contains("paste"), "{printed}");
+        let json: serde_json::Value = serde_json::from_str(&tune::json(&l, "duel.toml", &opts, &t)).unwrap();
+        assert_eq!(json["verdict"], "keep_default");
+        assert_eq!(json["version"], 2);
+    }
+    // One that wins clearly more: play it, with the tables to paste.
+    let t = tuned_with(made_up(marek, closing, 150, 200), made_up(marek, default(), 100, 200));
+    assert_eq!(t.verdict(marek), Verdict::UseBest);
+    let printed = tune::text(&l, "scenarios/duel.toml", &opts, &t);
+    assert!(!printed.contains("Keep the default"), "{printed}");
+    assert!(pasted_tables(&printed).contains("maneuver = \"close\""), "{printed}");
+    let json: serde_json::Value = serde_json::from_str(&tune::json(&l, "duel.toml", &opts, &t)).unwrap();
+    assert_eq!(json["verdict"], "use_best");
+}
+
+// ---- 11. The measure counts fam tune's pick ---------------------------------
+
+#[test]
+fn the_measure_fails_when_fam_tunes_pick_beats_the_default_on_fresh_runs() {
+    let l = load("duel", &shipped("duel.toml"));
+    let marek = side(&l, "Marek");
+    let opts = options(&l, marek, 200, None);
+    let closing = Orders::Uniform(Doctrine {
+        maneuver: Movement::Close,
+        ..Doctrine::default()
+    });
+    let default = made_up(marek, Orders::Uniform(Doctrine::default()), 100, 200);
+    let grid_point = |wins| {
+        let tried = made_up(marek, closing.clone(), wins, 200);
+        let (difference, ci95, _) = tune::versus(&default, &tried, marek);
+        Point {
+            tried,
+            difference,
+            ci95,
+        }
+    };
+    for (grid_wins, pick_wins, holds) in [
+        (100, None, true),
+        (100, Some(105), true),
+        (100, Some(150), false),
+        (150, Some(100), false),
+    ] {
+        let t = pick_wins.map(|w| tuned_with(made_up(marek, closing.clone(), w, 200), default.clone()));
+        let m = Measure {
+            default: default.clone(),
+            points: vec![grid_point(grid_wins)],
+            pick: t.as_ref().and_then(|t| tune::pick(t, marek)),
+        };
+        if let Some(t) = &t {
+            let p = m.pick.as_ref().unwrap();
+            assert_eq!(p.tried, t.finalists[0]);
+            assert_eq!(Some((p.difference, p.ci95)), t.best_vs_default(marek));
+        }
+        assert_eq!(m.holds(), holds, "{grid_wins} {pick_wins:?}");
+        let said = tune::measure_text(&l, "duel.toml", &opts, &m, 3);
+        let last = said.lines().last().unwrap();
+        assert!(last.starts_with(if holds { "Holds: " } else { "Fails: " }), "{said}");
+        assert_eq!(said.contains("fam tune's pick"), t.is_some(), "{said}");
+        let json = tune::measure_json(&l, "duel.toml", &opts, &m);
+        assert_eq!(json["holds"], holds);
+        assert_eq!(json["pick"].is_null(), t.is_none());
+    }
+}
+
+#[test]
+fn fam_tune_measure_reports_the_grid_and_the_confirmed_pick_the_same_on_any_threads() {
+    let l = load("duel", &shipped("duel.toml"));
+    let marek = side(&l, "Marek");
+    let cli = |threads: &str, grid_only: bool| {
+        let mut args = vec![
+            "tune",
+            "scenarios/duel.toml",
+            "--measure",
+            "--side",
+            "Marek",
+            "--runs",
+            "100",
+            "--json",
+            "--threads",
+            threads,
+        ];
+        if grid_only {
+            args.push("--grid-only");
+        }
+        let out = fam(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let one = cli("1", false);
+    assert_eq!(one, cli("2", false), "1 thread against 2");
+    let json: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(json["schema"], "fam-tune-measure");
+    let [m] = json["sides"].as_array().unwrap().as_slice() else {
+        panic!("one side")
+    };
+    assert_eq!(m["side"], "Marek");
+    assert_eq!(m["points"].as_array().unwrap().len(), 126);
+    // The pick is the search's best, against the default on its fresh runs.
+    let opts = options(&l, marek, 100, None);
+    let t = search(&l, &opts);
+    let pick = tune::pick(&t, marek).unwrap();
+    assert_eq!(m["pick"]["orders"], tune::label(&l, &pick.tried.orders));
+    assert_eq!(m["pick"]["runs"].as_u64(), Some(t.confirm_runs));
+    assert_eq!(m["pick"]["vs_default"].as_f64(), Some(pick.difference));
+    let beaten = m["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["beats"] == true)
+        .count();
+    assert_eq!(m["beaten_by"].as_u64(), Some(beaten as u64));
+    assert_eq!(m["holds"], beaten == 0 && !pick.beats(MEASURE_MARGIN));
+    // --grid-only: the same grid, no pick.
+    let grid: serde_json::Value = serde_json::from_str(&cli("2", true)).unwrap();
+    assert_eq!(grid["sides"][0]["points"], m["points"]);
+    assert!(grid["sides"][0]["pick"].is_null());
 }
