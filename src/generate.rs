@@ -180,7 +180,9 @@ pub fn generate(library: &[Source], request: &Request) -> Result<Generated, Erro
     let plan = Plan::new(&designs, request)?;
     for attempt in 0..ATTEMPTS {
         let mut draws = Draws::new(splitmix64(request.seed, attempt + 1));
-        if let Some(battle) = plan.try_battle(&mut draws) {
+        // The second half of the tries lets both sides share a navy.
+        let apart = attempt < ATTEMPTS / 2;
+        if let Some(battle) = plan.try_battle(&mut draws, apart) {
             return Ok(write_battle(library, &designs, request, &battle, &mut draws));
         }
     }
@@ -472,13 +474,17 @@ impl<'d, 'a> Plan<'d, 'a> {
                 return Err(Error::NoDesignOfKind(kind));
             }
         }
-        let mut navies: Vec<usize> = designs.iter().filter(|d| plan.usable(d)).map(|d| d.source).collect();
-        navies.dedup();
-        if navies.is_empty() {
-            return Err(Error::NoDesigns);
-        }
         let most = request.points + plan.tolerance();
-        let cheapest = designs.iter().filter(|d| plan.usable(d)).map(|d| d.points).min().unwrap_or(0);
+        // Navies with a design a side can afford.
+        let mut navies: Vec<usize> = designs
+            .iter()
+            .filter(|d| plan.usable(d) && d.points <= most)
+            .map(|d| d.source)
+            .collect();
+        navies.dedup();
+        let Some(cheapest) = designs.iter().filter(|d| plan.usable(d)).map(|d| d.points).min() else {
+            return Err(Error::NoDesigns);
+        };
         if base {
             let base_points = designs.iter().filter(|d| d.is_base()).map(|d| d.points).min().unwrap_or(0);
             if base_points > most {
@@ -488,7 +494,7 @@ impl<'d, 'a> Plan<'d, 'a> {
                 });
             }
         }
-        if cheapest > most {
+        if navies.is_empty() {
             return Err(Error::PointsTooSmall {
                 points: request.points,
                 cheapest,
@@ -506,14 +512,14 @@ impl<'d, 'a> Plan<'d, 'a> {
         !d.is_base() && (self.ship_kinds == 0 || d.kinds & self.ship_kinds != 0)
     }
 
-    fn try_battle(&self, draws: &mut Draws) -> Option<Battle> {
+    fn try_battle(&self, draws: &mut Draws, apart: bool) -> Option<Battle> {
         // The base first: its side fights under the base's own navy when it can.
         let defence = self.base.then(|| {
             let bases: Vec<usize> = (0..self.designs.len()).filter(|&i| self.designs[i].is_base()).collect();
             (draws.below(2), bases[draws.below(bases.len())])
         });
         let pick = |draws: &mut Draws, not: Option<usize>| -> usize {
-            let others: Vec<usize> = self.navies.iter().copied().filter(|&n| Some(n) != not).collect();
+            let others: Vec<usize> = self.navies.iter().copied().filter(|&n| !apart || Some(n) != not).collect();
             if others.is_empty() {
                 self.navies[draws.below(self.navies.len())]
             } else {
