@@ -21,9 +21,7 @@ use std::fmt::{self, Write as _};
 
 use crate::engine::dice::splitmix64;
 use crate::model::points::{base_design_points, design_points, group_points};
-use crate::model::{
-    Base, FighterGroup, GzfFile, Header, Item, Launch, Profile, Ship, Status, SystemKind,
-};
+use crate::model::{Base, FighterGroup, GzfFile, Header, Item, Launch, Profile, Ship, Status, SystemKind};
 use crate::orders::write::{toml_key, toml_string};
 
 /// A side's points may miss the target by this much (percent of the target).
@@ -81,7 +79,9 @@ impl Kind {
 
     /// The kind a name on the command line stands for (case ignored).
     pub fn parse(name: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.name().eq_ignore_ascii_case(name.trim()))
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(name.trim()))
     }
 
     fn bit(self) -> u8 {
@@ -186,9 +186,7 @@ pub fn generate(library: &[Source], request: &Request) -> Result<Generated, Erro
             return Ok(write_battle(library, &designs, request, &battle, &mut draws));
         }
     }
-    Err(Error::CannotBalance {
-        points: request.points,
-    })
+    Err(Error::CannotBalance { points: request.points })
 }
 
 /// Choices drawn from one seed: output `n` of [`splitmix64`] for the `n`th
@@ -371,18 +369,26 @@ fn fresh_ship(ship: &Ship) -> bool {
     undamaged(&ship.status)
         && ship.thrust >= ship.original_thrust
         && no_crossed(ship.damage_track.iter().flatten())
-        && ship.armour.as_ref().is_none_or(|a| a.layers().into_iter().flatten().all(|b| !b.crossed))
+        && ship
+            .armour
+            .as_ref()
+            .is_none_or(|a| a.layers().into_iter().flatten().all(|b| !b.crossed))
         && fresh_systems(&ship.systems)
 }
 
 fn fresh_base(base: &Base) -> bool {
     undamaged(&base.status)
         && no_crossed(base.damage_track.iter().flatten())
-        && base.armour.as_ref().is_none_or(|a| a.layers().into_iter().flatten().all(|b| !b.crossed))
+        && base
+            .armour
+            .as_ref()
+            .is_none_or(|a| a.layers().into_iter().flatten().all(|b| !b.crossed))
         && fresh_systems(&base.systems)
         && base.sectors.iter().all(|s| {
             no_crossed(s.damage_track.iter().flatten())
-                && s.armour.as_ref().is_none_or(|a| a.layers().into_iter().flatten().all(|b| !b.crossed))
+                && s.armour
+                    .as_ref()
+                    .is_none_or(|a| a.layers().into_iter().flatten().all(|b| !b.crossed))
                 && fresh_systems(&s.systems)
         })
 }
@@ -459,7 +465,14 @@ struct Battle {
 impl<'d, 'a> Plan<'d, 'a> {
     fn new(designs: &'d [Design<'a>], request: &Request) -> Result<Self, Error> {
         let base = request.kinds.contains(&Kind::Bases);
-        let wanted: Vec<Kind> = request.kinds.iter().copied().filter(|k| *k != Kind::Bases).collect::<BTreeSet<_>>().into_iter().collect();
+        let wanted: Vec<Kind> = request
+            .kinds
+            .iter()
+            .copied()
+            .filter(|k| *k != Kind::Bases)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
         let ship_kinds = wanted.iter().fold(0, |bits, k| bits | k.bit());
         let plan = Plan {
             designs,
@@ -486,7 +499,12 @@ impl<'d, 'a> Plan<'d, 'a> {
             return Err(Error::NoDesigns);
         };
         if base {
-            let base_points = designs.iter().filter(|d| d.is_base()).map(|d| d.points).min().unwrap_or(0);
+            let base_points = designs
+                .iter()
+                .filter(|d| d.is_base())
+                .map(|d| d.points)
+                .min()
+                .unwrap_or(0);
             if base_points > most {
                 return Err(Error::BaseTooDear {
                     points: request.points,
@@ -519,7 +537,12 @@ impl<'d, 'a> Plan<'d, 'a> {
             (draws.below(2), bases[draws.below(bases.len())])
         });
         let pick = |draws: &mut Draws, not: Option<usize>| -> usize {
-            let others: Vec<usize> = self.navies.iter().copied().filter(|&n| !apart || Some(n) != not).collect();
+            let others: Vec<usize> = self
+                .navies
+                .iter()
+                .copied()
+                .filter(|&n| !apart || Some(n) != not)
+                .collect();
             if others.is_empty() {
                 self.navies[draws.below(self.navies.len())]
             } else {
@@ -555,7 +578,12 @@ impl<'d, 'a> Plan<'d, 'a> {
     fn side(&self, own: usize, enemy: usize, draws: &mut Draws) -> Side {
         let mut navies = vec![own];
         if draws.chance(3) {
-            let more: Vec<usize> = self.navies.iter().copied().filter(|&n| n != own && n != enemy).collect();
+            let more: Vec<usize> = self
+                .navies
+                .iter()
+                .copied()
+                .filter(|&n| n != own && n != enemy)
+                .collect();
             if !more.is_empty() {
                 navies.push(more[draws.below(more.len())]);
             }
@@ -580,7 +608,11 @@ impl<'d, 'a> Plan<'d, 'a> {
         let mut sum = 0;
         loop {
             let left = target - sum;
-            let fits: Vec<usize> = pool.iter().copied().filter(|&i| self.designs[i].points <= left).collect();
+            let fits: Vec<usize> = pool
+                .iter()
+                .copied()
+                .filter(|&i| self.designs[i].points <= left)
+                .collect();
             if fits.is_empty() {
                 break;
             }
@@ -599,14 +631,23 @@ impl<'d, 'a> Plan<'d, 'a> {
     }
 
     fn side_points(&self, side: &Side) -> u32 {
-        side.units.iter().chain(&side.base).map(|&i| self.designs[i].points).sum()
+        side.units
+            .iter()
+            .chain(&side.base)
+            .map(|&i| self.designs[i].points)
+            .sum()
     }
 
     fn acceptable(&self, sides: &[Side; 2]) -> bool {
         let [a, b] = [self.side_points(&sides[0]), self.side_points(&sides[1])];
         let near = |p: u32| p.abs_diff(self.points) <= self.tolerance();
         let pair = a.abs_diff(b) * 100 <= a.max(b) * PAIR_TOLERANCE_PERCENT;
-        let has = |k: Kind| sides.iter().flat_map(|s| &s.units).any(|&i| self.designs[i].kinds & k.bit() != 0);
+        let has = |k: Kind| {
+            sides
+                .iter()
+                .flat_map(|s| &s.units)
+                .any(|&i| self.designs[i].kinds & k.bit() != 0)
+        };
         let units = sides.iter().all(|s| !s.units.is_empty() || s.base.is_some());
         units && near(a) && near(b) && pair && self.wanted.iter().all(|&k| has(k))
     }
@@ -653,7 +694,15 @@ fn write_battle(
             formations: l
                 .formations
                 .iter()
-                .map(|(f, units)| (f.clone(), units.iter().map(|u| (u.name.clone(), designs[u.design].points)).collect()))
+                .map(|(f, units)| {
+                    (
+                        f.clone(),
+                        units
+                            .iter()
+                            .map(|u| (u.name.clone(), designs[u.design].points))
+                            .collect(),
+                    )
+                })
                 .collect(),
             points: side.units.iter().chain(&side.base).map(|&i| designs[i].points).sum(),
         })
@@ -676,7 +725,11 @@ impl Names {
     fn take(&mut self, name: &str) -> String {
         let mut n = 1;
         loop {
-            let candidate = if n == 1 { name.to_string() } else { format!("{name} {n}") };
+            let candidate = if n == 1 {
+                name.to_string()
+            } else {
+                format!("{name} {n}")
+            };
             if self.used.insert(normal(&candidate)) {
                 return candidate;
             }
@@ -702,7 +755,13 @@ fn lay_out(
         groups: designs[d].carried.iter().map(|g| names.take(&g.id)).collect(),
     };
     let mut ships: Vec<usize> = side.units.iter().copied().filter(|&i| !designs[i].is_group()).collect();
-    ships.sort_by_key(|&i| (std::cmp::Reverse(designs[i].thrust()), std::cmp::Reverse(designs[i].points), i));
+    ships.sort_by_key(|&i| {
+        (
+            std::cmp::Reverse(designs[i].thrust()),
+            std::cmp::Reverse(designs[i].points),
+            i,
+        )
+    });
     let groups: Vec<usize> = side.units.iter().copied().filter(|&i| designs[i].is_group()).collect();
     let most = ((points / 300).clamp(1, 4) as usize).min(ships.len());
     let count = if most == 0 { 0 } else { 1 + draws.below(most) };
@@ -838,7 +897,11 @@ fn scenario_text(
     let _ = writeln!(out, "max_exchanges = {}", draws.between(MAX_EXCHANGES));
     let _ = writeln!(out, "morale = {MORALE_PERCENT}");
     if let Some(d) = battle.defender {
-        let base = layouts[d].formations.iter().flat_map(|(_, u)| u).find(|p| designs[p.design].is_base());
+        let base = layouts[d]
+            .formations
+            .iter()
+            .flat_map(|(_, u)| u)
+            .find(|p| designs[p.design].is_base());
         if let Some(base) = base {
             let _ = writeln!(
                 out,
@@ -905,7 +968,11 @@ fn header_comment(
         let _ = writeln!(out, "# {}: {points} points from {}.", l.commander, files.join(" and "));
     }
     if let Some(d) = battle.defender {
-        let _ = writeln!(out, "# {} defends a base: destroying it wins the battle.", layouts[d].commander);
+        let _ = writeln!(
+            out,
+            "# {} defends a base: destroying it wins the battle.",
+            layouts[d].commander
+        );
     }
     out.push('\n');
 }

@@ -87,7 +87,8 @@ pub(super) fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The command line as given, for the scenario's header.
+/// The command line as given, for the scenario's header (`--out` by its
+/// file name).
 fn command_line(args: &GenerateArgs) -> String {
     let mut line = format!("fam generate --points {} --seed {}", args.points, args.seed);
     for l in &args.library {
@@ -97,7 +98,9 @@ fn command_line(args: &GenerateArgs) -> String {
         let kinds: Vec<&str> = args.kinds.iter().map(|k| k.name()).collect();
         line.push_str(&format!(" --kinds {}", kinds.join(",")));
     }
-    line.push_str(&format!(" --out {}", args.out.display()));
+    // The file name alone: the battle is the same wherever it is written.
+    let name = args.out.file_name().map_or_else(|| args.out.clone(), PathBuf::from);
+    line.push_str(&format!(" --out {}", name.display()));
     line
 }
 

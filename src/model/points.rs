@@ -195,7 +195,9 @@ pub fn system_points(system: &System, hull_mass: u32, profile: Profile) -> Optio
     let mass = system.mass.or(rule.map(|r| r.mass));
     let points = match (system.cost, system.mass, rule) {
         (Some(cost), _, _) => cost,
-        (None, Some(mass), _) => mass.saturating_mul(price_per_mass(system)).saturating_add(carried(system, profile)),
+        (None, Some(mass), _) => mass
+            .saturating_mul(price_per_mass(system))
+            .saturating_add(carried(system, profile)),
         (None, None, Some(r)) => r.points,
         (None, None, None) => return None,
     };
@@ -239,10 +241,12 @@ fn rule_price(system: &System, hull_mass: u32, profile: Profile) -> Option<Price
     // Mass by arcs as written: FT2's four arcs price as FB1's six (ssd/README.md).
     let arcs = to_u32(system.arcs.len()).max(1);
     let share = |percent_tenths: u64| round_half_up_min1(u64::from(hull_mass) * percent_tenths, 1000);
-    let at = |mass: u32, rate: u32| Some(Priced {
-        mass,
-        points: mass.saturating_mul(rate),
-    });
+    let at = |mass: u32, rate: u32| {
+        Some(Priced {
+            mass,
+            points: mass.saturating_mul(rate),
+        })
+    };
     let er = system.ammo == Some(AmmoType::Er);
     match &system.kind {
         CommandBridge | PowerCore | LifeSupport => at(0, 0),

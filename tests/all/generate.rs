@@ -46,9 +46,16 @@ fn the_points_formula_gives_the_cost_of_most_library_records() {
     let records = priced_records();
     let misses: Vec<_> = records.iter().filter(|(_, cost, formula)| cost != formula).collect();
     let matched = records.len() - misses.len();
-    eprintln!("points formula: {matched} of {} records match their Cost: {misses:?}", records.len());
+    eprintln!(
+        "points formula: {matched} of {} records match their Cost: {misses:?}",
+        records.len()
+    );
     assert!(records.len() >= 20, "the library prices {} records", records.len());
-    assert!(matched * 10 >= records.len() * 9, "{matched} of {}: {misses:?}", records.len());
+    assert!(
+        matched * 10 >= records.len() * 9,
+        "{matched} of {}: {misses:?}",
+        records.len()
+    );
 }
 
 #[test]
@@ -58,7 +65,11 @@ fn records_without_a_cost_get_points_from_their_mass() {
             let p = points::design_points(ship, source.file.profile);
             let mass = ship.mass.unwrap();
             // At least the hull, at most every mass at the dearest rate.
-            assert!(p > 2 * mass && p < 6 * mass, "{}: {p} points for mass {mass}", ship.name);
+            assert!(
+                p > 2 * mass && p < 6 * mass,
+                "{}: {p} points for mass {mass}",
+                ship.name
+            );
         }
     }
 }
@@ -92,14 +103,21 @@ fn read_all(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .unwrap()
         .map(|e| {
             let p = e.unwrap().path();
-            (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap())
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
         })
         .collect()
 }
 
 #[test]
 fn the_same_arguments_give_the_same_bytes_and_another_seed_another_battle() {
-    let (a, b, c) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (a, b, c) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
     for dir in [&a, &b] {
         let o = generate_in(dir.path(), &["--points", "1500", "--seed", "11", "--quiet"]);
         assert!(o.status.success(), "{}", text(&o.stderr));
@@ -110,13 +128,20 @@ fn the_same_arguments_give_the_same_bytes_and_another_seed_another_battle() {
     assert!(text(&o.stdout).contains("points from"), "{}", text(&o.stdout));
     let (fa, fb, fc) = (read_all(a.path()), read_all(b.path()), read_all(c.path()));
     assert_eq!(fa, fb);
-    assert!(fa.contains_key("battle.toml") && fa.keys().any(|k| k.ends_with(".gzf")), "{:?}", fa.keys());
+    assert!(
+        fa.contains_key("battle.toml") && fa.keys().any(|k| k.ends_with(".gzf")),
+        "{:?}",
+        fa.keys()
+    );
     assert_ne!(fa["battle.toml"], fc["battle.toml"]);
 }
 
 /// The points of each side of a written battle, from its files alone.
 fn side_points(dir: &Path) -> Vec<(String, u32)> {
-    let scenario: toml::Table = std::fs::read_to_string(dir.join("battle.toml")).unwrap().parse().unwrap();
+    let scenario: toml::Table = std::fs::read_to_string(dir.join("battle.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
     let mut unit_points = BTreeMap::new();
     for f in scenario["gzf"].as_array().unwrap() {
         let t = std::fs::read_to_string(dir.join(f.as_str().unwrap())).unwrap();
@@ -155,12 +180,18 @@ fn side_points(dir: &Path) -> Vec<(String, u32)> {
 fn each_side_is_within_the_tolerance_of_the_points_and_of_the_other() {
     for (points, seed) in [(400u32, "3"), (1200, "7"), (3000, "21")] {
         let dir = tempfile::tempdir().unwrap();
-        let o = generate_in(dir.path(), &["--points", &points.to_string(), "--seed", seed, "--quiet"]);
+        let o = generate_in(
+            dir.path(),
+            &["--points", &points.to_string(), "--seed", seed, "--quiet"],
+        );
         assert!(o.status.success(), "{}", text(&o.stderr));
         let sides = side_points(dir.path());
         assert_eq!(sides.len(), 2);
         for (side, p) in &sides {
-            assert!(p.abs_diff(points) * 100 <= points * SIDE_TOLERANCE_PERCENT, "{side}: {p} of {points}");
+            assert!(
+                p.abs_diff(points) * 100 <= points * SIDE_TOLERANCE_PERCENT,
+                "{side}: {p} of {points}"
+            );
         }
         let (a, b) = (sides[0].1, sides[1].1);
         assert!(a.abs_diff(b) * 100 <= a.max(b) * PAIR_TOLERANCE_PERCENT, "{sides:?}");
@@ -188,7 +219,11 @@ fn generate_and_play(lib: &[Source], points: u32, seed: u64, kinds: &[Kind]) -> 
         command: "test".into(),
     };
     let g = generate::generate(lib, &request).map_err(|e| e.to_string())?;
-    let files: Vec<SourceFile> = g.records.iter().map(|(n, t)| SourceFile::new(n.clone(), t.as_str())).collect();
+    let files: Vec<SourceFile> = g
+        .records
+        .iter()
+        .map(|(n, t)| SourceFile::new(n.clone(), t.as_str()))
+        .collect();
     let loaded = fam::orders::load_scenario_text(
         SourceFile::new("battle.toml", g.scenario.as_str()),
         &files,
@@ -228,10 +263,16 @@ fn fifty_seeds_of_every_size_and_kind_load_and_play() {
 #[test]
 fn kinds_bases_gives_one_side_a_base_to_defend() {
     let dir = tempfile::tempdir().unwrap();
-    let o = generate_in(dir.path(), &["--points", "1500", "--seed", "5", "--kinds", "bases", "--quiet"]);
+    let o = generate_in(
+        dir.path(),
+        &["--points", "1500", "--seed", "5", "--kinds", "bases", "--quiet"],
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let scenario = std::fs::read_to_string(dir.path().join("battle.toml")).unwrap();
-    assert!(scenario.contains("unit_destroyed = [{ unit = \"Waypoint Halcyon\""), "{scenario}");
+    assert!(
+        scenario.contains("unit_destroyed = [{ unit = \"Waypoint Halcyon\""),
+        "{scenario}"
+    );
     assert!(scenario.contains(" Base\" = [\"Waypoint Halcyon\"]"), "{scenario}");
 }
 
@@ -267,27 +308,49 @@ fn refused(args: &[&str], says: &str) {
 
 #[test]
 fn impossible_requests_exit_2_with_the_reason() {
-    refused(&["--points", "20"], "too few: the cheapest design the sides may use costs 54 points");
-    refused(&["--points", "500", "--kinds", "bases"], "too few for a base: the cheapest base costs 840");
+    refused(
+        &["--points", "20"],
+        "too few: the cheapest design the sides may use costs 54 points",
+    );
+    refused(
+        &["--points", "500", "--kinds", "bases"],
+        "too few for a base: the cheapest base costs 840",
+    );
     refused(&["--points", "0"], "out of range");
-    refused(&["--points", "500", "--kinds", "carriers,lasers"], "no kind `lasers`; the kinds are carriers");
+    refused(
+        &["--points", "500", "--kinds", "carriers,lasers"],
+        "no kind `lasers`; the kinds are carriers",
+    );
 }
 
 #[test]
 fn a_bad_library_exits_2_naming_it() {
     let lib = tempfile::tempdir().unwrap();
     let missing = lib.path().join("nowhere.gzf");
-    refused(&["--points", "500", "--library", missing.to_str().unwrap()], "cannot read");
-    refused(&["--points", "500", "--library", lib.path().to_str().unwrap()], "holds no ship records");
+    refused(
+        &["--points", "500", "--library", missing.to_str().unwrap()],
+        "cannot read",
+    );
+    refused(
+        &["--points", "500", "--library", lib.path().to_str().unwrap()],
+        "holds no ship records",
+    );
     let broken = lib.path().join("broken.gzf");
     std::fs::write(&broken, "Profile: FB1\n\nShip: X\nMass: lots\n").unwrap();
-    refused(&["--points", "500", "--library", lib.path().to_str().unwrap()], "broken.gzf");
+    refused(
+        &["--points", "500", "--library", lib.path().to_str().unwrap()],
+        "broken.gzf",
+    );
 }
 
 #[test]
 fn a_library_directory_and_an_ftjava_file_are_read() {
     let lib = tempfile::tempdir().unwrap();
-    std::fs::copy(repo().join("ssd/kestrel-reach.gzf"), lib.path().join("kestrel-reach.gzf")).unwrap();
+    std::fs::copy(
+        repo().join("ssd/kestrel-reach.gzf"),
+        lib.path().join("kestrel-reach.gzf"),
+    )
+    .unwrap();
     std::fs::write(lib.path().join("notes.txt"), "not a record").unwrap();
     let xml = repo().join("tests/fixtures/ftjava/osprey.xml");
     let dir = tempfile::tempdir().unwrap();
@@ -296,8 +359,15 @@ fn a_library_directory_and_an_ftjava_file_are_read() {
         let o = generate_in(
             dir.path(),
             &[
-                "--points", "600", "--seed", &seed.to_string(), "--quiet",
-                "--library", lib.path().to_str().unwrap(), "--library", xml.to_str().unwrap(),
+                "--points",
+                "600",
+                "--seed",
+                &seed.to_string(),
+                "--quiet",
+                "--library",
+                lib.path().to_str().unwrap(),
+                "--library",
+                xml.to_str().unwrap(),
             ],
         );
         assert!(o.status.success(), "{}", text(&o.stderr));
