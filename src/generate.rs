@@ -441,8 +441,11 @@ struct Plan<'d, 'a> {
     /// Every kind asked for, bases apart.
     wanted: Vec<Kind>,
     base: bool,
-    /// Library files with a design the sides may use, by index.
+    /// Library files with a ship a side can afford, by index: a side's
+    /// own navy is one of these.
     navies: Vec<usize>,
+    /// Library files with any design a side can afford: its second navy.
+    extras: Vec<usize>,
 }
 
 /// One side of an attempt.
@@ -481,6 +484,7 @@ impl<'d, 'a> Plan<'d, 'a> {
             wanted,
             base,
             navies: Vec::new(),
+            extras: Vec::new(),
         };
         for &kind in request.kinds.iter() {
             if !designs.iter().any(|d| d.kinds & kind.bit() != 0) {
@@ -488,13 +492,17 @@ impl<'d, 'a> Plan<'d, 'a> {
             }
         }
         let most = request.points + plan.tolerance();
-        // Navies with a design a side can afford.
-        let mut navies: Vec<usize> = designs
-            .iter()
-            .filter(|d| plan.usable(d) && d.points <= most)
-            .map(|d| d.source)
-            .collect();
-        navies.dedup();
+        // Navies with a design a side can afford; a side's own has ships.
+        let affordable = |ships: bool| -> Vec<usize> {
+            let mut n: Vec<usize> = designs
+                .iter()
+                .filter(|d| plan.usable(d) && d.points <= most && (!ships || !d.is_group()))
+                .map(|d| d.source)
+                .collect();
+            n.dedup();
+            n
+        };
+        let (navies, extras) = (affordable(true), affordable(false));
         let Some(cheapest) = designs.iter().filter(|d| plan.usable(d)).map(|d| d.points).min() else {
             return Err(Error::NoDesigns);
         };
@@ -518,7 +526,7 @@ impl<'d, 'a> Plan<'d, 'a> {
                 cheapest,
             });
         }
-        Ok(Plan { navies, ..plan })
+        Ok(Plan { navies, extras, ..plan })
     }
 
     fn tolerance(&self) -> u32 {
@@ -579,7 +587,7 @@ impl<'d, 'a> Plan<'d, 'a> {
         let mut navies = vec![own];
         if draws.chance(3) {
             let more: Vec<usize> = self
-                .navies
+                .extras
                 .iter()
                 .copied()
                 .filter(|&n| n != own && n != enemy)
@@ -603,25 +611,34 @@ impl<'d, 'a> Plan<'d, 'a> {
 
     /// Designs drawn at random among those that still fit, until none
     /// does; then the one that overshoots least, when that comes nearer.
+    /// Squadrons in space take at most a quarter of the points: cheap for
+    /// what they do, a side of nothing else would be no contest.
     fn fill(&self, pool: &[usize], target: u32, draws: &mut Draws) -> Vec<usize> {
         let mut chosen = Vec::new();
-        let mut sum = 0;
+        let (mut sum, mut groups) = (0, 0);
         loop {
             let left = target - sum;
             let fits: Vec<usize> = pool
                 .iter()
                 .copied()
-                .filter(|&i| self.designs[i].points <= left)
+                .filter(|&i| {
+                    let d = &self.designs[i];
+                    d.points <= left && (!d.is_group() || (groups + d.points) * 4 <= target)
+                })
                 .collect();
             if fits.is_empty() {
                 break;
             }
             let pick = fits[draws.below(fits.len())];
             sum += self.designs[pick].points;
+            if self.designs[pick].is_group() {
+                groups += self.designs[pick].points;
+            }
             chosen.push(pick);
         }
         let short = target - sum;
-        if let Some(&over) = pool.iter().min_by_key(|&&i| (self.designs[i].points, i))
+        let ships = pool.iter().filter(|&&i| !self.designs[i].is_group());
+        if let Some(&over) = ships.min_by_key(|&&i| (self.designs[i].points, i))
             && short > 0
             && self.designs[over].points - short < short
         {
