@@ -357,9 +357,7 @@ fn no_crossed<'a>(rows: impl IntoIterator<Item = &'a crate::model::CheckBox>) ->
 
 fn fresh_systems(systems: &[crate::model::System]) -> bool {
     systems.iter().all(|s| {
-        undamaged(&s.status)
-            && !matches!(s.kind, SystemKind::Inert(_))
-            && s.rounds.as_ref().is_none_or(|r| no_crossed(r))
+        undamaged(&s.status) && !matches!(s.kind, SystemKind::Inert(_)) && s.rounds.as_ref().is_none_or(no_crossed)
     })
 }
 
@@ -397,8 +395,8 @@ fn fresh_group(g: &FighterGroup) -> bool {
     undamaged(&g.status)
         && !g.craft.is_empty()
         && no_crossed(&g.craft)
-        && g.endurance.as_ref().is_none_or(|e| no_crossed(e))
-        && g.rounds.as_ref().is_none_or(|r| no_crossed(r))
+        && g.endurance.as_ref().is_none_or(no_crossed)
+        && g.rounds.as_ref().is_none_or(no_crossed)
         && g.rearm.is_none()
 }
 

@@ -66,7 +66,7 @@ pub fn base_points(base: &Base, profile: Profile) -> u32 {
         fixed_mass: 0,
         fixed_points: 0,
     };
-    hull.points(systems.into_iter(), profile)
+    hull.points(systems, profile)
 }
 
 /// A fighter group's or gunboat squadron's points: each craft at its type's
