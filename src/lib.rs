@@ -10,6 +10,7 @@ pub mod diag;
 pub mod engine;
 pub mod files;
 pub mod ftjava;
+pub mod generate;
 pub mod gzf;
 pub mod log;
 pub mod manual;

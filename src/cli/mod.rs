@@ -24,6 +24,7 @@ use crate::gzf::{self, GzfFile, ParseOptions};
 mod batch;
 mod check;
 mod ftjava;
+mod generate;
 mod resolve;
 mod serve;
 mod shard;
@@ -33,6 +34,7 @@ pub use batch::{
 };
 pub use check::{CheckArgs, FmtArgs, ShowArgs, SsdCommand};
 pub use ftjava::{ExportCommand, ExportFtjavaArgs, ImportCommand, ImportFtjavaArgs};
+pub use generate::GenerateArgs;
 pub use resolve::{Format, ResolveArgs};
 pub use serve::ServeArgs;
 pub use shard::{
@@ -126,6 +128,9 @@ pub enum Command {
     /// Export ship records for other tools: GZF to FTJava XML (docs/import.md).
     #[command(subcommand)]
     Export(ExportCommand),
+    /// Write a random, points-balanced battle from the ship library: a
+    /// scenario and its records, the same for the same seed (docs/generate.md).
+    Generate(GenerateArgs),
     /// Print a shell completion script (README, "Install").
     Completions(CompletionsArgs),
     /// Print the man page, or write one per command to a directory.
@@ -206,6 +211,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => serve::serve(&args),
         Command::Import(ImportCommand::Ftjava(args)) => ftjava::import_ftjava(&args),
         Command::Export(ExportCommand::Ftjava(args)) => ftjava::export_ftjava(&args),
+        Command::Generate(args) => generate::generate(&args),
         Command::Completions(args) => completions(&args),
         Command::Man(args) => man(&args),
     }

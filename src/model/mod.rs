@@ -9,6 +9,7 @@
 //! Fields the engine does not use (captain, position, logs, unknown fields)
 //! are kept as [`Meta`] text so that a record written back loses nothing.
 
+pub mod points;
 pub mod sizes;
 
 use std::fmt;

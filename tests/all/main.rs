@@ -18,6 +18,7 @@ mod fighters_robust;
 mod ftjava;
 mod fusion;
 mod fuzz;
+mod generate;
 mod golden;
 mod gzf_doc;
 mod higraser;
