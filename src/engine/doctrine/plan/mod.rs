@@ -613,12 +613,17 @@ impl ArsenalTable {
     }
 
     /// Whether `number` may be the number of `a`: unless the slot of `a`
-    /// holds `a` under another number (a check for debug builds: a
-    /// number given and since pushed out cannot be checked).
+    /// holds `a` under a number given before `number` (a check for debug
+    /// builds: a number given and since pushed out cannot be checked).
+    /// The slot may hold `a` under a later number: a Formation's number
+    /// is found once a plot, and another Formation with an equal arsenal
+    /// may have numbered it again after some third arsenal pushed it out
+    /// in between. The earlier number still names `a` alone (numbers are
+    /// never given twice); plans kept under it are just not shared.
     fn may_name(&self, number: u64, a: &Arsenal) -> bool {
         let n = self.slots.len().max(1) as u64;
         match self.slots.get((arsenal_hash(a) % n) as usize) {
-            Some(Some((kept, kept_number))) if kept == a => *kept_number == number,
+            Some(Some((kept, kept_number))) if kept == a => number != 0 && number <= *kept_number,
             _ => number != 0,
         }
     }
