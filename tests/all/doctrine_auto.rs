@@ -2348,3 +2348,134 @@ fn a_plan_read_back_from_the_memo_is_the_plan_made_afresh() {
     assert!(planned > 20, "the scenarios have plans to remember ({planned})");
     assert!(memo.borrow().hits() >= planned as u64, "every second plan is read back");
 }
+
+// ---- Small craft, targets that cannot move, ordnance spent where it pays --
+
+/// Mean damage of one attack-run die of a fighter at DRM `drm` against
+/// `screen` (docs/fighters.md §3.2): the beam table after the DRM, no
+/// Evasion DRM, a natural 6 rerolling.
+fn craft_die_mean(drm: i32, screen: usize) -> f64 {
+    (1..=6)
+        .map(|face| beam_table(face + drm, screen) + if face == 6 { reroll_mean() } else { 0.0 })
+        .sum::<f64>()
+        / 6.0
+}
+
+/// The Ember Kiln (a light carrier whose Attack group, Cinder Flight, is
+/// docked and ready, and which carries a Standard and a Fast Interceptor
+/// group) against the Patient Ember (one screen).
+fn carrier_and_frigate(range: u32) -> Battle {
+    battle(
+        &[("Carrier", &["TFP Ember Kiln"])],
+        &[("Frigate", &["MCS Patient Ember"])],
+        range,
+        "",
+    )
+    .battle
+}
+
+/// docs/doctrine.md, "The default doctrine" 1: the attack runs of the small
+/// craft that fly with a Formation's ships are in its sustained fire within
+/// 6 MU, one die a craft on the beam table at the group's DRM (Attack +1),
+/// no Evasion DRM; fighters that screen (the Standard and interceptor
+/// groups) add nothing. Behind the frigate's one screen an Attack die reads
+/// 0, 0, 0, 1, 2, 2 and a reroll: 5.8/6.
+#[test]
+fn a_carriers_attack_group_strikes_within_six_mu_in_the_plan() {
+    let b = carrier_and_frigate(30);
+    let (carrier, frigate) = (formation(&b, "Carrier"), formation(&b, "Frigate"));
+    let group = unit(&b, "Cinder Flight");
+    let craft = b.units[group].craft.expect("a fighter group").craft;
+    let ours = Arsenal::of(&b, carrier);
+    assert_eq!(ours.craft_dice, [0, 0, craft], "the Attack group alone attacks");
+    assert_eq!(ours.craft_torpedoes, 0);
+    let theirs = Arsenal::of(&b, frigate);
+    assert_eq!(theirs.screens, [0.0, 1.0, 0.0]);
+    let tables = DieTables::new();
+    for evasion in [0, 1, 2] {
+        let strike = sustained(&tables, &ours, &theirs, 6, evasion) - sustained(&tables, &ours, &theirs, 7, evasion);
+        assert_abs_diff_eq!(strike, f64::from(craft) * craft_die_mean(1, 1), epsilon = 1e-9);
+    }
+    assert_abs_diff_eq!(craft_die_mean(1, 1), 5.8 / 6.0, epsilon = 1e-9);
+    // A group that is spent, or a carrier that lost the bay, strikes no more.
+    let mut spent = b.clone();
+    if let Some(c) = spent.units[group].craft.as_mut() {
+        c.cef = 0;
+    }
+    assert_eq!(Arsenal::of(&spent, carrier).craft_dice, [0; 3]);
+}
+
+/// The frigate's class-1 beams stay on its targets while the carrier whose
+/// Attack group rides with it is far off (the group attacks only from
+/// within 6 MU of its carrier's Formation), and defend once the carrier
+/// may come within 6 MU (docs/doctrine.md, `pd`).
+#[test]
+fn class1_beams_defend_against_riding_groups_only_where_their_carrier_may_come() {
+    let far = carrier_and_frigate(48);
+    let c = choose(&far, formation(&far, "Frigate"), &auto());
+    assert_eq!(c.threat, [false; 3], "48 MU away the group cannot attack");
+    let near = carrier_and_frigate(6);
+    let c = choose(&near, formation(&near, "Frigate"), &auto());
+    assert!(c.threat[0], "at 6 MU the group may attack at once: {:?}", c.threat);
+}
+
+/// docs/doctrine.md, "The default doctrine" 4: a Formation that fights a
+/// target that cannot move (a base, Thrust 0) from beyond the range it
+/// seeks closes on it at once; waiting only runs the clock out. Every ship
+/// of the library's navies here, against the anchorage, from 60 MU.
+#[test]
+fn a_formation_that_fights_a_target_that_cannot_move_heads_for_its_range() {
+    let attackers = [
+        "MCS Long Meridian",
+        "MCS Sovereign Bearing",
+        "MCS Clear Heading",
+        "KRD High Fell Thunder",
+        "KRD Stone Patience",
+        "TFP Lantern Wake",
+    ];
+    let mut fighting = 0;
+    for ship in attackers {
+        let b = battle(&[("Attack", &[ship])], &[("Base", &["Waypoint Halcyon"])], 60, "").battle;
+        let (attack, base) = (formation(&b, "Attack"), formation(&b, "Base"));
+        assert_eq!(Arsenal::of(&b, base).thrust, 0);
+        let c = choose(&b, attack, &auto());
+        let p = c.plan.expect("planned");
+        if matches!(p.stance, Stance::Outgun | Stance::LeastBad) && 60 > p.seek + 3 {
+            fighting += 1;
+            assert_eq!(c.maneuvers[0], Maneuver::Close, "{ship} seeking {} MU: {:?}", p.seek, c.maneuvers);
+        }
+    }
+    assert!(fighting > 0, "some attacker fights the base");
+}
+
+/// docs/doctrine.md, `use_ordnance`: salvo launchers hold their later
+/// Volleys once the salvos launched are expected to deal 1.5 times the
+/// hull and armour the target has left: a missile cruiser in reach of a
+/// corvette launches only until that much is on its way, and empties its
+/// magazine (three loads, one a Volley) into a dreadnought.
+#[test]
+fn salvo_launchers_hold_loads_the_target_cannot_absorb() {
+    let tables = DieTables::new();
+    let launched = |target: &str| {
+        let b = battle(&[("Missiles", &["KRD Ninefold Gale"])], &[("Target", &[target])], 18, "").battle;
+        let (m, t) = (formation(&b, "Missiles"), formation(&b, "Target"));
+        let ours = Arsenal::of(&b, m);
+        assert_eq!((ours.salvos[0].launchers, ours.salvos[0].loads), (1, 3));
+        let theirs = Arsenal::of(&b, t);
+        let c = choose(&b, m, &auto());
+        assert_eq!(c.fire_at, Some(t));
+        let volleys = (0..3).filter(|&v| c.launches.salvos[v][0]).count();
+        // Salvos needed: launched one a Volley until the expected damage
+        // reaches 1.5 times the target's hull and armour left.
+        let one = missiles(&tables, 1.0, 0.0, &theirs, theirs.thrust / 3, true);
+        let enough = 1.5 * f64::from(theirs.durability);
+        let needed = (1..=3u32).find(|&k| f64::from(k) * one >= enough).unwrap_or(3) as usize;
+        (volleys, needed, [c.launches.salvos[0][0], c.launches.salvos[1][0], c.launches.salvos[2][0]])
+    };
+    let (volleys, needed, which) = launched("MCS Small Hours");
+    assert_eq!(volleys, needed);
+    assert!(needed < 3, "a corvette cannot absorb three salvos");
+    assert!(which[0], "the first Volley launches: {which:?}");
+    let (volleys, needed, _) = launched("MCS Sovereign Bearing");
+    assert_eq!((volleys, needed), (3, 3));
+}

@@ -346,9 +346,10 @@ fn threats(ctx: &Context<'_>, f: FormationId, c: &Choice) -> [bool; 3] {
     for e in ctx.enemies(f) {
         let a = &ctx.arsenals[e];
         let reach = a.missile_reach();
-        let craft_reach = if ctx.craft_units(e) == 0 {
-            None
-        } else if ctx.craft_only(e) {
+        // Groups riding with ships are in the ships' arsenal, docked ones
+        // ready to launch included (they attack from Volley 1).
+        let in_flight = ctx.craft_units(e) > 0;
+        let craft_reach = if in_flight && (ctx.craft_only(e) || flies_gunboats(ctx.battle, e)) {
             Some(30.0)
         } else if a.craft_dice.iter().any(|&n| n > 0) || a.craft_torpedoes > 0 {
             Some(f64::from(super::assess::CRAFT_ATTACK_RANGE))
@@ -372,6 +373,17 @@ fn threats(ctx: &Context<'_>, f: FormationId, c: &Choice) -> [bool; 3] {
         }
     }
     out
+}
+
+/// Whether gunboats of Formation `e` are in the fight: they attack ships
+/// within 12 MU, and the plan does not weigh them (docs/doctrine.md, "Not
+/// modelled"), so they threaten as a Formation of small craft does.
+fn flies_gunboats(b: &Battle, e: FormationId) -> bool {
+    use super::super::state::CraftKind;
+    b.formations[e].units.iter().any(|&u| {
+        let unit = &b.units[u];
+        unit.active() && unit.craft.is_some_and(|c| matches!(c.kind, CraftKind::Gunboat(_)))
+    })
 }
 
 /// Fire targets, when ordnance fires, where needle beams aim.
