@@ -19,5 +19,6 @@ pub mod report;
 pub mod resolve;
 pub mod serve;
 pub mod sheet;
+pub mod solve;
 pub mod suggest;
 pub mod tune;

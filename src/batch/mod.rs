@@ -513,8 +513,10 @@ pub fn paired_wins(a: &[u8], b: &[u8], side: u8) -> Paired {
 }
 
 /// Runs `work` on a pool of `options.threads` threads (the global pool,
-/// one thread per core, when `None`).
-fn in_pool<T: Send>(options: &Options, work: impl FnOnce() -> T + Send) -> Result<T, BatchError> {
+/// one thread per core, when `None`). A caller that plays many small
+/// batches (`fam solve`) builds the pool once here and gives the batches
+/// inside `threads: None`, which play on it.
+pub fn in_pool<T: Send>(options: &Options, work: impl FnOnce() -> T + Send) -> Result<T, BatchError> {
     match options.threads {
         None => Ok(work()),
         Some(t) => rayon::ThreadPoolBuilder::new()
