@@ -735,6 +735,9 @@ pub fn candidates(loaded: &Loaded, side: usize) -> Vec<Orders> {
 /// `loaded` with `orders[s]` for side `s`'s Formations.
 pub fn with_pair(loaded: &Loaded, orders: [&Orders; 2]) -> Loaded {
     let mut l = loaded.clone();
+    // A side given one table plays it every run: its mix, if any, goes.
+    l.mixes
+        .retain(|m| !matches!(orders.get(m.side), Some(Orders::Uniform(_))));
     for (f, slot) in l.doctrine.iter_mut().enumerate() {
         let side = loaded.battle.formations[f].side;
         if let Some(Orders::Uniform(d)) = orders.get(side) {
@@ -877,21 +880,25 @@ pub fn text(loaded: &Loaded, scenario: &str, opts: &Options, s: &Solved) -> Stri
             tune::label(loaded, &s.candidates[side][d.candidate])
         );
     }
-    if let Some(orders) = pure_orders(s) {
-        let _ = writeln!(out, "\nTo play it, paste into the scenario:");
-        for side in [A, B] {
-            out.push_str(&tune::doctrine_tables(loaded, side, orders[side]));
-        }
-    }
+    let _ = writeln!(
+        out,
+        "\nTo play it, paste into the scenario (replacing the side's own [doctrine] tables), or write it with --out:"
+    );
+    out.push_str(&orders_toml(loaded, s));
     out
 }
 
-/// Each side's one strategy, when neither mixes.
-pub fn pure_orders(s: &Solved) -> Option<[&Orders; 2]> {
-    match (&s.equilibrium.support[A][..], &s.equilibrium.support[B][..]) {
-        ([(a, _)], [(b, _)]) => Some([&s.candidates[A][*a], &s.candidates[B][*b]]),
-        _ => None,
+/// Each side's orders at the equilibrium as scenario tables: `[doctrine.F]`
+/// for one table, `[[mix.SIDE]]` for a mix, nothing for the scenario's own.
+pub fn orders_toml(loaded: &Loaded, s: &Solved) -> String {
+    let mut out = String::new();
+    for side in [A, B] {
+        match &s.equilibrium.support[side][..] {
+            [(c, _)] => out.push_str(&tune::doctrine_tables(loaded, side, &s.candidates[side][*c])),
+            _ => out.push_str(&crate::orders::mix::mix_toml(&loaded.battle, &[side_mix(loaded, s, side)])),
+        }
     }
+    out
 }
 
 fn est_json(e: &Estimate) -> serde_json::Value {
@@ -960,20 +967,15 @@ pub fn json(loaded: &Loaded, scenario: &str, opts: &Options, s: &Solved) -> Stri
 /// Why the solution cannot be written as a scenario.
 #[derive(Debug, Clone, PartialEq)]
 pub enum OutError {
-    /// A side mixes: plain `[doctrine]` tables cannot say that.
-    Mixed,
     /// The scenario's own standing orders are written in a form this
-    /// rewrite does not follow (not as `[doctrine.FORMATION]` tables).
+    /// rewrite does not follow (not as `[doctrine.FORMATION]` tables), or
+    /// it has mixes of its own.
     Rewrite(String),
 }
 
 impl std::fmt::Display for OutError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            OutError::Mixed => write!(
-                f,
-                "the equilibrium mixes standing orders, and a scenario gives each Formation one table; the weights and tables are in the output"
-            ),
             OutError::Rewrite(e) => write!(f, "cannot rewrite the scenario's standing orders: {e}"),
         }
     }
@@ -981,15 +983,41 @@ impl std::fmt::Display for OutError {
 
 impl std::error::Error for OutError {}
 
-/// The scenario `text` (of `loaded`) with the equilibrium's standing orders:
-/// a side on the scenario's own orders keeps its tables; a side on one
-/// table for all its Formations loses its own `[doctrine.F]` tables and
-/// gets the new ones at the end. Only for a pure equilibrium.
+/// Side `side`'s mix at the equilibrium as a scenario mix: a table for
+/// every Formation of the side, or none for the scenario's own orders.
+fn side_mix(loaded: &Loaded, s: &Solved, side: usize) -> crate::orders::mix::Mix {
+    let formations = tune::side_formations(loaded, side);
+    let support = &s.equilibrium.support[side];
+    crate::orders::mix::Mix {
+        side,
+        weights: support.iter().map(|&(_, w)| w).collect(),
+        options: support
+            .iter()
+            .map(|&(c, _)| match &s.candidates[side][c] {
+                Orders::Uniform(d) => formations.iter().map(|&f| (f, d.clone())).collect(),
+                Orders::Scenario => Vec::new(),
+            })
+            .collect(),
+    }
+}
+
+/// The scenario `text` (of `loaded`) with the equilibrium's standing
+/// orders. A side on one table loses its own `[doctrine.F]` tables and gets
+/// the new ones at the end; a side on the scenario's own orders keeps
+/// them; a mixing side keeps them (an option of its own orders plays them)
+/// and gets `[[mix.SIDE]]` tables (docs/orders.md, "Mixed standing
+/// orders").
 pub fn scenario_with_orders(text: &str, loaded: &Loaded, s: &Solved) -> Result<String, OutError> {
-    let orders = pure_orders(s).ok_or(OutError::Mixed)?;
+    if !loaded.mixes.is_empty() {
+        return Err(OutError::Rewrite("it has [[mix]] tables of its own".into()));
+    }
+    let pure: [Option<&Orders>; 2] = [A, B].map(|side| match &s.equilibrium.support[side][..] {
+        [(c, _)] => Some(&s.candidates[side][*c]),
+        _ => None,
+    });
     let replaced: Vec<String> = [A, B]
         .into_iter()
-        .filter(|&side| matches!(orders[side], Orders::Uniform(_)))
+        .filter(|&side| matches!(pure[side], Some(Orders::Uniform(_))))
         .flat_map(|side| tune::side_formations(loaded, side))
         .map(|f| loaded.battle.formations[f].name.clone())
         .collect();
@@ -997,13 +1025,17 @@ pub fn scenario_with_orders(text: &str, loaded: &Loaded, s: &Solved) -> Result<S
     if !out.ends_with('\n') {
         out.push('\n');
     }
-    out.push_str("\n# Standing orders at the equilibrium found by `fam solve` (docs/doctrine.md).");
+    out.push_str("\n# Standing orders at the equilibrium found by `fam solve` (docs/doctrine.md).\n");
     let mut added = String::new();
+    let mut mixes = Vec::new();
     for side in [A, B] {
-        if matches!(orders[side], Orders::Uniform(_)) {
-            added.push_str(&tune::doctrine_tables(loaded, side, orders[side]));
+        match pure[side] {
+            Some(o @ Orders::Uniform(_)) => added.push_str(&tune::doctrine_tables(loaded, side, o)),
+            Some(Orders::Scenario) => {}
+            None => mixes.push(side_mix(loaded, s, side)),
         }
     }
+    added.push_str(&crate::orders::mix::mix_toml(&loaded.battle, &mixes));
     out.push_str(&added);
     check_rewrite(&out, &added, &replaced)?;
     Ok(out)
@@ -1036,7 +1068,8 @@ fn doctrine_header(line: &str) -> Option<String> {
 }
 
 /// The rewritten scenario holds exactly the new tables for the replaced
-/// Formations (the rewrite missed none written another way).
+/// Formations (the rewrite missed none written another way) and the new
+/// mixes.
 fn check_rewrite(out: &str, added: &str, replaced: &[String]) -> Result<(), OutError> {
     let whole: toml::Table = toml::from_str(out).map_err(|e| OutError::Rewrite(e.message().to_string()))?;
     let ours: toml::Table = toml::from_str(added).map_err(|e| OutError::Rewrite(e.message().to_string()))?;
@@ -1047,6 +1080,9 @@ fn check_rewrite(out: &str, added: &str, replaced: &[String]) -> Result<(), OutE
                 "the standing orders of `{name}` are not written as a [doctrine.{name}] table"
             )));
         }
+    }
+    if whole.get("mix") != ours.get("mix") {
+        return Err(OutError::Rewrite("its [[mix]] tables could not be kept apart".into()));
     }
     Ok(())
 }

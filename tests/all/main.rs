@@ -38,6 +38,7 @@ mod resolve;
 mod roundtrip;
 mod screens;
 mod serve;
+mod solve;
 mod support;
 mod switches;
 mod tune;
