@@ -220,16 +220,7 @@ pub fn battle_plot_into_with(
         );
     } else {
         let none = ExchangePlot::default();
-        standing_plot_into(
-            battle,
-            &loaded.victory,
-            &none,
-            doctrine,
-            true,
-            plot,
-            sources,
-            work,
-        );
+        standing_plot_into(battle, &loaded.victory, &none, doctrine, true, plot, sources, work);
     }
 }
 

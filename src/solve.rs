@@ -279,7 +279,13 @@ impl<'o, O: Oracle + ?Sized> Memo<'o, O> {
 
     /// Side `side`'s expected score with `own` against the other side's
     /// mix (`support`: candidates and weights).
-    fn against(&mut self, side: usize, own: usize, support: &[(usize, f64)], runs: &Range<u64>) -> Result<f64, BatchError> {
+    fn against(
+        &mut self,
+        side: usize,
+        own: usize,
+        support: &[(usize, f64)],
+        runs: &Range<u64>,
+    ) -> Result<f64, BatchError> {
         let mut s = 0.0;
         for &(other, w) in support {
             s += w * self.score(side, own, other, runs.clone())?;
@@ -895,7 +901,10 @@ pub fn orders_toml(loaded: &Loaded, s: &Solved) -> String {
     for side in [A, B] {
         match &s.equilibrium.support[side][..] {
             [(c, _)] => out.push_str(&tune::doctrine_tables(loaded, side, &s.candidates[side][*c])),
-            _ => out.push_str(&crate::orders::mix::mix_toml(&loaded.battle, &[side_mix(loaded, s, side)])),
+            _ => out.push_str(&crate::orders::mix::mix_toml(
+                &loaded.battle,
+                &[side_mix(loaded, s, side)],
+            )),
         }
     }
     out

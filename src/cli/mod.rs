@@ -36,10 +36,10 @@ pub use check::{CheckArgs, FmtArgs, ShowArgs, SsdCommand};
 pub use ftjava::{ExportCommand, ExportFtjavaArgs, ImportCommand, ImportFtjavaArgs};
 pub use resolve::{Format, ResolveArgs};
 pub use serve::ServeArgs;
-pub use solve::SolveArgs;
 pub use shard::{
     K8S_INDEX, SLURM_COUNT, SLURM_MAX, SLURM_MIN, SLURM_TASK, Shard, ShardArg, parse_shard, shard_from_env,
 };
+pub use solve::SolveArgs;
 
 /// Most diagnostics shown for one file.
 const DIAGNOSTIC_LIMIT: usize = 50;

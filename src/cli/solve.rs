@@ -109,6 +109,18 @@ pub(super) fn solve(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         if let Some(code) = write_files(&[Output::new(path, written)], &inputs, None)? {
             return Ok(code);
         }
+        if !same_dir(path, &args.scenario)
+            && loaded
+                .records
+                .iter()
+                .any(|r| std::path::Path::new(&r.path).is_relative())
+        {
+            eprintln!(
+                "warning: {} names its ship records relative to {}'s folder, as the scenario does: keep it beside the scenario",
+                path.display(),
+                args.scenario.display()
+            );
+        }
     }
     let shown = if args.json {
         crate::solve::json(&loaded, &scenario, &opts, &solved)
@@ -117,6 +129,18 @@ pub(super) fn solve(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     };
     io::stdout().lock().write_all(shown.as_bytes())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether two files lie in the same folder.
+fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
+    let dir = |p: &std::path::Path| {
+        let parent = p
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
+        parent.canonicalize().unwrap_or_else(|_| parent.to_path_buf())
+    };
+    dir(a) == dir(b)
 }
 
 /// The files a solve reads: its scenario and ship records.

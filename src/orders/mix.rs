@@ -214,7 +214,11 @@ pub(crate) fn resolve(raw: Vec<RawMix>, battle: &Battle, diags: &mut Vec<Diagnos
     for m in raw {
         let Some(side) = battle.sides.iter().position(|s| &s.name == m.side.get_ref()) else {
             let names: Vec<&str> = battle.sides.iter().map(|s| s.name.as_str()).collect();
-            let d = Diagnostic::error(m.side.span(), format!("unknown side `{}`", m.side.get_ref()), "a side of [sides]");
+            let d = Diagnostic::error(
+                m.side.span(),
+                format!("unknown side `{}`", m.side.get_ref()),
+                "a side of [sides]",
+            );
             diags.push(match crate::suggest::help(m.side.get_ref(), &names, "the sides") {
                 Some(help) => d.with_help(help),
                 None => d,
@@ -259,7 +263,8 @@ fn resolve_one(m: RawMix, side: usize, battle: &Battle, diags: &mut Vec<Diagnost
     for o in m.options {
         match &o.weight {
             Some(w) => weights.push(*w.get_ref()),
-            None => diags.push(Diagnostic::error(o.span.clone(), "this option has no weight", "weight = 0.5").with_help(DOC)),
+            None => diags
+                .push(Diagnostic::error(o.span.clone(), "this option has no weight", "weight = 0.5").with_help(DOC)),
         }
         options.push(option_doctrines(o, side, battle, diags));
     }
@@ -285,7 +290,12 @@ fn resolve_one(m: RawMix, side: usize, battle: &Battle, diags: &mut Vec<Diagnost
 }
 
 /// An option's tables, each for a Formation of `side`, at most once.
-fn option_doctrines(o: RawOption, side: usize, battle: &Battle, diags: &mut Vec<Diagnostic>) -> Vec<(FormationId, Doctrine)> {
+fn option_doctrines(
+    o: RawOption,
+    side: usize,
+    battle: &Battle,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(FormationId, Doctrine)> {
     let mut out: Vec<(FormationId, Doctrine)> = Vec::new();
     for raw in o.doctrine {
         let f = match super::doctrine::formation(battle, &raw.formation) {
@@ -309,7 +319,10 @@ fn option_doctrines(o: RawOption, side: usize, battle: &Battle, diags: &mut Vec<
         if out.iter().any(|(g, _)| *g == f) {
             diags.push(Diagnostic::error(
                 raw.formation.span(),
-                format!("Formation `{}` has two tables in this option", battle.formations[f].name),
+                format!(
+                    "Formation `{}` has two tables in this option",
+                    battle.formations[f].name
+                ),
                 "one table a Formation",
             ));
             continue;

@@ -75,7 +75,10 @@ fn solutions_of_random_games_are_equilibria() {
             })
             .collect();
         let s = solve_matrix(&m);
-        assert!(close(s.rows.iter().sum(), 1.0) && close(s.cols.iter().sum(), 1.0), "{s:?}");
+        assert!(
+            close(s.rows.iter().sum(), 1.0) && close(s.cols.iter().sum(), 1.0),
+            "{s:?}"
+        );
         assert!(s.rows.iter().chain(&s.cols).all(|&w| w >= 0.0), "{s:?}");
         let row_best = (0..rows)
             .map(|i| (0..cols).map(|j| m[i][j] * s.cols[j]).sum::<f64>())
@@ -83,7 +86,10 @@ fn solutions_of_random_games_are_equilibria() {
         let col_best = (0..cols)
             .map(|j| (0..rows).map(|i| m[i][j] * s.rows[i]).sum::<f64>())
             .fold(f64::INFINITY, f64::min);
-        assert!(close(row_best, s.value) && close(col_best, s.value), "game {game}: {m:?} {s:?}");
+        assert!(
+            close(row_best, s.value) && close(col_best, s.value),
+            "game {game}: {m:?} {s:?}"
+        );
     }
 }
 
@@ -199,7 +205,10 @@ fn solve_gives_the_same_answer_on_one_and_four_threads_and_is_hard_to_exploit() 
         assert!(gain <= 0.03, "{side}");
     }
     let fresh = &one["runs"]["confirm"];
-    assert!(fresh[0].as_u64().unwrap() >= one["runs"]["search"].as_u64().unwrap(), "{one}");
+    assert!(
+        fresh[0].as_u64().unwrap() >= one["runs"]["search"].as_u64().unwrap(),
+        "{one}"
+    );
 }
 
 #[test]
@@ -220,4 +229,111 @@ fn solve_refuses_a_battle_of_three_sides() {
     let out = fam(&["solve", scenario.to_str().unwrap(), "--runs", "100"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("two sides"), "{}", text(&out.stderr));
+}
+
+// ---- The scenario it writes, and mixes -------------------------------------------
+
+/// The duel copied into `dir` with its records named by full path, so that
+/// a scenario written beside it loads.
+fn duel_in(dir: &std::path::Path) -> std::path::PathBuf {
+    let ssd = crate::support::repo().join("ssd");
+    let text = std::fs::read_to_string(crate::support::repo().join("scenarios/duel.toml"))
+        .unwrap()
+        .replace("../ssd", ssd.to_str().unwrap());
+    let path = dir.join("duel.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn arg(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn solve_out_writes_a_scenario_that_batch_plays_at_the_same_odds_and_resolve_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let duel = duel_in(dir.path());
+    let written = dir.path().join("solved.toml");
+    let out = fam(&["solve", arg(&duel), "--runs", "100", "--json", "--out", arg(&written)]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let solved: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let check = fam(&["check", arg(&written)]);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    // The odds `fam batch` plays lie within the solve's interval (widened
+    // by the batch's own).
+    let batch = fam(&["batch", arg(&written), "--runs", "1000", "--json"]);
+    assert!(batch.status.success(), "{}", text(&batch.stderr));
+    let batch: serde_json::Value = serde_json::from_slice(&batch.stdout).unwrap();
+    for (side, key) in [(0, "a_wins"), (1, "b_wins")] {
+        let ours = &solved["equilibrium"][key]["ci95"];
+        let theirs = &batch["sides"][side]["ci95"];
+        let (lo, hi) = (ours[0].as_f64().unwrap(), ours[1].as_f64().unwrap());
+        let (blo, bhi) = (theirs[0].as_f64().unwrap(), theirs[1].as_f64().unwrap());
+        assert!(
+            blo <= hi && lo <= bhi,
+            "{key}: solve [{lo}, {hi}], batch [{blo}, {bhi}]"
+        );
+    }
+    // Every run replays with `fam resolve --seed`: the same draw of the
+    // mixes, the same outcome.
+    let loaded = fam::orders::load_scenario(&written, &[], &Default::default()).unwrap();
+    let options = fam::batch::Options::for_scenario(&loaded, None, None, Some(1));
+    let (_, codes) = fam::batch::run_with_outcomes(&loaded, &options, 0..12, &|_| {}).unwrap();
+    let mut drawn = std::collections::BTreeSet::new();
+    for (run, code) in codes.iter().enumerate() {
+        let seed = fam::batch::run_seed(options.seed, run as u64);
+        drawn.insert(fam::orders::mix::combination(&loaded.mixes, seed));
+        let exchanges = options.exchanges.to_string();
+        let r = fam(&[
+            "resolve",
+            arg(&written),
+            "--seed",
+            &seed.to_string(),
+            "--exchanges",
+            &exchanges,
+            "--format",
+            "json",
+        ]);
+        assert!(r.status.success(), "{}", text(&r.stderr));
+        let r: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+        let replayed = match &r["outcome"] {
+            serde_json::Value::Null => fam::batch::UNDECIDED,
+            o => o["winner"].as_u64().map_or(DRAW, |w| w as u8),
+        };
+        assert_eq!(replayed, *code, "run {run}, seed {seed}");
+    }
+    if !loaded.mixes.is_empty() {
+        assert!(drawn.len() > 1, "12 runs all drew the same options: {drawn:?}");
+    }
+}
+
+#[test]
+fn mixes_are_checked_with_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let duel = duel_in(dir.path());
+    let mut text_of = std::fs::read_to_string(&duel).unwrap();
+    text_of.push_str(
+        "\n[[mix.Ilse]]\nweight = 0.7\n[mix.Ilse.doctrine.Watch]\nmaneuver = \"close\"\n\
+         \n[[mix.Ilse]]\nweight = 0.7\n\
+         \n[[mix.Marek]]\n[mix.Marek.doctrine.Watch]\nmaneuver = \"close\"\n\
+         \n[[mix.Nobody]]\nweight = 1\n\
+         \n[[mix.Mareck]]\nweight = -1\n",
+    );
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, &text_of).unwrap();
+    let out = fam(&["check", arg(&bad)]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    for want in [
+        "Formation `Watch` belongs to `Marek`",
+        "the weights of the mix of `Ilse` sum to 1.4",
+        "this option has no weight",
+        "unknown side `Nobody`",
+        "a weight must be a positive number",
+    ] {
+        assert!(err.contains(want), "missing {want:?} in:\n{err}");
+    }
+    // Positioned: the misplaced table's line is named.
+    let line = text_of.lines().position(|l| l == "[mix.Ilse.doctrine.Watch]").unwrap() + 1;
+    assert!(err.contains(&format!("bad.toml:{line}:")), "{err}");
 }
