@@ -861,12 +861,12 @@ pub fn text(loaded: &Loaded, scenario: &str, opts: &Options, s: &Solved) -> Stri
     mix_lines(&mut out, loaded, s, B);
     let _ = writeln!(
         out,
-        "\n{:<18} {:<22}  {:<22}  {:<22}  {} (wins + half the draws)",
+        "\n{:<18} {:<22}  {:<22}  {:<22}  Score of {} (wins + half the draws)",
         "",
         format!("{} wins", names[A]),
         "Draws",
         format!("{} wins", names[B]),
-        format!("Score of {}", names[A])
+        names[A]
     );
     odds_row(&mut out, "At their best", &c.equilibrium);
     odds_row(&mut out, "Default doctrine", &c.default);

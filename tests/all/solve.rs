@@ -109,10 +109,13 @@ impl Oracle for Known {
     }
 
     fn codes(&self, a: usize, b: usize, runs: Range<u64>) -> Result<Vec<u8>, BatchError> {
-        let code = match self.0[a][b] {
-            x if x == 1.0 => 0,
-            x if x == 0.0 => 1,
-            _ => DRAW,
+        let x = self.0[a][b];
+        let code = if x > 0.75 {
+            0
+        } else if x < 0.25 {
+            1
+        } else {
+            DRAW
         };
         Ok(vec![code; (runs.end - runs.start) as usize])
     }
