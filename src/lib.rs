@@ -20,5 +20,6 @@ pub mod report;
 pub mod resolve;
 pub mod serve;
 pub mod sheet;
+pub mod solve;
 pub mod suggest;
 pub mod tune;

@@ -189,13 +189,30 @@ pub fn battle_plot_into(
     sources: &mut Vec<PlotSource>,
     work: &mut PlotWork,
 ) {
+    battle_plot_into_with(loaded, &loaded.doctrine, battle, i, count, plot, sources, work);
+}
+
+/// [`battle_plot_into`] with the standing orders `doctrine` (by Formation)
+/// instead of the scenario's: a battle of a scenario with mixes plays the
+/// orders its seed draws ([`crate::orders::Loaded::drawn_doctrine`]).
+#[allow(clippy::too_many_arguments)]
+pub fn battle_plot_into_with(
+    loaded: &crate::orders::Loaded,
+    doctrine: &[Option<crate::engine::doctrine::Doctrine>],
+    battle: &Battle,
+    i: u32,
+    count: u32,
+    plot: &mut ExchangePlot,
+    sources: &mut Vec<PlotSource>,
+    work: &mut PlotWork,
+) {
     use crate::engine::doctrine::standing_plot_into;
     if i == 0 {
         standing_plot_into(
             battle,
             &loaded.victory,
             &loaded.plot,
-            &loaded.doctrine,
+            doctrine,
             count > 1,
             plot,
             sources,
@@ -203,16 +220,7 @@ pub fn battle_plot_into(
         );
     } else {
         let none = ExchangePlot::default();
-        standing_plot_into(
-            battle,
-            &loaded.victory,
-            &none,
-            &loaded.doctrine,
-            true,
-            plot,
-            sources,
-            work,
-        );
+        standing_plot_into(battle, &loaded.victory, &none, doctrine, true, plot, sources, work);
     }
 }
 

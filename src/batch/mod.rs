@@ -41,7 +41,7 @@ use crate::engine::state::Battle;
 use crate::engine::victory::{Outcome, decide, exchange_seed, side_masses};
 use crate::engine::volley::{Scratch, run_exchange};
 use crate::orders::Loaded;
-use crate::resolve::{battle_plot, battle_plot_into};
+use crate::resolve::{battle_plot, battle_plot_into_with};
 
 pub use checkpoint::Checkpoint;
 pub use idle::WeaponInfo;
@@ -126,10 +126,14 @@ pub fn default_exchanges(loaded: &Loaded) -> u32 {
 /// runs (battle, plots, standing orders, victory rules, first Exchange), as
 /// 16 hex digits: merged shards must share it.
 pub fn fingerprint(loaded: &Loaded) -> String {
-    let text = format!(
+    let mut text = format!(
         "{:?}|{:?}|{:?}|{:?}|{}",
         loaded.battle, loaded.plot, loaded.doctrine, loaded.victory, loaded.exchange
     );
+    // Only scenarios with mixes add them: every other fingerprint stays.
+    if !loaded.mixes.is_empty() {
+        text.push_str(&format!("|{:?}", loaded.mixes));
+    }
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.bytes() {
         h ^= u64::from(b);
@@ -309,6 +313,10 @@ pub struct Worker<'a> {
     sources: Vec<PlotSource>,
     plot_work: PlotWork,
     start_mass: Vec<u32>,
+    /// With `[[mix.SIDE]]` mixes: each combination of options' standing
+    /// orders and first plots, prepared once, so that a run only picks one
+    /// ([`crate::orders::mix::combination`]); empty without mixes.
+    mixed: Vec<(Vec<Option<crate::engine::doctrine::Doctrine>>, ExchangePlot)>,
     pub tally: Tally,
 }
 
@@ -324,15 +332,17 @@ impl<'a> Worker<'a> {
             sources: Vec::new(),
             plot_work: PlotWork::default(),
             start_mass: side_masses(&loaded.battle),
+            mixed: mixed_plots(loaded, options),
             tally: Tally::new(&loaded.battle, options.exchanges),
         }
     }
 
     /// Plays run `run` and counts it. After the first few runs this
     /// allocates nothing: the plots of later Exchanges are written into the
-    /// worker's own plot memory ([`battle_plot_into`]).
+    /// worker's own plot memory ([`battle_plot_into_with`]).
     pub fn run(&mut self, run: u64) -> RunSummary {
         let seed = run_seed(self.options.seed, run);
+        let combination = (!self.mixed.is_empty()).then(|| crate::orders::mix::combination(&self.loaded.mixes, seed));
         self.battle.reset_to(&self.loaded.battle);
         self.scratch.clear_damage_dealt(self.loaded.battle.sides.len());
         self.scratch.clear_weapon_use(&self.loaded.battle);
@@ -341,12 +351,17 @@ impl<'a> Worker<'a> {
         let mut dice_count = 0;
         for i in 0..self.options.exchanges.max(1) {
             let k = self.loaded.exchange + i;
+            let (doctrine, first) = match combination.and_then(|c| self.mixed.get(c)) {
+                Some((d, p)) => (d.as_slice(), p),
+                None => (self.loaded.doctrine.as_slice(), self.first_plot),
+            };
             let plot = if i == 0 {
-                self.first_plot
+                first
             } else {
                 let (loaded, count) = (self.loaded, self.options.exchanges);
-                battle_plot_into(
+                battle_plot_into_with(
                     loaded,
+                    doctrine,
                     &self.battle,
                     i,
                     count,
@@ -390,6 +405,28 @@ impl<'a> Worker<'a> {
     pub fn battle(&self) -> &Battle {
         &self.battle
     }
+}
+
+/// Each combination of the scenario's mixes: its standing orders and its
+/// first Exchange's plots (none without mixes).
+fn mixed_plots(
+    loaded: &Loaded,
+    options: &Options,
+) -> Vec<(Vec<Option<crate::engine::doctrine::Doctrine>>, ExchangePlot)> {
+    if loaded.mixes.is_empty() {
+        return Vec::new();
+    }
+    (0..crate::orders::mix::combinations(&loaded.mixes))
+        .map(|c| {
+            let doctrine = crate::orders::mix::doctrines(&loaded.doctrine, &loaded.mixes, c);
+            let mut l = Loaded {
+                doctrine,
+                ..loaded.clone()
+            };
+            let plot = first_plot(&l, options);
+            (std::mem::take(&mut l.doctrine), plot)
+        })
+        .collect()
 }
 
 /// The plots of a batch's first Exchange (computed once).
@@ -513,8 +550,10 @@ pub fn paired_wins(a: &[u8], b: &[u8], side: u8) -> Paired {
 }
 
 /// Runs `work` on a pool of `options.threads` threads (the global pool,
-/// one thread per core, when `None`).
-fn in_pool<T: Send>(options: &Options, work: impl FnOnce() -> T + Send) -> Result<T, BatchError> {
+/// one thread per core, when `None`). A caller that plays many small
+/// batches (`fam solve`) builds the pool once here and gives the batches
+/// inside `threads: None`, which play on it.
+pub fn in_pool<T: Send>(options: &Options, work: impl FnOnce() -> T + Send) -> Result<T, BatchError> {
     match options.threads {
         None => Ok(work()),
         Some(t) => rayon::ThreadPoolBuilder::new()

@@ -224,7 +224,7 @@ pub struct MergeArgs {
 }
 
 /// Loads a scenario for a batch, printing its problems; `None` on errors.
-fn load_for_batch(path: &Path, orders: &[PathBuf], load: &LoadArgs) -> Option<crate::orders::Loaded> {
+pub(super) fn load_for_batch(path: &Path, orders: &[PathBuf], load: &LoadArgs) -> Option<crate::orders::Loaded> {
     match crate::orders::load_scenario(path, orders, &load.options()) {
         Ok(l) => {
             for (source, diags) in &l.warnings {
@@ -243,7 +243,7 @@ fn load_for_batch(path: &Path, orders: &[PathBuf], load: &LoadArgs) -> Option<cr
 
 /// Progress on stderr: a bar appears only when stderr is a terminal and the
 /// batch has been running for more than half a second.
-struct Progress {
+pub(super) struct Progress {
     start: std::time::Instant,
     shown: std::sync::atomic::AtomicBool,
     /// `None` when stderr is not a terminal. Drawn nowhere until shown, so
@@ -252,7 +252,7 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(total: Option<u64>) -> Progress {
+    pub(super) fn new(total: Option<u64>) -> Progress {
         use std::io::IsTerminal as _;
         let bar = io::stderr().is_terminal().then(|| {
             let hidden = indicatif::ProgressDrawTarget::hidden();
@@ -283,7 +283,7 @@ impl Progress {
         }
     }
 
-    fn advance(&self, n: u64) {
+    pub(super) fn advance(&self, n: u64) {
         use std::sync::atomic::Ordering;
         let Some(bar) = &self.bar else { return };
         bar.inc(n);
@@ -295,14 +295,14 @@ impl Progress {
         }
     }
 
-    fn finish(&self) {
+    pub(super) fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
     }
 }
 
-fn batch_options(loaded: &crate::orders::Loaded, run: &RunArgs) -> crate::batch::Options {
+pub(super) fn batch_options(loaded: &crate::orders::Loaded, run: &RunArgs) -> crate::batch::Options {
     crate::batch::Options::for_scenario(loaded, run.seed, run.exchanges, run.threads.map(usize::from))
 }
 

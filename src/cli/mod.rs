@@ -28,6 +28,7 @@ mod generate;
 mod resolve;
 mod serve;
 mod shard;
+mod solve;
 
 pub use batch::{
     BatchArgs, BatchFormat, BatchOutputArgs, CompareArgs, MergeArgs, RunArgs, TuneArgs, UNTIL_CI_MAX_RUNS,
@@ -40,6 +41,7 @@ pub use serve::ServeArgs;
 pub use shard::{
     K8S_INDEX, SLURM_COUNT, SLURM_MAX, SLURM_MIN, SLURM_TASK, Shard, ShardArg, parse_shard, shard_from_env,
 };
+pub use solve::SolveArgs;
 
 /// Most diagnostics shown for one file.
 const DIAGNOSTIC_LIMIT: usize = 50;
@@ -114,6 +116,10 @@ pub enum Command {
     /// played on the same seeds, the best confirmed on fresh runs and
     /// written as [doctrine] tables to paste (docs/doctrine.md, "fam tune").
     Tune(TuneArgs),
+    /// The odds when both sides play their best: standing orders from which
+    /// neither side gains by switching, found on common seeds and confirmed
+    /// on fresh runs (docs/doctrine.md, "fam solve").
+    Solve(SolveArgs),
     /// Add up the JSON results of a batch's shards (`fam batch --shard K/N
     /// --json`): the same result as one run of the whole batch.
     Merge(MergeArgs),
@@ -207,6 +213,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Batch(args) => batch::batch(&args),
         Command::Compare(args) => batch::compare(&args),
         Command::Tune(args) => batch::tune(&args),
+        Command::Solve(args) => solve::solve(&args),
         Command::Merge(args) => batch::merge(&args),
         Command::Serve(args) => serve::serve(&args),
         Command::Import(ImportCommand::Ftjava(args)) => ftjava::import_ftjava(&args),

@@ -68,6 +68,10 @@ pub(super) fn resolve(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
         Ok(x) => x,
         Err(code) => return Ok(code),
     };
+    // A side with `[[mix.SIDE]]` plays the option this seed draws, as the
+    // run of `fam batch` with this seed does; the next turn keeps it.
+    loaded.doctrine = loaded.drawn_doctrine(seed);
+    loaded.mixes.clear();
     // Explicit plots first; then standing orders; then, in a battle of
     // several Exchanges, the default doctrine (a single Exchange leaves a
     // Formation with neither unplotted: readings E3).

@@ -187,10 +187,19 @@ pub(crate) fn build(
                 .map(|r| (i + 1, r.commander.clone(), std::mem::take(&mut r.doctrine)))
         })
         .collect();
+    let scenario_mix = raw_scenario
+        .as_mut()
+        .map(|r| std::mem::take(&mut r.mix))
+        .unwrap_or_default();
     let loaded = raw_scenario
         .map(|raw| assemble(&mut files, raw, raw_orders, read_gzf, options))
         .map(|mut l| {
             doctrines(&mut files, &mut l, scenario_doctrine, orders_doctrine);
+            let mut diags = Vec::new();
+            l.mixes = super::mix::resolve(scenario_mix, &l.battle, &mut diags);
+            for d in diags {
+                files.push(0, d);
+            }
             l
         });
     let failed = files.list.iter().any(|(_, d)| d.iter().any(Diagnostic::is_error));
@@ -1333,6 +1342,7 @@ fn assemble(
         warnings: Vec::new(),
         doctrine: Vec::new(),
         doctrine_sources: Vec::new(),
+        mixes: Vec::new(),
     }
 }
 

@@ -14,6 +14,7 @@
 mod build;
 pub mod doctrine;
 mod keys;
+pub mod mix;
 mod raw;
 pub mod write;
 
@@ -81,9 +82,20 @@ pub struct Loaded {
     pub doctrine: Vec<Option<crate::engine::doctrine::Doctrine>>,
     /// For each `FormationId`, the source file its standing orders came from.
     pub doctrine_sources: Vec<Option<String>>,
+    /// `[[mix.SIDE]]`: sides whose standing orders each battle draws from
+    /// weighted options ([`mix`]); empty for most scenarios.
+    pub mixes: Vec<mix::Mix>,
 }
 
 impl Loaded {
+    /// The standing orders the battle with seed `seed` plays: the
+    /// scenario's, with each mixing side's drawn option
+    /// ([`mix::combination`]). `fam resolve --seed` and every run of `fam
+    /// batch` make this same draw.
+    pub fn drawn_doctrine(&self, seed: u64) -> Vec<Option<crate::engine::doctrine::Doctrine>> {
+        mix::doctrines(&self.doctrine, &self.mixes, mix::combination(&self.mixes, seed))
+    }
+
     /// The ship record a Unit was built from (for a bay group: its carrier's).
     pub fn ship(&self, unit: UnitId) -> &Ship {
         let o = self.origins[unit];

@@ -335,6 +335,8 @@ pub(crate) struct RawScenario {
     pub plots: Vec<RawPlot>,
     /// `[doctrine.FORMATION]` standing orders.
     pub doctrine: Vec<super::doctrine::RawDoctrine>,
+    /// `[[mix.SIDE]]` mixed standing orders.
+    pub mix: Vec<super::mix::RawMix>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -348,7 +350,7 @@ pub(crate) struct RawOrders {
 
 /// Keys a scenario file may have; an orders file has none of them but
 /// `plot` and `doctrine`.
-pub(crate) const SCENARIO_KEYS: [&str; 14] = [
+pub(crate) const SCENARIO_KEYS: [&str; 15] = [
     "reserves",
     "launch_tubes",
     "title",
@@ -363,6 +365,7 @@ pub(crate) const SCENARIO_KEYS: [&str; 14] = [
     "range",
     "plot",
     "doctrine",
+    "mix",
 ];
 const ORDERS_KEYS: [&str; 4] = ["commander", "scenario", "plot", "doctrine"];
 
@@ -613,6 +616,7 @@ pub(crate) fn scenario(text: &str, diags: &mut Vec<Diagnostic>) -> Option<RawSce
             "range" => raw.ranges = piece(value, diags).unwrap_or_default(),
             "plot" => raw.plots = plots(value, diags),
             "doctrine" => raw.doctrine = super::doctrine::parse(value, diags),
+            "mix" => raw.mix = super::mix::parse(value, diags),
             other => {
                 let mut d = Diagnostic::error(
                     key.span(),

@@ -400,6 +400,13 @@ pub async fn replay(parsed: Result<Json<ReplayRequest>, JsonRejection>) -> Resul
 }
 
 fn replay_report(loaded: &Loaded, seed: u64, count: u32) -> String {
+    // The option of each `[[mix.SIDE]]` this seed draws, as the batch run.
+    let drawn = Loaded {
+        doctrine: loaded.drawn_doctrine(seed),
+        mixes: Vec::new(),
+        ..loaded.clone()
+    };
+    let loaded = &drawn;
     let first = crate::resolve::battle_plot(loaded, &loaded.battle, 0, count);
     crate::resolve::resolve_battle(
         &crate::resolve::first_header(loaded, seed),

@@ -39,6 +39,7 @@ mod resolve;
 mod roundtrip;
 mod screens;
 mod serve;
+mod solve;
 mod support;
 mod switches;
 mod tune;
