@@ -617,11 +617,11 @@ impl Arsenal {
         let mut screen_mass = [0.0; 3];
         let mut shrouded_mass = 0.0;
         let mut advanced_mass = [0.0; 3];
-        let mut craft = Vec::new();
+        let mut craft = false;
         for &u in &battle.formations[f].units {
             let unit = &battle.units[u];
             if unit.is_craft() {
-                craft.push(u);
+                craft = true;
                 continue;
             }
             if !unit.active() {
@@ -648,8 +648,8 @@ impl Arsenal {
         }
         // Small craft count only where they fly with ships: a Formation of
         // small craft alone is not planned (it closes on its target).
-        if a.ships > 0 {
-            for g in craft {
+        if a.ships > 0 && craft {
+            for &g in &battle.formations[f].units {
                 a.add_strike(battle, g);
             }
         }
