@@ -217,6 +217,7 @@ fn generate_and_play(lib: &[Source], points: u32, seed: u64, kinds: &[Kind]) -> 
         kinds: kinds.to_vec(),
         stem: "battle".into(),
         command: "test".into(),
+        attempt: 0,
     };
     let g = generate::generate(lib, &request).map_err(|e| e.to_string())?;
     let files: Vec<SourceFile> = g
@@ -286,6 +287,7 @@ fn kinds_restrict_the_ships_drawn() {
             kinds: vec![Kind::Kinetic],
             stem: "battle".into(),
             command: "test".into(),
+        attempt: 0,
         };
         let g = generate::generate(&lib, &request).unwrap();
         for side in &g.sides {
