@@ -83,7 +83,9 @@ pub(super) fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         generate::generate(&library, &request).map(|generated| (generated, None))
     } else {
         let threads = args.threads.map(usize::from);
-        match contest::generate_contest(&library, &request, |g| measure(&args.out, g, args.contest_runs, threads)) {
+        match contest::generate_contest(&library, &request, |g| {
+            measure(&args.out, g, args.contest_runs, threads)
+        }) {
             Ok(kept) => Ok((kept.generated.clone(), Some(kept))),
             Err(ContestError::Generate(e)) => Err(e),
             Err(ContestError::Measure(e)) => return Err(e),

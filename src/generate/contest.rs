@@ -168,7 +168,10 @@ pub fn header_lines(kept: &Contested) -> Vec<String> {
             kept.attempt + 1
         )
     });
-    lines.push(format!("`fam batch` of this file with --runs {} plays the same runs.", o.runs));
+    lines.push(format!(
+        "`fam batch` of this file with --runs {} plays the same runs.",
+        o.runs
+    ));
     lines
 }
 
@@ -205,7 +208,10 @@ mod tests {
             assert_eq!(o.miss(), 0, "{o:?}");
         }
         let misses: Vec<u64> = [82, 90, 100].iter().map(|&r| odds(100, r, 100 - r, 0).miss()).collect();
-        assert!(misses[0] > 0 && misses[0] < misses[1] && misses[1] < misses[2], "{misses:?}");
+        assert!(
+            misses[0] > 0 && misses[0] < misses[1] && misses[1] < misses[2],
+            "{misses:?}"
+        );
         assert!(odds(100, 30, 30, 40).miss() < odds(100, 20, 20, 60).miss());
     }
 
