@@ -1101,6 +1101,17 @@ mod tests {
     }
 
     #[test]
+    fn a_long_navy_name_loses_its_last_words() {
+        assert_eq!(short_name("Cinder Compact Forward Line"), "Cinder Compact");
+        assert_eq!(short_name("Halcyon Accord Reach Guard"), "Halcyon Accord Reach");
+        assert_eq!(short_name("Old  Veldt Militia"), "Old Veldt Militia");
+        assert_eq!(
+            short_name("Supercalifragilisticexpialidocious"),
+            "Supercalifragilisticexpialidocious"
+        );
+    }
+
+    #[test]
     fn a_name_taken_twice_gets_a_number() {
         let mut n = Names::default();
         assert_eq!(n.take("KRD Ninefold Gale"), "KRD Ninefold Gale");
