@@ -79,19 +79,7 @@ pub(super) fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         command: command_line(args),
         attempt: 0,
     };
-    let drawn = if args.contest_runs == 0 {
-        generate::generate(&library, &request).map(|generated| (generated, None))
-    } else {
-        let threads = args.threads.map(usize::from);
-        match contest::generate_contest(&library, &request, |g| {
-            measure(&args.out, g, args.contest_runs, threads)
-        }) {
-            Ok(kept) => Ok((kept.generated.clone(), Some(kept))),
-            Err(ContestError::Generate(e)) => Err(e),
-            Err(ContestError::Measure(e)) => return Err(e),
-        }
-    };
-    let (generated, contested) = match drawn {
+    let (generated, contested) = match draw(args, &library, &request)? {
         Ok(d) => d,
         Err(e) => {
             eprint_error(e.to_string());
@@ -117,6 +105,25 @@ pub(super) fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The battle to write: the first drawn with `--contest-runs 0`, else the
+/// one the contest check keeps, with what it measured. The inner error is
+/// the user's (exit 2), the outer fam's own.
+fn draw(
+    args: &GenerateArgs,
+    library: &[Source],
+    request: &Request,
+) -> anyhow::Result<Result<(Generated, Option<Contested>), generate::Error>> {
+    if args.contest_runs == 0 {
+        return Ok(generate::generate(library, request).map(|generated| (generated, None)));
+    }
+    let threads = args.threads.map(usize::from);
+    match contest::generate_contest(library, request, |g| measure(&args.out, g, args.contest_runs, threads)) {
+        Ok(kept) => Ok(Ok((kept.generated.clone(), Some(kept)))),
+        Err(ContestError::Generate(e)) => Ok(Err(e)),
+        Err(ContestError::Measure(e)) => Err(e),
+    }
 }
 
 /// Plays a drawn battle `runs` times with the default doctrine, from the
