@@ -16,6 +16,8 @@
 //! of each other, holding every kind asked for, is split into Formations,
 //! named, ranged and written.
 
+pub mod contest;
+
 use std::collections::BTreeSet;
 use std::fmt::{self, Write as _};
 
@@ -102,6 +104,27 @@ pub struct Request {
     pub stem: String,
     /// The command line, for the header comment.
     pub command: String,
+    /// The try of the contest check ([`contest`]): 0 draws from `seed`
+    /// itself, try `t` from [`sub_seed`]`(seed, t)`.
+    pub attempt: u32,
+}
+
+impl Request {
+    /// The seed this request's battle is drawn from.
+    pub fn battle_seed(&self) -> u64 {
+        sub_seed(self.seed, self.attempt)
+    }
+}
+
+/// The seed of try `attempt` of the contest check: `seed` itself for the
+/// first (so a check that accepts it changes nothing), then output
+/// `attempt` of [`splitmix64`] seeded with `seed`.
+pub fn sub_seed(seed: u64, attempt: u32) -> u64 {
+    if attempt == 0 {
+        seed
+    } else {
+        splitmix64(seed, u64::from(attempt))
+    }
 }
 
 /// A generated battle.
@@ -112,6 +135,15 @@ pub struct Generated {
     /// The GZF files it loads: file name (beside the scenario) and text.
     pub records: Vec<(String, String)>,
     pub sides: Vec<SideSummary>,
+}
+
+impl Generated {
+    /// Adds comment lines at the end of the scenario's header comment.
+    pub fn note(&mut self, lines: &[String]) {
+        let end = self.scenario.find("\n\n").map_or(0, |i| i + 1);
+        let text: String = lines.iter().map(|l| format!("# {l}\n")).collect();
+        self.scenario.insert_str(end, &text);
+    }
 }
 
 /// One side as the summary shows it.
@@ -178,8 +210,9 @@ pub fn generate(library: &[Source], request: &Request) -> Result<Generated, Erro
         return Err(Error::NoDesigns);
     }
     let plan = Plan::new(&designs, request)?;
+    let seed = request.battle_seed();
     for attempt in 0..ATTEMPTS {
-        let mut draws = Draws::new(splitmix64(request.seed, attempt + 1));
+        let mut draws = Draws::new(splitmix64(seed, attempt + 1));
         // The second half of the tries lets both sides share a navy.
         let apart = attempt < ATTEMPTS / 2;
         if let Some(battle) = plan.try_battle(&mut draws, apart) {
@@ -682,7 +715,32 @@ struct Layout {
     formations: Vec<(String, Vec<Placed>)>,
 }
 
-const COMMANDERS: [&str; 2] = ["Red", "Blue"];
+/// The longest a commander's name is cut to, in characters, while it has
+/// more than one word.
+pub const COMMANDER_CHARS: usize = 20;
+
+/// Each side's commander is named after its navy: the fleet its own
+/// library file names, its last words dropped while it is longer than
+/// [`COMMANDER_CHARS`]; two sides of one navy are `Red NAVY` and
+/// `Blue NAVY`.
+fn commanders(library: &[Source], battle: &Battle) -> [String; 2] {
+    let [a, b] = [0, 1].map(|i| short_name(&navy_name(&library[battle.sides[i].navies[0]])));
+    if same_name(&a, &b) {
+        [format!("Red {a}"), format!("Blue {b}")]
+    } else {
+        [a, b]
+    }
+}
+
+/// `name` without its last words while it is longer than
+/// [`COMMANDER_CHARS`] and has more than one.
+fn short_name(name: &str) -> String {
+    let mut words: Vec<&str> = name.split_whitespace().collect();
+    while words.len() > 1 && words.join(" ").chars().count() > COMMANDER_CHARS {
+        words.pop();
+    }
+    words.join(" ")
+}
 
 fn write_battle(
     library: &[Source],
@@ -692,11 +750,12 @@ fn write_battle(
     draws: &mut Draws,
 ) -> Generated {
     let mut names = Names::default();
+    let commanders = commanders(library, battle);
     let layouts: Vec<Layout> = battle
         .sides
         .iter()
         .enumerate()
-        .map(|(i, side)| lay_out(designs, request.points, COMMANDERS[i], side, &mut names, draws))
+        .map(|(i, side)| lay_out(designs, request.points, &commanders[i], side, &mut names, draws))
         .collect();
     let records = records(library, designs, &layouts, &request.stem);
     let scenario = scenario_text(library, designs, request, battle, &layouts, &records, draws);
@@ -897,9 +956,12 @@ fn scenario_text(
             .collect::<Vec<_>>()
             .join(" and ")
     };
+    let number = match request.attempt {
+        0 => request.seed.to_string(),
+        t => format!("{}.{}", request.seed, t + 1),
+    };
     let title = format!(
-        "Generated battle {}: {} against {}, {} points",
-        request.seed,
+        "Generated battle {number}: {} against {}, {} points",
         navy(&battle.sides[0]),
         navy(&battle.sides[1]),
         request.points
@@ -907,7 +969,7 @@ fn scenario_text(
     let files: Vec<String> = records.iter().map(|(n, _)| toml_string(n)).collect();
     let _ = writeln!(out, "title = {}", toml_string(&title));
     let _ = writeln!(out, "gzf = [{}]", files.join(", "));
-    let _ = writeln!(out, "seed = {}", splitmix64(request.seed, 0) >> 1);
+    let _ = writeln!(out, "seed = {}", splitmix64(request.battle_seed(), 0) >> 1);
     let _ = writeln!(out, "\n[victory]");
     let _ = writeln!(out, "max_exchanges = {}", draws.between(MAX_EXCHANGES));
     let _ = writeln!(out, "morale = {MORALE_PERCENT}");
@@ -1036,6 +1098,17 @@ mod tests {
         assert_eq!(Kind::parse("Carriers"), Some(Kind::Carriers));
         assert_eq!(Kind::parse(" bases"), Some(Kind::Bases));
         assert_eq!(Kind::parse("lasers"), None);
+    }
+
+    #[test]
+    fn a_long_navy_name_loses_its_last_words() {
+        assert_eq!(short_name("Cinder Compact Forward Line"), "Cinder Compact");
+        assert_eq!(short_name("Halcyon Accord Reach Guard"), "Halcyon Accord Reach");
+        assert_eq!(short_name("Old  Veldt Militia"), "Old Veldt Militia");
+        assert_eq!(
+            short_name("Supercalifragilisticexpialidocious"),
+            "Supercalifragilisticexpialidocious"
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ use clap::Args;
 use super::{BAD_INPUT, DIAGNOSTIC_LIMIT, eprint_error, write_files};
 use crate::diag::SourceFile;
 use crate::files::{self, Output};
+use crate::generate::contest::{self, ContestError, Contested, Odds};
 use crate::generate::{self, Generated, Kind, Request, Source};
 use crate::gzf::{self, ParseOptions};
 
@@ -37,10 +38,25 @@ pub struct GenerateArgs {
     /// (and STEM.ft2.gzf).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Runs of the contest check: each battle drawn is played this many
+    /// times by the default doctrine and kept only when both sides have a
+    /// chance (docs/generate.md). 0 turns the check off.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_CONTEST_RUNS,
+          value_parser = clap::value_parser!(u64).range(0..=MAX_CONTEST_RUNS))]
+    pub contest_runs: u64,
+    /// Worker threads of the contest check (default: one per core); the
+    /// battle written does not depend on it.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
     /// Print nothing on success.
     #[arg(long)]
     pub quiet: bool,
 }
+
+/// Runs of the contest check unless `--contest-runs` says otherwise.
+pub const DEFAULT_CONTEST_RUNS: u64 = 64;
+/// The most `--contest-runs`: a check, not a study.
+pub const MAX_CONTEST_RUNS: u64 = 100_000;
 
 fn parse_kind(s: &str) -> Result<Kind, String> {
     Kind::parse(s).ok_or_else(|| {
@@ -61,9 +77,10 @@ pub(super) fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         kinds: args.kinds.clone(),
         stem,
         command: command_line(args),
+        attempt: 0,
     };
-    let generated = match generate::generate(&library, &request) {
-        Ok(g) => g,
+    let (generated, contested) = match draw(args, &library, &request)? {
+        Ok(d) => d,
         Err(e) => {
             eprint_error(e.to_string());
             return Ok(ExitCode::from(BAD_INPUT));
@@ -83,8 +100,62 @@ pub(super) fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     }
     if !args.quiet {
         print_summary(&args.out, &generated, args.points)?;
+        if let Some(kept) = &contested {
+            print_contest(kept)?;
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The battle to write: the first drawn with `--contest-runs 0`, else the
+/// one the contest check keeps, with what it measured. The inner error is
+/// the user's (exit 2), the outer fam's own.
+fn draw(
+    args: &GenerateArgs,
+    library: &[Source],
+    request: &Request,
+) -> anyhow::Result<Result<(Generated, Option<Contested>), generate::Error>> {
+    if args.contest_runs == 0 {
+        return Ok(generate::generate(library, request).map(|generated| (generated, None)));
+    }
+    let threads = args.threads.map(usize::from);
+    match contest::generate_contest(library, request, |g| measure(&args.out, g, args.contest_runs, threads)) {
+        Ok(kept) => Ok(Ok((kept.generated.clone(), Some(kept)))),
+        Err(ContestError::Generate(e)) => Ok(Err(e)),
+        Err(ContestError::Measure(e)) => Err(e),
+    }
+}
+
+/// Plays a drawn battle `runs` times with the default doctrine, from the
+/// scenario's own seed (so `fam batch` of the file plays the same runs).
+/// A battle that fails fam's checks is fam's own fault (exit 1).
+fn measure(out: &Path, generated: &Generated, runs: u64, threads: Option<usize>) -> anyhow::Result<Odds> {
+    let loaded = check_generated(out, generated)?;
+    let options = crate::batch::Options::for_scenario(&loaded, None, None, threads);
+    let tally = crate::batch::run(&loaded, &options, 0..runs, &|_| {})
+        .map_err(|e| anyhow::anyhow!("the contest check could not play the battle: {e}"))?;
+    let wins = |s: usize| tally.sides.get(s).map_or(0, |t| t.wins);
+    Ok(Odds {
+        runs: tally.runs,
+        wins: [wins(0), wins(1)],
+        draws: tally.draws + tally.undecided,
+        limit_draws: exchange_limit_draws(&tally.decided_by) + tally.undecided,
+    })
+}
+
+/// The runs `Tally::decided_by` counts as decided by the Exchange limit
+/// (always draws).
+fn exchange_limit_draws(decided_by: &[u64]) -> u64 {
+    let at = crate::batch::tally::REASONS.iter().position(|r| *r == "exchange_limit");
+    at.and_then(|i| decided_by.get(i)).copied().unwrap_or(0)
+}
+
+fn print_contest(kept: &Contested) -> io::Result<()> {
+    let mut stdout = io::stdout().lock();
+    for line in contest::header_lines(kept) {
+        writeln!(stdout, "{line}")?;
+    }
+    Ok(())
 }
 
 /// The command line as given, for the scenario's header (`--out` by its
@@ -97,6 +168,9 @@ fn command_line(args: &GenerateArgs) -> String {
     if !args.kinds.is_empty() {
         let kinds: Vec<&str> = args.kinds.iter().map(|k| k.name()).collect();
         line.push_str(&format!(" --kinds {}", kinds.join(",")));
+    }
+    if args.contest_runs != DEFAULT_CONTEST_RUNS {
+        line.push_str(&format!(" --contest-runs {}", args.contest_runs));
     }
     // The file name alone: the battle is the same wherever it is written.
     let name = args.out.file_name().map_or_else(|| args.out.clone(), PathBuf::from);
@@ -192,22 +266,24 @@ fn read_source(path: &Path) -> Option<Source> {
     Some(Source { name, file })
 }
 
-/// The battle must pass fam's checks before it is written: a failure here
-/// is fam's own fault (exit 1), with what the checks said.
-fn check_generated(out: &Path, generated: &Generated) -> anyhow::Result<()> {
+/// The battle must pass fam's checks before it is played or written: a
+/// failure here is fam's own fault (exit 1), with what the checks said.
+fn check_generated(out: &Path, generated: &Generated) -> anyhow::Result<crate::orders::Loaded> {
     let scenario = SourceFile::new(out.display().to_string(), generated.scenario.as_str());
     let records: Vec<SourceFile> = generated
         .records
         .iter()
         .map(|(name, text)| SourceFile::new(name.clone(), text.as_str()))
         .collect();
-    if let Err(reports) = crate::orders::load_scenario_text(scenario, &records, &ParseOptions::default()) {
-        for (file, diags) in &reports {
-            eprint!("{}", file.render(diags, DIAGNOSTIC_LIMIT));
+    match crate::orders::load_scenario_text(scenario, &records, &ParseOptions::default()) {
+        Ok(loaded) => Ok(loaded),
+        Err(reports) => {
+            for (file, diags) in &reports {
+                eprint!("{}", file.render(diags, DIAGNOSTIC_LIMIT));
+            }
+            anyhow::bail!("the generated battle does not pass fam's checks")
         }
-        anyhow::bail!("the generated battle does not pass fam's checks");
     }
-    Ok(())
 }
 
 fn print_summary(out: &Path, generated: &Generated, points: u32) -> io::Result<()> {

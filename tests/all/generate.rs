@@ -217,6 +217,7 @@ fn generate_and_play(lib: &[Source], points: u32, seed: u64, kinds: &[Kind]) -> 
         kinds: kinds.to_vec(),
         stem: "battle".into(),
         command: "test".into(),
+        attempt: 0,
     };
     let g = generate::generate(lib, &request).map_err(|e| e.to_string())?;
     let files: Vec<SourceFile> = g
@@ -286,6 +287,7 @@ fn kinds_restrict_the_ships_drawn() {
             kinds: vec![Kind::Kinetic],
             stem: "battle".into(),
             command: "test".into(),
+            attempt: 0,
         };
         let g = generate::generate(&lib, &request).unwrap();
         for side in &g.sides {
@@ -390,4 +392,243 @@ fn an_output_over_a_library_file_is_refused() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert_eq!(std::fs::read(&input).unwrap(), before);
     assert!(!dir.path().join("battle.toml").exists());
+}
+
+// The contest check.
+
+use fam::generate::contest::{self, LIMIT_DRAW_PERCENT, Odds, SCORE_PERCENT, TRIES};
+
+fn request(points: u32, seed: u64) -> Request {
+    Request {
+        points,
+        seed,
+        kinds: Vec::new(),
+        stem: "battle".into(),
+        command: "test".into(),
+        attempt: 0,
+    }
+}
+
+fn lopsided(runs: u64, red: u64) -> Odds {
+    Odds {
+        runs,
+        wins: [red, runs - red],
+        draws: 0,
+        limit_draws: 0,
+    }
+}
+
+#[test]
+fn the_check_keeps_the_first_contest_and_draws_each_try_from_its_own_seed() {
+    let lib = library();
+    let mut seen = Vec::new();
+    let kept = contest::generate_contest(&lib, &request(800, 9), |g| {
+        seen.push(g.scenario.clone());
+        // The first three tries are won by one side, the fourth is even.
+        Ok::<_, ()>(lopsided(64, if seen.len() < 4 { 60 } else { 32 }))
+    })
+    .unwrap();
+    assert_eq!((kept.attempt, kept.contest), (3, true));
+    assert_eq!(seen.len(), 4);
+    assert!(seen.windows(2).all(|w| w[0] != w[1]), "each try is another battle");
+    let first = generate::generate(&lib, &request(800, 9)).unwrap();
+    assert_eq!(seen[0], first.scenario, "the first try is the unchecked battle");
+    assert!(
+        kept.generated.scenario.contains("on try 4 of 24"),
+        "{}",
+        kept.generated.scenario
+    );
+}
+
+#[test]
+fn with_no_contest_in_every_try_the_nearest_is_kept_and_said_so() {
+    let lib = library();
+    let mut tries = 0u64;
+    let kept = contest::generate_contest(&lib, &request(800, 9), |_| {
+        tries += 1;
+        // Try 7 comes nearest (55 of 64 wins is 86 %).
+        Ok::<_, ()>(lopsided(64, if tries == 7 { 55 } else { 62 }))
+    })
+    .unwrap();
+    assert_eq!(tries, u64::from(TRIES));
+    assert_eq!((kept.attempt, kept.contest), (6, false));
+    let header: Vec<&str> = kept
+        .generated
+        .scenario
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .collect();
+    assert!(
+        header
+            .iter()
+            .any(|l| l.contains("No contest in 24 tries") && l.contains("nearest, try 7")),
+        "{header:?}"
+    );
+    assert!(header.iter().any(|l| l.contains("86 %")), "{header:?}");
+}
+
+/// `fam batch --format json` of a scenario.
+fn batch_json(scenario: &Path, runs: u64) -> serde_json::Value {
+    let o = fam(&[
+        "batch",
+        scenario.to_str().unwrap(),
+        "--runs",
+        &runs.to_string(),
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// Whether each side's score (wins and half the draws) is within the band
+/// and the draws at the Exchange limit are under theirs, by a batch's JSON.
+fn is_contest(json: &serde_json::Value) -> bool {
+    let n = json["runs"].as_f64().unwrap();
+    let draws = json["draws"].as_f64().unwrap();
+    let band = SCORE_PERCENT as f64..=(100 - SCORE_PERCENT) as f64;
+    let scored = |s: usize| band.contains(&(100.0 * (json["sides"][s]["wins"].as_f64().unwrap() + draws / 2.0) / n));
+    let limit = 100.0 * json["decided_by"]["exchange_limit"].as_f64().unwrap() / n;
+    scored(0) && scored(1) && limit < LIMIT_DRAW_PERCENT as f64
+}
+
+/// "NAME P %" for each side, as the header gives its wins.
+fn win_shares(json: &serde_json::Value) -> Vec<String> {
+    let n = json["runs"].as_u64().unwrap();
+    json["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let wins = s["wins"].as_u64().unwrap();
+            format!("{} {} %", s["name"].as_str().unwrap(), (200 * wins + n) / (2 * n))
+        })
+        .collect()
+}
+
+#[test]
+fn the_battle_kept_is_a_contest_by_fam_batch_and_a_first_battle_that_is_none_is_replaced() {
+    // Seed 3 at 1500 points: the first battle drawn was one-sided (63 of 64).
+    let (checked, unchecked) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let o = generate_in(
+        checked.path(),
+        &["--points", "1500", "--seed", "3", "--contest-runs", "48"],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("Contest check, default doctrine, 48 runs"),
+        "{}",
+        text(&o.stdout)
+    );
+    let o = generate_in(
+        unchecked.path(),
+        &["--points", "1500", "--seed", "3", "--contest-runs", "0", "--quiet"],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let before = batch_json(&unchecked.path().join("battle.toml"), 48);
+    let scenario = std::fs::read_to_string(checked.path().join("battle.toml")).unwrap();
+    let body = |t: &str| t.lines().filter(|l| !l.starts_with('#')).collect::<Vec<_>>().join("\n");
+    let unchecked_text = std::fs::read_to_string(unchecked.path().join("battle.toml")).unwrap();
+    // A first battle that is no contest is replaced (with these seeds it
+    // is one-sided); one that is a contest is kept.
+    assert_eq!(
+        is_contest(&before),
+        body(&scenario) == body(&unchecked_text),
+        "the first battle: {}\n{scenario}",
+        win_shares(&before).join(", ")
+    );
+    let after = batch_json(&checked.path().join("battle.toml"), 48);
+    assert!(is_contest(&after), "{}\n{scenario}", win_shares(&after).join(", "));
+    let odds = scenario.lines().find(|l| l.starts_with("# Contest check")).unwrap();
+    for share in win_shares(&after) {
+        assert!(
+            odds.contains(&share),
+            "the header's odds are fam batch's: {share} in {odds}"
+        );
+    }
+}
+
+#[test]
+fn the_check_gives_the_same_bytes_on_one_and_two_threads() {
+    let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for (dir, threads) in [(&one, "1"), (&two, "2")] {
+        let o = generate_in(
+            dir.path(),
+            &[
+                "--points",
+                "900",
+                "--seed",
+                "5",
+                "--contest-runs",
+                "24",
+                "--threads",
+                threads,
+                "--quiet",
+            ],
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+    let (a, b) = (read_all(one.path()), read_all(two.path()));
+    assert!(text(&a["battle.toml"]).contains("Contest check, default doctrine, 24 runs"));
+    assert_eq!(a, b);
+}
+
+#[test]
+fn contest_runs_0_writes_the_first_battle_drawn_without_odds() {
+    let (off, on) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let o = generate_in(off.path(), &["--points", "700", "--seed", "2", "--contest-runs", "0"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(!text(&o.stdout).contains("Contest"), "{}", text(&o.stdout));
+    let o = generate_in(on.path(), &["--points", "700", "--seed", "2", "--quiet"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let body = |dir: &Path| -> String {
+        let t = std::fs::read_to_string(dir.join("battle.toml")).unwrap();
+        t.lines().filter(|l| !l.starts_with('#')).collect::<Vec<_>>().join("\n")
+    };
+    let scenario = std::fs::read_to_string(off.path().join("battle.toml")).unwrap();
+    assert!(!scenario.contains("Contest check"), "{scenario}");
+    assert!(
+        scenario.contains("--contest-runs 0"),
+        "the header gives the command: {scenario}"
+    );
+    let checked = std::fs::read_to_string(on.path().join("battle.toml")).unwrap();
+    if checked.contains("on try 1 of") {
+        assert_eq!(body(off.path()), body(on.path()));
+    } else {
+        assert_ne!(body(off.path()), body(on.path()));
+    }
+    let lib = library();
+    let first = generate::generate(&lib, &request(700, 2)).unwrap();
+    let unchecked_body: String = first
+        .scenario
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(body(off.path()), unchecked_body);
+}
+
+#[test]
+fn sides_are_named_after_their_navies() {
+    let lib = library();
+    for seed in 0..6 {
+        let g = generate::generate(&lib, &request(1000, seed)).unwrap();
+        let names: Vec<&str> = g.sides.iter().map(|s| s.commander.as_str()).collect();
+        assert_ne!(names[0], names[1]);
+        for (side, name) in g.sides.iter().zip(&names) {
+            assert!(name.chars().count() <= generate::COMMANDER_CHARS, "{name}");
+            let navy = lib.iter().find(|s| s.name == side.navies[0]).unwrap();
+            let fleet = navy
+                .file
+                .items
+                .iter()
+                .find_map(|i| match i {
+                    Item::Fleet(f) => Some(f.name.clone()),
+                    _ => None,
+                })
+                .unwrap();
+            let bare = name.trim_start_matches("Red ").trim_start_matches("Blue ");
+            assert!(fleet.starts_with(bare), "seed {seed}: {name} for {fleet}");
+        }
+    }
 }
