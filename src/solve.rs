@@ -31,6 +31,7 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::batch::{self, BatchError, wilson};
 use crate::engine::doctrine::Doctrine;
@@ -685,15 +686,23 @@ pub struct Battles<'a> {
     pub candidates: [Vec<Orders>; 2],
     pub batch: batch::Options,
     pub progress: &'a (dyn Fn(u64) + Sync),
+    /// Once set, no further pair is played: [`BatchError::Cancelled`].
+    pub stop: &'a AtomicBool,
 }
 
 impl<'a> Battles<'a> {
-    pub fn new(loaded: &'a Loaded, batch: batch::Options, progress: &'a (dyn Fn(u64) + Sync)) -> Battles<'a> {
+    pub fn new(
+        loaded: &'a Loaded,
+        batch: batch::Options,
+        progress: &'a (dyn Fn(u64) + Sync),
+        stop: &'a AtomicBool,
+    ) -> Battles<'a> {
         Battles {
             loaded,
             candidates: [candidates(loaded, A), candidates(loaded, B)],
             batch,
             progress,
+            stop,
         }
     }
 }
@@ -709,6 +718,11 @@ impl Oracle for Battles<'_> {
     }
 
     fn codes(&self, a: usize, b: usize, runs: Range<u64>) -> Result<Vec<u8>, BatchError> {
+        // Checked between the pairs' blocks of runs, so a stop changes
+        // nothing a finished solve would have found.
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(BatchError::Cancelled);
+        }
         let l = with_pair(self.loaded, [&self.candidates[A][a], &self.candidates[B][b]]);
         batch::run_with_outcomes(&l, &self.batch, runs, self.progress).map(|(_, codes)| codes)
     }
@@ -753,6 +767,27 @@ pub fn with_pair(loaded: &Loaded, orders: [&Orders; 2]) -> Loaded {
     l
 }
 
+/// About the runs of one round of the search while each side's mix is one
+/// strategy (every candidate of both sides screened, the finalists and the
+/// matrix on the search runs), and of the confirmation of such a pair: a
+/// progress bar's first total, grown by [`round_runs`] each time the
+/// search outruns it. Not a bound: a mix costs more, shared runs less.
+pub fn planned_runs(loaded: &Loaded, opts: &Options) -> u64 {
+    let (_, _, confirm) = tune::stage_runs(opts.runs);
+    let finalists = opts.finalists.max(1) as u64;
+    round_runs(loaded, opts) + (2 + 2 * finalists) * confirm
+}
+
+/// About the runs of one round of the search ([`planned_runs`]).
+pub fn round_runs(loaded: &Loaded, opts: &Options) -> u64 {
+    let b = opts.budget();
+    let screened: u64 = (0..loaded.battle.sides.len().min(2))
+        .map(|side| candidates(loaded, side).len() as u64)
+        .sum();
+    let finalists = b.finalists.max(1) as u64;
+    screened * b.screen_runs.min(b.search_runs) + (2 * finalists + 1) * b.search_runs
+}
+
 /// What [`solve`] found and confirmed.
 #[derive(Debug, Clone)]
 pub struct Solved {
@@ -765,6 +800,18 @@ pub struct Solved {
 /// Solves the scenario's battle between its two sides. `progress(n)` is
 /// told of every `n` runs played.
 pub fn solve(loaded: &Loaded, opts: &Options, progress: &(dyn Fn(u64) + Sync)) -> Result<Solved, SolveError> {
+    solve_until(loaded, opts, progress, &AtomicBool::new(false))
+}
+
+/// [`solve`], stopped with [`BatchError::Cancelled`] before the next pair
+/// of strategies is played once `stop` is set (`fam serve`'s Cancel button
+/// and time limit).
+pub fn solve_until(
+    loaded: &Loaded,
+    opts: &Options,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> Result<Solved, SolveError> {
     let sides = loaded.battle.sides.len();
     if sides != 2 {
         return Err(SolveError::Sides(sides));
@@ -775,7 +822,7 @@ pub fn solve(loaded: &Loaded, opts: &Options, progress: &(dyn Fn(u64) + Sync)) -
         ..opts.batch.clone()
     };
     batch::in_pool(&opts.batch, || {
-        let oracle = Battles::new(loaded, inner, progress);
+        let oracle = Battles::new(loaded, inner, progress, stop);
         let budget = opts.budget();
         let equilibrium = double_oracle(&oracle, &budget, &mut |_| {})?;
         let confirmed = confirm(&oracle, &equilibrium, opts.fresh_runs())?;

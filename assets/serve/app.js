@@ -647,7 +647,7 @@ async function downloadScenario() {
   }
 }
 
-// ---------- jobs: batch, compare, tune ----------
+// ---------- jobs: batch, compare, tune, solve ----------
 
 function readRunSettings() {
   const runs = Number($('runs').value);
@@ -660,7 +660,7 @@ function readRunSettings() {
 }
 
 function setBusy(busy) {
-  for (const id of ['run-batch', 'tune', 'compare']) $(id).disabled = busy || (id === 'compare' && !snapshotA);
+  for (const id of ['run-batch', 'tune', 'solve', 'compare']) $(id).disabled = busy || (id === 'compare' && !snapshotA);
   $('cancel').disabled = !busy;
 }
 
@@ -712,6 +712,7 @@ function finishJob(finished, status) {
   else if (status.stopped === 'time' || status.result?.stopped === 'time') showNote(`Stopped at the time limit after ${status.done} runs.`);
   if (!status.result) return;
   if (finished.kind === 'batch') showBatch(status.result, finished.battle);
+  else if (finished.kind === 'solve') showSolve(status.result);
   else showText(finished.kind === 'tune' ? 'Tuned standing orders' : 'A against B', status.result.text, finished.kind);
 }
 
@@ -730,6 +731,11 @@ async function runBatch() {
 async function runTune() {
   const { runs, seed } = readRunSettings();
   await startJob('tune', '/api/tune', { battle: battleForServer(), side: $('tune-side').value, runs, seed });
+}
+
+async function runSolve() {
+  const { runs, seed } = readRunSettings();
+  await startJob('solve', '/api/solve', { battle: battleForServer(), runs, seed });
 }
 
 function takeSnapshot() {
@@ -853,6 +859,36 @@ function showText(title, text, kind) {
   $('result-body').replaceChildren(h('pre', { testid: `${kind}-text` }, text || ''));
 }
 
+// `fam solve`'s answer in a player's words: each side's orders, the odds
+// at the equilibrium beside the default doctrine's, and how far either
+// side could gain by changing its orders; the full text below.
+function showSolve(result) {
+  const solved = result.json;
+  const [a, b] = solved.sides.map((s) => s.name);
+  const odds = (o) => `${a} wins ${pct(o.a_wins.mean)} ${interval(o.a_wins.ci95)}, `
+    + `draws ${pct(o.draws.mean)} ${interval(o.draws.ci95)}, ${b} wins ${pct(o.b_wins.mean)} ${interval(o.b_wins.ci95)}.`;
+  // "(the default doctrine)" as words; changed keys as the default doctrine with them.
+  const words = (label) => (/^\(.*\)$/.test(label) ? label.slice(1, -1) : `the default doctrine with ${label}`);
+  const orders = (side) => {
+    if (side.strategies.length === 1) return h('li', {}, `${side.name} plays ${words(side.strategies[0].orders)}.`);
+    return h('li', {}, `${side.name} mixes its orders, drawn anew each battle:`,
+      h('ul', {}, side.strategies.map((s) => h('li', {}, `${pct(s.weight)} of battles: ${words(s.orders)}`))));
+  };
+  const gain = Math.max(0, ...solved.sides.map((s) => s.best_deviation.gain.mean));
+  const bound = `Neither side gains more than ${num(gain * 100)} points by changing its orders`
+    + ` (the best change found, tried on ${solved.runs.confirm[1] - solved.runs.confirm[0]} fresh runs).`;
+  $('results').hidden = false;
+  $('results-note').textContent = `Both sides play their best: ${result.command}`;
+  $('result-body').replaceChildren(
+    h('div', { testid: 'solve' },
+      h('ul', { testid: 'solve-orders' }, solved.sides.map(orders)),
+      h('p', { testid: 'solve-equilibrium' }, `If both sides play their best: ${odds(solved.equilibrium)}`),
+      h('p', { testid: 'solve-default' }, `With the default doctrine: ${odds(solved.default)}`),
+      h('p', { testid: 'solve-bound' }, bound,
+        solved.converged ? null : ' The search stopped at its budget before it showed that no change gains more than the margin.'),
+      h('details', {}, h('summary', {}, 'As fam solve prints it'), h('pre', { testid: 'solve-text' }, result.text || ''))));
+}
+
 // ---------- replay ----------
 
 // The seed exactly: from the parsed number where it stayed exact, else from the command.
@@ -972,6 +1008,7 @@ function bindActions() {
   $('run-batch').addEventListener('click', guarded(runBatch));
   $('cancel').addEventListener('click', guarded(cancelJob));
   $('tune').addEventListener('click', guarded(runTune));
+  $('solve').addEventListener('click', guarded(runSolve));
   $('snapshot').addEventListener('click', guarded(takeSnapshot));
   $('compare').addEventListener('click', guarded(runCompare));
   $('share').addEventListener('click', guarded(shareLink));

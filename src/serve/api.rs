@@ -25,6 +25,8 @@ use crate::orders::Loaded;
 pub const MAX_RUNS: u64 = 100_000;
 /// The most confirming runs a tuning plays per finalist.
 pub const MAX_TUNE_RUNS: u64 = 2_000;
+/// The most fresh runs a solve confirms its equilibrium on.
+pub const MAX_SOLVE_RUNS: u64 = 2_000;
 
 /// The JSON body, or a 400 saying what is wrong with it (a 413 when the
 /// body limit refused it).
@@ -347,6 +349,88 @@ pub async fn start_tune(
         },
     )?;
     Ok(accepted(id))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolveRequest {
+    battle: Battle,
+    runs: u64,
+    #[serde(default)]
+    seed: Option<u64>,
+    /// Percentage points, as `fam solve --margin`.
+    #[serde(default)]
+    margin: Option<f64>,
+}
+
+/// The margin as a fraction, from `margin` percentage points (default
+/// `fam solve`'s).
+fn solve_margin(margin: Option<f64>) -> Result<f64, ApiError> {
+    match margin {
+        None => Ok(crate::solve::DEFAULT_MARGIN),
+        Some(pp) if (0.0..=50.0).contains(&pp) => Ok(pp / 100.0),
+        Some(_) => Err(ApiError::refused("margin: from 0 to 50 percentage points")),
+    }
+}
+
+/// Both sides' standing orders at an equilibrium of the battle, as
+/// `fam solve` finds them.
+pub async fn start_solve(
+    State(app): State<Arc<AppState>>,
+    headers: HeaderMap,
+    parsed: Result<Json<SolveRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let req = body(parsed)?;
+    check_runs(req.runs, MAX_SOLVE_RUNS)?;
+    let margin = solve_margin(req.margin)?;
+    let (_, loaded) = load(req.battle).await?;
+    let sides = loaded.battle.sides.len();
+    if sides != 2 {
+        return Err(ApiError::refused(crate::solve::SolveError::Sides(sides).to_string()));
+    }
+    let opts = crate::solve::Options {
+        runs: req.runs,
+        margin,
+        rounds: crate::solve::DEFAULT_ROUNDS,
+        finalists: crate::solve::DEFAULT_FINALISTS,
+        batch: batch::Options::for_scenario(&loaded, req.seed, None, None),
+    };
+    let total = crate::solve::planned_runs(&loaded, &opts);
+    let id = app.jobs.start(&client(&headers), "solve", total, move |job| {
+        play_solve(job, &loaded, &opts)
+    })?;
+    Ok(accepted(id))
+}
+
+/// Plays the solve; its text and JSON as `fam solve` prints them, or none
+/// when it was stopped.
+fn play_solve(job: &Job, loaded: &Loaded, opts: &crate::solve::Options) -> super::jobs::Outcome {
+    // The solve's length is known only as it goes: the bar's total grows
+    // by a round whenever the runs reach it.
+    let round = crate::solve::round_runs(loaded, opts).max(1);
+    let progress = |n: u64| {
+        job.advance(n);
+        job.grow_total(round);
+    };
+    match crate::solve::solve_until(loaded, opts, &progress, job.stop_flag()) {
+        Ok(s) => {
+            let json: Value =
+                serde_json::from_str(&crate::solve::json(loaded, SCENARIO_NAME, opts, &s)).unwrap_or(Value::Null);
+            Ok(Some(json!({
+                "text": crate::solve::text(loaded, SCENARIO_NAME, opts, &s),
+                "json": json,
+                "command": format!(
+                    "fam solve {SCENARIO_NAME} --runs {} --seed {} --margin {}",
+                    opts.runs,
+                    opts.batch.seed,
+                    (opts.margin * 1e4).round() / 100.0
+                ),
+            })))
+        }
+        Err(crate::solve::SolveError::Batch(BatchError::Cancelled)) => Ok(None),
+        Err(crate::solve::SolveError::Batch(e)) => Err(batch_failed(e)),
+        Err(e @ crate::solve::SolveError::Sides(_)) => Err(ApiError::refused(e.to_string())),
+    }
 }
 
 pub async fn job_status(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {

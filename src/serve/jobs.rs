@@ -1,4 +1,4 @@
-//! Jobs: batches, comparisons and tunings the page starts, each on its own
+//! Jobs: batches, comparisons, tunings and solves the page starts, each on its own
 //! thread, one at a time per client, stoppable, bounded in time.
 //!
 //! A batch is played in blocks of runs whose tallies add up exactly
@@ -62,12 +62,22 @@ impl Job {
         }
     }
 
+    /// Raises the total by `step` when the runs played have reached it:
+    /// for a job whose length is known only as it goes (a solve).
+    pub fn grow_total(&self, step: u64) {
+        let done = self.done.load(Ordering::Relaxed);
+        let _ = self.total.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |t| {
+            (done >= t).then_some(done + step)
+        });
+    }
+
     /// Whether the job should stop before its next block.
     pub fn stopping(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// The flag [`crate::tune::search_until`] watches.
+    /// The flag [`crate::tune::search_until`] and
+    /// [`crate::solve::solve_until`] watch.
     pub fn stop_flag(&self) -> &AtomicBool {
         &self.stop
     }

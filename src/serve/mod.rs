@@ -1,9 +1,10 @@
 //! `fam serve`: the odds calculator as a local web page. The page
 //! (`assets/serve/`, embedded) builds a battle from the shipped library or
 //! uploaded files; the endpoints ([`api`], docs/serve-api.md) load it as a
-//! scenario exactly as the CLI does and play batches, comparisons, tunings
-//! and replays with the same functions as `fam batch`, `fam compare`,
-//! `fam tune` and `fam resolve`, so the page's odds are the CLI's.
+//! scenario exactly as the CLI does and play batches, comparisons, tunings,
+//! solves and replays with the same functions as `fam batch`,
+//! `fam compare`, `fam tune`, `fam solve` and `fam resolve`, so the
+//! page's odds are the CLI's.
 //!
 //! Safe by default: it binds the loopback address unless told otherwise;
 //! request bodies and uploads are bounded; runs are bounded in count and
@@ -77,6 +78,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/batch", post(api::start_batch))
         .route("/api/compare", post(api::start_compare))
         .route("/api/tune", post(api::start_tune))
+        .route("/api/solve", post(api::start_solve))
         .route("/api/replay", post(api::replay))
         .route("/api/jobs/{id}", get(api::job_status).delete(api::job_cancel))
         .fallback(|| async { error::ApiError::not_found("no such page") })

@@ -2442,7 +2442,13 @@ fn a_formation_that_fights_a_target_that_cannot_move_heads_for_its_range() {
         let p = c.plan.expect("planned");
         if matches!(p.stance, Stance::Outgun | Stance::LeastBad) && 60 > p.seek + 3 {
             fighting += 1;
-            assert_eq!(c.maneuvers[0], Maneuver::Close, "{ship} seeking {} MU: {:?}", p.seek, c.maneuvers);
+            assert_eq!(
+                c.maneuvers[0],
+                Maneuver::Close,
+                "{ship} seeking {} MU: {:?}",
+                p.seek,
+                c.maneuvers
+            );
         }
     }
     assert!(fighting > 0, "some attacker fights the base");
@@ -2457,7 +2463,13 @@ fn a_formation_that_fights_a_target_that_cannot_move_heads_for_its_range() {
 fn salvo_launchers_hold_loads_the_target_cannot_absorb() {
     let tables = DieTables::new();
     let launched = |target: &str| {
-        let b = battle(&[("Missiles", &["KRD Ninefold Gale"])], &[("Target", &[target])], 18, "").battle;
+        let b = battle(
+            &[("Missiles", &["KRD Ninefold Gale"])],
+            &[("Target", &[target])],
+            18,
+            "",
+        )
+        .battle;
         let (m, t) = (formation(&b, "Missiles"), formation(&b, "Target"));
         let ours = Arsenal::of(&b, m);
         assert_eq!((ours.salvos[0].launchers, ours.salvos[0].loads), (1, 3));
@@ -2470,7 +2482,15 @@ fn salvo_launchers_hold_loads_the_target_cannot_absorb() {
         let one = missiles(&tables, 1.0, 0.0, &theirs, theirs.thrust / 3, true);
         let enough = 1.5 * f64::from(theirs.durability);
         let needed = (1..=3u32).find(|&k| f64::from(k) * one >= enough).unwrap_or(3) as usize;
-        (volleys, needed, [c.launches.salvos[0][0], c.launches.salvos[1][0], c.launches.salvos[2][0]])
+        (
+            volleys,
+            needed,
+            [
+                c.launches.salvos[0][0],
+                c.launches.salvos[1][0],
+                c.launches.salvos[2][0],
+            ],
+        )
     };
     let (volleys, needed, which) = launched("MCS Small Hours");
     assert_eq!(volleys, needed);

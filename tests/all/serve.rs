@@ -573,6 +573,87 @@ fn compare_and_tune_are_the_clis() {
 }
 
 #[test]
+fn both_sides_at_their_best_is_fam_solve() {
+    let server = Server::new();
+    let a = duel();
+    let done = server.job("/api/solve", "s", &json!({"battle": a, "runs": 100, "seed": 4}));
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(done["kind"], "solve");
+    // The bar ends where the runs did: its total grew with the search.
+    assert!(done["done"].as_u64() <= done["total"].as_u64(), "{done}");
+    let dir = save_scenario(&server, &a);
+    let args = ["solve", "scenario.toml", "--runs", "100", "--seed", "4"];
+    let cli: Value = serde_json::from_str(&fam_in(dir.path(), &[&args[..], &["--json"]].concat())).expect("JSON");
+    assert_eq!(done["result"]["json"], cli);
+    assert_eq!(done["result"]["text"], fam_in(dir.path(), &args));
+    assert_eq!(
+        done["result"]["command"],
+        "fam solve scenario.toml --runs 100 --seed 4 --margin 2"
+    );
+
+    // Runs and margin out of bounds, an unknown key, a third side.
+    for runs in [0_u64, 2_001] {
+        let (s, v) = server.post("/api/solve", "s", &json!({"battle": duel(), "runs": runs}));
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{runs}: {v}");
+        assert!(v["error"]["message"].as_str().expect("message").contains("runs"), "{v}");
+    }
+    let (s, v) = server.post("/api/solve", "s", &json!({"battle": duel(), "runs": 100, "margin": 60}));
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    let (s, v) = server.post(
+        "/api/solve",
+        "s",
+        &json!({"battle": duel(), "runs": 100, "side": "Ilse"}),
+    );
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    assert!(v["error"]["message"].as_str().is_some_and(|m| !m.is_empty()), "{v}");
+    let mut three = duel();
+    three["sides"]
+        .as_array_mut()
+        .expect("sides")
+        .push(json!({"name": "Third", "formations": [{"name": "Tide", "units": ["MCS Unhurried Tide"]}]}));
+    let (s, v) = server.post("/api/solve", "s", &json!({"battle": three, "runs": 100}));
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(
+        v["error"]["message"].as_str().expect("message").contains("two sides"),
+        "{v}"
+    );
+}
+
+#[test]
+fn a_solve_stops_when_cancelled_or_out_of_time() {
+    let server = Server::with_limit(Duration::ZERO);
+    let done = server.job(
+        "/api/solve",
+        "slow",
+        &json!({"battle": duel(), "runs": 2000, "seed": 1}),
+    );
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(done["stopped"], "time");
+    assert_eq!(done["result"], Value::Null);
+
+    let server = Server::new();
+    let (s, v) = server.post(
+        "/api/solve",
+        "busy",
+        &json!({"battle": duel(), "runs": 2000, "seed": 1}),
+    );
+    assert_eq!(s, StatusCode::ACCEPTED, "{v}");
+    let id = v["job"].as_str().expect("job").to_string();
+    let (s, v) = server.post(
+        "/api/tune",
+        "busy",
+        &json!({"battle": duel(), "side": "Ilse", "runs": 100}),
+    );
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    let (s, _, _) = server.call(Method::DELETE, &format!("/api/jobs/{id}"), "busy", Vec::new());
+    assert_eq!(s, StatusCode::OK);
+    let ended = server.wait(&id);
+    assert_eq!(ended["state"], "cancelled", "{ended}");
+    assert_eq!(ended["result"], Value::Null);
+    assert!(ended["done"].as_u64() < ended["total"].as_u64(), "{ended}");
+}
+
+#[test]
 fn fam_serve_prints_its_url_and_serves_the_page_there() {
     use std::io::{BufRead, BufReader, Read, Write};
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fam"))

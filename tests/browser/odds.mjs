@@ -1,8 +1,9 @@
 // The odds calculator page of `fam serve`, driven in headless Chromium
 // against the real server: a battle built by clicking gives exactly the odds
 // `fam batch` prints for the scenario the page downloads, and its share link
-// brings the same battle and the same numbers back; Compare and Tune show
-// what `fam compare` and `fam tune` print.
+// brings the same battle and the same numbers back; Compare, Tune and Both
+// sides play their best show what `fam compare`, `fam tune` and `fam solve`
+// print.
 //
 //   node --test tests/browser/odds.mjs
 //
@@ -347,6 +348,46 @@ test('Compare and Tune show what fam compare and fam tune print for the download
   const cliTune = execFileSync(FAM, ['tune', 'scenario.toml', '--side', RED.side, '--runs', '100', '--seed', '5'], { cwd: dir, encoding: 'utf8' });
   assert.equal(await tuned.textContent(), cliTune, 'the page shows fam tune');
   await page.screenshot({ path: path.join(SHOTS, 'tuned.png'), fullPage: true });
+  });
+});
+
+test('Both sides play their best shows what fam solve finds, in words and as it prints it', { timeout: 4 * TIMEOUT }, async () => {
+  await onPage(baseUrl, 'solve', async (page) => {
+  const blue = { ...BLUE, ships: ['MCS Clear Heading'] };
+  const red = { ...RED, ships: ['KRD Long Watch'] };
+  await rename(page, 'side-name-0', blue.side);
+  await rename(page, 'side-name-1', red.side);
+  await addShips(page, 'pick-0-0', blue);
+  await addShips(page, 'pick-1-0', red);
+  // Short battles at close range: a solve plays thousands of small
+  // batches, and the debug build must finish within the page's time limit.
+  await page.getByTestId('max-exchanges').fill('3');
+  await page.getByTestId('max-exchanges').press('Tab');
+  await page.getByTestId('start-range').fill('12');
+  await page.getByTestId('start-range').press('Tab');
+  await page.getByTestId('runs').fill('20');
+  await page.getByTestId('seed').fill('5');
+  await assertEnabled(page.getByTestId('solve'));
+  await page.getByTestId('solve').click();
+  await page.getByTestId('solve-equilibrium').waitFor({ timeout: 3 * TIMEOUT });
+  const dir = fs.mkdtempSync(path.join(work, 'solve-'));
+  const scenario = await download(page, page.getByTestId('download-scenario'), dir);
+  for (const team of [blue, red]) await download(page, page.getByTestId(`download:${team.file}`), dir);
+  const args = ['solve', path.basename(scenario), '--runs', '20', '--seed', '5'];
+  const cli = JSON.parse(execFileSync(FAM, [...args, '--json'], { cwd: dir, encoding: 'utf8' }));
+  const odds = (o) => `${blue.side} wins ${(o.a_wins.mean * 100).toFixed(1)} % [${(o.a_wins.ci95[0] * 100).toFixed(1)}, ${(o.a_wins.ci95[1] * 100).toFixed(1)}]`;
+  assert.ok((await page.getByTestId('solve-equilibrium').textContent()).startsWith(`If both sides play their best: ${odds(cli.equilibrium)}, draws `));
+  assert.ok((await page.getByTestId('solve-default').textContent()).startsWith(`With the default doctrine: ${odds(cli.default)}, draws `));
+  const gain = Math.max(0, ...cli.sides.map((s) => s.best_deviation.gain.mean)) * 100;
+  assert.ok((await page.getByTestId('solve-bound').textContent()).startsWith(`Neither side gains more than ${gain.toFixed(1)} points by changing its orders`));
+  const sides = await page.getByTestId('solve-orders').locator(':scope > li').allTextContents();
+  assert.equal(sides.length, 2);
+  cli.sides.forEach((side, i) => {
+    assert.ok(sides[i].startsWith(side.name), sides[i]);
+    if (side.strategies.length > 1) for (const s of side.strategies) assert.ok(sides[i].includes(`${(s.weight * 100).toFixed(1)} % of battles`), sides[i]);
+  });
+  assert.equal(await page.getByTestId('solve-text').textContent(), execFileSync(FAM, args, { cwd: dir, encoding: 'utf8' }), 'the page shows fam solve');
+  await page.locator('#results').screenshot({ path: path.join(SHOTS, 'solved.png') });
   });
 });
 
