@@ -13,7 +13,7 @@
 #
 # RUNS: runs a grid point (default 2000). --generated N makes battles with
 # seeds 1 to N, points cycling 600, 1200, 2400, in a temporary folder;
-# FAM_MEASURE_KINDS="K1 K2 ..." cycles `--kinds` too (each word is passed as
+# FAM_MEASURE_KINDS="K1 K2 ..." cycles `--kinds` too, `any` for none (each word is passed as
 # it is, so "ships,bases" is one value). FAM_MEASURE_ARGS adds options to
 # every `fam tune` (e.g. "--grid-only --threads 2").
 #
@@ -57,7 +57,10 @@ if [[ "$generated" -gt 0 ]]; then
         label="generated seed $seed, $points points"
         if [[ ${#kinds[@]} -gt 0 ]]; then
             kind="${kinds[(seed - 1) % ${#kinds[@]}]}"
-            args+=(--kinds "$kind")
+            # The word `any` stands for no --kinds at all.
+            if [[ "$kind" != any ]]; then
+                args+=(--kinds "$kind")
+            fi
             label+=", $kind"
         fi
         mkdir "$work/battle-$seed"
