@@ -174,6 +174,21 @@ fn plasma_die(penalty: usize, screen: u8) -> f64 {
         / 6.0
 }
 
+/// Whether docked group `g` can launch at the start of the Exchange: ready,
+/// its carrier in the fight and in control, its bay working.
+pub fn launchable(battle: &Battle, g: UnitId) -> bool {
+    let unit = &battle.units[g];
+    let Some(c) = unit.craft else { return false };
+    let Some((carrier, bay)) = c.carrier else { return false };
+    let ship = &battle.units[carrier];
+    !unit.destroyed
+        && c.docked
+        && c.rearm == crate::engine::state::Rearm::Ready
+        && ship.can_act()
+        && battle.formation_active(ship.formation)
+        && ship.systems.get(bay).is_some_and(|s| s.operational())
+}
+
 /// The range within which small craft make attack runs (docs/fighters.md §4.4).
 pub const CRAFT_ATTACK_RANGE: u32 = crate::engine::craft::FIGHTER_REACH;
 
@@ -688,21 +703,12 @@ impl Arsenal {
     /// screen instead (docs/doctrine.md, "Carriers and small craft"), and
     /// gunboats are not weighed.
     fn add_strike(&mut self, battle: &Battle, g: UnitId) {
-        use crate::engine::state::{CraftKind, Rearm};
+        use crate::engine::state::CraftKind;
         use crate::model::FighterBase;
         let unit = &battle.units[g];
         let Some(c) = unit.craft else { return };
         let CraftKind::Fighter(kind) = c.kind else { return };
-        let flies = if c.docked {
-            c.rearm == Rearm::Ready
-                && !unit.lost()
-                && c.carrier.is_some_and(|(carrier, bay)| {
-                    let ship = &battle.units[carrier];
-                    ship.can_act() && ship.systems.get(bay).is_some_and(|s| s.operational())
-                })
-        } else {
-            unit.active()
-        };
+        let flies = if c.docked { launchable(battle, g) } else { unit.active() };
         if !flies || c.cef == 0 || c.craft == 0 {
             return;
         }

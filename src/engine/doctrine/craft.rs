@@ -4,22 +4,8 @@
 
 use super::super::plot::{CraftAction, CraftOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, UnitId};
 use super::super::state::Battle;
+use super::assess::launchable;
 use super::{Doctrine, EvasionSplit, FighterUse, enemies, is_live_enemy, maneuver_target};
-
-/// Whether docked group `g` can launch at the start of the Exchange: ready,
-/// its carrier in the fight and in control, its bay working.
-pub fn launchable(battle: &Battle, g: UnitId) -> bool {
-    let unit = &battle.units[g];
-    let Some(c) = unit.craft else { return false };
-    let Some((carrier, bay)) = c.carrier else { return false };
-    let ship = &battle.units[carrier];
-    !unit.destroyed
-        && c.docked
-        && c.rearm == super::super::state::Rearm::Ready
-        && ship.can_act()
-        && battle.formation_active(ship.formation)
-        && ship.systems.get(bay).is_some_and(|s| s.operational())
-}
 
 /// Every group of the battle with a carrier, as (carrier, group), in that
 /// order: a carrier's groups are read without looking at every Unit.

@@ -29,8 +29,9 @@ mod craft;
 pub mod decide;
 mod fire;
 pub mod plan;
+pub use assess::launchable;
+pub use craft::largest_ship;
 use craft::{carried_groups, carrier_orders, craft_formation_plot, first_launchable};
-pub use craft::{largest_ship, launchable};
 pub use decide::{Choice, Withdrawal, needle_aim};
 
 /// How a Formation picks a Formation to maneuver against or fire at. The
