@@ -1079,11 +1079,12 @@ pub(super) fn best_plan(
             });
         }
     };
-    // The maneuvers first, at a third and at the most Evasion; then every
+    // The maneuvers first, at a third, at the most and at no Evasion (all
+    // Speed may want other maneuvers than the Evasions between); then every
     // other Evasion with the best maneuvers.
     let seeds = match fixed {
-        Some(e) => [e.min(cap), e.min(cap)],
-        None => [third(p.thrust), cap],
+        Some(e) => [e.min(cap), e.min(cap), e.min(cap)],
+        None => [third(p.thrust), cap, 0],
     };
     // An avoiding Formation never closes on its target (unless its orders
     // leave it nothing else).
@@ -1103,7 +1104,7 @@ pub(super) fn best_plan(
     for &seq in sequences.iter().filter(|s| allowed(s)) {
         for (k, &e) in seeds.iter().enumerate() {
             // The same Evasion twice would score the same.
-            if k == 0 || e != seeds[0] {
+            if !seeds[..k].contains(&e) {
                 consider(&mut best, seq, e);
             }
         }
