@@ -1259,13 +1259,25 @@ fn assemble(
     const SC: usize = 0;
 
     let Records {
-        records,
+        mut records,
         spans: record_spans,
         files: record_files,
-        fields: gzf_spans,
+        fields: mut gzf_spans,
         failed: gzf_failed,
     } = load_records(files, &raw.gzf, read_gzf, options);
     files.records_failed = gzf_failed;
+    // `{ ship = …, count = N }`: a block for each Unit before anything reads
+    // the records.
+    let (formations, problems) = super::counts::expand(
+        raw.formations,
+        &mut records,
+        &mut gzf_spans,
+        (MAX_FORMATION_UNITS, MAX_BATTLE_UNITS),
+        gzf_failed,
+    );
+    for d in problems {
+        files.push(SC, d);
+    }
 
     let (ships, bases) = name_units(files, &records, &record_spans);
 
@@ -1285,7 +1297,7 @@ fn assemble(
         groups: &groups,
         group_by_name: &group_by_name,
     };
-    let mut listing = list_formations(files, &raw.formations, &roster, gzf_failed);
+    let mut listing = list_formations(files, &formations, &roster, gzf_failed);
     fly_with_carriers(files, &records, &groups, &mut listing);
     let Listing { mut defs, by_name, .. } = listing;
 

@@ -12,6 +12,7 @@
 //! command line uses.
 
 mod build;
+mod counts;
 pub mod doctrine;
 mod keys;
 pub mod mix;

@@ -284,8 +284,48 @@ pub(crate) struct RawPlot {
 pub(crate) type Entries<V> = Vec<(S<String>, S<V>)>;
 /// System numbers as written.
 pub(crate) type Numbers = S<Vec<S<i64>>>;
-/// A `[sides]` or `[formations]` table: its span and its name lists.
-pub(crate) type NameLists = (Range<usize>, Entries<Vec<S<String>>>);
+/// A table of names → lists: its span and its entries in file order.
+pub(crate) type Lists<T> = (Range<usize>, Entries<Vec<S<T>>>);
+/// A `[sides]` table: its span and its name lists.
+pub(crate) type NameLists = Lists<String>;
+/// A `[formations]` table: its span and its member lists.
+pub(crate) type MemberLists = Lists<RawMember>;
+
+/// One entry of a `[formations]` list: a ship, base or group by name, or
+/// several Units of one ship design (`{ ship = "NAME", count = N }`,
+/// docs/orders.md "Several ships of one design").
+#[derive(Debug, Clone)]
+pub(crate) enum RawMember {
+    Name(String),
+    Count(RawCount),
+}
+
+/// `{ ship = "NAME", count = N }` as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawCount {
+    pub ship: S<String>,
+    pub count: S<i64>,
+}
+
+impl<'de> Deserialize<'de> for RawMember {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawMember;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a ship name, or { ship = \"NAME\", count = N } for several of one design")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawMember, E> {
+                Ok(RawMember::Name(v.to_string()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawMember, A::Error> {
+                RawCount::deserialize(MapAccessDeserializer::new(map)).map(RawMember::Count)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
 
 /// A seed as written: a TOML integer (which holds at most 2^63 − 1), or a
 /// string of digits for the seeds above it (run seeds use all 64 bits).
@@ -330,7 +370,7 @@ pub(crate) struct RawScenario {
     pub victory: Option<RawVictory>,
     pub reserves: Option<RawReserves>,
     pub sides: Option<NameLists>,
-    pub formations: Option<NameLists>,
+    pub formations: Option<MemberLists>,
     pub ranges: Vec<S<RawRange>>,
     pub plots: Vec<RawPlot>,
     /// `[doctrine.FORMATION]` standing orders.
@@ -472,8 +512,13 @@ fn sorted_entries<'a, 'i>(table: &'a DeTable<'i>) -> Vec<(&'a S<std::borrow::Cow
     out
 }
 
-/// A table of names → arrays of names (`[sides]`, `[formations]`), in file order.
-fn name_lists(value: &S<DeValue<'_>>, what: &str, diags: &mut Vec<Diagnostic>) -> Option<NameLists> {
+/// A table of names → arrays of members (`[sides]`: names; `[formations]`:
+/// [`RawMember`]s), in file order.
+fn name_lists<T: DeserializeOwned>(
+    value: &S<DeValue<'_>>,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Lists<T>> {
     let DeValue::Table(table) = value.get_ref() else {
         diags.push(
             Diagnostic::error(
@@ -488,7 +533,17 @@ fn name_lists(value: &S<DeValue<'_>>, what: &str, diags: &mut Vec<Diagnostic>) -
     let mut entries = Vec::new();
     for (key, v) in sorted_entries(table) {
         let before = diags.len();
-        if let Some(list) = piece::<Vec<S<String>>>(v, diags) {
+        // Each member on its own: one wrong member does not hide the list.
+        let list = match v.get_ref() {
+            DeValue::Array(items) => Some(
+                items
+                    .iter()
+                    .filter_map(|item| piece::<T>(item, diags).map(|t| Spanned::new(item.span(), t)))
+                    .collect(),
+            ),
+            _ => piece::<Vec<S<T>>>(v, diags),
+        };
+        if let Some(list) = list {
             entries.push((
                 Spanned::new(key.span(), key.get_ref().to_string()),
                 Spanned::new(v.span(), list),

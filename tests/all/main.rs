@@ -7,6 +7,7 @@ mod battle;
 mod beamfamily;
 mod cli;
 mod cluster;
+mod counts;
 mod doctrine;
 mod doctrine_auto;
 mod emp;
