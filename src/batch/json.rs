@@ -32,6 +32,10 @@ pub struct BatchJson {
     pub run_range: [u64; 2],
     pub shard: Option<ShardJson>,
     pub until_ci: Option<f64>,
+    /// With `until_ci`: whether every win-rate interval came out narrower
+    /// than it (false: the batch stopped at its run cap first); else null.
+    #[serde(default)]
+    pub until_ci_met: Option<bool>,
     pub replay_args: Vec<String>,
     pub sides: Vec<SideJson>,
     pub draws: u64,
@@ -66,6 +70,10 @@ pub struct ShardJson {
 pub struct SideJson {
     pub id: usize,
     pub name: String,
+    /// Its Units' points as fielded (absent in files written before fam
+    /// counted them: 0).
+    #[serde(default)]
+    pub points: u32,
     pub wins: u64,
     pub win_rate: f64,
     pub ci95: [f64; 2],
@@ -376,6 +384,7 @@ pub fn to_json(report: &Report) -> BatchJson {
             batch_runs: s.batch_runs,
         }),
         until_ci: meta.until_ci,
+        until_ci_met: meta.until_ci.map(|w| super::widest_win_interval(t) < w),
         replay_args: meta.replay_args.clone(),
         sides,
         draws: t.draws,
@@ -407,12 +416,14 @@ pub fn to_json(report: &Report) -> BatchJson {
 fn sides_json(report: &Report) -> Vec<SideJson> {
     let Report { meta, tally: t } = report;
     let n = t.runs;
+    let points = meta.side_points();
     t.sides
         .iter()
         .enumerate()
         .map(|(i, s)| SideJson {
             id: i,
             name: meta.sides[i].clone(),
+            points: points.get(i).copied().unwrap_or(0),
             wins: s.wins,
             win_rate: rate(s.wins, n),
             ci95: wilson(s.wins, n),

@@ -63,12 +63,23 @@ fn heading(out: &mut String, report: &Report) {
         let _ = write!(what, " (runs {}..{})", meta.range[0], meta.range[1]);
     }
     if let Some(w) = meta.until_ci {
-        let _ = write!(
-            what,
-            ", played until every win-rate interval was narrower than {}",
-            pct(w, decimals(t.runs))
-        );
+        let widest = super::widest_win_interval(t);
+        let _ = if widest < w {
+            write!(
+                what,
+                ", played until every win-rate interval was narrower than {}",
+                pct(w, decimals(t.runs))
+            )
+        } else {
+            write!(
+                what,
+                ", stopped at the run cap before every win-rate interval was narrower than {} (the widest is {})",
+                pct(w, decimals(t.runs)),
+                pct(widest, decimals(t.runs))
+            )
+        };
     }
+    let _ = write!(what, ". {}", meta.points_line());
     what.push_str(". Brackets: 95 % intervals.");
     out.push_str(&wrap(&what, WIDTH));
     out.push('\n');

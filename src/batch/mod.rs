@@ -226,6 +226,29 @@ pub struct UnitInfo {
 }
 
 impl Meta {
+    /// Each side's points as fielded: its Units' points added up
+    /// (`engine::state::Battle::side_points`).
+    pub fn side_points(&self) -> Vec<u32> {
+        let mut out = vec![0u32; self.sides.len()];
+        for u in &self.units {
+            if let Some(p) = out.get_mut(u.side) {
+                *p = p.saturating_add(u.points);
+            }
+        }
+        out
+    }
+
+    /// "Ilse 399 points against Marek 590": each side's points as fielded.
+    pub fn points_line(&self) -> String {
+        let parts: Vec<String> = self
+            .sides
+            .iter()
+            .zip(self.side_points())
+            .map(|(name, p)| format!("{name} {p}"))
+            .collect();
+        format!("Points: {}", parts.join(" against "))
+    }
+
     /// The description of a batch of `loaded` (read from `scenario`).
     pub fn new(loaded: &Loaded, scenario: &str, options: &Options, range: Range<u64>) -> Meta {
         let b = &loaded.battle;

@@ -330,13 +330,24 @@ pub fn table(report: &Report) -> String {
         meta.seed,
         plural(u64::from(meta.exchanges), "Exchange"),
     );
+    let _ = writeln!(out, "{}", meta.points_line());
     if let Some(w) = meta.until_ci {
-        let _ = writeln!(
-            out,
-            "Ran blocks of {} runs until every win-rate interval was narrower than {}.",
-            super::CI_BLOCK,
-            pct(w, d)
-        );
+        let widest = super::widest_win_interval(t);
+        let _ = if widest < w {
+            writeln!(
+                out,
+                "Ran blocks of {} runs until every win-rate interval was narrower than {}.",
+                super::CI_BLOCK,
+                pct(w, d)
+            )
+        } else {
+            writeln!(
+                out,
+                "Stopped at the run cap before every win-rate interval was narrower than {}: the widest is {}.",
+                pct(w, d),
+                pct(widest, d)
+            )
+        };
     }
     let _ = writeln!(
         out,

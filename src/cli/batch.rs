@@ -35,6 +35,12 @@ const TUNE_MAX_RUNS: u64 = 100_000_000;
 /// The runs an `--until-ci` batch plays at most unless `--runs` says.
 pub const UNTIL_CI_MAX_RUNS: u64 = 1_000_000;
 
+/// A batch given neither `--runs` nor `--until-ci` plays until every win
+/// rate is known within ±1 point (an interval 2 points wide) …
+pub const DEFAULT_WIDTH: f64 = 0.02;
+/// … or until this many runs.
+pub const DEFAULT_MAX_RUNS: u64 = 100_000;
+
 /// An interval width: a fraction (`0.02`) or a percentage (`2%`).
 fn parse_width(s: &str) -> Result<f64, String> {
     let (num, scale) = match s.trim().strip_suffix('%') {
@@ -133,8 +139,10 @@ pub struct BatchArgs {
     #[arg(long = "orders", value_name = "FILE")]
     pub orders: Vec<PathBuf>,
     /// Runs to play, at least 1 (with --until-ci: at most this many,
-    /// default 1000000).
-    #[arg(long, value_name = "N", required_unless_present = "until_ci", value_parser = parse_runs)]
+    /// default 1000000). Left out, with no --until-ci: play until every
+    /// win rate's 95 % interval is within ±1 point (--until-ci 2%), at most
+    /// 100000 runs.
+    #[arg(long, value_name = "N", value_parser = parse_runs)]
     pub runs: Option<u64>,
     #[command(flatten)]
     pub run: RunArgs,
@@ -146,7 +154,7 @@ pub struct BatchArgs {
     /// later with `fam merge`. `env/N`: K from the cluster scheduler,
     /// SLURM_ARRAY_TASK_ID (1 to N: `--array=1-N`) or Kubernetes'
     /// JOB_COMPLETION_INDEX (0 to N − 1) (docs/cluster.md).
-    #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with = "until_ci")]
+    #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with = "until_ci", requires = "runs")]
     pub shard: Option<ShardArg>,
     /// Keep the batch's state in FILE, rewritten after every block of 1000
     /// runs; if FILE holds the state of this same batch, resume from it
@@ -362,8 +370,14 @@ pub(super) fn batch(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let options = batch_options(&loaded, &args.run);
-    let (range, total) = match (args.until_ci, shard) {
-        (Some(_), _) => (0..0, args.runs.unwrap_or(UNTIL_CI_MAX_RUNS)),
+    // Neither --runs nor --until-ci: until every win rate is known within
+    // ±1 point.
+    let (until_ci, most) = match (args.until_ci, args.runs) {
+        (None, None) => (Some(DEFAULT_WIDTH), DEFAULT_MAX_RUNS),
+        (w, _) => (w, UNTIL_CI_MAX_RUNS),
+    };
+    let (range, total) = match (until_ci, shard) {
+        (Some(_), _) => (0..0, args.runs.unwrap_or(most)),
         (None, Some(shard)) => {
             let runs = args.runs.unwrap_or(0);
             (shard.range(runs), runs)
@@ -373,14 +387,14 @@ pub(super) fn batch(args: &BatchArgs) -> anyhow::Result<ExitCode> {
             (0..runs, runs)
         }
     };
-    let progress = Progress::new(if args.until_ci.is_some() {
+    let progress = Progress::new(if until_ci.is_some() {
         None
     } else {
         Some(range.end - range.start)
     });
-    let tally = match (&args.checkpoint, args.until_ci) {
+    let tally = match (&args.checkpoint, until_ci) {
         (Some(path), _) => {
-            let plan = match args.until_ci {
+            let plan = match until_ci {
                 Some(width) => crate::batch::Plan::UntilCi { width, max_runs: total },
                 None => crate::batch::Plan::Runs(range.clone()),
             };
@@ -409,7 +423,7 @@ pub(super) fn batch(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         count: s.count,
         batch_runs: Some(total),
     });
-    meta.until_ci = args.until_ci;
+    meta.until_ci = until_ci;
     meta.replay_args = replay_args(&args.orders, &args.load);
     let caveats = crate::caveats::of_battle(&loaded.battle);
     batch_outputs(

@@ -141,7 +141,9 @@ pub struct Unit {
     pub formation: FormationId,
     pub profile: Profile,
     pub mass: u32,
-    /// Points value (`Cost:`), 0 when the record gives none.
+    /// Points value: the record's `Cost:`, else the construction rules'
+    /// figure (`model::points`); 0 for small craft (their carrier's points
+    /// hold them, readings F23).
     pub points: u32,
     pub civilian: bool,
     pub original_thrust: u32,
@@ -385,7 +387,7 @@ impl Unit {
             formation,
             profile,
             mass: ship.mass.unwrap_or(flat.len() as u32 * 3),
-            points: ship.cost.unwrap_or(0),
+            points: model::points::design_points(ship, profile),
             civilian: matches!(ship.ship_type, Some(ShipType::Civilian | ShipType::Merchant)),
             original_thrust: ship.original_thrust,
             thrust: ship.thrust,
@@ -882,6 +884,18 @@ pub struct Battle {
 }
 
 impl Battle {
+    /// Each side's points: its Units' points as fielded (reserves
+    /// included; small craft count in their carriers, readings F23).
+    pub fn side_points(&self) -> Vec<u32> {
+        let mut out = vec![0u32; self.sides.len()];
+        for u in &self.units {
+            if let Some(p) = out.get_mut(u.side) {
+                *p = p.saturating_add(u.points);
+            }
+        }
+        out
+    }
+
     /// The screen level fire from Unit `from` meets at Unit `at`: the
     /// target's, and at least level 2 when the firing Unit is shrouded and
     /// its shroud screens its own fire too (switch `vapour_shroud_own_fire`,

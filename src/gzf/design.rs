@@ -61,6 +61,21 @@ fn check_ship(ship: &Ship, profile: Profile, spans: &FieldSpans, out: &mut Vec<D
         }
         check_mass_budget(ship, mass, span_of(spans, &["mass", "ship"]), &mut warn);
     }
+    // The Fleet Books' own costs run up to about 9 % from the digest's
+    // construction rules as fam reads them (every FSE design over, some
+    // under): a stated cost further off than a tenth is a slip, not a house
+    // rule.
+    if let (Some(cost), Some(rules)) = (ship.cost, crate::model::points::ship_points_exact(ship, profile))
+        && u64::from(cost.abs_diff(rules)) * 10 > u64::from(rules)
+    {
+        warn(
+            span_of(spans, &["cost", "ship"]),
+            format!(
+                "`{name}` states Cost: {cost}; its hull, drive and systems come to {rules} by the construction rules, more than a tenth apart"
+            ),
+            format!("about {rules} points (docs/generate.md, \"Points of a design\")"),
+        );
+    }
     let rows: Vec<usize> = ship.damage_track.iter().map(Vec::len).collect();
     if boxes > 0 {
         let want_rows = boxes.min(4);

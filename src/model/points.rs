@@ -32,19 +32,33 @@ pub fn base_design_points(base: &Base, profile: Profile) -> u32 {
 
 /// A ship's points by the construction rules, whatever its `Cost:` says.
 pub fn ship_points(ship: &Ship, profile: Profile) -> u32 {
+    ship_hull(ship).points(&ship.systems, profile).0
+}
+
+/// [`ship_points`] when the rules price every system of the ship (none
+/// shares the mass left over): the figure a stated `Cost:` can be checked
+/// against; `None` when part of it is an estimate.
+pub fn ship_points_exact(ship: &Ship, profile: Profile) -> Option<u32> {
+    match ship_hull(ship).points(&ship.systems, profile) {
+        (points, 0) => Some(points),
+        _ => None,
+    }
+}
+
+/// A ship's hull, drive included, as the construction rules price it.
+fn ship_hull(ship: &Ship) -> Hull {
     let mass = ship.mass.unwrap_or_else(|| mass_estimate(ship));
     let thrust = ship.original_thrust.max(ship.thrust);
     let drive_mass = round_half_up(u64::from(mass) * 5 * u64::from(thrust), 100);
     let drive_rate = if ship.advanced_drive { 3 } else { 2 };
-    let hull = Hull {
+    Hull {
         mass,
         boxes: ship.hull_boxes(),
         rows: ship.damage_track.len(),
         armour: armour_boxes(ship.armour.as_ref()),
         fixed_mass: drive_mass,
         fixed_points: drive_mass.saturating_mul(drive_rate),
-    };
-    hull.points(&ship.systems, profile)
+    }
 }
 
 /// A base's points by the construction rules (no drive; its sectors' hulls,
@@ -66,7 +80,7 @@ pub fn base_points(base: &Base, profile: Profile) -> u32 {
         fixed_mass: 0,
         fixed_points: 0,
     };
-    hull.points(systems, profile)
+    hull.points(systems, profile).0
 }
 
 /// A fighter group's or gunboat squadron's points: each craft at its type's
@@ -146,7 +160,9 @@ struct Hull {
 }
 
 impl Hull {
-    fn points<'a>(&self, systems: impl IntoIterator<Item = &'a System>, profile: Profile) -> u32 {
+    /// Its points with `systems`, and how many of them the rules price
+    /// nowhere (they share the mass left over).
+    fn points<'a>(&self, systems: impl IntoIterator<Item = &'a System>, profile: Profile) -> (u32, u32) {
         // Hull boxes in half points: 4 on four rows, 6 on three, 3 on five, 2 on six or more.
         let half = match self.rows {
             0..=3 => 6,
@@ -176,7 +192,7 @@ impl Hull {
         if unpriced > 0 {
             points = points.saturating_add(self.mass.saturating_sub(used).saturating_mul(3));
         }
-        points
+        (points, unpriced)
     }
 }
 

@@ -677,21 +677,8 @@ fn fly_with_carriers(files: &mut Files, records: &[Record], groups: &[craft::Gro
             ),
             (Some(_), None) => {}
             (None, Some(f)) => defs[f].members.push(Member::Group(g)),
-            (None, None)
-                if def.item.is_some_and(|i| {
-                    matches!(&records[def.record].file.items[i], Item::FighterGroup(b) if b.carrier.is_none())
-                }) =>
-            {
-                files.push(
-                def.at.0,
-                Diagnostic::error(
-                    def.at.1.clone(),
-                    format!("group `{}` has no carrier and is in no Formation", def.name),
-                    "`Carrier:` naming a ship of the battle, or the group listed under [formations] in the scenario",
-                ),
-            )
-            }
-            // Its carrier is not in this battle: neither is the group.
+            // Listed nowhere, and no carrier of it in this battle: not in
+            // the battle, as a ship not listed (readings F29).
             (None, None) => {}
         }
     }

@@ -494,6 +494,11 @@ pub(super) fn group_unit(
         launched_now: false,
     };
     let mut u = Unit::from_craft(&g.name, profile, side, formation, c);
+    // A squadron of its own (no carrier) is worth its craft; a carrier's
+    // groups are in the carrier's points (readings F23).
+    if let Some(b) = block.filter(|b| b.carrier.is_none()) {
+        u.points = crate::model::points::group_points(b);
+    }
     if status.is_some_and(|s| s.damage == Some(DamageState::Destroyed)) {
         u.destroyed = true;
     }

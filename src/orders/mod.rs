@@ -507,6 +507,14 @@ fn scenario_parts(loaded: &Loaded) -> Vec<String> {
     if standing > 0 {
         parts.push(format!("standing orders for {standing}"));
     }
+    let points = b.side_points();
+    let sides: Vec<String> = b
+        .sides
+        .iter()
+        .zip(&points)
+        .map(|(s, p)| format!("{} {p}", s.name))
+        .collect();
+    parts.push(format!("points {}", sides.join(" against ")));
     parts
 }
 

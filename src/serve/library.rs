@@ -55,7 +55,7 @@ pub fn entries(file: &crate::gzf::GzfFile) -> Vec<Entry> {
                 name: s.name.clone(),
                 class: s.class.clone(),
                 mass: s.mass,
-                points: s.cost,
+                points: Some(crate::model::points::design_points(s, file.profile)),
                 thrust: Some(s.thrust),
                 kind: "ship",
                 fleet: s.fleet.clone(),
@@ -64,16 +64,16 @@ pub fn entries(file: &crate::gzf::GzfFile) -> Vec<Entry> {
                 name: b.name.clone(),
                 class: b.class.clone(),
                 mass: b.mass,
-                points: b.cost,
+                points: Some(crate::model::points::base_design_points(b, file.profile)),
                 thrust: Some(0),
                 kind: "base",
                 fleet: b.fleet.clone(),
             }),
             Item::FighterGroup(g) if g.carrier.is_none() => Some(Entry {
                 name: g.id.clone(),
-                class: g.fighter_type.as_ref().map(|t| format!("{t:?}")),
+                class: Some(group_class(g)),
                 mass: None,
-                points: None,
+                points: Some(crate::model::points::group_points(g)),
                 thrust: None,
                 kind: "fighters",
                 fleet: None,
@@ -81,6 +81,16 @@ pub fn entries(file: &crate::gzf::GzfFile) -> Vec<Entry> {
             _ => None,
         })
         .collect()
+}
+
+/// A group's class as a player reads it: "Attack fighters", "Beam
+/// gunboats".
+fn group_class(g: &crate::model::FighterGroup) -> String {
+    match (g.gunboat, g.fighter_type) {
+        (Some(t), _) => format!("{} gunboats", t.name()),
+        (None, Some(t)) => format!("{} fighters", t.name()),
+        (None, None) => "Standard fighters".to_string(),
+    }
 }
 
 /// One library file and its records.
@@ -99,4 +109,34 @@ pub fn list() -> Vec<LibraryFile> {
             ships: entries(&crate::gzf::parse(text, &ParseOptions::default()).file),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the page lists of a file: every ship with its points (stated or
+    /// by the construction rules), groups as groups with a class a player
+    /// reads, never a debug string.
+    #[test]
+    fn the_page_lists_points_and_readable_group_classes() {
+        let entries: Vec<Entry> = list().into_iter().flat_map(|f| f.ships).collect();
+        assert!(entries.iter().all(|e| e.points.is_some_and(|p| p > 0)), "{entries:?}");
+        let lances = entries.iter().find(|e| e.name == "Kiln Lances").unwrap();
+        // Six beam gunboats at 9 points each (ft-rules §9.2).
+        assert_eq!(
+            (lances.kind, lances.class.as_deref(), lances.points),
+            ("fighters", Some("Beam gunboats"), Some(54))
+        );
+        let darts = entries.iter().find(|e| e.name == "Kiln Darts").unwrap();
+        assert_eq!(
+            (darts.class.as_deref(), darts.points),
+            (Some("Torpedo gunboats"), Some(72))
+        );
+        assert!(
+            entries
+                .iter()
+                .all(|e| e.class.as_deref().is_none_or(|c| !c.contains('{')))
+        );
+    }
 }

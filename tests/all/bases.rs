@@ -113,9 +113,13 @@ fn a_sectored_base_is_one_unit_per_part() {
             .iter()
             .map(|u| (u.mass, u.points, u.hull_total, u.armour_total, u.systems.len()))
             .collect::<Vec<_>>(),
-        [(120, 400, 12, 0, 1), (60, 150, 20, 4, 3), (36, 0, 12, 0, 2)],
+        [(120, 400, 12, 0, 1), (60, 150, 20, 4, 3), (36, 61, 12, 0, 2)],
         "a sector without Mass: counts 3 a hull box"
     );
+    // Sector 2 gives no Cost: it is priced by the construction rules: the
+    // mass its boxes and systems state (12 boxes, no system Mass:), 3 points
+    // a hull box on three rows (36), a Fire Control (4) and an all-round
+    // Class 2 Battery (3 mass at 3: 9): 12 + 36 + 4 + 9 = 61.
     assert!(parts.iter().all(|u| u.thrust == 0));
     assert_eq!(
         l.origins.iter().take(3).map(|o| o.sector).collect::<Vec<_>>(),

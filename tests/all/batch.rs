@@ -1102,7 +1102,8 @@ fn comparing_two_scenarios_run_by_run_narrows_the_interval() {
 #[test]
 fn bad_batch_arguments_are_usage_errors() {
     for args in [
-        vec!["batch", "scenarios/duel.toml"],
+        // A shard is a slice of a number of runs.
+        vec!["batch", "scenarios/duel.toml", "--shard", "1/2"],
         vec!["batch", "scenarios/duel.toml", "--runs", "10", "--shard", "0/2"],
         vec!["batch", "scenarios/duel.toml", "--runs", "10", "--shard", "3/2"],
         vec!["batch", "scenarios/duel.toml", "--until-ci", "150%"],
@@ -1894,4 +1895,40 @@ fn means_of_sums_past_exact_128_bit_products_are_still_computed() {
     let half = 2f64.powi(31);
     assert_abs_diff_eq!(m.mean, half, epsilon = 1e-6);
     assert!(abs_diff_eq!(m.sd, half, epsilon = 1e-6 * half), "{}", m.sd);
+}
+
+/// Without `--runs` a batch plays until every win rate is known within ±1
+/// point, and says so; one that stops at its cap says that instead.
+#[test]
+fn a_batch_without_runs_plays_until_the_odds_are_known_within_a_point() {
+    let out = fam(&["batch", "scenarios/duel.toml", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(json["until_ci"], 0.02);
+    assert_eq!(json["until_ci_met"], true);
+    let runs = json["runs"].as_u64().unwrap();
+    assert!(runs.is_multiple_of(1000) && runs <= 100_000, "{runs}");
+    for side in json["sides"].as_array().unwrap() {
+        let ci = side["ci95"].as_array().unwrap();
+        let width = ci[1].as_f64().unwrap() - ci[0].as_f64().unwrap();
+        assert!(width < 0.02, "{side}");
+    }
+    // The cap reached first: the report does not claim the width.
+    let capped = fam(&["batch", "scenarios/duel.toml", "--until-ci", "0.001", "--runs", "2000"]);
+    let report = text(&capped.stdout);
+    assert!(
+        report.contains("Stopped at the run cap before every win-rate interval was narrower than 0.1 %"),
+        "{report}"
+    );
+    let capped = fam(&[
+        "batch",
+        "scenarios/duel.toml",
+        "--until-ci",
+        "0.001",
+        "--runs",
+        "2000",
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&text(&capped.stdout)).unwrap();
+    assert_eq!(json["until_ci_met"], false);
 }

@@ -52,6 +52,9 @@ fn a_count_of_three_fields_three_units_named_in_order() {
         .map(|u| u["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["KRD Ridge Warden", "KRD Ridge Warden 2", "KRD Ridge Warden 3"]);
+    // The side's points are the three Tors' (133 each, ssd/README.md).
+    assert_eq!(json["sides"][0]["points"], 399);
+    assert_eq!(json["sides"][1]["points"], 590);
     // Each has its own damage: the three are not one Unit reported thrice.
     let hulls: Vec<String> = json["units"]
         .as_array()
@@ -147,6 +150,13 @@ fn the_next_exchange_lists_each_unit_with_a_record_of_its_own() {
     }
     let check = fam(&["check", out_dir.join("scenario.toml").to_str().unwrap()]);
     assert!(check.status.success(), "{}", text(&check.stderr));
+    // Each side's points: three Tors at 133 (ssd/README.md) against the
+    // Astrolabe's 590.
+    assert!(
+        text(&check.stdout).contains("points Ilse 399 against Marek 590"),
+        "{}",
+        text(&check.stdout)
+    );
 }
 
 #[test]
