@@ -235,12 +235,35 @@ function sideBlock(side, i) {
     renderBattle();
   };
   return h('fieldset', { class: 'side', testid: `side-${i}` },
-    h('legend', {}, `Side ${i + 1}`),
+    h('legend', {}, `Side ${i + 1} · `, h('span', { testid: `side-points-${i}` }, sidePointsText(i))),
     h('p', {},
       nameInput(`Name of side ${i + 1}`, `side-name-${i}`, side.name, (v) => { renameWinner(side.name, v); side.name = v; renderBattle(); }),
       ' ', h('button', { type: 'button', onclick: remove, disabled: state.battle.sides.length <= 2 }, `Remove side ${i + 1}`)),
     side.formations.map((f, j) => formationBlock(side, i, f, j)),
     h('p', {}, h('button', { type: 'button', testid: `add-formation-${i}`, onclick: addFormation }, `Add a Formation to ${side.name}`)));
+}
+
+// A Unit's points as the page's lists give them (a record's Cost:, else the
+// construction rules' figure); 0 when its file is unknown.
+function unitPoints(unit) {
+  const ship = shipsOf(state.origin[unit]).find((s) => s.name === unit);
+  return (ship && ship.points) || 0;
+}
+
+function sidePoints(side) {
+  return side.formations.flatMap((f) => f.units).reduce((sum, u) => sum + unitPoints(u), 0);
+}
+
+// "399 points" and, against the largest other side, how far apart.
+function sidePointsText(i) {
+  const sides = state.battle.sides;
+  const mine = sidePoints(sides[i]);
+  const others = sides.filter((_, k) => k !== i).map(sidePoints);
+  const most = Math.max(0, ...others);
+  if (!mine || !most) return `${mine} points`;
+  const diff = Math.round(((mine - most) / most) * 100);
+  const balance = Math.abs(diff) <= 5 ? 'balanced' : diff > 0 ? `${diff} % more than the other side` : `${-diff} % fewer than the other side`;
+  return `${mine} points (${balance})`;
 }
 
 function uniqueName(base) {
@@ -282,17 +305,48 @@ function formationBlock(side, i, formation, j) {
 
 function unitList(formation) {
   if (!formation.units.length) return h('p', { class: 'empty' }, 'No ships yet: pick some from the list.');
-  return h('ul', { class: 'units' }, formation.units.map((unit, k) => {
+  const designs = [...new Set(formation.units)];
+  return h('ul', { class: 'units' }, designs.map((unit) => {
     const ship = shipsOf(state.origin[unit]).find((s) => s.name === unit);
-    const remove = () => {
-      formation.units.splice(k, 1);
-      delete state.origin[unit];
+    const count = formation.units.filter((u) => u === unit).length;
+    const countable = !ship || ship.kind === 'ship';
+    const less = () => {
+      formation.units.splice(formation.units.lastIndexOf(unit), 1);
+      if (!allUnits(state.battle).includes(unit)) delete state.origin[unit];
       renderBattle();
+      refocus(`less:${unit}`, `more:${unit}`);
     };
-    return h('li', {}, unit, ship ? h('span', { class: 'muted' }, ` ${ship.class || ''} · ${ship.points ?? '?'} pts`) : null, ' ',
-      moveSelect(formation, unit, k), ' ',
-      h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${unit}`, onclick: remove }, 'Remove'));
+    const more = () => {
+      formation.units.splice(formation.units.lastIndexOf(unit) + 1, 0, unit);
+      renderBattle();
+      refocus(`more:${unit}`);
+    };
+    const k = formation.units.indexOf(unit);
+    return h('li', {}, count > 1 ? `${count} × ${unit}` : unit,
+      ship ? h('span', { class: 'muted' }, ` ${ship.class || ''} · ${ship.points ?? '?'} pts${count > 1 ? ' each' : ''}`) : null, ' ',
+      countable ? h('span', { class: 'counter' },
+        h('button', { type: 'button', class: 'small', testid: `less:${unit}`, 'aria-label': `One ${unit} fewer`, onclick: less }, '−'),
+        h('output', { testid: `count:${unit}`, 'aria-label': `${unit}: how many` }, String(count)),
+        h('button', { type: 'button', class: 'small', testid: `more:${unit}`, 'aria-label': `One ${unit} more`, onclick: more }, '+')) : null, ' ',
+      count === 1 ? moveSelect(formation, unit, k) : null, ' ',
+      h('button', { type: 'button', class: 'small', 'aria-label': `Remove ${unit}`, onclick: () => {
+        formation.units = formation.units.filter((u) => u !== unit);
+        if (!allUnits(state.battle).includes(unit)) delete state.origin[unit];
+        renderBattle();
+      } }, count > 1 ? 'Remove all' : 'Remove'));
   }));
+}
+
+// Puts the focus back on the first of these test ids still on the page
+// (the builder is drawn afresh on every change).
+function refocus(...ids) {
+  for (const id of ids) {
+    const el = document.querySelector(`[data-testid="${CSS.escape(id)}"]`);
+    if (el && !el.disabled) {
+      el.focus();
+      return;
+    }
+  }
 }
 
 // Moves a ship to another Formation, of its side or another.
@@ -535,8 +589,9 @@ function shipTable(file, ships) {
     h('td', { class: 'num' }, ship.points ?? ''), h('td', { class: 'num' }, ship.thrust ?? ''), h('td', {}, ship.kind ?? ''),
     h('td', {}, h('button', {
       type: 'button', class: 'small add-ship', testid: `add:${ship.name}`, 'aria-label': `Add ${ship.name}`,
-      'data-ship': ship.name, 'data-file': file, disabled: used.has(ship.name), onclick: () => addShip(file, ship.name),
-    }, used.has(ship.name) ? 'In the battle' : 'Add'))));
+      'data-ship': ship.name, 'data-file': file, 'data-kind': ship.kind ?? '', disabled: used.has(ship.name) && ship.kind !== 'ship',
+      onclick: () => addShip(file, ship.name),
+    }, addLabel(used.has(ship.name), ship.kind)))));
   return h('table', { class: 'ships' },
     h('thead', {}, h('tr', {}, ['Ship', 'Class', 'Mass', 'Points', 'Thrust', 'Kind', ''].map((c) => h('th', { scope: 'col' }, c)))),
     h('tbody', {}, rows));
@@ -546,10 +601,19 @@ function addShip(file, name) {
   const side = state.battle.sides[target.side];
   const formation = side && side.formations[target.formation];
   if (!formation) return showError(new Error('Pick a Formation to add ships to first.'));
-  formation.units.push(name);
+  // Another of a design already in this Formation goes beside it.
+  const at = formation.units.lastIndexOf(name);
+  formation.units.splice(at < 0 ? formation.units.length : at + 1, 0, name);
   state.origin[name] = file;
   clearStatus();
   renderBattle();
+  refocus(`add:${name}`);
+}
+
+// A ship design may be added again (one more of it); a base or a group once.
+function addLabel(inBattle, kind) {
+  if (!inBattle) return 'Add';
+  return kind === 'ship' ? 'Add another' : 'In the battle';
 }
 
 // After a redraw of the builder only the buttons' states change.
@@ -557,8 +621,8 @@ function renderShipButtons() {
   const used = new Set(allUnits(state.battle));
   for (const button of document.querySelectorAll('button.add-ship')) {
     const inBattle = used.has(button.dataset.ship);
-    button.disabled = inBattle;
-    button.textContent = inBattle ? 'In the battle' : 'Add';
+    button.disabled = inBattle && button.dataset.kind !== 'ship';
+    button.textContent = addLabel(inBattle, button.dataset.kind);
   }
 }
 

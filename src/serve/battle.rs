@@ -214,6 +214,26 @@ fn name_list<'a>(names: impl Iterator<Item = &'a String>) -> String {
     format!("[{}]", quoted.join(", "))
 }
 
+/// A Formation's Units as `[formations]` lists them: a name the page lists
+/// more than once (several ships of one design, the +/- buttons) is one
+/// `{ ship = "NAME", count = N }` where it first appears (docs/orders.md,
+/// "Several ships of one design").
+fn member_list(units: &[String]) -> String {
+    let mut counts: std::collections::BTreeMap<&String, usize> = std::collections::BTreeMap::new();
+    for u in units {
+        *counts.entry(u).or_default() += 1;
+    }
+    let mut out = Vec::new();
+    for u in units {
+        match counts.remove(u) {
+            Some(1) => out.push(quote(u)),
+            Some(n) => out.push(format!("{{ ship = {}, count = {n} }}", quote(u))),
+            None => {}
+        }
+    }
+    format!("[{}]", out.join(", "))
+}
+
 /// The scenario this battle stands for: its GZF files by bare name, so
 /// the TOML and the files saved in one directory play the same battle.
 pub fn to_toml(b: &Battle) -> String {
@@ -247,7 +267,7 @@ pub fn to_toml(b: &Battle) -> String {
     }
     s.push_str("\n[formations]\n");
     for f in b.sides.iter().flat_map(|s| &s.formations) {
-        s.push_str(&format!("{} = {}\n", key(&f.name), name_list(f.units.iter())));
+        s.push_str(&format!("{} = {}\n", key(&f.name), member_list(&f.units)));
     }
     for r in &b.ranges {
         s.push_str(&format!(

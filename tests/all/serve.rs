@@ -246,6 +246,55 @@ fn a_batch_on_the_page_is_fam_batch_on_the_scenario_it_downloads() {
     assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
 }
 
+/// Three destroyers against a battleship, built on the page with its +
+/// button (a design listed three times in one Formation): the scenario it
+/// downloads counts them, and the CLI on it gives the page's numbers.
+#[test]
+fn several_of_one_design_on_the_page_are_a_count_the_cli_plays_the_same() {
+    let server = Server::new();
+    let battle = json!({
+        "title": "Three against one",
+        "files": [{"name": "meridian-compact.gzf"}, {"name": "kestrel-reach.gzf"}],
+        "sides": [
+            {"name": "Ilse", "formations": [{"name": "Tin Cans",
+              "units": ["KRD Ridge Warden", "KRD Ridge Warden", "KRD Ridge Warden"]}]},
+            {"name": "Marek", "formations": [{"name": "Line", "units": ["MCS Sovereign Bearing"]}]}
+        ],
+        "start_range": 30,
+        "victory": {"max_exchanges": 8, "morale": 50}
+    });
+    let done = server.job("/api/batch", "a", &json!({"battle": battle, "runs": 200, "seed": 5}));
+    assert_eq!(done["state"], "done", "{done}");
+    let dir = save_scenario(&server, &battle);
+    let toml = std::fs::read_to_string(dir.path().join("scenario.toml")).expect("read");
+    assert!(
+        toml.contains(r#""Tin Cans" = [{ ship = "KRD Ridge Warden", count = 3 }]"#),
+        "{toml}"
+    );
+    let cli = fam_in(
+        dir.path(),
+        &["batch", "scenario.toml", "--runs", "200", "--seed", "5", "--json"],
+    );
+    let cli: Value = serde_json::from_str(&cli).expect("JSON");
+    assert_eq!(done["result"]["batch"], cli);
+    let units: Vec<&str> = cli["units"]
+        .as_array()
+        .expect("units")
+        .iter()
+        .map(|u| u["name"].as_str().expect("a name"))
+        .collect();
+    assert_eq!(
+        units,
+        [
+            "KRD Ridge Warden",
+            "KRD Ridge Warden 2",
+            "KRD Ridge Warden 3",
+            "MCS Sovereign Bearing"
+        ]
+    );
+    assert_eq!(cli["sides"][0]["points"], 399);
+}
+
 #[test]
 fn the_scenario_toml_names_its_files_beside_it_and_keeps_odd_names_intact() {
     let server = Server::new();

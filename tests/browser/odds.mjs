@@ -431,3 +431,38 @@ test('a ship moves to another Formation, and the scenario lists it there', { tim
   assert.ok(toml.includes('Blue = ["Blue 1", "Blue 2"]'), toml);
   });
 });
+
+test('three of one design against a battleship: + and − count them, the points add up, the CLI agrees', { timeout: 2 * TIMEOUT }, async () => {
+  await onPage(baseUrl, 'counts', async (page) => {
+    await rename(page, 'side-name-0', 'Ilse');
+    await rename(page, 'side-name-1', 'Marek');
+    await addShips(page, 'pick-0-0', { file: 'kestrel-reach.gzf', ships: ['KRD Ridge Warden'] });
+    // Focus stays on the button used: the builder redraws on every change.
+    const add = page.getByTestId('add:KRD Ridge Warden');
+    assert.equal(await add.textContent(), 'Add another');
+    await page.getByTestId('more:KRD Ridge Warden').click();
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'more:KRD Ridge Warden');
+    await page.getByTestId('more:KRD Ridge Warden').press('Enter');
+    await page.getByTestId('more:KRD Ridge Warden').click();
+    assert.equal(await page.getByTestId('count:KRD Ridge Warden').textContent(), '4');
+    await page.getByTestId('less:KRD Ridge Warden').click();
+    assert.equal(await page.getByTestId('count:KRD Ridge Warden').textContent(), '3');
+    await addShips(page, 'pick-1-0', { file: 'meridian-compact.gzf', ships: ['MCS Sovereign Bearing'] });
+    // Three Tors at 133 against the Astrolabe's 590 (ssd/README.md).
+    assert.equal(await page.getByTestId('side-points-0').textContent(), '399 points (32 % fewer than the other side)');
+    assert.equal(await page.getByTestId('side-points-1').textContent(), '590 points (48 % more than the other side)');
+    await page.getByTestId('runs').fill(String(RUNS));
+    await page.getByTestId('seed').fill(SEED);
+    const shown = await runAndRead(page, ['Ilse', 'Marek']);
+    const dir = fs.mkdtempSync(path.join(work, 'counts-'));
+    const scenario = await download(page, page.getByTestId('download-scenario'), dir);
+    for (const f of ['kestrel-reach.gzf', 'meridian-compact.gzf']) await download(page, page.getByTestId(`download:${f}`), dir);
+    assert.match(fs.readFileSync(scenario, 'utf8'), /\[\{ ship = "KRD Ridge Warden", count = 3 \}\]/);
+    const cli = JSON.parse(execFileSync(FAM, ['batch', 'scenario.toml', '--runs', String(RUNS), '--seed', SEED, '--json'], { cwd: dir }));
+    for (const s of cli.sides) {
+      assert.equal(shown[s.name].wins, String(s.wins));
+      assert.equal(shown[s.name].rate, pct(s.win_rate));
+    }
+    assert.deepEqual(cli.units.map((u) => u.name), ['KRD Ridge Warden', 'KRD Ridge Warden 2', 'KRD Ridge Warden 3', 'MCS Sovereign Bearing']);
+  });
+});
