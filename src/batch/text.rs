@@ -44,9 +44,44 @@ fn plural(n: u64, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
-/// Width of `s` in characters (names are printed padded to a column).
+/// Display width of `s` in terminal columns (names are printed padded to a
+/// column; a wide character takes two, a combining mark none).
 fn width(s: &str) -> usize {
-    s.chars().count()
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
+/// `s` right-aligned in `w` columns.
+fn pad_left(s: &str, w: usize) -> String {
+    let mut out = " ".repeat(w.saturating_sub(width(s)));
+    out.push_str(s);
+    out
+}
+
+/// The text report's width: lines wrap at it, and the default Units table
+/// fits it (names longer than the table allows widen it).
+pub const REPORT_COLUMNS: usize = 100;
+
+/// `text` in lines of at most `cols` columns (a word longer than that
+/// alone on its line), each after the first indented by `indent`.
+fn wrap(text: &str, cols: usize, indent: &str) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if line.is_empty() {
+            line = if lines.is_empty() {
+                word.to_string()
+            } else {
+                format!("{indent}{word}")
+            };
+        } else if width(&line) + 1 + width(word) > cols {
+            lines.push(std::mem::replace(&mut line, format!("{indent}{word}")));
+        } else {
+            line.push(' ');
+            line.push_str(word);
+        }
+    }
+    lines.push(line);
+    lines.join("\n")
 }
 
 fn pad(s: &str, w: usize) -> String {
@@ -150,55 +185,97 @@ fn exchanges(out: &mut String, report: &Report, n: u64, d: usize) {
     histogram_lines(out, h, n, d);
 }
 
-/// Units: how each battle left them, hull lost, alive when their side won.
-fn units(out: &mut String, report: &Report, n: u64, d: usize) {
+/// Units: how each battle left them, hull lost, alive when their side won:
+/// within [`REPORT_COLUMNS`] (the fates no Unit met left out), or with
+/// `wide` every fate and the intervals.
+fn units(out: &mut String, report: &Report, n: u64, d: usize, wide: bool) {
     let Report { meta, tally: t } = report;
-    let unit_w = meta.units.iter().map(|u| width(&u.name)).max().unwrap_or(0).max(4);
-    let side_w = side_width(meta);
     let _ = writeln!(out, "\nUnits: how each battle left them (the first that applies)");
-    let _ = writeln!(
-        out,
-        "{}  {}  {:>23}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>24}  {:>12}",
-        pad("Unit", unit_w),
-        pad("Side", side_w),
-        "destroyed [95 %]",
-        "surrender",
-        "withdrawn",
-        "untouched",
-        "crippled",
-        "damaged",
-        "hull lost: mean [95 %]",
-        "alive if won"
-    );
+    let fates = [
+        (Fate::Destroyed, "destroyed"),
+        (Fate::Surrendered, "surrendered"),
+        (Fate::Withdrawn, "withdrawn"),
+        (Fate::Untouched, "untouched"),
+        (Fate::Crippled, "crippled"),
+        (Fate::Damaged, "damaged"),
+    ];
+    let shown: Vec<_> = fates
+        .iter()
+        .filter(|(fate, _)| {
+            wide || matches!(fate, Fate::Destroyed) || t.units.iter().any(|u| u.fates[*fate as usize] > 0)
+        })
+        .collect();
+    // Each row's cells, the header first; columns as wide as their widest.
+    let mut header = vec!["Unit".to_string(), "Side".to_string()];
+    for (fate, name) in &shown {
+        header.push(if wide && matches!(fate, Fate::Destroyed) {
+            format!("{name} [95 %]")
+        } else {
+            name.to_string()
+        });
+    }
+    header.push(if wide { "hull lost: mean [95 %]" } else { "hull lost" }.to_string());
+    header.push("alive if won".to_string());
+    let mut rows = vec![header];
     for (i, u) in t.units.iter().enumerate() {
         let info = &meta.units[i];
-        let f = |fate: Fate| pct(rate(u.fates[fate as usize], n), d);
-        let destroyed = u.fates[Fate::Destroyed as usize];
+        let mut row = vec![info.name.clone(), meta.sides[info.side].clone()];
+        for (fate, _) in &shown {
+            let k = u.fates[*fate as usize];
+            let mut cell = pct(rate(k, n), d);
+            if wide && matches!(fate, Fate::Destroyed) {
+                cell = format!("{cell} {}", interval(wilson(k, n), d));
+            }
+            row.push(cell);
+        }
+        let hull = match (wide, u.hull_damage.mean()) {
+            (true, m) => mean_text(m),
+            (false, Some(m)) => format!("{:.2}", m.mean),
+            (false, None) => "-".to_string(),
+        };
+        row.push(format!("{hull} of {}", info.hull));
         let side_wins = t.sides[info.side].wins;
-        let lives = if side_wins == 0 {
+        row.push(if side_wins == 0 {
             "-".to_string()
         } else {
             pct(rate(u.survived_side_won, side_wins), d)
-        };
-        let _ = writeln!(
-            out,
-            "{}  {}  {:>23}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>24}  {:>12}",
-            pad(&info.name, unit_w),
-            pad(&meta.sides[info.side], side_w),
-            format!("{} {}", f(Fate::Destroyed), interval(wilson(destroyed, n), d)),
-            f(Fate::Surrendered),
-            f(Fate::Withdrawn),
-            f(Fate::Untouched),
-            f(Fate::Crippled),
-            f(Fate::Damaged),
-            format!("{} of {}", mean_text(u.hull_damage.mean()), info.hull),
-            lives,
-        );
+        });
+        rows.push(row);
     }
-    let _ = writeln!(
-        out,
-        "(destroyed includes abandoned; hull lost counts every box of a destroyed Unit, and for fighter groups and gunboats the craft lost; alive if won: still in the fight or in the Reserve when its side won)"
+    let cols = rows[0].len();
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| rows.iter().map(|r| width(&r[c])).max().unwrap_or(0))
+        .collect();
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(c, cell)| {
+                if c < 2 {
+                    pad(cell, widths[c])
+                } else {
+                    pad_left(cell, widths[c])
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "{}", cells.join("  ").trim_end());
+    }
+    let left_out: Vec<&str> = fates
+        .iter()
+        .filter(|f| !shown.contains(f))
+        .map(|(_, name)| *name)
+        .collect();
+    let mut note = String::from(
+        "(destroyed includes abandoned; hull lost: the mean, counting every box of a destroyed Unit, and for fighter groups and gunboats the craft lost; alive if won: still in the fight or in the Reserve when its side won",
     );
+    if !left_out.is_empty() {
+        let _ = write!(note, "; no Unit {}", left_out.join(" or "));
+    }
+    if !wide {
+        note.push_str("; `--wide` adds the intervals");
+    }
+    note.push(')');
+    let _ = writeln!(out, "{}", wrap(&note, REPORT_COLUMNS, " "));
 }
 
 /// Points lost per battle, by side.
@@ -308,8 +385,14 @@ fn side_width(meta: &super::Meta) -> usize {
     meta.sides.iter().map(|s| width(s)).max().unwrap_or(0).max(4)
 }
 
-/// The human-readable table of a batch.
+/// The human-readable table of a batch, within [`REPORT_COLUMNS`].
 pub fn table(report: &Report) -> String {
+    table_as(report, false)
+}
+
+/// [`table`], or with `wide` (`fam batch --wide`) the Units table with every
+/// fate and the intervals, whatever its width.
+pub fn table_as(report: &Report, wide: bool) -> String {
     let Report { meta, tally: t } = report;
     let n = t.runs;
     let d = decimals(n);
@@ -356,7 +439,7 @@ pub fn table(report: &Report) -> String {
 
     outcomes(&mut out, report, n, d);
     exchanges(&mut out, report, n, d);
-    units(&mut out, report, n, d);
+    units(&mut out, report, n, d, wide);
     points(&mut out, report);
     damage(&mut out, report, n, d);
     dice_line(&mut out, report, n);
@@ -438,12 +521,12 @@ pub fn idle_notes(report: &Report) -> Vec<String> {
 
 /// [`table`] followed by what the odds may hinge on (`caveats`: switches
 /// and disputed readings, `caveats::of_battle`), as `fam batch` prints it.
-pub fn table_with_caveats(report: &Report, caveats: &[String]) -> String {
-    let mut text = table(report);
+pub fn table_with_caveats(report: &Report, caveats: &[String], wide: bool) -> String {
+    let mut text = table_as(report, wide);
     if !caveats.is_empty() {
         text.push_str("The odds may hinge on these readings and switches (docs/readings.md):\n");
         for c in caveats {
-            text.push_str(&format!("  {c}\n"));
+            text.push_str(&format!("  {}\n", wrap(c, REPORT_COLUMNS - 2, "    ")));
         }
     }
     text

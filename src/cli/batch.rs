@@ -85,6 +85,10 @@ pub struct BatchOutputArgs {
     /// The same as --format json.
     #[arg(long)]
     pub json: bool,
+    /// With the text table: the Units table with every fate and the 95 %
+    /// intervals, wider than the 100 columns the table keeps to otherwise.
+    #[arg(long)]
+    pub wide: bool,
     /// Write units.csv and sides.csv into this directory.
     #[arg(long, value_name = "DIR")]
     pub csv: Option<PathBuf>,
@@ -473,7 +477,7 @@ fn batch_outputs(
     let text = match out.format() {
         BatchFormat::Json => crate::batch::json::render(report),
         BatchFormat::Markdown => crate::batch::markdown::render(report),
-        BatchFormat::Text => crate::batch::text::table_with_caveats(report, caveats),
+        BatchFormat::Text => crate::batch::text::table_with_caveats(report, caveats, out.wide),
     };
     io::stdout().lock().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)

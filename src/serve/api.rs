@@ -213,7 +213,7 @@ fn play_batch(job: &Job, loaded: &Loaded, opts: &batch::Options, runs: u64) -> s
 fn batch_result(loaded: &Loaded, report: &Report, seed: u64) -> Value {
     let json: Value = serde_json::from_str(&batch::json::render(report)).unwrap_or(Value::Null);
     let caveats = crate::caveats::of_battle(&loaded.battle);
-    let table = batch::text::table_with_caveats(report, &caveats);
+    let table = batch::text::table_with_caveats(report, &caveats, false);
     let svg = batch::plot::render(report, batch::plot::Kind::Svg)
         .ok()
         .and_then(|b| String::from_utf8(b).ok());

@@ -1932,3 +1932,34 @@ fn a_batch_without_runs_plays_until_the_odds_are_known_within_a_point() {
     let json: serde_json::Value = serde_json::from_str(&text(&capped.stdout)).unwrap();
     assert_eq!(json["until_ci_met"], false);
 }
+
+/// The default text report fits 100 columns, measured in display columns
+/// (the bars are block characters), and the Units table's columns line up
+/// whatever the figures: every row as wide as its header.
+#[test]
+fn the_text_report_fits_a_hundred_columns_and_its_units_table_lines_up() {
+    let out = fam(&["batch", "scenarios/squadron-action.toml"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    for line in report.lines() {
+        assert!(
+            unicode_width::UnicodeWidthStr::width(line) <= 100,
+            "{} columns: {line}",
+            unicode_width::UnicodeWidthStr::width(line)
+        );
+    }
+    let table: Vec<&str> = report
+        .lines()
+        .skip_while(|l| !l.starts_with("Units:"))
+        .skip(1)
+        .take_while(|l| !l.starts_with('('))
+        .collect();
+    assert!(table.len() > 5, "{report}");
+    let header = unicode_width::UnicodeWidthStr::width(table[0]);
+    for row in &table {
+        assert_eq!(unicode_width::UnicodeWidthStr::width(*row), header, "{row}");
+    }
+    // The wide table keeps every fate and the intervals.
+    let wide = text(&fam(&["batch", "scenarios/squadron-action.toml", "--runs", "100", "--wide"]).stdout);
+    assert!(wide.contains("destroyed [95 %]  surrendered  withdrawn"), "{wide}");
+}
