@@ -6,7 +6,10 @@
 //! A `console` block holds `$ COMMAND` lines, each followed by the output
 //! it must print exactly, where a line `...` stands for any number of
 //! lines. A block right after the line `<!-- not run: REASON -->` is left
-//! out (installing, writing into the reader's home directory).
+//! out (installing, writing into the reader's home directory); one right
+//! after `<!-- file: NAME -->` is written to NAME (the scenario a reader is
+//! told to save), for the blocks after it. No example may write into
+//! `scenarios/` or `ssd/`, where the tests read every file.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,11 +17,14 @@ use std::process::Command;
 use crate::support::{repo, text};
 
 const NOT_RUN: &str = "<!-- not run:";
+const FILE: &str = "<!-- file: ";
 
 #[derive(Debug, PartialEq)]
 enum Kind {
     Shell,
     Console,
+    /// A file to save under this name.
+    File(String),
 }
 
 /// A fenced block: its kind, the README line of its first body line, and
@@ -34,17 +40,23 @@ fn blocks(readme: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let mut lines = readme.lines().enumerate().peekable();
     let mut skip_next = false;
+    let mut save_as: Option<String> = None;
     while let Some((_, line)) = lines.next() {
         if line.starts_with(NOT_RUN) {
             skip_next = true;
             continue;
         }
+        if let Some(name) = line.strip_prefix(FILE).and_then(|r| r.strip_suffix(" -->")) {
+            save_as = Some(name.trim().to_string());
+            continue;
+        }
         let Some(info) = line.strip_prefix("```") else {
             continue;
         };
-        let kind = match info.trim() {
-            "sh" => Some(Kind::Shell),
-            "console" => Some(Kind::Console),
+        let kind = match (info.trim(), save_as.take()) {
+            (_, Some(name)) => Some(Kind::File(name)),
+            ("sh", None) => Some(Kind::Shell),
+            ("console", None) => Some(Kind::Console),
             _ => None,
         };
         let first_line = lines.peek().map_or(0, |(i, _)| i + 1);
@@ -132,7 +144,12 @@ fn console_steps(block: &Block) -> Vec<(usize, String, Vec<&str>)> {
 }
 
 fn run_block(shell: &Shell, block: &Block, failures: &mut Vec<String>) {
-    match block.kind {
+    match &block.kind {
+        Kind::File(name) => {
+            let mut body = block.lines.join("\n");
+            body.push('\n');
+            std::fs::write(shell.dir.join(name), body).expect("save the README's file");
+        }
         Kind::Shell => {
             for (i, line) in block.lines.iter().enumerate() {
                 if line.trim().is_empty() {
@@ -179,12 +196,24 @@ fn every_readme_example_runs_as_written() {
     for dir in ["scenarios", "ssd"] {
         copy_dir(&repo().join(dir), &scratch.path().join(dir));
     }
+    let listing = |dir: &str| {
+        let mut names: Vec<_> = std::fs::read_dir(scratch.path().join(dir))
+            .expect("read directory")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = [listing("scenarios"), listing("ssd")];
     let shell = Shell::new(scratch.path());
     let mut failures = Vec::new();
     for block in &blocks {
         run_block(&shell, block, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // What the examples write goes beside, not into the folders the tests
+    // read (a scenario written into scenarios/ is one the pins lack).
+    assert_eq!([listing("scenarios"), listing("ssd")], before);
 }
 
 #[test]
