@@ -206,7 +206,26 @@ function shipsOf(fileName) {
 
 // ---------- the battle builder ----------
 
+// Results and the share link stand for the battle as it was: after any
+// edit the results say they are out of date and the old link is cleared.
+function markStale() {
+  if (!$('results').hidden) {
+    $('stale').hidden = false;
+    $('results').classList.add('is-stale');
+  }
+  if ($('share-link').value) {
+    $('share-link').value = '';
+    $('share-link').placeholder = 'the battle changed: press Share link again';
+  }
+}
+
+function markFresh() {
+  $('stale').hidden = true;
+  $('results').classList.remove('is-stale');
+}
+
 function renderBattle() {
+  markStale();
   $('title').value = state.battle.title;
   $('start-range').value = state.battle.start_range;
   const victory = state.battle.victory;
@@ -908,6 +927,7 @@ function hingeNotes(notes) {
 function showBatch(result, battle) {
   const batch = result.batch;
   $('results').hidden = false;
+  markFresh();
   $('results-note').textContent = `${batch.runs} runs of “${batch.title || battle.title}”, base seed ${batch.seed}, at most ${batch.exchanges_cap} Exchanges each.`;
   // replaceChildren would write a null as the text "null".
   $('result-body').replaceChildren(...[
@@ -919,6 +939,7 @@ function showBatch(result, battle) {
 
 function showText(title, text, kind) {
   $('results').hidden = false;
+  markFresh();
   $('results-note').textContent = title;
   $('result-body').replaceChildren(h('pre', { testid: `${kind}-text` }, text || ''));
 }
@@ -942,6 +963,7 @@ function showSolve(result) {
   const bound = `Neither side gains more than ${num(gain * 100)} points by changing its orders`
     + ` (the best change found, tried on ${solved.runs.confirm[1] - solved.runs.confirm[0]} fresh runs).`;
   $('results').hidden = false;
+  markFresh();
   $('results-note').textContent = `Both sides play their best: ${result.command}`;
   $('result-body').replaceChildren(
     h('div', { testid: 'solve' },
@@ -1070,6 +1092,17 @@ function bindInputs() {
 
 function bindActions() {
   $('run-batch').addEventListener('click', guarded(runBatch));
+  // Enter in Runs or Seed runs the batch, as the Run button would.
+  for (const id of ['runs', 'seed']) {
+    $(id).addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && !$('run-batch').disabled) {
+        e.preventDefault();
+        $('run-batch').click();
+      }
+    });
+  }
+  // Edits outside the builder's redraws (the title, ranges, switches …).
+  $('battle').addEventListener('change', markStale);
   $('cancel').addEventListener('click', guarded(cancelJob));
   $('tune').addEventListener('click', guarded(runTune));
   $('solve').addEventListener('click', guarded(runSolve));

@@ -464,5 +464,18 @@ test('three of one design against a battleship: + and − count them, the points
       assert.equal(shown[s.name].rate, pct(s.win_rate));
     }
     assert.deepEqual(cli.units.map((u) => u.name), ['KRD Ridge Warden', 'KRD Ridge Warden 2', 'KRD Ridge Warden 3', 'MCS Sovereign Bearing']);
+    // An edit marks the results out of date and clears an old share link;
+    // Enter in Runs runs the battle as it is now.
+    await page.getByTestId('share').click();
+    assert.notEqual(await page.getByTestId('share-link').inputValue(), '');
+    assert.equal(await page.getByTestId('stale').isVisible(), false);
+    await page.getByTestId('more:KRD Ridge Warden').click();
+    assert.equal(await page.getByTestId('stale').isVisible(), true);
+    assert.equal(await page.getByTestId('share-link').inputValue(), '');
+    await page.getByTestId('runs').press('Enter');
+    await page.getByTestId('stale').waitFor({ state: 'hidden', timeout: TIMEOUT });
+    assert.equal(await page.getByTestId('wins:Ilse').count(), 1);
+    // The skip link leads to Run.
+    assert.equal(await page.getByTestId('skip-to-run').getAttribute('href'), '#run-h');
   });
 });
