@@ -14,6 +14,7 @@ mod bases;
 mod craft;
 pub(super) use craft::{part_name as carrier_part_name, part_systems as carrier_part_systems};
 
+use super::keys::unit_key;
 use super::raw::{self, Names, Needles, RawFire, RawPdEvasionReroll, RawPlot, RawScenario, RawVolley, S, Word};
 use super::{Loaded, Origin, Record, Report};
 use crate::diag::{Diagnostic, SourceFile};
@@ -26,7 +27,6 @@ use crate::engine::state::{
     Battle, Formation, MAX_RANGE_MU, RangeTable, Reserve, Side, Sys, SysState, Unit, is_one_shot,
 };
 use crate::engine::victory::{Trigger, Victory};
-use crate::gzf::fields::collapse;
 use crate::gzf::{self, Item, ParseOptions, SystemKind};
 use crate::model::Warhead;
 
@@ -69,12 +69,6 @@ pub const MAX_EXCHANGE_NUMBER: u32 = 1_000_000;
 
 /// GZF files one scenario may load.
 pub const MAX_RECORD_FILES: usize = 64;
-
-/// Unit names compare as the GZF reader compares them within a file: case
-/// and runs of blanks ignored (readings G16).
-fn unit_key(name: &str) -> String {
-    collapse(name).to_ascii_lowercase()
-}
 
 /// `d` with help for a name that is none of `candidates`: the one it
 /// misspells, or the candidates when they are few (`crate::suggest::help`).

@@ -16,17 +16,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Record;
+use super::keys::unit_key as key;
 use super::raw::{MemberLists, NameLists, RawCount, RawMember};
 use crate::diag::Diagnostic;
-use crate::gzf::fields::collapse;
 use crate::model::{FighterGroup, Item, Ship};
 use toml::Spanned;
-
-/// How names compare (as the scenario's other names do: spaces collapsed,
-/// case ignored).
-fn key(name: &str) -> String {
-    collapse(name).to_ascii_lowercase()
-}
 
 /// Names in use, by [`key`], and the next number to try after each name
 /// numbered before (so N copies cost N tries, not N²).

@@ -33,6 +33,17 @@ Marek = ["Battle Line"]
 "Battle Line" = ["MCS Sovereign Bearing"]
 "#;
 
+/// The Units' names of a batch's JSON, of one side or (`None`) all.
+fn unit_names(json: &serde_json::Value, side: Option<u64>) -> Vec<String> {
+    json["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| side.is_none_or(|s| u["side"] == s))
+        .map(|u| u["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
 fn batch_json(path: &Path, runs: &str) -> serde_json::Value {
     let out = fam(&["batch", path.to_str().unwrap(), "--runs", runs, "--json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -44,13 +55,7 @@ fn a_count_of_three_fields_three_units_named_in_order() {
     let dir = tempfile::tempdir().unwrap();
     let path = battle(dir.path(), THREE, &["meridian-compact.gzf", "kestrel-reach.gzf"]);
     let json = batch_json(&path, "60");
-    let names: Vec<&str> = json["units"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|u| u["side"] == 0)
-        .map(|u| u["name"].as_str().unwrap())
-        .collect();
+    let names = unit_names(&json, Some(0));
     assert_eq!(names, ["KRD Ridge Warden", "KRD Ridge Warden 2", "KRD Ridge Warden 3"]);
     // The side's points are the three Tors' (133 each, ssd/README.md).
     assert_eq!(json["sides"][0]["points"], 399);
@@ -67,8 +72,11 @@ fn a_count_of_three_fields_three_units_named_in_order() {
     // The text report's Units table lists the three.
     let out = fam(&["batch", path.to_str().unwrap(), "--runs", "20"]);
     let report = text(&out.stdout);
-    for name in names {
-        assert!(report.lines().any(|l| l.starts_with(name)), "{name} in\n{report}");
+    for name in &names {
+        assert!(
+            report.lines().any(|l| l.starts_with(name.as_str())),
+            "{name} in\n{report}"
+        );
     }
 }
 
@@ -173,19 +181,12 @@ Line = ["MCS Sovereign Bearing"]
 "#;
     let path = battle(dir.path(), scenario, &["meridian-compact.gzf", "tessaly-carriers.gzf"]);
     let json = batch_json(&path, "5");
-    let names: Vec<&str> = json["units"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|u| u["name"].as_str().unwrap())
-        .collect();
+    let names = unit_names(&json, None);
     // The Kiln's attack group has a block of its own naming the Kiln: the
     // copy's is numbered like the ship and flies with the copy.
-    assert!(
-        names.contains(&"Cinder Flight") && names.contains(&"Cinder Flight 2"),
-        "{names:?}"
-    );
-    assert!(names.contains(&"TFP Ember Kiln 2/14"), "{names:?}");
+    for group in ["Cinder Flight", "Cinder Flight 2", "TFP Ember Kiln 2/14"] {
+        assert!(names.iter().any(|n| n == group), "{group} in {names:?}");
+    }
 }
 
 #[test]
@@ -210,13 +211,7 @@ fn a_name_already_loaded_is_skipped_and_a_listed_design_keeps_its_name() {
     let path = dir.path().join("battle.toml");
     fs::write(&path, scenario).unwrap();
     let json = batch_json(&path, "5");
-    let names: Vec<&str> = json["units"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|u| u["side"] == 0)
-        .map(|u| u["name"].as_str().unwrap())
-        .collect();
+    let names = unit_names(&json, Some(0));
     assert_eq!(names, ["KRD Ridge Warden", "KRD Ridge Warden 3", "KRD Ridge Warden 4"]);
 }
 
