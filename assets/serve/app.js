@@ -5,13 +5,13 @@
 
 const DOCTRINE = {
   target: ['nearest', 'largest', 'weakest', 'most_dangerous'],
-  maneuver: ['best_range', 'close', 'maintain', 'withdraw', 'hold'],
-  evasion: ['third', 'max', 'dice'],
+  maneuver: ['auto', 'best_range', 'close', 'maintain', 'withdraw', 'hold'],
+  evasion: ['auto', 'third', 'max', 'dice'],
   fire_at: ['nearest', 'largest', 'weakest', 'most_dangerous'],
-  use_ordnance: ['true', 'false'],
+  use_ordnance: ['auto', 'true', 'false'],
   use_needles: ['true', 'false'],
   pd: ['auto', 'never', 'always'],
-  withdraw_when: ['never', 'crippled', 'losses'],
+  withdraw_when: ['auto', 'never', 'crippled', 'losses'],
   fighters: ['strike', 'hold'],
 };
 const DOCTRINE_LABELS = {
@@ -45,6 +45,11 @@ const uploadShips = {}; // uploaded file name -> its ships
 let target = { side: 0, formation: 0 };
 let snapshotA = null;
 let job = null;
+// What fam refused in the battle, each shown beside the part to change:
+// [{place, text, diagnostic}] (docs/serve-api.md, "place").
+let placed = [];
+// Formations whose standing orders the player has opened ("side/formation").
+const openOrders = new Set();
 
 const $ = (id) => document.getElementById(id);
 
@@ -145,6 +150,7 @@ function errorBlock(err) {
 }
 
 function showError(err) {
+  if ((err.diagnostics || []).some((d) => d.place)) return showRefusal(refusalOf(err));
   const box = $('status');
   box.replaceChildren(...errorBlock(err).filter(Boolean));
   box.className = 'error';
@@ -160,6 +166,122 @@ function showNote(text) {
 
 function clearStatus() {
   $('status').hidden = true;
+}
+
+// ---------- what fam refuses, beside what to change ----------
+
+// The page's names for the scenario keys a message may quote.
+const KEY_WORDS = {
+  max_exchanges: 'Exchanges at most', morale: 'the morale rule', start_range: 'Starting range', mu: 'the range',
+  between: 'the range’s Formations', unit_destroyed: 'the condition', unit_escaped: 'the condition', points: 'the condition',
+  damage_control: 'Damage control order',
+};
+
+// A diagnostic in a player's words: scenario keys as the page labels them,
+// Units as ships, and what fam expected.
+function playerWords(d) {
+  let text = d.message.replace(/`([^`]*)`/g, (_, k) => KEY_WORDS[k] || DOCTRINE_LABELS[k] || `“${k}”`)
+    .replace(/\bno Units\b/g, 'no ships').replace(/^TOML syntax error: duplicate key$/, 'Two things here have the same name');
+  if (d.expected) text += ` (fam expected ${d.expected})`;
+  if (d.help) text += `. ${d.help}`;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// The block of the CLI's rendering that belongs to diagnostic `d`.
+function renderedBlock(rendered, d) {
+  const at = `--> ${d.file}:${d.line}:${d.column}`;
+  return (rendered || '').split(/\n(?=(?:error|warning)\b)/).find((b) => b.includes(at)) || '';
+}
+
+// A refusal from the server as the page's problems: [{place, text, where, detail}].
+function refusalOf(err) {
+  return (err.diagnostics || []).map((d) => ({
+    place: d.place || null,
+    text: playerWords(d),
+    where: [d.file, d.line, d.column].filter((x) => x !== null && x !== undefined && x !== '').join(':'),
+    detail: renderedBlock(err.rendered, d),
+  }));
+}
+
+// What the page can tell before asking the server, in its own words.
+function battleProblems() {
+  const problems = [];
+  const seen = new Map();
+  state.battle.sides.forEach((side, i) => side.formations.forEach((f, j) => {
+    if (!f.units.length) {
+      problems.push({ place: `formation/${i}/${j}`, text: `${f.name} has no ships yet: add some from the ship list (press “Add ships here” first), or remove this Formation.` });
+    }
+    if (seen.has(f.name)) problems.push({ place: `formation/${i}/${j}`, text: `Another Formation is already named “${f.name}”: give each its own name.` });
+    seen.set(f.name, true);
+  }));
+  const sideNames = new Set();
+  state.battle.sides.forEach((side, i) => {
+    if (sideNames.has(side.name)) problems.push({ place: `side/${i}`, text: `Another side is already named “${side.name}”: give each its own name.` });
+    sideNames.add(side.name);
+  });
+  return problems;
+}
+
+// The element that shows the problems of `place`: a Formation's or a
+// side's own box, else the box of the fieldset that holds it.
+function slotFor(place) {
+  if (!place) return null;
+  const m = /^(?:formation|doctrine)\/(\d+)\/(\d+)/.exec(place);
+  if (m) return document.querySelector(`[data-testid="formation-${m[1]}-${m[2]}"] > .place-errors`);
+  const side = /^side\/(\d+)$/.exec(place);
+  if (side) return document.querySelector(`[data-testid="side-${side[1]}"] > .place-errors`);
+  return [...document.querySelectorAll('.place-errors[data-places]')]
+    .find((el) => el.dataset.places.split(' ').some((p) => place === p || place.startsWith(p))) || null;
+}
+
+function problemBlock(p) {
+  const detail = p.where || p.detail ? h('details', {}, h('summary', {}, 'Details'),
+    p.where ? h('p', {}, h('code', {}, p.where)) : null, p.detail ? h('pre', { class: 'rendered' }, p.detail) : null) : null;
+  return h('div', { class: 'field-error', role: 'alert', tabindex: '-1', testid: 'field-error' }, h('p', {}, p.text), detail);
+}
+
+// Draws each problem in its slot (opening the folds around it); the rest,
+// and a summary, go to the dock.
+function renderPlaced() {
+  for (const el of document.querySelectorAll('.place-errors')) el.replaceChildren();
+  const loose = [];
+  for (const p of placed) {
+    const slot = slotFor(p.place);
+    if (!slot) { loose.push(p); continue; }
+    slot.append(problemBlock(p));
+    for (let d = slot.closest('details'); d; d = d.parentElement.closest('details')) d.open = true;
+  }
+  return loose;
+}
+
+function showRefusal(problems) {
+  placed = problems;
+  const loose = renderPlaced();
+  const shown = placed.length - loose.length;
+  const box = $('status');
+  const first = document.querySelector('.place-errors .field-error');
+  const jump = () => { first.scrollIntoView({ block: 'center' }); first.focus({ preventScroll: true }); };
+  box.replaceChildren(
+    h('p', {}, h('b', {}, 'fam can’t play this battle yet. '),
+      shown ? [`${shown === 1 ? 'One thing' : `${shown} things`} to change, marked in red beside ${shown === 1 ? 'it' : 'them'}. `,
+        h('button', { type: 'button', class: 'small', testid: 'show-problem', onclick: jump }, 'Show me')] : ''),
+    ...loose.map(problemBlock));
+  box.className = 'error';
+  box.hidden = false;
+  if (first) {
+    const r = first.getBoundingClientRect();
+    if (r.top < $('dock').getBoundingClientRect().bottom || r.bottom > window.innerHeight) first.scrollIntoView({ block: 'center' });
+  }
+}
+
+// Problems the page sees itself stop a job before it is sent.
+function checkBattle() {
+  const problems = battleProblems();
+  if (problems.length) {
+    showRefusal(problems);
+    return false;
+  }
+  return true;
 }
 
 // Runs an event handler, showing what went wrong instead of failing silently.
@@ -209,9 +331,16 @@ function shipsOf(fileName) {
 // Results and the share link stand for the battle as it was: after any
 // edit the results say they are out of date and the old link is cleared.
 function markStale() {
-  if (!$('results').hidden) {
-    $('stale').hidden = false;
-    $('results').classList.add('is-stale');
+  for (const id of ['results', 'analysis']) {
+    const section = $(id);
+    if (section.hidden) continue;
+    section.querySelector('.stale').hidden = false;
+    section.classList.add('is-stale');
+  }
+  const headline = $('headline');
+  if (!headline.hidden && !headline.classList.contains('stale')) {
+    headline.classList.add('stale');
+    headline.prepend('Before your edit: ');
   }
   if ($('share-link').value) {
     $('share-link').value = '';
@@ -219,13 +348,21 @@ function markStale() {
   }
 }
 
-function markFresh() {
-  $('stale').hidden = true;
-  $('results').classList.remove('is-stale');
+function markFresh(id) {
+  $(id).querySelector('.stale').hidden = true;
+  $(id).classList.remove('is-stale');
 }
 
+// After an edit: old answers are out of date, old refusals are gone.
 function renderBattle() {
   markStale();
+  placed = [];
+  draw();
+}
+
+// Draws the builder afresh from `state`, keeping the focus where it was.
+function draw() {
+  const focused = document.activeElement && document.activeElement.closest('#battle') ? document.activeElement.dataset.testid : null;
   $('title').value = state.battle.title;
   $('start-range').value = state.battle.start_range;
   const victory = state.battle.victory;
@@ -240,6 +377,22 @@ function renderBattle() {
   renderTargets();
   renderShipButtons();
   renderDownloads();
+  renderDock();
+  renderPlaced();
+  if (focused && document.activeElement === document.body) refocus(focused);
+}
+
+// The dock's line of what is being built: each side's ships with counts and points.
+function renderDock() {
+  $('dock-sides').replaceChildren(...state.battle.sides.map((side, i) => {
+    const units = side.formations.flatMap((f) => f.units);
+    const designs = [...new Set(units)].map((u) => {
+      const n = units.filter((x) => x === u).length;
+      return n > 1 ? `${n} × ${u}` : u;
+    });
+    return h('span', { testid: `dock-side-${i}`, title: designs.join(', ') }, h('b', {}, side.name), ': ',
+      designs.length ? designs.join(', ') : 'no ships yet', ` · ${sidePoints(side)} pts`);
+  }));
 }
 
 function sideBlock(side, i) {
@@ -255,6 +408,7 @@ function sideBlock(side, i) {
   };
   return h('fieldset', { class: 'side', testid: `side-${i}` },
     h('legend', {}, `Side ${i + 1} · `, h('span', { testid: `side-points-${i}` }, sidePointsText(i))),
+    h('div', { class: 'place-errors' }),
     h('p', {},
       nameInput(`Name of side ${i + 1}`, `side-name-${i}`, side.name, (v) => { renameWinner(side.name, v); side.name = v; renderBattle(); }),
       ' ', h('button', { type: 'button', onclick: remove, disabled: state.battle.sides.length <= 2 }, `Remove side ${i + 1}`)),
@@ -318,6 +472,7 @@ function formationBlock(side, i, formation, j) {
       h('button', { type: 'button', testid: `pick-${i}-${j}`, 'aria-pressed': String(active), onclick: () => { target = { side: i, formation: j }; renderBattle(); } },
         active ? 'Ships go here' : 'Add ships here'), ' ',
       h('button', { type: 'button', onclick: remove, disabled: side.formations.length <= 1 }, `Remove ${formation.name}`)),
+    h('div', { class: 'place-errors' }),
     unitList(formation),
     doctrineForm(formation, `${i}-${j}`));
 }
@@ -385,20 +540,35 @@ function moveSelect(formation, unit, k) {
 
 // ---------- standing orders ----------
 
+// A Formation's standing orders, folded away until opened.
 function doctrineForm(formation, key) {
   const byDefault = formation.doctrine === null;
   const toggle = (e) => {
     formation.doctrine = e.target.checked ? null : {};
     renderBattle();
   };
-  const box = h('div', { class: 'doctrine' },
-    h('label', {}, h('input', { type: 'checkbox', checked: byDefault, testid: `default-doctrine-${key}`, onchange: toggle }),
-      ` Default doctrine for ${formation.name}`));
+  const box = h('details', {
+    class: 'orders', testid: `orders-${key}`, open: openOrders.has(key),
+    ontoggle: (e) => { if (e.target.open) openOrders.add(key); else openOrders.delete(key); },
+  }, h('summary', {}, `Standing orders: ${byDefault ? 'the default doctrine' : ordersSummary(formation.doctrine)}`),
+  h('label', {}, h('input', { type: 'checkbox', checked: byDefault, testid: `default-doctrine-${key}`, onchange: toggle }),
+    ` Default doctrine for ${formation.name}`));
   if (!byDefault) {
     box.append(h('div', { class: 'doctrine-keys' }, Object.keys(DOCTRINE).map((k) => doctrineField(formation, k, key)),
       damageControlField(formation, key)));
   }
   return box;
+}
+
+// "maneuver close, evasion max" (or "the default doctrine" when nothing is set).
+function ordersSummary(doctrine) {
+  const parts = Object.entries(doctrine).map(([k, v]) => {
+    const label = (DOCTRINE_LABELS[k] || k.replace(/_/g, ' ')).toLowerCase();
+    if (Array.isArray(v)) return `${label} ${v.join(', ')}`;
+    const [choice, number] = doctrineChoice(v);
+    return `${label} ${choice}${number !== '' ? ` ${number}` : ''}`;
+  });
+  return parts.length ? parts.join('; ') : 'the default doctrine';
 }
 
 // `damage_control`: the kinds in order, written as words between commas.
@@ -425,7 +595,7 @@ function doctrineChoice(value) {
 
 function doctrineValue(name, choice, number) {
   if (choice === '') return undefined;
-  if (name === 'use_ordnance' || name === 'use_needles') return choice === 'true';
+  if ((name === 'use_ordnance' || name === 'use_needles') && (choice === 'true' || choice === 'false')) return choice === 'true';
   const numbered = NUMBER_CHOICES[name];
   if (numbered && numbered[0] === choice) {
     const n = Number(number || 0);
@@ -502,10 +672,16 @@ const SWITCHES = [
 
 function renderRules() {
   const rules = state.battle.rules || (state.battle.rules = {});
+  const summary = () => {
+    const n = Object.keys(rules).length;
+    $('rules-summary').textContent = n ? `(${n} set away from fam’s readings)` : '(all as fam reads the rules)';
+  };
   const set = (key, value, byDefault) => {
     if (value === byDefault) delete rules[key];
     else rules[key] = value;
+    summary();
   };
+  summary();
   $('rules').replaceChildren(...SWITCHES.map(([key, byDefault, words, choices]) => {
     const current = key in rules ? rules[key] : byDefault;
     const control = choices
@@ -747,22 +923,31 @@ function setBusy(busy) {
   $('cancel').disabled = !busy;
 }
 
+// What the progress line says a job's runs are, beyond the count.
+const RUNS_MEAN = {
+  tune: (runs) => `: Tune plays many standing orders, each on up to ${runs} runs`,
+  solve: (runs) => `: each pair of orders is played on up to ${runs} runs`,
+  compare: (runs) => `: ${runs} runs of A and ${runs} of B`,
+};
+
 async function startJob(kind, path, body) {
   clearStatus();
+  if (!checkBattle()) return;
   const res = await api('POST', path, body);
-  job = { id: res.job, kind, battle: body.battle || body.b };
+  job = { id: res.job, kind, battle: body.battle || body.b, runs: body.runs, a: body.a, b: body.b };
   setBusy(true);
   $('progress-line').hidden = false;
-  showProgress({ done: 0, total: body.runs });
+  showProgress({ done: 0, total: null });
   poll();
 }
 
 function showProgress(status) {
   const total = status.total || 1;
   $('progress').max = total;
-  $('progress').value = status.done || 0;
+  $('progress').value = status.state === 'done' ? total : status.done || 0;
   const cancelling = job && job.cancelling ? ' (cancelling…)' : '';
-  $('progress-text').textContent = `${status.done || 0} of ${status.total ?? '?'} runs${cancelling}`;
+  const means = job && RUNS_MEAN[job.kind] ? RUNS_MEAN[job.kind](job.runs) : '';
+  $('progress-text').textContent = `${status.done || 0} of ${status.total ?? '…'} runs${means}${cancelling}`;
 }
 
 async function poll() {
@@ -796,7 +981,8 @@ function finishJob(finished, status) {
   if (!status.result) return;
   if (finished.kind === 'batch') showBatch(status.result, finished.battle);
   else if (finished.kind === 'solve') showSolve(status.result);
-  else showText(finished.kind === 'tune' ? 'Tuned standing orders' : 'A against B', status.result.text, finished.kind);
+  else if (finished.kind === 'tune') showTune(status.result);
+  else showCompare(status.result, finished.a, finished.b);
 }
 
 async function cancelJob() {
@@ -838,11 +1024,12 @@ const pct = (x) => (x === null || x === undefined ? '–' : `${(x * 100).toFixed
 const interval = (ci) => (ci ? `[${(ci[0] * 100).toFixed(1)}, ${(ci[1] * 100).toFixed(1)}]` : '');
 const num = (x, d = 1) => (x === null || x === undefined ? '–' : Number(x).toFixed(d));
 
+// A table in its own scroll box: a wide one never widens the page.
 function table(caption, headers, rows, testid) {
-  return h('table', { testid },
+  return h('div', { class: 'scroll' }, h('table', { testid },
     h('caption', {}, caption),
     h('thead', {}, h('tr', {}, headers.map((c) => h('th', { scope: 'col' }, c)))),
-    h('tbody', {}, rows));
+    h('tbody', {}, rows)));
 }
 
 function cell(value, testid, numeric = true) {
@@ -895,7 +1082,7 @@ function unitFates(batch) {
 function plot(svg) {
   if (!svg) return null;
   const src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
-  return h('figure', {}, h('img', { src, alt: 'Outcomes, the Units’ fates and the battles’ lengths', testid: 'plot' }));
+  return h('figure', { class: 'scroll plot-box' }, h('img', { src, alt: 'Outcomes, the Units’ fates and the battles’ lengths', testid: 'plot' }));
 }
 
 function notableRuns(batch) {
@@ -924,10 +1111,27 @@ function hingeNotes(notes) {
     h('h3', {}, 'The odds hinge on'), h('ul', {}, notes.map((n) => h('li', {}, n.replace(/^Note: /, '')))));
 }
 
+// The answer at a glance, in the dock: `Ilse 58 % [51, 65] · draw 3 % · Marek 40 % [33, 47]`.
+function headline(batch) {
+  const whole = (x) => Math.round(x * 100);
+  const side = (s) => `${s.name} ${whole(s.win_rate)} % [${whole(s.ci95[0])}, ${whole(s.ci95[1])}]`;
+  const parts = batch.sides.map(side);
+  parts.splice(1, 0, `draw ${whole(batch.draw_rate)} %`);
+  return parts.join(' · ');
+}
+
+function showHeadline(text, section) {
+  const line = $('headline');
+  line.classList.remove('stale');
+  line.replaceChildren(h('span', { testid: 'headline-text' }, text), ' ', h('a', { href: `#${section}` }, 'details below'));
+  line.hidden = false;
+}
+
 function showBatch(result, battle) {
   const batch = result.batch;
   $('results').hidden = false;
-  markFresh();
+  markFresh('results');
+  showHeadline(headline(batch), 'results');
   $('results-note').textContent = `${batch.runs} runs of “${batch.title || battle.title}”, base seed ${batch.seed}, at most ${batch.exchanges_cap} Exchanges each.`;
   // replaceChildren would write a null as the text "null".
   $('result-body').replaceChildren(...[
@@ -937,11 +1141,78 @@ function showBatch(result, battle) {
   ].filter(Boolean));
 }
 
-function showText(title, text, kind) {
-  $('results').hidden = false;
-  markFresh();
-  $('results-note').textContent = title;
-  $('result-body').replaceChildren(h('pre', { testid: `${kind}-text` }, text || ''));
+// Tune, Compare and Solve answer in their own section: the batch's odds stay.
+function showAnalysis(note, ...body) {
+  $('analysis').hidden = false;
+  markFresh('analysis');
+  $('analysis-note').textContent = note;
+  $('analysis-body').replaceChildren(...body.filter(Boolean));
+}
+
+// `fam tune`'s table, and a button that gives the tuned side's Formations
+// the best orders found.
+function showTune(result) {
+  const tuned = result.json || {};
+  const best = (tuned.finalists || [])[0];
+  const use = () => {
+    for (const [name, doctrine] of Object.entries(result.best || {})) {
+      const formation = state.battle.sides.flatMap((s) => s.formations).find((f) => f.name === name);
+      if (formation) formation.doctrine = structuredClone(doctrine);
+    }
+    renderBattle();
+    showNote(`${tuned.side}’s Formations now have the tuned orders (${best.orders}). Run for the odds with them.`);
+    refocus('use-tuned');
+  };
+  const verdict = tuned.verdict === 'use_best'
+    ? `The best orders found beat the default doctrine on fresh runs: ${best.orders}.`
+    : `No orders tried beat the default doctrine on fresh runs${best ? `; the best found was ${best.orders}` : ''}.`;
+  if (best) showHeadline(`Tuned ${tuned.side}: ${pct(best.win_rate)} with the best orders found, ${pct(tuned.default.win_rate)} with the default`, 'analysis');
+  showAnalysis(`Tuned standing orders for ${tuned.side}`,
+    h('p', { testid: 'tune-verdict' }, verdict),
+    result.best ? h('p', {}, h('button', { type: 'button', testid: 'use-tuned', onclick: use }, 'Use these orders'),
+      ` gives ${Object.keys(result.best).join(', ')} the best orders found.`) : null,
+    h('pre', { testid: 'tune-text' }, result.text || ''));
+}
+
+// What changed from battle A to battle B, in a few words each.
+function differences(a, b) {
+  const out = [];
+  const said = (x) => JSON.stringify(x ?? null);
+  if (a.title !== b.title) out.push(`title “${a.title}” → “${b.title}”`);
+  if (a.start_range !== b.start_range) out.push(`starting range ${a.start_range} → ${b.start_range} MU`);
+  if (said(a.ranges) !== said(b.ranges)) out.push('the ranges between Formations');
+  if (said(a.victory) !== said(b.victory)) out.push('victory');
+  if (said(a.rules) !== said(b.rules)) out.push('rule switches');
+  const formations = (x) => new Map(x.sides.flatMap((s) => s.formations.map((f) => [f.name, { side: s.name, f }])));
+  const fa = formations(a);
+  const fb = formations(b);
+  for (const [name, { side, f }] of fb) {
+    const old = fa.get(name);
+    if (!old) { out.push(`${side} gains Formation ${name}`); continue; }
+    const count = (units) => units.reduce((m, u) => m.set(u, (m.get(u) || 0) + 1), new Map());
+    const [ca, cb] = [count(old.f.units), count(f.units)];
+    for (const u of new Set([...ca.keys(), ...cb.keys()])) {
+      const d = (cb.get(u) || 0) - (ca.get(u) || 0);
+      if (d) out.push(`${name}: ${d > 0 ? '+' : '−'}${Math.abs(d)} ${u}`);
+    }
+    if (said(old.f.doctrine) !== said(f.doctrine)) out.push(`${name}’s standing orders`);
+  }
+  for (const [name, { side }] of fa) if (!fb.has(name)) out.push(`${side} loses Formation ${name}`);
+  return out;
+}
+
+// `fam compare`'s table, with A and B named by what differs and every
+// difference B − A.
+function showCompare(result, a, b) {
+  const diff = differences(a, b);
+  const what = diff.length ? diff.join('; ') : 'nothing (the same battle twice)';
+  const sides = (result.json && result.json.sides) || [];
+  const pp = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}`;
+  const change = sides.map((s) => `${s.name_b || s.name_a} ${pp(s.paired_difference)} pp [${pp(s.paired_ci95[0])}, ${pp(s.paired_ci95[1])}]`);
+  showHeadline(`B − A: ${change.join(' · ')}`, 'analysis');
+  showAnalysis('A against B',
+    h('p', { testid: 'compare-what' }, `A is the battle kept; B is A with: ${what}. Every difference below is B − A, what the change did.`),
+    h('pre', { testid: 'compare-text' }, result.text || ''));
 }
 
 // `fam solve`'s answer in a player's words: each side's orders, the odds
@@ -962,10 +1233,8 @@ function showSolve(result) {
   const gain = Math.max(0, ...solved.sides.map((s) => s.best_deviation.gain.mean));
   const bound = `Neither side gains more than ${num(gain * 100)} points by changing its orders`
     + ` (the best change found, tried on ${solved.runs.confirm[1] - solved.runs.confirm[0]} fresh runs).`;
-  $('results').hidden = false;
-  markFresh();
-  $('results-note').textContent = `Both sides play their best: ${result.command}`;
-  $('result-body').replaceChildren(
+  showHeadline(`Both play their best: ${odds(solved.equilibrium)}`, 'analysis');
+  showAnalysis(`Both sides play their best: ${result.command}`,
     h('div', { testid: 'solve' },
       h('ul', { testid: 'solve-orders' }, solved.sides.map(orders)),
       h('p', { testid: 'solve-equilibrium' }, `If both sides play their best: ${odds(solved.equilibrium)}`),
@@ -1102,7 +1371,18 @@ function bindActions() {
     });
   }
   // Edits outside the builder's redraws (the title, ranges, switches …).
-  $('battle').addEventListener('change', markStale);
+  $('battle').addEventListener('change', () => {
+    markStale();
+    if (placed.length) {
+      placed = [];
+      renderPlaced();
+    }
+  });
+  // The skip link puts the focus on Run itself.
+  document.querySelector('a.skip').addEventListener('click', (e) => {
+    e.preventDefault();
+    $('run-batch').focus();
+  });
   $('cancel').addEventListener('click', guarded(cancelJob));
   $('tune').addEventListener('click', guarded(runTune));
   $('solve').addEventListener('click', guarded(runSolve));

@@ -680,6 +680,10 @@ pub fn sides_csv(report: &Report) -> String {
     out
 }
 
+/// Version of the compare JSON (docs/batch-json.md): 2 since every
+/// difference in it is B − A (version 1 gave the unpaired ones as A − B).
+pub const COMPARE_SCHEMA_VERSION: u32 = 2;
+
 /// Two batches side by side.
 #[derive(Debug, Clone, Serialize)]
 pub struct CompareJson {
@@ -697,8 +701,8 @@ pub struct CompareJson {
     pub b: BatchJson,
 }
 
-/// A rate in A and in B and their difference (A − B) with Newcombe's 95 %
-/// interval.
+/// A rate in A and in B and their difference, B − A (what changing A into B
+/// did), with Newcombe's 95 % interval for two independent batches.
 #[derive(Debug, Clone, Serialize)]
 pub struct RateDiff {
     pub a: f64,
@@ -712,7 +716,7 @@ pub struct SideDiff {
     pub id: usize,
     pub name_a: Option<String>,
     pub name_b: Option<String>,
-    /// A − B as two independent batches.
+    /// B − A as two independent batches.
     pub win_rate: RateDiff,
     /// B − A run by run.
     #[serde(flatten)]
@@ -782,13 +786,14 @@ pub struct UnitDiff {
     pub destroyed_rate_b: Option<f64>,
     pub mean_hull_damage_a: Option<f64>,
     pub mean_hull_damage_b: Option<f64>,
-    /// A − B with a Welch 95 % interval, when both have runs.
+    /// B − A with a Welch 95 % interval, when both have runs.
     pub hull_damage_difference: Option<f64>,
     pub hull_damage_ci95: Option<[f64; 2]>,
 }
 
+/// `x` of `n` runs in A, `y` of `m` in B.
 fn rate_diff(x: u64, n: u64, y: u64, m: u64) -> RateDiff {
-    let (difference, ci95) = newcombe(x, n, y, m);
+    let (difference, ci95) = newcombe(y, m, x, n);
     RateDiff {
         a: rate(x, n),
         b: rate(y, m),
@@ -797,8 +802,8 @@ fn rate_diff(x: u64, n: u64, y: u64, m: u64) -> RateDiff {
     }
 }
 
-/// The comparison of batch `a` with batch `b`: rates as independent
-/// batches (A − B), and sides and draws run by run (B − A) from the runs'
+/// The comparison of batch `a` with batch `b`, every difference B − A:
+/// rates as independent batches, and sides and draws run by run from the runs'
 /// outcome codes ([`super::run_with_outcomes`]; run `i` of both played
 /// with the same seed).
 pub fn compare(a: &Report, b: &Report, codes_a: &[u8], codes_b: &[u8]) -> CompareJson {
@@ -834,7 +839,7 @@ pub fn compare(a: &Report, b: &Report, codes_a: &[u8], codes_b: &[u8]) -> Compar
                 ub.and_then(|u| u.hull_damage.mean()),
             );
             let hull = match (ma, mb) {
-                (Some(x), Some(y)) => Some(mean_difference(&x, ta.runs, &y, tb.runs)),
+                (Some(x), Some(y)) => Some(mean_difference(&y, tb.runs, &x, ta.runs)),
                 _ => None,
             };
             UnitDiff {
@@ -854,7 +859,7 @@ pub fn compare(a: &Report, b: &Report, codes_a: &[u8], codes_b: &[u8]) -> Compar
         .collect();
     CompareJson {
         schema: "fam-compare".into(),
-        version: super::json::BATCH_SCHEMA_VERSION,
+        version: COMPARE_SCHEMA_VERSION,
         sides,
         draws: rate_diff(ta.draws, ta.runs, tb.draws, tb.runs),
         draws_paired: paired_diff(codes_a, codes_b, Some(super::DRAW)),
@@ -924,8 +929,8 @@ fn side_label(s: &SideDiff) -> String {
     }
 }
 
-/// The comparison for people: outcomes run by run (B − A, paired
-/// intervals), Units as independent batches (A − B), and a verdict per side.
+/// The comparison for people, every difference B − A: outcomes run by run
+/// (paired intervals), Units as independent batches, and a verdict per side.
 pub fn compare_table(a: &Report, b: &Report, codes_a: &[u8], codes_b: &[u8]) -> String {
     let c = compare(a, b, codes_a, codes_b);
     let d = decimals(a.tally.runs.min(b.tally.runs));
@@ -982,21 +987,21 @@ fn outcome_rows(out: &mut String, c: &CompareJson, d: usize) {
     }
 }
 
-/// Units matched by name: loss rates and hull damage, A − B as two
+/// Units matched by name: loss rates and hull damage, B − A as two
 /// independent batches.
 fn unit_rows(out: &mut String, c: &CompareJson, d: usize) {
     let _ = writeln!(
         out,
-        "\nUnits: A − B, 95 % interval as for independent batches (Newcombe; conservative, as the shared seeds make A and B move together)."
+        "\nUnits: B − A, 95 % interval as for independent batches (Newcombe; conservative, as the shared seeds make A and B move together)."
     );
     let uw = c.units.iter().map(|u| width(&u.name)).max().unwrap_or(0).max(4);
     let _ = writeln!(
         out,
-        "\n{}  {:>9}  {:>9}  {:>26}  {:>7}  {:>7}  hull lost A − B [95 %]",
+        "\n{}  {:>9}  {:>9}  {:>26}  {:>7}  {:>7}  hull lost B − A [95 %]",
         pad("Unit", uw),
         "lost A",
         "lost B",
-        "A − B [95 %]",
+        "B − A [95 %]",
         "hull A",
         "hull B"
     );

@@ -339,9 +339,11 @@ pub async fn start_tune(
             Ok(t) => {
                 let json: Value =
                     serde_json::from_str(&crate::tune::json(&loaded, SCENARIO_NAME, &opts, &t)).unwrap_or(Value::Null);
+                let best = best_orders(&json);
                 Ok(Some(json!({
                     "text": crate::tune::text(&loaded, SCENARIO_NAME, &opts, &t),
                     "json": json,
+                    "best": best,
                 })))
             }
             Err(BatchError::Cancelled) => Ok(None),
@@ -349,6 +351,18 @@ pub async fn start_tune(
         },
     )?;
     Ok(accepted(id))
+}
+
+/// The best finalist's standing orders as the page's battle takes them: each
+/// Formation of the tuned side by name, with its `[doctrine]` table as JSON
+/// (what "Use these orders" puts into the form). `null` when there is none.
+fn best_orders(tuned: &Value) -> Value {
+    let tables = tuned["finalists"][0]["doctrine"].as_str().unwrap_or_default();
+    toml::from_str::<toml::Table>(tables)
+        .ok()
+        .and_then(|mut t| t.remove("doctrine"))
+        .and_then(|d| serde_json::to_value(d).ok())
+        .unwrap_or(Value::Null)
 }
 
 #[derive(Debug, Deserialize)]

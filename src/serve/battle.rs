@@ -152,9 +152,19 @@ impl Battle {
     /// of [`crate::serve::battle::to_toml`] with these files beside it.
     pub fn load(&self) -> Result<Loaded, ApiError> {
         self.check_limits()?;
-        let scenario = SourceFile::new(SCENARIO_NAME, to_toml(self));
-        crate::orders::load_scenario_text(scenario, &self.sources(), &ParseOptions::default())
-            .map_err(|reports| ApiError::from_reports("fam refuses this battle", &reports))
+        let written = write(self);
+        let scenario = SourceFile::new(SCENARIO_NAME, written.text);
+        crate::orders::load_scenario_text(scenario, &self.sources(), &ParseOptions::default()).map_err(|reports| {
+            let mut e = ApiError::from_reports("fam refuses this battle", &reports);
+            for d in &mut e.diagnostics {
+                d.place = if d.file == SCENARIO_NAME {
+                    d.line.checked_sub(1).and_then(|l| written.places.get(l).cloned().flatten())
+                } else {
+                    Some(format!("file/{}", d.file))
+                };
+            }
+            e
+        })
     }
 }
 
@@ -200,15 +210,6 @@ fn inline(v: &Value) -> Option<String> {
     })
 }
 
-/// A table's `key = value` lines.
-fn table_lines(out: &mut String, map: &serde_json::Map<String, Value>) {
-    for (k, v) in map {
-        if let Some(v) = inline(v) {
-            out.push_str(&format!("{} = {v}\n", key(k)));
-        }
-    }
-}
-
 fn name_list<'a>(names: impl Iterator<Item = &'a String>) -> String {
     let quoted: Vec<String> = names.map(|n| quote(n)).collect();
     format!("[{}]", quoted.join(", "))
@@ -234,52 +235,106 @@ fn member_list(units: &[String]) -> String {
     format!("[{}]", out.join(", "))
 }
 
+/// The scenario TOML being written, and for each line the part of the
+/// page's battle it stands for (docs/serve-api.md, "place"), so a
+/// diagnostic at a line can be shown beside what the player edits.
+#[derive(Default)]
+struct Lines {
+    text: String,
+    places: Vec<Option<String>>,
+}
+
+impl Lines {
+    fn line(&mut self, text: &str, place: Option<String>) {
+        self.text.push_str(text);
+        self.text.push('\n');
+        self.places.push(place);
+    }
+
+    fn blank(&mut self) {
+        self.line("", None);
+    }
+
+    /// A table's `key = value` lines, each its own place (`prefix` + key).
+    fn table(&mut self, map: &serde_json::Map<String, Value>, prefix: &str) {
+        for (k, v) in map {
+            if let Some(v) = inline(v) {
+                self.line(&format!("{} = {v}", key(k)), Some(format!("{prefix}{k}")));
+            }
+        }
+    }
+}
+
 /// The scenario this battle stands for: its GZF files by bare name, so
 /// the TOML and the files saved in one directory play the same battle.
 pub fn to_toml(b: &Battle) -> String {
-    let mut s = String::from("# Written by fam serve: play it with `fam batch scenario.toml --runs N`\n");
-    s.push_str("# beside its GZF files (docs/orders.md).\n");
+    write(b).text
+}
+
+/// The scenario's lines and their places: `title`, `files`, `seed`,
+/// `start_range`, `rules.KEY`, `victory.KEY`, `side/I`, `formation/I/J`,
+/// `range/K`, `doctrine/I/J` and `doctrine/I/J/KEY` (I a side's index, J a
+/// Formation's within it, K a range's), as docs/serve-api.md names them.
+fn write(b: &Battle) -> Lines {
+    let mut s = Lines::default();
+    s.line("# Written by fam serve: play it with `fam batch scenario.toml --runs N`", None);
+    s.line("# beside its GZF files (docs/orders.md).", None);
     let title = if b.title.trim().is_empty() {
         "Battle"
     } else {
         b.title.as_str()
     };
-    s.push_str(&format!("title = {}\n", quote(title)));
-    s.push_str(&format!("gzf = {}\n", name_list(b.files.iter().map(|f| &f.name))));
+    s.line(&format!("title = {}", quote(title)), Some("title".into()));
+    s.line(
+        &format!("gzf = {}", name_list(b.files.iter().map(|f| &f.name))),
+        Some("files".into()),
+    );
     if let Some(seed) = b.seed {
-        s.push_str(&format!("seed = {seed}\n"));
+        s.line(&format!("seed = {seed}"), Some("seed".into()));
     }
     if let Some(r) = b.start_range {
-        s.push_str(&format!("start_range = {r}\n"));
+        s.line(&format!("start_range = {r}"), Some("start_range".into()));
     }
     if !b.rules.is_empty() {
-        s.push_str("\n[rules]\n");
-        table_lines(&mut s, &b.rules);
+        s.blank();
+        s.line("[rules]", None);
+        s.table(&b.rules, "rules.");
     }
     if !b.victory.is_empty() {
-        s.push_str("\n[victory]\n");
-        table_lines(&mut s, &b.victory);
+        s.blank();
+        s.line("[victory]", None);
+        s.table(&b.victory, "victory.");
     }
-    s.push_str("\n[sides]\n");
-    for side in &b.sides {
+    s.blank();
+    s.line("[sides]", None);
+    for (i, side) in b.sides.iter().enumerate() {
         let names = name_list(side.formations.iter().map(|f| &f.name));
-        s.push_str(&format!("{} = {names}\n", key(&side.name)));
+        s.line(&format!("{} = {names}", key(&side.name)), Some(format!("side/{i}")));
     }
-    s.push_str("\n[formations]\n");
-    for f in b.sides.iter().flat_map(|s| &s.formations) {
-        s.push_str(&format!("{} = {}\n", key(&f.name), member_list(&f.units)));
+    s.blank();
+    s.line("[formations]", None);
+    for (i, side) in b.sides.iter().enumerate() {
+        for (j, f) in side.formations.iter().enumerate() {
+            s.line(
+                &format!("{} = {}", key(&f.name), member_list(&f.units)),
+                Some(format!("formation/{i}/{j}")),
+            );
+        }
     }
-    for r in &b.ranges {
-        s.push_str(&format!(
-            "\n[[range]]\nbetween = {}\nmu = {}\n",
-            name_list(r.between.iter()),
-            r.mu
-        ));
+    for (k, r) in b.ranges.iter().enumerate() {
+        s.blank();
+        let place = Some(format!("range/{k}"));
+        s.line("[[range]]", place.clone());
+        s.line(&format!("between = {}", name_list(r.between.iter())), place.clone());
+        s.line(&format!("mu = {}", r.mu), place);
     }
-    for f in b.sides.iter().flat_map(|s| &s.formations) {
-        if let Some(d) = &f.doctrine {
-            s.push_str(&format!("\n[doctrine.{}]\n", key(&f.name)));
-            table_lines(&mut s, d);
+    for (i, side) in b.sides.iter().enumerate() {
+        for (j, f) in side.formations.iter().enumerate() {
+            if let Some(d) = &f.doctrine {
+                s.blank();
+                s.line(&format!("[doctrine.{}]", key(&f.name)), Some(format!("doctrine/{i}/{j}")));
+                s.table(d, &format!("doctrine/{i}/{j}/"));
+            }
         }
     }
     s

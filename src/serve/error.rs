@@ -21,6 +21,10 @@ pub struct Located {
     pub message: String,
     pub expected: String,
     pub help: Option<String>,
+    /// The part of the page's battle the diagnostic is about
+    /// (`formation/1/0`, `victory.max_exchanges`, `file/NAME` …,
+    /// docs/serve-api.md), when the server knows it.
+    pub place: Option<String>,
 }
 
 /// A refused request.
@@ -104,6 +108,7 @@ pub fn located(source: &SourceFile, diags: &[Diagnostic]) -> Vec<Located> {
                 message: d.message.clone(),
                 expected: d.expected.clone(),
                 help: d.help.clone(),
+                place: None,
             }
         })
         .collect()

@@ -1025,7 +1025,7 @@ fn comparing_a_scenario_with_itself_shows_no_difference() {
     let table = text(&table.stdout);
     for needle in [
         "B − A [95 %, paired]",
-        "Units: A − B",
+        "Units: B − A",
         "Verdict for Ilse: no difference shown: +0.0 pp [",
         "Verdict for Marek: no difference shown: +0.0 pp [",
     ] {
@@ -1074,9 +1074,10 @@ fn comparing_two_scenarios_run_by_run_narrows_the_interval() {
             v["b"]["sides"][i]["wins"].as_u64().unwrap()
         );
         changed_runs += count("only_a") + count("only_b");
-        // B − A is the unpaired A − B turned round; only the interval differs.
+        // Paired and unpaired, both B − A, agree on the difference; only
+        // the interval differs.
         let d = s["paired_difference"].as_f64().unwrap();
-        assert_abs_diff_eq!(d, -s["win_rate"]["difference"].as_f64().unwrap(), epsilon = 1e-12);
+        assert_abs_diff_eq!(d, s["win_rate"]["difference"].as_f64().unwrap(), epsilon = 1e-12);
         let [lo, hi] = interval(&s["paired_ci95"]);
         let [ulo, uhi] = interval(&s["win_rate"]["ci95"]);
         assert!(lo <= d && d <= hi, "{d} in [{lo}, {hi}]");
