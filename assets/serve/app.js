@@ -166,6 +166,7 @@ function showNote(text) {
 
 function clearStatus() {
   $('status').hidden = true;
+  $('status').className = '';
 }
 
 // ---------- what fam refuses, beside what to change ----------
@@ -779,17 +780,18 @@ function renderTargets() {
 
 function shipTable(file, ships) {
   const used = new Set(allUnits(state.battle));
+  // The Add button first: on a phone it is in view without scrolling the table.
   const rows = ships.map((ship) => h('tr', {},
-    h('td', {}, ship.name), h('td', {}, ship.class ?? ''), h('td', { class: 'num' }, ship.mass ?? ''),
-    h('td', { class: 'num' }, ship.points ?? ''), h('td', { class: 'num' }, ship.thrust ?? ''), h('td', {}, ship.kind ?? ''),
     h('td', {}, h('button', {
       type: 'button', class: 'small add-ship', testid: `add:${ship.name}`, 'aria-label': `Add ${ship.name}`,
       'data-ship': ship.name, 'data-file': file, 'data-kind': ship.kind ?? '', disabled: used.has(ship.name) && ship.kind !== 'ship',
       onclick: () => addShip(file, ship.name),
-    }, addLabel(used.has(ship.name), ship.kind)))));
-  return h('table', { class: 'ships' },
-    h('thead', {}, h('tr', {}, ['Ship', 'Class', 'Mass', 'Points', 'Thrust', 'Kind', ''].map((c) => h('th', { scope: 'col' }, c)))),
-    h('tbody', {}, rows));
+    }, addLabel(used.has(ship.name), ship.kind))),
+    h('td', {}, ship.name), h('td', {}, ship.class ?? ''), h('td', { class: 'num' }, ship.mass ?? ''),
+    h('td', { class: 'num' }, ship.points ?? ''), h('td', { class: 'num' }, ship.thrust ?? ''), h('td', {}, ship.kind ?? '')));
+  return h('div', { class: 'scroll' }, h('table', { class: 'ships' },
+    h('thead', {}, h('tr', {}, ['', 'Ship', 'Class', 'Mass', 'Points', 'Thrust', 'Kind'].map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, rows)));
 }
 
 function addShip(file, name) {

@@ -158,7 +158,9 @@ impl Battle {
             let mut e = ApiError::from_reports("fam refuses this battle", &reports);
             for d in &mut e.diagnostics {
                 d.place = if d.file == SCENARIO_NAME {
-                    d.line.checked_sub(1).and_then(|l| written.places.get(l).cloned().flatten())
+                    d.line
+                        .checked_sub(1)
+                        .and_then(|l| written.places.get(l).cloned().flatten())
                 } else {
                     Some(format!("file/{}", d.file))
                 };
@@ -277,7 +279,10 @@ pub fn to_toml(b: &Battle) -> String {
 /// Formation's within it, K a range's), as docs/serve-api.md names them.
 fn write(b: &Battle) -> Lines {
     let mut s = Lines::default();
-    s.line("# Written by fam serve: play it with `fam batch scenario.toml --runs N`", None);
+    s.line(
+        "# Written by fam serve: play it with `fam batch scenario.toml --runs N`",
+        None,
+    );
     s.line("# beside its GZF files (docs/orders.md).", None);
     let title = if b.title.trim().is_empty() {
         "Battle"
@@ -332,7 +337,10 @@ fn write(b: &Battle) -> Lines {
         for (j, f) in side.formations.iter().enumerate() {
             if let Some(d) = &f.doctrine {
                 s.blank();
-                s.line(&format!("[doctrine.{}]", key(&f.name)), Some(format!("doctrine/{i}/{j}")));
+                s.line(
+                    &format!("[doctrine.{}]", key(&f.name)),
+                    Some(format!("doctrine/{i}/{j}")),
+                );
                 s.table(d, &format!("doctrine/{i}/{j}/"));
             }
         }

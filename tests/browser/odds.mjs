@@ -330,6 +330,8 @@ test('Compare and Tune show what fam compare and fam tune print for the download
   await buildBattle(page);
   await page.getByTestId('runs').fill('100');
   await page.getByTestId('seed').fill('5');
+  // The odds first: Compare and Tune answer beside them, not over them.
+  const odds = await runAndRead(page, [BLUE.side, RED.side]);
   const dir = fs.mkdtempSync(path.join(work, 'compare-'));
   for (const team of [BLUE, RED]) await download(page, page.getByTestId(`download:${team.file}`), dir);
 
@@ -345,16 +347,45 @@ test('Compare and Tune show what fam compare and fam tune print for the download
   await compared.waitFor();
   const cliCompare = execFileSync(FAM, ['compare', 'a.toml', 'b.toml', '--runs', '100', '--seed', '5'], { cwd: dir, encoding: 'utf8' });
   assert.equal(await compared.textContent(), cliCompare, 'the page shows fam compare, paired difference and all');
+  // A and B are named by what differs, and every difference is B − A.
+  assert.match(await page.getByTestId('compare-what').textContent(), /B is A with: starting range 36 → 12 MU\./);
+  assert.doesNotMatch(cliCompare, /A − B/, 'one sign convention: B − A');
+  const cliJson = JSON.parse(execFileSync(FAM, ['compare', 'a.toml', 'b.toml', '--runs', '100', '--seed', '5', '--json'], { cwd: dir, encoding: 'utf8' }));
+  const signed = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}`;
+  for (const side of cliJson.sides) {
+    assert.ok((await page.getByTestId('headline-text').textContent()).includes(`${side.name_b} ${signed(side.paired_difference)} pp`));
+    assert.equal(Math.sign(side.win_rate.difference), Math.sign(side.win_rate.b - side.win_rate.a), 'the unpaired difference is B − A too');
+  }
 
-  // Tune Marek's standing orders in B.
+  // Tune Marek's standing orders in B cut to three Exchanges (a tuning
+  // plays about 20 000 battles, and this is the debug build).
+  await page.getByTestId('max-exchanges').fill('3');
+  await page.getByTestId('max-exchanges').press('Tab');
+  await download(page, page.getByTestId('download-scenario'), dir);
   await assertEnabled(page.getByTestId('tune'));
   await page.getByTestId('tune-side').selectOption(RED.side);
   await page.getByTestId('tune').click();
   const tuned = page.getByTestId('tune-text');
   await tuned.waitFor({ timeout: 3 * TIMEOUT });
-  fs.copyFileSync(path.join(dir, 'b.toml'), path.join(dir, 'scenario.toml'));
   const cliTune = execFileSync(FAM, ['tune', 'scenario.toml', '--side', RED.side, '--runs', '100', '--seed', '5'], { cwd: dir, encoding: 'utf8' });
   assert.equal(await tuned.textContent(), cliTune, 'the page shows fam tune');
+  const bar = await page.getByTestId('progress').evaluate((el) => [el.value, el.max]);
+  assert.equal(bar[0], bar[1], 'the bar ends full');
+  assert.match(await page.getByTestId('progress-text').textContent(), /Tune plays many standing orders, each on up to 100 runs/);
+  // The batch's odds are still there, marked out of date by the edit since.
+  assert.equal(await page.getByTestId(`wins:${BLUE.side}`).textContent(), odds[BLUE.side].wins);
+  // "Use these orders" gives Marek's Formation the best orders found: the
+  // first row of fam tune's table.
+  const best = cliTune.split('\n').find((l) => /^1 /.test(l)).split(/ {2,}/).pop();
+  await page.getByTestId('use-tuned').click();
+  assert.match(await page.getByTestId('orders-1-0').locator('summary').textContent(), /^Standing orders: /);
+  const used = fs.readFileSync(await download(page, page.getByTestId('download-scenario'), fs.mkdtempSync(path.join(work, 'used-'))), 'utf8');
+  const table = used.slice(used.indexOf('[doctrine.Kestrel]'));
+  assert.ok(table.startsWith('[doctrine.Kestrel]'), used);
+  if (!best.startsWith('(')) {
+    for (const pair of best.split(/, (?=\w+ = )/)) assert.ok(table.includes(`\n${pair}\n`), `${pair} in\n${table}`);
+  }
+  assert.equal(await page.getByTestId('stale').isVisible(), true, 'the odds are marked out of date');
   await page.screenshot({ path: path.join(SHOTS, 'tuned.png'), fullPage: true });
   });
 });
@@ -449,6 +480,7 @@ test('three of one design against a battleship: + and − count them, the points
     // Focus stays on the button used: the builder redraws on every change.
     const add = page.getByTestId('add:KRD Ridge Warden');
     assert.equal(await add.textContent(), 'Add another');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'add:KRD Ridge Warden', 'focus stays on Add');
     await page.getByTestId('more:KRD Ridge Warden').click();
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'more:KRD Ridge Warden');
     await page.getByTestId('more:KRD Ridge Warden').press('Enter');
@@ -490,3 +522,66 @@ test('three of one design against a battleship: + and − count them, the points
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'run');
   });
 });
+
+// Where a box is on the screen: wholly inside the window, below the top.
+async function inView(locator) {
+  const box = await locator.boundingBox();
+  const { width, height } = locator.page().viewportSize();
+  return box !== null && box.y >= 0 && box.x >= 0 && box.y + box.height <= height && box.x + box.width <= width;
+}
+
+for (const [width, height, name] of [[1280, 800, 'desktop'], [390, 844, 'phone']]) {
+  test(`${name} (${width}×${height}): Run and the headline in view, errors beside their cause, no page-wide scroll`, { timeout: 2 * TIMEOUT }, async () => {
+    await onPage(baseUrl, `layout-${name}`, async (page) => {
+      await page.setViewportSize({ width, height });
+      await rename(page, 'side-name-0', 'Ilse');
+      await rename(page, 'side-name-1', 'Marek');
+      await addShips(page, 'pick-0-0', { file: 'kestrel-reach.gzf', ships: ['KRD Ridge Warden'] });
+      await page.getByTestId('more:KRD Ridge Warden').click();
+      // The dock shows what is being built, with counts and points.
+      assert.equal(await page.getByTestId('dock-side-0').textContent(), 'Ilse: 2 × KRD Ridge Warden · 266 pts');
+      assert.ok(await inView(page.getByTestId('dock-side-0')));
+
+      // Marek has no ships yet: the page says so beside Marek's Formation.
+      await page.getByTestId('run').click();
+      const empty = page.getByTestId('formation-1-0').getByTestId('field-error');
+      await empty.waitFor();
+      assert.match(await empty.textContent(), /^Red 1 has no ships yet/);
+      assert.ok(await inView(empty), 'the error is on screen');
+      assert.match(await page.getByTestId('status').textContent(), /One thing to change, marked in red beside it/);
+
+      // A refusal only the server sees is placed too, in the page's words,
+      // with fam's position behind Details.
+      await addShips(page, 'pick-1-0', { file: 'meridian-compact.gzf', ships: ['MCS Clear Heading'] });
+      assert.equal(await empty.count(), 0, 'the fixed error is gone');
+      await page.getByTestId('max-exchanges').fill('0');
+      await page.getByTestId('max-exchanges').press('Tab');
+      await page.getByTestId('run').click();
+      const victory = page.locator('fieldset', { has: page.getByTestId('max-exchanges') }).getByTestId('field-error');
+      await victory.waitFor();
+      assert.match(await victory.locator(':scope > p').textContent(), /^Exchanges at most out of range \(fam expected a whole number from 1 to 1000\)/);
+      assert.ok(await inView(victory), 'the error is on screen');
+      await victory.locator('summary').click();
+      assert.match(await victory.locator('details').textContent(), /scenario\.toml:\d+:\d+/);
+
+      await page.getByTestId('max-exchanges').fill('4');
+      await page.getByTestId('max-exchanges').press('Tab');
+      await page.getByTestId('runs').fill('300');
+      const shown = await runAndRead(page, ['Ilse', 'Marek']);
+      const text = await page.getByTestId('headline-text').textContent();
+      const whole = (r) => Math.round(Number(r.replace(' %', '')));
+      assert.ok(text.startsWith(`Ilse ${whole(shown.Ilse.rate)} % [`), text);
+      assert.ok(text.includes(`· draw ${whole(shown.draw_rate)} % · Marek ${whole(shown.Marek.rate)} % [`), text);
+      for (const id of ['run', 'headline-text', 'progress']) assert.ok(await inView(page.getByTestId(id)), `${id} is on screen`);
+      // Scrolled down to the results, the dock stays.
+      await page.getByTestId('fates').scrollIntoViewIfNeeded();
+      assert.ok(await inView(page.getByTestId('headline-text')), 'the headline stays in view');
+      assert.ok(await inView(page.getByTestId('run')), 'Run stays in view');
+      const [scrollWidth, clientWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      assert.ok(scrollWidth <= clientWidth, `no horizontal page scroll: ${scrollWidth} > ${clientWidth}`);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+      if (process.env.DOCS_SHOT) await page.screenshot({ path: path.join(ROOT, `docs/serve-${name}.png`) });
+    });
+  });
+}
