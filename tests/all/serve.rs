@@ -359,6 +359,26 @@ fn a_battle_fam_refuses_comes_back_with_positioned_errors() {
             .contains("no-such-fleet.gzf")
     );
 
+    // Each diagnostic names the part of the page's battle to change.
+    let mut places = duel();
+    places["sides"][1]["formations"][0]["units"] = json!([]);
+    places["victory"]["max_exchanges"] = json!(0);
+    places["sides"][1]["formations"][0]["doctrine"]["maneuver"] = json!("sideways");
+    let (s, v) = server.post("/api/scenario", "t", &places);
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    let mut named: Vec<&str> = v["error"]["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| d["place"].as_str().expect("a place"))
+        .collect();
+    named.sort_unstable();
+    assert_eq!(
+        named,
+        ["doctrine/1/0/maneuver", "formation/1/0", "victory.max_exchanges"],
+        "{v}"
+    );
+
     let mut twice = duel();
     twice["sides"][1]["formations"][0]["units"] = json!(["MCS Clear Heading"]);
     assert_eq!(
@@ -616,6 +636,28 @@ fn compare_and_tune_are_the_clis() {
     );
     let cli: Value = serde_json::from_str(&cli).expect("JSON");
     assert_eq!(done["result"]["json"], cli);
+    // `best`: the first finalist's orders for Marek's Formation, as the
+    // page's battle takes them; written back as a scenario they are the
+    // finalist's `[doctrine]` table, line for line.
+    let best = &done["result"]["best"];
+    assert_eq!(
+        best.as_object().expect("best").keys().collect::<Vec<_>>(),
+        ["Watch"],
+        "{best}"
+    );
+    let mut tuned = a.clone();
+    tuned["sides"][1]["formations"][0]["doctrine"] = best["Watch"].clone();
+    let (_, written) = server.post("/api/scenario", "t", &tuned);
+    let toml = written["toml"].as_str().expect("toml");
+    let table = &toml[toml.find("[doctrine.Watch]").expect("the table")..];
+    let finalist = cli["finalists"][0]["doctrine"].as_str().expect("doctrine");
+    let lines = |t: &str| {
+        let mut l: Vec<String> = t.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
+        l.sort();
+        l
+    };
+    assert_eq!(lines(table), lines(finalist), "{table}\nagainst\n{finalist}");
+
     let (s, v) = server.post("/api/tune", "c", &json!({"battle": a, "side": "Nobody", "runs": 100}));
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(v["error"]["message"].as_str().expect("message").contains("Ilse"), "{v}");
