@@ -1920,13 +1920,18 @@ fn plan_text(p: &crate::engine::doctrine::plan::Plan) -> String {
     } else {
         String::new()
     };
+    let allies = if p.with_allies {
+        " with the allied Formations that face it too"
+    } else {
+        ""
+    };
     let why = match p.stance {
         Stance::Outgun => format!(
-            "where it outguns it ({:.1} against {:.1} damage a Volley{ordnance})",
+            "where it outguns it{allies} ({:.1} against {:.1} damage a Volley{ordnance})",
             p.at_seek.0, p.at_seek.1
         ),
         Stance::LeastBad => format!(
-            "where it is outgunned least ({:.1} against {:.1} damage a Volley{ordnance})",
+            "where it is outgunned least{allies} ({:.1} against {:.1} damage a Volley{ordnance})",
             p.at_seek.0, p.at_seek.1
         ),
         Stance::Avoid => "out of its reach: it is outgunned more than tenfold at every range".to_string(),

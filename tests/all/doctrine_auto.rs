@@ -2499,3 +2499,47 @@ fn salvo_launchers_hold_loads_the_target_cannot_absorb() {
     let (volleys, needed, _) = launched("MCS Sovereign Bearing");
     assert_eq!((volleys, needed), (3, 3));
 }
+
+/// Readings D24: a Formation's plan weighs with it the allied Formations
+/// whose nearest enemy is its target too, and only those; the plan says so.
+#[test]
+fn allies_facing_the_same_target_are_weighed_with_the_plan_and_no_others() {
+    let alone = battle(
+        &[("A", &["MCS Clear Heading"])],
+        &[("Big", &["KRD Kettle of Hawks"])],
+        36,
+        "",
+    )
+    .battle;
+    let p = choose(&alone, formation(&alone, "A"), &auto()).plan.expect("planned");
+    assert!(!p.with_allies, "alone: no allies");
+
+    let allied = battle(
+        &[("A", &["MCS Clear Heading"]), ("B", &["MCS Long Meridian"])],
+        &[("Big", &["KRD Kettle of Hawks"])],
+        36,
+        "",
+    )
+    .battle;
+    let q = choose(&allied, formation(&allied, "A"), &auto()).plan.expect("planned");
+    assert!(q.with_allies, "B's nearest enemy is Big too");
+    // With B's fire added, A's side of the trade at any range it may seek
+    // is more than A's alone at the same range.
+    let a_alone = choose(&alone, formation(&alone, "A"), &auto());
+    assert!(
+        q.at_seek.0 > 0.0 && (q.seek != p.seek || q.at_seek.0 > p.at_seek.0),
+        "{q:?} against {p:?} ({a_alone:?})"
+    );
+
+    // B's nearest enemy is another Formation: A faces Big alone.
+    let apart = battle(
+        &[("A", &["MCS Clear Heading"]), ("B", &["MCS Long Meridian"])],
+        &[("Big", &["KRD Kettle of Hawks"]), ("Far", &["KRD Sharp Descent"])],
+        36,
+        "\n[[range]]\nbetween = [\"A\", \"Far\"]\nmu = 60\n\n[[range]]\nbetween = [\"B\", \"Far\"]\nmu = 12\n\n[[range]]\nbetween = [\"B\", \"Big\"]\nmu = 50\n",
+    )
+    .battle;
+    let r = choose(&apart, formation(&apart, "A"), &auto()).plan.expect("planned");
+    assert_eq!(apart.ranges.get(formation(&apart, "A"), formation(&apart, "Big")), 36);
+    assert!(!r.with_allies, "B fights Far, not Big");
+}

@@ -290,6 +290,7 @@ fn movement(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
 /// The pair `f` against `t` as the plan weighs it.
 fn pair<'a>(ctx: &'a Context<'a>, f: FormationId, t: FormationId, class1_pd: bool) -> Pair<'a> {
     let theirs = &ctx.arsenals[t];
+    let coalition = coalition(ctx, f, t);
     Pair {
         tables: ctx.tables,
         ours: &ctx.arsenals[f],
@@ -299,8 +300,48 @@ fn pair<'a>(ctx: &'a Context<'a>, f: FormationId, t: FormationId, class1_pd: boo
         their_primary: ctx.select_enemy(t, super::Selector::Nearest) == Some(f),
         thrust: ctx.arsenals[f].thrust,
         class1_pd: class1_pd && theirs.has_missiles(),
-        mutual: ctx.select_enemy(f, super::Selector::Nearest) == Some(t),
+        // A pair weighed with its allies is not shared with the target's
+        // own plan (which weighs the pair as it sees it).
+        mutual: coalition == (1.0, 1.0) && ctx.select_enemy(f, super::Selector::Nearest) == Some(t),
+        coalition,
     }
+}
+
+/// The allies `f` weighs with it against `t` (readings D24): the
+/// Formations of its side in the fight whose nearest enemy is `t` as well.
+/// Their best sustained fire at `t` (at 3 to 36 MU) and their hull and
+/// armour, added to `f`'s, over `f`'s own; (1, 1) when none.
+fn coalition(ctx: &Context<'_>, f: FormationId, t: FormationId) -> (f64, f64) {
+    let b = ctx.battle;
+    let side = b.formations[f].side;
+    let theirs = &ctx.arsenals[t];
+    let evasion = theirs.thrust / 3;
+    let best = |a: FormationId| {
+        let attacker = Attacker::of(&ctx.arsenals[a]);
+        ctx.sustained_of(&attacker, |sustained| {
+            [3, 6, 12, 18, 24, 30, 36]
+                .iter()
+                .map(|&r| sustained(theirs, r, evasion))
+                .fold(0.0, f64::max)
+        })
+    };
+    let own = best(f);
+    let own_durability = f64::from(ctx.arsenals[f].durability.max(1));
+    if own <= 0.0 {
+        return (1.0, 1.0);
+    }
+    let (mut fire, mut durability) = (own, own_durability);
+    for a in 0..b.formations.len() {
+        if a == f || b.formations[a].side != side || !ctx.live[a] || ctx.craft_only(a) {
+            continue;
+        }
+        if ctx.select_enemy(a, super::Selector::Nearest) != Some(t) {
+            continue;
+        }
+        fire += best(a);
+        durability += f64::from(ctx.arsenals[a].durability);
+    }
+    (fire / own, durability / own_durability)
 }
 
 /// Expected range to `t` after each Volley: the plan's when `t` is the

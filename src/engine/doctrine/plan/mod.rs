@@ -100,6 +100,7 @@ fn mirror_of<'a>(p: &Pair<'a>) -> Pair<'a> {
         thrust: p.theirs.thrust,
         class1_pd: p.ours.has_missiles(),
         mutual: true,
+        coalition: (1.0, 1.0),
     }
 }
 
@@ -313,6 +314,8 @@ struct PairFacts {
     their_primary: bool,
     thrust: u32,
     class1_pd: bool,
+    /// The allies' factors ([`Pair::coalition`]), as bits.
+    coalition: (u64, u64),
 }
 
 impl PairFacts {
@@ -330,6 +333,7 @@ impl PairFacts {
             thrust,
             class1_pd,
             mutual: _,
+            coalition,
         } = *p;
         PairFacts {
             range,
@@ -337,16 +341,20 @@ impl PairFacts {
             their_primary,
             thrust,
             class1_pd,
+            coalition: (coalition.0.to_bits(), coalition.1.to_bits()),
         }
     }
 
     /// The facts as whole numbers, for a hash.
-    fn words(&self) -> [u32; 4] {
+    fn words(&self) -> [u32; 6] {
+        let fold = |bits: u64| (bits ^ (bits >> 32)) as u32;
         [
             self.range,
             self.their_evasion,
             self.thrust,
             u32::from(self.their_primary) | u32::from(self.class1_pd) << 1,
+            fold(self.coalition.0),
+            fold(self.coalition.1),
         ]
     }
 }
@@ -776,6 +784,7 @@ mod tests {
             thrust: 4,
             class1_pd: false,
             mutual: true,
+            coalition: (1.0, 1.0),
         };
         let first = memo_plan(&mut memo, &p);
         let lens = |m: &PlanMemo| {
@@ -881,6 +890,7 @@ mod tests {
             thrust: a.thrust,
             class1_pd: false,
             mutual: true,
+            coalition: (1.0, 1.0),
         };
         let (whole, hurt): (&'static Arsenal, &'static Arsenal) =
             (Box::leak(Box::new(whole)), Box::leak(Box::new(hurt)));
@@ -926,6 +936,7 @@ mod tests {
             thrust: ours.thrust,
             class1_pd: theirs.has_missiles(),
             mutual: true,
+            coalition: (1.0, 1.0),
         };
         let (a, b): (&'static Arsenal, &'static Arsenal) = (Box::leak(Box::new(a)), Box::leak(Box::new(b)));
         let mut memo = PlanMemo::default();
@@ -951,6 +962,7 @@ mod tests {
         let mut fresh = PlanMemo::default();
         let p = Pair {
             mutual: false,
+            coalition: (1.0, 1.0),
             ..pair(a, b, 18)
         };
         assert_eq!(memo_plan(&mut fresh, &p), choose(&p, &SEQUENCES, None));

@@ -107,6 +107,11 @@ pub struct Pair<'a> {
     /// target's (so what either weighs may serve the other; it changes no
     /// plan).
     pub mutual: bool,
+    /// The Formations of our side whose nearest enemy is this target too,
+    /// ourselves among them, as factors on our fire and on our hull and
+    /// armour: their best sustained fire at it over ours, their durability
+    /// over ours ((1, 1): we fight it alone; readings D24).
+    pub coalition: (f64, f64),
 }
 
 /// The plan for one Exchange.
@@ -129,6 +134,9 @@ pub struct Plan {
     pub ordnance_at_seek: (f64, f64),
     /// The range the target is assumed to seek.
     pub their_seek: u32,
+    /// Weighed with the allied Formations that face the same target
+    /// ([`Pair::coalition`]): `at_seek` is then their fire and ours.
+    pub with_allies: bool,
 }
 
 /// What each range an Exchange ends at is worth for the Exchanges after:
@@ -334,8 +342,11 @@ impl Exchange {
         grids: &mut GridMemo,
         x: &mut Exchange,
     ) -> bool {
+        // Our fire weighed with our allies' ([`Pair::coalition`]) is not
+        // what the target sees of us alone: then nothing of ours is shared.
+        let alone = p.coalition == (1.0, 1.0);
         // The target's third of its thrust to Evasion, as we assumed it.
-        let same_evasion = evasion_index(third(mirror.thrust)) == evasion_index(p.their_evasion);
+        let same_evasion = alone && evasion_index(third(mirror.thrust)) == evasion_index(p.their_evasion);
         let theirs = if same_evasion {
             self.ours
         } else {
@@ -361,7 +372,9 @@ impl Exchange {
         };
         x.set(mirror, self.theirs, theirs, our_stores, their_stores);
         // Our fire at the target is its fire at us on the mirror's grid.
-        x.their_grids[evasion_index(p.their_evasion)].get_or_insert(self.ours);
+        if alone {
+            x.their_grids[evasion_index(p.their_evasion)].get_or_insert(self.ours);
+        }
         x.fill(mirror, ours, grids);
         same_evasion && same_our_stores && same_their_stores
     }
@@ -373,10 +386,10 @@ impl Exchange {
             *g = None;
         }
         self.their_grids[evasion_index(third(p.thrust))] = Some(theirs);
-        self.ours = ours;
+        self.ours = ours.map(|x| x * p.coalition.0);
         self.theirs = theirs;
         self.durability = (
-            f64::from(p.ours.durability.max(1)),
+            f64::from(p.ours.durability.max(1)) * p.coalition.1,
             f64::from(p.theirs.durability.max(1)),
         );
         self.our_stores = our_stores;
@@ -1141,6 +1154,7 @@ pub(super) fn best_plan(
         at_seek,
         ordnance_at_seek,
         their_seek: aims.their_seek(),
+        with_allies: p.coalition != (1.0, 1.0),
     }
 }
 
@@ -1218,6 +1232,7 @@ mod tests {
                 thrust: a.thrust,
                 class1_pd: true,
                 mutual: true,
+                coalition: (1.0, 1.0),
             };
             let fresh = || Exchange::new(&p, (0, 0), &mut GridMemo::none());
             let mut kept = fresh();
