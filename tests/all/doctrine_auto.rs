@@ -2145,13 +2145,19 @@ fn the_report_says_what_each_formation_chose() {
             } else {
                 ")".to_string()
             };
+            // Readings D24: a plan weighed with allies says so.
+            let allies = if plan.with_allies {
+                " with the allied Formations that face it too"
+            } else {
+                ""
+            };
             match plan.stance {
                 Stance::Outgun => has(&format!(
-                    "where it outguns it ({:.1} against {:.1} damage a Volley{ordnance}",
+                    "where it outguns it{allies} ({:.1} against {:.1} damage a Volley{ordnance}",
                     plan.at_seek.0, plan.at_seek.1
                 )),
                 Stance::LeastBad => has(&format!(
-                    "where it is outgunned least ({:.1} against {:.1} damage a Volley{ordnance}",
+                    "where it is outgunned least{allies} ({:.1} against {:.1} damage a Volley{ordnance}",
                     plan.at_seek.0, plan.at_seek.1
                 )),
                 Stance::Avoid => has("out of its reach"),
