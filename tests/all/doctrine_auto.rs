@@ -2531,10 +2531,9 @@ fn allies_facing_the_same_target_are_weighed_with_the_plan_and_no_others() {
     assert!(q.with_allies, "B's nearest enemy is Big too");
     // With B's fire added, A's side of the trade at any range it may seek
     // is more than A's alone at the same range.
-    let a_alone = choose(&alone, formation(&alone, "A"), &auto());
     assert!(
         q.at_seek.0 > 0.0 && (q.seek != p.seek || q.at_seek.0 > p.at_seek.0),
-        "{q:?} against {p:?} ({a_alone:?})"
+        "{q:?} against {p:?}"
     );
 
     // B's nearest enemy is another Formation: A faces Big alone.

@@ -325,19 +325,24 @@ fn coalition(ctx: &Context<'_>, f: FormationId, t: FormationId) -> (f64, f64) {
                 .fold(0.0, f64::max)
         })
     };
+    let allied = |a: FormationId| {
+        a != f
+            && b.formations[a].side == side
+            && ctx.live[a]
+            && !ctx.craft_only(a)
+            && ctx.select_enemy(a, super::Selector::Nearest) == Some(t)
+    };
+    // Most Formations face their target alone: then no fire is weighed.
+    if !(0..b.formations.len()).any(allied) {
+        return (1.0, 1.0);
+    }
     let own = best(f);
-    let own_durability = f64::from(ctx.arsenals[f].durability.max(1));
     if own <= 0.0 {
         return (1.0, 1.0);
     }
+    let own_durability = f64::from(ctx.arsenals[f].durability.max(1));
     let (mut fire, mut durability) = (own, own_durability);
-    for a in 0..b.formations.len() {
-        if a == f || b.formations[a].side != side || !ctx.live[a] || ctx.craft_only(a) {
-            continue;
-        }
-        if ctx.select_enemy(a, super::Selector::Nearest) != Some(t) {
-            continue;
-        }
+    for a in (0..b.formations.len()).filter(|&a| allied(a)) {
         fire += best(a);
         durability += f64::from(ctx.arsenals[a].durability);
     }
