@@ -515,8 +515,8 @@ test('three of one design against a battleship: + and − count them, the points
     assert.deepEqual(cli.units.map((u) => u.name), ['KRD Ridge Warden', 'KRD Ridge Warden 2', 'KRD Ridge Warden 3', 'MCS Sovereign Bearing']);
     // An edit marks the results out of date and clears an old share link;
     // Enter in Runs runs the battle as it is now.
-    await page.getByTestId('share').click();
-    assert.notEqual(await page.getByTestId('share-link').inputValue(), '');
+    // The link is made asynchronously (deflate): wait for it, as shareLink does.
+    assert.notEqual(await shareLink(page), '');
     assert.equal(await page.getByTestId('stale').isVisible(), false);
     await page.getByTestId('more:KRD Ridge Warden').click();
     assert.equal(await page.getByTestId('stale').isVisible(), true);
