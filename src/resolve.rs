@@ -139,6 +139,35 @@ pub struct ResolvedBattle {
     pub exchanges: u32,
     /// The whole result as JSON (docs/result-json.md).
     pub json: String,
+    /// Why play stopped before a decision and before `count` Exchanges,
+    /// when [`Bounds`] stopped it.
+    pub cut: Option<Cut>,
+}
+
+/// What may stop a battle early besides its decision and its count: the
+/// server's replay (`fam serve`) bounds its report and its time.
+pub struct Bounds<'a> {
+    /// Play no further Exchange once the report is this long.
+    pub report_bytes: usize,
+    /// Asked after each Exchange: stop now.
+    pub stop: &'a dyn Fn() -> bool,
+}
+
+impl Bounds<'_> {
+    /// No bound: play to the decision or the count.
+    pub const NONE: Bounds<'static> = Bounds {
+        report_bytes: usize::MAX,
+        stop: &|| false,
+    };
+}
+
+/// Which bound stopped a battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    /// The report reached [`Bounds::report_bytes`].
+    Size,
+    /// [`Bounds::stop`] said so.
+    Stopped,
 }
 
 /// An Exchange's plot and, per Formation, where its plot came from and
@@ -244,6 +273,35 @@ pub fn resolve_battle(
     detail: bool,
     later: &dyn Fn(&Battle) -> Plotted,
 ) -> ResolvedBattle {
+    resolve_battle_within(
+        header,
+        base_seed,
+        battle,
+        first,
+        victory,
+        count,
+        style,
+        detail,
+        later,
+        &Bounds::NONE,
+    )
+}
+
+/// [`resolve_battle`], stopping after the Exchange at which `bounds` say
+/// so (each Exchange is played whole; `cut` says which bound stopped it).
+#[allow(clippy::too_many_arguments)]
+pub fn resolve_battle_within(
+    header: &Header,
+    base_seed: u64,
+    battle: &Battle,
+    first: &Plotted,
+    victory: &crate::engine::victory::Victory,
+    count: u32,
+    style: Style,
+    detail: bool,
+    later: &dyn Fn(&Battle) -> Plotted,
+    bounds: &Bounds<'_>,
+) -> ResolvedBattle {
     use crate::engine::victory::{decide, exchange_seed, side_masses};
     let start_mass = side_masses(battle);
     let mut current = battle.clone();
@@ -255,6 +313,7 @@ pub fn resolve_battle(
     let mut scratch = Scratch::default();
     let mut plotted = first.clone();
     let mut exchanges_json = Vec::new();
+    let mut cut = None;
     for i in 0..count.max(1) {
         let k = header.exchange + i;
         if i > 0 {
@@ -286,6 +345,18 @@ pub fn resolve_battle(
         if outcome.is_some() {
             break;
         }
+        if i + 1 < count {
+            cut = if report_text.len() >= bounds.report_bytes {
+                Some(Cut::Size)
+            } else if (bounds.stop)() {
+                Some(Cut::Stopped)
+            } else {
+                None
+            };
+            if cut.is_some() {
+                break;
+            }
+        }
     }
     let last = Header {
         title: header.title.clone(),
@@ -310,6 +381,7 @@ pub fn resolve_battle(
         battle: current,
         outcome,
         exchanges: played,
+        cut,
     }
 }
 

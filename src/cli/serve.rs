@@ -17,6 +17,13 @@ pub struct ServeArgs {
     /// machine in; anything else lets the network use your cores.
     #[arg(long, value_name = "ADDR", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     pub bind: IpAddr,
+    /// Also answer requests that name this host (a name of this machine on
+    /// your network, or a reverse proxy's). Repeat for several. Loopback
+    /// names and the bound address are always answered; any other Host is
+    /// refused, so that no foreign web page can reach the server through
+    /// DNS rebinding.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
     /// Open the page in the default browser once the server listens.
     #[arg(long)]
     pub open: bool,
@@ -25,7 +32,13 @@ pub struct ServeArgs {
 pub(super) fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     let addr = SocketAddr::new(args.bind, args.port);
     let open = args.open;
-    let served = crate::serve::run(addr, |url| {
+    if !args.bind.is_loopback() {
+        eprintln!(
+            "warning: fam serve has no authentication: anyone who can reach {} can run jobs on this machine's cores and read their results. Bind 127.0.0.1 (the default) unless this network is yours alone.",
+            args.bind
+        );
+    }
+    let served = crate::serve::run(addr, &args.allow_host, |url| {
         // The first line names the URL (scripts read it with --port 0).
         let mut out = io::stdout().lock();
         let _ = writeln!(out, "fam serve: {url}");

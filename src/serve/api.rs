@@ -9,17 +9,19 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::AppState;
 use super::battle::{Battle, MAX_FILE_BYTES, SCENARIO_NAME};
 use super::error::{ApiError, located};
-use super::jobs::{Job, in_blocks};
+use super::jobs::{Job, Status, in_blocks, outcome};
 use super::library;
 use crate::batch::{self, BatchError, Report};
 use crate::diag::SourceFile;
 use crate::orders::Loaded;
+use crate::resolve::{Bounds, Cut};
 
 /// The most runs a batch or a comparison plays.
 pub const MAX_RUNS: u64 = 100_000;
@@ -205,13 +207,28 @@ fn play_batch(job: &Job, loaded: &Loaded, opts: &batch::Options, runs: u64) -> s
         meta: batch::Meta::new(loaded, SCENARIO_NAME, opts, 0..played),
         tally: total,
     };
-    Ok(Some(batch_result(loaded, &report, opts.seed)))
+    batch_result(loaded, &report, opts.seed).map(Some)
+}
+
+/// JSON text fam wrote, passed on byte for byte (not parsed and written
+/// again, which could reorder its keys).
+fn verbatim(text: String) -> Result<Box<RawValue>, ApiError> {
+    RawValue::from_string(text).map_err(|e| ApiError::failed(format!("fam wrote JSON it cannot read back: {e}")))
+}
+
+#[derive(Serialize)]
+struct BatchResult {
+    batch: Box<RawValue>,
+    notes: Vec<String>,
+    table: String,
+    markdown: String,
+    svg: Option<String>,
+    command: String,
 }
 
 /// A batch's result: the JSON `fam batch --json` prints, the text table
 /// with its caveats, the Markdown summary and the `--plot` picture.
-fn batch_result(loaded: &Loaded, report: &Report, seed: u64) -> Value {
-    let json: Value = serde_json::from_str(&batch::json::render(report)).unwrap_or(Value::Null);
+fn batch_result(loaded: &Loaded, report: &Report, seed: u64) -> Result<Box<RawValue>, ApiError> {
     let caveats = crate::caveats::of_battle(&loaded.battle);
     let table = batch::text::table_with_caveats(report, &caveats, false);
     let svg = batch::plot::render(report, batch::plot::Kind::Svg)
@@ -221,13 +238,13 @@ fn batch_result(loaded: &Loaded, report: &Report, seed: u64) -> Value {
     // commanders left idle, switched rules and disputed readings.
     let mut notes = batch::text::idle_notes(report);
     notes.extend(caveats);
-    json!({
-        "batch": json,
-        "notes": notes,
-        "table": table,
-        "markdown": batch::markdown::render(report),
-        "svg": svg,
-        "command": format!("fam batch {SCENARIO_NAME} --runs {} --seed {seed}", report.tally.runs),
+    outcome(&BatchResult {
+        batch: verbatim(batch::json::render(report))?,
+        notes,
+        table,
+        markdown: batch::markdown::render(report),
+        svg,
+        command: format!("fam batch {SCENARIO_NAME} --runs {} --seed {seed}", report.tally.runs),
     })
 }
 
@@ -290,12 +307,16 @@ fn play_compare(job: &Job, both: [(&Loaded, &batch::Options); 2], runs: u64) -> 
         meta: batch::Meta::new(lb, "b.toml", ob, 0..played),
         tally: tb,
     };
-    let json: Value =
-        serde_json::from_str(&batch::text::compare_json(&ra, &rb, &codes[0], &codes[1])).unwrap_or(Value::Null);
-    Ok(Some(json!({
-        "text": batch::text::compare_table(&ra, &rb, &codes[0], &codes[1]),
-        "json": json,
-    })))
+    #[derive(Serialize)]
+    struct Compared {
+        text: String,
+        json: Box<RawValue>,
+    }
+    outcome(&Compared {
+        text: batch::text::compare_table(&ra, &rb, &codes[0], &codes[1]),
+        json: verbatim(batch::text::compare_json(&ra, &rb, &codes[0], &codes[1]))?,
+    })
+    .map(Some)
 }
 
 #[derive(Debug, Deserialize)]
@@ -336,21 +357,34 @@ pub async fn start_tune(
         "tune",
         total,
         move |job| match crate::tune::search_until(&loaded, &opts, &|n| job.advance(n), job.stop_flag()) {
-            Ok(t) => {
-                let json: Value =
-                    serde_json::from_str(&crate::tune::json(&loaded, SCENARIO_NAME, &opts, &t)).unwrap_or(Value::Null);
-                let best = best_orders(&json);
-                Ok(Some(json!({
-                    "text": crate::tune::text(&loaded, SCENARIO_NAME, &opts, &t),
-                    "json": json,
-                    "best": best,
-                })))
-            }
+            Ok(t) => tune_result(&loaded, &opts, &t).map(Some),
             Err(BatchError::Cancelled) => Ok(None),
             Err(e) => Err(batch_failed(e)),
         },
     )?;
     Ok(accepted(id))
+}
+
+#[derive(Serialize)]
+struct Tuned {
+    text: String,
+    json: Box<RawValue>,
+    best: Value,
+}
+
+/// `fam tune`'s text and JSON, and the best finalist's orders for the page.
+fn tune_result(
+    loaded: &Loaded,
+    opts: &crate::tune::Options,
+    t: &crate::tune::Tuned,
+) -> Result<Box<RawValue>, ApiError> {
+    let text = crate::tune::json(loaded, SCENARIO_NAME, opts, t);
+    let best = best_orders(&serde_json::from_str(&text).unwrap_or(Value::Null));
+    outcome(&Tuned {
+        text: crate::tune::text(loaded, SCENARIO_NAME, opts, t),
+        json: verbatim(text)?,
+        best,
+    })
 }
 
 /// The best finalist's standing orders as the page's battle takes them: each
@@ -428,18 +462,23 @@ fn play_solve(job: &Job, loaded: &Loaded, opts: &crate::solve::Options) -> super
     };
     match crate::solve::solve_until(loaded, opts, &progress, job.stop_flag()) {
         Ok(s) => {
-            let json: Value =
-                serde_json::from_str(&crate::solve::json(loaded, SCENARIO_NAME, opts, &s)).unwrap_or(Value::Null);
-            Ok(Some(json!({
-                "text": crate::solve::text(loaded, SCENARIO_NAME, opts, &s),
-                "json": json,
-                "command": format!(
+            #[derive(Serialize)]
+            struct Solved {
+                text: String,
+                json: Box<RawValue>,
+                command: String,
+            }
+            outcome(&Solved {
+                text: crate::solve::text(loaded, SCENARIO_NAME, opts, &s),
+                json: verbatim(crate::solve::json(loaded, SCENARIO_NAME, opts, &s))?,
+                command: format!(
                     "fam solve {SCENARIO_NAME} --runs {} --seed {} --margin {}",
                     opts.runs,
                     opts.batch.seed,
                     (opts.margin * 1e4).round() / 100.0
                 ),
-            })))
+            })
+            .map(Some)
         }
         Err(crate::solve::SolveError::Batch(BatchError::Cancelled)) => Ok(None),
         Err(crate::solve::SolveError::Batch(e)) => Err(batch_failed(e)),
@@ -447,7 +486,7 @@ fn play_solve(job: &Job, loaded: &Loaded, opts: &crate::solve::Options) -> super
     }
 }
 
-pub async fn job_status(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+pub async fn job_status(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Status>, ApiError> {
     let job = app
         .jobs
         .get(&id)
@@ -455,7 +494,7 @@ pub async fn job_status(State(app): State<Arc<AppState>>, Path(id): Path<String>
     Ok(Json(job.status()))
 }
 
-pub async fn job_cancel(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+pub async fn job_cancel(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Status>, ApiError> {
     let job = app
         .jobs
         .cancel(&id)
@@ -472,9 +511,21 @@ pub struct ReplayRequest {
     exchanges: Option<u32>,
 }
 
+/// The longest replay report the server writes: it plays no Exchange
+/// after the one that reaches it (a 256-Unit battle writes about 1 MB an
+/// Exchange).
+pub const MAX_REPLAY_BYTES: usize = 8 << 20;
+
 /// One run replayed by its seed, every Exchange in full: what
-/// `fam resolve scenario.toml --seed S --exchanges K --detail` prints.
-pub async fn replay(parsed: Result<Json<ReplayRequest>, JsonRejection>) -> Result<Json<Value>, ApiError> {
+/// `fam resolve scenario.toml --seed S --exchanges K --detail` prints. A
+/// replay is a job like a batch: it takes one of the server's slots (and
+/// the client's one), and stops at the job time limit or once its report
+/// reaches [`MAX_REPLAY_BYTES`], saying so.
+pub async fn replay(
+    State(app): State<Arc<AppState>>,
+    headers: HeaderMap,
+    parsed: Result<Json<ReplayRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
     let req = body(parsed)?;
     let (_, loaded) = load(req.battle).await?;
     let count = match req.exchanges {
@@ -488,16 +539,62 @@ pub async fn replay(parsed: Result<Json<ReplayRequest>, JsonRejection>) -> Resul
         None => batch::default_exchanges(&loaded),
     };
     let seed = req.seed;
-    let report = tokio::task::spawn_blocking(move || replay_report(&loaded, seed, count))
-        .await
-        .map_err(|_| ApiError::failed("fam failed while replaying the run"))?;
-    Ok(Json(json!({
-        "report": report,
-        "command": format!("fam resolve {SCENARIO_NAME} --seed {seed} --exchanges {count} --detail"),
-    })))
+    let replay_bytes = app.replay_bytes;
+    let id = app
+        .jobs
+        .start(&client(&headers), "replay", u64::from(count), move |job| {
+            replayed(job, &loaded, seed, count, replay_bytes).map(Some)
+        })?;
+    let job = app
+        .jobs
+        .get(&id)
+        .ok_or_else(|| ApiError::failed("the replay's job was lost"))?;
+    job.ended().await;
+    match job.result()? {
+        Some(answer) => Ok(([(header::CONTENT_TYPE, "application/json")], answer.get().to_string()).into_response()),
+        None => Err(ApiError::failed("the replay ended without a report")),
+    }
 }
 
-fn replay_report(loaded: &Loaded, seed: u64, count: u32) -> String {
+#[derive(Serialize)]
+struct Replayed {
+    report: String,
+    command: String,
+    /// Exchanges played.
+    exchanges: u32,
+    /// `"size"` or `"time"` when a bound cut the replay short.
+    stopped: Option<&'static str>,
+}
+
+/// The replay's answer: its report (with a last line saying so when a
+/// bound cut it short), the command that plays it all, the Exchanges it
+/// played.
+fn replayed(job: &Job, loaded: &Loaded, seed: u64, count: u32, max_bytes: usize) -> Result<Box<RawValue>, ApiError> {
+    let (report, played, cut) = replay_report(job, loaded, seed, count, max_bytes);
+    let command = format!("fam resolve {SCENARIO_NAME} --seed {seed} --exchanges {count} --detail");
+    let report = match cut {
+        None => report,
+        Some(c) => format!(
+            "{report}\nThe replay stops after {played} of {count} Exchanges: {}. `{command}` plays it all.\n",
+            match c {
+                Cut::Size => format!("its report reached the server's limit of {} KiB", max_bytes >> 10),
+                Cut::Stopped => "it reached the server's time limit".to_string(),
+            }
+        ),
+    };
+    outcome(&Replayed {
+        report,
+        command,
+        exchanges: played,
+        stopped: cut.map(|c| match c {
+            Cut::Size => "size",
+            Cut::Stopped => "time",
+        }),
+    })
+}
+
+/// The replay's report, the Exchanges it played and what cut it short.
+fn replay_report(job: &Job, loaded: &Loaded, seed: u64, count: u32, max_bytes: usize) -> (String, u32, Option<Cut>) {
     // The option of each `[[mix.SIDE]]` this seed draws, as the batch run.
     let drawn = Loaded {
         doctrine: loaded.drawn_doctrine(seed),
@@ -506,7 +603,11 @@ fn replay_report(loaded: &Loaded, seed: u64, count: u32) -> String {
     };
     let loaded = &drawn;
     let first = crate::resolve::battle_plot(loaded, &loaded.battle, 0, count);
-    crate::resolve::resolve_battle(
+    let stop = || {
+        job.advance(1);
+        job.stopping()
+    };
+    let played = crate::resolve::resolve_battle_within(
         &crate::resolve::first_header(loaded, seed),
         seed,
         &loaded.battle,
@@ -516,6 +617,10 @@ fn replay_report(loaded: &Loaded, seed: u64, count: u32) -> String {
         crate::report::Style::Text,
         true,
         &|b| crate::resolve::battle_plot(loaded, b, 1, count),
-    )
-    .report
+        &Bounds {
+            report_bytes: max_bytes,
+            stop: &stop,
+        },
+    );
+    (played.report, played.exchanges, played.cut)
 }

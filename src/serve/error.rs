@@ -39,7 +39,8 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    /// Refused with this status.
+    pub fn new_status(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             message: message.into(),
@@ -50,32 +51,37 @@ impl ApiError {
 
     /// The request is well formed but fam refuses what it asks (422).
     pub fn refused(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
+        ApiError::new_status(StatusCode::UNPROCESSABLE_ENTITY, message)
     }
 
     /// The request could not be read (400).
     pub fn bad_request(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, message)
+        ApiError::new_status(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// Not answered for this client (403): its Host is not the server's.
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError::new_status(StatusCode::FORBIDDEN, message)
     }
 
     /// Too large (413).
     pub fn too_large(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, message)
+        ApiError::new_status(StatusCode::PAYLOAD_TOO_LARGE, message)
     }
 
     /// No such thing (404).
     pub fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, message)
+        ApiError::new_status(StatusCode::NOT_FOUND, message)
     }
 
     /// Busy: this client already runs a job, or every slot is taken (409).
     pub fn busy(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::CONFLICT, message)
+        ApiError::new_status(StatusCode::CONFLICT, message)
     }
 
     /// Something failed on the server's side (500).
     pub fn failed(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+        ApiError::new_status(StatusCode::INTERNAL_SERVER_ERROR, message)
     }
 
     /// Refused with fam's diagnostics for these files (422).
@@ -90,10 +96,13 @@ impl ApiError {
     }
 }
 
-/// Each diagnostic with its file, line and column.
+/// Each diagnostic with its file, line and column: the first
+/// [`DIAGNOSTIC_LIMIT`], then (when there are more) one note saying how
+/// many more there are, so that an answer is small whatever the file.
 pub fn located(source: &SourceFile, diags: &[Diagnostic]) -> Vec<Located> {
-    diags
+    let mut list: Vec<Located> = diags
         .iter()
+        .take(DIAGNOSTIC_LIMIT)
         .map(|d| {
             let (line, column) = if d.whole_file {
                 (0, 0)
@@ -111,7 +120,24 @@ pub fn located(source: &SourceFile, diags: &[Diagnostic]) -> Vec<Located> {
                 place: None,
             }
         })
-        .collect()
+        .collect();
+    if diags.len() > DIAGNOSTIC_LIMIT {
+        let more = diags.len() - DIAGNOSTIC_LIMIT;
+        list.push(Located {
+            file: source.name.clone(),
+            line: 0,
+            column: 0,
+            severity: "note",
+            message: format!(
+                "and {more} more {} in this file (fam's command line lists them all)",
+                if more == 1 { "problem" } else { "problems" },
+            ),
+            expected: String::new(),
+            help: None,
+            place: None,
+        });
+    }
+    list
 }
 
 impl IntoResponse for ApiError {

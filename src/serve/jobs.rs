@@ -13,7 +13,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::value::RawValue;
 
 use super::error::ApiError;
 
@@ -26,12 +27,12 @@ pub enum State {
     Running,
     /// Played to the end, or until the time limit (`stopped`).
     Done {
-        result: Value,
+        result: Option<Box<RawValue>>,
         stopped: Option<&'static str>,
     },
     /// Stopped by its client; a batch keeps the runs it played.
     Cancelled {
-        result: Option<Value>,
+        result: Option<Box<RawValue>>,
     },
     Failed(ApiError),
 }
@@ -51,9 +52,34 @@ pub struct Job {
     started: Instant,
     limit: Duration,
     state: Mutex<State>,
+    /// Told once the job has ended.
+    end: tokio::sync::Notify,
 }
 
 impl Job {
+    /// Waits until the job has ended (for a request that answers with its
+    /// result, as a replay).
+    pub async fn ended(&self) {
+        loop {
+            let told = self.end.notified();
+            tokio::pin!(told);
+            told.as_mut().enable();
+            if !self.running() {
+                return;
+            }
+            told.await;
+        }
+    }
+
+    /// An ended job's result, or why it has none.
+    pub fn result(&self) -> Result<Option<Box<RawValue>>, ApiError> {
+        match &*self.state() {
+            State::Running => Err(ApiError::failed("the job has not ended")),
+            State::Done { result, .. } | State::Cancelled { result } => Ok(result.clone()),
+            State::Failed(e) => Err(e.clone()),
+        }
+    }
+
     /// Counts `n` runs played; past the time limit, asks the job to stop.
     pub fn advance(&self, n: u64) {
         self.done.fetch_add(n, Ordering::Relaxed);
@@ -95,28 +121,47 @@ impl Job {
         matches!(*self.state(), State::Running)
     }
 
-    /// The job as `GET /api/jobs/{id}` shows it.
-    pub fn status(&self) -> Value {
+    /// The job as `GET /api/jobs/{id}` shows it. A result is the JSON its
+    /// work wrote, passed on byte for byte: the `batch` of a batch is what
+    /// `fam batch --json` prints, numbers and key order alike.
+    pub fn status(&self) -> Status {
         let (state, result, error, stopped) = match &*self.state() {
-            State::Running => ("running", Value::Null, Value::Null, None),
-            State::Done { result, stopped } => ("done", result.clone(), Value::Null, *stopped),
-            State::Cancelled { result } => ("cancelled", result.clone().unwrap_or(Value::Null), Value::Null, None),
-            State::Failed(e) => ("failed", Value::Null, json!(e), None),
+            State::Running => ("running", None, None, None),
+            State::Done { result, stopped } => ("done", result.clone(), None, *stopped),
+            State::Cancelled { result } => ("cancelled", result.clone(), None, None),
+            State::Failed(e) => ("failed", None, Some(e.clone()), None),
         };
-        json!({
-            "kind": self.kind,
-            "state": state,
-            "done": self.done.load(Ordering::Relaxed),
-            "total": self.total.load(Ordering::Relaxed),
-            "stopped": stopped,
-            "error": error,
-            "result": result,
-        })
+        Status {
+            kind: self.kind,
+            state,
+            done: self.done.load(Ordering::Relaxed),
+            total: self.total.load(Ordering::Relaxed),
+            stopped,
+            error,
+            result,
+        }
     }
 }
 
-/// What a job's work returns: its result, or why it has none.
-pub type Outcome = Result<Option<Value>, ApiError>;
+/// A job as `GET /api/jobs/{id}` answers it (docs/serve-api.md).
+#[derive(Debug, Serialize)]
+pub struct Status {
+    pub kind: &'static str,
+    pub state: &'static str,
+    pub done: u64,
+    pub total: u64,
+    pub stopped: Option<&'static str>,
+    pub error: Option<ApiError>,
+    pub result: Option<Box<RawValue>>,
+}
+
+/// What a job's work returns: its result as JSON text, or why it has none.
+pub type Outcome = Result<Option<Box<RawValue>>, ApiError>;
+
+/// A job's result as the JSON text it is kept and answered as.
+pub fn outcome<T: Serialize>(result: &T) -> Result<Box<RawValue>, ApiError> {
+    serde_json::value::to_raw_value(result).map_err(|e| ApiError::failed(format!("cannot write the result: {e}")))
+}
 
 /// The server's jobs.
 #[derive(Debug)]
@@ -180,6 +225,7 @@ impl Jobs {
             started: Instant::now(),
             limit: self.limit,
             state: Mutex::new(State::Running),
+            end: tokio::sync::Notify::new(),
         });
         let worker = Arc::clone(&job);
         let spawned = std::thread::Builder::new()
@@ -231,11 +277,12 @@ where
         Ok(Err(e)) => State::Failed(e),
         Ok(Ok(result)) if job.stopping() && !job.timed_out() => State::Cancelled { result },
         Ok(Ok(result)) => State::Done {
-            result: result.unwrap_or(Value::Null),
+            result,
             stopped: job.timed_out().then_some("time"),
         },
     };
     *job.state() = state;
+    job.end.notify_waiters();
 }
 
 /// Plays `runs` in blocks of increasing start, calling `play` on each,

@@ -15,8 +15,10 @@
 pub mod api;
 pub mod battle;
 pub mod error;
+pub mod guard;
 pub mod jobs;
 pub mod library;
+pub mod net;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -41,12 +43,23 @@ pub const JOB_SLOTS: usize = 2;
 #[derive(Debug)]
 pub struct AppState {
     pub jobs: jobs::Jobs,
+    /// The Host names answered ([`guard`]).
+    pub hosts: guard::Hosts,
+    /// The longest replay report written ([`api::MAX_REPLAY_BYTES`]).
+    pub replay_bytes: usize,
 }
 
 impl AppState {
+    /// A loopback server's state, its jobs stopped after `time_limit`.
     pub fn new(time_limit: Duration) -> AppState {
+        AppState::with_hosts(time_limit, guard::Hosts::loopback())
+    }
+
+    pub fn with_hosts(time_limit: Duration, hosts: guard::Hosts) -> AppState {
         AppState {
             jobs: jobs::Jobs::new(JOB_SLOTS, time_limit),
+            hosts,
+            replay_bytes: api::MAX_REPLAY_BYTES,
         }
     }
 }
@@ -83,6 +96,11 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/jobs/{id}", get(api::job_status).delete(api::job_cancel))
         .fallback(|| async { error::ApiError::not_found("no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        // The outermost layer: who is asking is checked before anything.
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&state),
+            guard::check_host,
+        ))
         .with_state(state)
 }
 
@@ -106,9 +124,11 @@ impl std::fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
-/// Serves the page on `addr` until the process is stopped; `ready(url)` is
-/// called once it listens (the CLI prints the URL and may open a browser).
-pub fn run(addr: SocketAddr, ready: impl FnOnce(&str)) -> Result<(), ServeError> {
+/// Serves the page on `addr` until the process is stopped, answering the
+/// loopback names, `addr` and `allow_hosts` ([`guard::Hosts`]); `ready(url)`
+/// is called once it listens (the CLI prints the URL and may open a
+/// browser).
+pub fn run(addr: SocketAddr, allow_hosts: &[String], ready: impl FnOnce(&str)) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_io()
@@ -121,7 +141,9 @@ pub fn run(addr: SocketAddr, ready: impl FnOnce(&str)) -> Result<(), ServeError>
             .map_err(|e| ServeError::Bind(addr, e))?;
         let bound = listener.local_addr().map_err(ServeError::Runtime)?;
         ready(&format!("http://{bound}/"));
-        let app = router(Arc::new(AppState::new(JOB_TIME_LIMIT)));
-        axum::serve(listener, app).await.map_err(ServeError::Runtime)
+        let hosts = guard::Hosts::new(addr.ip(), allow_hosts);
+        let app = router(Arc::new(AppState::with_hosts(JOB_TIME_LIMIT, hosts)));
+        net::serve(listener, app, net::Limits::default()).await;
+        Ok(())
     })
 }

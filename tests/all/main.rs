@@ -40,6 +40,7 @@ mod resolve;
 mod roundtrip;
 mod screens;
 mod serve;
+mod serve_net;
 mod solve;
 mod support;
 mod switches;

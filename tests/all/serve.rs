@@ -26,22 +26,40 @@ impl Server {
     }
 
     fn with_limit(limit: Duration) -> Server {
+        Server::with_state(AppState::new(limit))
+    }
+
+    fn with_state(state: AppState) -> Server {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_io()
             .enable_time()
             .build()
             .expect("a runtime");
         Server {
-            state: Arc::new(AppState::new(limit)),
+            state: Arc::new(state),
             rt,
         }
     }
 
     /// Sends a request; the status, the content type and the body.
     fn call(&self, method: Method, uri: &str, client: &str, body: Vec<u8>) -> (StatusCode, String, Vec<u8>) {
-        let req = Request::builder()
-            .method(method)
-            .uri(uri)
+        self.call_as(Some("localhost:8787"), method, uri, client, body)
+    }
+
+    /// [`Server::call`] naming `host` as the Host (none: no Host header).
+    fn call_as(
+        &self,
+        host: Option<&str>,
+        method: Method,
+        uri: &str,
+        client: &str,
+        body: Vec<u8>,
+    ) -> (StatusCode, String, Vec<u8>) {
+        let mut req = Request::builder().method(method).uri(uri);
+        if let Some(host) = host {
+            req = req.header("host", host);
+        }
+        let req = req
             .header("content-type", "application/json")
             .header("x-fam-client", client)
             .body(Body::from(body))
@@ -203,13 +221,25 @@ fn the_page_and_its_scripts_are_served() {
 fn a_batch_on_the_page_is_fam_batch_on_the_scenario_it_downloads() {
     let server = Server::new();
     let battle = duel();
-    let done = server.job("/api/batch", "a", &json!({"battle": battle, "runs": 300, "seed": 11}));
+    let (s, v) = server.post("/api/batch", "a", &json!({"battle": battle, "runs": 300, "seed": 11}));
+    assert_eq!(s, StatusCode::ACCEPTED, "{v}");
+    let id = v["job"].as_str().expect("a job id").to_string();
+    let done = server.wait(&id);
     assert_eq!(done["state"], "done", "{done}");
     assert_eq!(done["done"], 300);
     let dir = save_scenario(&server, &battle);
     let cli = fam_in(
         dir.path(),
         &["batch", "scenario.toml", "--runs", "300", "--seed", "11", "--json"],
+    );
+    // The job's answer holds the CLI's JSON byte for byte: its key order
+    // and every digit of every number (not parsed and written again).
+    let (s, _, raw) = server.call(Method::GET, &format!("/api/jobs/{id}"), "a", Vec::new());
+    assert_eq!(s, StatusCode::OK);
+    let raw = String::from_utf8(raw).expect("UTF-8");
+    assert!(
+        raw.contains(&format!("\"batch\":{}", cli.trim_end())),
+        "the page's batch is `fam batch --json` verbatim"
     );
     let cli: Value = serde_json::from_str(&cli).expect("JSON");
     assert_eq!(
@@ -843,4 +873,156 @@ fn the_page_offers_every_rule_switch_with_its_default() {
         .into();
     let (s, v) = Server::new().post("/api/scenario", "t", &battle);
     assert_eq!(s, StatusCode::OK, "{v}");
+}
+
+/// A replay is bounded like any job: it takes one of the server's two
+/// slots and the client's one, stops at the job time limit, and writes no
+/// more than the server's report limit, saying so in the report and the
+/// answer (a replay of a big battle for 1 000 Exchanges once answered
+/// 961 MB and held the server for 11 minutes).
+#[test]
+fn a_replay_is_a_bounded_job() {
+    let battle = duel();
+    let replay = json!({"battle": battle, "seed": 3, "exchanges": 8});
+    // The report limit: the replay stops after the Exchange that reaches it.
+    let mut small = AppState::new(Duration::from_secs(120));
+    small.replay_bytes = 2048;
+    let server = Server::with_state(small);
+    let (s, v) = server.post("/api/replay", "r", &replay);
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["stopped"], "size", "{v}");
+    let played = v["exchanges"].as_u64().expect("exchanges");
+    assert!((1..8).contains(&played), "{played}");
+    let report = v["report"].as_str().expect("report");
+    assert!(
+        report.ends_with(&format!(
+            "The replay stops after {played} of 8 Exchanges: its report reached the server's limit of 2 KiB. `fam resolve scenario.toml --seed 3 --exchanges 8 --detail` plays it all.\n"
+        )),
+        "{report}"
+    );
+    // What it did play is fam resolve's report of those Exchanges.
+    let dir = save_scenario(&server, &battle);
+    let cli = fam_in(
+        dir.path(),
+        &[
+            "resolve",
+            "scenario.toml",
+            "--seed",
+            "3",
+            "--exchanges",
+            "8",
+            "--detail",
+        ],
+    );
+    let played_part = report.split("\nResult\n------").next().unwrap_or_default();
+    assert!(cli.starts_with(played_part), "{played_part}");
+    assert!(cli.len() > played_part.len() + 100, "the CLI plays on");
+    // The time limit stops it after its first Exchange.
+    let (s, v) = Server::with_limit(Duration::ZERO).post("/api/replay", "r", &replay);
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        (v["stopped"].as_str(), v["exchanges"].as_u64()),
+        (Some("time"), Some(1)),
+        "{v}"
+    );
+    // A slot: not while this client runs a job, nor while two others fill
+    // the server's slots.
+    let server = Server::new();
+    let long = json!({"battle": duel(), "runs": 100_000, "seed": 5});
+    let (s, a) = server.post("/api/batch", "a", &long);
+    assert_eq!(s, StatusCode::ACCEPTED, "{a}");
+    assert_eq!(server.post("/api/replay", "a", &replay).0, StatusCode::CONFLICT);
+    let (s, b) = server.post("/api/batch", "b", &long);
+    assert_eq!(s, StatusCode::ACCEPTED, "{b}");
+    let (s, v) = server.post("/api/replay", "c", &replay);
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    for job in [&a, &b] {
+        let id = job["job"].as_str().expect("job");
+        server.call(Method::DELETE, &format!("/api/jobs/{id}"), "x", Vec::new());
+        server.wait(id);
+    }
+    let (s, v) = server.post("/api/replay", "c", &replay);
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["stopped"], Value::Null, "{v}");
+}
+
+/// A request must name this server as its Host: a page on a foreign name
+/// re-pointed at this machine (DNS rebinding) is refused before anything
+/// is done, so it can neither start a job nor hold a slot.
+#[test]
+fn a_request_for_another_host_is_refused_before_any_work() {
+    let server = Server::new();
+    let batch = json!({"battle": duel(), "runs": 100_000, "seed": 1})
+        .to_string()
+        .into_bytes();
+    for host in [
+        Some("evil.example"),
+        Some("evil.example:8787"),
+        Some("localhost.evil.example"),
+        None,
+    ] {
+        let (s, _, body) = server.call_as(host, Method::POST, "/api/batch", "h", batch.clone());
+        let v: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        let expected = if host.is_some() {
+            StatusCode::FORBIDDEN
+        } else {
+            StatusCode::BAD_REQUEST
+        };
+        assert_eq!(s, expected, "{host:?}: {v}");
+        assert!(v["error"]["message"].is_string(), "{v}");
+        let (s, _, _) = server.call_as(host, Method::GET, "/", "h", Vec::new());
+        assert_eq!(s, expected, "{host:?}: the page too");
+    }
+    // Nothing ran: the same client may start a job at once.
+    for host in ["localhost:8787", "127.0.0.1:8787", "[::1]:8787"] {
+        let (s, _, body) = server.call_as(Some(host), Method::GET, "/api/library", "h", Vec::new());
+        assert_eq!(s, StatusCode::OK, "{host}: {}", String::from_utf8_lossy(&body));
+    }
+    let (s, _, body) = server.call(Method::POST, "/api/batch", "h", batch);
+    assert_eq!(s, StatusCode::ACCEPTED, "{}", String::from_utf8_lossy(&body));
+    let v: Value = serde_json::from_slice(&body).expect("JSON");
+    let id = v["job"].as_str().expect("job");
+    server.call(Method::DELETE, &format!("/api/jobs/{id}"), "h", Vec::new());
+    server.wait(id);
+}
+
+/// An upload with thousands of problems answers the first 50 and says how
+/// many more there are: a small answer whatever the file (a 200 KB file
+/// once answered 4.8 MB).
+#[test]
+fn a_refusal_lists_at_most_fifty_problems_and_counts_the_rest() {
+    let server = Server::new();
+    let coils: String = (0..2000)
+        .map(|i| format!("<WarpCoil xSSD=\"{i}\" ySSD=\"1\"/>"))
+        .collect();
+    let xml = format!(
+        "<Ship><Name>Odd</Name><ClassName>Odd</ClassName><Mass>20</Mass><MainDrive type=\"Standard\" initialThrust=\"6\"/><Hull value=\"20\" type=\"Average\"/><Weapons>{coils}</Weapons></Ship>"
+    );
+    let (s, _, body) = server.call(
+        Method::POST,
+        "/api/ships",
+        "t",
+        json!({"name": "odd.xml", "text": &xml}).to_string().into_bytes(),
+    );
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body.len() < 64 * 1024, "{} bytes", body.len());
+    let v: Value = serde_json::from_slice(&body).expect("JSON");
+    let diags = v["error"]["diagnostics"].as_array().expect("diagnostics");
+    assert_eq!(diags.len(), 51, "{v}");
+    let last = &diags[50];
+    assert_eq!(last["severity"], "note");
+    let told = last["message"].as_str().expect("message");
+    let more: usize = told
+        .strip_prefix("and ")
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{told}"));
+    let all = fam::ftjava::import(
+        &fam::diag::SourceFile::new("odd.xml", xml),
+        &fam::ftjava::Options::default(),
+    )
+    .diagnostics
+    .len();
+    assert!(all > 500, "{all}");
+    assert_eq!(50 + more, all, "{told}");
 }
