@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::shard::{ShardArg, parse_shard, resolve_shard};
-use super::{BAD_INPUT, DIAGNOSTIC_LIMIT, LoadArgs, no_such, write_files};
+use super::{BAD_INPUT, Example, LoadArgs, eprint_diagnostics, no_such, quiet, write_files};
 use crate::files::{self, Output};
 
 /// A number of runs, at least 1.
@@ -58,13 +58,47 @@ fn parse_width(s: &str) -> Result<f64, String> {
     Ok(w)
 }
 
+pub(super) const BATCH_EXAMPLES: &[Example] = &[
+    Example {
+        what: "Who wins the duel, how often and how sure that is, from 2000 runs on 2 threads:",
+        run: &["fam batch scenarios/duel.toml --runs 2000 --threads 2"],
+    },
+    Example {
+        what: "A Markdown summary to paste into a forum, and its picture:",
+        run: &["fam batch scenarios/squadron-action.toml --runs 500 --format markdown --plot squadron.png"],
+    },
+];
+
+pub(super) const COMPARE_EXAMPLES: &[Example] = &[Example {
+    what: "Does opening at 40 MU instead of 30 help Ilse? The two on the same run seeds:",
+    run: &[
+        "mkdir -p mine && sed 's/^mu = 30/mu = 40/' scenarios/duel.toml > mine/duel-at-40.toml",
+        "fam compare scenarios/duel.toml mine/duel-at-40.toml --runs 2000",
+    ],
+}];
+
+pub(super) const TUNE_EXAMPLES: &[Example] = &[Example {
+    what: "The standing orders that serve Marek best in the duel, as [doctrine] tables to paste:",
+    run: &["fam tune scenarios/duel.toml --side Marek --runs 200"],
+}];
+
+pub(super) const MERGE_EXAMPLES: &[Example] = &[Example {
+    what: "One batch played as two shards (on two machines, say), then added up:",
+    run: &[
+        "fam batch scenarios/duel.toml --runs 2000 --shard 1/2 --json > shard-1.json",
+        "fam batch scenarios/duel.toml --runs 2000 --shard 2/2 --json > shard-2.json",
+        "fam merge shard-1.json shard-2.json",
+    ],
+}];
+
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Base seed (default: the scenario's `seed`, else 0); run i is played
     /// with the seed derived from it and i (docs/batch-json.md).
     #[arg(long, value_name = "BASE")]
     pub seed: Option<u64>,
-    /// Worker threads (default: one per core); results do not depend on it.
+    /// Worker threads (default: the RAYON_NUM_THREADS environment variable
+    /// if set, else one per core); results do not depend on it.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
     /// Exchanges at most per run, as `fam resolve --exchanges K` (default:
@@ -240,25 +274,26 @@ pub(super) fn load_for_batch(path: &Path, orders: &[PathBuf], load: &LoadArgs) -
     match crate::orders::load_scenario(path, orders, &load.options()) {
         Ok(l) => {
             for (source, diags) in &l.warnings {
-                eprint!("{}", source.render(diags, DIAGNOSTIC_LIMIT));
+                eprint_diagnostics(source, diags);
             }
             Some(l)
         }
         Err(reports) => {
             for (source, diags) in &reports {
-                eprint!("{}", source.render(diags, DIAGNOSTIC_LIMIT));
+                eprint_diagnostics(source, diags);
             }
             None
         }
     }
 }
 
-/// Progress on stderr: a bar appears only when stderr is a terminal and the
-/// batch has been running for more than half a second.
+/// Progress on stderr: a bar appears only when stderr is a terminal, the
+/// batch has been running for more than half a second and `--quiet` was
+/// not given.
 pub(super) struct Progress {
     start: std::time::Instant,
     shown: std::sync::atomic::AtomicBool,
-    /// `None` when stderr is not a terminal. Drawn nowhere until shown, so
+    /// `None` when stderr is not a terminal or with `--quiet`. Drawn nowhere until shown, so
     /// its rate and time estimates count from the start.
     bar: Option<indicatif::ProgressBar>,
 }
@@ -266,7 +301,7 @@ pub(super) struct Progress {
 impl Progress {
     pub(super) fn new(total: Option<u64>) -> Progress {
         use std::io::IsTerminal as _;
-        let bar = io::stderr().is_terminal().then(|| {
+        let bar = (io::stderr().is_terminal() && !quiet()).then(|| {
             let hidden = indicatif::ProgressDrawTarget::hidden();
             let (bar, template) = match total {
                 Some(t) => (

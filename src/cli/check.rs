@@ -6,10 +6,54 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::{BAD_INPUT, DIAGNOSTIC_LIMIT, LoadArgs, load, load_all, no_such, write_files};
+use super::{BAD_INPUT, Example, LoadArgs, eprint_diagnostics, load, load_all, no_such, write_files};
 use crate::diag::{Diagnostic, Severity, SourceFile};
 use crate::files::Output;
 use crate::gzf::{self, GzfFile, ParseOptions};
+
+pub(super) const CHECK_EXAMPLES: &[Example] = &[
+    Example {
+        what: "Check a scenario, its plots and the ship records it names:",
+        run: &["fam check scenarios/duel.toml"],
+    },
+    Example {
+        what: "Check ship records, design-rule breaches counted as errors:",
+        run: &["fam check --strict ssd/*.gzf"],
+    },
+];
+
+pub(super) const SSD_EXAMPLES: &[Example] = &[
+    Example {
+        what: "One ship's record sheet:",
+        run: &["fam ssd show ssd/kestrel-reach.gzf --ship \"KRD Ninefold Gale\""],
+    },
+    Example {
+        what: "Records rewritten in canonical form into tidy/ (the files read stay as they are):",
+        run: &["fam ssd fmt --out tidy/ ssd/kestrel-reach.gzf"],
+    },
+];
+
+const SHOW_EXAMPLES: &[Example] = &[
+    Example {
+        what: "One ship's record sheet:",
+        run: &["fam ssd show ssd/kestrel-reach.gzf --ship \"KRD Ninefold Gale\""],
+    },
+    Example {
+        what: "Every ship of a file:",
+        run: &["fam ssd show ssd/meridian-compact.gzf"],
+    },
+];
+
+const FMT_EXAMPLES: &[Example] = &[
+    Example {
+        what: "A file in canonical form, on standard output:",
+        run: &["fam ssd fmt ssd/kestrel-reach.gzf"],
+    },
+    Example {
+        what: "Every record file rewritten into tidy/ (the files read stay as they are):",
+        run: &["fam ssd fmt --out tidy/ ssd/*.gzf"],
+    },
+];
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -32,8 +76,10 @@ pub struct CheckArgs {
 #[derive(Debug, Subcommand)]
 pub enum SsdCommand {
     /// Print a ship as a readable record sheet.
+    #[command(after_help = super::examples(SHOW_EXAMPLES))]
     Show(ShowArgs),
     /// Rewrite GZF files in canonical form.
+    #[command(after_help = super::examples(FMT_EXAMPLES))]
     Fmt(FmtArgs),
 }
 
@@ -80,7 +126,7 @@ pub(super) fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         let c = check_file(path, args.strict, &options);
         if !args.json {
             for (source, diags) in &c.reports {
-                eprint!("{}", source.render(diags, DIAGNOSTIC_LIMIT));
+                eprint_diagnostics(source, diags);
             }
             writeln!(stdout, "{}", c.summary)?;
         }

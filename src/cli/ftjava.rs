@@ -9,11 +9,30 @@ use clap::{Args, Subcommand};
 use std::fmt::Write as _;
 
 use super::resolve::file_slug;
-use super::{BAD_INPUT, DIAGNOSTIC_LIMIT, LoadArgs, load, no_such, write_files};
+use super::{BAD_INPUT, DIAGNOSTIC_LIMIT, Example, LoadArgs, eprint_diagnostics, load, no_such, note, write_files};
 use crate::diag::Diagnostic;
 use crate::diag::SourceFile;
 use crate::files::{self, Output};
 use crate::gzf::{self, ParseOptions};
+
+pub(super) const IMPORT_EXAMPLES: &[Example] = &[Example {
+    what: "Ships sent to FTJava, then read back as GZF records into fleet/:",
+    run: &[
+        "fam export ftjava ssd/kestrel-reach.gzf --out kestrel-xml/",
+        "fam import ftjava kestrel-xml/*.xml --out fleet/",
+    ],
+}];
+
+pub(super) const EXPORT_EXAMPLES: &[Example] = &[
+    Example {
+        what: "One ship as an FTJava Ship document:",
+        run: &["fam export ftjava ssd/kestrel-reach.gzf --ship \"KRD Ninefold Gale\" > ninefold-gale.xml"],
+    },
+    Example {
+        what: "Every ship of a file as one GameEngine document in kestrel-xml/:",
+        run: &["fam export ftjava ssd/kestrel-reach.gzf --out kestrel-xml/"],
+    },
+];
 
 #[derive(Debug, Subcommand)]
 pub enum ImportCommand {
@@ -21,6 +40,7 @@ pub enum ImportCommand {
     /// and for a game of two or more sides a scenario whose plots come from
     /// the ships' `FM.Orders`. Writes DIR/NAME.gzf (and DIR/NAME.toml) per
     /// input; nothing is written if any input has an error.
+    #[command(after_help = super::examples(IMPORT_EXAMPLES))]
     Ftjava(ImportFtjavaArgs),
 }
 
@@ -28,6 +48,7 @@ pub enum ImportCommand {
 pub enum ExportCommand {
     /// A GZF record → FTJava XML: one ship as a `Ship` document, several
     /// (with fighter groups and the game's name) as a `GameEngine` document.
+    #[command(after_help = super::examples(EXPORT_EXAMPLES))]
     Ftjava(ExportFtjavaArgs),
 }
 
@@ -81,19 +102,17 @@ pub(super) fn import_ftjava(args: &ImportFtjavaArgs) -> anyhow::Result<ExitCode>
         };
         let source = SourceFile::from_bytes(path.display().to_string(), &bytes);
         let imported = crate::ftjava::import(&source, &options);
-        if !imported.diagnostics.is_empty() {
-            eprint!("{}", source.render(&imported.diagnostics, DIAGNOSTIC_LIMIT));
-        }
+        eprint_diagnostics(&source, &imported.diagnostics);
         if imported.has_errors() {
             failed = true;
             continue;
         }
         if !imported.ignored.is_empty() {
-            eprintln!(
+            note(format_args!(
                 "note: {}: left out, having no place in GZF or F&M: {}",
                 source.name,
                 imported.ignored.join("; ")
-            );
+            ));
         }
         let stem = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
         let gzf_name = format!("{stem}.gzf");
@@ -110,12 +129,12 @@ pub(super) fn import_ftjava(args: &ImportFtjavaArgs) -> anyhow::Result<ExitCode>
             anyhow::bail!("the record imported from {} does not read back", source.name);
         }
         if imported.inert > 0 {
-            eprintln!(
+            note(format_args!(
                 "note: {}: {} system(s) fam has no rules for were imported as inert systems; load {} with --inert-unknown-systems",
                 source.name,
                 imported.inert,
                 gzf_path.display()
-            );
+            ));
         }
         let ships = imported.gzf.ships().count();
         let mut summary = format!(
@@ -139,12 +158,12 @@ pub(super) fn import_ftjava(args: &ImportFtjavaArgs) -> anyhow::Result<ExitCode>
             match crate::orders::build(scenario_source, Vec::new(), &mut read, &load) {
                 Ok(loaded) => {
                     for (file, diags) in &loaded.warnings {
-                        eprint!("{}", file.render(diags, DIAGNOSTIC_LIMIT));
+                        eprint_diagnostics(file, diags);
                     }
                 }
                 Err(reports) => {
                     for (file, diags) in &reports {
-                        eprint!("{}", file.render(diags, DIAGNOSTIC_LIMIT));
+                        eprint_diagnostics(file, diags);
                     }
                     anyhow::bail!("the scenario imported from {} does not pass fam's checks", source.name);
                 }
@@ -175,9 +194,7 @@ pub(super) fn export_ftjava(args: &ExportFtjavaArgs) -> anyhow::Result<ExitCode>
             return Ok(ExitCode::from(BAD_INPUT));
         }
     };
-    if !loaded.parsed.diagnostics.is_empty() {
-        eprint!("{}", loaded.source.render(&loaded.parsed.diagnostics, DIAGNOSTIC_LIMIT));
-    }
+    eprint_diagnostics(&loaded.source, &loaded.parsed.diagnostics);
     if loaded.parsed.has_errors() {
         return Ok(ExitCode::from(BAD_INPUT));
     }
@@ -209,14 +226,12 @@ pub(super) fn export_ftjava(args: &ExportFtjavaArgs) -> anyhow::Result<ExitCode>
         skip_unmapped: args.skip_unmapped,
     };
     let exported = crate::ftjava::export::export(&request);
-    if !exported.diagnostics.is_empty() {
-        eprint!("{}", loaded.source.render(&exported.diagnostics, DIAGNOSTIC_LIMIT));
-    }
+    eprint_diagnostics(&loaded.source, &exported.diagnostics);
     if exported.diagnostics.iter().any(Diagnostic::is_error) {
         return Ok(ExitCode::from(BAD_INPUT));
     }
-    for note in &exported.notes {
-        eprintln!("note: {}: {note}", loaded.source.name);
+    for line in &exported.notes {
+        note(format_args!("note: {}: {line}", loaded.source.name));
     }
     match &args.out {
         None => io::stdout().lock().write_all(exported.xml.as_bytes())?,

@@ -7,12 +7,26 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{BAD_INPUT, DIAGNOSTIC_LIMIT, eprint_error, write_files};
+use super::{BAD_INPUT, Example, eprint_error, write_files};
 use crate::diag::SourceFile;
 use crate::files::{self, Output};
 use crate::generate::contest::{self, ContestError, Contested, Odds};
 use crate::generate::{self, Generated, Kind, Request, Source};
 use crate::gzf::{self, ParseOptions};
+
+pub(super) const EXAMPLES: &[Example] = &[
+    Example {
+        what: "A battle of about 1200 points a side, then its odds:",
+        run: &[
+            "fam generate --points 1200 --seed 7 --out practice.toml",
+            "fam batch practice.toml --runs 500",
+        ],
+    },
+    Example {
+        what: "A raid on a base, written without a word:",
+        run: &["fam generate --points 1500 --seed 2 --kinds bases --quiet --out raid.toml"],
+    },
+];
 
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
@@ -44,13 +58,11 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_CONTEST_RUNS,
           value_parser = clap::value_parser!(u64).range(0..=MAX_CONTEST_RUNS))]
     pub contest_runs: u64,
-    /// Worker threads of the contest check (default: one per core); the
-    /// battle written does not depend on it.
+    /// Worker threads of the contest check (default: the RAYON_NUM_THREADS
+    /// environment variable if set, else one per core); the battle written
+    /// does not depend on it.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
-    /// Print nothing on success.
-    #[arg(long)]
-    pub quiet: bool,
 }
 
 /// Runs of the contest check unless `--contest-runs` says otherwise.
@@ -98,7 +110,8 @@ pub(super) fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     if let Some(code) = write_files(&outputs, &inputs, None)? {
         return Ok(code);
     }
-    if !args.quiet {
+    // `--quiet` (global): nothing at all on success.
+    if !super::quiet() {
         print_summary(&args.out, &generated, args.points)?;
         if let Some(kept) = &contested {
             print_contest(kept)?;
@@ -256,9 +269,7 @@ fn read_source(path: &Path) -> Option<Source> {
         let parsed = gzf::parse(&source.text, &ParseOptions::default());
         (parsed.file, parsed.diagnostics)
     };
-    if !diagnostics.is_empty() {
-        eprint!("{}", source.render(&diagnostics, DIAGNOSTIC_LIMIT));
-    }
+    super::eprint_diagnostics(&source, &diagnostics);
     if diagnostics.iter().any(crate::diag::Diagnostic::is_error) {
         return None;
     }
@@ -279,7 +290,7 @@ fn check_generated(out: &Path, generated: &Generated) -> anyhow::Result<crate::o
         Ok(loaded) => Ok(loaded),
         Err(reports) => {
             for (file, diags) in &reports {
-                eprint!("{}", file.render(diags, DIAGNOSTIC_LIMIT));
+                super::eprint_diagnostics(file, diags);
             }
             anyhow::bail!("the generated battle does not pass fam's checks")
         }

@@ -50,6 +50,11 @@ const DIAGNOSTIC_LIMIT: usize = 50;
 #[command(
     name = "fam",
     version,
+    // Help is wrapped to the terminal's width (off a terminal: COLUMNS,
+    // else 100) and never wider than 100 columns, which stay readable on
+    // a wide terminal and in a file or pager. Subcommands inherit it.
+    max_term_width = HELP_WIDTH,
+    after_help = examples(EXAMPLES),
     about = "Resolve Full Thrust battles with the Fire and Maneuver rules",
     long_about = "Resolve Full Thrust battles with the Fire and Maneuver rules.\n\n\
         Ship records in GZF files and scenarios and orders in TOML go in; a seeded, \
@@ -64,6 +69,82 @@ pub struct Cli {
     /// Colour diagnostics: `auto` on a terminal unless NO_COLOR is set.
     #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    /// Print no progress bar and no notes or warnings on standard error,
+    /// only errors (`fam generate`: nothing at all on success). Results on
+    /// standard output and the exit code are the same.
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+}
+
+/// The widest help fam prints, in columns.
+const HELP_WIDTH: usize = 100;
+
+/// One example of a command's help: what it does, and the command lines
+/// (run in order from the repository's top directory, where `scenarios/`
+/// and `ssd/` are; the tests run each one).
+#[derive(Debug, Clone, Copy)]
+pub struct Example {
+    pub what: &'static str,
+    pub run: &'static [&'static str],
+}
+
+/// The "Examples:" section after a command's help: each example's line
+/// of explanation as a shell comment, then its command lines, so that the
+/// whole section can be pasted into a shell. The heading is styled as
+/// clap's own.
+fn examples(examples: &[Example]) -> clap::builder::StyledStr {
+    let header = clap::builder::styling::Styles::default().get_header().to_owned();
+    let mut text = format!("{header}Examples:{header:#}\n");
+    for (i, example) in examples.iter().enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        text.push_str(&format!("  # {}\n", example.what));
+        for line in example.run {
+            text.push_str(&format!("  {line}\n"));
+        }
+    }
+    text.into()
+}
+
+const EXAMPLES: &[Example] = &[
+    Example {
+        what: "Resolve the shipped duel to a decision, at most 10 Exchanges:",
+        run: &["fam resolve scenarios/duel.toml --exchanges 10"],
+    },
+    Example {
+        what: "Who wins it, and how often, from 2000 battles:",
+        run: &["fam batch scenarios/duel.toml --runs 2000"],
+    },
+];
+
+/// `--quiet`: set by [`run`] for the command it runs.
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether `--quiet` asked for errors only on standard error.
+fn quiet() -> bool {
+    QUIET.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Prints a note or warning (a whole line, `note: …`) on standard error,
+/// unless `--quiet`.
+fn note(line: impl std::fmt::Display) {
+    if !quiet() {
+        eprintln!("{line}");
+    }
+}
+
+/// Prints a file's diagnostics on standard error: all of them, or with
+/// `--quiet` its errors only.
+fn eprint_diagnostics(source: &SourceFile, diagnostics: &[Diagnostic]) {
+    if quiet() {
+        let errors: Vec<Diagnostic> = diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+        if !errors.is_empty() {
+            eprint!("{}", source.render(&errors, DIAGNOSTIC_LIMIT));
+        }
+    } else if !diagnostics.is_empty() {
+        eprint!("{}", source.render(diagnostics, DIAGNOSTIC_LIMIT));
+    }
 }
 
 /// When diagnostics are coloured.
@@ -99,29 +180,36 @@ impl ColorChoice {
 pub enum Command {
     /// Validate GZF ship records and scenario/orders files (`.toml`), listing
     /// every problem (exit 2 if any).
+    #[command(after_help = examples(check::CHECK_EXAMPLES))]
     Check(CheckArgs),
     /// Ship record sheets: show them, or rewrite them canonically.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = examples(check::SSD_EXAMPLES))]
     Ssd(SsdCommand),
     /// Resolve one Exchange of a scenario: print the report; optionally write
     /// the event log and the updated records.
+    #[command(after_help = examples(resolve::EXAMPLES))]
     Resolve(ResolveArgs),
     /// Play a scenario many times from derived seeds: who wins, how often
     /// and how sure that is, what becomes of each Unit (docs/batch-json.md).
+    #[command(after_help = examples(batch::BATCH_EXAMPLES))]
     Batch(BatchArgs),
     /// Batch two scenarios (say, one battle with two refits) with the same
     /// seeds and show them side by side with the differences.
+    #[command(after_help = examples(batch::COMPARE_EXAMPLES))]
     Compare(CompareArgs),
     /// Search the standing orders that serve one side best: every candidate
     /// played on the same seeds, the best confirmed on fresh runs and
     /// written as [doctrine] tables to paste (docs/doctrine.md, "fam tune").
+    #[command(after_help = examples(batch::TUNE_EXAMPLES))]
     Tune(TuneArgs),
     /// The odds when both sides play their best: standing orders from which
     /// neither side gains by switching, found on common seeds and confirmed
     /// on fresh runs (docs/doctrine.md, "fam solve").
+    #[command(after_help = examples(solve::EXAMPLES))]
     Solve(SolveArgs),
     /// Add up the JSON results of a batch's shards (`fam batch --shard K/N
     /// --json`): the same result as one run of the whole batch.
+    #[command(after_help = examples(batch::MERGE_EXAMPLES))]
     Merge(MergeArgs),
     /// The odds calculator in a browser: a local page that builds a battle
     /// from the ship library or your files, plays it, replays its runs and
@@ -129,19 +217,44 @@ pub enum Command {
     Serve(ServeArgs),
     /// Import ship records (and games with their orders) written by other
     /// tools: FTJava XML to GZF and scenario TOML (docs/import.md).
-    #[command(subcommand)]
+    #[command(subcommand, after_help = examples(ftjava::IMPORT_EXAMPLES))]
     Import(ImportCommand),
     /// Export ship records for other tools: GZF to FTJava XML (docs/import.md).
-    #[command(subcommand)]
+    #[command(subcommand, after_help = examples(ftjava::EXPORT_EXAMPLES))]
     Export(ExportCommand),
     /// Write a random, points-balanced battle from the ship library: a
     /// scenario and its records, the same for the same seed (docs/generate.md).
+    #[command(after_help = examples(generate::EXAMPLES))]
     Generate(GenerateArgs),
     /// Print a shell completion script (README, "Install").
+    #[command(after_help = examples(COMPLETIONS_EXAMPLES))]
     Completions(CompletionsArgs),
     /// Print the man page, or write one per command to a directory.
+    #[command(after_help = examples(MAN_EXAMPLES))]
     Man(ManArgs),
 }
+
+const COMPLETIONS_EXAMPLES: &[Example] = &[
+    Example {
+        what: "Completion for bash, to load with `source fam.bash` (README, \"Install\"):",
+        run: &["fam completions bash > fam.bash"],
+    },
+    Example {
+        what: "Completion for zsh, as `_fam` in a directory of your fpath:",
+        run: &["fam completions zsh > _fam"],
+    },
+];
+
+const MAN_EXAMPLES: &[Example] = &[
+    Example {
+        what: "A page per command into man1/ (then `man -l man1/fam-batch.1`):",
+        run: &["fam man --out man1/"],
+    },
+    Example {
+        what: "The main page alone:",
+        run: &["fam man > fam.1"],
+    },
+];
 
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
@@ -205,6 +318,7 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 /// Runs a parsed command line; returns the exit code.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    QUIET.store(cli.quiet, std::sync::atomic::Ordering::Relaxed);
     match cli.command {
         Command::Check(args) => check::check(&args),
         Command::Ssd(SsdCommand::Show(args)) => check::show(&args),
@@ -302,9 +416,7 @@ fn load_all(paths: &[PathBuf], options: &ParseOptions) -> Option<Vec<(PathBuf, G
                 failed = true;
             }
             Ok(l) => {
-                if !l.parsed.diagnostics.is_empty() {
-                    eprint!("{}", l.source.render(&l.parsed.diagnostics, DIAGNOSTIC_LIMIT));
-                }
+                eprint_diagnostics(&l.source, &l.parsed.diagnostics);
                 if l.parsed.has_errors() {
                     failed = true;
                 } else {

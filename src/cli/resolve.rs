@@ -9,9 +9,20 @@ use clap::Args;
 
 use std::path::Path;
 
-use super::{BAD_INPUT, DIAGNOSTIC_LIMIT, LoadArgs, write_files};
+use super::{BAD_INPUT, Example, LoadArgs, eprint_diagnostics, note, write_files};
 use crate::files::Output;
 use crate::gzf;
+
+pub(super) const EXAMPLES: &[Example] = &[
+    Example {
+        what: "The duel's first Exchange, its event log, and the next turn's files in duel-2/:",
+        run: &["fam resolve scenarios/duel.toml --log duel.jsonl --out duel-2/"],
+    },
+    Example {
+        what: "The whole battle from seed 4, at most 10 Exchanges, as Markdown:",
+        run: &["fam resolve scenarios/duel.toml --seed 4 --exchanges 10 --format markdown"],
+    },
+];
 
 #[derive(Debug, Args)]
 pub struct ResolveArgs {
@@ -116,13 +127,13 @@ fn load(args: &ResolveArgs) -> Result<(crate::orders::Loaded, u64), ExitCode> {
         Ok(l) => l,
         Err(reports) => {
             for (source, diags) in &reports {
-                eprint!("{}", source.render(diags, DIAGNOSTIC_LIMIT));
+                eprint_diagnostics(source, diags);
             }
             return Err(ExitCode::from(BAD_INPUT));
         }
     };
     for (source, diags) in &loaded.warnings {
-        eprint!("{}", source.render(diags, DIAGNOSTIC_LIMIT));
+        eprint_diagnostics(source, diags);
     }
     let Some(seed) = args.seed.or(loaded.seed) else {
         eprintln!(
@@ -147,10 +158,10 @@ fn note_plot_sources(loaded: &crate::orders::Loaded, first: &crate::resolve::Plo
             }
             PlotSource::NoPlot => continue,
         };
-        eprintln!(
+        note(format_args!(
             "note: Formation `{}` has no plot: {what}",
             loaded.battle.formations[f].name
-        );
+        ));
     }
 }
 

@@ -151,7 +151,7 @@ pub(super) fn resolve_shard(arg: Option<ShardArg>) -> Result<Option<Shard>, Exit
             let var = |name: &str| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
             match shard_from_env(count, &var) {
                 Ok((s, from)) => {
-                    eprintln!("note: playing shard {}/{count} ({from})", s.index);
+                    super::note(format_args!("note: playing shard {}/{count} ({from})", s.index));
                     Ok(Some(s))
                 }
                 Err(e) => {

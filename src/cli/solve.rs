@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::batch::{Progress, RunArgs, batch_options, load_for_batch};
-use super::{BAD_INPUT, LoadArgs, eprint_error, write_files};
+use super::{BAD_INPUT, Example, LoadArgs, eprint_error, note, write_files};
 use crate::files::Output;
 
 /// `fam solve --runs`: at least 1, at most [`SOLVE_MAX_RUNS`].
@@ -36,6 +36,11 @@ fn parse_margin(s: &str) -> Result<f64, String> {
     }
     Ok(pp / 100.0)
 }
+
+pub(super) const EXAMPLES: &[Example] = &[Example {
+    what: "The duel's odds when both commanders play their best:",
+    run: &["fam solve scenarios/duel.toml --runs 200"],
+}];
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
@@ -115,11 +120,11 @@ pub(super) fn solve(args: &SolveArgs) -> anyhow::Result<ExitCode> {
                 .iter()
                 .any(|r| std::path::Path::new(&r.path).is_relative())
         {
-            eprintln!(
+            note(format_args!(
                 "warning: {} names its ship records relative to {}'s folder, as the scenario does: keep it beside the scenario",
                 path.display(),
                 args.scenario.display()
-            );
+            ));
         }
     }
     let shown = if args.json {

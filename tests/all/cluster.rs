@@ -1,6 +1,9 @@
 //! Batches on many machines (docs/cluster.md): the recipes played as the
-//! document writes them, `--shard env/N` from the schedulers' variables,
-//! and `fam merge` refusing a set of shards that is not one whole batch.
+//! document writes them (a requeued task resuming from its checkpoint
+//! too), every `fam` command line of the page parsed by fam's own command
+//! line, the `Containerfile` the page describes, `--shard env/N` from the
+//! schedulers' variables, and `fam merge` refusing a set of shards that is
+//! not one whole batch.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -125,6 +128,53 @@ fn the_documented_slurm_array_merges_into_the_whole_batch() {
     assert_eq!(merged, whole_batch());
 }
 
+/// A task of the documented SLURM array that was preempted after some of
+/// its runs and requeued: the script, run again, resumes from the
+/// checkpoint the task left (refused, exit 2, were it another shard's or
+/// another batch's), and the merge is still exactly the whole batch.
+#[test]
+fn a_preempted_and_requeued_slurm_task_resumes_from_its_checkpoint_into_the_whole_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = recipe("slurm");
+    assert!(script.contains("#SBATCH --requeue"), "{script}");
+    let named = script
+        .split("--checkpoint \"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the script keeps a checkpoint");
+    assert!(
+        named.contains("$SLURM_ARRAY_TASK_ID"),
+        "one checkpoint a shard: {named}"
+    );
+    // Task 3 stopped after a block of 10 of its runs, as a preemption
+    // between blocks leaves it.
+    let loaded = fam::orders::load_scenario(Path::new(&duel()), &[], &fam::gzf::ParseOptions::default())
+        .unwrap_or_else(|_| panic!("the duel loads"));
+    let options = fam::batch::Options::for_scenario(&loaded, Some(42), None, Some(1));
+    let runs: u64 = RUNS.parse().unwrap();
+    let slice = fam::cli::Shard { index: 3, count: 8 }.range(runs);
+    let stopped = fam::batch::Checkpoint {
+        path: dir.path().join(named.replace("$SLURM_ARRAY_TASK_ID", "3")),
+        block: 10,
+        max_blocks: Some(1),
+    };
+    let part = fam::batch::run_resumable(&loaded, &options, &fam::batch::Plan::Runs(slice), &stopped, &|_| {}).unwrap();
+    assert_eq!((part.tally.runs, part.complete), (10, false));
+    for k in 1..=8 {
+        let vars = [
+            ("SLURM_ARRAY_TASK_ID", k.to_string()),
+            ("SLURM_ARRAY_TASK_COUNT", "8".to_string()),
+            ("SLURM_CPUS_PER_TASK", "1".to_string()),
+        ];
+        sh(dir.path(), &script, &vars);
+    }
+    let submit = recipe("slurm-merge");
+    let wrap = submit.split("--wrap '").nth(1).unwrap();
+    sh(dir.path(), &wrap[..wrap.find('\'').unwrap()], &[]);
+    let merged = std::fs::read_to_string(dir.path().join("batch.json")).unwrap();
+    assert_eq!(merged, whole_batch());
+}
+
 #[test]
 fn the_documented_kubernetes_indexed_job_merges_into_the_whole_batch() {
     let dir = tempfile::tempdir().unwrap();
@@ -136,12 +186,246 @@ fn the_documented_kubernetes_indexed_job_merges_into_the_whole_batch() {
         .find_map(|l| l.trim().strip_prefix("- fam batch"))
         .map(|rest| format!("fam batch{rest}"))
         .expect("the container's command");
+    assert!(
+        command.contains("--checkpoint results/shard-$JOB_COMPLETION_INDEX."),
+        "a replaced pod resumes from its own checkpoint: {command}"
+    );
     for index in 0..8 {
         sh(dir.path(), &command, &[("JOB_COMPLETION_INDEX", index.to_string())]);
     }
     sh(dir.path(), &recipe("kubernetes-merge"), &[]);
     let merged = std::fs::read_to_string(dir.path().join("results/batch.json")).unwrap();
     assert_eq!(merged, whole_batch());
+}
+
+/// The fenced blocks of a Markdown text.
+fn fenced_blocks(doc: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut open: Option<String> = None;
+    for line in doc.lines() {
+        match (&mut open, line.trim_start().starts_with("```")) {
+            (None, true) => open = Some(String::new()),
+            (Some(_), true) => blocks.push(open.take().unwrap()),
+            (Some(body), false) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            (None, false) => {}
+        }
+    }
+    blocks
+}
+
+/// A shell text (or YAML holding shell lines) as simple commands, each
+/// the words a shell would pass: lines continued by `\` joined, comments
+/// left out, command boundaries at `&&`, `||`, `|`, `;`, `&`, `(`, `)`,
+/// redirections and single quotes (so that `sh -c '…'` and `--wrap '…'`
+/// give the command inside), double quotes joining a word, and every
+/// variable, command substitution and xargs' `{}` standing for `1`.
+fn simple_commands(shell: &str) -> Vec<Vec<String>> {
+    let shell = shell.replace("\\\n", " ");
+    let mut commands = vec![Vec::new()];
+    let mut word: Option<String> = None;
+    let mut chars = shell.chars().peekable();
+    let mut quoted = false;
+    let end_word = |word: &mut Option<String>, commands: &mut Vec<Vec<String>>| {
+        if let Some(w) = word.take() {
+            commands.last_mut().unwrap().push(w.replace("{}", "1"));
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                word.get_or_insert_with(String::new);
+            }
+            '$' => {
+                // $NAME, ${NAME}, $(…) and $((…)): a number.
+                match chars.peek() {
+                    Some('(') | Some('{') => {
+                        let mut depth = 0;
+                        for d in chars.by_ref() {
+                            match d {
+                                '(' | '{' => depth += 1,
+                                ')' | '}' => depth -= 1,
+                                _ => {}
+                            }
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                    }
+                    _ => {
+                        while chars.peek().is_some_and(|d| d.is_ascii_alphanumeric() || *d == '_') {
+                            chars.next();
+                        }
+                    }
+                }
+                word.get_or_insert_with(String::new).push('1');
+            }
+            c if quoted => word.get_or_insert_with(String::new).push(c),
+            '#' if word.is_none() => {
+                while chars.peek().is_some_and(|d| *d != '\n') {
+                    chars.next();
+                }
+            }
+            ' ' | '\t' => end_word(&mut word, &mut commands),
+            '\n' | '\'' | ';' | '&' | '|' | '(' | ')' | '>' | '<' => {
+                end_word(&mut word, &mut commands);
+                if !commands.last().unwrap().is_empty() {
+                    commands.push(Vec::new());
+                }
+                if c == '>' || c == '<' {
+                    // The file redirected to is no word of the command.
+                    while chars.peek() == Some(&' ') {
+                        chars.next();
+                    }
+                    while chars.peek().is_some_and(|d| !d.is_whitespace()) {
+                        chars.next();
+                    }
+                }
+            }
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    end_word(&mut word, &mut commands);
+    commands.retain(|c| !c.is_empty());
+    commands
+}
+
+/// Every `fam` command line in the page's code blocks (not the prose,
+/// whose `…` and `K/N` are not meant to run) is one fam's command line
+/// accepts: its subcommand, flags and values (`--shard env/8`, `--threads`)
+/// as fam parses them. A `fam` word counts where a subcommand or a flag
+/// follows it, wherever the command starts (after `podman run IMAGE`, in a
+/// YAML list, inside `sh -c '…'`).
+#[test]
+fn every_fam_command_line_in_the_cluster_page_is_one_fam_accepts() {
+    use clap::{CommandFactory as _, Parser as _};
+    let doc = std::fs::read_to_string(repo().join("docs/cluster.md")).unwrap();
+    let subcommands: Vec<String> = fam::cli::Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .collect();
+    let mut parsed = Vec::new();
+    let mut refused = Vec::new();
+    for block in fenced_blocks(&doc) {
+        for words in simple_commands(&block) {
+            for (i, _) in words.iter().enumerate().filter(|(_, w)| *w == "fam") {
+                let Some(next) = words.get(i + 1) else { continue };
+                if !subcommands.contains(next) && !next.starts_with('-') {
+                    continue;
+                }
+                let line = &words[i..];
+                match fam::cli::Cli::try_parse_from(line) {
+                    Ok(_) => parsed.push(line.join(" ")),
+                    Err(e) => refused.push(format!("{}\n{e}", line.join(" "))),
+                }
+            }
+        }
+    }
+    assert!(refused.is_empty(), "{}", refused.join("\n\n"));
+    // The recipes' batches and merges, and the image's batch.
+    assert!(parsed.len() >= 8, "{parsed:#?}");
+    for wanted in ["fam batch", "fam merge", "--checkpoint", "--shard env/8"] {
+        assert!(
+            parsed.iter().any(|l| l.contains(wanted)),
+            "no `{wanted}` in {parsed:#?}"
+        );
+    }
+    // The parser splits as a shell does.
+    assert_eq!(
+        simple_commands("a \"$X/1\" 'fam b {}/8 > f' && c # d\n- e \\\n  f > g\n"),
+        [
+            vec!["a", "1/1"],
+            vec!["fam", "b", "1/8"],
+            vec!["c"],
+            vec!["-", "e", "f"]
+        ]
+    );
+}
+
+/// The `Containerfile` the page describes: its build uses the Rust of
+/// `Cargo.toml`'s `rust-version` (the README's too) and `--locked`, on the
+/// Debian its runtime image runs, which holds fam on its PATH and the
+/// shipped files where the page says; its build context leaves out
+/// `target/` but nothing the build reads.
+#[test]
+fn the_containerfile_builds_fam_with_the_rust_and_the_crates_the_project_names() {
+    let manifest: toml::Table = std::fs::read_to_string(repo().join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let rust = manifest["package"]["rust-version"].as_str().unwrap().to_owned();
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("fam needs Rust {rust} or newer")),
+        "README and Cargo.toml differ"
+    );
+    let file = std::fs::read_to_string(repo().join("Containerfile")).unwrap();
+    let instructions: Vec<&str> = file
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let from: Vec<&str> = instructions.iter().filter_map(|l| l.strip_prefix("FROM ")).collect();
+    assert_eq!(from.len(), 2, "a build stage and a runtime stage: {from:?}");
+    let build_image = from[0].split_whitespace().next().unwrap();
+    let tag = build_image
+        .strip_prefix("docker.io/library/rust:")
+        .unwrap_or_else(|| panic!("the build stage is not the Rust image: {build_image}"));
+    let (version, variant) = tag.split_once('-').unwrap_or((tag, ""));
+    assert_eq!(version, rust, "the Rust image is not Cargo.toml's rust-version");
+    let debian = variant.rsplit('-').next().unwrap();
+    assert!(
+        from[1].starts_with(&format!("docker.io/library/debian:{debian}")),
+        "the runtime is not the build's Debian ({debian}): {}",
+        from[1]
+    );
+    let build = instructions
+        .iter()
+        .find(|l| l.starts_with("RUN ") && l.contains("cargo build"))
+        .expect("a cargo build");
+    assert!(build.contains("--release") && build.contains("--locked"), "{build}");
+    let runtime = &instructions[instructions.iter().rposition(|l| l.starts_with("FROM ")).unwrap()..];
+    assert!(
+        runtime.contains(&"COPY --from=build /src/target/release/fam /usr/local/bin/fam"),
+        "{runtime:?}"
+    );
+    let doc = std::fs::read_to_string(repo().join("docs/cluster.md")).unwrap();
+    let workdir = runtime
+        .iter()
+        .find_map(|l| l.strip_prefix("WORKDIR "))
+        .expect("a working directory");
+    for dir in ["scenarios", "ssd"] {
+        assert!(
+            runtime.contains(&format!("COPY {dir}/ {workdir}/{dir}/").as_str()),
+            "{dir}: {runtime:?}"
+        );
+    }
+    assert!(
+        doc.contains(&format!("`{workdir}`")),
+        "docs/cluster.md does not name {workdir}"
+    );
+    let ignore = std::fs::read_to_string(repo().join(".dockerignore")).unwrap();
+    let ignored: Vec<&str> = ignore
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.trim_matches('/'))
+        .collect();
+    assert!(ignored.contains(&"target"), "{ignored:?}");
+    for needed in [
+        "src",
+        "assets",
+        "ssd",
+        "scenarios",
+        "benches",
+        "Cargo.toml",
+        "Cargo.lock",
+    ] {
+        assert!(!ignored.contains(&needed), "the build needs {needed}");
+    }
 }
 
 #[test]

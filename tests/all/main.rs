@@ -22,6 +22,7 @@ mod fuzz;
 mod generate;
 mod golden;
 mod gzf_doc;
+mod help;
 mod higraser;
 mod hostile;
 mod kinetic;
