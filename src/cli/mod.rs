@@ -214,6 +214,7 @@ pub enum Command {
     /// The odds calculator in a browser: a local page that builds a battle
     /// from the ship library or your files, plays it, replays its runs and
     /// shares it as a link (README, "The odds calculator in a browser").
+    #[command(after_help = examples(serve::EXAMPLES))]
     Serve(ServeArgs),
     /// Import ship records (and games with their orders) written by other
     /// tools: FTJava XML to GZF and scenario TOML (docs/import.md).

@@ -6,7 +6,18 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::BAD_INPUT;
+use super::{BAD_INPUT, Example};
+
+pub(super) const EXAMPLES: &[Example] = &[
+    Example {
+        what: "The odds calculator on this machine, opened in the browser:",
+        run: &["fam serve --open"],
+    },
+    Example {
+        what: "On a network of your own, opened as http://gamebox.lan:8787/ (no authentication: fam warns):",
+        run: &["fam serve --bind 0.0.0.0 --allow-host gamebox.lan"],
+    },
+];
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
@@ -73,6 +84,8 @@ fn open_browser(url: &str) {
         .stderr(std::process::Stdio::null())
         .spawn();
     if let Err(e) = started {
-        eprintln!("note: cannot open a browser with `{opener}` ({e}): open {url} yourself");
+        super::note(format!(
+            "note: cannot open a browser with `{opener}` ({e}): open {url} yourself"
+        ));
     }
 }
