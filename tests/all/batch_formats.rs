@@ -1,7 +1,8 @@
 //! What `fam batch` prints and draws for people to paste: `--format
 //! markdown` within 80 columns, `--format` beside `--json`, the picture as
-//! PNG or SVG, the run counts refused before anything is played, and CSV that
-//! tools read with the right column types.
+//! PNG or SVG, the run counts refused before anything is played, CSV that
+//! tools read with the right column types, and seeds that readers with
+//! double-precision numbers can read.
 
 use crate::support::{fam, files_with, repo, text};
 
@@ -301,4 +302,44 @@ fn csv_rates_have_a_decimal_point_even_when_every_one_is_zero() {
     for row in units.lines().skip(1) {
         assert_eq!(row.split(',').nth(column), Some("0.0"), "{row}");
     }
+}
+
+/// Every seed of the batch JSON is written twice: as the number, and as
+/// its digits in `seed_text`, which readers whose JSON numbers are doubles
+/// (JavaScript, jq 1.6, pandas) cannot round. The two are equal, and they
+/// are the seed the replay command gives.
+#[test]
+fn every_seed_in_the_batch_json_is_also_written_as_its_digits() {
+    // Past 2^63, so that the base seed itself does not fit a double either.
+    let base = "18446744073709551557";
+    let out = ok(&["batch", "scenarios/duel.toml", "--runs", "40", "--seed", base, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["seed"].as_u64().map(|s| s.to_string()).as_deref(), Some(base));
+    assert_eq!(v["seed_text"], base);
+    let mut runs = Vec::new();
+    let n = &v["notable_seeds"];
+    runs.extend(["longest", "first_draw", "first_undecided"].map(|k| &n[k]));
+    for list in ["wins", "unit_deaths"] {
+        runs.extend(n[list].as_array().unwrap().iter().map(|w| &w["first"]));
+    }
+    let runs: Vec<&serde_json::Value> = runs.into_iter().filter(|r| !r.is_null()).collect();
+    assert!(runs.len() >= 3, "{n}");
+    let mut past_doubles = 0;
+    for run in runs {
+        let seed = run["seed"].as_u64().expect("a u64 seed");
+        let text = run["seed_text"].as_str().expect("seed_text");
+        assert_eq!(text, seed.to_string(), "{run}");
+        assert!(
+            run["command"].as_str().unwrap().contains(&format!("--seed {text} ")),
+            "{run}"
+        );
+        // What a reader with doubles would make of it.
+        if (seed as f64) as u64 != seed {
+            past_doubles += 1;
+        }
+    }
+    assert!(past_doubles > 0, "some run seed a double cannot hold");
+    // The raw text holds the same digits as the number and the string.
+    assert!(out.contains(&format!("\"seed\": {base},")), "{out:.400}");
+    assert!(out.contains(&format!("\"seed_text\": \"{base}\"")), "{out:.400}");
 }
