@@ -10,13 +10,16 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::CI_BLOCK;
+use super::digest::Found;
 use super::json::{TalliesJson, tallies_json, tally_from_json};
 use super::tally::Tally;
 
 /// Version of the checkpoint file; a file of another version is refused.
 /// Version 2 added the weapon-use counts (`tallies.weapons`): a version 1
 /// file lacks them for the runs it counted, so it cannot be resumed.
-pub const CHECKPOINT_VERSION: u32 = 2;
+/// Version 3 added the digest ([`super::digest`]): a file without one
+/// could have been changed unseen, so it is not resumed either.
+pub const CHECKPOINT_VERSION: u32 = 3;
 
 /// What a checkpoint belongs to: a checkpoint is only resumed by the batch
 /// it identifies.
@@ -44,6 +47,15 @@ pub struct CheckpointJson {
     pub next_run: u64,
     /// The runs `range[0]..next_run`, counted.
     pub tallies: TalliesJson,
+    /// The SHA-256 of the rest ([`super::digest`]); required.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+}
+
+impl super::digest::Sealed for CheckpointJson {
+    fn digest_mut(&mut self) -> &mut Option<String> {
+        &mut self.digest
+    }
 }
 
 /// Where to keep a batch's checkpoint, and (for tests) when to stop early.
@@ -113,17 +125,18 @@ pub fn load(path: &Path, id: &Identity, empty: &Tally, unit_sides: &[usize]) -> 
     Ok(Some((j.next_run, total)))
 }
 
-/// The file's contents, if it is a checkpoint of the version this fam reads.
+/// The file's contents, if it is a checkpoint of the version this fam reads
+/// and its digest matches them.
 fn parse(text: &str) -> Result<CheckpointJson, String> {
-    let j: CheckpointJson =
+    let mut j: CheckpointJson =
         serde_json::from_str(text).map_err(|e| format!("it is not a fam batch checkpoint ({e})"))?;
     if j.schema != "fam-batch-checkpoint" {
         return Err(format!("its schema is `{}`", j.schema));
     }
     if j.version < CHECKPOINT_VERSION {
         return Err(format!(
-            "it is version {}, written by an older fam that did not count everything this one does \
-             (this fam reads version {CHECKPOINT_VERSION}); delete it or choose another file to start afresh",
+            "it is version {}, written by an older fam that did not count or check everything this one does \
+             (this fam reads version {CHECKPOINT_VERSION}); {AFRESH}",
             j.version
         ));
     }
@@ -133,15 +146,23 @@ fn parse(text: &str) -> Result<CheckpointJson, String> {
             j.version
         ));
     }
-    Ok(j)
+    match super::digest::verify(&mut j) {
+        Ok(Found::Matches) => Ok(j),
+        Ok(Found::Missing) => Err(format!(
+            "it has no digest, so fam cannot tell whether it was changed after fam wrote it; {AFRESH}"
+        )),
+        Err(changed) => Err(format!("{changed}; {AFRESH}")),
+    }
 }
+
+/// What to do with a checkpoint that cannot be resumed.
+const AFRESH: &str = "delete it or choose another file to start afresh";
 
 /// Whether the checkpoint's identity `mine` is the batch `id`'s.
 fn check_identity(mine: &Identity, id: &Identity) -> Result<(), String> {
     let differ = |what: &str, theirs: String, ours: String| {
         Err(format!(
-            "it is of a batch with a different {what} ({theirs}, not {ours}); \
-             delete it or choose another file to start afresh"
+            "it is of a batch with a different {what} ({theirs}, not {ours}); {AFRESH}"
         ))
     };
     if mine.fingerprint != id.fingerprint {
@@ -203,13 +224,15 @@ fn read_bounded(path: &Path) -> std::io::Result<String> {
 /// Writes the checkpoint atomically: to a temporary file in the same
 /// directory, flushed to disk, then renamed over `path`.
 pub fn save(path: &Path, id: &Identity, next_run: u64, tally: &Tally) -> Result<(), String> {
-    let j = CheckpointJson {
+    let mut j = CheckpointJson {
         schema: "fam-batch-checkpoint".into(),
         version: CHECKPOINT_VERSION,
         identity: id.clone(),
         next_run,
         tallies: tallies_json(tally),
+        digest: None,
     };
+    super::digest::seal(&mut j);
     let mut text = serde_json::to_string(&j).map_err(|e| e.to_string())?;
     text.push('\n');
     crate::files::write_one(path, text.as_bytes()).map_err(|e| format!("cannot write the checkpoint: {e}"))

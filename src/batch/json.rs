@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::digest::Found;
 use super::idle::{WeaponInfo, idle_weapons};
 use super::stats::{Histogram, MeanStats, rate, wilson};
 use super::tally::{DiceTally, Fate, REASONS, SideTally, Tally, UnitTally, WeaponTally};
@@ -26,6 +27,10 @@ pub struct BatchJson {
     pub title: String,
     pub fingerprint: String,
     pub seed: u64,
+    /// `seed` as a string of decimal digits, for readers whose JSON numbers
+    /// are doubles (absent in files written before fam wrote it).
+    #[serde(default)]
+    pub seed_text: String,
     pub first_exchange: u32,
     pub exchanges_cap: u32,
     pub runs: u64,
@@ -53,6 +58,16 @@ pub struct BatchJson {
     pub notable_seeds: NotableJson,
     pub dice_per_battle: DiceJson,
     pub tallies: TalliesJson,
+    /// The document's SHA-256 ([`super::digest`]); absent in files written
+    /// before fam wrote it, and while the digest is computed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+}
+
+impl super::digest::Sealed for BatchJson {
+    fn digest_mut(&mut self) -> &mut Option<String> {
+        &mut self.digest
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -78,11 +93,63 @@ pub struct SideJson {
     pub win_rate: f64,
     pub ci95: [f64; 2],
     pub points_lost: DistJson,
-    /// Mean damage points scored per battle by this side's weapons, by kind.
-    pub damage_by_kind: std::collections::BTreeMap<String, f64>,
+    /// Mean damage points scored per battle by this side's weapons, by kind,
+    /// in `DamageKind` order.
+    pub damage_by_kind: KindMeans,
     /// Its weapons that never fired or fired in under 1 % of the runs.
     #[serde(default)]
     pub idle_weapons: Vec<IdleWeaponJson>,
+}
+
+/// Values by kind, as a JSON object whose members are in the order of
+/// `DamageKind` (which docs/batch-json.md lists). Read back into that order
+/// whatever order the file has them in (a tool that sorts keys changes no
+/// value), kinds this fam does not know after the others, in the file's
+/// order: so the digest of a file read back does not depend on the order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct KindMeans(pub Vec<(String, f64)>);
+
+impl KindMeans {
+    /// The value of `kind`, if listed.
+    pub fn get(&self, kind: &str) -> Option<f64> {
+        self.0.iter().find(|(k, _)| k == kind).map(|(_, v)| *v)
+    }
+}
+
+impl Serialize for KindMeans {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for KindMeans {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = KindMeans;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of numbers by kind")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<KindMeans, A::Error> {
+                // Only the entries the file lists: its length, not a number
+                // in it, bounds what this takes.
+                let mut out = Vec::new();
+                while let Some(entry) = map.next_entry::<String, f64>()? {
+                    out.push(entry);
+                }
+                use crate::engine::volley::DamageKind;
+                let rank = |k: &str| DamageKind::ALL.iter().position(|d| d.key() == k);
+                out.sort_by_key(|(k, _)| rank(k).unwrap_or(DamageKind::COUNT));
+                Ok(KindMeans(out))
+            }
+        }
+        d.deserialize_map(Visitor)
+    }
 }
 
 /// A weapon the batch follows and how often it was used.
@@ -169,6 +236,9 @@ pub struct UnitJson {
 pub struct RunJson {
     pub run: u64,
     pub seed: u64,
+    /// `seed` as a string of decimal digits (absent in older files).
+    #[serde(default)]
+    pub seed_text: String,
     pub exchanges: Option<u32>,
     pub command: String,
 }
@@ -353,12 +423,13 @@ fn run_json(meta: &Meta, run: u64, exchanges: Option<u32>) -> RunJson {
     RunJson {
         run,
         seed,
+        seed_text: seed.to_string(),
         exchanges,
         command: meta.replay(seed),
     }
 }
 
-/// The document for a report.
+/// The document for a report, sealed with its digest.
 pub fn to_json(report: &Report) -> BatchJson {
     let Report { meta, tally: t } = report;
     let n = t.runs;
@@ -366,7 +437,7 @@ pub fn to_json(report: &Report) -> BatchJson {
     let units = units_json(report);
     let notable = notable_json(report);
     let dice = super::stats::mean_interval(n, t.dice.sum, t.dice.sum_sq);
-    BatchJson {
+    let mut doc = BatchJson {
         schema: "fam-batch".into(),
         version: BATCH_SCHEMA_VERSION,
         fam_version: meta.fam_version.clone(),
@@ -374,6 +445,7 @@ pub fn to_json(report: &Report) -> BatchJson {
         title: meta.title.clone(),
         fingerprint: meta.fingerprint.clone(),
         seed: meta.seed,
+        seed_text: meta.seed.to_string(),
         first_exchange: meta.first_exchange,
         exchanges_cap: meta.exchanges,
         runs: n,
@@ -409,7 +481,10 @@ pub fn to_json(report: &Report) -> BatchJson {
             total: t.dice.sum,
         },
         tallies: tallies_json(t),
-    }
+        digest: None,
+    };
+    super::digest::seal(&mut doc);
+    doc
 }
 
 /// Each side: wins with their interval, points lost, damage by kind, idle weapons.
@@ -428,13 +503,15 @@ fn sides_json(report: &Report) -> Vec<SideJson> {
             win_rate: rate(s.wins, n),
             ci95: wilson(s.wins, n),
             points_lost: dist(&s.points_lost),
-            damage_by_kind: crate::engine::volley::DamageKind::ALL
-                .iter()
-                .map(|k| {
-                    let total = s.damage_by_kind[*k as usize];
-                    (k.key().to_string(), if n == 0 { 0.0 } else { total as f64 / n as f64 })
-                })
-                .collect(),
+            damage_by_kind: KindMeans(
+                crate::engine::volley::DamageKind::ALL
+                    .iter()
+                    .map(|k| {
+                        let total = s.damage_by_kind[*k as usize];
+                        (k.key().to_string(), if n == 0 { 0.0 } else { total as f64 / n as f64 })
+                    })
+                    .collect(),
+            ),
             idle_weapons: idle_json(report, i),
         })
         .collect()
@@ -714,11 +791,22 @@ fn weapons_consistent(weapons: &[WeaponInfo], tally: &Tally, units: usize) -> bo
 
 /// Reads a batch JSON document back into a report (from its `tallies` and
 /// descriptive fields; the statistics are recomputed, not trusted). Every
-/// field used is checked first: the header ([`check_header`]), the
-/// histograms' ranges against the Exchange cap and the Units
-/// ([`check_shape`]), and the counts against each other ([`Tally::check`]).
+/// field used is checked first: the digest ([`super::digest`]), the header
+/// ([`check_header`]), the histograms' ranges against the Exchange cap and
+/// the Units ([`check_shape`]), and the counts against each other
+/// ([`Tally::check`]). A file without a digest is read ([`parse_file`] says
+/// which it was).
 pub fn parse(text: &str) -> Result<Report, String> {
-    let j: BatchJson = serde_json::from_str(text).map_err(|e| format!("not a fam batch result: {e}"))?;
+    parse_file(text).map(|(report, _)| report)
+}
+
+/// [`parse`], and whether the file's digest was there and matched
+/// ([`Found::Matches`]) or the file has none ([`Found::Missing`]: written
+/// by a fam from before digests, or with its digest removed: its counts
+/// are checked, but a change that keeps them consistent cannot be seen). A
+/// digest that does not match is an error.
+pub fn parse_file(text: &str) -> Result<(Report, Found), String> {
+    let mut j: BatchJson = serde_json::from_str(text).map_err(|e| format!("not a fam batch result: {e}"))?;
     if j.schema != "fam-batch" {
         return Err(format!("schema is `{}`, not `fam-batch`", j.schema));
     }
@@ -728,6 +816,18 @@ pub fn parse(text: &str) -> Result<Report, String> {
             j.version
         ));
     }
+    let found = super::digest::verify(&mut j).map_err(|changed| {
+        let ours = env!("CARGO_PKG_VERSION");
+        if j.fam_version == ours {
+            format!("{changed}; play its batch (or merge its shards) again to write it afresh")
+        } else {
+            format!(
+                "{changed} (or it was written by fam {}, whose members this fam {ours} may not all read: \
+                 merge it with fam {})",
+                j.fam_version, j.fam_version
+            )
+        }
+    })?;
     check_header(&j)?;
     let tally = tally_from_json(&j.tallies)?;
     check_shape(&tally, &j)?;
@@ -740,10 +840,13 @@ pub fn parse(text: &str) -> Result<Report, String> {
     tally
         .check(&(start..end), &unit_sides)
         .map_err(|e| format!("the tallies do not add up to its {} runs: {e}", tally.runs))?;
-    Ok(Report {
-        meta: meta_from(j, weapons),
-        tally,
-    })
+    Ok((
+        Report {
+            meta: meta_from(j, weapons),
+            tally,
+        },
+        found,
+    ))
 }
 
 /// The fields that say what the batch was: its run range and run count,
@@ -752,6 +855,9 @@ fn check_header(j: &BatchJson) -> Result<(), String> {
     let [start, end] = j.run_range;
     if start > end {
         return Err(format!("its run range {start}..{end} ends before it starts"));
+    }
+    if !j.seed_text.is_empty() && j.seed_text != j.seed.to_string() {
+        return Err(format!("its seed_text `{}` is not its seed {}", j.seed_text, j.seed));
     }
     if j.runs != j.tallies.runs || end - start != j.runs {
         return Err(format!(

@@ -21,6 +21,7 @@
 //! This is the only module that knows about threads.
 
 pub mod checkpoint;
+pub mod digest;
 pub mod idle;
 pub mod json;
 pub mod markdown;

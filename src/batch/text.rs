@@ -574,8 +574,17 @@ fn field(s: &str) -> String {
     }
 }
 
+/// A floating-point CSV field: in full precision (the shortest digits that
+/// read back exactly) and always with a decimal point, `0.0` and `1.0`
+/// included, so that readers that guess a column's type from its values
+/// (pandas, polars) read a rate that is 0 in every row as floating point.
+fn float(x: f64) -> String {
+    let s = format!("{x}");
+    if x.is_finite() && !s.contains('.') { s + ".0" } else { s }
+}
+
 fn num(x: Option<f64>) -> String {
-    x.map_or(String::new(), |x| format!("{x}"))
+    x.map_or(String::new(), float)
 }
 
 fn num_u(x: Option<u32>) -> String {
@@ -604,11 +613,11 @@ pub fn units_csv(report: &Report) -> String {
         for fate in Fate::ALL {
             let c = u.fates[fate as usize];
             cells.push(c.to_string());
-            cells.push(format!("{}", rate(c, n)));
+            cells.push(float(rate(c, n)));
             if fate == Fate::Destroyed {
                 let [lo, hi] = wilson(c, n);
-                cells.push(format!("{lo}"));
-                cells.push(format!("{hi}"));
+                cells.push(float(lo));
+                cells.push(float(hi));
             }
         }
         let m = u.hull_damage.mean();
@@ -623,7 +632,7 @@ pub fn units_csv(report: &Report) -> String {
         cells.push(if wins == 0 {
             String::new()
         } else {
-            format!("{}", rate(u.survived_side_won, wins))
+            float(rate(u.survived_side_won, wins))
         });
         out.push_str(&cells.join(","));
         out.push('\n');
@@ -647,9 +656,9 @@ pub fn sides_csv(report: &Report) -> String {
             field(name),
             n.to_string(),
             c.to_string(),
-            format!("{}", rate(c, n)),
-            format!("{lo}"),
-            format!("{hi}"),
+            float(rate(c, n)),
+            float(lo),
+            float(hi),
         ];
         match h {
             Some(h) => {

@@ -663,9 +663,17 @@ pub(super) fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         let parsed = files::read_input(path)
             .map_err(|e| format!("cannot read: {}", files::reason(&e)))
             .and_then(|b| String::from_utf8(b).map_err(|_| "it is not UTF-8 text".to_string()))
-            .and_then(|t| crate::batch::json::parse(&t));
+            .and_then(|t| crate::batch::json::parse_file(&t));
         match parsed {
-            Ok(r) => parts.push((path.display().to_string(), r)),
+            Ok((r, found)) => {
+                if found == crate::batch::digest::Found::Missing {
+                    eprintln!(
+                        "warning: {}: it has no digest (written by a fam from before digests), so fam cannot tell whether it was changed after it was written; only its counts are checked",
+                        path.display()
+                    );
+                }
+                parts.push((path.display().to_string(), r));
+            }
             Err(e) => {
                 eprintln!("error: {}: {e}", path.display());
                 failed = true;

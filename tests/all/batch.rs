@@ -13,7 +13,7 @@ use fam::batch::{self, BatchError, DRAW, Options, Paired, Tally, UNDECIDED, Work
 use fam::engine::victory::Outcome;
 use fam::gzf::ParseOptions;
 
-use crate::support::{fam, repo, text};
+use crate::support::{fam, repo, resealed, text};
 
 // ---- A counting allocator: allocations made by the current thread. --------
 
@@ -1146,6 +1146,8 @@ fn bad_batch_arguments_are_usage_errors() {
         serde_json::from_str(&batch_json(&["scenarios/duel.toml", "--runs", "10", "--json"])).unwrap();
     v["tallies"]["draws"] = serde_json::json!(v["tallies"]["draws"].as_u64().unwrap() + 1);
     let err = json::parse(&v.to_string()).unwrap_err();
+    assert!(err.contains("digest does not match"), "{err}");
+    let err = json::parse(&resealed(&v.to_string()).unwrap()).unwrap_err();
     assert!(err.contains("do not add up"), "{err}");
 }
 
@@ -1478,6 +1480,8 @@ fn files_from_before_weapon_use_was_counted_are_read_or_refused_clearly() {
     first.extend(["--shard", "1/2"]);
     let mut old: serde_json::Value = serde_json::from_str(&batch_json(&first)).unwrap();
     let o = old.as_object_mut().unwrap();
+    // Nor did fam write digests then.
+    o.remove("digest");
     o.remove("weapons");
     o["tallies"].as_object_mut().unwrap().remove("weapons");
     for s in o["sides"].as_array_mut().unwrap() {
@@ -1629,11 +1633,13 @@ fn every_shard_of_every_count_covers_exactly_its_runs() {
 // ---- Files fam wrote are input too (issue 14) -----------------------------
 
 /// Writes a copy of the JSON file `from` to `to` with `edit` applied, as a
-/// user's editor would leave it.
+/// user's editor would leave it, with its digest made again for what it now
+/// holds (as anyone who knows the recipe could): the checks behind the
+/// digest are what these tests reach.
 fn edited(from: &std::path::Path, to: &std::path::Path, edit: impl FnOnce(&mut serde_json::Value)) {
     let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(from).unwrap()).unwrap();
     edit(&mut v);
-    std::fs::write(to, v.to_string()).unwrap();
+    std::fs::write(to, resealed(&v.to_string()).expect("a document fam reads")).unwrap();
 }
 
 /// Sets the number at `pointer` (under the file's `tallies`, or from the top
@@ -1884,6 +1890,95 @@ fn shards_whose_counts_cannot_be_added_up_are_refused() {
     }
     let err = merge_refused(&[&parts[0], &parts[1]]);
     assert!(err.contains("cannot merge") && err.contains("2^64"), "{err}");
+}
+
+// ---- Digests (issue 12) -------------------------------------------------------
+
+/// Writes a copy of the JSON file `from` to `to` with `edit` applied and
+/// the digest left as fam wrote it: a change fam must see.
+fn changed(from: &std::path::Path, to: &std::path::Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(from).unwrap()).unwrap();
+    edit(&mut v);
+    std::fs::write(to, v.to_string()).unwrap();
+}
+
+/// Side 0's beam damage, summed over the runs, set to 4 875 099 022
+/// points: damage is bounded by no count, so every check of the tallies
+/// accepts it.
+fn more_beam_damage(v: &mut serde_json::Value) {
+    set(v, "sides/0/damage_by_kind/0", 4_875_099_022);
+}
+
+/// Side 0's mean beam damage per battle in a batch JSON.
+fn mean_beam_damage(batch: &str) -> f64 {
+    parse(batch).sides[0].damage_by_kind.get("beam").unwrap()
+}
+
+#[test]
+fn a_checkpoint_changed_after_fam_wrote_it_is_refused_by_its_digest() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cp, whole, _) = written_by_fam(dir.path(), "300");
+    let bad = dir.path().join("changed.checkpoint");
+    changed(&cp, &bad, more_beam_damage);
+    let err = resume_refused(&bad, "300");
+    assert!(
+        err.contains("changed.checkpoint") && err.contains("was changed after fam wrote it: its digest does not match"),
+        "{err}"
+    );
+    // Only the digest refuses it: with a digest made for the changed figure
+    // the batch resumes from it, and the figure becomes its result.
+    edited(&cp, &bad, more_beam_damage);
+    let mut args = vec!["scenarios/duel.toml", "--runs", "300", "--seed", "11", "--json"];
+    args.extend(["--checkpoint", bad.to_str().unwrap()]);
+    let forged = batch_json(&args);
+    assert_abs_diff_eq!(mean_beam_damage(&forged), 4_875_099_022.0 / 300.0, epsilon = 1e-6);
+    assert!(mean_beam_damage(&whole) < 100.0, "{}", mean_beam_damage(&whole));
+
+    // A checkpoint without its digest, or from before digests (version 2),
+    // is refused, not resumed unchecked.
+    changed(&cp, &bad, |v| {
+        v.as_object_mut().unwrap().remove("digest");
+    });
+    let err = resume_refused(&bad, "300");
+    assert!(err.contains("it has no digest"), "{err}");
+    changed(&cp, &bad, |v| {
+        v.as_object_mut().unwrap().remove("digest");
+        v["version"] = serde_json::json!(2);
+    });
+    let err = resume_refused(&bad, "300");
+    assert!(err.contains("version 2") && err.contains("older fam"), "{err}");
+}
+
+#[test]
+fn a_shard_changed_after_fam_wrote_it_is_refused_by_its_digest() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, whole, [one, two]) = written_by_fam(dir.path(), "300");
+    let bad = dir.path().join("changed.json");
+    changed(&one, &bad, more_beam_damage);
+    let err = merge_refused(&[&bad, &two]);
+    assert!(
+        err.contains(bad.to_str().unwrap())
+            && err.contains("was changed after fam wrote it: its digest does not match"),
+        "{err}"
+    );
+    // A figure of the statistics (which merge recomputes) too.
+    changed(&one, &bad, |v| v["sides"][0]["win_rate"] = serde_json::json!(0.999));
+    let err = merge_refused(&[&two, &bad]);
+    assert!(err.contains("digest does not match"), "{err}");
+    // Only the digest refuses it: with a digest made for the changed figure
+    // the shards merge, and the figure becomes the result.
+    edited(&one, &bad, more_beam_damage);
+    let out = fam(&["merge", "--json", bad.to_str().unwrap(), two.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(mean_beam_damage(&text(&out.stdout)) > 4_875_099_022.0 / 300.0);
+    // A shard only reformatted (compact, as another tool writes it) is
+    // unchanged: it keeps its digest and merges into the whole batch.
+    changed(&one, &bad, |_| {});
+    assert_ne!(std::fs::read(&bad).unwrap(), std::fs::read(&one).unwrap());
+    let out = fam(&["merge", "--json", bad.to_str().unwrap(), two.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), whole);
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! What `fam batch` prints and draws for people to paste: `--format
 //! markdown` within 80 columns, `--format` beside `--json`, the picture as
-//! PNG or SVG, and the run counts refused before anything is played.
+//! PNG or SVG, the run counts refused before anything is played, CSV that
+//! tools read with the right column types, and seeds that readers with
+//! double-precision numbers can read.
 
 use crate::support::{fam, files_with, repo, text};
 
@@ -230,4 +232,114 @@ fn until_ci_needs_no_run_count() {
         let ci = side["ci95"].as_array().unwrap();
         assert!(ci[1].as_f64().unwrap() - ci[0].as_f64().unwrap() < 0.2, "{side}");
     }
+}
+
+/// Whether a column of units.csv or sides.csv holds a rate, an interval's
+/// end or a mean (floating point) rather than a count or a value seen.
+fn is_float_column(name: &str) -> bool {
+    name.ends_with("rate") || name.contains("ci95") || name.contains("mean") || name == "survive_if_side_wins"
+}
+
+/// pandas and polars guess a CSV column's type from its values: a rate
+/// written `0` in every row would read as an integer column. Every rate,
+/// interval and mean has a decimal point, every count has none.
+#[test]
+fn csv_rates_have_a_decimal_point_even_when_every_one_is_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("csv");
+    ok(&[
+        "batch",
+        "scenarios/duel.toml",
+        "--runs",
+        "60",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let mut zero_columns = Vec::new();
+    for name in ["units.csv", "sides.csv"] {
+        let file = std::fs::read_to_string(csv.join(name)).unwrap();
+        let mut lines = file.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        // No quoted field in the duel's names: a comma splits the fields.
+        let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+        assert!(rows.len() >= 2, "{file}");
+        let mut floats = 0;
+        for (i, column) in header.iter().enumerate() {
+            let values: Vec<&str> = rows.iter().map(|r| r[i]).filter(|v| !v.is_empty()).collect();
+            if is_float_column(column) {
+                floats += 1;
+                for v in &values {
+                    assert!(
+                        v.contains('.') && v.parse::<f64>().is_ok(),
+                        "{name}: {column} = `{v}`, not a number with a decimal point"
+                    );
+                }
+                if !values.is_empty() && values.iter().all(|v| v.parse::<f64>() == Ok(0.0)) {
+                    zero_columns.push(format!("{name}:{column}"));
+                }
+            } else if values.iter().any(|v| v.parse::<f64>().is_ok()) {
+                for v in &values {
+                    assert!(v.parse::<u64>().is_ok(), "{name}: {column} = `{v}`, not a count");
+                }
+            }
+        }
+        assert!(floats >= 6, "{name}: {header:?}");
+    }
+    // The duel has no surrender rule: that rate is 0 in every run, and is
+    // written 0.0 for each Unit.
+    assert!(
+        zero_columns.contains(&"units.csv:surrendered_rate".to_string()),
+        "{zero_columns:?}"
+    );
+    let units = std::fs::read_to_string(csv.join("units.csv")).unwrap();
+    let column = units
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .position(|c| c == "surrendered_rate")
+        .unwrap();
+    for row in units.lines().skip(1) {
+        assert_eq!(row.split(',').nth(column), Some("0.0"), "{row}");
+    }
+}
+
+/// Every seed of the batch JSON is written twice: as the number, and as
+/// its digits in `seed_text`, which readers whose JSON numbers are doubles
+/// (JavaScript, jq 1.6, pandas) cannot round. The two are equal, and they
+/// are the seed the replay command gives.
+#[test]
+fn every_seed_in_the_batch_json_is_also_written_as_its_digits() {
+    // Past 2^63, so that the base seed itself does not fit a double either.
+    let base = "18446744073709551557";
+    let out = ok(&["batch", "scenarios/duel.toml", "--runs", "40", "--seed", base, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["seed"].as_u64().map(|s| s.to_string()).as_deref(), Some(base));
+    assert_eq!(v["seed_text"], base);
+    let mut runs = Vec::new();
+    let n = &v["notable_seeds"];
+    runs.extend(["longest", "first_draw", "first_undecided"].map(|k| &n[k]));
+    for list in ["wins", "unit_deaths"] {
+        runs.extend(n[list].as_array().unwrap().iter().map(|w| &w["first"]));
+    }
+    let runs: Vec<&serde_json::Value> = runs.into_iter().filter(|r| !r.is_null()).collect();
+    assert!(runs.len() >= 3, "{n}");
+    let mut past_doubles = 0;
+    for run in runs {
+        let seed = run["seed"].as_u64().expect("a u64 seed");
+        let text = run["seed_text"].as_str().expect("seed_text");
+        assert_eq!(text, seed.to_string(), "{run}");
+        assert!(
+            run["command"].as_str().unwrap().contains(&format!("--seed {text} ")),
+            "{run}"
+        );
+        // What a reader with doubles would make of it.
+        if (seed as f64) as u64 != seed {
+            past_doubles += 1;
+        }
+    }
+    assert!(past_doubles > 0, "some run seed a double cannot hold");
+    // The raw text holds the same digits as the number and the string.
+    assert!(out.contains(&format!("\"seed\": {base},")), "{out:.400}");
+    assert!(out.contains(&format!("\"seed_text\": \"{base}\"")), "{out:.400}");
 }

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::support::{fam, repo, text};
+use crate::support::{fam, repo, resealed, text};
 
 /// Every variable `--shard env/N` reads: cleared for each command, so that
 /// a test run inside a scheduler sees only what the test sets.
@@ -619,6 +619,8 @@ fn shards_written_before_fam_recorded_the_batch_runs_still_merge() {
     for (k, path) in p.iter().enumerate() {
         let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         v["shard"].as_object_mut().unwrap().remove("batch_runs");
+        // Nor did fam write digests then.
+        v.as_object_mut().unwrap().remove("digest");
         let to = dir.path().join(format!("old-{}.json", k + 1));
         std::fs::write(&to, v.to_string()).unwrap();
         old.push(to.display().to_string());
@@ -627,6 +629,11 @@ fn shards_written_before_fam_recorded_the_batch_runs_still_merge() {
     let out = fam(&["merge", &old[0], &old[1], &old[2], "--json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(out.stdout, new.stdout);
+    // Each is named as one whose changes fam cannot see.
+    let warned = text(&out.stderr);
+    for o in &old {
+        assert!(warned.contains(&format!("warning: {o}: it has no digest")), "{warned}");
+    }
     // The set is still checked by its shard numbers.
     let err = refused(&["merge", &old[0], &old[1]]);
     assert!(err.contains("missing: 3"), "{err}");
@@ -639,7 +646,7 @@ fn a_shard_whose_batch_runs_disagree_with_its_run_range_is_refused() {
     let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&p[1]).unwrap()).unwrap();
     v["shard"]["batch_runs"] = 99.into();
     let edited = dir.path().join("edited.json");
-    std::fs::write(&edited, v.to_string()).unwrap();
+    std::fs::write(&edited, resealed(&v.to_string()).unwrap()).unwrap();
     let err = refused(&["merge", &p[0], edited.to_str().unwrap(), &p[2]]);
     assert!(
         err.contains("edited.json") && err.contains("shard 2/3 of 99 runs"),
@@ -683,6 +690,8 @@ fn a_shard_from_before_a_damage_kind_existed_merges_into_the_whole_batch() {
             f(side["damage_by_kind"].as_array_mut().unwrap());
         }
     };
+    // Nor did fam write digests then.
+    first.as_object_mut().unwrap().remove("digest");
     let mut newer = first.clone();
     edit(&mut first, &|kinds| {
         assert_eq!(

@@ -8,6 +8,7 @@ mod beamfamily;
 mod cli;
 mod cluster;
 mod counts;
+mod docs_json;
 mod doctrine;
 mod doctrine_auto;
 mod emp;
