@@ -326,6 +326,7 @@ fn serve_target(uri: &str, body: Vec<u8>) -> Result<(), TestCaseError> {
         .build()
         .unwrap();
     let req = Request::post(uri)
+        .header("host", "localhost:8787")
         .header("content-type", "application/json")
         .body(axum::body::Body::from(body))
         .unwrap();
@@ -341,6 +342,7 @@ fn serve_target(uri: &str, body: Vec<u8>) -> Result<(), TestCaseError> {
         "{uri}: {status}: {}",
         String::from_utf8_lossy(&bytes)
     );
+    prop_assert!(status != StatusCode::FORBIDDEN, "{uri}: refused as a foreign host");
     if status != StatusCode::OK {
         let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
         prop_assert!(v["error"]["message"].is_string(), "{uri}: {status} without a message");
