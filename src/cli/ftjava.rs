@@ -82,7 +82,9 @@ pub(super) fn import_ftjava(args: &ImportFtjavaArgs) -> anyhow::Result<ExitCode>
         let source = SourceFile::from_bytes(path.display().to_string(), &bytes);
         let imported = crate::ftjava::import(&source, &options);
         if !imported.diagnostics.is_empty() {
-            eprint!("{}", source.render(&imported.diagnostics, DIAGNOSTIC_LIMIT));
+            // The import lists at most `ftjava::limits::DIAGNOSTICS` and
+            // then a line counting the rest: shown whole.
+            eprint!("{}", source.render(&imported.diagnostics, usize::MAX));
         }
         if imported.has_errors() {
             failed = true;

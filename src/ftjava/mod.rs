@@ -100,8 +100,9 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
             return out;
         }
     };
-    out.diagnostics = xml::unwritable_characters(&doc, &source.text);
-    if !out.diagnostics.is_empty() {
+    xml::unwritable_characters(&mut cx, &doc, &source.text);
+    if cx.has_errors() {
+        out.diagnostics = cx.finish(&source.name);
         return out;
     }
     let root = doc.root_element();
@@ -130,7 +131,7 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
         out.gzf.items.push(Item::Scenario(scenario_record(game)));
     }
     if let Some(Game { title, turn, briefing }) = &game
-        && !cx.diags.iter().any(Diagnostic::is_error)
+        && !cx.has_errors()
     {
         out.scenario = scenario::build(&mut cx, &ships, &players, title, *turn, briefing);
         if let Some(sc) = out.scenario.as_mut() {
@@ -144,10 +145,7 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
     for (_, g, ..) in groups {
         out.gzf.items.push(Item::FighterGroup(g));
     }
-    out.diagnostics = cx.diags;
-    // Errors first, each kind in document order: when there are more than
-    // fam shows, the errors that refuse the file are the ones shown.
-    out.diagnostics.sort_by_key(|d| (!d.is_error(), d.span.start));
+    out.diagnostics = cx.finish(&source.name);
     out.ignored = cx.ignored.iter().map(|(what, n)| format!("{what} ×{n}")).collect();
     out
 }
