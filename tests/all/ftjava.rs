@@ -1622,3 +1622,53 @@ fn an_import_lists_at_most_a_hundred_problems_and_counts_the_rest() {
     assert_eq!(skipped.gzf.ships().count(), 1);
 }
 
+/// A thousand ships of a thousand systems each passed every per-element
+/// limit and wrote a record the GZF reader refused ("does not read back",
+/// exit 1): the element that takes the record past the reader's limits is
+/// refused, exit 2.
+#[test]
+fn a_document_too_large_for_one_record_is_refused_at_the_element_beyond() {
+    let ship = |k: usize, inside: &str| {
+        format!("<Ship id=\"{k}\"><Name>S{k}</Name><MainDrive type=\"Standard\" initialThrust=\"4\"/>{inside}</Ship>\n")
+    };
+    let game = |ships: &[String]| {
+        format!(
+            "<GameEngine name=\"Many\" turn=\"1\">\n<Player id=\"1\" name=\"A\">\n{}</Player>\n</GameEngine>\n",
+            ships.concat()
+        )
+    };
+    // Blocks: the header, the scenario, then a ship and its 990 screens.
+    let screens = format!(
+        "<Mass>10</Mass><Hull value=\"10\" type=\"Average\"/><Defenses>{}</Defenses>",
+        "<Screen/>".repeat(990)
+    );
+    let per_ship = 991;
+    let fit = (gzf::MAX_BLOCKS - 2) / per_ship;
+    let ships: Vec<String> = (0..=fit).map(|k| ship(k, &screens)).collect();
+    assert_refused_at(
+        "blocks.xml",
+        game(&ships).as_bytes(),
+        3 + fit,
+        &format!("more than {} blocks", gzf::MAX_BLOCKS),
+    );
+    // Check boxes: hull boxes at the import's limit, as many ships as fit.
+    let hull = format!(
+        "<Mass>{mass}</Mass><Hull value=\"{mass}\" type=\"Custom\" class=\"Merchant\" totalHullBoxes=\"{}\"/>",
+        ftjava::limits::HULL_BOXES,
+        mass = ftjava::limits::MASS,
+    );
+    let fit = gzf::MAX_FILE_BOXES / ftjava::limits::HULL_BOXES as usize;
+    let ships: Vec<String> = (0..=fit).map(|k| ship(k, &hull)).collect();
+    assert_refused_at(
+        "boxes.xml",
+        game(&ships).as_bytes(),
+        3 + fit,
+        &format!("more than {} check boxes", gzf::MAX_FILE_BOXES),
+    );
+    // One ship fewer: imported, and the record reads back.
+    let xml = game(&ships[..fit]);
+    let source = SourceFile::new("fits.xml", xml.as_str());
+    let imported = ftjava::import(&source, &Options::default());
+    assert!(!imported.has_errors(), "{}", errors(&source, &imported));
+    assert!(!reparse(&imported.gzf).has_errors(), "the record reads back");
+}
