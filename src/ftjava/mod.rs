@@ -469,11 +469,7 @@ fn fighter_group(cx: &mut Cx, n: Node<'_, '_>) -> (FighterGroup, Option<i64>) {
         match name {
             "Position" => {
                 cx.attributes(c, &["x", "y"]);
-                for (axis, field) in [("x", "Position-X"), ("y", "Position-Y")] {
-                    if let Some(v) = cx.float_attr(c, axis, -limits::DISTANCE..=limits::DISTANCE) {
-                        g.meta.push(Meta::new(field, ship::float_text(v)));
-                    }
-                }
+                ship::position(cx, c, &mut g.meta);
             }
             "Heading" => {
                 cx.attributes(c, &["heading"]);

@@ -1622,6 +1622,31 @@ fn an_import_lists_at_most_a_hundred_problems_and_counts_the_rest() {
     assert_eq!(skipped.gzf.ships().count(), 1);
 }
 
+/// `<Position x="3.0"/>` gave a fighter group a record that did not read
+/// back (exit 1) and a ship a `Position-X:` alone: a `Position` needs both
+/// coordinates (readings I46), or it is refused at the element, exit 2.
+#[test]
+fn a_position_with_one_coordinate_is_refused_at_the_position() {
+    let ship = edited(SMALL_GAME, r#"<Position x="6.0" y="8.0"/>"#, r#"<Position x="6.0"/>"#);
+    assert_refused_at("ship-x.xml", ship.as_bytes(), 6, "a `Position` without `y`");
+    let lone = edited(SMALL_SHIP, "<Weapons>", "<Position y=\"-2.5\"/>\n    <Weapons>");
+    assert_refused_at("lone-y.xml", lone.as_bytes(), 8, "a `Position` without `x`");
+    let game = std::fs::read_to_string(fixtures("ftjava").join("lantern-picket.xml")).unwrap();
+    let group = edited(&game, r#"<Position x="1.0" y="1.0"/>"#, r#"<Position y="1.0"/>"#);
+    assert_refused_at("group-y.xml", group.as_bytes(), 97, "a `Position` without `x`");
+    let neither = edited(&game, r#"<Position x="1.0" y="1.0"/>"#, "<Position/>");
+    assert_refused_at(
+        "group-none.xml",
+        neither.as_bytes(),
+        97,
+        "a `Position` without `x` or `y`",
+    );
+    // Both, as FTJava writes them: imported (the fixture itself).
+    let (code, err, written) = import_cli("lantern.xml", game.as_bytes(), std::time::Duration::from_secs(20));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(written);
+}
+
 /// A thousand ships of a thousand systems each passed every per-element
 /// limit and wrote a record the GZF reader refused ("does not read back",
 /// exit 1): the element that takes the record past the reader's limits is
