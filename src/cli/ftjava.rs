@@ -102,7 +102,9 @@ pub(super) fn import_ftjava(args: &ImportFtjavaArgs) -> anyhow::Result<ExitCode>
         };
         let source = SourceFile::from_bytes(path.display().to_string(), &bytes);
         let imported = crate::ftjava::import(&source, &options);
-        eprint_diagnostics(&source, &imported.diagnostics);
+        // The import lists at most `ftjava::limits::DIAGNOSTICS` and then a
+        // line counting the rest: shown whole.
+        super::eprint_diagnostics_within(&source, &imported.diagnostics, usize::MAX);
         if imported.has_errors() {
             failed = true;
             continue;

@@ -137,13 +137,18 @@ fn note(line: impl std::fmt::Display) {
 /// Prints a file's diagnostics on standard error: all of them, or with
 /// `--quiet` its errors only.
 fn eprint_diagnostics(source: &SourceFile, diagnostics: &[Diagnostic]) {
+    eprint_diagnostics_within(source, diagnostics, DIAGNOSTIC_LIMIT);
+}
+
+/// [`eprint_diagnostics`], the first `limit` of them.
+fn eprint_diagnostics_within(source: &SourceFile, diagnostics: &[Diagnostic], limit: usize) {
     if quiet() {
         let errors: Vec<Diagnostic> = diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
         if !errors.is_empty() {
-            eprint!("{}", source.render(&errors, DIAGNOSTIC_LIMIT));
+            eprint!("{}", source.render(&errors, limit));
         }
     } else if !diagnostics.is_empty() {
-        eprint!("{}", source.render(diagnostics, DIAGNOSTIC_LIMIT));
+        eprint!("{}", source.render(diagnostics, limit));
     }
 }
 

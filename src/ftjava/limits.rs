@@ -48,6 +48,19 @@ pub const SHIPS: usize = 1_000;
 /// of `Electronics`, `Defenses`, `Holds` and `Weapons`); also the ids in
 /// one `weaponIDs` and the `FM.Fire` orders of one Volley.
 pub const SYSTEMS: usize = 1_000;
+/// Attributes on one element (FTJava writes at most eight). Checked by a
+/// scan of the text before the XML parser sees it, since the parser
+/// compares each attribute with every earlier one of its element: time
+/// that grows with the square of an element's attributes.
+pub const ATTRIBUTES: usize = 64;
+/// Diagnostics one import lists: past them, one line counts the rest
+/// (a file of nothing but mistakes would otherwise answer with millions).
+pub const DIAGNOSTICS: usize = 100;
+
+// What the import writes must read back: a ship's hull and armour boxes
+// fit in one GZF track of boxes.
+const _: () = assert!(HULL_BOXES as usize <= crate::gzf::MAX_TRACK_BOXES);
+const _: () = assert!(ARMOUR_BOXES as usize <= crate::gzf::MAX_TRACK_BOXES);
 
 /// The largest whole number an `f64` holds exactly (2⁵³).
 const EXACT: f64 = 9_007_199_254_740_992.0;

@@ -25,6 +25,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use roxmltree::Node;
 
 use crate::diag::{Diagnostic, SourceFile};
+use crate::gzf;
 use crate::model::{self, CheckBox, FighterBase, FighterGroup, FighterModifier, FighterType, GzfFile, Item, Meta};
 use xml::{Cx, attr_line, attr_span, elements, tag_span, text, text_span};
 
@@ -100,8 +101,9 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
             return out;
         }
     };
-    out.diagnostics = xml::unwritable_characters(&doc, &source.text);
-    if !out.diagnostics.is_empty() {
+    xml::unwritable_characters(&mut cx, &doc, &source.text);
+    if cx.has_errors() {
+        out.diagnostics = cx.finish(&source.name);
         return out;
     }
     let root = doc.root_element();
@@ -126,11 +128,12 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
     }
     unique_names(&mut cx, &mut ships);
     dock_groups(&mut cx, &ships, &mut groups);
+    within_record_limits(&mut cx, &ships, &groups, game.is_some());
     if let Some(game) = &game {
         out.gzf.items.push(Item::Scenario(scenario_record(game)));
     }
     if let Some(Game { title, turn, briefing }) = &game
-        && !cx.diags.iter().any(Diagnostic::is_error)
+        && !cx.has_errors()
     {
         out.scenario = scenario::build(&mut cx, &ships, &players, title, *turn, briefing);
         if let Some(sc) = out.scenario.as_mut() {
@@ -144,10 +147,7 @@ pub fn import(source: &SourceFile, options: &Options) -> Import {
     for (_, g, ..) in groups {
         out.gzf.items.push(Item::FighterGroup(g));
     }
-    out.diagnostics = cx.diags;
-    // Errors first, each kind in document order: when there are more than
-    // fam shows, the errors that refuse the file are the ones shown.
-    out.diagnostics.sort_by_key(|d| (!d.is_error(), d.span.start));
+    out.diagnostics = cx.finish(&source.name);
     out.ignored = cx.ignored.iter().map(|(what, n)| format!("{what} ×{n}")).collect();
     out
 }
@@ -206,6 +206,58 @@ fn game_engine<'a, 'i>(
         }
     }
     Game { title, turn, briefing }
+}
+
+/// The record an import writes must read back: its blocks and check boxes
+/// within what the GZF reader takes ([`gzf::MAX_BLOCKS`],
+/// [`gzf::MAX_FILE_BOXES`]). The ship or group whose record goes past
+/// either is an error at its element (the per-element limits alone let a
+/// thousand ships of a thousand systems through, to fail the read-back).
+fn within_record_limits(cx: &mut Cx, ships: &[GameShip], groups: &[GameGroup], scenario: bool) {
+    // The header block, and a game's Scenario block.
+    let mut blocks = 1 + usize::from(scenario);
+    let mut boxes = 0;
+    let ship_items = ships.iter().map(|s| {
+        let ship = &s.imported.ship;
+        let rounds: usize = ship
+            .systems
+            .iter()
+            .filter_map(|x| x.rounds.as_ref())
+            .map(Vec::len)
+            .sum();
+        // The reader counts an armour layer's `/` with the boxes.
+        let slashes = ship.armour.as_ref().map_or(0, |a| a.layers().len().saturating_sub(1));
+        (
+            s.node,
+            1 + ship.systems.len(),
+            ship.hull_boxes() + ship.armour_boxes() + slashes + rounds,
+        )
+    });
+    let group_items = groups.iter().map(|(node, g, ..)| {
+        let boxes = [g.endurance.as_ref(), g.rounds.as_ref()]
+            .into_iter()
+            .flatten()
+            .map(Vec::len)
+            .sum::<usize>();
+        (*node, 1, g.craft.len() + boxes)
+    });
+    for (node, its_blocks, its_boxes) in ship_items.chain(group_items) {
+        blocks += its_blocks;
+        boxes += its_boxes;
+        let beyond = if blocks > gzf::MAX_BLOCKS {
+            format!("{} blocks (ships and their systems)", gzf::MAX_BLOCKS)
+        } else if boxes > gzf::MAX_FILE_BOXES {
+            format!("{} check boxes (hull, armour and rounds)", gzf::MAX_FILE_BOXES)
+        } else {
+            continue;
+        };
+        cx.error(
+            tag_span(node),
+            format!("with this element the GZF record would hold more than {beyond}, the most fam reads in one file"),
+            "a document whose ships fit in one GZF file (docs/limits.md): split it",
+        );
+        return;
+    }
 }
 
 /// Fighter groups name their carrier by ship id; a carrier holds one
@@ -417,11 +469,7 @@ fn fighter_group(cx: &mut Cx, n: Node<'_, '_>) -> (FighterGroup, Option<i64>) {
         match name {
             "Position" => {
                 cx.attributes(c, &["x", "y"]);
-                for (axis, field) in [("x", "Position-X"), ("y", "Position-Y")] {
-                    if let Some(v) = cx.float_attr(c, axis, -limits::DISTANCE..=limits::DISTANCE) {
-                        g.meta.push(Meta::new(field, ship::float_text(v)));
-                    }
-                }
+                ship::position(cx, c, &mut g.meta);
             }
             "Heading" => {
                 cx.attributes(c, &["heading"]);

@@ -909,16 +909,38 @@ fn text_child<'a, 'i>(
     }
 }
 
+/// A `Position` (of a ship or a fighter group) as `Position-X:` and
+/// `Position-Y:`. FTJava writes both coordinates; one alone is refused at
+/// the element (readings I46): a record needs both, and fam does not guess
+/// the other (0 would put the ship on an axis the file never named).
+pub(crate) fn position(cx: &mut Cx, c: Node<'_, '_>, meta: &mut Vec<Meta>) {
+    let missing: Vec<&str> = ["x", "y"].into_iter().filter(|a| !c.has_attribute(*a)).collect();
+    if !missing.is_empty() {
+        cx.error(
+            tag_span(c),
+            format!("a `Position` without `{}`", missing.join("` or `")),
+            "both coordinates, as FTJava writes them: <Position x=\"12.0\" y=\"-4.0\"/>",
+        );
+        return;
+    }
+    let mut at = Vec::new();
+    for (axis, field) in [("x", "Position-X"), ("y", "Position-Y")] {
+        if let Some(v) = cx.float_attr(c, axis, -limits::DISTANCE..=limits::DISTANCE) {
+            at.push(Meta::new(field, float_text(v)));
+        }
+    }
+    // A coordinate refused (reported at it) leaves the position out whole.
+    if at.len() == 2 {
+        meta.extend(at);
+    }
+}
+
 /// The position, heading, speed and course children of a Ship (GZF meta lines).
 fn motion_child<'a, 'i>(cx: &mut Cx, c: Node<'a, 'i>, name: &str, p: &mut Parts<'a, 'i>) {
     match name {
         "Position" => {
             leaf(cx, c, name, &["x", "y"]);
-            for (axis, field) in [("x", "Position-X"), ("y", "Position-Y")] {
-                if let Some(v) = cx.float_attr(c, axis, -limits::DISTANCE..=limits::DISTANCE) {
-                    p.meta.push(Meta::new(field, float_text(v)));
-                }
-            }
+            position(cx, c, &mut p.meta);
         }
         "Heading" => {
             leaf(cx, c, name, &["heading"]);

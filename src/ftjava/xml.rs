@@ -7,11 +7,17 @@ use std::ops::{Range, RangeInclusive};
 
 use roxmltree::{Document, Node, ParsingOptions};
 
-use super::limits::{exact_whole, widen};
-use crate::diag::Diagnostic;
+use super::limits::{self, exact_whole, widen};
+use crate::diag::{Diagnostic, Severity};
 
-/// Parses a document; a malformed one becomes one error at its position.
+/// Parses a document; a malformed one becomes one error at its position,
+/// as does an element of more than [`limits::ATTRIBUTES`] attributes
+/// (found before the parser runs: it takes time that grows with the
+/// square of an element's attributes).
 pub fn parse(text: &str) -> Result<Document<'_>, Diagnostic> {
+    if let Some(d) = crowded_element(text) {
+        return Err(d);
+    }
     let options = ParsingOptions {
         allow_dtd: false,
         ..ParsingOptions::default()
@@ -32,6 +38,88 @@ pub fn parse(text: &str) -> Result<Document<'_>, Diagnostic> {
     })
 }
 
+/// The first element with more than [`limits::ATTRIBUTES`] attributes, as
+/// an error at the first attribute beyond them: one pass over the text,
+/// counting the `=` of each start tag outside quoted values. Comments,
+/// CDATA sections and processing instructions are passed over; at a
+/// document type declaration the scan stops (the parser refuses it).
+/// What the parser would find malformed it reports itself.
+fn crowded_element(text: &str) -> Option<Diagnostic> {
+    let skip_to = |from: usize, end: &str| text[from..].find(end).map(|i| from + i + end.len());
+    let mut i = 0;
+    while let Some(lt) = text[i..].find('<').map(|k| i + k) {
+        let rest = &text[lt..];
+        let next = if rest.starts_with("<!--") {
+            skip_to(lt + 4, "-->")
+        } else if rest.starts_with("<![CDATA[") {
+            skip_to(lt + 9, "]]>")
+        } else if rest.starts_with("<?") {
+            skip_to(lt + 2, "?>")
+        } else if rest.starts_with("<!") {
+            None
+        } else if rest.starts_with("</") {
+            skip_to(lt + 2, ">")
+        } else {
+            match start_tag(text, lt) {
+                Ok(after) => after,
+                Err(d) => return Some(d),
+            }
+        };
+        i = next?;
+    }
+    None
+}
+
+/// Scans the start tag at `lt` (its `<`): `Ok` with the offset after its
+/// `>` (`None` when the text ends first), or `Err` with the error for its
+/// attribute beyond [`limits::ATTRIBUTES`].
+fn start_tag(text: &str, lt: usize) -> Result<Option<usize>, Diagnostic> {
+    let b = text.as_bytes();
+    let name_end = text[lt + 1..]
+        .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
+        .map_or(text.len(), |k| lt + 1 + k);
+    let mut quote: Option<u8> = None;
+    let mut attributes = 0;
+    // Where the attribute being read began: after the blank before it.
+    let mut name_start = name_end;
+    let mut blank = false;
+    for (k, &c) in b.iter().enumerate().skip(name_end) {
+        if let Some(q) = quote {
+            if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            b'"' | b'\'' => quote = Some(c),
+            b'>' => return Ok(Some(k + 1)),
+            b'=' => {
+                attributes += 1;
+                if attributes > limits::ATTRIBUTES {
+                    let name = text[name_start..k].trim_end();
+                    return Err(Diagnostic::error(
+                        name_start..name_start + name.len(),
+                        format!(
+                            "element `{}` has more than {} attributes",
+                            &text[lt + 1..name_end],
+                            limits::ATTRIBUTES
+                        ),
+                        format!(
+                            "at most {} attributes on one element (FTJava writes a few; docs/import.md, Limits)",
+                            limits::ATTRIBUTES
+                        ),
+                    ));
+                }
+            }
+            _ if c.is_ascii_whitespace() => {}
+            _ if blank => name_start = k,
+            _ => {}
+        }
+        blank = c.is_ascii_whitespace();
+    }
+    Ok(None)
+}
+
 /// Characters no GZF record or scenario can hold: U+FFFD, which stands for
 /// bytes that were not UTF-8 and for character references to no character
 /// (roxmltree reads `&#x110000;` and `&#xD800;` as U+FFFD), and control
@@ -40,24 +128,20 @@ fn unwritable(c: char) -> bool {
     c == '\u{FFFD}' || (c.is_control() && !c.is_whitespace())
 }
 
-/// Errors reported for unwritable characters at most: past them, a file
-/// of nothing else would only flood the terminal.
-const CHARACTER_ERRORS: usize = 100;
-
 /// One error for each text and attribute value of the document that holds
-/// an [`unwritable`] character (up to [`CHARACTER_ERRORS`]), at the
-/// reference or byte that gave it.
-pub fn unwritable_characters(doc: &Document<'_>, text: &str) -> Vec<Diagnostic> {
-    doc.descendants()
-        .flat_map(|n| {
-            let own = n.text().filter(|_| n.is_text()).map(|t| (t, n.range()));
-            own.into_iter()
-                .chain(n.attributes().map(|a| (a.value(), a.range_value())))
-        })
-        .filter(|(value, _)| value.chars().any(unwritable))
-        .take(CHARACTER_ERRORS)
-        .map(|(_, range)| bad_character(text, range))
-        .collect()
+/// an [`unwritable`] character, at the reference or byte that gave it
+/// (past [`limits::DIAGNOSTICS`], counted only).
+pub fn unwritable_characters(cx: &mut Cx, doc: &Document<'_>, text: &str) {
+    let values = doc.descendants().flat_map(|n| {
+        let own = n.text().filter(|_| n.is_text()).map(|t| (t, n.range()));
+        own.into_iter()
+            .chain(n.attributes().map(|a| (a.value(), a.range_value())))
+    });
+    for (_, range) in values.filter(|(value, _)| value.chars().any(unwritable)) {
+        if cx.listed(true) {
+            cx.push(bad_character(text, range));
+        }
+    }
 }
 
 /// The error for the first unwritable character written in `range` of the
@@ -203,7 +287,12 @@ pub fn elements<'a, 'i>(n: Node<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> {
 /// What an importer collects: diagnostics, and a tally of what it left
 /// out on purpose (layout, movement, FTJava's own game state).
 pub struct Cx {
-    pub diags: Vec<Diagnostic>,
+    /// The diagnostics listed: up to [`limits::DIAGNOSTICS`] errors and as
+    /// many warnings (the errors are listed first, [`Cx::finish`]).
+    diags: Vec<Diagnostic>,
+    /// Errors and warnings kept in `diags`, and those only counted.
+    kept: [usize; 2],
+    unlisted: [usize; 2],
     pub skip_unmapped: bool,
     /// Description → how often it was left out.
     pub ignored: BTreeMap<String, usize>,
@@ -215,31 +304,100 @@ impl Cx {
     pub fn new(skip_unmapped: bool) -> Self {
         Cx {
             diags: Vec::new(),
+            kept: [0; 2],
+            unlisted: [0; 2],
             skip_unmapped,
             ignored: BTreeMap::new(),
             counts: BTreeMap::new(),
         }
     }
 
+    /// Index of a severity in `kept` and `unlisted`.
+    fn kind(error: bool) -> usize {
+        usize::from(!error)
+    }
+
+    /// Whether a diagnostic of this severity would still be listed; when
+    /// not, it is counted, and the caller need not make it.
+    fn listed(&mut self, error: bool) -> bool {
+        let k = Cx::kind(error);
+        if self.kept[k] < limits::DIAGNOSTICS {
+            return true;
+        }
+        self.unlisted[k] += 1;
+        false
+    }
+
+    /// Keeps a diagnostic, or counts it past [`limits::DIAGNOSTICS`] of its
+    /// severity: memory stays bounded whatever the document.
+    pub fn push(&mut self, d: Diagnostic) {
+        if self.listed(d.is_error()) {
+            self.kept[Cx::kind(d.is_error())] += 1;
+            self.diags.push(d);
+        }
+    }
+
+    /// Whether any error was found (listed or not).
+    pub fn has_errors(&self) -> bool {
+        self.kept[0] > 0
+    }
+
+    /// The diagnostics to show: errors first, each severity in document
+    /// order, at most [`limits::DIAGNOSTICS`]; when there were more, a last
+    /// line about the whole of `file` says how many (an error when errors
+    /// are among them). Every caller, the command line and `fam serve`,
+    /// gets the same list.
+    pub fn finish(&mut self, file: &str) -> Vec<Diagnostic> {
+        let mut out = std::mem::take(&mut self.diags);
+        // Errors first, each kind in document order: when there are more
+        // than are listed, the errors that refuse the file are the ones shown.
+        out.sort_by_key(|d| (!d.is_error(), d.span.start));
+        let found = out.len() + self.unlisted[0] + self.unlisted[1];
+        if found > limits::DIAGNOSTICS {
+            let errors = self.kept[0] + self.unlisted[0];
+            let warnings = found - errors;
+            let more = found - limits::DIAGNOSTICS;
+            let unlisted_errors = errors.saturating_sub(limits::DIAGNOSTICS);
+            out.truncate(limits::DIAGNOSTICS);
+            out.push(Diagnostic {
+                severity: if unlisted_errors > 0 {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                },
+                whole_file: true,
+                ..Diagnostic::error(
+                    0..0,
+                    format!(
+                        "{file}: {more} more problem(s) not listed ({errors} error(s) and {warnings} warning(s) found; an FTJava import lists the first {})",
+                        limits::DIAGNOSTICS
+                    ),
+                    "",
+                )
+            });
+        }
+        out
+    }
+
     pub fn error(&mut self, span: Range<usize>, message: impl Into<String>, expected: impl Into<String>) {
-        self.diags.push(Diagnostic::error(span, message, expected));
+        self.push(Diagnostic::error(span, message, expected));
     }
 
     pub fn warn(&mut self, span: Range<usize>, message: impl Into<String>, expected: impl Into<String>) {
-        self.diags.push(Diagnostic::warning(span, message, expected));
+        self.push(Diagnostic::warning(span, message, expected));
     }
 
     /// Something fam has no place for: an error that refuses the ship,
     /// or, with `--skip-unmapped`, a warning that says it was left out.
     pub fn unmapped(&mut self, span: Range<usize>, what: String, expected: &str) {
         if self.skip_unmapped {
-            self.diags.push(Diagnostic::warning(
+            self.push(Diagnostic::warning(
                 span,
                 format!("{what} has no mapping in fam: left out (--skip-unmapped)"),
                 expected.to_string(),
             ));
         } else {
-            self.diags.push(
+            self.push(
                 Diagnostic::error(span, format!("{what} has no mapping in fam"), expected.to_string())
                     .with_help("pass --skip-unmapped to import without it (docs/import.md lists every mapping)"),
             );
@@ -261,6 +419,8 @@ impl Cx {
             }
             match ignored_attribute(a.name()) {
                 Some(why) => self.ignore(why),
+                // Past the listed ones, counted without a message made.
+                None if !self.listed(!self.skip_unmapped) => {}
                 None => self.unmapped(
                     a.range_qname(),
                     format!("attribute `{}` of `{}`", a.name(), n.tag_name().name()),
@@ -310,7 +470,7 @@ impl Cx {
         }
         let expected = format!("a whole number from {} to {}", range.start(), range.end());
         let d = Diagnostic::error(span, format!("{what} is {v}"), expected);
-        self.diags.push(if v > i64::from(*range.end()) {
+        self.push(if v > i64::from(*range.end()) {
             d.with_help("the import's limits are far above any real ship (docs/import.md, Limits)")
         } else {
             d

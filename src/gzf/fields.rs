@@ -34,11 +34,44 @@ pub const fn spec(name: &'static str, ty: TextType) -> FieldSpec {
     FieldSpec { name, ty }
 }
 
+/// The most boxes one field of boxes holds: a damage track, armour (every
+/// layer), a `Rounds:`, craft, endurance or payload track. The largest
+/// published ship has under 200 hull boxes; FTJava's import writes up to
+/// 100 000 hull or armour boxes (`ftjava::limits`), and this keeps them.
+pub const MAX_TRACK_BOXES: usize = 100_000;
+
+/// The most boxes one file holds, every field of boxes together. A box
+/// written alone on its row (`O O O`) costs some 60 bytes in the records
+/// for its 2 bytes of text: this keeps a file's boxes to tens of
+/// megabytes, as [`super::parse::MAX_BLOCKS`] keeps its blocks. A fleet
+/// book holds a few thousand.
+pub const MAX_FILE_BOXES: usize = 1_000_000;
+
 pub struct Cx<'d> {
     pub diags: &'d mut Vec<Diagnostic>,
     pub profile: Profile,
     /// Why the profile was chosen, for messages.
     pub profile_reason: String,
+    /// Boxes read so far in the file ([`MAX_FILE_BOXES`]).
+    pub boxes: usize,
+    /// Whether the file's boxes went past [`MAX_FILE_BOXES`] (said once).
+    pub boxes_refused: bool,
+}
+
+/// Where a field's boxes begin: each character of it but blanks and commas
+/// (an armour layer's `/` counts as one: each makes a layer), or with
+/// `by_token` the first character of each token. What the box parsers make
+/// something of, found without making anything.
+fn box_starts(f: &RawField, by_token: bool) -> impl Iterator<Item = (usize, char)> + '_ {
+    let gap = |c: char| matches!(c, ' ' | '\t' | ',');
+    f.parts.iter().flat_map(move |part| {
+        let mut after_gap = true;
+        part.text.char_indices().filter_map(move |(i, c)| {
+            let starts = !gap(c) && (!by_token || after_gap);
+            after_gap = gap(c);
+            starts.then_some((part.span.start + i, c))
+        })
+    })
 }
 
 impl Cx<'_> {
@@ -78,6 +111,44 @@ impl Cx<'_> {
             )
             .with_help(self.profile_reason.clone()),
         );
+    }
+
+    /// Counts a field's boxes before any is made, against
+    /// [`MAX_TRACK_BOXES`] and what is left of [`MAX_FILE_BOXES`]: false
+    /// (with an error at the first box beyond) when they do not fit, and
+    /// the field is then not read. Time linear in the field, no allocation.
+    fn room_for_boxes(&mut self, f: &RawField, starts: impl Iterator<Item = (usize, char)>) -> bool {
+        let room = MAX_FILE_BOXES.saturating_sub(self.boxes);
+        let mut n = 0;
+        for (at, c) in starts {
+            n += 1;
+            let span = at..at + c.len_utf8();
+            if n > MAX_TRACK_BOXES {
+                self.diags.push(Diagnostic::error(
+                    span,
+                    format!(
+                        "`{}:` holds more than {MAX_TRACK_BOXES} boxes, the most fam reads in one field",
+                        f.name.trim()
+                    ),
+                    format!("at most {MAX_TRACK_BOXES} boxes (the largest published ship has under 200)"),
+                ));
+                return false;
+            }
+            if n > room {
+                if !self.boxes_refused {
+                    self.boxes_refused = true;
+                    self.diags.push(Diagnostic::error(
+                        span,
+                        format!("the file holds more than {MAX_FILE_BOXES} boxes, the most fam reads"),
+                        "a file of records (a whole fleet book holds a few thousand boxes): split it",
+                    ));
+                }
+                self.boxes = MAX_FILE_BOXES;
+                return false;
+            }
+        }
+        self.boxes += n;
+        true
     }
 
     fn no_value(&mut self, f: &RawField, expected: &str) {
@@ -203,6 +274,9 @@ impl Cx<'_> {
 
     /// A list of check boxes: every character of every token is one box.
     pub fn boxes(&mut self, f: &RawField, crew_allowed: bool) -> Option<Vec<CheckBox>> {
+        if !self.room_for_boxes(f, box_starts(f, false)) {
+            return None;
+        }
         let mut out = Vec::new();
         let mut ok = true;
         for tok in f.tokens() {
@@ -235,8 +309,11 @@ impl Cx<'_> {
     /// Armour boxes, layers (fam extension) separated by `/`, outermost
     /// first: `O O O` is one layer, `O O / O O O O` two.
     pub fn armour_layers(&mut self, f: &RawField) -> Option<Vec<Vec<CheckBox>>> {
-        if !f.value().contains('/') {
+        if !f.parts.iter().any(|p| p.text.contains('/')) {
             return self.boxes(f, false).map(|b| vec![b]);
+        }
+        if !self.room_for_boxes(f, box_starts(f, false)) {
+            return None;
         }
         let mut layers = vec![Vec::new()];
         let mut slashes = Vec::new();
@@ -278,6 +355,9 @@ impl Cx<'_> {
     /// A damage track: each token is one row of boxes.
     pub fn track(&mut self, f: &RawField) -> Option<Vec<Vec<CheckBox>>> {
         let crew_allowed = self.profile == Profile::Fb1;
+        if !self.room_for_boxes(f, box_starts(f, false)) {
+            return None;
+        }
         let mut rows = Vec::new();
         let mut ok = true;
         let mut star_reported = false;
@@ -543,6 +623,9 @@ impl Cx<'_> {
     }
 
     pub fn payload(&mut self, f: &RawField) -> Option<Vec<PayloadBox>> {
+        if !self.room_for_boxes(f, box_starts(f, true)) {
+            return None;
+        }
         let mut out = Vec::new();
         let mut ok = true;
         for tok in f.tokens() {

@@ -14,5 +14,6 @@ pub mod parse;
 pub mod write;
 
 pub use crate::model::*;
-pub use parse::{ParseOptions, Parsed, parse};
+pub use fields::{MAX_FILE_BOXES, MAX_TRACK_BOXES};
+pub use parse::{MAX_BLOCKS, ParseOptions, Parsed, parse};
 pub use write::write;

@@ -127,6 +127,8 @@ pub fn parse(text: &str, options: &ParseOptions) -> Parsed {
         diags: &mut diags,
         profile,
         profile_reason: reason,
+        boxes: 0,
+        boxes_refused: false,
     };
     let mut file = GzfFile {
         profile,

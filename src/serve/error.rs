@@ -7,8 +7,10 @@ use serde::Serialize;
 
 use crate::diag::{Diagnostic, SourceFile};
 
-/// The most diagnostics rendered for one file (as the CLI's limit).
-const DIAGNOSTIC_LIMIT: usize = 50;
+/// The most diagnostics listed and rendered for one file: an FTJava
+/// import's whole list (its first [`crate::ftjava::limits::DIAGNOSTICS`]
+/// and its line counting the rest) passes.
+const DIAGNOSTIC_LIMIT: usize = crate::ftjava::limits::DIAGNOSTICS + 1;
 
 /// One diagnostic, located.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]

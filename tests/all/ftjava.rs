@@ -1405,3 +1405,295 @@ fn a_fleet_book_battle_of_one_ship_leaves_its_carrierless_groups_out() {
         assert_eq!(names, [ship, "MCS Clear Heading"], "{groups_file}");
     }
 }
+
+// ---- Attribute-heavy documents, long lists of problems, lone coordinates ----
+
+/// A `Ship` of as many attributes `a0="" a1="" …` as fit in `bytes` bytes.
+fn crowded_ship(bytes: usize) -> String {
+    let mut xml = String::from("<?xml version=\"1.0\"?>\n<Ship");
+    let mut k = 0;
+    loop {
+        let a = format!(" a{k}=\"\"");
+        if xml.len() + a.len() + 3 > bytes {
+            break;
+        }
+        xml.push_str(&a);
+        k += 1;
+    }
+    xml.push_str("/>\n");
+    xml
+}
+
+/// The parser compares each attribute with every earlier one of its
+/// element: a 1 MiB element of 105 000 attributes took 57 s of CPU, a
+/// 16 MiB one would have taken hours. An element past the limit is now
+/// refused at its first attribute beyond it, before the parser runs.
+#[test]
+fn an_element_of_thousands_of_attributes_is_refused_at_once() {
+    use fam::ftjava::limits;
+    // `<Ship` on line 2, then ` aK=""`: six characters each for K < 10,
+    // seven below 100; attribute 0 starts at column 7.
+    let beyond = limits::ATTRIBUTES; // the first attribute past the limit
+    assert!((10..100).contains(&beyond));
+    let column = 7 + 6 * 10 + 7 * (beyond - 10);
+    let largest = usize::try_from(fam::files::MAX_INPUT_BYTES).unwrap();
+    for (name, bytes) in [("crowded-1m.xml", 1 << 20), ("crowded-16m.xml", largest)] {
+        let xml = crowded_ship(bytes);
+        let started = std::time::Instant::now();
+        let imported = ftjava::import(&SourceFile::new(name, xml.as_str()), &Options::default());
+        let took = started.elapsed();
+        assert!(took < std::time::Duration::from_secs(2), "{name}: {took:?}");
+        assert_eq!(imported.diagnostics.len(), 1, "{name}");
+        let d = &imported.diagnostics[0];
+        assert!(d.is_error());
+        assert_eq!(
+            &xml[d.span.clone()],
+            format!("a{beyond}"),
+            "{name}: at the first beyond"
+        );
+        // The command line: exit 2 at that place, nothing written.
+        let (code, err, written) = import_cli(name, xml.as_bytes(), std::time::Duration::from_secs(20));
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains(&format!("{name}:2:{column}")), "{err}");
+        assert!(
+            err.contains(&format!(
+                "element `Ship` has more than {} attributes",
+                limits::ATTRIBUTES
+            )),
+            "{err}"
+        );
+        assert!(!written);
+    }
+}
+
+/// The scan that counts attributes reads the XML as the parser does: what
+/// looks like attributes in comments, CDATA sections, processing
+/// instructions and quoted values (`=` and `>` included) is not counted.
+#[test]
+fn what_only_looks_like_attributes_is_not_counted() {
+    use fam::ftjava::limits;
+    let many = |sep: &str| {
+        (0..=limits::ATTRIBUTES)
+            .map(|k| format!("b{k}=\"\""))
+            .collect::<Vec<_>>()
+            .join(sep)
+    };
+    let xml = edited(
+        SMALL_SHIP,
+        "<Weapons>",
+        &format!(
+            "<!-- <X {c}> -->\n    <?note {c}?>\n    <Orders><![CDATA[<Y {c}>]]></Orders>\n    <Weapons>",
+            c = many(" ")
+        ),
+    );
+    // A single-quoted value may hold `"`, `=` and `>`.
+    let value = many(" > ");
+    let xml = edited(
+        &xml,
+        r#"<Armor totalArmor="2"/>"#,
+        &format!(r#"<Armor totalArmor="2" xSSD='{value}'/>"#),
+    );
+    let source = SourceFile::new("looks.xml", xml.as_str());
+    let imported = ftjava::import(&source, &Options::default());
+    assert!(!imported.has_errors(), "{}", errors(&source, &imported));
+    assert_eq!(
+        ship(&imported.gzf, "Test Subject")
+            .meta
+            .iter()
+            .find(|m| m.name == "Orders")
+            .map(|m| m.lines.len()),
+        Some(1)
+    );
+    // With the same attributes written on an element: refused.
+    let crowded = edited(
+        SMALL_SHIP,
+        "<Weapons>",
+        &format!("<Designer {}/>\n    <Weapons>", many(" ")),
+    );
+    let imported = ftjava::import(&SourceFile::new("crowded.xml", crowded.as_str()), &Options::default());
+    assert_eq!(imported.diagnostics.len(), 1);
+    assert!(
+        imported.diagnostics[0]
+            .message
+            .contains("element `Designer` has more than")
+    );
+}
+
+/// 16 MiB of elements at the attribute limit, each attribute unknown: the
+/// parser's work is bounded by the limit, fam's own per attribute is
+/// constant, and the millions of problems are counted, not kept.
+#[test]
+fn a_document_of_elements_at_the_attribute_limit_is_read_in_linear_time() {
+    use fam::ftjava::limits;
+    let attributes: String = (0..limits::ATTRIBUTES).map(|k| format!(" a{k}=\"\"")).collect();
+    let control = format!("<FireControl{attributes}/>");
+    let largest = usize::try_from(fam::files::MAX_INPUT_BYTES).unwrap();
+    let mut xml = String::from("<GameEngine name=\"Crowd\" turn=\"1\">\n<Player id=\"1\" name=\"A\">\n");
+    let tail = "</Player>\n</GameEngine>\n";
+    let mut controls = 0;
+    'ships: for k in 0.. {
+        let ship = format!(
+            "<Ship id=\"{k}\"><Name>S{k}</Name><Mass>10</Mass><MainDrive type=\"Standard\" initialThrust=\"4\"/><Hull value=\"10\" type=\"Average\"/><Electronics>"
+        );
+        let end = "</Electronics></Ship>\n";
+        if xml.len() + ship.len() + control.len() + end.len() + tail.len() > largest {
+            break;
+        }
+        xml.push_str(&ship);
+        for _ in 0..limits::SYSTEMS - 10 {
+            if xml.len() + control.len() + end.len() + tail.len() > largest {
+                xml.push_str(end);
+                break 'ships;
+            }
+            xml.push_str(&control);
+            controls += 1;
+        }
+        xml.push_str(end);
+    }
+    xml.push_str(tail);
+    assert!(xml.len() <= largest && xml.len() > largest - 1000);
+    let started = std::time::Instant::now();
+    let imported = ftjava::import(&SourceFile::new("wide.xml", xml.as_str()), &Options::default());
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+    let found = controls * limits::ATTRIBUTES;
+    assert_eq!(imported.diagnostics.len(), limits::DIAGNOSTICS + 1);
+    let last = imported.diagnostics.last().unwrap();
+    assert!(last.is_error() && last.whole_file, "{last:?}");
+    assert!(
+        last.message.starts_with(&format!(
+            "wide.xml: {} more problem(s) not listed ({found} error(s) and 0 warning(s)",
+            found - limits::DIAGNOSTICS
+        )),
+        "{}",
+        last.message
+    );
+}
+
+/// A 200 KB upload of 20 000 mistakes was answered with 20 002 diagnostics
+/// (4.8 MB): an import lists the first 100, errors first, and one line
+/// counting the rest, on the command line as for `fam serve`.
+#[test]
+fn an_import_lists_at_most_a_hundred_problems_and_counts_the_rest() {
+    use fam::ftjava::limits;
+    let bogus = "<Bogus/>".repeat(20_000);
+    let xml = edited(SMALL_SHIP, "<Weapons>", &format!("{bogus}<Weapons>"));
+    let imported = ftjava::import(&SourceFile::new("bogus.xml", xml.as_str()), &Options::default());
+    let (last, listed) = imported.diagnostics.split_last().unwrap();
+    assert_eq!(listed.len(), limits::DIAGNOSTICS);
+    // The first hundred, in document order.
+    let first = xml.find("<Bogus/>").unwrap() + 1;
+    for (k, d) in listed.iter().enumerate() {
+        assert!(d.is_error() && d.message.contains("`Bogus`"), "{d:?}");
+        assert_eq!(d.span.start, first + 8 * k);
+    }
+    assert!(last.is_error() && last.whole_file);
+    assert!(
+        last.message
+            .contains("19900 more problem(s) not listed (20000 error(s)"),
+        "{}",
+        last.message
+    );
+
+    let (code, err, written) = import_cli("bogus.xml", xml.as_bytes(), std::time::Duration::from_secs(20));
+    assert_eq!(code, Some(2));
+    assert!(!written);
+    assert_eq!(
+        err.matches("error: element `Bogus` in a Ship").count(),
+        limits::DIAGNOSTICS,
+        "{err}"
+    );
+    assert!(err.contains("bogus.xml: 19900 more problem(s) not listed"), "{err}");
+    assert!(err.len() < 100_000, "{} bytes of messages", err.len());
+
+    // Left out with --skip-unmapped, they are warnings: the count is one
+    // too, and the ship imports.
+    let skipped = ftjava::import(
+        &SourceFile::new("bogus.xml", xml.as_str()),
+        &Options { skip_unmapped: true },
+    );
+    assert!(!skipped.has_errors());
+    assert_eq!(skipped.diagnostics.len(), limits::DIAGNOSTICS + 1);
+    let last = skipped.diagnostics.last().unwrap();
+    assert!(
+        !last.is_error() && last.message.contains("19900 more problem(s)"),
+        "{last:?}"
+    );
+    assert_eq!(skipped.gzf.ships().count(), 1);
+}
+
+/// `<Position x="3.0"/>` gave a fighter group a record that did not read
+/// back (exit 1) and a ship a `Position-X:` alone: a `Position` needs both
+/// coordinates (readings I46), or it is refused at the element, exit 2.
+#[test]
+fn a_position_with_one_coordinate_is_refused_at_the_position() {
+    let ship = edited(SMALL_GAME, r#"<Position x="6.0" y="8.0"/>"#, r#"<Position x="6.0"/>"#);
+    assert_refused_at("ship-x.xml", ship.as_bytes(), 6, "a `Position` without `y`");
+    let lone = edited(SMALL_SHIP, "<Weapons>", "<Position y=\"-2.5\"/>\n    <Weapons>");
+    assert_refused_at("lone-y.xml", lone.as_bytes(), 8, "a `Position` without `x`");
+    let game = std::fs::read_to_string(fixtures("ftjava").join("lantern-picket.xml")).unwrap();
+    let group = edited(&game, r#"<Position x="1.0" y="1.0"/>"#, r#"<Position y="1.0"/>"#);
+    assert_refused_at("group-y.xml", group.as_bytes(), 97, "a `Position` without `x`");
+    let neither = edited(&game, r#"<Position x="1.0" y="1.0"/>"#, "<Position/>");
+    assert_refused_at(
+        "group-none.xml",
+        neither.as_bytes(),
+        97,
+        "a `Position` without `x` or `y`",
+    );
+    // Both, as FTJava writes them: imported (the fixture itself).
+    let (code, err, written) = import_cli("lantern.xml", game.as_bytes(), std::time::Duration::from_secs(20));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(written);
+}
+
+/// A thousand ships of a thousand systems each passed every per-element
+/// limit and wrote a record the GZF reader refused ("does not read back",
+/// exit 1): the element that takes the record past the reader's limits is
+/// refused, exit 2.
+#[test]
+fn a_document_too_large_for_one_record_is_refused_at_the_element_beyond() {
+    let ship = |k: usize, inside: &str| {
+        format!("<Ship id=\"{k}\"><Name>S{k}</Name><MainDrive type=\"Standard\" initialThrust=\"4\"/>{inside}</Ship>\n")
+    };
+    let game = |ships: &[String]| {
+        format!(
+            "<GameEngine name=\"Many\" turn=\"1\">\n<Player id=\"1\" name=\"A\">\n{}</Player>\n</GameEngine>\n",
+            ships.concat()
+        )
+    };
+    // Blocks: the header, the scenario, then a ship and its 990 screens.
+    let screens = format!(
+        "<Mass>10</Mass><Hull value=\"10\" type=\"Average\"/><Defenses>{}</Defenses>",
+        "<Screen/>".repeat(990)
+    );
+    let per_ship = 991;
+    let fit = (gzf::MAX_BLOCKS - 2) / per_ship;
+    let ships: Vec<String> = (0..=fit).map(|k| ship(k, &screens)).collect();
+    assert_refused_at(
+        "blocks.xml",
+        game(&ships).as_bytes(),
+        3 + fit,
+        &format!("more than {} blocks", gzf::MAX_BLOCKS),
+    );
+    // Check boxes: hull boxes at the import's limit, as many ships as fit.
+    let hull = format!(
+        "<Mass>{mass}</Mass><Hull value=\"{mass}\" type=\"Custom\" class=\"Merchant\" totalHullBoxes=\"{}\"/>",
+        ftjava::limits::HULL_BOXES,
+        mass = ftjava::limits::MASS,
+    );
+    let fit = gzf::MAX_FILE_BOXES / ftjava::limits::HULL_BOXES as usize;
+    let ships: Vec<String> = (0..=fit).map(|k| ship(k, &hull)).collect();
+    assert_refused_at(
+        "boxes.xml",
+        game(&ships).as_bytes(),
+        3 + fit,
+        &format!("more than {} check boxes", gzf::MAX_FILE_BOXES),
+    );
+    // One ship fewer: imported, and the record reads back.
+    let xml = game(&ships[..fit]);
+    let source = SourceFile::new("fits.xml", xml.as_str());
+    let imported = ftjava::import(&source, &Options::default());
+    assert!(!imported.has_errors(), "{}", errors(&source, &imported));
+    assert!(!reparse(&imported.gzf).has_errors(), "the record reads back");
+}

@@ -2,7 +2,7 @@
 //! on fixed seeds so that CI is repeatable (`FAM_FUZZ_CASES=20000
 //! FAM_FUZZ_SEED=N cargo test --release fuzz` runs it longer, elsewhere): the shipped files and fixtures are
 //! mutated (bytes flipped, pieces cut, doubled or spliced with absurd
-//! numbers and hostile tokens) and fed to the GZF reader, the scenario and
+//! numbers and hostile tokens; XML elements given many attributes) and fed to the GZF reader, the scenario and
 //! orders builder (battles that build are played), the FTJava importer,
 //! the batch result reader and a resumed checkpoint. Every input must come back without a panic and
 //! within its time, every error positioned inside its file, and whatever is
@@ -71,6 +71,28 @@ enum Edit {
         at: usize,
         token: usize,
     },
+    /// The first start tag at or after `at` given `count` more attributes
+    /// of names of their own (`f0="1" f1="1" …`): elements crowded to and
+    /// past the import's limit.
+    Attributes {
+        at: usize,
+        count: usize,
+    },
+}
+
+/// The edits of XML: those of [`edit`], and elements given many attributes
+/// (below the limit, and far past it: thousands take the XML parser time
+/// that grows with their square, unless refused before it).
+fn xml_edit() -> BoxedStrategy<Edit> {
+    let at = any::<usize>();
+    prop_oneof![
+        3 => edit(),
+        1 => (at, 1usize..=64).prop_map(|(at, count)| Edit::Attributes { at, count }),
+        // Up to 100 000 (900 KB): before the limit, over a minute in the
+        // parser, past the proptest timeout.
+        1 => (at, 64usize..100_000).prop_map(|(at, count)| Edit::Attributes { at, count }),
+    ]
+    .boxed()
 }
 
 fn edit() -> impl Strategy<Value = Edit> {
@@ -117,6 +139,21 @@ fn mutate(mut bytes: Vec<u8>, edits: &[Edit]) -> Vec<u8> {
                         .position(|b| !b.is_ascii_digit())
                         .map_or(bytes.len(), |i| start + i);
                     bytes.splice(start..end, TOKENS[token].bytes());
+                }
+            }
+            Edit::Attributes { at, count } => {
+                let from = (at % n).min(bytes.len());
+                let tag = bytes[from..]
+                    .windows(2)
+                    .position(|w| w[0] == b'<' && w[1].is_ascii_alphabetic())
+                    .map(|i| from + i + 1);
+                if let Some(name) = tag {
+                    let end = bytes[name..]
+                        .iter()
+                        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'.'))
+                        .map_or(bytes.len(), |i| name + i);
+                    let added: String = (0..count).map(|k| format!(" f{k}=\"1\"")).collect();
+                    bytes.splice(end..end, added.into_bytes());
                 }
             }
         }
@@ -212,6 +249,8 @@ fn ftjava_target(name: &str, bytes: &[u8]) -> Result<(), TestCaseError> {
     let source = SourceFile::from_bytes(name, bytes);
     let imported = fam::ftjava::import(&source, &fam::ftjava::Options { skip_unmapped: true });
     positioned(&source, &imported.diagnostics)?;
+    // However many problems, a bounded list (and one line for the rest).
+    prop_assert!(imported.diagnostics.len() <= fam::ftjava::limits::DIAGNOSTICS + 1);
     if !imported.has_errors() {
         // An accepted import reads back through the GZF reader.
         let written = gzf::write(&imported.gzf);
@@ -484,7 +523,7 @@ proptest! {
     }
 
     #[test]
-    fn fuzz_ftjava(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
+    fn fuzz_ftjava(pick in any::<usize>(), edits in prop::collection::vec(xml_edit(), 1..6)) {
         let all = seeds(&fixtures("ftjava"), "xml");
         let (path, bytes) = &all[pick % all.len()];
         ftjava_target(&path.display().to_string(), &mutate(bytes.clone(), &edits))?;

@@ -213,6 +213,118 @@ fn records_beyond_the_documented_limits_are_refused_at_their_place() {
     assert_eq!(source.line_col(d.span.start).0, 4 + 2 * (MAX_BLOCKS - 1) + 1);
 }
 
+/// A ship whose damage track is `boxes` boxes, each a row of its own (the
+/// most costly way to write them: some 60 bytes of records for 2 of text).
+fn ship_of_boxes(name: &str, boxes: usize) -> String {
+    format!(
+        "Ship:             {name}\nMass:             100\nThrust-Rating:    4\nDamage-Track:     {}\n\n",
+        "O ".repeat(boxes).trim_end()
+    )
+}
+
+const GZF_HEADER: &str = "Profile: FB1\n\n";
+
+/// Damage tracks had no box limit: 7 million boxes in 14 MB took 650 MB.
+/// A track of one box more than fam reads is refused at that box; one of
+/// exactly as many reads.
+#[test]
+fn a_damage_track_past_the_box_limit_is_refused_at_its_first_box_beyond() {
+    use fam::gzf::MAX_TRACK_BOXES;
+    let at_limit = format!("{GZF_HEADER}{}", ship_of_boxes("Long", MAX_TRACK_BOXES));
+    let parsed = fam::gzf::parse(&at_limit, &Default::default());
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics.first());
+    assert_eq!(parsed.file.ship("Long").unwrap().hull_boxes(), MAX_TRACK_BOXES);
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.gzf");
+    fs::write(
+        &path,
+        format!("{GZF_HEADER}{}", ship_of_boxes("Long", MAX_TRACK_BOXES + 1)),
+    )
+    .unwrap();
+    let run = fam(&["check", &path.display().to_string()]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    // Line 6 (`Damage-Track:`, 18 columns), box N at column 19 + 2(N − 1).
+    let column = 19 + 2 * MAX_TRACK_BOXES;
+    assert!(err.contains(&format!("long.gzf:6:{column}")), "{err}");
+    assert!(
+        err.contains(&format!("`Damage-Track:` holds more than {MAX_TRACK_BOXES} boxes")),
+        "{err}"
+    );
+}
+
+/// A track filling the largest file fam reads (8 million boxes, a row
+/// each) is refused before one box is made: parsing it makes a few dozen
+/// allocations of a few times the text's size, where making its rows
+/// would make 8 million (650 MB for 14 MB before the limit). Armour, one
+/// token a box (300 MB), likewise.
+#[test]
+fn a_track_filling_the_largest_file_is_refused_without_making_its_boxes() {
+    use fam::gzf::MAX_TRACK_BOXES;
+    let largest = usize::try_from(fam::files::MAX_INPUT_BYTES).unwrap();
+    let boxes = (largest - 200) / 2;
+    let track = format!("{GZF_HEADER}{}", ship_of_boxes("Runaway", boxes));
+    let armour = track.replacen("Damage-Track:", "Armour:      ", 1).replacen(
+        "Thrust-Rating:    4\n",
+        "Thrust-Rating:    4\nDamage-Track:     O O O O\n",
+        1,
+    );
+    for (what, text) in [("Damage-Track", &track), ("Armour", &armour)] {
+        assert!(text.len() <= largest);
+        let (before, bytes_before) = (crate::batch::allocations(), crate::batch::allocated_bytes());
+        let parsed = fam::gzf::parse(text, &Default::default());
+        let made = crate::batch::allocations() - before;
+        let bytes = crate::batch::allocated_bytes() - bytes_before;
+        assert!(made < 1_000, "{what}: {made} allocations for a refused field");
+        let size = text.len() as u64;
+        assert!(bytes < 4 * size, "{what}: {bytes} bytes allocated for {size} of text");
+        let refused: Vec<_> = parsed
+            .diagnostics
+            .iter()
+            .filter(|d| d.message.contains(&format!("more than {MAX_TRACK_BOXES} boxes")))
+            .collect();
+        assert_eq!(refused.len(), 1, "{what}: {:?}", parsed.diagnostics);
+        assert!(refused[0].message.contains(what), "{}", refused[0].message);
+        let source = fam::diag::SourceFile::new("runaway.gzf", text.as_str());
+        assert_eq!(
+            source.line_col(refused[0].span.start).1,
+            19 + 2 * MAX_TRACK_BOXES,
+            "{what}"
+        );
+    }
+}
+
+/// Tracks within their limit each, spread over many ships, cost as much:
+/// a file holds at most so many boxes, the first beyond refused at its
+/// place (the tracks before it are read).
+#[test]
+fn boxes_past_the_file_limit_are_refused_at_the_first_beyond() {
+    use fam::gzf::{MAX_FILE_BOXES, MAX_TRACK_BOXES};
+    let ships = MAX_FILE_BOXES / MAX_TRACK_BOXES;
+    let mut text = GZF_HEADER.to_string();
+    for k in 0..ships {
+        text.push_str(&ship_of_boxes(&format!("S{k}"), MAX_TRACK_BOXES));
+    }
+    let parsed = fam::gzf::parse(&text, &Default::default());
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics.first());
+    text.push_str(&ship_of_boxes("One Too Many", 1));
+    text.push_str(&ship_of_boxes("And Another", 1));
+    let parsed = fam::gzf::parse(&text, &Default::default());
+    let refused: Vec<_> = parsed.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(refused.len(), 1, "said once: {refused:?}");
+    assert!(
+        refused[0]
+            .message
+            .contains(&format!("more than {MAX_FILE_BOXES} boxes")),
+        "{}",
+        refused[0].message
+    );
+    let source = fam::diag::SourceFile::new("many.gzf", text.as_str());
+    // The header (2 lines), five lines a ship: the track of ship `ships`.
+    assert_eq!(source.line_col(refused[0].span.start), (2 + 5 * ships + 4, 19));
+}
+
 /// A battle of more Units than fam plays, or of more GZF files than a
 /// scenario loads, is refused at its table.
 #[test]
