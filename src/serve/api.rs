@@ -527,24 +527,29 @@ pub async fn replay(
     parsed: Result<Json<ReplayRequest>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let req = body(parsed)?;
-    let (_, loaded) = load(req.battle).await?;
-    let count = match req.exchanges {
-        Some(k) if (1..=batch::MAX_EXCHANGES).contains(&k) => k,
-        Some(_) => {
-            return Err(ApiError::refused(format!(
-                "exchanges: from 1 to {}",
-                batch::MAX_EXCHANGES
-            )));
-        }
-        None => batch::default_exchanges(&loaded),
-    };
+    if let Some(k) = req.exchanges
+        && !(1..=batch::MAX_EXCHANGES).contains(&k)
+    {
+        return Err(ApiError::refused(format!(
+            "exchanges: from 1 to {}",
+            batch::MAX_EXCHANGES
+        )));
+    }
     let seed = req.seed;
     let replay_bytes = app.replay_bytes;
-    let id = app
-        .jobs
-        .start(&client(&headers), "replay", u64::from(count), move |job| {
+    // The slot first, then the battle is loaded in it: a replay refused
+    // for want of a slot costs nothing.
+    let id = app.jobs.start(
+        &client(&headers),
+        "replay",
+        u64::from(req.exchanges.unwrap_or(0)),
+        move |job| {
+            let loaded = req.battle.load()?;
+            let count = req.exchanges.unwrap_or_else(|| batch::default_exchanges(&loaded));
+            job.total.store(u64::from(count), std::sync::atomic::Ordering::Relaxed);
             replayed(job, &loaded, seed, count, replay_bytes).map(Some)
-        })?;
+        },
+    )?;
     let job = app
         .jobs
         .get(&id)
@@ -553,6 +558,15 @@ pub async fn replay(
     match job.result()? {
         Some(answer) => Ok(([(header::CONTENT_TYPE, "application/json")], answer.get().to_string()).into_response()),
         None => Err(ApiError::failed("the replay ended without a report")),
+    }
+}
+
+/// A size in MiB when it is whole ones, else in KiB.
+fn size(bytes: usize) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} KiB", bytes >> 10)
     }
 }
 
@@ -577,7 +591,7 @@ fn replayed(job: &Job, loaded: &Loaded, seed: u64, count: u32, max_bytes: usize)
         Some(c) => format!(
             "{report}\nThe replay stops after {played} of {count} Exchanges: {}. `{command}` plays it all.\n",
             match c {
-                Cut::Size => format!("its report reached the server's limit of {} KiB", max_bytes >> 10),
+                Cut::Size => format!("its report reached the server's limit of {}", size(max_bytes)),
                 Cut::Stopped => "it reached the server's time limit".to_string(),
             }
         ),

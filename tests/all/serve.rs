@@ -1006,7 +1006,9 @@ fn a_refusal_lists_at_most_a_hundred_problems_and_counts_the_rest() {
         let v: Value = serde_json::from_slice(&body).expect("JSON");
         v["error"]["diagnostics"].as_array().expect("diagnostics").clone()
     };
-    let coils: String = (0..2000).map(|i| format!("<WarpCoil xSSD=\"{i}\" ySSD=\"1\"/>")).collect();
+    let coils: String = (0..2000)
+        .map(|i| format!("<WarpCoil xSSD=\"{i}\" ySSD=\"1\"/>"))
+        .collect();
     let xml = format!(
         "<Ship><Name>Odd</Name><ClassName>Odd</ClassName><Mass>20</Mass><MainDrive type=\"Standard\" initialThrust=\"6\"/><Hull value=\"20\" type=\"Average\"/><Weapons>{coils}</Weapons></Ship>"
     );
@@ -1023,14 +1025,24 @@ fn a_refusal_lists_at_most_a_hundred_problems_and_counts_the_rest() {
     // A GZF record with 3 000 bad boxes: the first hundred and a count.
     let gzf = std::fs::read_to_string(crate::support::repo().join("ssd/kestrel-reach.gzf"))
         .expect("a shipped file")
-        .replacen("Damage-Track:     O O O *", &format!("Damage-Track:     {}", vec!["Q"; 3000].join(" ")), 1);
-    let all = fam::gzf::parse(&gzf, &fam::gzf::ParseOptions::default()).diagnostics.len();
+        .replacen(
+            "Damage-Track:     O O O *",
+            &format!("Damage-Track:     {}", vec!["Q"; 3000].join(" ")),
+            1,
+        );
+    let all = fam::gzf::parse(&gzf, &fam::gzf::ParseOptions::default())
+        .diagnostics
+        .len();
     assert!(all >= 3000, "{all}");
     let listed = refused("bad.gzf", &gzf);
     assert_eq!(listed.len(), 102);
     assert_eq!(listed[101]["severity"], "note");
     assert_eq!(
         listed[101]["message"],
-        format!("and {} more problems in this file (fam's command line lists them all)", all - 101).as_str()
+        format!(
+            "and {} more problems in this file (fam's command line lists them all)",
+            all - 101
+        )
+        .as_str()
     );
 }
