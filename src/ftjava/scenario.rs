@@ -530,13 +530,6 @@ fn one_shot(kind: &SystemKind) -> bool {
     )
 }
 
-fn pd_capable(kind: &SystemKind) -> bool {
-    matches!(
-        kind,
-        SystemKind::Pds | SystemKind::Beam { class: 1 } | SystemKind::EmpProjector { class: 1 }
-    ) || kind.fires_as_pds()
-}
-
 /// A ship's plot from its `FM.Orders`.
 fn plot(
     cx: &mut Cx,
@@ -872,7 +865,7 @@ impl Fitter<'_, '_, '_> {
         for &id in f.weapons.iter().flatten() {
             match self.system(id) {
                 Ok(IdTarget::System(s))
-                    if pd_capable(&ship.systems[s].kind)
+                    if ship.systems[s].kind.may_point_defend()
                         && ship.systems[s].status.damage != Some(DamageState::Destroyed)
                         && !assigned.contains(&s) =>
                 {
@@ -882,7 +875,7 @@ impl Fitter<'_, '_, '_> {
                 Ok(IdTarget::System(s)) => cx.warn(
                     f.weapons_span.clone(),
                     format!("PD weapon id {id} of `{}` is {}", ship.name, self.label(s)),
-                    "a PD weapon (PDS, class-1 beam, PD-capable beam family) not destroyed and not yet assigned in this Volley (left out)",
+                    "a weapon that may defend (PDS, ADAF, scattergun, class-1 beam or EMP projector, PD-capable beam family) not destroyed and not yet assigned in this Volley (left out)",
                 ),
                 Ok(_) => cx.warn(
                     f.weapons_span.clone(),

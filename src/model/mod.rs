@@ -720,6 +720,21 @@ impl SystemKind {
 }
 
 impl SystemKind {
+    /// Weapons that a plot may list under point defence (ft-rules §2.3,
+    /// §5.1): PDS, ADAF, scatterguns, class-1 beams and EMP projectors,
+    /// and whatever [`SystemKind::fires_as_pds`]. The orders check and the
+    /// FTJava import of point-defence orders both ask this one question.
+    pub fn may_point_defend(&self) -> bool {
+        matches!(
+            self,
+            SystemKind::Pds
+                | SystemKind::Adaf
+                | SystemKind::Scattergun
+                | SystemKind::Beam { class: 1 }
+                | SystemKind::EmpProjector { class: 1 }
+        ) || self.fires_as_pds()
+    }
+
     /// Beam-family weapons that may fire as one PDS in the point-defence
     /// step instead of at ships (ft-rules §5.1): phasers, Gatling
     /// batteries, twin particle arrays, meson projectors, and Pulsers not

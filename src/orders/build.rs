@@ -1572,18 +1572,6 @@ fn dedicated_pd(kind: &SystemKind) -> bool {
     matches!(kind, SystemKind::Pds | SystemKind::Adaf | SystemKind::Scattergun)
 }
 
-/// Weapons that may fire in point-defence mode (ft-rules §2.3, §5.1).
-fn pd_capable(kind: &SystemKind) -> bool {
-    matches!(
-        kind,
-        SystemKind::Pds
-            | SystemKind::Adaf
-            | SystemKind::Scattergun
-            | SystemKind::Beam { class: 1 }
-            | SystemKind::EmpProjector { class: 1 }
-    ) || kind.fires_as_pds()
-}
-
 /// Why a weapon cannot fire on a Formation in F&M, if it cannot
 /// (docs/orders.md, "Weapons").
 fn fire_refusal(kind: &SystemKind) -> Option<&'static str> {
@@ -2862,7 +2850,7 @@ impl Cx<'_> {
                 }
             }
             Mode::Pd => {
-                if !pd_capable(&sys.kind) {
+                if !sys.kind.may_point_defend() {
                     files.push(
                         file,
                         Diagnostic::error(

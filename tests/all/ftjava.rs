@@ -1697,3 +1697,37 @@ fn a_document_too_large_for_one_record_is_refused_at_the_element_beyond() {
     assert!(!imported.has_errors(), "{}", errors(&source, &imported));
     assert!(!reparse(&imported.gzf).has_errors(), "the record reads back");
 }
+
+/// FTJava point-defence orders keep every weapon fam's own orders accept
+/// under `pd`: a scattergun listed beside the class-1 beam and the PDS
+/// (the import once dropped it, with a warning, where `pd = [...]` took
+/// it).
+#[test]
+fn point_defence_orders_keep_a_scattergun_as_fams_own_orders_do() {
+    let text = std::fs::read_to_string(fixtures("ftjava").join("lantern-picket.xml"))
+        .expect("the fixture")
+        .replacen(
+            r#"<FM.Fire fireConID="0" target="PD" weaponIDs="11,12"/>"#,
+            r#"<FM.Fire fireConID="0" target="PD" weaponIDs="11,12,16"/>"#,
+            1,
+        )
+        .replacen(
+            r#"<FighterBay id="15" xSSD="140" ySSD="50" status="Operational"/>"#,
+            r#"<FighterBay id="15" xSSD="140" ySSD="50" status="Operational"/><Scattergun id="16" xSSD="150" ySSD="60" status="Operational"/>"#,
+            1,
+        );
+    let source = SourceFile::new("scatter.xml", text);
+    let imported = ftjava::import(&source, &Options::default());
+    assert!(!imported.has_errors(), "{}", errors(&source, &imported));
+    let warnings = source.render(&imported.diagnostics, 50);
+    assert!(!warnings.contains("PD weapon id 16"), "{warnings}");
+    let scenario = imported.scenario.as_ref().expect("a scenario");
+    let p = plots(&scenario.to_toml("scatter.xml", "scatter.gzf"));
+    let pd: Vec<i64> = p["MCS Quiet Reckoner"][0]["pd"][0]["weapons"]
+        .as_array()
+        .expect("pd weapons")
+        .iter()
+        .map(|w| w.as_integer().expect("a number"))
+        .collect();
+    assert_eq!(pd.len(), 3, "the class-1 beam, the PDS and the scattergun: {pd:?}");
+}

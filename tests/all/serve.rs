@@ -697,19 +697,19 @@ fn compare_and_tune_are_the_clis() {
 fn both_sides_at_their_best_is_fam_solve() {
     let server = Server::new();
     let a = duel();
-    let done = server.job("/api/solve", "s", &json!({"battle": a, "runs": 100, "seed": 4}));
+    let done = server.job("/api/solve", "s", &json!({"battle": a, "runs": 50, "seed": 4}));
     assert_eq!(done["state"], "done", "{done}");
     assert_eq!(done["kind"], "solve");
     // The bar ends where the runs did: its total grew with the search.
     assert!(done["done"].as_u64() <= done["total"].as_u64(), "{done}");
     let dir = save_scenario(&server, &a);
-    let args = ["solve", "scenario.toml", "--runs", "100", "--seed", "4"];
+    let args = ["solve", "scenario.toml", "--runs", "50", "--seed", "4"];
     let cli: Value = serde_json::from_str(&fam_in(dir.path(), &[&args[..], &["--json"]].concat())).expect("JSON");
     assert_eq!(done["result"]["json"], cli);
     assert_eq!(done["result"]["text"], fam_in(dir.path(), &args));
     assert_eq!(
         done["result"]["command"],
-        "fam solve scenario.toml --runs 100 --seed 4 --margin 2"
+        "fam solve scenario.toml --runs 50 --seed 4 --margin 2"
     );
 
     // Runs and margin out of bounds, an unknown key, a third side.
