@@ -162,22 +162,7 @@ fn attribute_heavy_upload() -> String {
 /// throughout, and the server stays under 200 MB.
 #[test]
 fn fam_serve_stays_small_and_answers_under_a_siege() {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fam"))
-        .args(["serve", "--port", "0"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("fam serve starts");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut first)
-        .expect("a line");
-    let addr: SocketAddr = first
-        .trim()
-        .strip_prefix("fam serve: http://")
-        .and_then(|a| a.strip_suffix('/'))
-        .and_then(|a| a.parse().ok())
-        .unwrap_or_else(|| panic!("{first}"));
+    let (mut child, addr) = start_serve(&[], std::process::Stdio::null());
     let idle: Vec<TcpStream> = (0..1000).map(|_| half_sent(addr)).collect();
     let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let watcher = {
@@ -244,19 +229,32 @@ fn fam_serve_stays_small_and_answers_under_a_siege() {
     }
 }
 
-/// What `fam serve --bind ADDR` prints on stderr until it is stopped.
-fn serve_stderr(bind: &str) -> String {
+/// `fam serve --port 0` with `args`, once it listens; the address its
+/// first line names.
+fn start_serve(args: &[&str], stderr: std::process::Stdio) -> (std::process::Child, SocketAddr) {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fam"))
-        .args(["serve", "--port", "0", "--bind", bind])
+        .args(["serve", "--port", "0"])
+        .args(args)
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
+        .stderr(stderr)
         .spawn()
         .expect("fam serve starts");
     let mut first = String::new();
     BufReader::new(child.stdout.take().expect("stdout"))
         .read_line(&mut first)
         .expect("a line");
-    assert!(first.starts_with("fam serve: http://"), "{first}");
+    let addr = first
+        .trim()
+        .strip_prefix("fam serve: http://")
+        .and_then(|a| a.strip_suffix('/'))
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("{first}"));
+    (child, addr)
+}
+
+/// What `fam serve --bind ADDR` prints on stderr until it is stopped.
+fn serve_stderr(bind: &str) -> String {
+    let (mut child, _) = start_serve(&["--bind", bind], std::process::Stdio::piped());
     let _ = child.kill();
     let mut err = String::new();
     child
