@@ -3,18 +3,18 @@
 //! The library holds everything; the `fam` binary is a thin shell over
 //! [`cli`]. See `ARCHITECTURE.md` for the code map and invariants.
 
+pub use fam_engine::{engine, model};
+
 pub mod batch;
 pub mod caveats;
 pub mod cli;
 pub mod diag;
-pub mod engine;
 pub mod files;
 pub mod ftjava;
 pub mod generate;
 pub mod gzf;
 pub mod log;
 pub mod manual;
-pub mod model;
 pub mod orders;
 pub mod report;
 pub mod resolve;

@@ -13,6 +13,7 @@ mod doctrine;
 mod doctrine_auto;
 mod emp;
 mod engine;
+mod engine_crate;
 mod engine_pin;
 mod fighters;
 mod fighters_input;

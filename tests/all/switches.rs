@@ -2,7 +2,7 @@
 //! of point-defence dice (`pd_evasion_reroll`, readings W8) and a needle
 //! beam's natural 6 (`needle_six_scores`, W11). Read, refused when wrong
 //! with a place and a near name, played, and kept by `fam resolve --out`.
-//! The exact probabilities are tested with the dice (`src/engine/dice.rs`).
+//! The exact probabilities are tested with the dice (`crates/fam-engine/src/engine/dice.rs`).
 
 use std::path::{Path, PathBuf};
 
