@@ -85,7 +85,7 @@ pub fn plot_reason(doctrine: &Doctrine, whose: &str, kind: &SystemKind) -> Optio
 }
 
 /// Weapons the engine never fires at anything (the orders refuse them:
-/// `orders::build::fire_refusal`, except the Scattergun, which defends).
+/// `orders::build::volley::weapons::fire_refusal`, except the Scattergun, which defends).
 fn not_resolved(kind: &SystemKind) -> bool {
     use SystemKind as K;
     matches!(

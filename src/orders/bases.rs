@@ -9,6 +9,9 @@
 //! The engine plays ships; each part of a base is handed to it as a ship
 //! record with Thrust 0 ([`view`]) and its state is written back into the
 //! base's blocks ([`write_back`]).
+//!
+//! A carrier's bays are found by its parts: [`carrier_part_systems`] and
+//! [`carrier_part_name`] read a ship or a base part alike.
 
 use crate::engine::state::Unit;
 use crate::model::{Base, Item, Ship, System};

@@ -7,8 +7,8 @@ use std::ops::Range;
 
 use super::files::Files;
 use crate::diag::Diagnostic;
-use crate::orders::Loaded;
 use crate::orders::doctrine as orders_doctrine;
+use crate::orders::loaded::Loaded;
 use crate::orders::raw::S;
 
 /// An orders file's standing orders: (file index, its `commander`, tables).

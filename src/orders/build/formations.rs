@@ -10,9 +10,9 @@ use super::records::ShipRef;
 use crate::diag::Diagnostic;
 use crate::engine::plot::FormationId;
 use crate::gzf::{self, Item};
-use crate::orders::Record;
 use crate::orders::bases;
 use crate::orders::keys::unit_key;
+use crate::orders::loaded::Record;
 use crate::orders::raw::{self, S};
 
 /// The word for a Fire Control without a target.

@@ -17,9 +17,9 @@ use crate::model::{
     CheckBox, DamageState, FighterBase, FighterGroup, FighterModifier, FighterType, GroupRearm, GunboatType, Launch,
     Profile,
 };
-use crate::orders::Record;
 use crate::orders::bases;
 use crate::orders::keys::unit_key;
+use crate::orders::loaded::Record;
 use crate::orders::raw::{self, S};
 
 /// A group the records hold: a Fighter-Group block, or a full group implied

@@ -7,8 +7,8 @@ use std::ops::Range;
 use super::files::Files;
 use crate::diag::{Diagnostic, SourceFile};
 use crate::gzf::{self, Item, ParseOptions};
-use crate::orders::Record;
 use crate::orders::keys::unit_key;
+use crate::orders::loaded::Record;
 use crate::orders::raw::{self, S};
 
 /// GZF files one scenario may load.

@@ -9,7 +9,7 @@ use super::formations::FormationDef;
 use crate::diag::Diagnostic;
 use crate::engine::plot::FormationId;
 use crate::engine::state::Side;
-use crate::orders::raw::{self};
+use crate::orders::raw;
 
 /// Reads `[sides]`: each commander's Formations, every Formation on
 /// exactly one side, at least two sides.

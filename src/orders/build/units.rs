@@ -10,7 +10,7 @@ use crate::engine::rules::Rules;
 use crate::engine::state::{Formation, Unit};
 use crate::gzf::Item;
 use crate::orders::bases;
-use crate::orders::{Origin, Record};
+use crate::orders::loaded::{Origin, Record};
 
 /// The Units and Formations of the battle: every ship and base part
 /// first, in Formation order, then every group (so a scenario's ships keep

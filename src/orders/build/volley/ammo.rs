@@ -12,7 +12,7 @@ use crate::engine::plot::{SystemId, UnitId, VolleyPlot};
 use crate::engine::state::SysState;
 use crate::gzf::{Item, SystemKind};
 use crate::orders::build::files::Files;
-use crate::orders::{Origin, Record};
+use crate::orders::loaded::{Origin, Record};
 
 /// Where a weapon is plotted to fire: (Volley index, span) pairs.
 type VolleySpans = Vec<(usize, Range<usize>)>;

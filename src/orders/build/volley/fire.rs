@@ -7,12 +7,10 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use super::fire_control::FireControls;
-use super::fire_control::fire_control_order;
+use super::fire_control::{FireControls, fire_control_order};
 use super::lookup::Lookup;
 use super::notes::{FireNotes, Notes};
-use super::weapons::weapon;
-use super::weapons::{Mode, Pending};
+use super::weapons::{Mode, Pending, weapon};
 use crate::diag::Diagnostic;
 use crate::engine::plot::{FireOrder, FormationId, SystemId, UnitId, VolleyPlot};
 use crate::orders::build::files::Files;
@@ -25,10 +23,10 @@ pub(super) struct FireWork<'v> {
     /// Weapons assigned (to a fire entry or `pd`), and where.
     pub(super) assigned: BTreeMap<(UnitId, SystemId), Range<usize>>,
     /// Fire Controls given an order, and fire targets per Unit.
-    pub(super) controls: FireControls,
+    controls: FireControls,
     /// Entries taking the default "all", resolved once every entry is read.
     pub(super) defaults: Vec<Pending>,
-    pub(super) default_of: BTreeMap<UnitId, Range<usize>>,
+    default_of: BTreeMap<UnitId, Range<usize>>,
     /// Fire orders kept, with their target and `needle` tables, checked
     /// once the default weapons are known.
     pub(super) aimed: Vec<(usize, FormationId, Option<&'v S<Needles>>)>,

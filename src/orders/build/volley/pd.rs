@@ -5,8 +5,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::lookup::Lookup;
-use super::weapons::Mode;
-use super::weapons::weapon;
+use super::weapons::{Mode, weapon};
 use crate::diag::Diagnostic;
 use crate::engine::plot::{FormationId, PdOrder, SystemId, UnitId, VolleyPlot};
 use crate::gzf::SystemKind;
