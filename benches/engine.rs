@@ -2,6 +2,7 @@
 //! batch path), against a bare loop over the same number of dice.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use fam::engine::checked::CheckedPlot;
 use fam::engine::dice::Dice;
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, Maneuver, ManeuverOrder, VolleyPlot};
 use fam::engine::rules::Rules;
@@ -9,7 +10,7 @@ use fam::engine::state::{Battle, Formation, RangeTable, Side, Unit};
 use fam::engine::volley::{Scratch, run_exchange};
 use fam::gzf::{self, ParseOptions};
 
-fn duel() -> (Battle, ExchangePlot) {
+fn duel() -> (Battle, CheckedPlot) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ssd/meridian-compact.gzf");
     let text = std::fs::read_to_string(path).expect("ssd file");
     let parsed = gzf::parse(&text, &ParseOptions::default());
@@ -63,12 +64,12 @@ fn duel() -> (Battle, ExchangePlot) {
             volleys: [v.clone(), v.clone(), v],
         })
     };
-    (
-        battle,
-        ExchangePlot {
-            formations: vec![plot(0), plot(1)],
-        },
-    )
+    let plot = ExchangePlot {
+        formations: vec![plot(0), plot(1)],
+    }
+    .check(&battle)
+    .expect("the duel's plot is valid");
+    (battle, plot)
 }
 
 fn bench(c: &mut Criterion) {

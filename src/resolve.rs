@@ -4,10 +4,10 @@
 
 use std::fmt::Write as _;
 
+use crate::engine::checked::CheckedPlot;
 use crate::engine::dice::Dice;
 use crate::engine::doctrine::{Choice, PlotSource, PlotWork};
 use crate::engine::event::Recorder;
-use crate::engine::plot::ExchangePlot;
 use crate::engine::state::{Battle, Control};
 use crate::engine::volley::{Scratch, run_exchange};
 use crate::report::{self, Header, Style};
@@ -24,7 +24,7 @@ pub struct Resolved {
 }
 
 /// Plays one Exchange with every die recorded and renders its outputs.
-pub fn resolve(header: &Header, battle: &Battle, plot: &ExchangePlot, style: Style) -> Resolved {
+pub fn resolve(header: &Header, battle: &Battle, plot: &CheckedPlot, style: Style) -> Resolved {
     let mut after = battle.clone();
     let mut rec = Recorder::default();
     let mut dice = Dice::new(header.seed);
@@ -174,7 +174,7 @@ pub enum Cut {
 /// what a generated plot chose (for the report).
 #[derive(Debug, Clone, Default)]
 pub struct Plotted {
-    pub plot: ExchangePlot,
+    pub plot: CheckedPlot,
     pub sources: Vec<PlotSource>,
     pub choices: Vec<Option<Choice>>,
 }
@@ -196,7 +196,7 @@ pub struct Plotted {
 /// Pure: no dice. [`battle_plot_into`] is the same rule writing into reused
 /// memory, for the batch hot path.
 pub fn battle_plot(loaded: &crate::orders::Loaded, battle: &Battle, i: u32, count: u32) -> Plotted {
-    let mut plot = ExchangePlot::default();
+    let mut plot = CheckedPlot::default();
     let mut sources = Vec::new();
     let mut work = PlotWork::default();
     battle_plot_into(loaded, battle, i, count, &mut plot, &mut sources, &mut work);
@@ -214,7 +214,7 @@ pub fn battle_plot_into(
     battle: &Battle,
     i: u32,
     count: u32,
-    plot: &mut ExchangePlot,
+    plot: &mut CheckedPlot,
     sources: &mut Vec<PlotSource>,
     work: &mut PlotWork,
 ) {
@@ -231,7 +231,7 @@ pub fn battle_plot_into_with(
     battle: &Battle,
     i: u32,
     count: u32,
-    plot: &mut ExchangePlot,
+    plot: &mut CheckedPlot,
     sources: &mut Vec<PlotSource>,
     work: &mut PlotWork,
 ) {
@@ -248,7 +248,7 @@ pub fn battle_plot_into_with(
             work,
         );
     } else {
-        let none = ExchangePlot::default();
+        let none = CheckedPlot::default();
         standing_plot_into(battle, &loaded.victory, &none, doctrine, true, plot, sources, work);
     }
 }

@@ -35,9 +35,9 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use crate::engine::checked::CheckedPlot;
 use crate::engine::dice::Dice;
 use crate::engine::doctrine::{PlotSource, PlotWork};
-use crate::engine::plot::ExchangePlot;
 use crate::engine::state::Battle;
 use crate::engine::victory::{Outcome, decide, exchange_seed, side_masses};
 use crate::engine::volley::{Scratch, run_exchange};
@@ -125,11 +125,13 @@ pub fn default_exchanges(loaded: &Loaded) -> u32 {
 
 /// A 64-bit FNV-1a fingerprint of everything that decides a scenario's
 /// runs (battle, plots, standing orders, victory rules, first Exchange), as
-/// 16 hex digits: merged shards must share it.
+/// 16 hex digits: merged shards must share it. The plots are read as
+/// plots (`ExchangePlot`), whatever type holds them.
 pub fn fingerprint(loaded: &Loaded) -> String {
+    let plot: &crate::engine::plot::ExchangePlot = &loaded.plot;
     let mut text = format!(
         "{:?}|{:?}|{:?}|{:?}|{}",
-        loaded.battle, loaded.plot, loaded.doctrine, loaded.victory, loaded.exchange
+        loaded.battle, plot, loaded.doctrine, loaded.victory, loaded.exchange
     );
     // Only scenarios with mixes add them: every other fingerprint stays.
     if !loaded.mixes.is_empty() {
@@ -329,30 +331,30 @@ pub struct Worker<'a> {
     options: &'a Options,
     /// The plots of the first Exchange: the same for every run, since they
     /// depend only on the starting state.
-    first_plot: &'a ExchangePlot,
+    first_plot: &'a CheckedPlot,
     battle: Battle,
     scratch: Scratch,
     /// The plots of Exchanges after the first, rewritten in place.
-    plot: ExchangePlot,
+    plot: CheckedPlot,
     sources: Vec<PlotSource>,
     plot_work: PlotWork,
     start_mass: Vec<u32>,
     /// With `[[mix.SIDE]]` mixes: each combination of options' standing
     /// orders and first plots, prepared once, so that a run only picks one
     /// ([`crate::orders::mix::combination`]); empty without mixes.
-    mixed: Vec<(Vec<Option<crate::engine::doctrine::Doctrine>>, ExchangePlot)>,
+    mixed: Vec<(Vec<Option<crate::engine::doctrine::Doctrine>>, CheckedPlot)>,
     pub tally: Tally,
 }
 
 impl<'a> Worker<'a> {
-    pub fn new(loaded: &'a Loaded, options: &'a Options, first_plot: &'a ExchangePlot) -> Worker<'a> {
+    pub fn new(loaded: &'a Loaded, options: &'a Options, first_plot: &'a CheckedPlot) -> Worker<'a> {
         Worker {
             loaded,
             options,
             first_plot,
             battle: loaded.battle.clone(),
             scratch: Scratch::default(),
-            plot: ExchangePlot::default(),
+            plot: CheckedPlot::default(),
             sources: Vec::new(),
             plot_work: PlotWork::default(),
             start_mass: side_masses(&loaded.battle),
@@ -436,7 +438,7 @@ impl<'a> Worker<'a> {
 fn mixed_plots(
     loaded: &Loaded,
     options: &Options,
-) -> Vec<(Vec<Option<crate::engine::doctrine::Doctrine>>, ExchangePlot)> {
+) -> Vec<(Vec<Option<crate::engine::doctrine::Doctrine>>, CheckedPlot)> {
     if loaded.mixes.is_empty() {
         return Vec::new();
     }
@@ -454,7 +456,7 @@ fn mixed_plots(
 }
 
 /// The plots of a batch's first Exchange (computed once).
-pub fn first_plot(loaded: &Loaded, options: &Options) -> ExchangePlot {
+pub fn first_plot(loaded: &Loaded, options: &Options) -> CheckedPlot {
     battle_plot(loaded, &loaded.battle, 0, options.exchanges).plot
 }
 
@@ -593,7 +595,7 @@ pub fn in_pool<T: Send>(options: &Options, work: impl FnOnce() -> T + Send) -> R
 fn play(
     loaded: &Loaded,
     options: &Options,
-    first: &ExchangePlot,
+    first: &CheckedPlot,
     runs: Range<u64>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Tally {
@@ -616,7 +618,7 @@ fn play(
 fn on_workers<C: Send>(
     loaded: &Loaded,
     options: &Options,
-    first: &ExchangePlot,
+    first: &CheckedPlot,
     chunks: impl Iterator<Item = C> + Send,
     play: impl Fn(&mut Worker, C) + Sync,
 ) -> Tally {
@@ -664,7 +666,7 @@ fn block_from(next: u64, len: u64, end: u64) -> Range<u64> {
 fn play_coded(
     loaded: &Loaded,
     options: &Options,
-    first: &ExchangePlot,
+    first: &CheckedPlot,
     start: u64,
     codes: &mut [u8],
     progress: &(dyn Fn(u64) + Sync),

@@ -5,7 +5,8 @@
 use super::bases;
 use super::mix;
 use crate::diag::{Diagnostic, SourceFile};
-use crate::engine::plot::{ExchangePlot, FormationId, UnitId};
+use crate::engine::checked::CheckedPlot;
+use crate::engine::plot::{FormationId, UnitId};
 use crate::engine::state::Battle;
 use crate::gzf::{self, GzfFile, Item, Ship};
 
@@ -46,7 +47,8 @@ pub struct Loaded {
     /// The scenario's seed; the command line may override it.
     pub seed: Option<u64>,
     pub battle: Battle,
-    pub plot: ExchangePlot,
+    /// Every Formation's explicit plot, checked against `battle`.
+    pub plot: CheckedPlot,
     /// The GZF files, in the order the scenario lists them.
     pub records: Vec<Record>,
     /// For each `UnitId`, the record and item it was built from: a ship, a

@@ -14,6 +14,7 @@
 
 use std::fmt::Write as _;
 
+use crate::engine::checked::CheckedPlot;
 use crate::engine::doctrine::{Doctrine, PlotSource, standing_plot};
 use crate::engine::plot::{
     CraftAction, ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, NeedleOrder, PdOrder, SystemId, UnitId,
@@ -450,8 +451,8 @@ fn craft_toml(out: &mut String, battle: &Battle, v: &VolleyPlot) {
 ///
 /// Every plot is the doctrine's own, so it passes the orders checks as the
 /// doctrine's plots do (`tests/all/doctrine.rs`, `tests/all/orders_write.rs`).
-pub fn template(battle: &Battle, doctrines: &[Option<Doctrine>]) -> (ExchangePlot, Vec<PlotSource>) {
-    standing_plot(battle, &ExchangePlot::default(), doctrines, true)
+pub fn template(battle: &Battle, doctrines: &[Option<Doctrine>]) -> (CheckedPlot, Vec<PlotSource>) {
+    standing_plot(battle, &CheckedPlot::default(), doctrines, true)
 }
 
 /// What an orders template says at its top, before its keys.

@@ -684,7 +684,9 @@ fn closed_form_duel() -> fam::orders::Loaded {
     };
     loaded.plot = ExchangePlot {
         formations: vec![plot(0), plot(1)],
-    };
+    }
+    .check(&battle)
+    .expect("a valid plot");
     loaded.battle = battle;
     loaded.doctrine = vec![None, None];
     loaded.exchange = 1;

@@ -10,7 +10,7 @@
 //! from a run. Statistical checks use fixed seeds and a bound of five
 //! standard errors taken from the exact variance, so they cannot flake.
 
-use crate::support::scripted;
+use crate::support::{checked, scripted};
 use std::collections::BTreeMap;
 
 use approx::{abs_diff_eq, assert_abs_diff_eq};
@@ -275,7 +275,7 @@ fn weapon_dist(n: u32, initial: &dyn Fn(u8) -> Dist, chain: Option<&Dist>) -> Di
 fn sample_against(what: &str, weapons: &[SystemId], screens: u8, range: u32, exact: &Dist, seed: u64) {
     const N: u64 = 20_000;
     let start = battle(range, &target(screens));
-    let p = plot(weapons, 0);
+    let p = checked(&start, &plot(weapons, 0));
     let mut dice = Dice::new(seed);
     let mut scratch = Scratch::default();
     let mut b = start.clone();
@@ -501,7 +501,7 @@ fn an_open_pulser_is_set_for_the_battle_when_it_first_fires() {
     assert_eq!(pulser_setting(25), PulserSetting::Long);
     assert_eq!(pulser_setting(60), PulserSetting::Long);
     let mut b = battle(20, &target(0));
-    let p = plot(&[PULSER_OPEN], 0);
+    let p = checked(&b, &plot(&[PULSER_OPEN], 0));
     let mut rec = Recorder::default();
     let mut dice = Dice::from_faces(&[50, 4, 4, 50, 4, 4]);
     run_volley(&mut b, &p, 0, &mut dice, &mut rec, &mut Scratch::default());

@@ -3,10 +3,12 @@
 //! each option makes, that every generated plot passes the orders checks,
 //! every error the tables can have, and `fam resolve` playing them.
 
+use crate::support::checked;
 use crate::support::diagnostic_lines as diagnostics;
 use std::collections::{BTreeMap, BTreeSet};
 
 use fam::diag::SourceFile;
+use fam::engine::checked::CheckedPlot;
 use fam::engine::doctrine::{
     DcKind, Doctrine, EvasionSplit, FighterUse, Movement, Ordnance, PdMode, PlotSource, Selector, WithdrawWhen,
     beam_dice_at, default_formation_plot, doctrine_formation_plot, doctrine_plot, enemy_has_missiles, fire_target,
@@ -723,15 +725,18 @@ fn the_default_doctrine_is_the_empty_doctrine_and_sources_say_where_plots_came_f
     let mut explicit = ExchangePlot {
         formations: vec![None; 4],
     };
-    let mine = default_formation_plot(&b, strike).map(|mut p| {
-        p.volleys[0].evasion = 0;
-        p
-    });
+    let explicit_of = |f| {
+        default_formation_plot(&b, f).map(|mut p| {
+            p.volleys[0].evasion = 0;
+            p
+        })
+    };
+    let (mine, theirs) = (explicit_of(strike), explicit_of(pair));
     explicit.formations[strike] = mine.clone();
-    explicit.formations[pair] = mine.clone();
+    explicit.formations[pair] = theirs.clone();
     let warden = unit(&b, "KRD Ridge Warden");
     b.units[warden].destroyed = true;
-    let (p, sources) = standing_plot(&b, &explicit, &doctrines, true);
+    let (p, sources) = standing_plot(&b, &checked(&b, &explicit), &doctrines, true);
     assert_eq!(
         sources,
         vec![
@@ -742,9 +747,10 @@ fn the_default_doctrine_is_the_empty_doctrine_and_sources_say_where_plots_came_f
         ]
     );
     assert_eq!(p.formations[strike], mine);
+    assert_eq!(p.formations[pair], theirs);
     assert_eq!(p.formations[home], default_formation_plot(&b, home));
     assert!(p.formations[pickets].is_none());
-    let (p, sources) = standing_plot(&b, &ExchangePlot::default(), &doctrines, false);
+    let (p, sources) = standing_plot(&b, &CheckedPlot::default(), &doctrines, false);
     assert_eq!(
         sources,
         vec![

@@ -7,6 +7,7 @@
 
 use approx::{abs_diff_eq, assert_abs_diff_eq};
 use fam::diag::SourceFile;
+use fam::engine::checked::CheckedPlot;
 use fam::engine::doctrine::assess::{Arsenal, DieTables, missiles, submunitions, sustained};
 use fam::engine::doctrine::decide::{Choice, Context, Withdrawal, cannot_fight, decide};
 use fam::engine::doctrine::plan::Stance;
@@ -14,7 +15,7 @@ use fam::engine::doctrine::{
     Doctrine, EvasionSplit, Movement, Ordnance, PdMode, Selector, default_formation_plot, doctrine_formation_plot,
     standing_plot,
 };
-use fam::engine::plot::{ExchangePlot, FormationId, FormationPlot, Maneuver, ManeuverOrder, UnitId};
+use fam::engine::plot::{FormationId, FormationPlot, Maneuver, ManeuverOrder, UnitId};
 use fam::engine::state::{Battle, SysState};
 use fam::engine::victory::Victory;
 use fam::gzf::SystemKind;
@@ -1930,21 +1931,21 @@ fn the_same_battle_gives_the_same_plot_every_time() {
     for (i, l) in shipped.iter().enumerate() {
         let b = &l.battle;
         let none = vec![None; b.formations.len()];
-        let fresh = standing_plot(b, &ExchangePlot::default(), &none, true);
+        let fresh = standing_plot(b, &CheckedPlot::default(), &none, true);
         let copy = b.clone();
-        assert_eq!(standing_plot(&copy, &ExchangePlot::default(), &none, true), fresh);
+        assert_eq!(standing_plot(&copy, &CheckedPlot::default(), &none, true), fresh);
         for f in 0..b.formations.len() {
             assert_eq!(default_formation_plot(b, f), default_formation_plot(b, f));
             assert_eq!(fresh.0.formations[f], default_formation_plot(b, f), "{}", l.scenario);
         }
         // A work area last used on another battle.
         let other = &shipped[(i + 1) % shipped.len()].battle;
-        let (mut plot, mut sources) = (ExchangePlot::default(), Vec::new());
+        let (mut plot, mut sources) = (CheckedPlot::default(), Vec::new());
         let none_other = vec![None; other.formations.len()];
         standing_plot_into(
             other,
             &Victory::default(),
-            &ExchangePlot::default(),
+            &CheckedPlot::default(),
             &none_other,
             true,
             &mut plot,
@@ -1954,7 +1955,7 @@ fn the_same_battle_gives_the_same_plot_every_time() {
         standing_plot_into(
             b,
             &Victory::default(),
-            &ExchangePlot::default(),
+            &CheckedPlot::default(),
             &none,
             true,
             &mut plot,

@@ -10,7 +10,7 @@
 //! check uses fixed seeds and a bound of five standard errors of the exact
 //! probability, so it cannot flake.
 
-use crate::support::scripted;
+use crate::support::{checked, scripted};
 use approx::{abs_diff_eq, assert_abs_diff_eq};
 
 use fam::diag::SourceFile;
@@ -388,7 +388,7 @@ fn one_emp2_shot_knocks_out_the_fire_control_at_the_exact_rate() {
     for (range, seed) in [(10, 41), (20, 42)] {
         let exact = knock_out_exact(range);
         let start = battle(range, "Victim");
-        let p = plot(0, &[EMP2], &[]);
+        let p = checked(&start, &plot(0, &[EMP2], &[]));
         let mut dice = Dice::new(seed);
         let mut scratch = Scratch::default();
         let mut b = start.clone();

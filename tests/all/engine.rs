@@ -10,7 +10,7 @@ use fam::engine::state::{Battle, Formation, RangeTable, Side, Unit};
 use fam::engine::volley::{Scratch, run_exchange};
 use fam::gzf::{self, ParseOptions};
 
-use crate::support::repo;
+use crate::support::{checked, repo};
 
 fn ship(file: &str, name: &str) -> (gzf::Ship, gzf::Profile) {
     let text = std::fs::read_to_string(repo().join("ssd").join(file)).unwrap();
@@ -86,6 +86,7 @@ fn duel(range: u32, swap: bool) -> (Battle, ExchangePlot) {
 
 fn play(battle: &mut Battle, plot: &ExchangePlot, seed: u64) -> Recorder {
     let mut rec = Recorder::default();
+    let plot = &checked(battle, plot);
     run_exchange(battle, plot, &mut Dice::new(seed), &mut rec, &mut Scratch::default());
     rec
 }
@@ -102,6 +103,7 @@ fn same_seed_same_events_and_recording_does_not_change_the_dice() {
     // Without recording, the same dice fall: the final state is identical.
     let mut c = b0.clone();
     let mut dice = Dice::new(7);
+    let plot = checked(&c, &plot);
     run_exchange(&mut c, &plot, &mut dice, &mut (), &mut Scratch::default());
     assert_eq!(a, c);
     let rolls = ra
@@ -117,6 +119,7 @@ fn damage_sums(swap: bool, seeds: std::ops::Range<u64>) -> (f64, f64, f64, f64) 
     let (b0, plot) = duel(36, swap);
     let (mut sum_a, mut sum_b, mut sq_a, mut sq_b) = (0.0, 0.0, 0.0, 0.0);
     let idx_a = if swap { 1 } else { 0 };
+    let plot = checked(&b0, &plot);
     let mut scratch = Scratch::default();
     for seed in seeds {
         let mut b = b0.clone();
@@ -186,6 +189,7 @@ fn a_scripted_volley_scores_exactly_as_the_rules_read() {
     faces.extend(volley);
     let mut dice = Dice::from_faces(&faces);
     let mut rec = Recorder::default();
+    let plot = checked(&battle, &plot);
     run_exchange(&mut battle, &plot, &mut dice, &mut rec, &mut Scratch::default());
     assert_eq!(dice.count_draws(), faces.len() as u64);
     assert_eq!(battle.units[1].hull_lost, 9, "3 hull per Volley, no armour");
@@ -238,6 +242,7 @@ fn damage_control_repairs_on_a_d6_of_at_most_the_parties() {
             // Keep exactly `parties` crew factors: drop the other markers.
             u.crew_boxes.truncate(parties as usize);
             let mut dice = Dice::from_faces(&[face]);
+            let plot = checked(&battle, &plot);
             run_volley(&mut battle, &plot, 0, &mut dice, &mut (), &mut Scratch::default());
             assert_eq!(dice.count_draws(), 1, "one die for the one job");
             let fixed = battle.units[0].systems[5].state == SysState::Operational;
@@ -427,6 +432,7 @@ fn a_ship_strikes_its_colours_on_the_extra_threshold_roll() {
 #[test]
 fn reset_to_restores_the_start_after_a_bloody_exchange() {
     let (start, plot) = duel(12, false);
+    let plot = checked(&start, &plot);
     let mut b = start.clone();
     for seed in 0..20 {
         run_exchange(&mut b, &plot, &mut Dice::new(seed), &mut (), &mut Scratch::default());

@@ -26,7 +26,7 @@ use fam::gzf::{
     self, FighterBase, FighterModifier, FighterType, ParseOptions, PilotQuality, Profile, SystemKind, TorpedoRange,
 };
 
-use crate::support::repo;
+use crate::support::{checked, repo};
 
 // ---- building battles -------------------------------------------------------
 
@@ -246,6 +246,7 @@ fn fire_at_group(unit: UnitId, fire_control: usize, formation: usize, group: Uni
 fn scripted_volley(battle: &mut Battle, plot: &ExchangePlot, faces: &[u8]) -> Recorder {
     let mut rec = Recorder::default();
     let mut dice = Dice::from_faces(faces);
+    let plot = &checked(battle, plot);
     run_volley(battle, plot, 0, &mut dice, &mut rec, &mut Scratch::default());
     assert_eq!(dice.count_draws(), faces.len() as u64, "dice used in the Volley");
     rec
@@ -258,6 +259,7 @@ fn scripted_exchange(battle: &mut Battle, plot: &ExchangePlot, faces: &[u8]) -> 
     script.extend(std::iter::repeat_n(1, 20));
     let mut rec = Recorder::default();
     let mut dice = Dice::from_faces(&script);
+    let plot = &checked(battle, plot);
     run_exchange(battle, plot, &mut dice, &mut rec, &mut Scratch::default());
     assert_eq!(
         dice.count_draws(),
@@ -333,6 +335,7 @@ fn sample(start: &Battle, plot: &ExchangePlot, prefix: &[u8], seed: u64, n: usiz
     let mut scratch = Scratch::default();
     let mut dice = Dice::new(seed);
     let mut script = Vec::with_capacity(prefix.len() + 100);
+    let plot = &checked(start, plot);
     for _ in 0..n {
         b.reset_to(start);
         if prefix.is_empty() {
@@ -1651,6 +1654,7 @@ fn rocket_gunboats_fire_four_rockets_a_boat_once() {
     // Volley 2: nothing left to fire, no die, no endurance.
     let mut rec = Recorder::default();
     let mut dice = Dice::from_faces(&[]);
+    let p = checked(&b, &p);
     run_volley(&mut b, &p, 1, &mut dice, &mut rec, &mut Scratch::default());
     assert_eq!(dice.count_draws(), 0);
     assert_eq!(idles(&rec), [(1, "its rockets are spent")]);
@@ -1757,6 +1761,7 @@ fn submunition_gunboats_fire_both_packs_once() {
 
         let mut rec = Recorder::default();
         let mut none = Dice::from_faces(&[]);
+        let p = checked(&b, &p);
         run_volley(&mut b, &p, 1, &mut none, &mut rec, &mut Scratch::default());
         assert_eq!(none.count_draws(), 0);
         assert_eq!(idles(&rec), [(1, "its submunition packs are spent")]);
@@ -1859,6 +1864,7 @@ fn missile_gunboats_launch_one_salvo_a_boat_capped_at_four() {
 
     let mut rec = Recorder::default();
     let mut none = Dice::from_faces(&[]);
+    let p = checked(&b, &p);
     run_volley(&mut b, &p, 1, &mut none, &mut rec, &mut Scratch::default());
     assert_eq!(none.count_draws(), 0);
     assert_eq!(idles(&rec), [(1, "its missiles are spent")]);

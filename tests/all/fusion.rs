@@ -8,7 +8,7 @@
 //! from a run; statistical checks use fixed seeds and a bound of five
 //! standard errors from the exact variance.
 
-use crate::support::scripted;
+use crate::support::{checked, scripted};
 use std::collections::BTreeMap;
 
 use approx::{abs_diff_eq, assert_abs_diff_eq};
@@ -302,7 +302,7 @@ fn fusion_array_damage_matches_the_exact_distribution() {
         let exact = shot(needed, n, level);
         let (mean, var) = mean_var(&exact);
         let start = battle(range, other);
-        let p = plot(0);
+        let p = checked(&start, &plot(0));
         let mut dice = Dice::new(seed);
         let mut scratch = Scratch::default();
         let mut b = start.clone();

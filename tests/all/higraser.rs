@@ -7,7 +7,7 @@
 //! from a run; statistical checks use fixed seeds and a bound of five
 //! standard errors from the exact variance.
 
-use crate::support::scripted;
+use crate::support::{checked, scripted};
 use std::collections::BTreeMap;
 
 use approx::{abs_diff_eq, assert_abs_diff_eq};
@@ -229,7 +229,7 @@ fn high_intensity_graser_damage_matches_the_exact_distribution() {
     let exact = hig(3, 2);
     let (mean, var) = mean_var(&exact);
     let start = battle(18, "Screened");
-    let p = plot(&[HIG3], 0);
+    let p = checked(&start, &plot(&[HIG3], 0));
     let mut dice = Dice::new(0x4849);
     let mut scratch = Scratch::default();
     let mut b = start.clone();

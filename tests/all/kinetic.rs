@@ -8,7 +8,7 @@
 //! Statistical checks use fixed seeds and a bound of five standard errors
 //! taken from the exact variance, so they cannot flake.
 
-use crate::support::scripted;
+use crate::support::{checked, scripted};
 use approx::abs_diff_eq;
 
 use fam::diag::SourceFile;
@@ -365,7 +365,7 @@ fn mkp_hits_on_four_doubles_on_a_natural_six_and_fires_once() {
     )));
     // Fired in Volley 1, it has nothing in Volley 2.
     let mut b = battle(12);
-    let p = plot(&[MKP[0]], 0);
+    let p = checked(&b, &plot(&[MKP[0]], 0));
     let mut rec = Recorder::default();
     let mut dice = Dice::from_faces(&[50, 4, 50]);
     run_volley(&mut b, &p, 0, &mut dice, &mut rec, &mut Scratch::default());
@@ -390,7 +390,7 @@ fn k_gun_damage_samples_match_the_exact_distribution() {
         let gun = k_gun(class, variant);
         let n = u32::from(class);
         let start = battle(range);
-        let p_plot = plot(&[gun], evasion);
+        let p_plot = checked(&start, &plot(&[gun], evasion));
         let mut counts = [0u64; 3];
         let mut dice = Dice::new(0x4b47 + u64::from(class));
         let mut scratch = Scratch::default();
@@ -440,7 +440,7 @@ fn k_gun_damage_samples_match_the_exact_distribution() {
 fn mkp_hit_samples_match_the_exact_distribution() {
     const N: u64 = 20_000;
     let start = battle(12);
-    let p = plot(&[MKP[0]], 0);
+    let p = checked(&start, &plot(&[MKP[0]], 0));
     let exact: Vec<f64> = (0..=2)
         .map(|h| (1..=6).filter(|&f| mkp_hits(f, 0) == h).count() as f64 / 6.0)
         .collect();

@@ -18,7 +18,7 @@ use fam::engine::volley::{Scratch, ap_damage, run_volley, sap_damage};
 use fam::ftjava::{self, Options};
 use fam::gzf::{self, Armour, CheckBox, ParseOptions};
 
-use super::support::{fam, fixtures, text};
+use super::support::{checked, fam, fixtures, text};
 
 // ---- the ships ------------------------------------------------------------------
 
@@ -104,7 +104,8 @@ fn plot(weapons: &[SystemId]) -> ExchangePlot {
 fn scripted(b: &mut Battle, weapons: &[SystemId], faces: &[u8]) -> Recorder {
     let mut rec = Recorder::default();
     let mut dice = Dice::from_faces(faces);
-    run_volley(b, &plot(weapons), 0, &mut dice, &mut rec, &mut Scratch::default());
+    let p = checked(b, &plot(weapons));
+    run_volley(b, &p, 0, &mut dice, &mut rec, &mut Scratch::default());
     assert_eq!(dice.count_draws(), faces.len() as u64, "dice used: {faces:?}");
     rec
 }

@@ -22,7 +22,7 @@ use fam::engine::rules::Rules;
 use fam::engine::state::{Battle, Formation, RangeTable, Side, SysState, Unit};
 use fam::engine::volley::{Scratch, run_volley};
 
-use super::support::{fam, text};
+use super::support::{checked, fam, text};
 
 const FCS: SystemId = 0;
 const NOVA: SystemId = 1;
@@ -134,6 +134,7 @@ fn plot(weapons: &[SystemId], speed: u32, evasion: u32, evasion1: u32, back: boo
 fn step(b: &mut Battle, p: &ExchangePlot, faces: &[u8]) -> Recorder {
     let mut rec = Recorder::default();
     let mut dice = Dice::from_faces(faces);
+    let p = &checked(b, p);
     run_volley(b, p, 0, &mut dice, &mut rec, &mut Scratch::default());
     assert_eq!(dice.count_draws(), faces.len() as u64, "dice used: {faces:?}");
     rec
@@ -329,7 +330,7 @@ fn blast_damage_matches_the_exact_distribution() {
     assert_abs_diff_eq!(mean, 14.0, epsilon = 1e-12);
     const N: u64 = 20_000;
     let start = battle(30, "Nova", &["Screened"], Rules::default());
-    let p = plot(&[NOVA], 0, 0, 0, false);
+    let p = checked(&start, &plot(&[NOVA], 0, 0, 0, false));
     let mut dice = Dice::new(0x4e6f);
     let mut scratch = Scratch::default();
     let mut b = start.clone();

@@ -432,7 +432,7 @@ fn templates_per_side(battle: &Battle, plot: &ExchangePlot, sources: &[PlotSourc
 /// The plot the automated commander plays in an Exchange after the first
 /// (what `fam resolve --exchanges K` plays), from `loaded`'s state and
 /// standing orders.
-fn doctrines_plot(loaded: &Loaded) -> ExchangePlot {
+fn doctrines_plot(loaded: &Loaded) -> fam::engine::checked::CheckedPlot {
     battle_plot(loaded, &loaded.battle, 1, 2).plot
 }
 

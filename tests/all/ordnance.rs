@@ -11,11 +11,12 @@
 //! from a run: distributions are enumerated face by face, once from the
 //! rules restated below and once by scripting the engine's dice.
 
-use crate::support::scripted;
+use crate::support::{checked, scripted};
 use std::collections::BTreeMap;
 
 use approx::assert_abs_diff_eq;
 
+use fam::engine::checked::CheckedPlot;
 use fam::engine::dice::Dice;
 use fam::engine::event::{Event, Recorder};
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, SystemId, VolleyPlot};
@@ -271,7 +272,7 @@ fn a_pod_fires_once_and_is_spent_out_of_range_too() {
     let mut b = battle(&file, 6);
     let mut rec = Recorder::default();
     let mut dice = Dice::from_faces(&[NEAR, 1, 1, NEAR]);
-    let p = plot(&[POD], 0);
+    let p = checked(&b, &plot(&[POD], 0));
     let mut scratch = Scratch::default();
     run_volley(&mut b, &p, 0, &mut dice, &mut rec, &mut scratch);
     run_volley(&mut b, &p, 1, &mut dice, &mut rec, &mut scratch);
@@ -609,7 +610,7 @@ fn antimatter_and_boarding_records_round_trip_and_export_is_refused() {
 /// The Volleys in which the default commander's plot fires `weapon` of the
 /// shooter.
 fn plotted(b: &Battle, weapon: SystemId) -> Vec<usize> {
-    let (p, _) = fam::engine::doctrine::standing_plot(b, &ExchangePlot::default(), &[None, None], true);
+    let (p, _) = fam::engine::doctrine::standing_plot(b, &CheckedPlot::default(), &[None, None], true);
     let fp = p.formations[0].as_ref().expect("a plot for the shooter");
     (0..3)
         .filter(|&v| {
@@ -787,17 +788,11 @@ fn antimatter_damage_through_one_pds_matches_both_readings() {
         let var = en * 35.0 / 12.0 + 3.5 * 3.5 * (en2 - en * en);
         let runs = 20_000u64;
         let mut sum = 0.0;
+        let p = checked(&battle(&file, 12), &plot(&[ANTIMATTER], 0));
         for seed in 0..runs {
             let mut b = battle(&file, 12);
             b.rules.antimatter_pd_heavy = switch;
-            run_volley(
-                &mut b,
-                &plot(&[ANTIMATTER], 0),
-                0,
-                &mut Dice::new(seed),
-                &mut (),
-                &mut Scratch::default(),
-            );
+            run_volley(&mut b, &p, 0, &mut Dice::new(seed), &mut (), &mut Scratch::default());
             sum += f64::from(b.units[1].hull_lost + b.units[2].hull_lost);
         }
         let sample = sum / runs as f64;

@@ -10,7 +10,7 @@
 //! statistical check uses fixed seeds and a bound of five standard errors
 //! taken from the exact variance, so it cannot flake.
 
-use crate::support::scripted;
+use crate::support::{checked, scripted};
 use approx::abs_diff_eq;
 
 use fam::engine::dice::Dice;
@@ -229,13 +229,8 @@ fn a_launcher_recharges_through_the_volley_after_it_fires() {
     // targeting, the bolt. Faces of 1 score 1 point each.
     let faces = [NEAR, 1, NEAR, NEAR, 1];
     let mut dice = Dice::from_faces(&faces);
-    run_exchange(
-        &mut b,
-        &plot(&[pbl(1)], 0),
-        &mut dice,
-        &mut rec,
-        &mut Scratch::default(),
-    );
+    let p = checked(&b, &plot(&[pbl(1)], 0));
+    run_exchange(&mut b, &p, &mut dice, &mut rec, &mut Scratch::default());
     assert_eq!(dice.count_draws(), faces.len() as u64);
     assert_eq!(bolts(&rec).len(), 2);
     let stopped = rec
@@ -332,17 +327,11 @@ fn bolt_damage_samples_match_the_exact_distribution() {
     let sd = (square - mean * mean).sqrt();
     let runs = 20_000u64;
     let mut total = 0.0;
+    let p = checked(&battle(12, 2, Rules::default()), &plot(&[pbl(4)], 1));
     for seed in 0..runs {
         let mut b = battle(12, 2, Rules::default());
         let mut dice = Dice::new(seed);
-        run_volley(
-            &mut b,
-            &plot(&[pbl(4)], 1),
-            0,
-            &mut dice,
-            &mut (),
-            &mut Scratch::default(),
-        );
+        run_volley(&mut b, &p, 0, &mut dice, &mut (), &mut Scratch::default());
         total +=
             f64::from(b.units[1].armour_lost + b.units[1].hull_lost + b.units[2].armour_lost + b.units[2].hull_lost);
     }

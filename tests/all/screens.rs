@@ -4,6 +4,7 @@
 //! doubling number (ft-rules §3, §4.1, §4.3, §4.6; readings W42). Every
 //! expected value is worked out here from those rules on scripted dice.
 
+use crate::support::checked;
 use fam::engine::dice::Dice;
 use fam::engine::event::Recorder;
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, SystemId, VolleyPlot};
@@ -80,6 +81,7 @@ fn hull_lost(screen: &str, weapon: SystemId, faces: &[u8]) -> u32 {
         ],
     };
     let mut dice = Dice::from_faces(faces);
+    let p = checked(&b, &p);
     run_volley(
         &mut b,
         &p,

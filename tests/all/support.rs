@@ -61,6 +61,15 @@ pub fn diagnostic_lines(reports: &[fam::orders::Report]) -> Vec<String> {
     out
 }
 
+/// `p` checked against `b` ([`fam::engine::plot::ExchangePlot::check`]),
+/// as the engine plays it: a test's plot is one the engine accepts.
+pub fn checked(
+    b: &fam::engine::state::Battle,
+    p: &fam::engine::plot::ExchangePlot,
+) -> fam::engine::checked::CheckedPlot {
+    p.clone().check(b).expect("the test's plot passes the engine's check")
+}
+
 /// Plays the first Volley of `p` on exactly `faces` (checked: every face
 /// used, no other die drawn), recorded.
 pub fn scripted(
@@ -68,11 +77,12 @@ pub fn scripted(
     p: &fam::engine::plot::ExchangePlot,
     faces: &[u8],
 ) -> fam::engine::event::Recorder {
+    let p = checked(b, p);
     let mut rec = fam::engine::event::Recorder::default();
     let mut dice = fam::engine::dice::Dice::from_faces(faces);
     fam::engine::volley::run_volley(
         b,
-        p,
+        &p,
         0,
         &mut dice,
         &mut rec,

@@ -21,7 +21,7 @@ use fam::engine::rules::Rules;
 use fam::engine::state::{Battle, Formation, RangeTable, Side, SysState, Unit};
 use fam::engine::volley::{Scratch, run_volley};
 
-use super::support::{fam, text};
+use super::support::{checked, fam, text};
 
 const FCS: SystemId = 0;
 const WAVE: SystemId = 1;
@@ -118,7 +118,8 @@ fn plot(evasion: u32) -> ExchangePlot {
 fn step(b: &mut Battle, volley: u8, faces: &[u8], scratch: &mut Scratch, evasion: u32) -> Recorder {
     let mut rec = Recorder::default();
     let mut dice = Dice::from_faces(faces);
-    run_volley(b, &plot(evasion), volley, &mut dice, &mut rec, scratch);
+    let p = checked(b, &plot(evasion));
+    run_volley(b, &p, volley, &mut dice, &mut rec, scratch);
     assert_eq!(dice.count_draws(), faces.len() as u64, "dice used: {faces:?}");
     rec
 }
@@ -310,7 +311,7 @@ fn wave_gun_damage_over_an_exchange_matches_the_exact_distribution() {
     let var: f64 = exact.iter().map(|(x, p)| (f64::from(*x) - mean).powi(2) * p).sum();
     const N: u64 = 20_000;
     let start = battle(24, &["Advanced1"], Rules::default());
-    let p = plot(0);
+    let p = checked(&start, &plot(0));
     let mut dice = Dice::new(0x5761);
     let mut scratch = Scratch::default();
     let mut b = start.clone();

@@ -23,7 +23,7 @@ use fam::engine::tables::beam_dice;
 use fam::engine::volley::{Scratch, run_exchange, run_volley};
 use fam::gzf::{self, ParseOptions, SystemKind, TorpedoRange};
 
-use crate::support::repo;
+use crate::support::{checked, repo};
 
 // ---- building battles -------------------------------------------------------
 
@@ -165,6 +165,7 @@ fn plot(formations: Vec<Option<FormationPlot>>) -> ExchangePlot {
 fn scripted_volley(battle: &mut Battle, plot: &ExchangePlot, faces: &[u8]) -> Recorder {
     let mut rec = Recorder::default();
     let mut dice = Dice::from_faces(faces);
+    let plot = &checked(battle, plot);
     run_volley(battle, plot, 0, &mut dice, &mut rec, &mut Scratch::default());
     assert_eq!(dice.count_draws(), faces.len() as u64, "dice used in the Volley");
     rec
@@ -178,6 +179,7 @@ fn scripted_exchange(battle: &mut Battle, plot: &ExchangePlot, faces: &[u8], spa
     script.extend(std::iter::repeat_n(1, spare));
     let mut rec = Recorder::default();
     let mut dice = Dice::from_faces(&script);
+    let plot = &checked(battle, plot);
     run_exchange(battle, plot, &mut dice, &mut rec, &mut Scratch::default());
     assert_eq!(
         dice.count_draws(),
@@ -854,6 +856,7 @@ fn pds_fires_at_ships_only_close_and_only_at_bare_hulls() {
         let mut script = faces.clone();
         script.extend([6, 6]); // spare: an extra die would show in the count
         let mut dice = Dice::from_faces(&script);
+        let p = checked(&b, &p);
         run_volley(&mut b, &p, 0, &mut dice, &mut (), &mut Scratch::default());
         assert_eq!(dice.count_draws(), faces.len() as u64, "case {i}: dice used");
         let u = &b.units[1];
@@ -899,6 +902,7 @@ fn every_pds_rolls(plotted: bool) {
     script.extend([6; 4]);
     let mut dice = Dice::from_faces(&script);
     let mut rec = Recorder::default();
+    let p = checked(&b, &p);
     run_volley(&mut b, &p, 0, &mut dice, &mut rec, &mut Scratch::default());
     let rolled: Vec<SystemId> = rec
         .events()
@@ -943,10 +947,13 @@ fn torpedo_hit_chance_by_band_and_evasion_points() {
         // 0 Evasion dice for 0 points; 2 dice give 1 point with chance 1/3
         // and 2 points with chance 5/18.
         for (dice_in_pool, volleys) in [(0u32, 1000), (2, 4000)] {
-            let p = plot(vec![
-                every(volley(0, vec![fire(0, EMBER_FCS, 1, &tubes)])),
-                every(volley(dice_in_pool, vec![])),
-            ]);
+            let p = checked(
+                &base,
+                &plot(vec![
+                    every(volley(0, vec![fire(0, EMBER_FCS, 1, &tubes)])),
+                    every(volley(dice_in_pool, vec![])),
+                ]),
+            );
             let mut dice = Dice::new(0x7019 + u64::from(band) * 10 + u64::from(dice_in_pool));
             for _ in 0..volleys {
                 let mut b = base.clone();
@@ -980,10 +987,13 @@ fn heavy_missile_survives_n_pds_with_two_thirds_to_the_n() {
         let mut target = harrow();
         keep_pds(&mut target, n);
         let base = battle(vec![vec![thunder()], vec![target]], 24);
-        let p = plot(vec![
-            every(volley(0, vec![fire(0, THUNDER_FCS, 1, &[THUNDER_MISSILES[0]])])),
-            every(volley(0, vec![])),
-        ]);
+        let p = checked(
+            &base,
+            &plot(vec![
+                every(volley(0, vec![fire(0, THUNDER_FCS, 1, &[THUNDER_MISSILES[0]])])),
+                every(volley(0, vec![])),
+            ]),
+        );
         let mut dice = Dice::new(0x4EA7 + n as u64);
         let runs = 20_000u64;
         let mut through = 0;
@@ -1014,10 +1024,13 @@ fn salvo_missiles_through_k_pds_follow_the_exact_distribution() {
         let mut target = harrow();
         keep_pds(&mut target, k);
         let base = battle(vec![vec![gale()], vec![target]], 24);
-        let p = plot(vec![
-            every(volley(0, vec![fire(0, GALE_FCS, 1, &[GALE_SML])])),
-            every(volley(0, vec![])),
-        ]);
+        let p = checked(
+            &base,
+            &plot(vec![
+                every(volley(0, vec![fire(0, GALE_FCS, 1, &[GALE_SML])])),
+                every(volley(0, vec![])),
+            ]),
+        );
         let mut dice = Dice::new(0x5A1F0 + k as u64);
         let mut counts = [0u64; 7];
         for _ in 0..20_000 {
@@ -1054,7 +1067,10 @@ fn needle_kill_chance_is_one_sixth() {
         })
         .collect();
     let base = battle(vec![vec![shooter], vec![target]], 12);
-    let p = plot(vec![every(volley(0, vec![order])), every(volley(0, vec![]))]);
+    let p = checked(
+        &base,
+        &plot(vec![every(volley(0, vec![order])), every(volley(0, vec![]))]),
+    );
     let mut dice = Dice::new(0x6EED);
     let mut scratch = Scratch::default();
     let (mut kills, mut damage, mut shots) = (0u64, 0u64, 0u64);
@@ -1086,10 +1102,13 @@ fn pd_evasion_rerolls_match_the_closed_form() {
     let mut target = harrow();
     keep_pds(&mut target, 1);
     let base = battle(vec![vec![gale()], vec![target]], 24);
-    let p = plot(vec![
-        every(volley(0, vec![fire(0, GALE_FCS, 1, &[GALE_SML])])),
-        every(volley(2, vec![])),
-    ]);
+    let p = checked(
+        &base,
+        &plot(vec![
+            every(volley(0, vec![fire(0, GALE_FCS, 1, &[GALE_SML])])),
+            every(volley(2, vec![])),
+        ]),
+    );
     let mut dice = Dice::new(0xE7A5);
     let mut scratch = Scratch::default();
     let mut counts = [[0u64; 7]; 3];
@@ -1184,18 +1203,21 @@ fn same_seed_same_battle_with_and_without_recording_missiles_and_pd_in_play() {
         let mut recorded = b0.clone();
         let mut rec = Recorder::default();
         let mut dice = Dice::new(seed);
+        let p = checked(&recorded, &p);
         run_exchange(&mut recorded, &p, &mut dice, &mut rec, &mut Scratch::default());
         let rolls = rec.entries.iter().filter(|e| matches!(e, Entry::Roll(_))).count() as u64;
         assert_eq!(dice.count_draws(), rolls, "seed {seed}: every die recorded once");
 
         let mut silent = b0.clone();
         let mut dice2 = Dice::new(seed);
+        let p = checked(&silent, &p);
         run_exchange(&mut silent, &p, &mut dice2, &mut (), &mut Scratch::default());
         assert_eq!(recorded, silent, "seed {seed}: recording changes nothing");
         assert_eq!(dice.count_draws(), dice2.count_draws(), "seed {seed}");
 
         let mut again = b0.clone();
         let mut rec2 = Recorder::default();
+        let p = checked(&again, &p);
         run_exchange(&mut again, &p, &mut Dice::new(seed), &mut rec2, &mut Scratch::default());
         assert_eq!(rec.entries, rec2.entries, "seed {seed}: same events");
 
@@ -1236,6 +1258,7 @@ fn weapon_use_of_a_salvo_against_pds(plotted: bool) {
     let mut dice = Dice::from_faces(&faces);
     let mut scratch = Scratch::default();
     scratch.clear_weapon_use(&b);
+    let p = checked(&b, &p);
     run_volley(&mut b, &p, 0, &mut dice, &mut (), &mut scratch);
     assert_eq!(dice.count_draws(), faces.len() as u64, "plotted {plotted}: dice used");
     let uses = scratch.weapon_use();
@@ -1309,6 +1332,7 @@ fn the_weapon_use_record_notes_out_of_range_and_stopped_weapons() {
     ]);
     let (mut silent, mut recorded) = (b0.clone(), b0);
     let (mut quiet, mut loud) = (Scratch::default(), Scratch::default());
+    let p = checked(&silent, &p);
     run_exchange(&mut silent, &p, &mut Dice::new(5), &mut (), &mut quiet);
     run_exchange(
         &mut recorded,

@@ -28,6 +28,11 @@ impl Files {
         }
     }
 
+    /// Whether any file has an error so far.
+    pub(super) fn has_errors(&self) -> bool {
+        self.list.iter().any(|(_, d)| d.iter().any(Diagnostic::is_error))
+    }
+
     pub(super) fn line(&self, file: usize, span: &Range<usize>) -> usize {
         self.list[file].0.line_col(span.start).0
     }

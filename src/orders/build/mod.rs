@@ -31,7 +31,8 @@ use std::collections::BTreeMap;
 use super::loaded::{Loaded, Report};
 use super::raw::{self, RawScenario};
 use crate::diag::{Diagnostic, SourceFile};
-use crate::engine::plot::FormationId;
+use crate::engine::checked::CheckedPlot;
+use crate::engine::plot::{ExchangePlot, FormationId};
 use crate::engine::state::Battle;
 use crate::gzf::ParseOptions;
 use crate::orders::keys::unit_key;
@@ -105,7 +106,7 @@ pub(crate) fn build(
             }
             l
         });
-    let failed = files.list.iter().any(|(_, d)| d.iter().any(Diagnostic::is_error));
+    let failed = files.has_errors();
     let mut reports: Vec<Report> = files
         .list
         .into_iter()
@@ -122,6 +123,26 @@ pub(crate) fn build(
         }
         _ => Err(reports),
     }
+}
+
+/// The plot as the engine checks it ([`ExchangePlot::check`]), once the
+/// checks above found no error (with one, no battle is played, and an
+/// empty plot stands in). They accept nothing the engine refuses, so a
+/// refusal here is a fault of fam's, reported as an internal error in the
+/// scenario, never a panic.
+fn engine_checked(files: &mut Files, plot: ExchangePlot, battle: &Battle) -> CheckedPlot {
+    if files.has_errors() {
+        return CheckedPlot::default();
+    }
+    plot.check(battle).unwrap_or_else(|e| {
+        files.push(
+            0,
+            Diagnostic::file_error(format!(
+                "internal error: the engine refuses a plot the orders check accepted ({e}); please report this"
+            )),
+        );
+        CheckedPlot::default()
+    })
 }
 
 /// What the records and `[formations]` give the battle: the records, ships
@@ -191,7 +212,7 @@ fn roll(
 
 /// Runs the passes in order: records and Formations ([`roll`]), sides,
 /// rules, Units, ranges, victory, reserves, launch tubes, seed and
-/// Exchange, then the plots.
+/// Exchange, then the plots, checked as the engine checks them.
 fn assemble(
     files: &mut Files,
     mut raw: RawScenario,
@@ -244,6 +265,7 @@ fn assemble(
         origins: &origins,
     };
     let (plot, plotted_in) = plots(&lookup, &names, files, sources);
+    let plot = engine_checked(files, plot, &battle);
 
     let plot_sources = plotted_in
         .iter()

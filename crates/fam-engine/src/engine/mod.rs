@@ -5,6 +5,7 @@
 //!   and the rolls that read dice (pools, beams, projectiles, PD).
 //! * [`tables`]: the pure readings of die faces, ranges and modifiers.
 
+pub mod checked;
 pub mod craft;
 pub mod dice;
 pub mod doctrine;

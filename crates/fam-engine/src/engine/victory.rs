@@ -14,9 +14,10 @@
 //! 4. points destroyed (`Trigger::PointsDestroyed`), in declaration order;
 //! 5. the Exchange limit: a draw.
 
+use super::checked::CheckedPlot;
 use super::dice::{Dice, splitmix64};
 use super::event::Sink;
-use super::plot::{ExchangePlot, UnitId};
+use super::plot::UnitId;
 use super::state::{Battle, Reserve};
 use super::volley::{Scratch, run_exchange};
 
@@ -200,7 +201,7 @@ pub fn run_battle<S: Sink>(
     battle: &mut Battle,
     victory: &Victory,
     base_seed: u64,
-    mut plot_for: impl FnMut(&Battle, u32) -> ExchangePlot,
+    mut plot_for: impl FnMut(&Battle, u32) -> CheckedPlot,
     sink: &mut S,
     scratch: &mut Scratch,
 ) -> BattleResult {

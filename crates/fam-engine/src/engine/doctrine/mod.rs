@@ -13,6 +13,7 @@
 //! `docs/doctrine.md`; [`Choice`] says what each Formation chose and why,
 //! for the report.
 
+use super::checked::CheckedPlot;
 use super::plot::{
     ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, SystemId, UnitId, VolleyPlot,
 };
@@ -952,19 +953,19 @@ pub fn default_formation_plot(battle: &Battle, f: FormationId) -> Option<Formati
 }
 
 /// Default plots for every Formation in the fight.
-pub fn default_plot(battle: &Battle) -> ExchangePlot {
-    ExchangePlot {
+pub fn default_plot(battle: &Battle) -> CheckedPlot {
+    CheckedPlot::trusted(ExchangePlot {
         formations: (0..battle.formations.len())
             .map(|f| default_formation_plot(battle, f))
             .collect(),
-    }
+    })
 }
 
 /// Every Formation's plot by its standing orders, or by the default
 /// doctrine for a Formation without (`doctrines[f]` is `None`, or `f` is
 /// beyond the slice).
-pub fn doctrine_plot(battle: &Battle, doctrines: &[Option<Doctrine>]) -> ExchangePlot {
-    standing_plot(battle, &ExchangePlot::default(), doctrines, true).0
+pub fn doctrine_plot(battle: &Battle, doctrines: &[Option<Doctrine>]) -> CheckedPlot {
+    standing_plot(battle, &CheckedPlot::default(), doctrines, true).0
 }
 
 /// The plots of an Exchange and where each came from: a Formation's
@@ -973,11 +974,11 @@ pub fn doctrine_plot(battle: &Battle, doctrines: &[Option<Doctrine>]) -> Exchang
 /// victory rules are the default ones ([`standing_plot_into`] takes them).
 pub fn standing_plot(
     battle: &Battle,
-    explicit: &ExchangePlot,
+    explicit: &CheckedPlot,
     doctrines: &[Option<Doctrine>],
     default_for_rest: bool,
-) -> (ExchangePlot, Vec<PlotSource>) {
-    let mut plot = ExchangePlot::default();
+) -> (CheckedPlot, Vec<PlotSource>) {
+    let mut plot = CheckedPlot::default();
     let mut sources = Vec::new();
     standing_plot_into(
         battle,
@@ -1000,13 +1001,15 @@ pub fn standing_plot(
 pub fn standing_plot_into(
     battle: &Battle,
     victory: &Victory,
-    explicit: &ExchangePlot,
+    explicit: &CheckedPlot,
     doctrines: &[Option<Doctrine>],
     default_for_rest: bool,
-    plot: &mut ExchangePlot,
+    plot: &mut CheckedPlot,
     sources: &mut Vec<PlotSource>,
     work: &mut PlotWork,
 ) {
+    // The explicit plots were checked, and the rest are written here.
+    let plot = plot.trusted_mut();
     work.prepare(battle);
     let n = battle.formations.len();
     while plot.formations.len() > n {

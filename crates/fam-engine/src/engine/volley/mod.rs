@@ -60,6 +60,7 @@ mod tests;
 mod thresholds;
 mod wave;
 
+use super::checked::CheckedPlot;
 use super::dice::{Dice, REROLL_GENERATIONS};
 use super::event::{Event, Sink};
 use super::plot::ExchangePlot;
@@ -85,10 +86,11 @@ pub use maneuver::pair_range;
 pub use targeting::targeting_bands;
 pub use thresholds::{drive_thrust, threshold_check, threshold_needed};
 
-/// Plays one Exchange (three Volleys) of `plot` on `battle`.
+/// Plays one Exchange (three Volleys) of `plot` on `battle`, the battle
+/// it was checked against.
 pub fn run_exchange<S: Sink>(
     battle: &mut Battle,
-    plot: &ExchangePlot,
+    plot: &CheckedPlot,
     dice: &mut Dice,
     sink: &mut S,
     scratch: &mut Scratch,
@@ -164,10 +166,11 @@ fn reserves_wrap_up<S: Sink>(battle: &mut Battle, sink: &mut S) {
     }
 }
 
-/// Plays one Volley (0-based index).
+/// Plays one Volley (0-based index) of `plot` on `battle`, the battle it
+/// was checked against.
 pub fn run_volley<S: Sink>(
     battle: &mut Battle,
-    plot: &ExchangePlot,
+    plot: &CheckedPlot,
     volley: u8,
     dice: &mut Dice,
     sink: &mut S,
@@ -176,6 +179,7 @@ pub fn run_volley<S: Sink>(
     if S::RECORDS {
         sink.event(Event::VolleyStarted { volley: volley + 1 });
     }
+    let plot: &ExchangePlot = plot;
     let nf = battle.formations.len();
     let nu = battle.units.len();
     scratch.speed_points.clear();
