@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::error::ApiError;
-use super::library;
 use crate::diag::SourceFile;
 use crate::gzf::ParseOptions;
+use crate::library;
 use crate::orders::Loaded;
 
 /// The most files a battle may list.

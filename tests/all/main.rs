@@ -42,7 +42,9 @@ mod reflex;
 mod resolve;
 mod roundtrip;
 mod screens;
+#[cfg(feature = "serve")]
 mod serve;
+#[cfg(feature = "serve")]
 mod serve_net;
 mod solve;
 mod support;
