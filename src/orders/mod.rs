@@ -17,6 +17,7 @@ pub mod doctrine;
 mod keys;
 pub mod mix;
 mod raw;
+pub mod toml_out;
 pub mod write;
 
 use std::path::{Path, PathBuf};
