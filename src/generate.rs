@@ -389,9 +389,9 @@ fn no_crossed<'a>(rows: impl IntoIterator<Item = &'a crate::model::CheckBox>) ->
 }
 
 fn fresh_systems(systems: &[crate::model::System]) -> bool {
-    systems.iter().all(|s| {
-        undamaged(&s.status) && !matches!(s.kind, SystemKind::Inert(_)) && s.rounds.as_ref().is_none_or(no_crossed)
-    })
+    systems
+        .iter()
+        .all(|s| undamaged(&s.status) && !s.kind.is_inert() && s.rounds.as_ref().is_none_or(no_crossed))
 }
 
 /// A ship as designed: nothing crossed off, no system damaged or inert,

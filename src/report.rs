@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use crate::engine::event::{Entry, Event, Recorder};
 use crate::engine::plot::{Maneuver, SystemId, UnitId};
 use crate::engine::state::{Battle, Control};
+use crate::model::registry::Hit;
 
 /// Output style of the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -719,11 +720,11 @@ impl Report<'_> {
                 hits,
                 reroll_hits,
             } => {
-                let heavy = matches!(
-                    self.kind(*unit, *weapon),
-                    Some(crate::model::SystemKind::HeavyGraser { .. })
-                        | Some(crate::model::SystemKind::HighIntensityGraser { .. })
-                );
+                // 1d6 a hit for heavy and high-intensity grasers.
+                let heavy = self
+                    .kind(*unit, *weapon)
+                    .and_then(|k| k.row().beam)
+                    .is_some_and(|b| matches!(b.hit, Hit::HeavyGraser { .. }));
                 let (die, kind) = if heavy {
                     ("1d6", "")
                 } else {

@@ -19,7 +19,7 @@ use super::ship::IdTarget;
 use super::xml::{Cx, attr_span, elements, tag_span, text_span};
 use super::{GameShip, Player};
 use crate::engine::plot::Maneuver;
-use crate::model::{Activity, DamageState, Ship, SystemKind, Warhead};
+use crate::model::{Activity, DamageState, Ship, SystemKind};
 use crate::orders::toml_out::{self, TomlOut, by_maneuver, key, maneuver, numbers, quote};
 
 /// A side: its commander's name, its Formations and what the file says
@@ -483,51 +483,6 @@ fn priority(cx: &mut Cx, n: Node<'_, '_>) -> Option<bool> {
             None
         }
     }
-}
-
-/// What weapons can do, for fitting orders.
-fn fires_at_ships(kind: &SystemKind) -> bool {
-    use SystemKind::*;
-    matches!(
-        kind,
-        Beam { .. }
-            | PulseTorpedo { .. }
-            | KGun { .. }
-            | PlasmaBolt { .. }
-            | Graser { .. }
-            | HeavyGraser { .. }
-            | HighIntensityGraser { .. }
-            | Phaser { .. }
-            | GatlingBattery
-            | TwinParticleArray
-            | MesonProjector
-            | Pulser { .. }
-            | PlasmaCannon { .. }
-            | EmpProjector { .. }
-            | SubmunitionPack
-            | Mkp
-            | RocketPod
-            | AntimatterMissile
-            | BoardingTorpedo
-            | Sml
-            | Smr
-            | Missile {
-                warhead: Warhead::Standard
-            }
-            | Pds
-    )
-}
-
-fn one_shot(kind: &SystemKind) -> bool {
-    matches!(
-        kind,
-        SystemKind::Smr
-            | SystemKind::SubmunitionPack
-            | SystemKind::Mkp
-            | SystemKind::Missile { .. }
-            | SystemKind::RocketPod
-            | SystemKind::AntimatterMissile
-    )
 }
 
 /// A ship's plot from its `FM.Orders`.
@@ -1038,7 +993,7 @@ impl Fitter<'_, '_, '_> {
     /// Whether a weapon may be fired now; why not otherwise.
     fn can_fire(&self, s: usize, assigned: &[usize]) -> Result<(), String> {
         let sys = &self.ship().systems[s];
-        if !fires_at_ships(&sys.kind) {
+        if !sys.kind.fm_fire() {
             return Err(if sys.kind == SystemKind::NeedleBeam {
                 "needs a system to aim at, which FM.Fire does not give".into()
             } else if sys.kind.is_weapon() {
@@ -1053,7 +1008,7 @@ impl Fitter<'_, '_, '_> {
         if sys.status.damage == Some(DamageState::Destroyed) {
             return Err("is destroyed".into());
         }
-        if one_shot(&sys.kind) {
+        if sys.kind.is_one_shot() {
             if self.fired.contains(&s) {
                 return Err("is a one-shot that has already fired".into());
             }
@@ -1082,7 +1037,7 @@ impl Fitter<'_, '_, '_> {
 
     fn spend(&mut self, s: usize) {
         let sys = &self.ships[self.me].imported.ship.systems[s];
-        if one_shot(&sys.kind) {
+        if sys.kind.is_one_shot() {
             self.fired.push(s);
         }
         if sys.kind == SystemKind::Sml {

@@ -39,6 +39,7 @@ mod outputs;
 mod plasma;
 mod readme;
 mod reflex;
+mod registry;
 mod resolve;
 mod roundtrip;
 mod screens;

@@ -24,32 +24,19 @@ pub fn reflex_outcome(face: u8, points: u32) -> (u32, u32) {
 }
 
 /// Whether a raised reflex field works against `kind`'s hits: the energy
-/// weapons fam reads (reading W61). Submunitions, EMP (no damage), needle
-/// beams, point defence at ships, small craft, kinetic, missile, torpedo,
-/// rocket, plasma-bolt and wave-gun hits pass it by.
+/// weapons fam reads (reading W61; the registry's `energy`). Submunitions,
+/// EMP (no damage), needle beams, point defence at ships, small craft,
+/// kinetic, missile, torpedo, rocket, plasma-bolt and wave-gun hits pass it
+/// by.
 pub fn stops(kind: &SystemKind) -> bool {
-    matches!(
-        kind,
-        SystemKind::Beam { .. }
-            | SystemKind::AaMegaBattery
-            | SystemKind::Graser { .. }
-            | SystemKind::HeavyGraser { .. }
-            | SystemKind::HighIntensityGraser { .. }
-            | SystemKind::Phaser { .. }
-            | SystemKind::GatlingBattery
-            | SystemKind::TwinParticleArray
-            | SystemKind::MesonProjector
-            | SystemKind::Pulser { .. }
-            | SystemKind::PlasmaCannon { .. }
-            | SystemKind::FusionArray
-    )
+    kind.is_energy()
 }
 
 /// Whether `unit` carries a working reflex field it may raise.
 pub fn has_working_field(unit: &Unit) -> bool {
     unit.systems
         .iter()
-        .any(|s| matches!(s.kind, SystemKind::ReflexField) && s.operational())
+        .any(|s| s.kind == SystemKind::ReflexField && s.operational())
 }
 
 /// Notes the ships that raise their field this Volley: listed in their

@@ -23,6 +23,7 @@ use super::super::tables::{
 };
 use super::super::tables::{NOVA_RANGE, nova_dice};
 use super::super::tables::{evasion_ignored, missile_range, pulser_setting, submunition_dice, torpedo_band};
+use crate::model::registry::{BeamDice, Family, Hit};
 use crate::model::{PulserSetting, SystemKind, TorpedoRange, Warhead};
 
 /// Speed dice the outpacing table covers; beyond it the means are used.
@@ -266,40 +267,42 @@ impl std::ops::DerefMut for FamilyCounts {
 /// a class-6 heavy graser's reach.
 const FAMILY_BANDS: usize = 18;
 
-/// The [`Arsenal::family`] slot of a beam-family weapon: grasers and
-/// phasers by class (0-5), heavy grasers (6-11), plasma cannons (12-17),
-/// Gatling battery 18, twin particle array 19, meson projector 20, Pulsers
-/// set long, medium, short 21-23, one left open 24, EMP projectors by
-/// class (25-30) and high-intensity grasers by class (31-36).
+/// The [`Arsenal::family`] slot of a beam-family weapon, by its registry
+/// row's dice and hits (weapons alike in both share a slot): graser dice
+/// and hits by class (0-5: grasers, phasers), heavy grasers (6-11), plasma
+/// cannons (12-17), 6 dice to 12 MU 18 (Gatling battery), 2 to 24 MU 19
+/// (twin particle array), 1 to 48 MU 20 (meson projector), Pulsers set
+/// long, medium, short 21-23, one left open 24, EMP projectors by class
+/// (25-30) and high-intensity grasers by class (31-36); `None` for any
+/// other kind or a shape no slot holds.
 fn family_slot(kind: &SystemKind) -> Option<usize> {
-    let class = |c: u8| usize::from(c.clamp(1, 6)) - 1;
-    Some(match *kind {
-        SystemKind::Graser { class: c } | SystemKind::Phaser { class: c } => class(c),
-        SystemKind::HeavyGraser { class: c } => 6 + class(c),
-        SystemKind::PlasmaCannon { class: c } => 12 + class(c),
-        SystemKind::GatlingBattery => 18,
-        SystemKind::TwinParticleArray => 19,
-        SystemKind::MesonProjector => 20,
-        SystemKind::Pulser {
-            setting: Some(PulserSetting::Long),
-        } => 21,
-        SystemKind::Pulser {
-            setting: Some(PulserSetting::Medium),
-        } => 22,
-        SystemKind::Pulser {
-            setting: Some(PulserSetting::Short),
-        } => 23,
-        SystemKind::Pulser { setting: None } => 24,
-        SystemKind::EmpProjector { class: c } => 25 + class(c),
-        SystemKind::HighIntensityGraser { class: c } => 31 + class(c),
+    let (row, params) = kind.entry();
+    let family = row.beam?;
+    let class = usize::from(params.class.clamp(1, 6)) - 1;
+    Some(match (family.dice, family.hit) {
+        (BeamDice::ByClass, Hit::Graser) => class,
+        (BeamDice::Heavy, Hit::HeavyGraser { reroll: false }) => 6 + class,
+        (BeamDice::ByClass, Hit::Plasma) => 12 + class,
+        (BeamDice::Fixed { dice: 6, reach: 12 }, Hit::Beam) => 18,
+        (BeamDice::Fixed { dice: 2, reach: 24 }, Hit::Beam) => 19,
+        (BeamDice::Fixed { dice: 1, reach: 48 }, Hit::Beam) => 20,
+        (BeamDice::Pulser, Hit::Beam) => match params.setting {
+            Some(PulserSetting::Long) => 21,
+            Some(PulserSetting::Medium) => 22,
+            Some(PulserSetting::Short) => 23,
+            None => 24,
+        },
+        (BeamDice::ByClass, Hit::Emp) => 25 + class,
+        (BeamDice::Heavy, Hit::HeavyGraser { reroll: true }) => 31 + class,
         _ => return None,
     })
 }
 
 /// Grasers, phasers, heavy grasers, plasma cannons, Gatling batteries,
-/// twin particle arrays, meson projectors and Pulsers.
+/// twin particle arrays, meson projectors and Pulsers (the registry's
+/// family).
 pub fn is_beam_family(kind: &SystemKind) -> bool {
-    family_slot(kind).is_some()
+    kind.family() == Family::BeamFamily
 }
 
 /// The longest range at which a beam-family weapon rolls a die.
@@ -768,7 +771,7 @@ impl Arsenal {
                         // Launchers on one magazine share its loads.
                         let shared = unit.systems[..i]
                             .iter()
-                            .any(|l| matches!(l.kind, SystemKind::Sml) && l.operational() && l.magazine == s.magazine);
+                            .any(|l| l.kind.draws_on_magazine() && l.operational() && l.magazine == s.magazine);
                         if !shared {
                             self.salvos[reach].loads += loads;
                         }
@@ -1822,6 +1825,23 @@ pub fn missiles(tables: &DieTables, salvos: f64, heavies: f64, t: &Arsenal, evas
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every beam-family kind has a slot, and each slot's kind is in it.
+    #[test]
+    fn every_beam_family_kind_has_the_slot_of_its_dice_and_hits() {
+        for slot in 0..FAMILY_SLOTS {
+            assert_eq!(family_slot(&slot_kind(slot)), Some(slot), "{:?}", slot_kind(slot));
+        }
+        let graser = family_slot(&SystemKind::Graser { class: 3 });
+        assert_eq!(family_slot(&SystemKind::Phaser { class: 3 }), graser);
+        for row in crate::model::registry::ROWS.iter().filter(|r| r.beam.is_some()) {
+            let kind = (row.make)(crate::model::registry::Params {
+                class: 1,
+                ..crate::model::registry::Params::NONE
+            });
+            assert!(family_slot(&kind).is_some() && is_beam_family(&kind), "{kind:?}");
+        }
+    }
 
     /// Behind advanced screens a damage d6 loses the level (W42): 3.5, 2.5
     /// and 10/6 at levels 0-2, mixed by mass share; a K-3 hit doubles on

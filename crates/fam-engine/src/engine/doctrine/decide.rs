@@ -665,7 +665,7 @@ fn system_worth(unit: &super::super::state::Unit, s: usize) -> u32 {
             let fed = unit
                 .systems
                 .iter()
-                .filter(|l| matches!(l.kind, SystemKind::Sml) && l.magazine == Some(s));
+                .filter(|l| l.kind.draws_on_magazine() && l.magazine == Some(s));
             6 * u32::try_from(fed.count()).unwrap_or(0)
         }
         SystemKind::Sml if loads(sys.magazine) => 6,
@@ -711,7 +711,7 @@ pub fn needle_aim(b: &Battle, t: FormationId) -> Option<(UnitId, SystemId)> {
         let weapons: u32 = (0..unit.systems.len())
             .filter(|&s| {
                 let k = &unit.systems[s].kind;
-                unit.systems[s].operational() && (k.is_weapon() || matches!(*k, SystemKind::Smm))
+                unit.systems[s].operational() && (k.is_weapon() || k.is_magazine())
             })
             .map(|s| system_worth(unit, s))
             .sum();

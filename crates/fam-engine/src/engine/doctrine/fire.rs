@@ -9,10 +9,11 @@ use super::super::tables::{ANTIMATTER_RANGE_MU, PROJECTILE_STANDARD_MU, ROCKET_R
 use super::super::tables::{FUSION_ARRAY_RANGE, NOVA_RANGE, WAVE_GUN_RANGE, nova_dice};
 use super::super::tables::{MKP_RANGE_MU, PLASMA_BOLT_RANGE, beam_dice, projectile_needed};
 use super::super::tables::{missile_range, torpedo_band};
-use super::assess::{Arsenal, family_dice, family_shot, is_beam_family, k_gun_hit_mean, sustained};
+use super::assess::{Arsenal, family_dice, family_shot, k_gun_hit_mean, sustained};
 use super::decide::Choice;
 use super::plan::Launches;
 use super::{Doctrine, Ordnance, PlotWork};
+use crate::model::registry::Pd;
 use crate::model::{SystemKind, Warhead};
 
 /// Not destroyed: a damaged weapon is plotted, as damage control may
@@ -41,10 +42,12 @@ fn reaches(s: &Sys, range: u32) -> bool {
 /// Class-1 beams, and EMP-1s, which defend in the same Volleys (a class-1
 /// beam's table without the reroll, at −1; docs/doctrine.md).
 fn class1_like(kind: &SystemKind) -> bool {
-    matches!(
-        kind,
-        SystemKind::Beam { class: 1 } | SystemKind::EmpProjector { class: 1 }
-    )
+    kind.defends_as_class_one()
+}
+
+/// A scattergun: it defends whenever it is loaded.
+fn scatters(kind: &SystemKind) -> bool {
+    kind.row().pd == Pd::Scatter
 }
 
 /// Whether beam-family weapon `s` defends as a PDS in Volley `v`: it can,
@@ -149,9 +152,7 @@ pub(super) fn point_defence(
             unit.systems
                 .iter()
                 .enumerate()
-                .filter(|(_, s)| {
-                    class1_like(&s.kind) || s.kind.fires_as_pds() || matches!(s.kind, SystemKind::Scattergun)
-                })
+                .filter(|(_, s)| class1_like(&s.kind) || s.kind.fires_as_pds() || scatters(&s.kind))
                 .map(|(i, _)| i),
         );
         for (v, vp) in out.volleys.iter_mut().enumerate() {
@@ -161,8 +162,7 @@ pub(super) fn point_defence(
                     .filter(|&&i| {
                         let s = &unit.systems[i];
                         let class1 = c.pd[v] && class1_like(&s.kind);
-                        let scattergun =
-                            matches!(s.kind, SystemKind::Scattergun) && s.operational() && s.rounds_left() > 0;
+                        let scattergun = scatters(&s.kind) && s.operational() && s.rounds_left() > 0;
                         (class1 || defends_as_pds(s, c, v)) && live(s) || scattergun
                     })
                     .map(|&weapon| PdOrder {
@@ -197,9 +197,8 @@ pub(super) fn unit_fire(
     w.armed.clear();
     for (i, s) in unit.systems.iter().enumerate() {
         // Needle beams fire only with a needle aim.
-        let sustained =
-            sustained_kind(&s.kind) && (c.needles.is_some() || !matches!(s.kind, SystemKind::NeedleBeam)) && live(s);
-        let pds = matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
+        let sustained = sustained_kind(&s.kind) && (c.needles.is_some() || s.kind != SystemKind::NeedleBeam) && live(s);
+        let pds = s.kind.is_pd_mount() && s.operational();
         if pds || sustained {
             w.armed.push((i, pds, sustained));
         }
@@ -265,7 +264,7 @@ fn order(
     if let Some((tu, ts)) = needles {
         order.needles.extend(
             list.iter()
-                .filter(|&&weapon| matches!(unit.systems[weapon].kind, SystemKind::NeedleBeam))
+                .filter(|&&weapon| unit.systems[weapon].kind == SystemKind::NeedleBeam)
                 .map(|&weapon| NeedleOrder {
                     weapon,
                     unit: tu,
@@ -323,11 +322,7 @@ pub(super) fn nova(b: &Battle, u: UnitId, c: &Choice, out: &mut FormationPlot, w
     let unit = &b.units[u];
     let Some(t) = c.fire_at else { return };
     let Some(fc) = unit.fire_controls().next() else { return };
-    if !unit
-        .systems
-        .iter()
-        .any(|s| matches!(s.kind, SystemKind::NovaCannon) && live(s))
-    {
+    if !unit.systems.iter().any(|s| s.kind == SystemKind::NovaCannon && live(s)) {
         return;
     }
     let (blast, rest) = Arsenal::nova_split(b, u);
@@ -342,10 +337,7 @@ pub(super) fn nova(b: &Battle, u: UnitId, c: &Choice, out: &mut FormationPlot, w
             .iter()
             .filter(|o| o.unit == u)
             .flat_map(|o| o.weapons.iter())
-            .any(|&s| {
-                !sustained_kind(&unit.systems[s].kind)
-                    && !matches!(unit.systems[s].kind, SystemKind::Pds | SystemKind::Adaf)
-            });
+            .any(|&s| !sustained_kind(&unit.systems[s].kind) && !unit.systems[s].kind.is_pd_mount());
         let target = &w.arsenals[t];
         let evasion = target.thrust / 3;
         let worth = sustained(super::assess::tables(), &blast, target, range, evasion);
@@ -366,7 +358,7 @@ pub(super) fn nova(b: &Battle, u: UnitId, c: &Choice, out: &mut FormationPlot, w
             unit.systems
                 .iter()
                 .enumerate()
-                .filter(|(_, s)| matches!(s.kind, SystemKind::NovaCannon) && live(s))
+                .filter(|(_, s)| s.kind == SystemKind::NovaCannon && live(s))
                 .map(|(i, _)| i),
         );
         vp.fire.push(order);
@@ -419,19 +411,9 @@ pub(super) fn reflex(b: &Battle, f: FormationId, u: UnitId, c: &Choice, out: &mu
 }
 
 /// Weapons that fire every Volley and reach only so far (the others in
-/// fire orders are ordnance and PDS).
+/// fire orders are ordnance and PDS): the registry's `sustained`.
 fn sustained_kind(kind: &SystemKind) -> bool {
-    matches!(
-        kind,
-        SystemKind::Beam { .. }
-            | SystemKind::PulseTorpedo { .. }
-            | SystemKind::KGun { .. }
-            | SystemKind::PlasmaBolt { .. }
-            | SystemKind::BoardingTorpedo
-            | SystemKind::FusionArray
-            | SystemKind::WaveGun
-            | SystemKind::NeedleBeam
-    ) || is_beam_family(kind)
+    kind.row().sustained
 }
 
 /// Whether an enemy Formation of `f` in the fight carries a working energy
@@ -440,11 +422,7 @@ fn enemy_energy(b: &Battle, f: FormationId) -> bool {
     super::enemies(b, f).any(|e| {
         b.formations[e].units.iter().any(|&t| {
             let unit = &b.units[t];
-            unit.active()
-                && unit
-                    .systems
-                    .iter()
-                    .any(|s| s.operational() && super::super::reflex::stops(&s.kind))
+            unit.active() && unit.systems.iter().any(|s| s.operational() && s.kind.is_energy())
         })
     })
 }

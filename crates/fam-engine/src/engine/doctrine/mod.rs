@@ -21,6 +21,7 @@ use super::state::{Battle, SysState};
 use super::tables::beam_dice;
 use super::tables::submunition_dice;
 use super::victory::Victory;
+use crate::model::registry::Family;
 use crate::model::{SystemKind, Warhead};
 
 pub mod assess;
@@ -178,16 +179,13 @@ impl DcKind {
             DcKind::Ftl => *kind == K::Ftl,
             DcKind::FireControl => *kind == K::FireControl,
             DcKind::Adfc => *kind == K::Adfc,
-            DcKind::Screen => matches!(kind, K::ScreenGenerator | K::AdvancedScreen | K::VapourShroud),
-            DcKind::Sensor => matches!(kind, K::Sensors | K::EnhancedSensors | K::SuperiorSensors),
-            DcKind::Beam => matches!(kind, K::Beam { .. }) || assess::is_beam_family(kind),
-            DcKind::Torpedo => matches!(kind, K::PulseTorpedo { .. } | K::KGun { .. } | K::BoardingTorpedo),
+            DcKind::Screen => kind.family() == Family::Screen,
+            DcKind::Sensor => kind.family() == Family::Sensors,
+            DcKind::Beam => matches!(kind.family(), Family::Beam | Family::BeamFamily),
+            DcKind::Torpedo => kind.family() == Family::Projectile,
             DcKind::Needle => *kind == K::NeedleBeam,
-            DcKind::Ordnance => matches!(
-                kind,
-                K::Sml | K::Smr | K::Missile { .. } | K::SubmunitionPack | K::Mkp | K::RocketPod | K::AntimatterMissile
-            ),
-            DcKind::PointDefence => matches!(kind, K::Pds | K::Adaf | K::Scattergun),
+            DcKind::Ordnance => kind.family() == Family::Ordnance,
+            DcKind::PointDefence => kind.family() == Family::PointDefence,
             DcKind::Weapon => kind.is_weapon(),
         }
     }
@@ -887,7 +885,7 @@ fn doctrine_formation_plot_into(
         out.volleys[v].fire.iter().any(|o| {
             o.weapons
                 .iter()
-                .any(|&s| matches!(battle.units[o.unit].systems[s].kind, SystemKind::NovaCannon))
+                .any(|&s| battle.units[o.unit].systems[s].kind == SystemKind::NovaCannon)
         })
     });
     carrier_orders(battle, f, d.fighters, c.fire_at, &w.carried, out);

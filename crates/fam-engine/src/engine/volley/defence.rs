@@ -11,6 +11,7 @@ use crate::engine::scratch::{
 };
 use crate::engine::state::{self, Battle, is_one_shot};
 use crate::engine::tables::{self, PdTable};
+use crate::model::registry::Pd;
 use crate::model::{PulserSetting, SystemKind};
 
 /// The `weapon` of a missile gunboat's salvo (readings F45): a missile
@@ -131,9 +132,10 @@ fn roll_pd<S: Sink>(
             let kind = &battle.units[pu].systems[pw].kind;
             // An EMP-1 defends as a class-1 beam without the reroll, at −1
             // (ft-rules §5.1, readings W47).
-            let emp1 = matches!(kind, SystemKind::EmpProjector { .. });
-            let beam1 = matches!(kind, SystemKind::Beam { class: 1 }) || emp1;
-            let scatter = matches!(kind, SystemKind::Scattergun);
+            let pd = kind.row().pd;
+            let emp1 = pd == Pd::ClassOne { reroll: false };
+            let beam1 = kind.defends_as_class_one() || emp1;
+            let scatter = pd == Pd::Scatter;
             let formation = battle.units[pu].formation;
             // Against craft: heavy fighters take −1 from PDS (not from
             // class-1 beams, A35), light fighters +1 from every PD die (F40);
@@ -181,7 +183,7 @@ fn roll_pd<S: Sink>(
                 };
                 // A K-1 fires as a PDS at −1, not further reduced against
                 // heavy fighters (ft-rules §5.1, A35; readings W41).
-                let k1 = matches!(kind, SystemKind::KGun { .. });
+                let k1 = pd == Pd::AsPdsClassOne;
                 let drm = light_drm - i32::from(k1 || emp1 || heavy_fighter && !beam1);
                 let result = point_defence(
                     dice,
@@ -474,20 +476,17 @@ fn threat_value(battle: &Battle, shot: &MissileShot) -> f64 {
 /// light fighters +1 on every die, gunboats die only on a 6.
 fn pd_expectation(battle: &Battle, kind: &SystemKind, shot: &MissileShot) -> f64 {
     use state::CraftKind;
+    let pd = kind.row().pd;
     match battle.units[shot.unit].craft.map(|c| c.kind) {
-        Some(CraftKind::Gunboat(_)) if !shot.is_missile() && matches!(kind, SystemKind::Scattergun) => 0.6,
+        Some(CraftKind::Gunboat(_)) if !shot.is_missile() && pd == Pd::Scatter => 0.6,
         Some(CraftKind::Gunboat(_)) if !shot.is_missile() => 1.0 / 6.0,
-        Some(CraftKind::Fighter(t))
-            if !shot.is_missile() && t.heavy() && matches!(kind, SystemKind::Pds | SystemKind::Adaf) =>
-        {
-            7.0 / 15.0
-        }
+        Some(CraftKind::Fighter(t)) if !shot.is_missile() && t.heavy() && kind.is_pd_mount() => 7.0 / 15.0,
         Some(CraftKind::Fighter(t)) if !shot.is_missile() && t.light => {
             // +1 turns one more initial face into a kill (and a natural 5
             // into a PDS's two): PDS and K-1 +1/3 a die, class-1 beams +1/6.
-            let bonus = match kind {
-                SystemKind::Scattergun => 0.0,
-                SystemKind::Beam { .. } => 1.0 / 6.0,
+            let bonus = match pd {
+                Pd::Scatter => 0.0,
+                Pd::ClassOne { reroll: true } => 1.0 / 6.0,
                 _ => 1.0 / 3.0,
             };
             expected_kills(kind, false) + bonus
@@ -496,18 +495,19 @@ fn pd_expectation(battle: &Battle, kind: &SystemKind, shot: &MissileShot) -> f64
     }
 }
 
-/// Expected kills of one PD weapon against a threat (for allocation only).
+/// Expected kills of one PD weapon against a threat (for allocation only),
+/// by how it defends.
 fn expected_kills(kind: &SystemKind, heavy: bool) -> f64 {
-    match (kind, heavy) {
-        (SystemKind::Beam { .. }, false) => 0.4,
-        (SystemKind::Beam { .. }, true) => 1.0 / 6.0,
-        (SystemKind::Scattergun, _) => 3.5,
+    match (kind.row().pd, heavy) {
+        (Pd::ClassOne { reroll: true }, false) => 0.4,
+        (Pd::ClassOne { reroll: true }, true) => 1.0 / 6.0,
+        (Pd::Scatter, _) => 3.5,
         // PDS at −1: natural 5 and 6 kill one, a 6 rerolls (0.8 a reroll).
-        (SystemKind::KGun { .. }, false) => 2.8 / 6.0,
-        (SystemKind::KGun { .. }, true) => 1.0 / 6.0,
+        (Pd::AsPdsClassOne, false) => 2.8 / 6.0,
+        (Pd::AsPdsClassOne, true) => 1.0 / 6.0,
         // A class-1 beam's table at −1 without the reroll: only a 6 kills.
-        (SystemKind::EmpProjector { .. }, false) => 1.0 / 6.0,
-        (SystemKind::EmpProjector { .. }, true) => 0.0,
+        (Pd::ClassOne { reroll: false }, false) => 1.0 / 6.0,
+        (Pd::ClassOne { reroll: false }, true) => 0.0,
         (_, false) => 0.8,
         (_, true) => 1.0 / 3.0,
     }
@@ -523,20 +523,18 @@ fn may_cover(battle: &Battle, pu: UnitId, pw: SystemId, target: UnitId, covered:
     if unit.formation != battle.units[target].formation {
         return false;
     }
-    if matches!(
-        unit.systems[pw].kind,
-        SystemKind::Beam { .. } | SystemKind::KGun { .. } | SystemKind::EmpProjector { .. }
-    ) {
+    let pd = unit.systems[pw].kind.row().pd;
+    if matches!(pd, Pd::ClassOne { .. } | Pd::AsPdsClassOne) {
         return false; // class-1 beams, K-1s and EMP-1s defend only their own ship
     }
     // A carrier launching or recovering gives no area defence (F15).
     let adfc = unit
         .systems
         .iter()
-        .filter(|s| matches!(s.kind, SystemKind::Adfc) && s.operational() && !busy)
+        .filter(|s| s.kind == SystemKind::Adfc && s.operational() && !busy)
         .count()
         // An ADAF and a Scattergun are their own area-defence mounts (O20).
-        + usize::from(matches!(unit.systems[pw].kind, SystemKind::Adaf | SystemKind::Scattergun) && !busy);
+        + usize::from(matches!(pd, Pd::Mount { area: true } | Pd::Scatter) && !busy);
     adfc > 0 && (covered.contains(&target) || covered.len() < adfc)
 }
 
@@ -633,7 +631,7 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
         // Plotted PD weapons first, then the PDS the plot leaves alone.
         let plotted = fplot.point_defence.iter().filter(|o| o.unit == u);
         let automatic = unit.systems.iter().enumerate().filter_map(|(w, s)| {
-            let pd = matches!(s.kind, SystemKind::Pds | SystemKind::Adaf);
+            let pd = s.kind.is_pd_mount();
             let listed = fplot.point_defence.iter().any(|o| o.unit == u && o.weapon == w);
             (pd && !listed).then_some(w)
         });

@@ -20,6 +20,7 @@ use crate::engine::scratch::{DamageKind, Scratch, WeaponUse, idle, out_of_range,
 use crate::engine::state::{Battle, Control, Reserve, SysState, is_one_shot};
 use crate::engine::tables::{self, beam_dice, beam_family_dice, evasion_ignored, submunition_dice};
 use crate::model::SystemKind;
+use crate::model::registry::{Ammo, BeamDice, BeamFamily, Hit};
 
 /// AA MegaBattery dice (FT2/More Thrust): 4 to 18 MU, 3 to 36, 2 to 54.
 pub fn mega_battery_dice(range: u32) -> u32 {
@@ -289,7 +290,7 @@ fn ready_to_fire<S: Sink>(
         stopped(sink, scratch, u, w, "knocked out");
         return None;
     }
-    let nova = matches!(sys.kind, SystemKind::NovaCannon);
+    let nova = sys.kind == SystemKind::NovaCannon;
     if nova != scratch.nova.contains(&u) {
         // A nova cannon fires only from the Maneuver step on (it was not
         // working then); a ship firing one fires nothing else (W63).
@@ -305,16 +306,12 @@ fn ready_to_fire<S: Sink>(
     let kind = sys.kind.clone();
     // A weapon that fires at ships does not defend this Volley (PDS only
     // once it really fires, below).
-    if !matches!(kind, SystemKind::Pds | SystemKind::Adaf) {
+    if !kind.is_pd_mount() {
         scratch.fired.push((u, w));
     }
     // One-shot packs and pods are spent when fired, in range or not
     // (fm-readings 15).
-    let one_shot = matches!(
-        kind,
-        SystemKind::SubmunitionPack | SystemKind::Mkp | SystemKind::RocketPod | SystemKind::AntimatterMissile
-    );
-    if one_shot && !battle.units[u].systems[w].spend() {
+    if kind.row().ammo == Ammo::Pack && !battle.units[u].systems[w].spend() {
         stopped(sink, scratch, u, w, "already fired");
         return None;
     }
@@ -336,6 +333,10 @@ fn weapon_attack<S: Sink>(
     scratch: &mut Scratch,
 ) {
     let u = order.unit;
+    if let Some(family) = kind.row().beam {
+        beam_family_attack(battle, u, w, &kind, family, target, range, drm, dice, sink, scratch);
+        return;
+    }
     match kind {
         SystemKind::Beam { class } => {
             let n = beam_dice(u32::from(class), range);
@@ -367,33 +368,9 @@ fn weapon_attack<S: Sink>(
         SystemKind::RocketPod => rocket_pod(u, w, target, range, drm, dice, sink, scratch),
         SystemKind::AntimatterMissile => antimatter_launch(u, w, target, range, sink, scratch),
         SystemKind::BoardingTorpedo => boarding_torpedo(battle, u, w, target, range, drm, dice, sink, scratch),
-        SystemKind::Graser { .. }
-        | SystemKind::Phaser { .. }
-        | SystemKind::HeavyGraser { .. }
-        | SystemKind::HighIntensityGraser { .. } => {
-            let n = beam_family_dice(&kind, range);
-            graser_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
-        }
-        SystemKind::PlasmaCannon { .. } => {
-            let n = beam_family_dice(&kind, range);
-            plasma_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
-        }
         SystemKind::WaveGun => wave_gun(battle, u, w, target, range, drm, dice, sink, scratch),
         SystemKind::NovaCannon => nova_cannon(battle, u, w, target, range, drm, dice, sink, scratch),
         SystemKind::FusionArray => fusion_array_attack(battle, u, w, target, range, drm, dice, sink, scratch),
-        SystemKind::EmpProjector { .. } => {
-            let n = beam_family_dice(&kind, range);
-            emp_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
-        }
-        SystemKind::Pulser { setting } => {
-            let setting = setting.unwrap_or_else(|| settle_pulser(battle, u, w, range, sink));
-            let n = tables::pulser_dice(setting, range);
-            beam_like(battle, u, w, target, range, n, drm, true, true, dice, sink, scratch);
-        }
-        SystemKind::GatlingBattery | SystemKind::TwinParticleArray | SystemKind::MesonProjector => {
-            let n = beam_family_dice(&kind, range);
-            beam_like(battle, u, w, target, range, n, drm, true, true, dice, sink, scratch);
-        }
         SystemKind::NeedleBeam => {
             let Some(needle) = order.needles.iter().find(|n| n.weapon == w) else {
                 idle(sink, u, w, "no needle target plotted");
@@ -406,6 +383,44 @@ fn weapon_attack<S: Sink>(
         _ => {
             // The orders layer refuses every other weapon with its reason.
             idle(sink, u, w, "not a weapon fam resolves");
+        }
+    }
+}
+
+/// A beam-family weapon's attack (ft-rules §4.5-4.6): its dice at the
+/// range by its row (a Pulser left open set now), then its hits by kind.
+#[allow(clippy::too_many_arguments)]
+fn beam_family_attack<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    kind: &SystemKind,
+    family: BeamFamily,
+    target: UnitId,
+    range: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let n = match family.dice {
+        BeamDice::Pulser => {
+            let setting = kind
+                .params()
+                .setting
+                .unwrap_or_else(|| settle_pulser(battle, u, w, range, sink));
+            tables::pulser_dice(setting, range)
+        }
+        _ => beam_family_dice(kind, range),
+    };
+    match family.hit {
+        Hit::Graser | Hit::HeavyGraser { .. } => {
+            graser_attack(battle, u, w, target, range, n, drm, dice, sink, scratch)
+        }
+        Hit::Plasma => plasma_attack(battle, u, w, target, range, n, drm, dice, sink, scratch),
+        Hit::Emp => emp_attack(battle, u, w, target, range, n, drm, dice, sink, scratch),
+        Hit::Beam => {
+            beam_like(battle, u, w, target, range, n, drm, true, true, dice, sink, scratch);
         }
     }
 }

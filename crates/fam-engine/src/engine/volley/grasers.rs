@@ -10,6 +10,7 @@ use crate::engine::reflex;
 use crate::engine::scratch::{DamageKind, Scratch, Tap, WeaponUse, out_of_range};
 use crate::engine::state::Battle;
 use crate::engine::tables;
+use crate::model::registry::Hit;
 use crate::model::{PulserSetting, SystemKind};
 
 /// Sets a Pulser the record left open for the rest of the battle, as the
@@ -57,9 +58,10 @@ pub(super) fn graser_attack<S: Sink>(
     if !rolls(sink, scratch, u, w, n, "out of range") {
         return;
     }
-    let heavy = matches!(battle.units[u].systems[w].kind, SystemKind::HeavyGraser { .. });
+    let hit = battle.units[u].systems[w].kind.row().beam.map(|b| b.hit);
+    let heavy = hit == Some(Hit::HeavyGraser { reroll: false });
     // A high-intensity graser: a heavy graser whose 6s reroll (W58).
-    let intense = matches!(battle.units[u].systems[w].kind, SystemKind::HighIntensityGraser { .. });
+    let intense = hit == Some(Hit::HeavyGraser { reroll: true });
     let screen = scratch.screen_met(battle, u, target);
     let mut tap = Tap::new(sink);
     let points = beam_attack(

@@ -7,19 +7,12 @@ use crate::engine::event::{Event, Sink};
 use crate::engine::plot::{SystemId, UnitId};
 use crate::engine::state::{Battle, Control, SysState, Unit, is_one_shot};
 use crate::model::SystemKind;
+use crate::model::registry::Threshold;
 
 /// Number a threshold die must reach: 6 after the first row, 5 after the
 /// second, 4 after the third, then 3 and never below 2 (ft-rules §7.1, A24).
 pub fn threshold_needed(row: u32) -> u8 {
     (7 - row.min(5) as i32).max(2) as u8
-}
-
-/// Systems that are gone for good when a threshold takes them.
-fn lost_for_good(kind: &SystemKind) -> bool {
-    matches!(
-        kind,
-        SystemKind::Smm | SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::AntimatterMissile
-    )
 }
 
 /// One threshold check for a Unit that completed `rows` rows this Volley.
@@ -45,13 +38,12 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
             continue;
         }
         let kind = unit.systems[s].kind.clone();
+        let threshold = kind.row().threshold;
         let modifier = extra as i32
-            + if kind.is_core() {
-                -1
-            } else if matches!(kind, SystemKind::EnhancedSensors | SystemKind::SuperiorSensors) {
-                1
-            } else {
-                0
+            + match threshold {
+                Threshold::Core => -1,
+                Threshold::Sensors => 1,
+                Threshold::Normal | Threshold::Stores => 0,
             };
         let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
         let lost = i32::from(face) + modifier >= i32::from(needed);
@@ -67,8 +59,9 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
         if !lost {
             continue;
         }
-        let sensors_gone = face == 6 && matches!(kind, SystemKind::EnhancedSensors | SystemKind::SuperiorSensors);
-        unit.systems[s].state = if lost_for_good(&kind) || sensors_gone {
+        // Stored ordnance is gone for good; enhanced sensors on a 6.
+        let sensors_gone = face == 6 && threshold == Threshold::Sensors;
+        unit.systems[s].state = if threshold == Threshold::Stores || sensors_gone {
             SysState::Destroyed
         } else {
             SysState::Damaged
