@@ -15,6 +15,7 @@ mod emp;
 mod engine;
 mod engine_crate;
 mod engine_pin;
+mod every_event;
 mod fighters;
 mod fighters_input;
 mod fighters_robust;

@@ -4,7 +4,7 @@
 //! and half (rounded up) reflected, 6 none and all reflected to the firer.
 
 use super::dice::{BeamResult, Dice, Pile, Purpose};
-use super::event::{Event, Sink};
+use super::event::{Reflex, ReflexRaised, Sink};
 use super::plot::{ExchangePlot, SystemId, UnitId};
 use super::scratch::{DamageKind, Scratch, volley_plot};
 use super::state::{Battle, Reserve, Unit};
@@ -58,7 +58,7 @@ pub(super) fn raise_fields<S: Sink>(
             if unit.can_act() && has_working_field(unit) && !scratch.reflex.contains(&u) {
                 scratch.reflex.push(u);
                 if S::RECORDS {
-                    sink.event(Event::ReflexRaised { unit: u });
+                    sink.event(ReflexRaised { unit: u });
                 }
             }
         }
@@ -106,7 +106,7 @@ pub(super) fn reflex_hit<S: Sink>(
         scratch.deal(battle.units[target].side, DamageKind::Beam, reflected);
     }
     if S::RECORDS {
-        sink.event(Event::Reflex {
+        sink.event(Reflex {
             unit: target,
             firer,
             weapon: w,

@@ -3,7 +3,7 @@
 //! weapon touches.
 
 use crate::engine::dice::{BeamAttack, Dice, beam_attack};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{self, BeamKind, Sink};
 use crate::engine::plot::{SystemId, UnitId};
 use crate::engine::reflex;
 use crate::engine::scratch::{DamageKind, Scratch, Tap, WeaponUse, out_of_range};
@@ -75,7 +75,8 @@ pub(super) fn beam_like<S: Sink>(
         DamageKind::Beam
     };
     if S::RECORDS {
-        sink.event(Event::BeamAttack {
+        sink.event(event::BeamAttack {
+            kind: BeamKind::Beam,
             unit: u,
             weapon: w,
             target,

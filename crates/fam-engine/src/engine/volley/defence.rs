@@ -4,7 +4,7 @@
 
 use crate::engine::craft;
 use crate::engine::dice::{Dice, PdFire, Pile, Purpose, point_defence};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{AntimatterHits, MissileHits, OnTarget, PdAssigned, PdRoll, RocketHits, Sink};
 use crate::engine::plot::{ExchangePlot, SystemId, UnitId};
 use crate::engine::scratch::{
     self, CRAFT_THREAT, DamageKind, MissileShot, Payload, Scratch, Tap, WeaponUse, note, volley_plot,
@@ -98,7 +98,7 @@ fn missiles_on_target<S: Sink>(dice: &mut Dice, sink: &mut S, scratch: &mut Scra
                 scratch.shots[i].on_target = u32::from(face).min(craft::GUNBOAT_SALVO_MISSILES);
             }
             if S::RECORDS {
-                sink.event(Event::OnTarget {
+                sink.event(OnTarget {
                     unit: shot.unit,
                     weapon: shot.weapon,
                     face,
@@ -205,7 +205,7 @@ fn roll_pd<S: Sink>(
             let evasion_faces = std::mem::take(&mut tap.evasion);
             scratch.shots[t].killed += kills;
             if S::RECORDS {
-                sink.event(Event::PdRoll {
+                sink.event(PdRoll {
                     unit: pu,
                     weapon: pw,
                     threat: (shot.unit, shot.weapon),
@@ -272,7 +272,7 @@ fn missile_damage<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, s
         }
         let faces = tap.take();
         if S::RECORDS {
-            sink.event(Event::MissileHits {
+            sink.event(MissileHits {
                 unit: shot.unit,
                 weapon: shot.weapon,
                 target: shot.target,
@@ -358,7 +358,7 @@ fn gunboat_pds<S: Sink>(
             let reroll_faces = std::mem::take(&mut tap.rerolls);
             let evasion_faces = std::mem::take(&mut tap.evasion);
             if S::RECORDS {
-                sink.event(Event::PdRoll {
+                sink.event(PdRoll {
                     unit: g,
                     weapon: GUNBOAT_PDS,
                     threat: (shot.unit, shot.weapon),
@@ -409,7 +409,7 @@ fn rockets_hit<S: Sink>(battle: &Battle, shot: &MissileShot, dice: &mut Dice, si
         }
     }
     if S::RECORDS {
-        sink.event(Event::RocketHits {
+        sink.event(RocketHits {
             unit: shot.unit,
             weapon: shot.weapon,
             target: shot.target,
@@ -441,7 +441,7 @@ fn antimatter_hits<S: Sink>(battle: &Battle, shot: &MissileShot, dice: &mut Dice
     scratch.pending[shot.target].0 += damage;
     scratch.deal(battle.units[shot.unit].side, DamageKind::Antimatter, damage);
     if S::RECORDS {
-        sink.event(Event::AntimatterHits {
+        sink.event(AntimatterHits {
             unit: shot.unit,
             weapon: shot.weapon,
             target: shot.target,
@@ -654,7 +654,7 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
             }
             let got = assign(&mut scratch.pd_assign, &mut open, u, w, defend, &mut covered);
             if let (Some((i, defends)), true) = (got, S::RECORDS) {
-                sink.event(Event::PdAssigned {
+                sink.event(PdAssigned {
                     unit: u,
                     weapon: w,
                     defends,

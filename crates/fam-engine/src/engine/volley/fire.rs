@@ -13,7 +13,7 @@ use super::targeting::bands_into;
 use super::wave::{nova_cannon, wave_gun};
 use crate::engine::craft;
 use crate::engine::dice::{Dice, NeedleResult, NeedleShot, Pile, Purpose, needle_shot};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{Acquired, BeamAttack, BeamKind, BurnOut, FireControlIdle, NeedleAttack, Sink};
 use crate::engine::plot::{self, ExchangePlot, FormationId, SystemId, UnitId, VolleyPlot};
 use crate::engine::reflex;
 use crate::engine::scratch::{DamageKind, Scratch, WeaponUse, idle, out_of_range, stopped, volley_plot};
@@ -68,7 +68,7 @@ pub(super) fn fire<S: Sink>(
         for order in &vp.fire {
             let Some(target_f) = order.target else {
                 if S::RECORDS {
-                    sink.event(Event::FireControlIdle {
+                    sink.event(FireControlIdle {
                         unit: order.unit,
                         fire_control: order.fire_control,
                         reason: "plotted inactive",
@@ -100,7 +100,7 @@ pub(super) fn fire<S: Sink>(
             }
             if let Some(reason) = idle_reason {
                 if S::RECORDS {
-                    sink.event(Event::FireControlIdle {
+                    sink.event(FireControlIdle {
                         unit: order.unit,
                         fire_control: order.fire_control,
                         reason,
@@ -119,7 +119,7 @@ pub(super) fn fire<S: Sink>(
             if bands.is_empty() {
                 // Small craft only: they are engaged by name (reading F1).
                 if S::RECORDS {
-                    sink.event(Event::FireControlIdle {
+                    sink.event(FireControlIdle {
                         unit: order.unit,
                         fire_control: order.fire_control,
                         reason: "the target Formation has no ship: small craft are engaged by naming a group",
@@ -133,7 +133,7 @@ pub(super) fn fire<S: Sink>(
                 .find(|(_, upper)| roll <= *upper)
                 .map_or(bands[bands.len() - 1].0, |(u, _)| *u);
             if S::RECORDS {
-                sink.event(Event::Acquired {
+                sink.event(Acquired {
                     unit: order.unit,
                     fire_control: order.fire_control,
                     formation: target_f,
@@ -237,7 +237,8 @@ fn pds_at_ship<S: Sink>(
     scratch.pending[target].0 += damage;
     scratch.deal(battle.units[u].side, DamageKind::PointDefence, damage);
     if S::RECORDS {
-        sink.event(Event::BeamAttack {
+        sink.event(BeamAttack {
+            kind: BeamKind::Beam,
             unit: u,
             weapon: w,
             target,
@@ -444,7 +445,7 @@ fn mega_battery<S: Sink>(
     if ones >= 2 {
         battle.units[u].systems[w].state = SysState::Destroyed;
         if S::RECORDS {
-            sink.event(Event::BurnOut { unit: u, weapon: w });
+            sink.event(BurnOut { unit: u, weapon: w });
         }
     }
 }
@@ -522,7 +523,7 @@ fn needle_attack<S: Sink>(
     }
     scratch.deal(battle.units[u].side, DamageKind::Needle, damage);
     if S::RECORDS {
-        sink.event(Event::NeedleAttack {
+        sink.event(NeedleAttack {
             unit: u,
             weapon: w,
             target: needle.unit,

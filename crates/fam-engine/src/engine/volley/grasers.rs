@@ -4,7 +4,7 @@
 
 use super::common::rolls;
 use crate::engine::dice::{BeamAttack, BeamResult, Dice, Pile, Purpose, REROLL_GENERATIONS, beam_attack};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{self, BeamKind, FusionArrayAttack, GraserAttack, PulserSet, Sink};
 use crate::engine::plot::{SystemId, UnitId};
 use crate::engine::reflex;
 use crate::engine::scratch::{DamageKind, Scratch, Tap, WeaponUse, out_of_range};
@@ -26,7 +26,7 @@ pub(super) fn settle_pulser<S: Sink>(
     let setting = tables::pulser_setting(range);
     battle.units[u].systems[w].kind = SystemKind::Pulser { setting: Some(setting) };
     if S::RECORDS {
-        sink.event(Event::PulserSet {
+        sink.event(PulserSet {
             unit: u,
             weapon: w,
             setting,
@@ -119,7 +119,7 @@ pub(super) fn graser_attack<S: Sink>(
     }
     let damage_faces = tap.take();
     if S::RECORDS {
-        sink.event(Event::GraserAttack {
+        sink.event(GraserAttack {
             unit: u,
             weapon: w,
             target,
@@ -221,7 +221,7 @@ pub(super) fn fusion_array_attack<S: Sink>(
     let (normal, penetrating) = (result.normal, result.penetrating);
     let mut result = result;
     if S::RECORDS {
-        sink.event(Event::FusionArrayAttack {
+        sink.event(FusionArrayAttack {
             unit: u,
             weapon: w,
             target,
@@ -301,7 +301,8 @@ pub(super) fn plasma_attack<S: Sink>(
         generations,
     };
     if S::RECORDS {
-        sink.event(Event::PlasmaAttack {
+        sink.event(event::BeamAttack {
+            kind: BeamKind::Plasma,
             unit: u,
             weapon: w,
             target,

@@ -61,7 +61,7 @@ mod thresholds;
 mod wave;
 
 use super::dice::{Dice, REROLL_GENERATIONS};
-use super::event::{Event, Sink};
+use super::event::{Arrived, NovaArmed, Sink, ToReserve, VolleyStarted};
 use super::plot::ExchangePlot;
 use super::scratch::volley_plot;
 use super::state::{Battle, Reserve};
@@ -140,7 +140,7 @@ fn reserves_wrap_up<S: Sink>(battle: &mut Battle, sink: &mut S) {
     for f in leaving {
         battle.formations[f].reserve = Reserve::InReserve;
         if S::RECORDS {
-            sink.event(Event::ToReserve { formation: f });
+            sink.event(ToReserve { formation: f });
         }
     }
     for f in 0..n {
@@ -155,7 +155,7 @@ fn reserves_wrap_up<S: Sink>(battle: &mut Battle, sink: &mut S) {
             }
         }
         if S::RECORDS {
-            sink.event(Event::Arrived { formation: f });
+            sink.event(Arrived { formation: f });
         }
     }
 }
@@ -170,7 +170,7 @@ pub fn run_volley<S: Sink>(
     scratch: &mut Scratch,
 ) {
     if S::RECORDS {
-        sink.event(Event::VolleyStarted { volley: volley + 1 });
+        sink.event(VolleyStarted { volley: volley + 1 });
     }
     let nf = battle.formations.len();
     let nu = battle.units.len();
@@ -270,7 +270,7 @@ fn arm_novas<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sink
             scratch.nova.push(order.unit);
             battle.units[order.unit].screens_down = true;
             if S::RECORDS {
-                sink.event(Event::NovaArmed {
+                sink.event(NovaArmed {
                     unit: order.unit,
                     weapon,
                     formation: f,

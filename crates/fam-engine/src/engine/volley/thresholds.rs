@@ -3,7 +3,10 @@
 
 use super::damage::hull_damage;
 use crate::engine::dice::{Dice, Pile, Purpose};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{
+    BridgeLost, CoreBreached, Destroyed, DriveHit, LifeSupportLost, RackExplodes, Sink, Surrendered, ThresholdCheck,
+    ThresholdRoll,
+};
 use crate::engine::plot::{SystemId, UnitId};
 use crate::engine::state::{Battle, Control, SysState, Unit, is_one_shot};
 use crate::model::SystemKind;
@@ -24,7 +27,7 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
     let extra = rows - 1;
     let needed = threshold_needed(row);
     if S::RECORDS {
-        sink.event(Event::ThresholdCheck {
+        sink.event(ThresholdCheck {
             unit: u,
             row,
             extra_rows: extra,
@@ -48,7 +51,7 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
         let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
         let lost = i32::from(face) + modifier >= i32::from(needed);
         if S::RECORDS {
-            sink.event(Event::ThresholdRoll {
+            sink.event(ThresholdRoll {
                 unit: u,
                 system: Some(s),
                 face,
@@ -75,17 +78,17 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
                     None => Control::Permanent,
                 };
                 if S::RECORDS {
-                    sink.event(Event::BridgeLost { unit: u, face, volleys });
+                    sink.event(BridgeLost { unit: u, face, volleys });
                 }
             }
             SystemKind::LifeSupport => {
                 let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
                 unit.life_support_failing = Some(face);
                 if S::RECORDS {
-                    sink.event(Event::LifeSupportLost { unit: u, face });
+                    sink.event(LifeSupportLost { unit: u, face });
                 }
             }
-            SystemKind::PowerCore if S::RECORDS => sink.event(Event::CoreBreached { unit: u }),
+            SystemKind::PowerCore if S::RECORDS => sink.event(CoreBreached { unit: u }),
             SystemKind::AntimatterMissile => rack_explodes(unit, u, s, dice, sink),
             _ => {}
         }
@@ -101,7 +104,7 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
         let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
         let lost = i32::from(face) + extra as i32 >= i32::from(needed);
         if S::RECORDS {
-            sink.event(Event::ThresholdRoll {
+            sink.event(ThresholdRoll {
                 unit: u,
                 system: None,
                 face,
@@ -114,7 +117,7 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
             unit.drive_damaged = true;
             unit.thrust = drive_thrust(unit.original_thrust, unit.drive_hits);
             if S::RECORDS {
-                sink.event(Event::DriveHit {
+                sink.event(DriveHit {
                     unit: u,
                     thrust: unit.thrust,
                 });
@@ -132,7 +135,7 @@ fn rack_explodes<S: Sink>(unit: &mut Unit, u: UnitId, system: SystemId, dice: &m
     let face = dice.roll_d6(sink, Purpose::Damage, Pile::Initial);
     let (_, hull, _, _) = hull_damage(unit, u32::from(face), 0);
     if S::RECORDS {
-        sink.event(Event::RackExplodes {
+        sink.event(RackExplodes {
             unit: u,
             system,
             face,
@@ -140,7 +143,7 @@ fn rack_explodes<S: Sink>(unit: &mut Unit, u: UnitId, system: SystemId, dice: &m
             destroyed: unit.destroyed,
         });
         if unit.destroyed {
-            sink.event(Event::Destroyed {
+            sink.event(Destroyed {
                 unit: u,
                 cause: "its antimatter missile exploded on the rack",
             });
@@ -168,7 +171,7 @@ fn battle_strike_colours<S: Sink>(
     if i32::from(face) + extra as i32 >= i32::from(needed) {
         unit.surrendered = true;
         if S::RECORDS {
-            sink.event(Event::Surrendered { unit: u, face });
+            sink.event(Surrendered { unit: u, face });
         }
         return true;
     }
