@@ -11,7 +11,7 @@
 //! base's blocks ([`write_back`]).
 
 use crate::engine::state::Unit;
-use crate::model::{Base, Ship};
+use crate::model::{Base, Item, Ship, System};
 
 /// The Units a base brings, as parts: `None` is the `Base:` block itself
 /// (the whole base, or its core when it has sectors), `Some(k)` its k-th
@@ -111,5 +111,26 @@ pub(super) fn write_back(base: &mut Base, part: Option<usize>, unit: &Unit) {
                     .for_each(|b| *b = crate::model::CheckBox::CROSSED);
             }
         }
+    }
+}
+
+/// The systems of a carrier's part: a ship's, a base's `Base:` block
+/// (`part` `None`) or its `part`-th `Base-Sector:` block.
+pub(super) fn carrier_part_systems(item: &Item, part: Option<usize>) -> &[System] {
+    match (item, part) {
+        (Item::Ship(s), _) => &s.systems,
+        (Item::Base(b), None) => &b.systems,
+        (Item::Base(b), Some(k)) => b.sectors.get(k).map_or(&[], |s| &s.systems),
+        _ => &[],
+    }
+}
+
+/// The Unit name of a carrier's part (a ship's name, a base part's,
+/// readings O40).
+pub(super) fn carrier_part_name(item: &Item, part: Option<usize>) -> String {
+    match item {
+        Item::Ship(s) => s.name.trim().to_string(),
+        Item::Base(b) => part_name(b, part).trim().to_string(),
+        _ => String::new(),
     }
 }

@@ -15,8 +15,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::Record;
 use super::keys::unit_key as key;
+use super::loaded::Record;
 use super::raw::{MemberLists, NameLists, RawCount, RawMember};
 use crate::diag::Diagnostic;
 use crate::model::{FighterGroup, Item, Ship};
