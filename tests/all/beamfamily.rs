@@ -971,7 +971,6 @@ fn the_default_commander_puts_cheap_shots_on_point_defence() {
         nearest: &[],
         reaches: &[],
         craft: &[],
-        memo: None,
     };
     let c = decide(&ctx, 0, &Doctrine::default());
     assert!(c.threat.iter().any(|&t| t), "the salvo threatens");

@@ -488,7 +488,6 @@ fn a_nova_cannon_alone_is_a_weapon_the_commander_counts() {
         nearest: &[],
         reaches: &[],
         craft: &[],
-        memo: None,
     };
     let c = decide(&ctx, 0, &Doctrine::default());
     assert_eq!(c.withdrawing, None, "{c:?}");
