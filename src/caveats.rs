@@ -80,11 +80,29 @@ pub fn switches(rules: &Rules) -> Vec<String> {
     out
 }
 
-/// A reading the report names when it applies to the battle: whether it
+/// A reading the report names when it applies to the battle: when it
 /// applies, and its sentence under the battle's switches.
 struct Reading {
-    applies: fn(&Battle) -> bool,
+    when: When,
     text: fn(&Rules) -> String,
+}
+
+/// When a reading applies.
+enum When {
+    /// A Unit carries a kind whose registry row names this reading
+    /// ([`SystemKind::caveat`]).
+    Carried(&'static str),
+    /// A Unit has armour of several layers.
+    Layered,
+}
+
+impl When {
+    fn applies(&self, b: &Battle) -> bool {
+        match self {
+            When::Carried(code) => carried(b, |k| k.caveat() == Some(*code)),
+            When::Layered => b.units.iter().any(|u| u.armour_layers.len() > 1),
+        }
+    }
 }
 
 /// Whether any Unit carries a system of a kind.
@@ -95,7 +113,7 @@ fn carried(b: &Battle, f: impl Fn(&SystemKind) -> bool) -> bool {
 /// The disputed or second-hand readings, in the order the report names them.
 const READINGS: &[Reading] = &[
     Reading {
-        applies: |b| carried(b, |k| *k == SystemKind::VapourShroud),
+        when: When::Carried("W38"),
         text: |r| {
             format!(
                 "vapour shrouds screen their ships at level 2{} (readings W38: second-hand sources; switch vapour_shroud_own_fire)",
@@ -108,7 +126,7 @@ const READINGS: &[Reading] = &[
         },
     },
     Reading {
-        applies: |b| carried(b, |k| matches!(k, SystemKind::PlasmaBolt { .. })),
+        when: When::Carried("W37"),
         text: |r| {
             format!(
                 "a plasma bolt bursts on {} (readings W37, switch plasma_bolt_formation), reaches 36 MU and recharges through the next Volley (W35)",
@@ -121,14 +139,14 @@ const READINGS: &[Reading] = &[
         },
     },
     Reading {
-        applies: |b| carried(b, |k| *k == SystemKind::RocketPod),
+        when: When::Carried("W50"),
         text: |_| {
             "rocket pods roll to hit before point defence shoots at the rockets that hit, as at salvo missiles (readings W50, W51)"
                 .to_string()
         },
     },
     Reading {
-        applies: |b| carried(b, |k| *k == SystemKind::AntimatterMissile),
+        when: When::Carried("W54"),
         text: |r| {
             format!(
                 "an antimatter missile loses a die per point-defence hit on the {} column (readings W54, switch antimatter_pd_heavy), each die less standard and advanced screens; a rack exploding on a threshold hurts only its own ship (W55)",
@@ -141,14 +159,14 @@ const READINGS: &[Reading] = &[
         },
     },
     Reading {
-        applies: |b| carried(b, |k| *k == SystemKind::BoardingTorpedo),
+        when: When::Carried("W56"),
         text: |_| {
             "boarding torpedoes score their hull point only: the marines they land are ignored, as fam plays no boarding (readings W56)"
                 .to_string()
         },
     },
     Reading {
-        applies: |b| b.units.iter().any(|u| u.armour_layers.len() > 1),
+        when: When::Layered,
         text: |r| {
             format!(
                 "beam rerolls go {} into layered armour (readings W33, switch reroll_depth)",
@@ -160,18 +178,14 @@ const READINGS: &[Reading] = &[
         },
     },
     Reading {
-        applies: |b| {
-            carried(b, |k| {
-                matches!(k, SystemKind::Graser { .. } | SystemKind::Phaser { .. })
-            })
-        },
+        when: When::Carried("W20"),
         text: |_| {
             "every point a graser or phaser die scores is a hit of 1d3 (readings W20: a third more than one hit per scoring die)"
                 .to_string()
         },
     },
     Reading {
-        applies: |b| carried(b, |k| matches!(k, SystemKind::WaveGun)),
+        when: When::Carried("W59"),
         text: |r| {
             format!(
                 "a wave gun charges a d6 a Volley it is plotted and holds the charge only through the Exchange (readings W59), and its template touches {} (W59, switch wave_gun_formation)",
@@ -184,7 +198,7 @@ const READINGS: &[Reading] = &[
         },
     },
     Reading {
-        applies: |b| carried(b, |k| matches!(k, SystemKind::NovaCannon)),
+        when: When::Carried("W63"),
         text: |r| {
             format!(
                 "a nova cannon's blast lands in the Volley it is fired, 6/4/2 d6 by the turn of its travel that reaches the range, and touches {} (readings W63, W64, switch nova_cannon_formation)",
@@ -197,25 +211,25 @@ const READINGS: &[Reading] = &[
         },
     },
     Reading {
-        applies: |b| carried(b, |k| matches!(k, SystemKind::HighIntensityGraser { .. })),
+        when: When::Carried("W58"),
         text: |_| {
             "a high-intensity graser is read as a heavy graser whose natural 6s reroll into penetrating hits of 1d6 (readings W58)"
                 .to_string()
         },
     },
     Reading {
-        applies: |b| carried(b, |k| matches!(k, SystemKind::FusionArray)),
+        when: When::Carried("W57"),
         text: |_| {
             "a fusion array needs 1+ with 6 beam dice near and 6 with 1 die at 31-36 MU in flare mode, the reverse in torpedo mode, and fires in the better one (readings W57)"
                 .to_string()
         },
     },
     Reading {
-        applies: |b| carried(b, |k| matches!(k, SystemKind::Pulser { setting: None })),
+        when: When::Carried("W26"),
         text: |_| "Pulsers with no setting are set by the commander when they first fire (readings W26)".to_string(),
     },
     Reading {
-        applies: |b| carried(b, |k| matches!(k, SystemKind::EmpProjector { .. })),
+        when: When::Carried("W43"),
         text: |r| {
             format!(
                 "each EMP hit forces one threshold test, on another system each, chosen by a fixed priority, \
@@ -229,7 +243,7 @@ const READINGS: &[Reading] = &[
         },
     },
     Reading {
-        applies: |b| carried(b, |k| *k == SystemKind::ReflexField),
+        when: When::Carried("W60"),
         text: |_| {
             "a raised reflex field rolls one d6 per energy-weapon shot that scores (its dice and rerolls together), \
              not per die; it stops beam batteries, AA megabatteries, the beam family and fusion arrays, not \
@@ -253,14 +267,14 @@ pub fn of_battle(b: &Battle) -> Vec<String> {
 pub fn readings(b: &Battle) -> Vec<String> {
     let mut out: Vec<String> = READINGS
         .iter()
-        .filter(|r| (r.applies)(b))
+        .filter(|r| r.when.applies(b))
         .map(|r| (r.text)(&b.rules))
         .collect();
     let inert = b
         .units
         .iter()
         .flat_map(|u| &u.systems)
-        .filter(|s| matches!(s.kind, SystemKind::Inert(_)))
+        .filter(|s| s.kind.is_inert())
         .count();
     if inert > 0 {
         out.push(format!(
@@ -269,4 +283,32 @@ pub fn readings(b: &Battle) -> Vec<String> {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::registry::ROWS;
+
+    #[test]
+    fn every_reading_a_row_names_has_its_sentence_and_every_sentence_a_row() {
+        let carried: Vec<&str> = READINGS
+            .iter()
+            .filter_map(|r| match r.when {
+                When::Carried(code) => Some(code),
+                When::Layered => None,
+            })
+            .collect();
+        for row in ROWS {
+            if let Some(code) = row.caveat {
+                assert!(carried.contains(&code), "{code} of {:?} has no sentence", row.family);
+            }
+        }
+        for code in carried {
+            assert!(
+                ROWS.iter().any(|r| r.caveat == Some(code)),
+                "{code}: no kind brings it in"
+            );
+        }
+    }
 }

@@ -13,11 +13,13 @@ pub mod files;
 pub mod ftjava;
 pub mod generate;
 pub mod gzf;
+pub mod library;
 pub mod log;
 pub mod manual;
 pub mod orders;
 pub mod report;
 pub mod resolve;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod sheet;
 pub mod solve;

@@ -4,9 +4,21 @@
 
 use std::fmt::Write as _;
 
-use crate::engine::event::{Entry, Event, Recorder};
+use crate::engine::event::{
+    Abandoned, Acquired, AftermathEvent, AntimatterHits, ArmourLayers, Arrived, BeamAttack, BeamEvent, BeamKind, Blast,
+    BoardingTorpedoAttack, BridgeLost, BurnOut, ControlRegained, CoreBreached, CraftDiceEvent, CraftEngaged,
+    CraftEvent, CraftIdle, CraftLaunched, CraftLost, CraftReady, CraftRecovered, CraftRoll, Damage, DamageEvent,
+    Destroyed, DriveHit, EmpAttack, EmpTest, Entry, Event, FireControlIdle, FusionArrayAttack, GraserAttack,
+    GraserEvent, GroupShot, KGunAttack, Launch, LifeSupportLost, ManeuverEvent, MissileEvent, MissileHits, MkpAttack,
+    NeedleAttack, NovaArmed, NovaCannonAttack, OnTarget, Payload, PdAssigned, PdRoll, PlasmaBoltAttack, PlotCut, Pools,
+    ProjectileEvent, PulserSet, RackExplodes, RangeChanged, ReactorRoll, Recorder, Reflex, ReflexRaised, Repair,
+    RocketAttack, RocketEvent, RocketHits, SecondaryMove, SpecialEvent, Surrendered, SystemKilled, TargetingEvent,
+    TemplateEvent, ThresholdCheck, ThresholdRoll, ToReserve, TorpedoAttack, VolleyStarted, WaveGunAttack,
+    WaveGunBacklash, WaveGunCharge, WeaponIdle,
+};
 use crate::engine::plot::{Maneuver, SystemId, UnitId};
 use crate::engine::state::{Battle, Control};
+use crate::model::registry::Hit;
 
 /// Output style of the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -53,10 +65,10 @@ pub fn render(header: &Header, before: &Battle, after: &Battle, rec: &Recorder, 
     r.ranges(before);
     for entry in &rec.entries {
         let Entry::Event(event) = entry else { continue };
-        if !matches!(event, Event::WeaponIdle { .. }) {
+        if WeaponIdle::of(event).is_none() {
             r.flush_idle();
         }
-        if !matches!(event, Event::RangeChanged { .. }) {
+        if RangeChanged::of(event).is_none() {
             r.flush_unchanged();
         }
         r.event(event);
@@ -428,96 +440,49 @@ impl Report<'_> {
 
     fn event(&mut self, event: &Event) {
         match event {
-            Event::VolleyStarted { .. }
-            | Event::PlotCut { .. }
-            | Event::Pools { .. }
-            | Event::RangeChanged { .. }
-            | Event::NovaArmed { .. } => self.maneuver_event(event),
-            Event::Acquired { .. }
-            | Event::FireControlIdle { .. }
-            | Event::WeaponIdle { .. }
-            | Event::PulserSet { .. } => self.targeting_event(event),
-            Event::BeamAttack { .. } | Event::PlasmaAttack { .. } => self.beam_event(event),
-            Event::GraserAttack { .. } | Event::FusionArrayAttack { .. } => self.graser_event(event),
-            Event::EmpAttack { .. }
-            | Event::EmpTest { .. }
-            | Event::NeedleAttack { .. }
-            | Event::SystemKilled { .. }
-            | Event::BurnOut { .. }
-            | Event::ReflexRaised { .. }
-            | Event::Reflex { .. } => self.emp_needle_event(event),
-            Event::Launch { .. }
-            | Event::OnTarget { .. }
-            | Event::PdAssigned { .. }
-            | Event::PdRoll { .. }
-            | Event::MissileHits { .. } => self.missile_event(event),
-            Event::RocketAttack { .. }
-            | Event::RocketHits { .. }
-            | Event::AntimatterHits { .. }
-            | Event::RackExplodes { .. } => self.rocket_event(event),
-            Event::TorpedoAttack { .. }
-            | Event::KGunAttack { .. }
-            | Event::MkpAttack { .. }
-            | Event::PlasmaBoltAttack { .. }
-            | Event::BoardingTorpedoAttack { .. } => self.projectile_event(event),
-            Event::WaveGunCharge { .. }
-            | Event::WaveGunAttack { .. }
-            | Event::WaveGunBacklash { .. }
-            | Event::NovaCannonAttack { .. } => self.template_event(event),
-            Event::Damage { .. }
-            | Event::ArmourLayers { .. }
-            | Event::ThresholdCheck { .. }
-            | Event::ThresholdRoll { .. }
-            | Event::DriveHit { .. }
-            | Event::BridgeLost { .. }
-            | Event::LifeSupportLost { .. }
-            | Event::CoreBreached { .. } => self.damage_event(event),
-            Event::Repair { .. }
-            | Event::ReactorRoll { .. }
-            | Event::Blast { .. }
-            | Event::ControlRegained { .. }
-            | Event::Surrendered { .. }
-            | Event::ToReserve { .. }
-            | Event::Arrived { .. }
-            | Event::Abandoned { .. }
-            | Event::Destroyed { .. } => self.aftermath_event(event),
-            Event::CraftLaunched { .. }
-            | Event::CraftRecovered { .. }
-            | Event::CraftReady { .. }
-            | Event::CraftIdle { .. }
-            | Event::SecondaryMove { .. }
-            | Event::CraftEngaged { .. } => self.craft_event(event),
-            Event::CraftRoll { .. } | Event::GroupShot { .. } | Event::CraftLost { .. } => self.craft_dice_event(event),
+            Event::Maneuver(e) => self.maneuver_event(e),
+            Event::Targeting(e) => self.targeting_event(e),
+            Event::Beam(e) => self.beam_event(e),
+            Event::Graser(e) => self.graser_event(e),
+            Event::Special(e) => self.special_event(e),
+            Event::Missile(e) => self.missile_event(e),
+            Event::Rocket(e) => self.rocket_event(e),
+            Event::Projectile(e) => self.projectile_event(e),
+            Event::Template(e) => self.template_event(e),
+            Event::Damage(e) => self.damage_event(e),
+            Event::Aftermath(e) => self.aftermath_event(e),
+            Event::Craft(e) => self.craft_event(e),
+            Event::CraftDice(e) => self.craft_dice_event(e),
         }
     }
 
     /// The Maneuver step: pools, plot cuts, ranges, ships firing a nova cannon.
-    fn maneuver_event(&mut self, event: &Event) {
+    fn maneuver_event(&mut self, event: &ManeuverEvent) {
         match event {
-            Event::VolleyStarted { volley } => {
+            ManeuverEvent::VolleyStarted(VolleyStarted { volley }) => {
                 self.heading(&format!("Volley {volley}"));
                 self.section = "";
             }
-            Event::PlotCut {
+            ManeuverEvent::PlotCut(PlotCut {
                 formation,
                 thrust,
                 speed,
                 evasion,
-            } => {
+            }) => {
                 self.section("Maneuver");
                 self.item(&format!(
                     "{}: thrust fell to {thrust}; plot cut to speed {speed}, evasion {evasion}",
                     self.formation(*formation)
                 ))
             }
-            Event::Pools {
+            ManeuverEvent::Pools(Pools {
                 formation,
                 thrust,
                 speed_dice,
                 speed_points,
                 evasion_dice,
                 evasion_points,
-            } => {
+            }) => {
                 self.section("Maneuver");
                 self.item(&format!(
                     "{}: thrust {thrust}; speed {} {} = {}; evasion {} {} = {}",
@@ -530,7 +495,7 @@ impl Report<'_> {
                     plural(*evasion_points, "point"),
                 ))
             }
-            Event::RangeChanged {
+            ManeuverEvent::RangeChanged(RangeChanged {
                 a,
                 b,
                 start,
@@ -539,7 +504,7 @@ impl Report<'_> {
                 after_close,
                 after_withdraw,
                 end,
-            } => {
+            }) => {
                 if start == after_close && start == after_withdraw && start == end {
                     self.unchanged += 1;
                     return;
@@ -557,11 +522,11 @@ impl Report<'_> {
                     mv(*b, b_move),
                 ));
             }
-            Event::NovaArmed {
+            ManeuverEvent::NovaArmed(NovaArmed {
                 unit,
                 weapon,
                 formation,
-            } => {
+            }) => {
                 self.section("Maneuver");
                 self.item(&format!(
                     "{} fires its {} this Volley: no thrust ({} rolls no Speed or Evasion dice), screens down, no other fire",
@@ -570,21 +535,20 @@ impl Report<'_> {
                     self.formation(*formation)
                 ));
             }
-            _ => {}
         }
     }
 
     /// Fire Controls: what each acquired, or why it stayed idle, and weapons that did not fire.
-    fn targeting_event(&mut self, event: &Event) {
+    fn targeting_event(&mut self, event: &TargetingEvent) {
         match event {
-            Event::Acquired {
+            TargetingEvent::Acquired(Acquired {
                 unit,
                 fire_control,
                 formation,
                 bands,
                 roll,
                 target,
-            } => {
+            }) => {
                 self.section("Fire");
                 let mut lo = 1;
                 let spread: Vec<String> = bands
@@ -604,11 +568,11 @@ impl Report<'_> {
                     spread.join(", "),
                 ));
             }
-            Event::FireControlIdle {
+            TargetingEvent::FireControlIdle(FireControlIdle {
                 unit,
                 fire_control,
                 reason,
-            } => {
+            }) => {
                 self.section("Fire");
                 self.item(&format!(
                     "{} {}: does not fire ({reason})",
@@ -616,32 +580,32 @@ impl Report<'_> {
                     self.system(*unit, Some(*fire_control))
                 ));
             }
-            Event::WeaponIdle { unit, weapon, reason } => {
+            TargetingEvent::WeaponIdle(WeaponIdle { unit, weapon, reason }) => {
                 if self.idle.first().is_some_and(|(u, _, r)| u != unit || r != reason) {
                     self.flush_idle();
                 }
                 self.idle.push((*unit, *weapon, reason));
             }
-            Event::PulserSet {
+            TargetingEvent::PulserSet(PulserSet {
                 unit,
                 weapon,
                 setting,
                 range,
-            } => {
+            }) => {
                 self.detail(&format!(
                     "{} set to {} range for the battle (first fired at {range} MU)",
                     self.system(*unit, Some(*weapon)),
                     setting.name().to_ascii_lowercase()
                 ));
             }
-            _ => {}
         }
     }
 
     /// Beam batteries and plasma cannons: every die and what it scored.
-    fn beam_event(&mut self, event: &Event) {
+    fn beam_event(&mut self, event: &BeamEvent) {
         match event {
-            Event::BeamAttack {
+            BeamEvent::BeamAttack(BeamAttack {
+                kind,
                 unit,
                 weapon,
                 target: _,
@@ -653,7 +617,7 @@ impl Report<'_> {
                 reroll_faces,
                 normal,
                 penetrating,
-            } => {
+            }) => {
                 let mut s = format!(
                     "{} at {range} MU: {} {}, DRM {drm}, screen {screen} → {normal}",
                     self.system(*unit, Some(*weapon)),
@@ -664,48 +628,24 @@ impl Report<'_> {
                     },
                     faces(f),
                 );
+                match kind {
+                    BeamKind::Beam => {}
+                    BeamKind::Plasma => {
+                        let _ = write!(s, " (each die less {})", 2 + screen);
+                    }
+                }
                 if !reroll_faces.is_empty() {
                     let _ = write!(s, "; rerolls {} → {penetrating} penetrating", faces(reroll_faces));
                 }
                 self.detail(&s);
             }
-            Event::PlasmaAttack {
-                unit,
-                weapon,
-                target: _,
-                range,
-                dice,
-                drm,
-                screen,
-                faces: f,
-                reroll_faces,
-                normal,
-                penetrating,
-            } => {
-                let mut s = format!(
-                    "{} at {range} MU: {} {}, DRM {drm}, screen {screen} → {normal} (each die less {})",
-                    self.system(*unit, Some(*weapon)),
-                    if *dice == 1 {
-                        "1 die".to_string()
-                    } else {
-                        format!("{dice} dice")
-                    },
-                    faces(f),
-                    2 + screen,
-                );
-                if !reroll_faces.is_empty() {
-                    let _ = write!(s, "; rerolls {} → {penetrating} penetrating", faces(reroll_faces));
-                }
-                self.detail(&s);
-            }
-            _ => {}
         }
     }
 
     /// Grasers, phasers and fusion arrays: every die and what it scored.
-    fn graser_event(&mut self, event: &Event) {
+    fn graser_event(&mut self, event: &GraserEvent) {
         match event {
-            Event::GraserAttack {
+            GraserEvent::GraserAttack(GraserAttack {
                 unit,
                 weapon,
                 target: _,
@@ -718,12 +658,12 @@ impl Report<'_> {
                 damage_faces: _,
                 hits,
                 reroll_hits,
-            } => {
-                let heavy = matches!(
-                    self.kind(*unit, *weapon),
-                    Some(crate::model::SystemKind::HeavyGraser { .. })
-                        | Some(crate::model::SystemKind::HighIntensityGraser { .. })
-                );
+            }) => {
+                // 1d6 a hit for heavy and high-intensity grasers.
+                let heavy = self
+                    .kind(*unit, *weapon)
+                    .and_then(|k| k.row().beam)
+                    .is_some_and(|b| matches!(b.hit, Hit::HeavyGraser { .. }));
                 let (die, kind) = if heavy {
                     ("1d6", "")
                 } else {
@@ -756,7 +696,7 @@ impl Report<'_> {
                 }
                 self.detail(&s);
             }
-            Event::FusionArrayAttack {
+            GraserEvent::FusionArrayAttack(FusionArrayAttack {
                 unit,
                 weapon,
                 target: _,
@@ -772,7 +712,7 @@ impl Report<'_> {
                 reroll_faces,
                 normal,
                 penetrating,
-            } => {
+            }) => {
                 let mut s = format!(
                     "{} at {range} MU ({} mode): needs {needed}+ with DRM {drm}, rolled {face} → {}",
                     self.system(*unit, Some(*weapon)),
@@ -792,14 +732,13 @@ impl Report<'_> {
                 }
                 self.detail(&s);
             }
-            _ => {}
         }
     }
 
     /// EMP projectors and their tests, needle beams and the systems they kill, burn-outs, reflex fields.
-    fn emp_needle_event(&mut self, event: &Event) {
+    fn special_event(&mut self, event: &SpecialEvent) {
         match event {
-            Event::EmpAttack {
+            SpecialEvent::EmpAttack(EmpAttack {
                 unit,
                 weapon,
                 target: _,
@@ -810,7 +749,7 @@ impl Report<'_> {
                 faces: f,
                 reroll_faces,
                 hits,
-            } => {
+            }) => {
                 let mut s = format!(
                     "{} at {range} MU: {} {}, DRM {drm}, advanced screen {screen}",
                     self.system(*unit, Some(*weapon)),
@@ -836,7 +775,7 @@ impl Report<'_> {
                 }
                 self.detail(&s);
             }
-            Event::EmpTest {
+            SpecialEvent::EmpTest(EmpTest {
                 unit,
                 weapon,
                 target,
@@ -845,7 +784,7 @@ impl Report<'_> {
                 modifier,
                 needed,
                 lost,
-            } => {
+            }) => {
                 if self.section != "Power cores" {
                     self.section("Thresholds");
                 }
@@ -863,7 +802,7 @@ impl Report<'_> {
                     if *lost { " LOST" } else { "" }
                 ));
             }
-            Event::NeedleAttack {
+            SpecialEvent::NeedleAttack(NeedleAttack {
                 unit,
                 weapon,
                 target,
@@ -873,7 +812,7 @@ impl Report<'_> {
                 faces: f,
                 damage,
                 kill,
-            } => self.detail(&format!(
+            }) => self.detail(&format!(
                 "{} at {}'s {} ({range} MU): {} DRM {drm} → {damage} damage{}",
                 self.system(*unit, Some(*weapon)),
                 self.unit(*target),
@@ -881,7 +820,7 @@ impl Report<'_> {
                 faces(f),
                 if *kill { ", system destroyed" } else { "" }
             )),
-            Event::SystemKilled { unit, system } => {
+            SpecialEvent::SystemKilled(SystemKilled { unit, system }) => {
                 self.section("Damage");
                 self.item(&format!(
                     "{}: {} destroyed by a needle beam (cannot be repaired)",
@@ -889,15 +828,15 @@ impl Report<'_> {
                     self.system(*unit, Some(*system))
                 ));
             }
-            Event::BurnOut { unit, weapon } => self.detail(&format!(
+            SpecialEvent::BurnOut(BurnOut { unit, weapon }) => self.detail(&format!(
                 "{}: two or more ones — the battery burns out",
                 self.system(*unit, Some(*weapon))
             )),
-            Event::ReflexRaised { unit } => self.detail(&format!(
+            SpecialEvent::ReflexRaised(ReflexRaised { unit }) => self.detail(&format!(
                 "{} raises its reflex field (it does not fire)",
                 self.unit(*unit)
             )),
-            Event::Reflex {
+            SpecialEvent::Reflex(Reflex {
                 unit,
                 firer,
                 weapon,
@@ -905,28 +844,27 @@ impl Report<'_> {
                 points,
                 through,
                 reflected,
-            } => self.detail(&format!(
+            }) => self.detail(&format!(
                 "{}'s reflex field against {}'s {} ({points}-point hit): rolled {face} → {}",
                 self.unit(*unit),
                 self.unit(*firer),
                 self.system(*firer, Some(*weapon)),
                 reflex_outcome(*face, *through, *reflected)
             )),
-            _ => {}
         }
     }
 
     /// Missiles: launches, what reaches its target, point defence, what got through.
-    fn missile_event(&mut self, event: &Event) {
+    fn missile_event(&mut self, event: &MissileEvent) {
         match event {
-            Event::Launch {
+            MissileEvent::Launch(Launch {
                 unit,
                 weapon,
                 target,
                 range,
                 max_range,
                 wasted,
-            } => {
+            }) => {
                 let tail = match wasted {
                     Some(why) => format!(" — {why}"),
                     None => String::new(),
@@ -937,7 +875,7 @@ impl Report<'_> {
                     self.unit(*target)
                 ));
             }
-            Event::OnTarget { unit, weapon, face } => {
+            MissileEvent::OnTarget(OnTarget { unit, weapon, face }) => {
                 self.section("Point defence");
                 self.item(&format!(
                     "{}'s salvo from {}: d6 {face} missiles on target{}",
@@ -954,13 +892,13 @@ impl Report<'_> {
                     }
                 ));
             }
-            Event::PdAssigned {
+            MissileEvent::PdAssigned(PdAssigned {
                 unit,
                 weapon,
                 defends,
                 threat,
                 automatic,
-            } => {
+            }) => {
                 self.section("Point defence");
                 self.item(&format!(
                     "{} {} defends {} against {}'s {}{}",
@@ -972,7 +910,7 @@ impl Report<'_> {
                     if *automatic { " (automatic)" } else { " (plotted)" }
                 ));
             }
-            Event::PdRoll {
+            MissileEvent::PdRoll(PdRoll {
                 unit,
                 weapon,
                 threat,
@@ -980,7 +918,7 @@ impl Report<'_> {
                 reroll_faces,
                 evasion_faces,
                 kills,
-            } => {
+            }) => {
                 let mut s = format!(
                     "{} {} vs {}'s {}: {}",
                     self.unit(*unit),
@@ -998,7 +936,7 @@ impl Report<'_> {
                 let _ = write!(s, " → {}", plural(*kills, "kill"));
                 self.detail(&s);
             }
-            Event::MissileHits {
+            MissileEvent::MissileHits(MissileHits {
                 unit,
                 weapon,
                 target,
@@ -1006,7 +944,7 @@ impl Report<'_> {
                 killed,
                 faces: f,
                 hits,
-            } => {
+            }) => {
                 self.section("Missile attacks");
                 let through = on_target.saturating_sub(*killed);
                 let mut s = format!(
@@ -1021,14 +959,13 @@ impl Report<'_> {
                 }
                 self.item(&s);
             }
-            _ => {}
         }
     }
 
     /// Rockets, antimatter missiles and racks that explode.
-    fn rocket_event(&mut self, event: &Event) {
+    fn rocket_event(&mut self, event: &RocketEvent) {
         match event {
-            Event::RocketAttack {
+            RocketEvent::RocketAttack(RocketAttack {
                 unit,
                 weapon,
                 target,
@@ -1037,7 +974,7 @@ impl Report<'_> {
                 drm,
                 faces: f,
                 hits,
-            } => {
+            }) => {
                 let s = match needed {
                     Some(n) => format!(
                         "{} at {} ({range} MU, one shot): 2 rockets need {n}+ with DRM {drm}, rolled {} → {} (point defence may still shoot them down)",
@@ -1053,7 +990,7 @@ impl Report<'_> {
                 };
                 self.detail(&s);
             }
-            Event::RocketHits {
+            RocketEvent::RocketHits(RocketHits {
                 unit,
                 weapon,
                 target,
@@ -1062,7 +999,7 @@ impl Report<'_> {
                 advanced,
                 faces: f,
                 damage,
-            } => {
+            }) => {
                 self.section("Missile attacks");
                 let through = hit.saturating_sub(*killed);
                 let mut s = format!(
@@ -1083,7 +1020,7 @@ impl Report<'_> {
                 }
                 self.item(&s);
             }
-            Event::AntimatterHits {
+            RocketEvent::AntimatterHits(AntimatterHits {
                 unit,
                 weapon,
                 target,
@@ -1091,7 +1028,7 @@ impl Report<'_> {
                 screen,
                 faces: f,
                 damage,
-            } => {
+            }) => {
                 self.section("Missile attacks");
                 let left = crate::engine::tables::ANTIMATTER_DICE.saturating_sub(*killed);
                 let s = if left == 0 {
@@ -1113,25 +1050,24 @@ impl Report<'_> {
                 };
                 self.item(&s);
             }
-            Event::RackExplodes {
+            RocketEvent::RackExplodes(RackExplodes {
                 unit,
                 system,
                 face,
                 hull,
                 destroyed,
-            } => self.detail(&format!(
+            }) => self.detail(&format!(
                 "{} explodes on the rack: d6 {face} → {hull} hull (screens and armour ignored){}",
                 self.system(*unit, Some(*system)),
                 if *destroyed { ", the ship is destroyed" } else { "" }
             )),
-            _ => {}
         }
     }
 
     /// Torpedoes, kinetic guns, MKPs, plasma bolts, boarding torpedoes.
-    fn projectile_event(&mut self, event: &Event) {
+    fn projectile_event(&mut self, event: &ProjectileEvent) {
         match event {
-            Event::TorpedoAttack {
+            ProjectileEvent::TorpedoAttack(TorpedoAttack {
                 unit,
                 weapon,
                 target: _,
@@ -1141,7 +1077,7 @@ impl Report<'_> {
                 face,
                 hit,
                 damage,
-            } => {
+            }) => {
                 let mut s = format!(
                     "{} at {range} MU: needs {needed}+ with DRM {drm}, rolled {face} → {}",
                     self.system(*unit, Some(*weapon)),
@@ -1152,9 +1088,9 @@ impl Report<'_> {
                 }
                 self.detail(&s);
             }
-            Event::KGunAttack { .. } => self.k_gun_event(event),
-            Event::MkpAttack { .. } => self.mkp_event(event),
-            Event::PlasmaBoltAttack {
+            ProjectileEvent::KGunAttack(attack) => self.k_gun_event(attack),
+            ProjectileEvent::MkpAttack(attack) => self.mkp_event(attack),
+            ProjectileEvent::PlasmaBoltAttack(PlasmaBoltAttack {
                 unit,
                 weapon,
                 target,
@@ -1163,7 +1099,7 @@ impl Report<'_> {
                 drm,
                 faces,
                 damage,
-            } => {
+            }) => {
                 let faces: Vec<String> = faces.iter().map(u8::to_string).collect();
                 self.detail(&format!(
                     "{} at {range} MU bursts on {}: rolled {}, each less {screen} (screen) and {} (Evasion) → {damage}",
@@ -1173,7 +1109,7 @@ impl Report<'_> {
                     -drm
                 ));
             }
-            Event::BoardingTorpedoAttack {
+            ProjectileEvent::BoardingTorpedoAttack(BoardingTorpedoAttack {
                 unit,
                 weapon,
                 target: _,
@@ -1182,7 +1118,7 @@ impl Report<'_> {
                 drm,
                 face,
                 hit,
-            } => {
+            }) => {
                 self.detail(&format!(
                     "{} at {range} MU: needs {needed}+ with DRM {drm}, rolled {face} → {}",
                     self.system(*unit, Some(*weapon)),
@@ -1193,13 +1129,12 @@ impl Report<'_> {
                     }
                 ));
             }
-            _ => {}
         }
     }
 
     /// A K-gun attack: its roll, and its doubling die on a hit.
-    fn k_gun_event(&mut self, event: &Event) {
-        let Event::KGunAttack {
+    fn k_gun_event(&mut self, attack: &KGunAttack) {
+        let KGunAttack {
             unit,
             weapon,
             target: _,
@@ -1210,10 +1145,7 @@ impl Report<'_> {
             hit,
             doubling,
             damage,
-        } = event
-        else {
-            return;
-        };
+        } = attack;
         let mut s = format!(
             "{} at {range} MU: needs {needed}+ with DRM {drm}, rolled {face} → {}",
             self.system(*unit, Some(*weapon)),
@@ -1234,8 +1166,8 @@ impl Report<'_> {
     }
 
     /// A one-shot MKP pack: its roll and hits, or the pack lost beyond 12 MU.
-    fn mkp_event(&mut self, event: &Event) {
-        let Event::MkpAttack {
+    fn mkp_event(&mut self, attack: &MkpAttack) {
+        let MkpAttack {
             unit,
             weapon,
             target: _,
@@ -1243,10 +1175,7 @@ impl Report<'_> {
             drm,
             face,
             hits,
-        } = event
-        else {
-            return;
-        };
+        } = attack;
         let s = match face {
             Some(f) => format!(
                 "{} at {range} MU (one shot): needs 4+ with DRM {drm}, rolled {f} → {}",
@@ -1266,21 +1195,21 @@ impl Report<'_> {
     }
 
     /// Wave guns and nova cannons.
-    fn template_event(&mut self, event: &Event) {
+    fn template_event(&mut self, event: &TemplateEvent) {
         match event {
-            Event::WaveGunCharge {
+            TemplateEvent::WaveGunCharge(WaveGunCharge {
                 unit,
                 weapon,
                 face,
                 charge,
-            } => {
+            }) => {
                 self.detail(&format!(
                     "{} charges: rolled {face}, charge {charge}{}",
                     self.system(*unit, Some(*weapon)),
                     if *charge >= 6 { " (charged)" } else { "" }
                 ));
             }
-            Event::WaveGunAttack {
+            TemplateEvent::WaveGunAttack(WaveGunAttack {
                 unit,
                 weapon,
                 target,
@@ -1289,7 +1218,7 @@ impl Report<'_> {
                 drm,
                 faces,
                 damage,
-            } => {
+            }) => {
                 let faces: Vec<String> = faces.iter().map(u8::to_string).collect();
                 self.detail(&format!(
                     "{} at {range} MU fires on {}: rolled {}, each less {screen} (advanced screen) and {} (Evasion) → {damage} to the hull",
@@ -1299,19 +1228,19 @@ impl Report<'_> {
                     -drm
                 ));
             }
-            Event::WaveGunBacklash {
+            TemplateEvent::WaveGunBacklash(WaveGunBacklash {
                 unit,
                 weapon,
                 charge,
                 hull,
                 destroyed: _,
-            } => {
+            }) => {
                 self.detail(&format!(
                     "{} knocked out holding a charge of {charge}: {hull} damage to its own hull",
                     self.system(*unit, Some(*weapon))
                 ));
             }
-            Event::NovaCannonAttack {
+            TemplateEvent::NovaCannonAttack(NovaCannonAttack {
                 unit,
                 weapon,
                 target,
@@ -1319,7 +1248,7 @@ impl Report<'_> {
                 drm,
                 faces,
                 damage,
-            } => {
+            }) => {
                 let faces: Vec<String> = faces.iter().map(u8::to_string).collect();
                 self.detail(&format!(
                     "{} at {range} MU: the blast reaches {}: rolled {}, each less {} (Evasion) → {damage} to the hull",
@@ -1329,14 +1258,13 @@ impl Report<'_> {
                     -drm
                 ));
             }
-            _ => {}
         }
     }
 
     /// The Damage step: armour and hull, layers, thresholds and what they take.
-    fn damage_event(&mut self, event: &Event) {
+    fn damage_event(&mut self, event: &DamageEvent) {
         match event {
-            Event::Damage {
+            DamageEvent::Damage(Damage {
                 unit,
                 normal,
                 sap,
@@ -1347,7 +1275,7 @@ impl Report<'_> {
                 rows_completed,
                 crew_lost,
                 destroyed,
-            } => {
+            }) => {
                 if self.section != "Power cores" {
                     self.section("Damage");
                 }
@@ -1378,7 +1306,7 @@ impl Report<'_> {
                 }
                 self.item(&s);
             }
-            Event::ArmourLayers { unit, taken } => {
+            DamageEvent::ArmourLayers(ArmourLayers { unit, taken }) => {
                 let v: Vec<String> = taken.iter().map(u32::to_string).collect();
                 let s = format!(
                     "{}: armour by layer, outermost first: {}",
@@ -1387,12 +1315,12 @@ impl Report<'_> {
                 );
                 self.item(&s);
             }
-            Event::ThresholdCheck {
+            DamageEvent::ThresholdCheck(ThresholdCheck {
                 unit,
                 row,
                 extra_rows,
                 needed,
-            } => {
+            }) => {
                 if self.section != "Power cores" {
                     self.section("Thresholds");
                 }
@@ -1406,13 +1334,13 @@ impl Report<'_> {
                     self.unit(*unit)
                 ));
             }
-            Event::ThresholdRoll {
+            DamageEvent::ThresholdRoll(ThresholdRoll {
                 unit,
                 system,
                 face,
                 modifier,
                 lost,
-            } => {
+            }) => {
                 let m = if *modifier == 0 {
                     String::new()
                 } else {
@@ -1424,10 +1352,10 @@ impl Report<'_> {
                     if *lost { " LOST" } else { "" }
                 ));
             }
-            Event::DriveHit { unit, thrust } => {
+            DamageEvent::DriveHit(DriveHit { unit, thrust }) => {
                 self.detail(&format!("{}: drive hit, thrust now {thrust}", self.unit(*unit)));
             }
-            Event::BridgeLost { unit, face, volleys } => self.detail(&format!(
+            DamageEvent::BridgeLost(BridgeLost { unit, face, volleys }) => self.detail(&format!(
                 "{}: bridge lost, d6 {face}: out of control {}",
                 self.unit(*unit),
                 volleys.map_or("permanently".to_string(), |n| format!(
@@ -1435,28 +1363,27 @@ impl Report<'_> {
                     plural(u32::from(n), "Volley")
                 ))
             )),
-            Event::LifeSupportLost { unit, face } => self.detail(&format!(
+            DamageEvent::LifeSupportLost(LifeSupportLost { unit, face }) => self.detail(&format!(
                 "{}: life support lost, d6 {face}: it fails in {}",
                 self.unit(*unit),
                 plural(u32::from(*face), "Volley")
             )),
-            Event::CoreBreached { unit } => {
+            DamageEvent::CoreBreached(CoreBreached { unit }) => {
                 self.detail(&format!("{}: power core breached", self.unit(*unit)));
             }
-            _ => {}
         }
     }
 
     /// After the damage: repairs, power cores, control, surrender, the Reserve, losses.
-    fn aftermath_event(&mut self, event: &Event) {
+    fn aftermath_event(&mut self, event: &AftermathEvent) {
         match event {
-            Event::Repair {
+            AftermathEvent::Repair(Repair {
                 unit,
                 system,
                 parties,
                 face,
                 repaired,
-            } => {
+            }) => {
                 self.section("Damage control");
                 self.item(&format!(
                     "{}: {} on {}: d6 {face} (needs {parties} or less) → {}",
@@ -1470,7 +1397,7 @@ impl Report<'_> {
                     if *repaired { "repaired" } else { "not repaired" }
                 ));
             }
-            Event::ReactorRoll { unit, face, exploded } => {
+            AftermathEvent::ReactorRoll(ReactorRoll { unit, face, exploded }) => {
                 self.section("Power cores");
                 self.item(&format!(
                     "{}: breached core d6 {face} → {}",
@@ -1478,60 +1405,64 @@ impl Report<'_> {
                     if *exploded { "EXPLODES" } else { "holds" }
                 ));
             }
-            Event::Blast {
+            AftermathEvent::Blast(Blast {
                 source,
                 unit,
                 faces: f,
                 damage,
-            } => self.item(&format!(
+            }) => self.item(&format!(
                 "blast of {} hits {}: {} = {damage} (semi-armour-piercing)",
                 self.unit(*source),
                 self.unit(*unit),
                 faces(f)
             )),
-            Event::ControlRegained { unit } => self.item(&format!("{}: back under control", self.unit(*unit))),
-            Event::Surrendered { unit, face } => self.detail(&format!(
+            AftermathEvent::ControlRegained(ControlRegained { unit }) => {
+                self.item(&format!("{}: back under control", self.unit(*unit)))
+            }
+            AftermathEvent::Surrendered(Surrendered { unit, face }) => self.detail(&format!(
                 "{}: colours roll {face} — the ship STRIKES ITS COLOURS",
                 self.unit(*unit)
             )),
-            Event::ToReserve { formation } => {
+            AftermathEvent::ToReserve(ToReserve { formation }) => {
                 self.heading("Reserves");
                 self.item(&format!(
                     "{} is 65 MU or more from every enemy Formation: it withdraws to the Reserve",
                     self.formation(*formation)
                 ));
             }
-            Event::Arrived { formation } => {
+            AftermathEvent::Arrived(Arrived { formation }) => {
                 self.heading("Reserves");
                 self.item(&format!(
                     "{} arrives from the Reserve, 60 MU from every enemy Formation",
                     self.formation(*formation)
                 ));
             }
-            Event::Abandoned { unit } => self.item(&format!(
+            AftermathEvent::Abandoned(Abandoned { unit }) => self.item(&format!(
                 "{}: life support failed; the crew abandons ship",
                 self.unit(*unit)
             )),
-            Event::Destroyed { unit, cause } if *cause != "hull destroyed" => {
-                self.item(&format!("{} is destroyed ({cause})", self.unit(*unit)));
+            // The Damage step already said so of a hull destroyed.
+            AftermathEvent::Destroyed(Destroyed { unit, cause }) => {
+                if *cause != "hull destroyed" {
+                    self.item(&format!("{} is destroyed ({cause})", self.unit(*unit)));
+                }
             }
-            _ => {}
         }
     }
 
     /// Fighter groups and gunboat squadrons: launches, recoveries, moves and engagements.
-    fn craft_event(&mut self, event: &Event) {
+    fn craft_event(&mut self, event: &CraftEvent) {
         match event {
-            Event::CraftLaunched { group, carrier } => {
+            CraftEvent::CraftLaunched(CraftLaunched { group, carrier }) => {
                 self.section("Launch");
                 self.item(&format!("{} launches from {}", self.unit(*group), self.unit(*carrier)));
             }
-            Event::CraftRecovered {
+            CraftEvent::CraftRecovered(CraftRecovered {
                 group,
                 carrier,
                 face,
                 ready_in,
-            } => {
+            }) => {
                 self.section("Launch");
                 let ready = match ready_in {
                     Some(1) => "ready next Volley".to_string(),
@@ -1544,23 +1475,23 @@ impl Report<'_> {
                     self.unit(*carrier)
                 ));
             }
-            Event::CraftReady { group } => {
+            CraftEvent::CraftReady(CraftReady { group }) => {
                 self.section("Launch");
                 self.item(&format!("{} has re-armed", self.unit(*group)));
             }
-            Event::CraftIdle { group, reason } => {
+            CraftEvent::CraftIdle(CraftIdle { group, reason }) => {
                 if self.section != "Launch" {
                     self.section("Engagement");
                 }
                 self.item(&format!("{}: {reason}", self.unit(*group)));
             }
-            Event::SecondaryMove {
+            CraftEvent::SecondaryMove(SecondaryMove {
                 formation,
                 target,
                 maneuver,
                 start,
                 end,
-            } => {
+            }) => {
                 self.section("Maneuver");
                 let how = match maneuver {
                     Maneuver::Close => "closes on",
@@ -1573,12 +1504,12 @@ impl Report<'_> {
                     self.formation(*target)
                 ));
             }
-            Event::CraftEngaged {
+            CraftEvent::CraftEngaged(CraftEngaged {
                 group,
                 target,
                 action,
                 cef_left,
-            } => {
+            }) => {
                 self.section("Engagement");
                 let at = target.map_or_else(|| "its Formation".to_string(), |t| self.unit(t).to_string());
                 self.item(&format!(
@@ -1586,14 +1517,13 @@ impl Report<'_> {
                     self.unit(*group)
                 ));
             }
-            _ => {}
         }
     }
 
     /// Small craft's dice: attack runs, dogfights, ships' shots at groups, and losses.
-    fn craft_dice_event(&mut self, event: &Event) {
+    fn craft_dice_event(&mut self, event: &CraftDiceEvent) {
         match event {
-            Event::CraftRoll {
+            CraftDiceEvent::CraftRoll(CraftRoll {
                 group,
                 target,
                 action,
@@ -1607,7 +1537,7 @@ impl Report<'_> {
                 penetrating,
                 sap,
                 k_gun,
-            } => {
+            }) => {
                 self.section("Small-craft attacks");
                 let at = target.map_or_else(String::new, |t| format!(" at {}", self.unit(t)));
                 let mut line = format!("{} {action}{at}: {dice} dice", self.unit(*group));
@@ -1668,14 +1598,14 @@ impl Report<'_> {
                 }
                 self.item(&line);
             }
-            Event::GroupShot {
+            CraftDiceEvent::GroupShot(GroupShot {
                 unit,
                 weapon,
                 group,
                 drm,
                 faces: f,
                 kills,
-            } => {
+            }) => {
                 self.section("Fire");
                 let mut line = format!(
                     "{} {} at {}",
@@ -1689,18 +1619,17 @@ impl Report<'_> {
                 let _ = write!(line, ": {} → {kills} killed", faces(f));
                 self.item(&line);
             }
-            Event::CraftLost {
+            CraftDiceEvent::CraftLost(CraftLost {
                 group,
                 lost,
                 left,
                 cause,
-            } => {
+            }) => {
                 self.item(&format!(
                     "{} loses {lost} craft to {cause}, {left} left",
                     self.unit(*group)
                 ));
             }
-            _ => {}
         }
     }
 }

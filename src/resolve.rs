@@ -2,14 +2,13 @@
 //! report, the event log, the updated ship records and the state the next
 //! Exchange starts from. Pure: the CLI does the file I/O.
 
-use std::fmt::Write as _;
-
 use crate::engine::checked::CheckedPlot;
 use crate::engine::dice::Dice;
 use crate::engine::doctrine::{Choice, PlotSource, PlotWork};
 use crate::engine::event::Recorder;
-use crate::engine::state::{Battle, Control};
+use crate::engine::state::{Battle, Control, Rearm, Unit};
 use crate::engine::volley::{Scratch, run_exchange};
+use crate::orders::toml_out::{TomlOut, quote};
 use crate::report::{self, Header, Style};
 
 /// What one resolved Exchange produced.
@@ -37,82 +36,48 @@ pub fn resolve(header: &Header, battle: &Battle, plot: &CheckedPlot, style: Styl
     }
 }
 
-fn quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// The ranges and Unit statuses after an Exchange, as TOML: the `[[range]]`
 /// tables have the scenario's own form, so they can be pasted into (or
 /// loaded with) the next Exchange's scenario.
 pub fn state_toml(header: &Header, battle: &Battle) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "# State after Exchange {} of {}.",
+    let mut out = TomlOut::new();
+    out.comment(&format!(
+        "State after Exchange {} of {}.",
         header.exchange,
         quote(&header.title)
-    );
-    let _ = writeln!(
-        s,
-        "# The [[range]] tables start the next Exchange; the [[unit]] tables are for reading."
-    );
-    let _ = writeln!(s, "exchange = {}", header.exchange);
-    let _ = writeln!(s, "seed = {}", header.seed);
-    let n = battle.formations.len();
-    for a in 0..n {
-        for b in a + 1..n {
-            let _ = writeln!(
-                s,
-                "\n[[range]]\nbetween = [{}, {}]\nmu = {}",
-                quote(&battle.formations[a].name),
-                quote(&battle.formations[b].name),
-                battle.ranges.get(a, b)
-            );
-        }
-    }
+    ));
+    out.comment("The [[range]] tables start the next Exchange; the [[unit]] tables are for reading.");
+    out.pair("exchange", header.exchange);
+    out.pair("seed", header.seed);
+    out.ranges(battle);
     for u in &battle.units {
-        let status = unit_status(u);
-        let _ = writeln!(
-            s,
-            "\n[[unit]]\nname = {}\nformation = {}\nstatus = \"{status}\"\nhull = \"{}/{}\"\narmour = \"{}\"\nthrust = {}\nout_of_control = {}",
-            quote(&u.name),
-            quote(&battle.formations[u.formation].name),
-            u.hull_left(),
-            u.hull_total,
-            u.armour_text(),
-            u.thrust,
-            u.control != Control::InControl,
-        );
-        if let Some(c) = &u.craft {
-            let rearm = match c.rearm {
-                crate::engine::state::Rearm::Ready => "ready".to_string(),
-                crate::engine::state::Rearm::In(n) => format!("in {n} Volleys"),
-                crate::engine::state::Rearm::Never => "never".to_string(),
-            };
-            let _ = writeln!(
-                s,
-                "craft = \"{}/{}\"\ncef = \"{}/{}\"\nplace = \"{}\"\nrearm = \"{rearm}\"",
-                c.craft,
-                c.boxes,
-                c.cef,
-                c.cef_max,
-                if c.docked { "docked" } else { "launched" },
-            );
-        }
+        out.blank();
+        unit_toml(&mut out, battle, u);
     }
-    s
+    out.finish()
+}
+
+/// One Unit's `[[unit]]` table of [`state_toml`].
+fn unit_toml(out: &mut TomlOut, battle: &Battle, u: &Unit) {
+    out.array_table("unit");
+    out.pair("name", quote(&u.name));
+    out.pair("formation", quote(&battle.formations[u.formation].name));
+    out.pair("status", quote(unit_status(u)));
+    out.pair("hull", quote(&format!("{}/{}", u.hull_left(), u.hull_total)));
+    out.pair("armour", quote(&u.armour_text()));
+    out.pair("thrust", u.thrust);
+    out.pair("out_of_control", u.control != Control::InControl);
+    if let Some(c) = &u.craft {
+        let rearm = match c.rearm {
+            Rearm::Ready => "ready".to_string(),
+            Rearm::In(n) => format!("in {n} Volleys"),
+            Rearm::Never => "never".to_string(),
+        };
+        out.pair("craft", quote(&format!("{}/{}", c.craft, c.boxes)));
+        out.pair("cef", quote(&format!("{}/{}", c.cef, c.cef_max)));
+        out.pair("place", quote(if c.docked { "docked" } else { "launched" }));
+        out.pair("rearm", quote(&rearm));
+    }
 }
 
 /// The header of the first Exchange `loaded` plays from the battle seed
@@ -428,7 +393,7 @@ fn exchange_json(h: &Header, before: &Battle, after: &Battle, sources: &[PlotSou
     })
 }
 
-fn unit_status(u: &crate::engine::state::Unit) -> &'static str {
+fn unit_status(u: &Unit) -> &'static str {
     if u.destroyed {
         "destroyed"
     } else if u.derelict {

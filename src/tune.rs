@@ -33,6 +33,7 @@ use crate::batch::{self, BatchError, Paired, paired_difference, run_with_outcome
 use crate::engine::doctrine::{Doctrine, EvasionSplit, FighterUse, Movement, Ordnance, PdMode, Selector, WithdrawWhen};
 use crate::engine::plot::FormationId;
 use crate::model::SystemKind;
+use crate::model::registry::{Family, Pd};
 use crate::orders::Loaded;
 
 /// How to tune.
@@ -137,21 +138,12 @@ impl Space {
             .max()
             .unwrap_or(0);
         Space {
-            ordnance: any(&|k| {
-                matches!(
-                    k,
-                    SystemKind::Sml
-                        | SystemKind::Smr
-                        | SystemKind::Missile { .. }
-                        | SystemKind::SubmunitionPack
-                        | SystemKind::Mkp
-                        | SystemKind::RocketPod
-                        | SystemKind::AntimatterMissile
-                )
-            }),
-            class1: any(&|k| matches!(k, SystemKind::Beam { class: 1 }) || k.fires_as_pds()),
-            needles: any(&|k| matches!(k, SystemKind::NeedleBeam)),
-            craft: ours().any(|u| u.is_craft()) || any(&|k| matches!(k, SystemKind::HangarBay)),
+            ordnance: any(&|k| k.family() == Family::Ordnance),
+            // Class-1 beams and what fires as a PDS (EMP-1s, which also
+            // defend on the class-1 table, are not counted).
+            class1: any(&|k| k.point_defence() == Pd::ClassOne { reroll: true } || k.fires_as_pds()),
+            needles: any(&|k| *k == SystemKind::NeedleBeam),
+            craft: ours().any(|u| u.is_craft()) || any(&|k| *k == SystemKind::HangarBay),
             several_enemies: b.formations.iter().filter(|f| f.side != side).count() > 1,
             reach,
         }

@@ -11,6 +11,7 @@
 use super::Report;
 use super::tally::{WeaponTally, tracked_weapons};
 use crate::engine::doctrine::{Doctrine, Ordnance, PdMode};
+use crate::model::registry::Family;
 use crate::model::{SystemKind, Warhead};
 use crate::orders::Loaded;
 
@@ -139,8 +140,8 @@ pub fn weapon_infos(loaded: &Loaded, exchanges: u32) -> Vec<WeaponInfo> {
                 unit,
                 system,
                 kind: kind.name(u.profile),
-                defends_automatically: matches!(kind, SystemKind::Pds | SystemKind::Adaf),
-                point_defence_only: matches!(kind, SystemKind::Pds | SystemKind::Adaf | SystemKind::Scattergun),
+                defends_automatically: kind.is_pd_mount(),
+                point_defence_only: kind.family() == Family::PointDefence,
                 unplotted_reason: unplotted_reason(loaded, exchanges, unit, system),
             }
         })

@@ -22,6 +22,8 @@
 
 pub mod checkpoint;
 pub mod digest;
+#[cfg(feature = "plots")]
+mod draw;
 pub mod idle;
 pub mod json;
 pub mod markdown;

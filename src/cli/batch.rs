@@ -157,6 +157,7 @@ impl BatchOutputArgs {
         let Some(path) = &self.plot else {
             return Ok(None);
         };
+        crate::batch::plot::available().map_err(|why| format!("--plot {}: {why}", path.display()))?;
         let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
         match ext.as_deref() {
             Some("svg") => Ok(Some(crate::batch::plot::Kind::Svg)),

@@ -195,7 +195,7 @@ fn command_line(args: &GenerateArgs) -> String {
 /// an error (printed).
 fn read_library(paths: &[PathBuf]) -> Option<(Vec<Source>, Vec<PathBuf>)> {
     if paths.is_empty() {
-        let built_in = crate::serve::library::FILES
+        let built_in = crate::library::FILES
             .iter()
             .map(|(name, text)| Source {
                 name: (*name).to_string(),

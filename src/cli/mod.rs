@@ -26,6 +26,7 @@ mod check;
 mod ftjava;
 mod generate;
 mod resolve;
+#[cfg(feature = "serve")]
 mod serve;
 mod shard;
 mod solve;
@@ -37,6 +38,7 @@ pub use check::{CheckArgs, FmtArgs, ShowArgs, SsdCommand};
 pub use ftjava::{ExportCommand, ExportFtjavaArgs, ImportCommand, ImportFtjavaArgs};
 pub use generate::GenerateArgs;
 pub use resolve::{Format, ResolveArgs};
+#[cfg(feature = "serve")]
 pub use serve::ServeArgs;
 pub use shard::{
     K8S_INDEX, SLURM_COUNT, SLURM_MAX, SLURM_MIN, SLURM_TASK, Shard, ShardArg, parse_shard, shard_from_env,
@@ -219,6 +221,7 @@ pub enum Command {
     /// The odds calculator in a browser: a local page that builds a battle
     /// from the ship library or your files, plays it, replays its runs and
     /// shares it as a link (README, "The odds calculator in a browser").
+    #[cfg(feature = "serve")]
     #[command(after_help = examples(serve::EXAMPLES))]
     Serve(ServeArgs),
     /// Import ship records (and games with their orders) written by other
@@ -335,6 +338,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tune(args) => batch::tune(&args),
         Command::Solve(args) => solve::solve(&args),
         Command::Merge(args) => batch::merge(&args),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => serve::serve(&args),
         Command::Import(ImportCommand::Ftjava(args)) => ftjava::import_ftjava(&args),
         Command::Export(ExportCommand::Ftjava(args)) => ftjava::export_ftjava(&args),

@@ -12,6 +12,7 @@
 //! systems without an element, unless `skip_unmapped`; terrain; FT2
 //! records). docs/import.md, "Export".
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::ops::Range;
 
@@ -21,6 +22,7 @@ use super::ship::{
 };
 use crate::diag::Diagnostic;
 use crate::gzf::parse::FieldSpans;
+use crate::model::registry::FtVariant;
 use crate::model::sizes::{crew_factor_boxes, crew_factors_for, hull_boxes_for, row_sizes};
 use crate::model::{
     Activity, AmmoType, Arc, Armour, CheckBox, DamageState, FighterBase, FighterGroup, FighterModifier, GzfFile, Item,
@@ -837,7 +839,7 @@ impl Out<'_> {
             self.left_out(sys, number, span, ship, losses);
             return None;
         };
-        let mut line = start_tag(sys, number, element, rating, magazines);
+        let mut line = start_tag(sys, number, &element, rating, magazines);
         if sys.kind == SystemKind::Smm
             && let Some(m) = &sys.magazine
             && *m != (number + 1).to_string()
@@ -956,64 +958,24 @@ impl Out<'_> {
 }
 
 /// The FTJava element of a system kind: its section, element name and
-/// rating; `None` when FTJava has none (a table, one arm per kind).
-fn element_of(kind: &SystemKind) -> Option<(Section, &'static str, Option<u32>)> {
-    use SystemKind::*;
-    Some(match kind {
-        Ftl => (Section::Electronics, "FTLDrive", None),
-        FireControl => (Section::Electronics, "FireControl", None),
-        Adfc => (Section::Electronics, "AreaDefenseFireControl", None),
-        EnhancedSensors => (Section::Electronics, "EnhancedSensors", None),
-        SuperiorSensors => (Section::Electronics, "SuperiorSensors", None),
-        ScreenGenerator => (Section::Defenses, "Screen", None),
-        VapourShroud => (Section::Defenses, "VapourShroud", None),
-        AdvancedScreen => (Section::Defenses, "AdvancedScreen", None),
-        IndividualEcm => (Section::Defenses, "ECMSuite", None),
-        AreaEcm => (Section::Defenses, "AreaECMSuite", None),
-        CloakingField => (Section::Defenses, "CloakingField", None),
-        Beam { class } => (Section::Weapons, "BeamBattery", Some(u32::from(*class))),
-        NeedleBeam => (Section::Weapons, "NeedleBeam", None),
-        Pds => (Section::Weapons, "PointDefense", None),
-        Scattergun => (Section::Weapons, "Scattergun", None),
-        PulseTorpedo { range } => (
-            Section::Weapons,
-            match range {
-                TorpedoRange::Standard => "PulseTorpedo",
-                TorpedoRange::Short => "ShortRangePulseTorpedo",
-                TorpedoRange::Long => "LongRangePulseTorpedo",
-            },
-            None,
-        ),
-        SubmunitionPack => (Section::Weapons, "SubmunitionPack", None),
-        KGun { class, .. } => (Section::Weapons, "KineticGun", Some(u32::from(*class))),
-        Mkp => (Section::Weapons, "MultipleKineticPenetratorPack", None),
-        PlasmaBolt { class } => (Section::Weapons, "PlasmaBoltLauncher", Some(u32::from(*class))),
-        RocketPod => (Section::Weapons, "RocketPod", None),
-        Graser { class } => (Section::Weapons, "Graser", Some(u32::from(*class))),
-        HeavyGraser { class } => (Section::Weapons, "HeavyGraser", Some(u32::from(*class))),
-        HighIntensityGraser { class } => (Section::Weapons, "HighIntensityGraser", Some(u32::from(*class))),
-        Phaser { class } => (Section::Weapons, "Phaser", Some(u32::from(*class))),
-        PlasmaCannon { class } => (Section::Weapons, "PlasmaCannon", Some(u32::from(*class))),
-        EmpProjector { class } => (Section::Weapons, "EMPProjector", Some(u32::from(*class))),
-        GatlingBattery => (Section::Weapons, "GatlingBattery", None),
-        TwinParticleArray => (Section::Weapons, "TwinParticleArray", None),
-        MesonProjector => (Section::Weapons, "MesonProjector", None),
-        Pulser { .. } => (Section::Weapons, "Pulser", None),
-        Missile {
-            warhead: Warhead::Standard,
-        } => (Section::Weapons, "MissileLauncher", None),
-        Smr => (Section::Weapons, "SalvoMissileRack", None),
-        Sml => (Section::Weapons, "SalvoMissileLauncher", None),
-        Smm => (Section::Weapons, "SalvoMissileMagazine", None),
-        HangarBay => (Section::Weapons, "FighterBay", None),
-        Minesweeper => (Section::Weapons, "Minesweeper", None),
-        Ortillery => (Section::Weapons, "Ortillery", None),
-        Inert(name) => {
-            let (element, section, rating) = inert_element(name)?;
-            (section, element, rating)
-        }
-        _ => return None,
-    })
+/// rating, from its registry row (an inert system's from the list of
+/// FTJava systems fam has no kind for); `None` when FTJava has none.
+fn element_of(kind: &SystemKind) -> Option<(Section, Cow<'static, str>, Option<u32>)> {
+    if let SystemKind::Inert(name) = kind {
+        let (element, section, rating) = inert_element(name)?;
+        return Some((section, Cow::Borrowed(element), rating));
+    }
+    let (row, params) = kind.entry();
+    let ft = row.ftjava?;
+    let element = match (ft.variant, params.range) {
+        (FtVariant::StandardOnly, _) if params.warhead != Warhead::Standard => return None,
+        (FtVariant::RangeInName, TorpedoRange::Long) => Cow::Owned(format!("LongRange{}", ft.element)),
+        (FtVariant::RangeInName, TorpedoRange::Short) => Cow::Owned(format!("ShortRange{}", ft.element)),
+        _ => Cow::Borrowed(ft.element),
+    };
+    let rating = ft.rating.map(|_| u32::from(params.class));
+    // The FTL drive is a child of the ship, written before the sections.
+    Some((Section::of(ft.section).unwrap_or(Section::Electronics), element, rating))
 }
 
 /// A system's start tag, left open: its id, rating, arcs, range bands,

@@ -19,8 +19,8 @@ use super::ship::IdTarget;
 use super::xml::{Cx, attr_span, elements, tag_span, text_span};
 use super::{GameShip, Player};
 use crate::engine::plot::Maneuver;
-use crate::model::{Activity, DamageState, Ship, SystemKind, Warhead};
-use crate::orders::write::{toml_key, toml_string};
+use crate::model::{Activity, DamageState, Ship, SystemKind};
+use crate::orders::toml_out::{self, TomlOut, by_maneuver, key, maneuver, numbers, quote};
 
 /// A side: its commander's name, its Formations and what the file says
 /// about it.
@@ -483,51 +483,6 @@ fn priority(cx: &mut Cx, n: Node<'_, '_>) -> Option<bool> {
             None
         }
     }
-}
-
-/// What weapons can do, for fitting orders.
-fn fires_at_ships(kind: &SystemKind) -> bool {
-    use SystemKind::*;
-    matches!(
-        kind,
-        Beam { .. }
-            | PulseTorpedo { .. }
-            | KGun { .. }
-            | PlasmaBolt { .. }
-            | Graser { .. }
-            | HeavyGraser { .. }
-            | HighIntensityGraser { .. }
-            | Phaser { .. }
-            | GatlingBattery
-            | TwinParticleArray
-            | MesonProjector
-            | Pulser { .. }
-            | PlasmaCannon { .. }
-            | EmpProjector { .. }
-            | SubmunitionPack
-            | Mkp
-            | RocketPod
-            | AntimatterMissile
-            | BoardingTorpedo
-            | Sml
-            | Smr
-            | Missile {
-                warhead: Warhead::Standard
-            }
-            | Pds
-    )
-}
-
-fn one_shot(kind: &SystemKind) -> bool {
-    matches!(
-        kind,
-        SystemKind::Smr
-            | SystemKind::SubmunitionPack
-            | SystemKind::Mkp
-            | SystemKind::Missile { .. }
-            | SystemKind::RocketPod
-            | SystemKind::AntimatterMissile
-    )
 }
 
 /// A ship's plot from its `FM.Orders`.
@@ -1038,7 +993,7 @@ impl Fitter<'_, '_, '_> {
     /// Whether a weapon may be fired now; why not otherwise.
     fn can_fire(&self, s: usize, assigned: &[usize]) -> Result<(), String> {
         let sys = &self.ship().systems[s];
-        if !fires_at_ships(&sys.kind) {
+        if !sys.kind.fm_fire() {
             return Err(if sys.kind == SystemKind::NeedleBeam {
                 "needs a system to aim at, which FM.Fire does not give".into()
             } else if sys.kind.is_weapon() {
@@ -1053,7 +1008,7 @@ impl Fitter<'_, '_, '_> {
         if sys.status.damage == Some(DamageState::Destroyed) {
             return Err("is destroyed".into());
         }
-        if one_shot(&sys.kind) {
+        if sys.kind.is_one_shot() {
             if self.fired.contains(&s) {
                 return Err("is a one-shot that has already fired".into());
             }
@@ -1082,7 +1037,7 @@ impl Fitter<'_, '_, '_> {
 
     fn spend(&mut self, s: usize) {
         let sys = &self.ships[self.me].imported.ship.systems[s];
-        if one_shot(&sys.kind) {
+        if sys.kind.is_one_shot() {
             self.fired.push(s);
         }
         if sys.kind == SystemKind::Sml {
@@ -1095,130 +1050,111 @@ fn attr_span_of(m: &RawManeuver) -> Range<usize> {
     m.span.clone()
 }
 
-fn word(m: Maneuver) -> &'static str {
-    match m {
-        Maneuver::Close => "close",
-        Maneuver::Maintain => "maintain",
-        Maneuver::Withdraw => "withdraw",
-    }
-}
-
-fn numbers(systems: &[usize]) -> String {
-    let n: Vec<String> = systems.iter().map(|s| (s + 1).to_string()).collect();
-    format!("[{}]", n.join(", "))
-}
-
-/// A comment, folded before 78 columns.
-fn wrap_comment(out: &mut String, text: &str) {
-    let mut line = String::from("#");
-    for word in text.split_whitespace() {
-        if line.len() > 1 && line.len() + 1 + word.len() > 78 {
-            out.push_str(&line);
-            out.push('\n');
-            line = String::from("#");
-        }
-        line.push(' ');
-        line.push_str(word);
-    }
-    out.push_str(&line);
-    out.push('\n');
-}
-
 impl Scenario {
     /// The scenario file (`docs/orders.md`); `source` names the XML file,
     /// `gzf` the records file next to it.
     pub fn to_toml(&self, source: &str, gzf: &str) -> String {
-        let mut out = String::new();
-        let _ = writeln!(out, "# Imported from {source} by `fam import ftjava` (docs/import.md).");
+        let mut out = TomlOut::new();
+        out.comment(&format!(
+            "Imported from {source} by `fam import ftjava` (docs/import.md)."
+        ));
         for line in &self.briefing {
-            wrap_comment(&mut out, line);
+            out.wrapped_comment(line);
         }
-        let _ = writeln!(out, "title = {}", toml_string(&self.title));
-        let _ = writeln!(out, "gzf = [{}]", toml_string(gzf));
-        let _ = writeln!(out, "exchange = {}", self.exchange);
-        let _ = writeln!(out, "seed = {}   # FTJava keeps no seed: change it at will", self.seed);
-        out.push_str("\n[sides]\n");
+        out.pair("title", quote(&self.title));
+        out.names("gzf", [gzf]);
+        out.pair("exchange", self.exchange);
+        out.pair("seed", self.seed);
+        out.note("FTJava keeps no seed: change it at will");
+        self.lists_toml(&mut out);
+        self.ranges_toml(&mut out);
+        for (f, plot) in self.plots.iter().enumerate() {
+            if let Some(volleys) = plot {
+                self.plot_toml(&mut out, f, volleys);
+            }
+        }
+        out.trim_blank_end();
+        out.finish()
+    }
+
+    /// `[sides]`, each side's notes above it, and `[formations]`.
+    fn lists_toml(&self, out: &mut TomlOut) {
+        out.blank();
+        out.table("sides");
         for side in &self.sides {
             for note in &side.notes {
-                wrap_comment(&mut out, note);
+                out.wrapped_comment(note);
             }
-            let names: Vec<String> = side
-                .formations
-                .iter()
-                .map(|&f| toml_string(&self.formations[f]))
-                .collect();
-            let _ = writeln!(out, "{} = [{}]", toml_key(&side.name), names.join(", "));
+            out.names(&side.name, side.formations.iter().map(|&f| &self.formations[f]));
         }
-        out.push_str("\n[formations]   # one Formation per ship\n");
+        out.blank();
+        out.table("formations");
+        out.note("one Formation per ship");
         for (f, name) in self.formations.iter().enumerate() {
-            let mut members = vec![toml_string(&self.ships[f])];
-            members.extend(self.groups.get(f).into_iter().flatten().map(|g| toml_string(g)));
-            let _ = writeln!(out, "{} = [{}]", toml_key(name), members.join(", "));
+            let groups = self.groups.get(f).into_iter().flatten();
+            out.names(name, std::iter::once(&self.ships[f]).chain(groups));
         }
+    }
+
+    /// The `[[range]]` tables of the pairs with a known range, each
+    /// followed by a blank line.
+    fn ranges_toml(&self, out: &mut TomlOut) {
         if !self.ranges.is_empty() {
-            out.push_str("\n# Ranges from the ships' positions (MU); pairs not listed start at 60 MU.\n");
+            out.blank();
+            out.comment("Ranges from the ships' positions (MU); pairs not listed start at 60 MU.");
         }
         for (a, b, mu) in &self.ranges {
-            let _ = writeln!(
-                out,
-                "[[range]]\nbetween = [{}, {}]\nmu = {mu}\n",
-                toml_string(&self.formations[*a]),
-                toml_string(&self.formations[*b])
-            );
+            out.range(&self.formations[*a], &self.formations[*b], mu);
+            out.blank();
         }
-        for (f, plot) in self.plots.iter().enumerate() {
-            let Some(volleys) = plot else { continue };
-            let key = toml_key(&self.formations[f]);
-            let unit = toml_string(&self.ships[f]);
-            let _ = writeln!(out, "# {}: from its FM.Orders.", self.formations[f]);
-            for (i, v) in volleys.iter().enumerate() {
-                let _ = writeln!(out, "[[plot.{key}.volley]]   # Volley {}", i + 1);
-                let _ = writeln!(out, "speed = {}\nevasion = {}", v.speed, v.evasion);
-                if let Some((w, t)) = v.primary {
-                    let _ = writeln!(
-                        out,
-                        "primary = {{ {} = {} }}",
-                        word(w),
-                        toml_string(&self.formations[t])
-                    );
-                }
-                if !v.secondary.is_empty() {
-                    let mut groups: Vec<(Maneuver, Vec<String>)> = Vec::new();
-                    for (w, t) in &v.secondary {
-                        let name = toml_string(&self.formations[*t]);
-                        match groups.iter_mut().find(|g| g.0 == *w) {
-                            Some(g) => g.1.push(name),
-                            None => groups.push((*w, vec![name])),
-                        }
-                    }
-                    let parts: Vec<String> = groups
-                        .iter()
-                        .map(|(w, names)| format!("{} = [{}]", word(*w), names.join(", ")))
-                        .collect();
-                    let _ = writeln!(out, "secondary = {{ {} }}", parts.join(", "));
-                }
-                if !v.fire.is_empty() {
-                    out.push_str("fire = [\n");
-                    for fire in &v.fire {
-                        let _ = writeln!(
-                            out,
-                            "  {{ unit = {unit}, fc = {}, target = {}, weapons = {} }},",
-                            fire.fc + 1,
-                            toml_string(&self.formations[fire.target]),
-                            numbers(&fire.weapons)
-                        );
-                    }
-                    out.push_str("]\n");
-                }
-                if !v.pd.is_empty() {
-                    let _ = writeln!(out, "pd = [{{ unit = {unit}, weapons = {} }}]", numbers(&v.pd));
-                }
-                out.push('\n');
+    }
+
+    /// Formation `f`'s three `[[plot.F.volley]]` tables, each followed by a
+    /// blank line.
+    fn plot_toml(&self, out: &mut TomlOut, f: usize, volleys: &[Volley; 3]) {
+        let table = format!("plot.{}.volley", key(&self.formations[f]));
+        out.comment(&format!("{}: from its FM.Orders.", self.formations[f]));
+        for (i, v) in volleys.iter().enumerate() {
+            out.array_table(&table);
+            out.note(&format!("Volley {}", i + 1));
+            self.volley_toml(out, &self.ships[f], v);
+            out.blank();
+        }
+    }
+
+    /// One Volley's keys: `unit` is the Formation's ship.
+    fn volley_toml(&self, out: &mut TomlOut, unit: &str, v: &Volley) {
+        let formation = |t: usize| quote(&self.formations[t]);
+        let unit = quote(unit);
+        out.pair("speed", v.speed);
+        out.pair("evasion", v.evasion);
+        if let Some((m, t)) = v.primary {
+            out.pair("primary", format!("{{ {} = {} }}", maneuver(m), formation(t)));
+        }
+        if !v.secondary.is_empty() {
+            let parts: Vec<String> = by_maneuver(v.secondary.iter().copied())
+                .iter()
+                .map(|(m, targets)| {
+                    let names = targets.iter().map(|&t| &self.formations[t]);
+                    format!("{} = {}", maneuver(*m), toml_out::list(names))
+                })
+                .collect();
+            out.pair("secondary", format!("{{ {} }}", parts.join(", ")));
+        }
+        if !v.fire.is_empty() {
+            out.line("fire = [");
+            for fire in &v.fire {
+                out.line(&format!(
+                    "  {{ unit = {unit}, fc = {}, target = {}, weapons = {} }},",
+                    fire.fc + 1,
+                    formation(fire.target),
+                    numbers(&fire.weapons)
+                ));
             }
+            out.line("]");
         }
-        while out.ends_with("\n\n") {
-            out.pop();
+        if !v.pd.is_empty() {
+            out.pair("pd", format!("[{{ unit = {unit}, weapons = {} }}]", numbers(&v.pd)));
         }
-        out
     }
 }

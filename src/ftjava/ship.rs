@@ -9,10 +9,11 @@ use roxmltree::Node;
 
 use super::limits::{self, exact_whole, widen};
 use super::xml::{Cx, attr_line, attr_span, elements, line, lines, tag_span, text, text_span};
+use crate::model::registry::{self, DefaultArcs, FtJava, FtSection, FtVariant, Params, Rating, SystemRow};
 use crate::model::sizes::{crew_factor_boxes, crew_factors_for, hull_boxes_for, row_sizes};
 use crate::model::{
     AmmoType, Arc, Armour, CheckBox, DamageState, HullIntegrity, Meta, Ship, ShipType, Status, System, SystemKind,
-    TorpedoRange, Warhead,
+    TorpedoRange,
 };
 
 /// The `event` of the log record that lists a ship's systems FTJava has no
@@ -36,6 +37,17 @@ pub enum Section {
 }
 
 impl Section {
+    /// The section of a registry row's element; `None` for a child of the
+    /// `Ship` element itself.
+    pub fn of(section: FtSection) -> Option<Section> {
+        match section {
+            FtSection::Ship => None,
+            FtSection::Electronics => Some(Section::Electronics),
+            FtSection::Defenses => Some(Section::Defenses),
+            FtSection::Weapons => Some(Section::Weapons),
+        }
+    }
+
     pub fn element(self) -> &'static str {
         match self {
             Section::Electronics => "Electronics",
@@ -155,31 +167,18 @@ pub struct Imported {
     pub inert: usize,
 }
 
-/// Arcs an element gets when it has no `arcs` attribute (readings I5).
+/// Arcs an element gets when it has no `arcs` attribute (readings I5):
+/// the registry's [`DefaultArcs`].
 fn default_arcs(kind: &SystemKind) -> Vec<Arc> {
-    use SystemKind::*;
-    match kind {
-        Beam { .. } => Arc::FB1.to_vec(),
+    let (row, params) = kind.entry();
+    match row.ftjava.map_or(DefaultArcs::None, |f| f.arcs) {
+        DefaultArcs::None => Vec::new(),
+        DefaultArcs::AllRound => Arc::FB1.to_vec(),
+        DefaultArcs::Fore => vec![Arc::F],
+        DefaultArcs::ForeThree => vec![Arc::Fp, Arc::F, Arc::Fs],
         // K-1s are all-round like class-1 beams (readings I24).
-        KGun { class: 1, .. } => Arc::FB1.to_vec(),
-        PulseTorpedo { .. } | KGun { .. } | Mkp | SubmunitionPack | NeedleBeam => vec![Arc::F],
-        RocketPod => vec![Arc::F],
-        // Beam-family weapons without arcs: all round, as beams (readings I26).
-        Graser { .. }
-        | HeavyGraser { .. }
-        | HighIntensityGraser { .. }
-        | Phaser { .. }
-        | PlasmaCannon { .. }
-        | GatlingBattery
-        | TwinParticleArray
-        | MesonProjector
-        | Pulser { .. } => Arc::FB1.to_vec(),
-        // EMP projectors without arcs: all round, as beams (readings I37).
-        EmpProjector { .. } => Arc::FB1.to_vec(),
-        // Launchers and racks, and the plasma bolt launcher (always three
-        // adjacent arcs in Fleet Book 2, readings I34).
-        Sml | Smr | Missile { .. } | PlasmaBolt { .. } => vec![Arc::Fp, Arc::F, Arc::Fs],
-        _ => Vec::new(),
+        DefaultArcs::AllRoundAtClassOne if params.class == 1 => Arc::FB1.to_vec(),
+        DefaultArcs::AllRoundAtClassOne => vec![Arc::F],
     }
 }
 
@@ -266,7 +265,6 @@ struct Element<'a, 'i> {
 }
 
 fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert: &mut usize) -> Element<'a, 'i> {
-    use SystemKind::*;
     let name = n.tag_name().name();
     let mut out = Element {
         node: n,
@@ -274,97 +272,92 @@ fn system_element<'a, 'i>(cx: &mut Cx, n: Node<'a, 'i>, section: Section, inert:
         payload: None,
         section,
     };
-    let kind = match (section, name) {
-        (Section::Electronics, "FireControl") => Some(FireControl),
-        (Section::Electronics, "AreaDefenseFireControl") => Some(Adfc),
-        (Section::Electronics, "EnhancedSensors") => Some(EnhancedSensors),
-        (Section::Electronics, "SuperiorSensors") => Some(SuperiorSensors),
-        (Section::Defenses, "Screen") => Some(ScreenGenerator),
-        (Section::Defenses, "VapourShroud") => Some(VapourShroud),
-        (Section::Defenses, "AdvancedScreen") => Some(AdvancedScreen),
-        (Section::Defenses, "ECMSuite") => Some(IndividualEcm),
-        (Section::Defenses, "AreaECMSuite") => Some(AreaEcm),
-        (Section::Defenses, "CloakingDevice" | "CloakingField") => Some(CloakingField),
-        (Section::Weapons, "BeamBattery") => beam_battery(cx, n),
-        (Section::Weapons, "NeedleBeam") => Some(NeedleBeam),
-        (Section::Weapons, "PointDefense") => Some(Pds),
-        (Section::Weapons, "Scattergun") => Some(Scattergun),
-        (Section::Weapons, "PulseTorpedo") => Some(PulseTorpedo {
-            range: TorpedoRange::Standard,
-        }),
-        (Section::Weapons, "ShortRangePulseTorpedo") => Some(PulseTorpedo {
-            range: TorpedoRange::Short,
-        }),
-        (Section::Weapons, "LongRangePulseTorpedo") => Some(PulseTorpedo {
-            range: TorpedoRange::Long,
-        }),
-        (Section::Weapons, "SubmunitionPack") => Some(SubmunitionPack),
-        (Section::Weapons, "KineticGun") => k_gun(cx, n),
-        (Section::Weapons, "MultipleKineticPenetratorPack") => Some(Mkp),
-        (Section::Weapons, "PlasmaBoltLauncher") => plasma_bolt(cx, n),
-        // A Continuum rocket pod, one shot (readings I40).
-        (Section::Weapons, "RocketPod") => Some(RocketPod),
-        (Section::Weapons, "Graser") => rated(cx, n, name).map(|class| Graser { class }),
-        (Section::Weapons, "HeavyGraser") => rated(cx, n, name).map(|class| HeavyGraser { class }),
-        (Section::Weapons, "HighIntensityGraser") => rated(cx, n, name).map(|class| HighIntensityGraser { class }),
-        (Section::Weapons, "Phaser") => rated(cx, n, name).map(|class| Phaser { class }),
-        (Section::Weapons, "PlasmaCannon") => rated(cx, n, name).map(|class| PlasmaCannon { class }),
-        (Section::Weapons, "EMPProjector") => rated(cx, n, name).map(|class| EmpProjector { class }),
-        (Section::Weapons, "GatlingBattery") => Some(GatlingBattery),
-        (Section::Weapons, "TwinParticleArray") => Some(TwinParticleArray),
-        (Section::Weapons, "MesonProjector") => Some(MesonProjector),
-        // FTJava keeps no setting: the commander chooses (readings I27).
-        (Section::Weapons, "Pulser") => Some(Pulser { setting: None }),
-        (Section::Weapons, "MissileLauncher") => Some(Missile {
-            warhead: Warhead::Standard,
-        }),
-        (Section::Weapons, "SalvoMissileRack") => Some(Smr),
-        (Section::Weapons, "SalvoMissileLauncher") => Some(Sml),
-        (Section::Weapons, "SalvoMissileMagazine") => Some(Smm),
-        (Section::Weapons, "FighterBay") => Some(HangarBay),
-        (Section::Weapons, "Minesweeper") => Some(Minesweeper),
-        (Section::Weapons, "Ortillery") => Some(Ortillery),
-        (Section::Holds, "CargoHold") => {
-            out.payload = cargo_hold(cx, n);
-            return out;
-        }
-        _ => {
-            out.system = unknown_system(cx, n, section, inert);
-            return out;
-        }
-    };
-    let Some(kind) = kind else {
+    if (section, name) == (Section::Holds, "CargoHold") {
+        out.payload = cargo_hold(cx, n);
+        return out;
+    }
+    let Some((row, ft, range)) = element_row(section, name) else {
+        out.system = unknown_system(cx, n, section, inert);
         return out;
     };
-    out.system = Some(known_system(cx, n, kind));
+    if let Some(kind) = element_kind(cx, n, name, row, ft, range) {
+        out.system = Some(known_system(cx, n, kind));
+    }
     out
 }
 
-/// The attributes every system may have, and `extra`.
-fn with_base(extra: &[&'static str]) -> Vec<&'static str> {
-    ["id", "status"].iter().chain(extra).copied().collect()
+/// The registry row of element `name` in `section`, with the range its
+/// name spells (`LongRangePulseTorpedo`).
+fn element_row(section: Section, name: &str) -> Option<(&'static SystemRow, &'static FtJava, TorpedoRange)> {
+    registry::ROWS.iter().find_map(|row| {
+        let ft = row
+            .ftjava
+            .as_ref()
+            .filter(|f| Section::of(f.section) == Some(section))?;
+        let range = if name == ft.element || ft.aliases.contains(&name) {
+            TorpedoRange::Standard
+        } else if ft.variant != FtVariant::RangeInName {
+            return None;
+        } else if name.strip_prefix("LongRange") == Some(ft.element) {
+            TorpedoRange::Long
+        } else if name.strip_prefix("ShortRange") == Some(ft.element) {
+            TorpedoRange::Short
+        } else {
+            return None;
+        };
+        Some((*row, ft, range))
+    })
 }
 
-/// A `BeamBattery`: `rating` 1 to 9 is the class.
-fn beam_battery(cx: &mut Cx, n: Node<'_, '_>) -> Option<SystemKind> {
-    let rating = cx.uint_attr(n, "rating", 0..=limits::RATING);
-    match rating {
-        Some(r @ 1..=9) => u8::try_from(r).ok().map(|class| SystemKind::Beam { class }),
-        Some(r) => {
-            cx.error(
-                attr_span(n, "rating"),
-                format!("a beam battery of rating {r}"),
-                "a rating from 1 to 9",
-            );
-            None
-        }
-        None => {
-            if n.attribute("rating").is_none() {
-                cx.error(tag_span(n), "a `BeamBattery` without `rating`", "rating=\"1\" to \"9\"");
-            }
-            None
-        }
+/// The kind of an element of `row`: its class from `rating`, its range
+/// from its name or `rangeIncrement`; `None` (with an error) when these are
+/// wrong.
+fn element_kind(
+    cx: &mut Cx,
+    n: Node<'_, '_>,
+    name: &str,
+    row: &SystemRow,
+    ft: &FtJava,
+    range: TorpedoRange,
+) -> Option<SystemKind> {
+    let class = match ft.rating {
+        Some(rating) => rated(cx, n, name, row.max_class(), rating),
+        None => Some(0),
+    };
+    let range = match ft.variant {
+        FtVariant::RangeIncrement => range_increment(cx, n),
+        _ => Some(range),
+    };
+    Some((row.make)(Params {
+        class: class?,
+        range: range?,
+        ..Params::NONE
+    }))
+}
+
+/// The attributes an element of `kind` may have: every system's `id` and
+/// `status`; a class's `rating`; a weapon's `arcs` (FTJava's point defence
+/// has none); a K-gun's `rangeIncrement`; a launcher's `smmId`; a
+/// magazine's `capacity`.
+fn attributes_of(kind: &SystemKind) -> Vec<&'static str> {
+    let ft = kind.row().ftjava;
+    let mut known = vec!["id", "status"];
+    if ft.is_some_and(|f| f.rating.is_some()) {
+        known.push("rating");
     }
+    if kind.is_weapon() && *kind != SystemKind::Pds {
+        known.push("arcs");
+    }
+    if ft.is_some_and(|f| f.variant == FtVariant::RangeIncrement) {
+        known.push("rangeIncrement");
+    }
+    if kind.draws_on_magazine() {
+        known.push("smmId");
+    }
+    if kind.is_magazine() {
+        known.push("capacity");
+    }
+    known
 }
 
 /// A `CargoHold`: its payload box (`H`, `P` or `T` and its size), `None`
@@ -404,7 +397,7 @@ fn unknown_system(cx: &mut Cx, n: Node<'_, '_>, section: Section, inert: &mut us
         } else {
             None
         };
-        cx.attributes(n, &with_base(&["arcs", "rating"]));
+        cx.attributes(n, &["id", "status", "arcs", "rating"]);
         let gzf_name = inert_name(pattern, rating);
         cx.warn(
             tag_span(n),
@@ -430,19 +423,7 @@ fn unknown_system(cx: &mut Cx, n: Node<'_, '_>, section: Section, inert: &mut us
 fn known_system(cx: &mut Cx, n: Node<'_, '_>, kind: SystemKind) -> System {
     use SystemKind::*;
     let name = n.tag_name().name();
-    let known: Vec<&str> = match &kind {
-        Beam { .. } => with_base(&["rating", "arcs"]),
-        KGun { .. } => with_base(&["rating", "arcs", "rangeIncrement"]),
-        PlasmaBolt { .. } => with_base(&["rating", "arcs"]),
-        Graser { .. } | HeavyGraser { .. } | Phaser { .. } | PlasmaCannon { .. } => with_base(&["rating", "arcs"]),
-        EmpProjector { .. } => with_base(&["rating", "arcs"]),
-        HighIntensityGraser { .. } => with_base(&["rating", "arcs"]),
-        Sml => with_base(&["arcs", "smmId"]),
-        Smm => with_base(&["capacity"]),
-        k if k.is_weapon() && *k != Pds => with_base(&["arcs"]),
-        _ => with_base(&[]),
-    };
-    cx.attributes(n, &known);
+    cx.attributes(n, &attributes_of(&kind));
     let mut s = System::new(kind.clone());
     s.status = status_attr(cx, n);
     if kind.is_weapon() && kind != Pds {
@@ -469,53 +450,11 @@ fn known_system(cx: &mut Cx, n: Node<'_, '_>, kind: SystemKind) -> System {
     s
 }
 
-/// A `PlasmaBoltLauncher`: `rating` 1 to 6 is the class.
-fn plasma_bolt(cx: &mut Cx, n: Node<'_, '_>) -> Option<SystemKind> {
-    match cx.uint_attr(n, "rating", 0..=limits::RATING) {
-        Some(r @ 1..=6) => u8::try_from(r).ok().map(|class| SystemKind::PlasmaBolt { class }),
-        Some(r) => {
-            cx.error(
-                attr_span(n, "rating"),
-                format!("a plasma bolt launcher of rating {r}"),
-                "a rating from 1 to 6 (the bolt's class)",
-            );
-            None
-        }
-        None => {
-            if n.attribute("rating").is_none() {
-                cx.error(
-                    tag_span(n),
-                    "a `PlasmaBoltLauncher` without `rating`",
-                    "rating=\"1\" to \"6\"",
-                );
-            }
-            None
-        }
-    }
-}
-
-/// A `KineticGun`: `rating` 1 to 6 is the class; `rangeIncrement` (the
-/// projectile band width FTJava keeps for its projectile weapons) 6 or
-/// absent is the standard gun, 9 the long-range and 4 the short-range one.
-fn k_gun(cx: &mut Cx, n: Node<'_, '_>) -> Option<SystemKind> {
-    let class = match cx.uint_attr(n, "rating", 0..=limits::RATING) {
-        Some(r @ 1..=6) => u8::try_from(r).ok(),
-        Some(r) => {
-            cx.error(
-                attr_span(n, "rating"),
-                format!("a kinetic gun of rating {r}"),
-                "a rating from 1 to 6 (K-1 to K-6)",
-            );
-            None
-        }
-        None => {
-            if n.attribute("rating").is_none() {
-                cx.error(tag_span(n), "a `KineticGun` without `rating`", "rating=\"1\" to \"6\"");
-            }
-            None
-        }
-    };
-    let range = match n.attribute("rangeIncrement") {
+/// A `KineticGun`'s `rangeIncrement` (the projectile band width FTJava
+/// keeps for its projectile weapons): 6 or absent is the standard gun, 9
+/// the long-range and 4 the short-range one.
+fn range_increment(cx: &mut Cx, n: Node<'_, '_>) -> Option<TorpedoRange> {
+    match n.attribute("rangeIncrement") {
         None => Some(TorpedoRange::Standard),
         Some(_) => match cx.uint_attr(n, "rangeIncrement", 0..=limits::RATING) {
             Some(6) => Some(TorpedoRange::Standard),
@@ -531,24 +470,20 @@ fn k_gun(cx: &mut Cx, n: Node<'_, '_>) -> Option<SystemKind> {
             }
             None => None,
         },
-    };
-    Some(SystemKind::KGun {
-        class: class?,
-        range: range?,
-    })
+    }
 }
 
-/// The class of a rated beam-family element (`Graser`, `HeavyGraser`,
-/// `Phaser`, `PlasmaCannon`, `EMPProjector`): `rating` from 1 to 6.
-fn rated(cx: &mut Cx, n: Node<'_, '_>, element: &str) -> Option<u8> {
-    let max = crate::gzf::parse::BEAM_FAMILY_CLASSES;
+/// The class of a rated element (`BeamBattery`, `KineticGun`, `Graser` …):
+/// `rating` from 1 to `max`, its errors worded as `rating` says.
+fn rated(cx: &mut Cx, n: Node<'_, '_>, element: &str, max: u8, rating: Rating) -> Option<u8> {
     match cx.uint_attr(n, "rating", 0..=limits::RATING) {
-        Some(r) if (1..=u64::from(max)).contains(&u64::from(r)) => u8::try_from(r).ok(),
+        Some(r) if (1..=u32::from(max)).contains(&r) => u8::try_from(r).ok(),
         Some(r) => {
+            let what = rating.what.map_or_else(|| format!("a `{element}`"), str::to_string);
             cx.error(
                 attr_span(n, "rating"),
-                format!("a `{element}` of rating {r}"),
-                format!("a rating from 1 to {max}"),
+                format!("{what} of rating {r}"),
+                format!("a rating from 1 to {max}{}", rating.note),
             );
             None
         }
@@ -1413,7 +1348,7 @@ fn rename_magazines(ship: &mut Ship, names: &[(usize, String)]) {
         })
         .collect();
     for x in &mut ship.systems {
-        if !matches!(x.kind, SystemKind::Smm | SystemKind::Sml) {
+        if !(x.kind.is_magazine() || x.kind.draws_on_magazine()) {
             continue;
         }
         if let Some((_, name)) = renames

@@ -8,6 +8,7 @@ use std::ops::Range;
 
 use super::parse::FieldSpans;
 use crate::diag::Diagnostic;
+use crate::model::registry::Arcs;
 use crate::model::sizes::round_half_up;
 pub use crate::model::sizes::{crew_factor_boxes, crew_factors_for, hull_boxes_for, round_half_up_min1, row_sizes};
 use crate::model::*;
@@ -98,15 +99,7 @@ fn check_ship(ship: &Ship, profile: Profile, spans: &FieldSpans, out: &mut Vec<D
     }
     for sys in &ship.systems {
         let sys_name = sys.kind.name(profile);
-        let needs_arcs = sys.kind.is_weapon()
-            && !matches!(
-                sys.kind,
-                SystemKind::Pds
-                    | SystemKind::Adaf
-                    | SystemKind::Scattergun
-                    | SystemKind::Minesweeper
-                    | SystemKind::Ortillery
-            );
+        let needs_arcs = sys.kind.row().arcs == Arcs::Needed;
         if needs_arcs && sys.arcs.is_empty() {
             warn(
                 span_of(spans, &["ship"]),

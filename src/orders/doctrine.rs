@@ -8,7 +8,6 @@
 //! battle is known; [`doctrine_toml`] writes standing orders back (the
 //! play-by-mail cycle carries them into the next Exchange's scenario).
 
-use std::fmt::Write as _;
 use std::ops::Range;
 
 use serde::Deserialize;
@@ -17,7 +16,7 @@ use toml::Spanned;
 use toml::de::DeValue;
 
 use super::keys::{S, key_help};
-use super::write::{toml_key, toml_string};
+use super::toml_out::{self, TomlOut, key, quote};
 use crate::diag::Diagnostic;
 use crate::engine::doctrine::{
     DcKind, Doctrine, EvasionSplit, FighterUse, Movement, Ordnance, PdMode, Selector, WithdrawWhen,
@@ -152,7 +151,7 @@ pub(crate) fn parse(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Vec<
                     ),
                     format!(
                         "[doctrine.{}] with keys like target = \"nearest\"",
-                        toml_key(formation.get_ref())
+                        toml_out::key(formation.get_ref())
                     ),
                 )
                 .with_help(DOC),
@@ -583,7 +582,7 @@ fn selector_toml(battle: &Battle, s: Selector) -> String {
         Selector::Formation(t) => battle
             .formations
             .get(t)
-            .map_or_else(|| "\"nearest\"".to_string(), |f| toml_string(&f.name)),
+            .map_or_else(|| "\"nearest\"".to_string(), |f| quote(&f.name)),
         word => SELECTORS
             .iter()
             .find(|(_, x)| *x == word)
@@ -591,25 +590,33 @@ fn selector_toml(battle: &Battle, s: Selector) -> String {
     }
 }
 
-/// Writes standing orders as `[doctrine.FORMATION]` tables, every key
-/// written out (`fire_at` only when it is set), in Formation order; reading
-/// them back gives the same doctrines. `doctrines` is indexed by Formation.
+/// Writes standing orders as `[doctrine.FORMATION]` tables, each after a
+/// blank line, in Formation order; reading them back gives the same
+/// doctrines. `doctrines` is indexed by Formation.
 pub fn doctrine_toml(battle: &Battle, doctrines: &[Option<Doctrine>]) -> String {
-    let mut out = String::new();
+    let mut out = TomlOut::new();
     for (f, d) in doctrines.iter().enumerate() {
         let Some(d) = d else { continue };
         let Some(formation) = battle.formations.get(f) else {
             continue;
         };
-        let _ = writeln!(out, "\n[doctrine.{}]", toml_key(&formation.name));
-        for (key, value) in entries(battle, d) {
-            if key == "fire_at" && d.fire_at.is_none() || key == "fighters" && d.fighters == FighterUse::Strike {
-                continue;
-            }
-            let _ = writeln!(out, "{key} = {value}");
-        }
+        out.blank();
+        doctrine_table(&mut out, battle, &format!("doctrine.{}", key(&formation.name)), d);
     }
-    out
+    out.finish()
+}
+
+/// One Formation's standing orders as the table `[name]` (`name` a dotted
+/// key, its parts already quoted): every key written out, `fire_at` only
+/// when it is set and `fighters` only away from its default.
+pub(crate) fn doctrine_table(out: &mut TomlOut, battle: &Battle, name: &str, d: &Doctrine) {
+    out.table(name);
+    for (k, value) in entries(battle, d) {
+        if k == "fire_at" && d.fire_at.is_none() || k == "fighters" && d.fighters == FighterUse::Strike {
+            continue;
+        }
+        out.pair(k, value);
+    }
 }
 
 /// The keys of standing orders whose value differs from the default

@@ -14,6 +14,7 @@ use toml::Spanned;
 use toml::de::DeValue;
 
 use super::keys::{S, key_help};
+use super::toml_out::{TomlOut, key};
 use crate::diag::Diagnostic;
 use crate::engine::doctrine::Doctrine;
 use crate::engine::plot::FormationId;
@@ -336,21 +337,28 @@ fn option_doctrines(
     out
 }
 
-/// The mixes as `[[mix.SIDE]]` tables (the form [`parse`] reads).
+/// The mixes as `[[mix.SIDE]]` tables (the form [`parse`] reads): each
+/// option after a blank line, its weight, then its standing orders as
+/// `[mix.SIDE.doctrine.FORMATION]` tables in Formation order.
 pub fn mix_toml(battle: &Battle, mixes: &[Mix]) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::new();
+    let mut out = TomlOut::new();
     for m in mixes {
-        let side = super::write::toml_key(&battle.sides[m.side].name);
+        let side = key(&battle.sides[m.side].name);
         for (w, option) in m.weights.iter().zip(&m.options) {
-            let _ = writeln!(out, "\n[[mix.{side}]]\nweight = {w}");
+            out.blank();
+            out.array_table(&format!("mix.{side}"));
+            out.pair("weight", w);
             let mut doctrines = vec![None; battle.formations.len()];
             for (f, d) in option {
-                doctrines[*f] = Some(d.clone());
+                doctrines[*f] = Some(d);
             }
-            let tables = super::doctrine::doctrine_toml(battle, &doctrines);
-            out.push_str(&tables.replace("\n[doctrine.", &format!("[mix.{side}.doctrine.")));
+            for (f, d) in doctrines.iter().enumerate() {
+                if let Some(d) = d {
+                    let name = format!("mix.{side}.doctrine.{}", key(&battle.formations[f].name));
+                    super::doctrine::doctrine_table(&mut out, battle, &name, d);
+                }
+            }
         }
     }
-    out
+    out.finish()
 }

@@ -19,6 +19,7 @@ mod keys;
 mod loaded;
 pub mod mix;
 mod raw;
+pub mod toml_out;
 pub mod write;
 
 use std::path::{Path, PathBuf};

@@ -16,6 +16,7 @@ use serde::de::{DeserializeOwned, IntoDeserializer, MapAccess, SeqAccess, Visito
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use super::toml_out;
 use crate::diag::Diagnostic;
 
 /// A value and its byte span in the TOML text.
@@ -576,7 +577,7 @@ fn plots(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Vec<RawPlot> {
                 Diagnostic::error(
                     v.span(),
                     format!("the plot of `{}` must be a table", formation.get_ref()),
-                    format!("[[plot.{}.volley]] entries", quoted_key(formation.get_ref())),
+                    format!("[[plot.{}.volley]] entries", toml_out::key(formation.get_ref())),
                 )
                 .with_help(FORMAT_DOC),
             );
@@ -607,7 +608,7 @@ fn plots(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Vec<RawPlot> {
                     Diagnostic::error(
                         vv.span(),
                         format!("`volley` must be an array of tables, not {}", other.type_str()),
-                        format!("[[plot.{}.volley]] entries", quoted_key(formation.get_ref())),
+                        format!("[[plot.{}.volley]] entries", toml_out::key(formation.get_ref())),
                     )
                     .with_help(FORMAT_DOC),
                 ),
@@ -626,7 +627,7 @@ fn plots(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Vec<RawPlot> {
                         format!("the plot of `{}` has no Volleys", formation.get_ref()),
                         format!(
                             "one or three [[plot.{}.volley]] entries",
-                            quoted_key(formation.get_ref())
+                            toml_out::key(formation.get_ref())
                         ),
                     )
                     .with_help(FORMAT_DOC),
@@ -636,19 +637,6 @@ fn plots(value: &S<DeValue<'_>>, diags: &mut Vec<Diagnostic>) -> Vec<RawPlot> {
         }
     }
     out
-}
-
-/// A key as it must be written in a TOML header.
-pub(crate) fn quoted_key(name: &str) -> String {
-    if !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-    {
-        name.to_string()
-    } else {
-        format!("{name:?}")
-    }
 }
 
 /// Parses a scenario file.

@@ -14,72 +14,17 @@
 
 use std::fmt::Write as _;
 
+use super::toml_out::{self, TomlOut, by_maneuver, comment_safe, key, maneuver, numbers, quote};
 use crate::engine::checked::CheckedPlot;
 use crate::engine::doctrine::{Doctrine, PlotSource, standing_plot};
 use crate::engine::plot::{
-    CraftAction, ExchangePlot, FireOrder, FormationId, FormationPlot, Maneuver, NeedleOrder, PdOrder, SystemId, UnitId,
+    CraftAction, ExchangePlot, FireOrder, FormationId, FormationPlot, NeedleOrder, PdOrder, SystemId, UnitId,
     VolleyPlot,
 };
 use crate::engine::state::{Battle, Unit};
 
 /// The word for a Fire Control without a target.
 const INACTIVE: &str = "inactive";
-
-/// A TOML basic string: `"…"` with quotes, backslashes and control
-/// characters escaped, so any name survives the round trip.
-pub fn toml_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\u{c}' => out.push_str("\\f"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// A TOML key: bare when it is only letters, digits, `_` and `-`, quoted
-/// ([`toml_string`]) otherwise.
-pub fn toml_key(s: &str) -> String {
-    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
-        s.to_string()
-    } else {
-        toml_string(s)
-    }
-}
-
-fn word(m: Maneuver) -> &'static str {
-    match m {
-        Maneuver::Close => "close",
-        Maneuver::Maintain => "maintain",
-        Maneuver::Withdraw => "withdraw",
-    }
-}
-
-/// `[8, 9, 10]`: 0-based system indices as the 1-based numbers of the orders.
-fn numbers(systems: &[SystemId]) -> String {
-    let n: Vec<String> = systems.iter().map(|s| (s + 1).to_string()).collect();
-    format!("[{}]", n.join(", "))
-}
-
-/// Text that may stand in a TOML comment, which allows no control character
-/// but tab: any other becomes a space.
-fn comment_safe(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
-        .collect()
-}
 
 /// `8 Class 2 Battery, 10 Pulse Torpedo`: each system's 1-based number and
 /// its kind as the Unit's profile names it, ready for a comment.
@@ -98,11 +43,11 @@ fn system_name(unit: &Unit, s: SystemId) -> String {
 
 /// One element of a multi-line array, `  { … },`, with `note` as a comment
 /// beside it unless it is empty (TOML allows comments inside arrays).
-fn array_line(out: &mut String, entry: &str, note: &str) {
+fn array_line(out: &mut TomlOut, entry: &str, note: &str) {
     if note.is_empty() {
-        let _ = writeln!(out, "  {{ {entry} }},");
+        out.line(&format!("  {{ {entry} }},"));
     } else {
-        let _ = writeln!(out, "  {{ {entry} }},  # {note}");
+        out.line(&format!("  {{ {entry} }},  # {note}"));
     }
 }
 
@@ -134,24 +79,24 @@ pub fn plot_toml(
     formations: &[FormationId],
     header: Option<(&str, &str)>,
 ) -> String {
-    let mut out = String::new();
+    let mut out = TomlOut::new();
     if let Some((commander, scenario)) = header {
         header_keys(&mut out, commander, scenario);
     }
     formations_toml(&mut out, battle, plot, formations, None);
-    out
+    out.finish()
 }
 
 /// The `commander` and `scenario` keys of an orders file.
-fn header_keys(out: &mut String, commander: &str, scenario: &str) {
-    let _ = writeln!(out, "commander = {}", toml_string(commander));
-    let _ = writeln!(out, "scenario = {}", toml_string(scenario));
+fn header_keys(out: &mut TomlOut, commander: &str, scenario: &str) {
+    out.pair("commander", quote(commander));
+    out.pair("scenario", quote(scenario));
 }
 
 /// The tables of [`plot_toml`] for `formations`, each Formation once; with
 /// `sources`, a comment under each Formation's heading says who plotted it.
 fn formations_toml(
-    out: &mut String,
+    out: &mut TomlOut,
     battle: &Battle,
     plot: &ExchangePlot,
     formations: &[FormationId],
@@ -164,60 +109,58 @@ fn formations_toml(
         }
         done.push(f);
         if !out.is_empty() {
-            out.push('\n');
+            out.blank();
         }
         formation_comment(out, battle, f);
-        let key = toml_key(&battle.formations[f].name);
+        let name = key(&battle.formations[f].name);
         let source = sources.map(|s| s.get(f).copied().unwrap_or(PlotSource::NoPlot));
         if let Some(source) = source {
-            let _ = writeln!(out, "{}", source_note(source, &key));
+            out.comment(&source_note(source, &name));
         }
         match plot.formations.get(f).and_then(Option::as_ref) {
-            Some(p) => formation_plot_toml(out, battle, &key, p),
+            Some(p) => formation_plot_toml(out, battle, &name, p),
             None if source.is_none() => {
-                let _ = writeln!(
-                    out,
-                    "# No plot: it puts its thrust into Speed, maintains and does not fire."
-                );
+                out.comment("No plot: it puts its thrust into Speed, maintains and does not fire.");
             }
             None => {}
         }
     }
 }
 
-/// The comment line saying who plotted a Formation of a template (`key`:
-/// the Formation's name as a TOML key).
-fn source_note(source: PlotSource, key: &str) -> String {
+/// The comment saying who plotted a Formation of a template (`name`: the
+/// Formation's name as a TOML key).
+fn source_note(source: PlotSource, name: &str) -> String {
     match source {
-        PlotSource::Explicit => "# Plotted by its commander.".to_string(),
-        PlotSource::StandingOrders => format!("# Plotted by its standing orders ([doctrine.{key}])."),
-        PlotSource::DefaultDoctrine => "# Plotted by the default doctrine (it has no standing orders).".to_string(),
-        PlotSource::NoPlot => "# No plot: it is out of the fight.".to_string(),
+        PlotSource::Explicit => "Plotted by its commander.".to_string(),
+        PlotSource::StandingOrders => format!("Plotted by its standing orders ([doctrine.{name}])."),
+        PlotSource::DefaultDoctrine => "Plotted by the default doctrine (it has no standing orders).".to_string(),
+        PlotSource::NoPlot => "No plot: it is out of the fight.".to_string(),
     }
 }
 
-/// One Formation's `[[plot.KEY.volley]]` tables: one when its three Volleys
-/// are equal, three otherwise.
-fn formation_plot_toml(out: &mut String, battle: &Battle, key: &str, p: &FormationPlot) {
+/// One Formation's `[[plot.NAME.volley]]` tables (`name` a TOML key): one
+/// when its three Volleys are equal, three otherwise.
+fn formation_plot_toml(out: &mut TomlOut, battle: &Battle, name: &str, p: &FormationPlot) {
     let v = &p.volleys;
+    let table = format!("plot.{name}.volley");
     if v[0] == v[1] && v[1] == v[2] {
-        let _ = writeln!(out, "# One table: the same orders in all three Volleys.");
-        let _ = writeln!(out, "[[plot.{key}.volley]]");
+        out.comment("One table: the same orders in all three Volleys.");
+        out.array_table(&table);
         volley_toml(out, battle, &v[0]);
         return;
     }
     for (i, vp) in v.iter().enumerate() {
         if i > 0 {
-            out.push('\n');
+            out.blank();
         }
-        let _ = writeln!(out, "# Volley {}.", i + 1);
-        let _ = writeln!(out, "[[plot.{key}.volley]]");
+        out.comment(&format!("Volley {}.", i + 1));
+        out.array_table(&table);
         volley_toml(out, battle, vp);
     }
 }
 
 /// `# Formation Lancers (Ilse), Formation Thrust 6: "MCS Clear Heading" (thrust 6), …`
-fn formation_comment(out: &mut String, battle: &Battle, f: FormationId) {
+fn formation_comment(out: &mut TomlOut, battle: &Battle, f: FormationId) {
     let formation = &battle.formations[f];
     let units: Vec<String> = formation
         .units
@@ -231,26 +174,25 @@ fn formation_comment(out: &mut String, battle: &Battle, f: FormationId) {
             } else {
                 format!("thrust {}", unit.thrust)
             };
-            format!("{} ({state})", toml_string(&unit.name))
+            format!("{} ({state})", quote(&unit.name))
         })
         .collect();
     let side = battle
         .sides
         .get(formation.side)
-        .map_or(String::new(), |s| format!(" of {}", toml_string(&s.name)));
-    let _ = writeln!(
-        out,
-        "# Formation {}{side}, Formation Thrust {}: {}",
-        toml_key(&formation.name),
+        .map_or(String::new(), |s| format!(" of {}", quote(&s.name)));
+    out.comment(&format!(
+        "Formation {}{side}, Formation Thrust {}: {}",
+        key(&formation.name),
         battle.formation_thrust(f),
         units.join(", ")
-    );
+    ));
 }
 
 /// The keys of one `[[plot.F.volley]]` table, in the order [`plot_toml`] gives.
-fn volley_toml(out: &mut String, battle: &Battle, v: &VolleyPlot) {
-    let _ = writeln!(out, "speed = {}", v.speed);
-    let _ = writeln!(out, "evasion = {}", v.evasion);
+fn volley_toml(out: &mut TomlOut, battle: &Battle, v: &VolleyPlot) {
+    out.pair("speed", v.speed);
+    out.pair("evasion", v.evasion);
     maneuvers_toml(out, battle, v);
     fire_toml(out, battle, &v.fire);
     pd_toml(out, battle, &v.point_defence);
@@ -260,62 +202,57 @@ fn volley_toml(out: &mut String, battle: &Battle, v: &VolleyPlot) {
 }
 
 /// `reflex = [ … ]`: the ships raising their reflex field (reading O41).
-fn reflex_toml(out: &mut String, battle: &Battle, reflex: &[UnitId]) {
+fn reflex_toml(out: &mut TomlOut, battle: &Battle, reflex: &[UnitId]) {
     if !reflex.is_empty() {
-        let names: Vec<String> = reflex.iter().map(|&u| toml_string(&battle.units[u].name)).collect();
-        let _ = writeln!(out, "reflex = [{}]", names.join(", "));
+        out.names("reflex", reflex.iter().map(|&u| &battle.units[u].name));
     }
 }
 
 /// `primary`, `secondary` and `shift`.
-fn maneuvers_toml(out: &mut String, battle: &Battle, v: &VolleyPlot) {
-    let formation = |f: FormationId| toml_string(&battle.formations[f].name);
+fn maneuvers_toml(out: &mut TomlOut, battle: &Battle, v: &VolleyPlot) {
+    let formation = |f: FormationId| quote(&battle.formations[f].name);
     if let Some(p) = &v.primary {
-        let _ = writeln!(out, "primary = {{ {} = {} }}", word(p.maneuver), formation(p.target));
+        out.pair(
+            "primary",
+            format!("{{ {} = {} }}", maneuver(p.maneuver), formation(p.target)),
+        );
     }
     if !v.secondary.is_empty() {
-        let mut groups: Vec<(Maneuver, Vec<FormationId>)> = Vec::new();
-        for m in &v.secondary {
-            match groups.iter_mut().find(|g| g.0 == m.maneuver) {
-                Some(g) => g.1.push(m.target),
-                None => groups.push((m.maneuver, vec![m.target])),
-            }
-        }
-        let parts: Vec<String> = groups
+        let parts: Vec<String> = by_maneuver(v.secondary.iter().map(|m| (m.maneuver, m.target)))
             .iter()
-            .map(|(m, targets)| {
-                let names: Vec<String> = targets.iter().map(|&t| formation(t)).collect();
-                if names.len() == 1 {
-                    format!("{} = {}", word(*m), names[0])
-                } else {
-                    format!("{} = [{}]", word(*m), names.join(", "))
-                }
+            .map(|(m, targets)| match targets.as_slice() {
+                [one] => format!("{} = {}", maneuver(*m), formation(*one)),
+                many => format!(
+                    "{} = {}",
+                    maneuver(*m),
+                    toml_out::list(many.iter().map(|&t| &battle.formations[t].name))
+                ),
             })
             .collect();
-        let _ = writeln!(out, "secondary = {{ {} }}", parts.join(", "));
+        out.pair("secondary", format!("{{ {} }}", parts.join(", ")));
     }
     if !v.shifts.is_empty() {
         let parts: Vec<String> = v
             .shifts
             .iter()
-            .map(|(u, pts)| format!("{} = {pts}", toml_key(&battle.units[*u].name)))
+            .map(|(u, pts)| format!("{} = {pts}", key(&battle.units[*u].name)))
             .collect();
-        let _ = writeln!(out, "shift = {{ {} }}", parts.join(", "));
+        out.pair("shift", format!("{{ {} }}", parts.join(", ")));
     }
 }
 
 /// `fire = [ … ]`: one line per Fire Control, its weapons' kinds beside it.
-fn fire_toml(out: &mut String, battle: &Battle, fire: &[FireOrder]) {
+fn fire_toml(out: &mut TomlOut, battle: &Battle, fire: &[FireOrder]) {
     if fire.is_empty() {
         return;
     }
-    let formation = |f: FormationId| toml_string(&battle.formations[f].name);
-    let unit = |u: UnitId| toml_string(&battle.units[u].name);
-    let _ = writeln!(out, "fire = [");
+    let formation = |f: FormationId| quote(&battle.formations[f].name);
+    let unit = |u: UnitId| quote(&battle.units[u].name);
+    out.line("fire = [");
     for o in fire {
         let aim = match o.group {
             Some(g) => format!("group = {}", unit(g)),
-            None => format!("target = {}", o.target.map_or_else(|| toml_string(INACTIVE), formation)),
+            None => format!("target = {}", o.target.map_or_else(|| quote(INACTIVE), formation)),
         };
         let mut entry = format!("unit = {}, fc = {}, {aim}", unit(o.unit), o.fire_control + 1);
         if o.target.is_some() || !o.weapons.is_empty() {
@@ -341,7 +278,7 @@ fn fire_toml(out: &mut String, battle: &Battle, fire: &[FireOrder]) {
         }
         array_line(out, &entry, &fire_note(battle, o));
     }
-    let _ = writeln!(out, "]");
+    out.line("]");
 }
 
 /// The comment beside a fire entry: each weapon's kind, then where its
@@ -354,7 +291,7 @@ fn fire_note(battle: &Battle, o: &FireOrder) -> String {
             note,
             "; needle {} at {} {}",
             n.weapon + 1,
-            toml_string(&target.name),
+            quote(&target.name),
             system_name(target, n.system)
         );
     }
@@ -363,12 +300,12 @@ fn fire_note(battle: &Battle, o: &FireOrder) -> String {
 
 /// `pd = [ … ]`: consecutive orders of one Unit with one `defend` share an
 /// entry; each entry's weapon kinds beside it.
-fn pd_toml(out: &mut String, battle: &Battle, pd: &[PdOrder]) {
+fn pd_toml(out: &mut TomlOut, battle: &Battle, pd: &[PdOrder]) {
     if pd.is_empty() {
         return;
     }
-    let unit = |u: UnitId| toml_string(&battle.units[u].name);
-    let _ = writeln!(out, "pd = [");
+    let unit = |u: UnitId| quote(&battle.units[u].name);
+    out.line("pd = [");
     let mut i = 0;
     while i < pd.len() {
         let PdOrder { unit: u, defend, .. } = pd[i];
@@ -381,46 +318,46 @@ fn pd_toml(out: &mut String, battle: &Battle, pd: &[PdOrder]) {
         let entry = format!("unit = {}, weapons = {}{defend}", unit(u), numbers(&weapons));
         array_line(out, &entry, &kinds(&battle.units[u], &weapons));
     }
-    let _ = writeln!(out, "]");
+    out.line("]");
 }
 
 /// `damage_control = { … }`, an inline table (one line), with each Unit's
 /// systems named in a comment after it.
-fn damage_control_toml(out: &mut String, battle: &Battle, lists: &[(UnitId, Vec<SystemId>)]) {
+fn damage_control_toml(out: &mut TomlOut, battle: &Battle, lists: &[(UnitId, Vec<SystemId>)]) {
     if lists.is_empty() {
         return;
     }
     let parts: Vec<String> = lists
         .iter()
-        .map(|(u, systems)| format!("{} = {}", toml_key(&battle.units[*u].name), numbers(systems)))
+        .map(|(u, systems)| format!("{} = {}", key(&battle.units[*u].name), numbers(systems)))
         .collect();
     let notes: Vec<String> = lists
         .iter()
         .filter(|(_, systems)| !systems.is_empty())
         .map(|(u, systems)| {
             let unit = &battle.units[*u];
-            format!("{}: {}", toml_string(&unit.name), kinds(unit, systems))
+            format!("{}: {}", quote(&unit.name), kinds(unit, systems))
         })
         .collect();
-    let _ = write!(out, "damage_control = {{ {} }}", parts.join(", "));
+    let mut line = format!("damage_control = {{ {} }}", parts.join(", "));
     if !notes.is_empty() {
-        let _ = write!(out, "  # {}", notes.join("; "));
+        let _ = write!(line, "  # {}", notes.join("; "));
     }
-    out.push('\n');
+    out.line(&line);
 }
 
 /// `launch`, `recover`, `fighters` and `after`.
-fn craft_toml(out: &mut String, battle: &Battle, v: &VolleyPlot) {
-    let unit = |u: UnitId| toml_string(&battle.units[u].name);
-    let names = |list: &[UnitId]| list.iter().map(|&u| unit(u)).collect::<Vec<_>>().join(", ");
+fn craft_toml(out: &mut TomlOut, battle: &Battle, v: &VolleyPlot) {
+    let unit = |u: UnitId| quote(&battle.units[u].name);
+    let names = |list: &[UnitId]| list.iter().map(|&u| &battle.units[u].name).collect::<Vec<_>>();
     if !v.launch.is_empty() {
-        let _ = writeln!(out, "launch = [{}]", names(&v.launch));
+        out.names("launch", names(&v.launch));
     }
     if !v.recover.is_empty() {
-        let _ = writeln!(out, "recover = [{}]", names(&v.recover));
+        out.names("recover", names(&v.recover));
     }
     if !v.craft.is_empty() {
-        let _ = writeln!(out, "fighters = [");
+        out.line("fighters = [");
         for o in &v.craft {
             let action = match o.action {
                 CraftAction::Attack(t) => format!("attack = {}", unit(t)),
@@ -428,13 +365,13 @@ fn craft_toml(out: &mut String, battle: &Battle, v: &VolleyPlot) {
                 CraftAction::Screen(t) => format!("screen = {}", unit(t)),
                 CraftAction::Intercept => "intercept = true".to_string(),
             };
-            let _ = writeln!(out, "  {{ group = {}, {action} }},", unit(o.group));
+            out.line(&format!("  {{ group = {}, {action} }},", unit(o.group)));
         }
-        let _ = writeln!(out, "]");
+        out.line("]");
     }
     if let Some(a) = &v.after {
-        let formation = toml_string(&battle.formations[a.target].name);
-        let _ = writeln!(out, "after = {{ {} = {formation} }}", word(a.maneuver));
+        let formation = quote(&battle.formations[a.target].name);
+        out.pair("after", format!("{{ {} = {formation} }}", maneuver(a.maneuver)));
     }
 }
 
@@ -455,17 +392,18 @@ pub fn template(battle: &Battle, doctrines: &[Option<Doctrine>]) -> (CheckedPlot
     standing_plot(battle, &CheckedPlot::default(), doctrines, true)
 }
 
-/// What an orders template says at its top, before its keys.
-const TEMPLATE_HEADER: &str = "\
-# Orders template written by fam resolve for the next Exchange.
-# Each Formation's plot below is what fam's automated commander would play
-# for it: its standing orders ([doctrine.FORMATION]) where it has them, else
-# the default doctrine (docs/doctrine.md). Sent back unedited, the orders
-# play exactly that. Edit any plot (docs/orders.md). Deleting a Formation's
-# plot leaves it to its standing orders; one without standing orders then
-# puts its thrust into Speed, maintains and does not fire (with
-# `fam resolve --exchanges K`, K > 1: the default doctrine plays it).
-";
+/// What an orders template says at its top, before its keys: one comment
+/// line each.
+const TEMPLATE_HEADER: &[&str] = &[
+    "Orders template written by fam resolve for the next Exchange.",
+    "Each Formation's plot below is what fam's automated commander would play",
+    "for it: its standing orders ([doctrine.FORMATION]) where it has them, else",
+    "the default doctrine (docs/doctrine.md). Sent back unedited, the orders",
+    "play exactly that. Edit any plot (docs/orders.md). Deleting a Formation's",
+    "plot leaves it to its standing orders; one without standing orders then",
+    "puts its thrust into Speed, maintains and does not fire (with",
+    "`fam resolve --exchanges K`, K > 1: the default doctrine plays it).",
+];
 
 /// `commander`'s orders file of the template `plot` (from [`template`],
 /// `sources` saying who plotted each Formation): the [`TEMPLATE_HEADER`]
@@ -480,10 +418,13 @@ pub fn template_toml(
     commander: &str,
     scenario: &str,
 ) -> String {
-    let mut out = String::from(TEMPLATE_HEADER);
+    let mut out = TomlOut::new();
+    for line in TEMPLATE_HEADER {
+        out.comment(line);
+    }
     header_keys(&mut out, commander, scenario);
     formations_toml(&mut out, battle, plot, formations, Some(sources));
-    out
+    out.finish()
 }
 
 /// What the next Exchange's scenario file needs besides the battle state.
@@ -503,135 +444,150 @@ pub struct NextScenario<'a> {
 /// victory conditions, the written-back records, and the ranges the battle
 /// ended with. Plots come in the commanders' orders files.
 pub fn scenario_toml(battle: &Battle, next: &NextScenario<'_>) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "# Exchange {} of {}: written by fam resolve; plots go in the orders files.",
+    let mut out = TomlOut::new();
+    out.comment(&format!(
+        "Exchange {} of {}: written by fam resolve; plots go in the orders files.",
         next.exchange,
-        toml_string(next.title)
-    );
-    let _ = writeln!(out, "title = {}", toml_string(next.title));
-    let _ = writeln!(out, "exchange = {}", next.exchange);
+        quote(next.title)
+    ));
+    out.pair("title", quote(next.title));
+    out.pair("exchange", next.exchange);
     // A TOML integer holds at most 2^63 − 1: larger seeds go as digits.
     if i64::try_from(next.seed).is_ok() {
-        let _ = writeln!(out, "seed = {}", next.seed);
+        out.pair("seed", next.seed);
     } else {
-        let _ = writeln!(out, "seed = \"{}\"", next.seed);
+        out.pair("seed", quote(&next.seed.to_string()));
     }
-    let files: Vec<String> = next.gzf.iter().map(|g| toml_string(g)).collect();
-    let _ = writeln!(out, "gzf = [{}]", files.join(", "));
+    out.names("gzf", next.gzf);
     rules_toml(&mut out, &battle.rules);
     tubes_and_reserves_toml(&mut out, battle);
     victory_toml(&mut out, battle, next.victory);
     lists_toml(&mut out, battle);
-    out
+    out.finish()
 }
 
 /// `[rules]`: every switch of the first edition, later ones only when
 /// set away from their default.
-fn rules_toml(out: &mut String, r: &crate::engine::rules::Rules) {
-    let _ = writeln!(
-        out,
-        "\n[rules]\nreactor_blast = {}\nrepair_permanent_bridge = {}\ndouble_drive_check = {}\nneedle_fb1 = {}\nstrike_colours = {}",
-        r.reactor_blast, r.repair_permanent_bridge, r.double_drive_check, r.needle_fb1, r.strike_colours
-    );
-    let _ = writeln!(
-        out,
-        "pilot_quality = \"{}\"\nfighter_evasion_drm = {}\npd_evasion_reroll = \"{}\"\nneedle_six_scores = {}\nplasma_bolt_formation = {}\nvapour_shroud_own_fire = {}\nreroll_depth = \"{}\"",
-        match r.pilot_quality {
-            crate::engine::rules::PilotQualityRule::Off => "off",
-            crate::engine::rules::PilotQualityRule::Record => "record",
-        },
-        r.fighter_evasion_drm,
-        r.pd_evasion_reroll.key(),
-        r.needle_six_scores,
-        r.plasma_bolt_formation,
-        r.vapour_shroud_own_fire,
-        r.reroll_depth.key()
-    );
+fn rules_toml(out: &mut TomlOut, r: &crate::engine::rules::Rules) {
+    use crate::engine::rules::{PilotQualityRule, Rules};
+    out.blank();
+    out.table("rules");
+    out.pair("reactor_blast", r.reactor_blast);
+    out.pair("repair_permanent_bridge", r.repair_permanent_bridge);
+    out.pair("double_drive_check", r.double_drive_check);
+    out.pair("needle_fb1", r.needle_fb1);
+    out.pair("strike_colours", r.strike_colours);
+    let pilot_quality = match r.pilot_quality {
+        PilotQualityRule::Off => "off",
+        PilotQualityRule::Record => "record",
+    };
+    out.pair("pilot_quality", quote(pilot_quality));
+    out.pair("fighter_evasion_drm", r.fighter_evasion_drm);
+    out.pair("pd_evasion_reroll", quote(r.pd_evasion_reroll.key()));
+    out.pair("needle_six_scores", r.needle_six_scores);
+    out.pair("plasma_bolt_formation", r.plasma_bolt_formation);
+    out.pair("vapour_shroud_own_fire", r.vapour_shroud_own_fire);
+    out.pair("reroll_depth", quote(r.reroll_depth.key()));
     // Later switches are written only when set away from their default
     // (the default is what an absent key reads as).
-    if r.emp_advanced_screens != crate::engine::rules::Rules::DEFAULT.emp_advanced_screens {
-        let _ = writeln!(out, "emp_advanced_screens = {}", r.emp_advanced_screens);
-    }
-    if r.antimatter_pd_heavy != crate::engine::rules::Rules::DEFAULT.antimatter_pd_heavy {
-        let _ = writeln!(out, "antimatter_pd_heavy = {}", r.antimatter_pd_heavy);
-    }
-    if r.wave_gun_formation != crate::engine::rules::Rules::DEFAULT.wave_gun_formation {
-        let _ = writeln!(out, "wave_gun_formation = {}", r.wave_gun_formation);
-    }
-    if r.nova_cannon_formation != crate::engine::rules::Rules::DEFAULT.nova_cannon_formation {
-        let _ = writeln!(out, "nova_cannon_formation = {}", r.nova_cannon_formation);
+    let later = [
+        (
+            "emp_advanced_screens",
+            r.emp_advanced_screens,
+            Rules::DEFAULT.emp_advanced_screens,
+        ),
+        (
+            "antimatter_pd_heavy",
+            r.antimatter_pd_heavy,
+            Rules::DEFAULT.antimatter_pd_heavy,
+        ),
+        (
+            "wave_gun_formation",
+            r.wave_gun_formation,
+            Rules::DEFAULT.wave_gun_formation,
+        ),
+        (
+            "nova_cannon_formation",
+            r.nova_cannon_formation,
+            Rules::DEFAULT.nova_cannon_formation,
+        ),
+    ];
+    for (name, set, default) in later {
+        if set != default {
+            out.pair(name, set);
+        }
     }
 }
 
 /// `[launch_tubes]` of the Units that have them, and `[reserves]` when
 /// the rule is on.
-fn tubes_and_reserves_toml(out: &mut String, battle: &Battle) {
+fn tubes_and_reserves_toml(out: &mut TomlOut, battle: &Battle) {
     let r = &battle.rules;
-    let tubes: Vec<String> = battle
+    let tubes: Vec<(&str, u32)> = battle
         .units
         .iter()
-        .filter_map(|u| u.launch_tubes.map(|t| format!("{} = {t}", toml_key(&u.name))))
+        .filter_map(|u| u.launch_tubes.map(|t| (u.name.as_str(), t)))
         .collect();
     if !tubes.is_empty() {
-        let _ = writeln!(out, "\n[launch_tubes]\n{}", tubes.join("\n"));
+        out.blank();
+        out.table("launch_tubes");
+        for (unit, t) in tubes {
+            out.pair(unit, t);
+        }
     }
     if r.reserves {
-        let in_reserve: Vec<String> = battle
+        let in_reserve = battle
             .formations
             .iter()
             .filter(|f| f.reserve == crate::engine::state::Reserve::InReserve)
-            .map(|f| toml_string(&f.name))
-            .collect();
-        let _ = writeln!(
-            out,
-            "\n[reserves]\nenabled = true\nneed_ftl = {}\nin_reserve = [{}]\n# enter = [\"Formation\"]   # bring Formations back: they arrive at 60 MU when the Exchange ends",
-            r.reserves_need_ftl,
-            in_reserve.join(", ")
-        );
+            .map(|f| &f.name);
+        out.blank();
+        out.table("reserves");
+        out.pair("enabled", true);
+        out.pair("need_ftl", r.reserves_need_ftl);
+        out.names("in_reserve", in_reserve);
+        out.comment("enter = [\"Formation\"]   # bring Formations back: they arrive at 60 MU when the Exchange ends");
     }
 }
 
 /// `[victory]`: the Exchange limit, morale, and the triggers by kind.
-fn victory_toml(out: &mut String, battle: &Battle, v: &crate::engine::victory::Victory) {
+fn victory_toml(out: &mut TomlOut, battle: &Battle, v: &crate::engine::victory::Victory) {
     use crate::engine::victory::Trigger;
-    let _ = writeln!(out, "\n[victory]\nmax_exchanges = {}", v.max_exchanges);
+    out.blank();
+    out.table("victory");
+    out.pair("max_exchanges", v.max_exchanges);
     match v.morale_percent {
-        Some(p) => {
-            let _ = writeln!(out, "morale = {p}");
-        }
-        None => out.push_str("morale = false\n"),
+        Some(p) => out.pair("morale", p),
+        None => out.pair("morale", false),
     }
+    let unit_won = |unit: UnitId, side: usize| {
+        format!(
+            "{{ unit = {}, winner = {} }}",
+            quote(&battle.units[unit].name),
+            quote(&battle.sides[side].name)
+        )
+    };
     let units: Vec<String> = v
         .triggers
         .iter()
         .filter_map(|t| match t {
-            Trigger::UnitDestroyed { unit, side } => Some(format!(
-                "{{ unit = {}, winner = {} }}",
-                toml_string(&battle.units[*unit].name),
-                toml_string(&battle.sides[*side].name)
-            )),
+            Trigger::UnitDestroyed { unit, side } => Some(unit_won(*unit, *side)),
             _ => None,
         })
         .collect();
     if !units.is_empty() {
-        let _ = writeln!(out, "unit_destroyed = [{}]", units.join(", "));
+        out.pair("unit_destroyed", format!("[{}]", units.join(", ")));
     }
     let escaped: Vec<String> = v
         .triggers
         .iter()
         .filter_map(|t| match t {
-            Trigger::UnitEscaped { unit, side } => Some(format!(
-                "{{ unit = {}, winner = {} }}",
-                toml_string(&battle.units[*unit].name),
-                toml_string(&battle.sides[*side].name)
-            )),
+            Trigger::UnitEscaped { unit, side } => Some(unit_won(*unit, *side)),
             _ => None,
         })
         .collect();
     if !escaped.is_empty() {
-        let _ = writeln!(out, "unit_escaped = [{}]", escaped.join(", "));
+        out.pair("unit_escaped", format!("[{}]", escaped.join(", ")));
     }
     let points: Vec<String> = v
         .triggers
@@ -639,59 +595,30 @@ fn victory_toml(out: &mut String, battle: &Battle, v: &crate::engine::victory::V
         .filter_map(|t| match t {
             Trigger::PointsDestroyed { side, points } => Some(format!(
                 "{{ winner = {}, points = {points} }}",
-                toml_string(&battle.sides[*side].name)
+                quote(&battle.sides[*side].name)
             )),
             _ => None,
         })
         .collect();
     if !points.is_empty() {
-        let _ = writeln!(out, "points = [{}]", points.join(", "));
+        out.pair("points", format!("[{}]", points.join(", ")));
     }
 }
 
 /// `[sides]`, `[formations]`, and a `[[range]]` for each pair of Formations.
-fn lists_toml(out: &mut String, battle: &Battle) {
-    out.push_str("\n[sides]\n");
+fn lists_toml(out: &mut TomlOut, battle: &Battle) {
+    out.blank();
+    out.table("sides");
     for (s, side) in battle.sides.iter().enumerate() {
-        let names: Vec<String> = battle
-            .formations
-            .iter()
-            .filter(|f| f.side == s)
-            .map(|f| toml_string(&f.name))
-            .collect();
-        let _ = writeln!(out, "{} = [{}]", toml_key(&side.name), names.join(", "));
+        out.names(
+            &side.name,
+            battle.formations.iter().filter(|f| f.side == s).map(|f| &f.name),
+        );
     }
-    out.push_str("\n[formations]\n");
+    out.blank();
+    out.table("formations");
     for f in &battle.formations {
-        let names: Vec<String> = f.units.iter().map(|u| toml_string(&battle.units[*u].name)).collect();
-        let _ = writeln!(out, "{} = [{}]", toml_key(&f.name), names.join(", "));
+        out.names(&f.name, f.units.iter().map(|u| &battle.units[*u].name));
     }
-    let n = battle.formations.len();
-    for a in 0..n {
-        for b in a + 1..n {
-            let _ = writeln!(
-                out,
-                "\n[[range]]\nbetween = [{}, {}]\nmu = {}",
-                toml_string(&battle.formations[a].name),
-                toml_string(&battle.formations[b].name),
-                battle.ranges.get(a, b)
-            );
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_quoted_as_toml_needs() {
-        assert_eq!(toml_key("Lancers"), "Lancers");
-        assert_eq!(toml_key("Pickets_2-a"), "Pickets_2-a");
-        assert_eq!(toml_key("Battle Line"), "\"Battle Line\"");
-        assert_eq!(toml_key(""), "\"\"");
-        assert_eq!(toml_key("a.b"), "\"a.b\"");
-        assert_eq!(toml_string("say \"hi\" \\ now"), r#""say \"hi\" \\ now""#);
-        assert_eq!(toml_string("a\tb\nc\u{7f}\u{1}é"), r#""a\tb\nc\u007F\u0001é""#);
-    }
+    out.ranges(battle);
 }

@@ -17,9 +17,9 @@ use super::AppState;
 use super::battle::{Battle, MAX_FILE_BYTES, SCENARIO_NAME};
 use super::error::{ApiError, located};
 use super::jobs::{Job, Status, in_blocks, outcome};
-use super::library;
 use crate::batch::{self, BatchError, Report};
 use crate::diag::SourceFile;
+use crate::library;
 use crate::orders::Loaded;
 use crate::resolve::{Bounds, Cut};
 

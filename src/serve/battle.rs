@@ -5,10 +5,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::error::ApiError;
-use super::library;
 use crate::diag::SourceFile;
 use crate::gzf::ParseOptions;
+use crate::library;
 use crate::orders::Loaded;
+use crate::orders::toml_out::{TomlOut, key, quote};
 
 /// The most files a battle may list.
 pub const MAX_FILES: usize = 16;
@@ -153,14 +154,13 @@ impl Battle {
     pub fn load(&self) -> Result<Loaded, ApiError> {
         self.check_limits()?;
         let written = write(self);
-        let scenario = SourceFile::new(SCENARIO_NAME, written.text);
+        let places = written.places;
+        let scenario = SourceFile::new(SCENARIO_NAME, written.out.finish());
         crate::orders::load_scenario_text(scenario, &self.sources(), &ParseOptions::default()).map_err(|reports| {
             let mut e = ApiError::from_reports("fam refuses this battle", &reports);
             for d in &mut e.diagnostics {
                 d.place = if d.file == SCENARIO_NAME {
-                    d.line
-                        .checked_sub(1)
-                        .and_then(|l| written.places.get(l).cloned().flatten())
+                    d.line.checked_sub(1).and_then(|l| places.get(l).cloned().flatten())
                 } else {
                     Some(format!("file/{}", d.file))
                 };
@@ -177,17 +177,6 @@ fn check_name(what: &str, name: &str) -> Result<(), ApiError> {
         )));
     }
     Ok(())
-}
-
-/// A TOML string, quoted and escaped.
-fn quote(s: &str) -> String {
-    toml::Value::String(s.to_string()).to_string()
-}
-
-/// A TOML key: bare when it may be, else quoted.
-fn key(s: &str) -> String {
-    let bare = !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if bare { s.to_string() } else { quote(s) }
 }
 
 /// A JSON value written as a TOML inline value; `None` for `null` (the key
@@ -210,11 +199,6 @@ fn inline(v: &Value) -> Option<String> {
             format!("{{ {} }}", parts.join(", "))
         }
     })
-}
-
-fn name_list<'a>(names: impl Iterator<Item = &'a String>) -> String {
-    let quoted: Vec<String> = names.map(|n| quote(n)).collect();
-    format!("[{}]", quoted.join(", "))
 }
 
 /// A Formation's Units as `[formations]` lists them: a name the page lists
@@ -242,26 +226,29 @@ fn member_list(units: &[String]) -> String {
 /// diagnostic at a line can be shown beside what the player edits.
 #[derive(Default)]
 struct Lines {
-    text: String,
+    out: TomlOut,
     places: Vec<Option<String>>,
 }
 
 impl Lines {
-    fn line(&mut self, text: &str, place: Option<String>) {
-        self.text.push_str(text);
-        self.text.push('\n');
-        self.places.push(place);
+    /// Gives the lines written since the last call the place `place`.
+    fn place(&mut self, place: Option<String>) {
+        self.places.resize(self.out.lines(), place);
     }
 
-    fn blank(&mut self) {
-        self.line("", None);
+    /// A blank line, then the header `[name]`, neither with a place.
+    fn table(&mut self, name: &str) {
+        self.out.blank();
+        self.out.table(name);
+        self.place(None);
     }
 
     /// A table's `key = value` lines, each its own place (`prefix` + key).
-    fn table(&mut self, map: &serde_json::Map<String, Value>, prefix: &str) {
+    fn pairs(&mut self, map: &serde_json::Map<String, Value>, prefix: &str) {
         for (k, v) in map {
             if let Some(v) = inline(v) {
-                self.line(&format!("{} = {v}", key(k)), Some(format!("{prefix}{k}")));
+                self.out.pair(k, v);
+                self.place(Some(format!("{prefix}{k}")));
             }
         }
     }
@@ -270,7 +257,7 @@ impl Lines {
 /// The scenario this battle stands for: its GZF files by bare name, so
 /// the TOML and the files saved in one directory play the same battle.
 pub fn to_toml(b: &Battle) -> String {
-    write(b).text
+    write(b).out.finish()
 }
 
 /// The scenario's lines and their places: `title`, `files`, `seed`,
@@ -279,73 +266,75 @@ pub fn to_toml(b: &Battle) -> String {
 /// Formation's within it, K a range's), as docs/serve-api.md names them.
 fn write(b: &Battle) -> Lines {
     let mut s = Lines::default();
-    s.line(
-        "# Written by fam serve: play it with `fam batch scenario.toml --runs N`",
-        None,
-    );
-    s.line("# beside its GZF files (docs/orders.md).", None);
+    s.out
+        .comment("Written by fam serve: play it with `fam batch scenario.toml --runs N`");
+    s.out.comment("beside its GZF files (docs/orders.md).");
+    s.place(None);
     let title = if b.title.trim().is_empty() {
         "Battle"
     } else {
         b.title.as_str()
     };
-    s.line(&format!("title = {}", quote(title)), Some("title".into()));
-    s.line(
-        &format!("gzf = {}", name_list(b.files.iter().map(|f| &f.name))),
-        Some("files".into()),
-    );
+    s.out.pair("title", quote(title));
+    s.place(Some("title".into()));
+    s.out.names("gzf", b.files.iter().map(|f| &f.name));
+    s.place(Some("files".into()));
     if let Some(seed) = b.seed {
-        s.line(&format!("seed = {seed}"), Some("seed".into()));
+        s.out.pair("seed", seed);
+        s.place(Some("seed".into()));
     }
     if let Some(r) = b.start_range {
-        s.line(&format!("start_range = {r}"), Some("start_range".into()));
+        s.out.pair("start_range", r);
+        s.place(Some("start_range".into()));
     }
     if !b.rules.is_empty() {
-        s.blank();
-        s.line("[rules]", None);
-        s.table(&b.rules, "rules.");
+        s.table("rules");
+        s.pairs(&b.rules, "rules.");
     }
     if !b.victory.is_empty() {
-        s.blank();
-        s.line("[victory]", None);
-        s.table(&b.victory, "victory.");
+        s.table("victory");
+        s.pairs(&b.victory, "victory.");
     }
-    s.blank();
-    s.line("[sides]", None);
+    lists(&mut s, b);
+    for (k, r) in b.ranges.iter().enumerate() {
+        s.out.blank();
+        s.place(None);
+        s.out.range(&r.between[0], &r.between[1], r.mu);
+        s.place(Some(format!("range/{k}")));
+    }
+    doctrines(&mut s, b);
+    s
+}
+
+/// `[sides]` and `[formations]`: a line a side, a line a Formation.
+fn lists(s: &mut Lines, b: &Battle) {
+    s.table("sides");
     for (i, side) in b.sides.iter().enumerate() {
-        let names = name_list(side.formations.iter().map(|f| &f.name));
-        s.line(&format!("{} = {names}", key(&side.name)), Some(format!("side/{i}")));
+        s.out.names(&side.name, side.formations.iter().map(|f| &f.name));
+        s.place(Some(format!("side/{i}")));
     }
-    s.blank();
-    s.line("[formations]", None);
+    s.table("formations");
     for (i, side) in b.sides.iter().enumerate() {
         for (j, f) in side.formations.iter().enumerate() {
-            s.line(
-                &format!("{} = {}", key(&f.name), member_list(&f.units)),
-                Some(format!("formation/{i}/{j}")),
-            );
+            s.out.pair(&f.name, member_list(&f.units));
+            s.place(Some(format!("formation/{i}/{j}")));
         }
     }
-    for (k, r) in b.ranges.iter().enumerate() {
-        s.blank();
-        let place = Some(format!("range/{k}"));
-        s.line("[[range]]", place.clone());
-        s.line(&format!("between = {}", name_list(r.between.iter())), place.clone());
-        s.line(&format!("mu = {}", r.mu), place);
-    }
+}
+
+/// A `[doctrine.NAME]` table for each Formation with standing orders.
+fn doctrines(s: &mut Lines, b: &Battle) {
     for (i, side) in b.sides.iter().enumerate() {
         for (j, f) in side.formations.iter().enumerate() {
             if let Some(d) = &f.doctrine {
-                s.blank();
-                s.line(
-                    &format!("[doctrine.{}]", key(&f.name)),
-                    Some(format!("doctrine/{i}/{j}")),
-                );
-                s.table(d, &format!("doctrine/{i}/{j}/"));
+                s.out.blank();
+                s.place(None);
+                s.out.table(&format!("doctrine.{}", key(&f.name)));
+                s.place(Some(format!("doctrine/{i}/{j}")));
+                s.pairs(d, &format!("doctrine/{i}/{j}/"));
             }
         }
     }
-    s
 }
 
 #[cfg(test)]
@@ -353,13 +342,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_that_toml_would_misread_are_quoted() {
-        assert_eq!(key("Heading"), "Heading");
-        assert_eq!(key("Admiral Varga"), "\"Admiral Varga\"");
-        assert_eq!(key("a.b"), "\"a.b\"");
-        assert_eq!(key(""), "\"\"");
+    fn json_values_become_inline_toml() {
         let v: Value = serde_json::json!({"hold": 30});
         assert_eq!(inline(&v).as_deref(), Some("{ hold = 30 }"));
+        let v: Value = serde_json::json!({"Battle Line": ["a\"b", true]});
+        assert_eq!(inline(&v).as_deref(), Some(r#"{ "Battle Line" = ["a\"b", true] }"#));
         assert_eq!(inline(&Value::Null), None);
+    }
+
+    #[test]
+    fn every_line_keeps_its_place_whatever_the_names_hold() {
+        let b: Battle = serde_json::from_value(serde_json::json!({
+            "title": "Two\nlines",
+            "sides": [
+                {"name": "A\"1", "formations": [{"name": "F\nG", "units": ["U"], "doctrine": {"target": "x"}}]},
+                {"name": "B", "formations": [{"name": "H", "units": ["V"]}]},
+            ],
+            "ranges": [{"between": ["F\nG", "H"], "mu": 20}],
+        }))
+        .unwrap();
+        let written = write(&b);
+        let text = written.out.finish();
+        assert_eq!(text.lines().count(), written.places.len(), "{text}");
+        let place = |line: &str| {
+            let i = text
+                .lines()
+                .position(|l| l == line)
+                .unwrap_or_else(|| panic!("no `{line}` in\n{text}"));
+            written.places[i].as_deref()
+        };
+        assert_eq!(place(r#"title = "Two\nlines""#), Some("title"));
+        assert_eq!(place(r#""A\"1" = ["F\nG"]"#), Some("side/0"));
+        assert_eq!(place(r#"H = ["V"]"#), Some("formation/1/0"));
+        assert_eq!(place("mu = 20"), Some("range/0"));
+        assert_eq!(place(r#"[doctrine."F\nG"]"#), Some("doctrine/0/0"));
+        assert_eq!(place(r#"target = "x""#), Some("doctrine/0/0/target"));
     }
 }

@@ -17,7 +17,6 @@ pub mod battle;
 pub mod error;
 pub mod guard;
 pub mod jobs;
-pub mod library;
 pub mod net;
 
 use std::net::SocketAddr;

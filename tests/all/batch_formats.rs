@@ -126,6 +126,7 @@ fn format_json_is_json_and_the_text_table_stays_the_default() {
     assert_eq!(out.status.code(), Some(2), "--json and --format markdown conflict");
 }
 
+#[cfg(feature = "plots")]
 #[test]
 fn the_plot_is_written_as_png_or_svg_by_its_extension() {
     let dir = tempfile::tempdir().unwrap();

@@ -17,7 +17,7 @@ use approx::{abs_diff_eq, assert_abs_diff_eq};
 
 use fam::diag::SourceFile;
 use fam::engine::dice::Dice;
-use fam::engine::event::{Event, Recorder};
+use fam::engine::event::{GraserAttack, PdRoll, PulserSet, Recorder, WeaponIdle};
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, PdOrder, SystemId, VolleyPlot};
 use fam::engine::rules::Rules;
 use fam::engine::state::{Battle, Formation, RangeTable, Side, Unit};
@@ -324,9 +324,9 @@ fn graser_points_are_hits_of_a_d3_sap_and_rerolls_penetrate() {
                     let case = format!("#{weapon} screen {screens}, face {face}, rerolls {chain:?}");
                     assert_eq!(lost(&b), (armour, hull + pen), "{case}");
                     assert!(
-                        rec.events().any(|e| matches!(
+                        rec.events_of::<GraserAttack>().any(|e| matches!(
                             e,
-                            Event::GraserAttack { hits, reroll_hits: r, damage_faces, .. }
+                            GraserAttack { hits, reroll_hits: r, damage_faces, .. }
                                 if *hits == sap_hits && r.iter().sum::<u32>() == pen && *damage_faces == damage
                         )),
                         "{case}"
@@ -347,11 +347,9 @@ fn graser_dice_fall_off_by_twelve_mu_band() {
         faces.extend(std::iter::repeat_n(1, dice as usize));
         let rec = scripted(&mut b, &plot(&[GRASER2], 0), &faces);
         let fired = rec
-            .events()
-            .find_map(|e| match e {
-                Event::GraserAttack { dice, .. } => Some(*dice),
-                _ => None,
-            })
+            .events_of::<GraserAttack>()
+            .next()
+            .map(|GraserAttack { dice, .. }| *dice)
             .unwrap_or(0);
         assert_eq!(fired, dice, "{range} MU");
     }
@@ -418,11 +416,9 @@ fn heavy_graser_hits_are_d6_normal_damage_by_eighteen_mu_band_without_rerolls() 
         faces.extend(std::iter::repeat_n(1, dice as usize));
         let rec = scripted(&mut b, &plot(&[HEAVY3], 0), &faces);
         let fired = rec
-            .events()
-            .find_map(|e| match e {
-                Event::GraserAttack { dice, .. } => Some(*dice),
-                _ => None,
-            })
+            .events_of::<GraserAttack>()
+            .next()
+            .map(|GraserAttack { dice, .. }| *dice)
             .unwrap_or(0);
         assert_eq!(fired, dice, "{range} MU");
     }
@@ -465,8 +461,8 @@ fn gatling_tpa_meson_and_pulser_dice_hold_to_their_reach() {
             // Each 4 scores one point of normal damage, unscreened.
             assert_eq!(lost(&b), normal(dice), "#{weapon} at {range} MU");
             let idle = rec
-                .events()
-                .any(|e| matches!(e, Event::WeaponIdle { reason, .. } if reason.contains("out of range")));
+                .events_of::<WeaponIdle>()
+                .any(|e| matches!(e, WeaponIdle { reason, .. } if reason.contains("out of range")));
             assert_eq!(idle, dice == 0, "#{weapon} at {range} MU");
         }
     }
@@ -505,9 +501,9 @@ fn an_open_pulser_is_set_for_the_battle_when_it_first_fires() {
     let mut rec = Recorder::default();
     let mut dice = Dice::from_faces(&[50, 4, 4, 50, 4, 4]);
     run_volley(&mut b, &p, 0, &mut dice, &mut rec, &mut Scratch::default());
-    assert!(rec.events().any(|e| matches!(
+    assert!(rec.events_of::<PulserSet>().any(|e| matches!(
         e,
-        Event::PulserSet {
+        PulserSet {
             setting: PulserSetting::Medium,
             range: 20,
             ..
@@ -635,8 +631,9 @@ fn pd_capable_beam_family_weapons_defend_as_one_pds_die() {
             let rec = scripted(&mut b, &pd_plot(weapon), &faces);
             let case = format!("#{weapon} face {face}");
             assert!(
-                rec.events()
-                    .any(|e| matches!(e, Event::PdRoll { unit: 0, weapon: w, kills: k, .. } if *w == weapon && *k == kills as u32)),
+                rec.events_of::<PdRoll>().any(
+                    |e| matches!(e, PdRoll { unit: 0, weapon: w, kills: k, .. } if *w == weapon && *k == kills as u32)
+                ),
                 "{case}"
             );
             // Each missile through: 1 point SAP, on a gunner without armour.
@@ -974,7 +971,6 @@ fn the_default_commander_puts_cheap_shots_on_point_defence() {
         nearest: &[],
         reaches: &[],
         craft: &[],
-        memo: None,
     };
     let c = decide(&ctx, 0, &Doctrine::default());
     assert!(c.threat.iter().any(|&t| t), "the salvo threatens");

@@ -484,37 +484,53 @@ fn event_type(line: &str) -> Option<String> {
     v.get("type")?.as_str().map(str::to_string)
 }
 
-#[test]
-fn events_md_lists_every_key_of_the_event_log() {
-    let d = doc("events.md");
-    let line = command(&d, "fam resolve ");
-    assert!(line.contains("... --log FILE"), "{line}");
-    let dir = tempfile::tempdir().unwrap();
-    let logs = event_logs(dir.path(), &line);
+/// What docs/events.md says of each kind of line.
+struct EventsDoc {
+    /// The rows of the header's table.
+    header: Vec<Vec<String>>,
+    /// The keys of a die's line.
+    dice: Vec<String>,
+    /// The rows of the events' table: `type`, keys, meaning.
+    events: Vec<Vec<String>>,
+}
 
-    let header_rows = table(&d, "## Header (line 1)");
-    let header: Vec<String> = header_rows.iter().flat_map(|r| keys(&r[0])).collect();
-    let dice = {
+impl EventsDoc {
+    fn read() -> EventsDoc {
+        let d = doc("events.md");
         let template = command(&d, "{\"die\"");
-        template
+        let dice = template
             .split('"')
             .skip(1)
             .step_by(2)
             .filter(|w| template.contains(&format!("\"{w}\":")))
             .map(str::to_string)
-            .collect::<Vec<_>>()
-    };
-    let events = table(&d, "## Events");
-    let documented_types: Vec<String> = events.iter().flat_map(|r| keys(&r[0])).collect();
-    // The keys each type of event always has, and those only some have
-    // (`…; for X also `k``).
-    let always = |row: &[String]| {
-        let mut k = keys(&row[1]);
-        k.extend(["seq".to_string(), "type".to_string()]);
-        k
-    };
-    let sometimes = |row: &[String]| -> Vec<String> {
-        row[1]
+            .collect();
+        EventsDoc {
+            header: table(&d, "## Header (line 1)"),
+            dice,
+            events: table(&d, "## Events"),
+        }
+    }
+
+    /// The `type` of every kind of event the document lists.
+    fn types(&self) -> Vec<String> {
+        self.events.iter().flat_map(|r| keys(&r[0])).collect()
+    }
+
+    /// The row of the event `kind`.
+    fn row(&self, kind: &str, line: &str) -> &[String] {
+        self.events
+            .iter()
+            .find(|r| keys(&r[0]) == [kind.to_string()])
+            .unwrap_or_else(|| panic!("events.md does not list the event `{kind}`: {line}"))
+    }
+
+    /// The keys every line of a row's type has (`seq` and `type` too), and
+    /// those only some have (`…; for X also `k``).
+    fn event_keys(row: &[String]) -> (Vec<String>, Vec<String>) {
+        let mut always = keys(&row[1]);
+        always.extend(["seq".to_string(), "type".to_string()]);
+        let sometimes = row[1]
             .split(';')
             .skip(1)
             .filter_map(|part| part.split_once(" also "))
@@ -524,68 +540,150 @@ fn events_md_lists_every_key_of_the_event_log() {
                     _ => None,
                 })
             })
-            .collect()
-    };
+            .collect();
+        (always, sometimes)
+    }
 
-    let mut seen = std::collections::BTreeSet::new();
-    for log in &logs {
-        for line in log {
-            let json = Json::parse(line);
-            let written = json.keys();
-            assert!(sorted(&written), "keys out of alphabetical order: {line}");
-            let Some(kind) = event_type(line) else {
-                // A header.
-                assert_eq!(set(&header), set(&written), "the header: {line}");
-                let shape = |key: &str| braces(meaning(&header_rows, key)).unwrap();
-                assert_eq!(set(&shape("formations")), set(&json.at("formations/[]").keys()));
-                assert_eq!(set(&shape("units")), set(&json.at("units/[]").keys()));
+    /// Reads one line of a log against the document: its keys in
+    /// alphabetical order, every key the document lists for its kind there
+    /// and no other, the shapes it gives for a key's value. The line's
+    /// `type`, `None` for a header.
+    fn check(&self, line: &str) -> Option<String> {
+        let json = Json::parse(line);
+        let written = json.keys();
+        assert!(sorted(&written), "keys out of alphabetical order: {line}");
+        let Some(kind) = event_type(line) else {
+            let header: Vec<String> = self.header.iter().flat_map(|r| keys(&r[0])).collect();
+            assert_eq!(set(&header), set(&written), "the header: {line}");
+            let shape = |key: &str| braces(meaning(&self.header, key)).unwrap();
+            assert_eq!(set(&shape("formations")), set(&json.at("formations/[]").keys()));
+            assert_eq!(set(&shape("units")), set(&json.at("units/[]").keys()));
+            return None;
+        };
+        if kind == "roll" {
+            assert_eq!(set(&self.dice), set(&written), "a die: {line}");
+            return Some(kind);
+        }
+        let row = self.row(&kind, line);
+        let (must, may) = EventsDoc::event_keys(row);
+        for k in &must {
+            assert!(
+                written.contains(k),
+                "`{kind}` has no `{k}`, which events.md lists: {line}"
+            );
+        }
+        for k in &written {
+            assert!(
+                must.contains(k) || may.contains(k),
+                "`{kind}` has `{k}`, which events.md does not list: {line}"
+            );
+        }
+        // Shapes given for a key's value: `{maneuver, speed_points}`,
+        // `[{unit, upper}]`.
+        for k in keys(&row[1]) {
+            let Some(said) = inner_opt(&row[1], &k).filter(|t| t.starts_with("`{") || t.starts_with("`[{")) else {
                 continue;
             };
-            if kind == "roll" {
-                assert_eq!(set(&dice), set(&written), "a die: {line}");
-                continue;
-            }
-            let row = events
-                .iter()
-                .find(|r| keys(&r[0]) == [kind.clone()])
-                .unwrap_or_else(|| panic!("events.md does not list the event `{kind}`: {line}"));
-            let (must, may) = (always(row), sometimes(row));
-            for k in &must {
-                assert!(
-                    written.contains(k),
-                    "`{kind}` has no `{k}`, which events.md lists: {line}"
+            let value = match json.at(&k) {
+                Json::Array(items) => items.first(),
+                v => Some(v),
+            };
+            if let Some(value @ Json::Object(_)) = value {
+                assert_eq!(
+                    set(&braces(&said).unwrap()),
+                    set(&value.keys()),
+                    "`{kind}`'s `{k}`: {line}"
                 );
             }
-            for k in &written {
-                assert!(
-                    must.contains(k) || may.contains(k),
-                    "`{kind}` has `{k}`, which events.md does not list: {line}"
-                );
-            }
-            // Shapes given for a key's value: `{maneuver, speed_points}`,
-            // `[{unit, upper}]`.
-            for k in keys(&row[1]) {
-                let Some(said) = inner_opt(&row[1], &k).filter(|t| t.starts_with("`{") || t.starts_with("`[{")) else {
-                    continue;
-                };
-                let value = match json.at(&k) {
-                    Json::Array(items) => items.first(),
-                    v => Some(v),
-                };
-                if let Some(value @ Json::Object(_)) = value {
-                    assert_eq!(
-                        set(&braces(&said).unwrap()),
-                        set(&value.keys()),
-                        "`{kind}`'s `{k}`: {line}"
-                    );
-                }
-            }
+        }
+        Some(kind)
+    }
+}
+
+#[test]
+fn events_md_lists_every_key_of_the_event_log() {
+    let d = doc("events.md");
+    let line = command(&d, "fam resolve ");
+    assert!(line.contains("... --log FILE"), "{line}");
+    let dir = tempfile::tempdir().unwrap();
+    let logs = event_logs(dir.path(), &line);
+    let document = EventsDoc::read();
+    let mut seen = std::collections::BTreeSet::new();
+    for line in logs.iter().flatten() {
+        if let Some(kind) = document.check(line) {
             seen.insert(kind);
         }
     }
+    seen.remove("roll");
     assert!(seen.len() >= 25, "only {} kinds of event seen: {seen:?}", seen.len());
+    let documented = document.types();
     for kind in &seen {
-        assert!(documented_types.contains(kind));
+        assert!(documented.contains(kind));
+    }
+}
+
+/// Every kind of line the log's types write, from one event of every kind
+/// (`every_event`) and a die under the header of a shipped scenario: each
+/// reads as docs/events.md says, every kind the document lists is written
+/// and none it does not, and every key it lists for a kind, those only some
+/// lines have included, is written by one of them.
+#[test]
+fn events_md_lists_exactly_the_keys_each_kind_of_line_writes() {
+    let document = EventsDoc::read();
+    let loaded = fam::orders::load_scenario(
+        &repo().join("scenarios/duel.toml"),
+        &[],
+        &fam::gzf::ParseOptions::default(),
+    )
+    .unwrap_or_else(|_| panic!("scenarios/duel.toml loads"));
+    let header = fam::report::Header {
+        title: "Every kind".to_string(),
+        seed: u64::MAX,
+        exchange: 2,
+    };
+    let mut rec = fam::engine::event::Recorder::default();
+    rec.entries
+        .push(fam::engine::event::Entry::Roll(fam::engine::dice::Roll {
+            purpose: fam::engine::dice::Purpose::Targeting,
+            pile: fam::engine::dice::Pile::Initial,
+            face: 42,
+        }));
+    rec.entries.extend(
+        crate::every_event::every_kind()
+            .into_iter()
+            .map(fam::engine::event::Entry::Event),
+    );
+    let log = fam::log::render(&header, &loaded.battle, &rec);
+    assert_eq!(
+        log.lines().count(),
+        rec.entries.len() + 1,
+        "a header, then a line an entry"
+    );
+
+    let mut written: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> = Default::default();
+    let mut headers = 0;
+    for line in log.lines() {
+        match document.check(line) {
+            Some(kind) => written.entry(kind).or_default().extend(Json::parse(line).keys()),
+            None => headers += 1,
+        }
+    }
+    assert_eq!(headers, 1);
+    assert!(written.remove("roll").is_some(), "the die's line");
+    let documented = document.types();
+    assert_eq!(
+        set(&documented),
+        written.keys().cloned().collect(),
+        "the kinds events.md lists (left) and those written (right)"
+    );
+    for (kind, keys) in &written {
+        let (must, may) = EventsDoc::event_keys(document.row(kind, kind));
+        for k in must.iter().chain(&may) {
+            assert!(
+                keys.contains(k),
+                "no line of `{kind}` writes `{k}`, which events.md lists"
+            );
+        }
     }
 }
 

@@ -101,7 +101,6 @@ fn choose(b: &Battle, f: FormationId, d: &Doctrine) -> Choice {
         nearest: &[],
         reaches: &[],
         craft: &[],
-        memo: None,
     };
     decide(&ctx, f, d)
 }
@@ -1686,7 +1685,6 @@ fn a_formation_that_can_no_longer_do_damage_withdraws_from_every_enemy() {
             nearest: &[],
             reaches: &[],
             craft: &[],
-            memo: None,
         };
         !cannot_fight(&ctx, g)
     };
@@ -2310,6 +2308,8 @@ fn a_plan_read_back_from_the_memo_is_the_plan_made_afresh() {
     // Every Formation of every shipped scenario decides under the default
     // doctrine three times: without the memo, with it (made and kept), and
     // with it again (read back). All three agree, and the memo is read.
+    use fam::engine::doctrine::decide::decide_with;
+    use fam::engine::doctrine::plan::PlanMemo;
     let tables = DieTables::new();
     let victory = Victory::default();
     let mut scenarios: Vec<_> = std::fs::read_dir(repo().join("scenarios"))
@@ -2318,7 +2318,7 @@ fn a_plan_read_back_from_the_memo_is_the_plan_made_afresh() {
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
     scenarios.sort();
-    let memo = std::cell::RefCell::new(fam::engine::doctrine::plan::PlanMemo::default());
+    let mut memo = PlanMemo::default();
     let mut planned = 0;
     for path in scenarios {
         let b = fam::orders::load_scenario(&path, &[], &Default::default())
@@ -2327,7 +2327,7 @@ fn a_plan_read_back_from_the_memo_is_the_plan_made_afresh() {
         let arsenals = arsenals(&b);
         let live = fam::engine::doctrine::in_fight(&b);
         let enemies = fam::engine::doctrine::enemy_lists(&b, &live);
-        let ctx = |memo| Context {
+        let ctx = Context {
             battle: &b,
             victory: &victory,
             tables: &tables,
@@ -2337,23 +2337,80 @@ fn a_plan_read_back_from_the_memo_is_the_plan_made_afresh() {
             nearest: &[],
             reaches: &[],
             craft: &[],
-            memo,
         };
         for f in 0..b.formations.len() {
             if !b.formation_active(f) || b.craft_only(f) {
                 continue;
             }
             let d = Doctrine::default();
-            let fresh = decide(&ctx(None), f, &d);
-            let made = decide(&ctx(Some(&memo)), f, &d);
-            let read = decide(&ctx(Some(&memo)), f, &d);
+            let fresh = decide(&ctx, f, &d);
+            let made = decide_with(&ctx, &mut memo, f, &d);
+            let read = decide_with(&ctx, &mut memo, f, &d);
             assert_eq!(fresh, made, "{}: Formation {f}", path.display());
             assert_eq!(fresh, read, "{}: Formation {f}", path.display());
             planned += usize::from(fresh.plan.is_some());
         }
     }
     assert!(planned > 20, "the scenarios have plans to remember ({planned})");
-    assert!(memo.borrow().hits() >= planned as u64, "every second plan is read back");
+    assert!(memo.hits() >= planned as u64, "every second plan is read back");
+}
+
+/// What the commander keeps of what it weighed changes no plot: whole
+/// battles of shipped scenarios, every Exchange plotted by their standing
+/// orders or the default doctrine, give the same plots, sources and
+/// choices Exchange after Exchange with the memo a batch worker keeps,
+/// with one of a single slot a cache (each key pushing the last out, every
+/// arsenal numbered anew) and with one that keeps nothing. Each work area
+/// plays every battle, so the memos carry what they kept from battle to
+/// battle, as a batch worker's do.
+#[test]
+fn what_the_commander_keeps_changes_no_plot() {
+    use fam::engine::dice::Dice;
+    use fam::engine::doctrine::plan::PlanMemo;
+    use fam::engine::doctrine::{PlotWork, standing_plot_into};
+    use fam::engine::victory::{decide as outcome, exchange_seed, side_masses};
+    use fam::engine::volley::{Scratch, run_exchange};
+    let mut works = [
+        PlotWork::default(),
+        PlotWork::with_memo(PlanMemo::with_slots(1)),
+        PlotWork::with_memo(PlanMemo::off()),
+    ];
+    let mut plotted = 0;
+    for name in [
+        "fleet-action",
+        "missile-strike",
+        "carrier-strike",
+        "squadron-action",
+        "standing-orders",
+    ] {
+        let path = repo().join(format!("scenarios/{name}.toml"));
+        let l = fam::orders::load_scenario(&path, &[], &Default::default()).unwrap_or_else(|_| panic!("{name} loads"));
+        let start = side_masses(&l.battle);
+        for run in 0..4 {
+            let mut b = l.battle.clone();
+            let mut scratch = Scratch::default();
+            for k in l.exchange..l.exchange + 8 {
+                let plots: Vec<_> = works
+                    .iter_mut()
+                    .map(|w| {
+                        let (mut plot, mut sources) = (CheckedPlot::default(), Vec::new());
+                        let none = CheckedPlot::default();
+                        standing_plot_into(&b, &l.victory, &none, &l.doctrine, true, &mut plot, &mut sources, w);
+                        (plot, sources, w.choices().to_vec())
+                    })
+                    .collect();
+                assert!(plots[1] == plots[0], "{name}, run {run}, Exchange {k}: one slot");
+                assert!(plots[2] == plots[0], "{name}, run {run}, Exchange {k}: nothing kept");
+                plotted += 1;
+                let mut dice = Dice::new(exchange_seed(run, k));
+                run_exchange(&mut b, &plots[0].0, &mut dice, &mut (), &mut scratch);
+                if outcome(&b, &start, &l.victory, k).is_some() {
+                    break;
+                }
+            }
+        }
+    }
+    assert!(plotted > 40, "{plotted} plots");
 }
 
 // ---- Small craft, targets that cannot move, ordnance spent where it pays --

@@ -15,7 +15,7 @@ use approx::{abs_diff_eq, assert_abs_diff_eq};
 
 use fam::diag::SourceFile;
 use fam::engine::dice::Dice;
-use fam::engine::event::{Event, Recorder};
+use fam::engine::event::{EmpAttack, EmpTest, PdRoll, Recorder, Repair};
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, PdOrder, SystemId, VolleyPlot};
 use fam::engine::rules::Rules;
 use fam::engine::state::{Battle, Formation, RangeTable, Side, SysState, Unit};
@@ -146,28 +146,13 @@ fn plot(from: usize, weapons: &[SystemId], pd: &[SystemId]) -> ExchangePlot {
 
 /// The EMP tests of a Volley: (system, face, modifier, needed, lost).
 fn tests(rec: &Recorder) -> Vec<(Option<SystemId>, u8, i32, u8, bool)> {
-    rec.events()
-        .filter_map(|e| match e {
-            Event::EmpTest {
-                system,
-                face,
-                modifier,
-                needed,
-                lost,
-                ..
-            } => Some((*system, *face, *modifier, *needed, *lost)),
-            _ => None,
-        })
+    rec.events_of::<EmpTest>()
+        .map(|t| (t.system, t.face, t.modifier, t.needed, t.lost))
         .collect()
 }
 
 fn emp_hits(rec: &Recorder) -> Vec<u32> {
-    rec.events()
-        .filter_map(|e| match e {
-            Event::EmpAttack { hits, .. } => Some(*hits),
-            _ => None,
-        })
-        .collect()
+    rec.events_of::<EmpAttack>().map(|a| a.hits).collect()
 }
 
 // ---- the rules, restated -----------------------------------------------------------
@@ -321,9 +306,9 @@ fn damage_control_repairs_what_emp_knocked_out() {
     let mut b = battle(10, "Crewed");
     let rec = scripted(&mut b, &plot(0, &[EMP1], &[]), &[50, 5, 6, 1]);
     assert_eq!(tests(&rec), [(Some(V_FCS), 6, 0, 6, true)]);
-    assert!(rec.events().any(|e| matches!(
+    assert!(rec.events_of::<Repair>().any(|e| matches!(
         e,
-        Event::Repair {
+        Repair {
             unit: 1,
             system: Some(V_FCS),
             repaired: true,
@@ -423,8 +408,8 @@ fn an_emp1_defends_as_a_class1_beam_at_minus_one_without_reroll() {
         let mut b = battle(10, "Launcher");
         let rec = scripted(&mut b, &plot(1, &[SML], &[EMP1]), &faces);
         assert!(
-            rec.events()
-                .any(|e| matches!(e, Event::PdRoll { unit: 0, weapon: EMP1, kills: k, .. } if *k == kills)),
+            rec.events_of::<PdRoll>()
+                .any(|e| matches!(e, PdRoll { unit: 0, weapon: EMP1, kills: k, .. } if *k == kills)),
             "face {face}"
         );
         assert_eq!(b.units[0].hull_lost, 5 - kills, "face {face}");

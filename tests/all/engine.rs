@@ -3,7 +3,7 @@
 
 use approx::abs_diff_eq;
 use fam::engine::dice::Dice;
-use fam::engine::event::Recorder;
+use fam::engine::event::{BeamAttack, Recorder, ThresholdCheck};
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, Maneuver, ManeuverOrder, VolleyPlot};
 use fam::engine::rules::Rules;
 use fam::engine::state::{Battle, Formation, RangeTable, Side, Unit};
@@ -195,26 +195,22 @@ fn a_scripted_volley_scores_exactly_as_the_rules_read() {
     assert_eq!(battle.units[1].hull_lost, 9, "3 hull per Volley, no armour");
     assert_eq!(battle.ranges.get(0, 1), 12, "no Speed: the range holds");
     let attacks: Vec<_> = rec
-        .events()
-        .filter_map(|e| match e {
-            fam::engine::event::Event::BeamAttack {
-                dice,
-                drm,
-                screen,
-                normal,
-                penetrating,
-                ..
-            } => Some((*dice, *drm, *screen, *normal, *penetrating)),
-            _ => None,
-        })
+        .events_of::<BeamAttack>()
+        .map(
+            |BeamAttack {
+                 dice,
+                 drm,
+                 screen,
+                 normal,
+                 penetrating,
+                 ..
+             }| (*dice, *drm, *screen, *normal, *penetrating),
+        )
         .collect();
     assert_eq!(attacks, vec![(3, 0, 1, 3, 0); 3]);
     let checks: Vec<_> = rec
-        .events()
-        .filter_map(|e| match e {
-            fam::engine::event::Event::ThresholdCheck { unit, row, needed, .. } => Some((*unit, *row, *needed)),
-            _ => None,
-        })
+        .events_of::<ThresholdCheck>()
+        .map(|ThresholdCheck { unit, row, needed, .. }| (*unit, *row, *needed))
         .collect();
     assert_eq!(checks, [(1, 1, 6)]);
 }

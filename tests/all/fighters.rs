@@ -12,7 +12,10 @@ use approx::{abs_diff_eq, assert_abs_diff_eq};
 use std::sync::OnceLock;
 
 use fam::engine::dice::Dice;
-use fam::engine::event::{Event, Recorder};
+use fam::engine::event::{
+    CraftDiceEvent, CraftEngaged, CraftIdle, CraftLaunched, CraftLost, CraftRoll, Destroyed, Event, GroupShot,
+    MissileHits, Payload, PdRoll, Pools, Recorder, SecondaryMove, VolleyStarted, WeaponIdle,
+};
 use fam::engine::plot::{
     CraftAction, CraftOrder, ExchangePlot, FireOrder, FormationPlot, Maneuver, ManeuverOrder, PdOrder, UnitId,
     VolleyPlot,
@@ -275,45 +278,31 @@ fn events(rec: &Recorder) -> Vec<&Event> {
 
 /// (group, target, action, cef left) of every `CraftEngaged` event.
 fn engaged(rec: &Recorder) -> Vec<(UnitId, Option<UnitId>, &'static str, u32)> {
-    rec.events()
-        .filter_map(|e| match e {
-            Event::CraftEngaged {
-                group,
-                target,
-                action,
-                cef_left,
-            } => Some((*group, *target, *action, *cef_left)),
-            _ => None,
-        })
+    rec.events_of::<CraftEngaged>()
+        .map(
+            |CraftEngaged {
+                 group,
+                 target,
+                 action,
+                 cef_left,
+             }| (*group, *target, *action, *cef_left),
+        )
         .collect()
 }
 
 /// (group, action, faces, reroll faces, kills) of one `CraftRoll` event.
-type CraftRoll = (UnitId, &'static str, Vec<u8>, Vec<u8>, u32);
+type RollSummary = (UnitId, &'static str, Vec<u8>, Vec<u8>, u32);
 
-/// Every `CraftRoll` event, as [`CraftRoll`]s.
-fn craft_rolls(rec: &Recorder) -> Vec<CraftRoll> {
-    rec.events()
-        .filter_map(|e| match e {
-            Event::CraftRoll {
-                group,
-                action,
-                faces,
-                reroll_faces,
-                kills,
-                ..
-            } => Some((*group, *action, faces.clone(), reroll_faces.clone(), *kills)),
-            _ => None,
-        })
+/// Every `CraftRoll` event, as [`RollSummary`]s.
+fn craft_rolls(rec: &Recorder) -> Vec<RollSummary> {
+    rec.events_of::<CraftRoll>()
+        .map(|r| (r.group, r.action, r.faces.clone(), r.reroll_faces.clone(), r.kills))
         .collect()
 }
 
 fn idles(rec: &Recorder) -> Vec<(UnitId, &'static str)> {
-    rec.events()
-        .filter_map(|e| match e {
-            Event::CraftIdle { group, reason } => Some((*group, *reason)),
-            _ => None,
-        })
+    rec.events_of::<CraftIdle>()
+        .map(|CraftIdle { group, reason }| (*group, *reason))
         .collect()
 }
 
@@ -650,12 +639,12 @@ fn torpedo_run_once_then_guns_at_minus_two() {
         ]
     );
     assert!(
-        rec.events()
-            .any(|e| matches!(e, Event::CraftRoll { sap, .. } if *sap == [4, 6]))
+        rec.events_of::<CraftRoll>()
+            .any(|e| matches!(e, CraftRoll { sap, .. } if *sap == [4, 6]))
     );
-    assert!(rec.events().any(|e| matches!(
+    assert!(rec.events_of::<CraftRoll>().any(|e| matches!(
         e,
-        Event::CraftRoll {
+        CraftRoll {
             drm: -2,
             penetrating: 1,
             ..
@@ -830,8 +819,8 @@ fn dogfight_worked_example_simultaneous_and_exhausted() {
         let kinds: Vec<&str> = events(&rec)
             .into_iter()
             .filter_map(|e| match e {
-                Event::CraftRoll { .. } => Some("roll"),
-                Event::CraftLost { .. } => Some("lost"),
+                Event::CraftDice(CraftDiceEvent::CraftRoll(_)) => Some("roll"),
+                Event::CraftDice(CraftDiceEvent::CraftLost(_)) => Some("lost"),
                 _ => None,
             })
             .collect();
@@ -955,9 +944,9 @@ fn craft_killed_by_pd_make_no_attack() {
         let rec = scripted_volley(&mut b, &p, &faces);
         assert_eq!(craft_left(&b, 1), left, "{faces:?}");
         assert_eq!(b.units[0].hull_lost, damage, "{faces:?}");
-        assert!(rec.events().any(|e| matches!(
+        assert!(rec.events_of::<CraftLost>().any(|e| matches!(
             e,
-            Event::CraftLost {
+            CraftLost {
                 cause: "point defence",
                 ..
             }
@@ -1162,8 +1151,8 @@ fn endurance_and_secondary_maneuvers() {
     assert_eq!(cef_left(&b, 4), 5, "g4: withdrew");
     assert!(idles(&rec).contains(&(1, "exhausted: no attack run")));
     let moves = rec
-        .events()
-        .filter(|e| matches!(e, Event::SecondaryMove { .. }))
+        .events_of::<SecondaryMove>()
+        .filter(|e| matches!(e, SecondaryMove { .. }))
         .count();
     assert_eq!(moves, 3);
 }
@@ -1207,12 +1196,12 @@ fn a_launching_carrier_rolls_no_speed() {
     let rec = scripted_volley(&mut b, &p, &[4]);
     assert!(!b.units[1].craft.unwrap().docked);
     assert!(
-        rec.events()
-            .any(|e| matches!(e, Event::CraftLaunched { group: 1, carrier: 0 }))
+        rec.events_of::<CraftLaunched>()
+            .any(|e| matches!(e, CraftLaunched { group: 1, carrier: 0 }))
     );
-    assert!(rec.events().any(|e| matches!(
+    assert!(rec.events_of::<Pools>().any(|e| matches!(
         e,
-        Event::Pools { formation: 0, speed_dice, evasion_points: 1, .. } if speed_dice.is_empty()
+        Pools { formation: 0, speed_dice, evasion_points: 1, .. } if speed_dice.is_empty()
     )));
 }
 
@@ -1248,10 +1237,11 @@ fn recovery_and_rearming() {
             let mut volley = 0;
             let mut out = Vec::new();
             for e in rec.events() {
-                match e {
-                    Event::VolleyStarted { volley: v } => volley = *v,
-                    Event::CraftLaunched { group: 1, .. } => out.push(volley),
-                    _ => {}
+                if let Some(started) = VolleyStarted::of(e) {
+                    volley = started.volley;
+                }
+                if CraftLaunched::of(e).is_some_and(|l| l.group == 1) {
+                    out.push(volley);
                 }
             }
             out
@@ -1341,9 +1331,9 @@ fn a_group_docked_in_a_bay_lost_to_a_threshold_is_destroyed() {
     let rec = scripted_volley(&mut b, &p, &[5, 5, 6, 1, 1]);
     assert_eq!(b.units[0].systems[0].state, SysState::Operational, "repaired");
     assert!(b.units[1].destroyed, "the docked group went with its bay");
-    assert!(rec.events().any(|e| matches!(
+    assert!(rec.events_of::<Destroyed>().any(|e| matches!(
         e,
-        Event::Destroyed {
+        Destroyed {
             unit: 1,
             cause: "lost with its hangar bay"
         }
@@ -1408,22 +1398,21 @@ fn ship_beams_at_a_named_group() {
     // kill. The torpedo idles. The group runs with all three craft: 1, 1, 4.
     let rec = scripted_volley(&mut b, &p, &[4, 6, 6, 5, 1, 1, 4]);
     let shots: Vec<_> = rec
-        .events()
-        .filter_map(|e| match e {
-            Event::GroupShot {
-                weapon,
-                drm,
-                faces,
-                kills,
-                ..
-            } => Some((*weapon, *drm, faces.clone(), *kills)),
-            _ => None,
-        })
+        .events_of::<GroupShot>()
+        .map(
+            |GroupShot {
+                 weapon,
+                 drm,
+                 faces,
+                 kills,
+                 ..
+             }| (*weapon, *drm, faces.clone(), *kills),
+        )
         .collect();
     assert_eq!(shots, [(1, 0, vec![6], 1), (2, -1, vec![6], 0), (3, 0, vec![5], 0)]);
     assert!(
-        rec.events()
-            .any(|e| matches!(e, Event::WeaponIdle { unit: 0, weapon: 4, .. }))
+        rec.events_of::<WeaponIdle>()
+            .any(|e| matches!(e, WeaponIdle { unit: 0, weapon: 4, .. }))
     );
     assert_eq!(craft_rolls(&rec), [(1, "attack run", vec![1, 1, 4], vec![], 0)]);
     assert_eq!(b.units[0].hull_lost, 1);
@@ -1457,7 +1446,10 @@ fn gunboats_worked_example() {
     // Class-3 at 12 MU: 3 dice 4, 6, 1 and the 6's extra die 2: two kills.
     // PDS: a 5 kills no gunboat. One boat: two dice 4, 6 and a reroll 3: 3.
     let rec = scripted_volley(&mut b, &p, &[4, 6, 1, 2, 5, 4, 6, 3]);
-    assert!(rec.events().any(|e| matches!(e, Event::GroupShot { kills: 2, .. })));
+    assert!(
+        rec.events_of::<GroupShot>()
+            .any(|e| matches!(e, GroupShot { kills: 2, .. }))
+    );
     assert_eq!(craft_left(&b, 1), 1);
     assert_eq!(b.units[0].hull_lost, 3);
     assert_eq!(craft_rolls(&rec), [(1, "gunboat attack", vec![4, 6], vec![3], 0)]);
@@ -1482,11 +1474,8 @@ fn torpedo_gunboats_roll_to_hit_then_damage() {
     // PDS: a 5, no kill. To hit: 3, 2, 6 (two hits); damage 4 and 6.
     let rec = scripted_volley(&mut b, &p, &[5, 3, 2, 6, 4, 6]);
     let sap: Vec<Vec<u32>> = rec
-        .events()
-        .filter_map(|e| match e {
-            Event::CraftRoll { sap, .. } => Some(sap.clone()),
-            _ => None,
-        })
+        .events_of::<CraftRoll>()
+        .map(|CraftRoll { sap, .. }| sap.clone())
         .collect();
     assert_eq!(craft_rolls(&rec), [(1, "torpedo attack", vec![3, 2, 6], vec![], 0)]);
     assert_eq!(sap, [vec![4, 6]]);
@@ -1583,11 +1572,8 @@ fn k_gun_gunboats_roll_to_hit_then_double() {
     let rec = scripted_volley(&mut b, &p, &[3, 2, 6, 1, 5]);
     assert_eq!(craft_rolls(&rec), [(1, "k-gun attack", vec![3, 2, 6], vec![], 0)]);
     let extra: Vec<Vec<(u8, u32)>> = rec
-        .events()
-        .filter_map(|e| match e {
-            Event::CraftRoll { k_gun, .. } => Some(k_gun.clone()),
-            _ => None,
-        })
+        .events_of::<CraftRoll>()
+        .map(|CraftRoll { k_gun, .. }| k_gun.clone())
         .collect();
     assert_eq!(extra, [vec![(1, 4), (5, 2)]]);
     assert_eq!(b.units[0].hull_lost, 6);
@@ -1633,19 +1619,13 @@ fn rocket_gunboats_fire_four_rockets_a_boat_once() {
     let rec = scripted_volley(&mut b, &p, &[3, 2, 6, 1, 1, 6]);
     assert_eq!(craft_rolls(&rec), [(1, "rocket attack", vec![3, 2, 6, 1], vec![], 0)]);
     let dice_and_points: Vec<Vec<(u8, u32)>> = rec
-        .events()
-        .filter_map(|e| match e {
-            Event::CraftRoll { k_gun, .. } => Some(k_gun.clone()),
-            _ => None,
-        })
+        .events_of::<CraftRoll>()
+        .map(|CraftRoll { k_gun, .. }| k_gun.clone())
         .collect();
     assert_eq!(dice_and_points, [vec![(1, 1), (6, 3)]]);
     let sap: Vec<Vec<u32>> = rec
-        .events()
-        .filter_map(|e| match e {
-            Event::CraftRoll { sap, .. } => Some(sap.clone()),
-            _ => None,
-        })
+        .events_of::<CraftRoll>()
+        .map(|CraftRoll { sap, .. }| sap.clone())
         .collect();
     assert_eq!(sap, [vec![1, 3]]);
     assert_eq!(b.units[0].hull_lost, 4);
@@ -1846,9 +1826,9 @@ fn missile_gunboats_launch_one_salvo_a_boat_capped_at_four() {
     // On target: 6 (capped at 4) and 2; damage 1, 2, 3, 4 and 5, 6.
     let rec = scripted_volley(&mut b, &p, &[6, 2, 1, 2, 3, 4, 5, 6]);
     let hits: Vec<(u32, Vec<u32>)> = rec
-        .events()
+        .events_of::<MissileHits>()
         .filter_map(|e| match e {
-            Event::MissileHits {
+            MissileHits {
                 unit: 1,
                 on_target,
                 hits,
@@ -1932,17 +1912,16 @@ fn pds_gunboats_shoot_down_a_salvo_at_their_formation() {
     // (one), its second die 5 (the last): nothing gets through.
     let rec = scripted_volley(&mut b, &p, &[4, 6, 4, 5]);
     let pd: Vec<(UnitId, Vec<u8>, Vec<u8>, u32)> = rec
-        .events()
-        .filter_map(|e| match e {
-            Event::PdRoll {
-                unit,
-                faces,
-                reroll_faces,
-                kills,
-                ..
-            } => Some((*unit, faces.clone(), reroll_faces.clone(), *kills)),
-            _ => None,
-        })
+        .events_of::<PdRoll>()
+        .map(
+            |PdRoll {
+                 unit,
+                 faces,
+                 reroll_faces,
+                 kills,
+                 ..
+             }| (*unit, faces.clone(), reroll_faces.clone(), *kills),
+        )
         .collect();
     assert_eq!(pd, [(1, vec![6], vec![4], 3), (1, vec![5], vec![], 1)]);
     assert_eq!(b.units[0].hull_lost, 0);

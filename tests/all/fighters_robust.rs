@@ -13,6 +13,7 @@ use std::path::Path;
 
 use fam::diag::SourceFile;
 use fam::engine::doctrine::PlotSource;
+use fam::engine::event::{CraftRoll, PdAssigned, Recorder};
 use fam::gzf::ParseOptions;
 use fam::orders::{self, Loaded, Report};
 use toml::{Table, Value};
@@ -847,7 +848,7 @@ fn fighters_plotted_to_attack_gunboats_kill_boats() {
     let mut killed = 0;
     for seed in 1..=5 {
         let mut b = l.battle.clone();
-        let mut rec = fam::engine::event::Recorder::default();
+        let mut rec = Recorder::default();
         let mut dice = fam::engine::dice::Dice::new(seed);
         fam::engine::volley::run_exchange(
             &mut b,
@@ -857,22 +858,14 @@ fn fighters_plotted_to_attack_gunboats_kill_boats() {
             &mut fam::engine::volley::Scratch::default(),
         );
         let mut kills = 0;
-        for e in rec.events() {
-            match e {
-                fam::engine::event::Event::CraftRoll {
-                    target: Some(t),
-                    action,
-                    kills: k,
-                    ..
-                } if *t == lances => {
-                    assert_eq!(*action, "attack on gunboats", "seed {seed}");
-                    kills += k;
-                }
-                fam::engine::event::Event::PdAssigned { threat, .. } => {
-                    assert_ne!(b.units[threat.0].name, "Cinder Flight", "seed {seed}: no PD threat")
-                }
-                _ => {}
+        for roll in rec.events_of::<CraftRoll>() {
+            if roll.target == Some(lances) {
+                assert_eq!(roll.action, "attack on gunboats", "seed {seed}");
+                kills += roll.kills;
             }
+        }
+        for pd in rec.events_of::<PdAssigned>() {
+            assert_ne!(b.units[pd.threat.0].name, "Cinder Flight", "seed {seed}: no PD threat");
         }
         let left = b.units[lances].craft.unwrap().craft;
         assert_eq!(left, 5u32.saturating_sub(kills), "seed {seed}");

@@ -15,7 +15,7 @@ use approx::{abs_diff_eq, assert_abs_diff_eq};
 
 use fam::engine::dice::Dice;
 use fam::engine::doctrine::assess::{Arsenal, DieTables, sustained};
-use fam::engine::event::{Event, Recorder};
+use fam::engine::event::{FusionArrayAttack, Recorder};
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, SystemId, VolleyPlot};
 use fam::engine::rules::Rules;
 use fam::engine::state::{Battle, Formation, RangeTable, Side, Unit};
@@ -112,16 +112,15 @@ fn lost(b: &Battle) -> (u32, u32) {
 
 /// (mode, needed, dice, hit) of the recorded fusion-array attack.
 fn attack(rec: &Recorder) -> Option<(FusionMode, u8, u32, bool)> {
-    rec.events().find_map(|e| match e {
-        Event::FusionArrayAttack {
-            mode,
-            needed,
-            dice,
-            hit,
-            ..
-        } => Some((*mode, *needed, *dice, *hit)),
-        _ => None,
-    })
+    rec.events_of::<FusionArrayAttack>().next().map(
+        |FusionArrayAttack {
+             mode,
+             needed,
+             dice,
+             hit,
+             ..
+         }| (*mode, *needed, *dice, *hit),
+    )
 }
 
 // ---- the reading, restated --------------------------------------------------------

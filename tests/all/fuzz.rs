@@ -349,6 +349,7 @@ fn duel_json() -> Vec<u8> {
     run.stdout
 }
 
+#[cfg(feature = "serve")]
 /// A request body of `fam serve` (a battle for `/api/scenario`, a replay of
 /// one Exchange, an upload): whatever it holds, the answer is a success or
 /// a refusal with a JSON error, never a failure of the server's own.
@@ -389,6 +390,7 @@ fn serve_target(uri: &str, body: Vec<u8>) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+#[cfg(feature = "serve")]
 /// Values a request's fields are swapped for: absurd numbers, wrong
 /// types, names of the battle's own things in the wrong places, TOML that
 /// a careless writer would let through.
@@ -420,6 +422,7 @@ fn odd_value(i: usize) -> serde_json::Value {
     }
 }
 
+#[cfg(feature = "serve")]
 /// Replaces leaf `leaf` (modulo their count, in document order) of `v` by
 /// [`odd_value`]`(value)`.
 fn swap_leaf(v: &mut serde_json::Value, leaf: usize, value: usize) {
@@ -449,6 +452,7 @@ fn swap_leaf(v: &mut serde_json::Value, leaf: usize, value: usize) {
     walk(v, &mut k, value);
 }
 
+#[cfg(feature = "serve")]
 /// The request bodies [`serve_target`] mutates: a duel from the library.
 fn serve_bodies() -> [(&'static str, Vec<u8>); 3] {
     let battle = serde_json::json!({
@@ -536,12 +540,14 @@ proptest! {
         checkpoint_target(&mutate(checkpoint.clone(), &edits))?;
     }
 
+    #[cfg(feature = "serve")]
     #[test]
     fn fuzz_serve(pick in 0usize..3, edits in prop::collection::vec(edit(), 1..6)) {
         let (uri, body) = serve_bodies()[pick].clone();
         serve_target(uri, mutate(body, &edits))?;
     }
 
+    #[cfg(feature = "serve")]
     #[test]
     fn fuzz_serve_values(pick in 0usize..3, swaps in prop::collection::vec((any::<usize>(), any::<usize>()), 1..5)) {
         let (uri, body) = serve_bodies()[pick].clone();

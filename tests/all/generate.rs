@@ -12,7 +12,7 @@ use fam::model::points;
 use crate::support::{fam, repo, text};
 
 fn library() -> Vec<Source> {
-    fam::serve::library::FILES
+    fam::library::FILES
         .iter()
         .map(|(name, t)| Source {
             name: (*name).to_string(),

@@ -15,7 +15,7 @@ use approx::{abs_diff_eq, assert_abs_diff_eq};
 use fam::diag::SourceFile;
 use fam::engine::dice::Dice;
 use fam::engine::doctrine::assess::{Arsenal, DieTables, sustained};
-use fam::engine::event::{Event, Recorder};
+use fam::engine::event::{GraserAttack, Recorder};
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, SystemId, VolleyPlot};
 use fam::engine::rules::Rules;
 use fam::engine::state::{Battle, Formation, RangeTable, Side, Unit};
@@ -107,15 +107,14 @@ fn lost(b: &Battle) -> (u32, u32) {
 
 /// (dice, initial hits, reroll hits) of the recorded graser attack.
 fn graser(rec: &Recorder) -> Option<(u32, Vec<u32>, Vec<u32>)> {
-    rec.events().find_map(|e| match e {
-        Event::GraserAttack {
-            dice,
-            hits,
-            reroll_hits,
-            ..
-        } => Some((*dice, hits.clone(), reroll_hits.clone())),
-        _ => None,
-    })
+    rec.events_of::<GraserAttack>().next().map(
+        |GraserAttack {
+             dice,
+             hits,
+             reroll_hits,
+             ..
+         }| (*dice, hits.clone(), reroll_hits.clone()),
+    )
 }
 
 /// The beam table (ft-rules §1.2) behind a screen of `level`.

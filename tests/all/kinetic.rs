@@ -13,7 +13,7 @@ use approx::abs_diff_eq;
 
 use fam::diag::SourceFile;
 use fam::engine::dice::Dice;
-use fam::engine::event::{Event, Recorder};
+use fam::engine::event::{Damage, KGunAttack, MkpAttack, Recorder};
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, SystemId, VolleyPlot};
 use fam::engine::rules::Rules;
 use fam::engine::state::{Battle, Formation, RangeTable, Side, Unit};
@@ -222,7 +222,7 @@ fn k_guns_hit_by_band_and_variant_and_double_on_a_low_die() {
                 let Some(need) = needed(range, variant) else {
                     let mut b = battle(range);
                     let rec = scripted(&mut b, &plot(&[gun], 0), &[50]);
-                    assert!(!rec.events().any(|e| matches!(e, Event::KGunAttack { .. })));
+                    assert!(!rec.events_of::<KGunAttack>().any(|e| matches!(e, KGunAttack { .. })));
                     assert_eq!(b.units[1].hull_lost, 0);
                     continue;
                 };
@@ -246,9 +246,9 @@ fn k_guns_hit_by_band_and_variant_and_double_on_a_low_die() {
                         let case = format!("K-{class} {variant:?} at {range} MU, face {face}, doubling {d}");
                         assert_eq!((t.armour_lost, t.hull_lost), expect, "{case}");
                         assert!(
-                            rec.events().any(|e| matches!(
+                            rec.events_of::<KGunAttack>().any(|e| matches!(
                                 e,
-                                Event::KGunAttack { hit: h, damage, needed: n, .. }
+                                KGunAttack { hit: h, damage, needed: n, .. }
                                     if *h == hit && *damage == points && u32::from(*n) == need
                             )),
                             "{case}"
@@ -313,12 +313,12 @@ fn a_volley_of_kinetic_hits_splits_each_on_its_own() {
     let hits = [6, 4, 4, 4];
     assert_eq!((b.units[1].armour_lost, b.units[1].hull_lost), ap(4, &hits));
     assert!(
-        rec.events()
-            .any(|e| matches!(e, Event::Damage { ap, .. } if *ap == hits))
+        rec.events_of::<Damage>()
+            .any(|e| matches!(e, Damage { ap, .. } if *ap == hits))
     );
-    assert!(rec.events().any(|e| matches!(
+    assert!(rec.events_of::<MkpAttack>().any(|e| matches!(
         e,
-        Event::MkpAttack {
+        MkpAttack {
             face: Some(6),
             hits: 2,
             ..
@@ -355,9 +355,9 @@ fn mkp_hits_on_four_doubles_on_a_natural_six_and_fires_once() {
     let mut b = battle(13);
     let rec = scripted(&mut b, &plot(&[MKP[1]], 0), &[50]);
     assert_eq!(b.units[0].systems[MKP[1]].rounds_left(), 0);
-    assert!(rec.events().any(|e| matches!(
+    assert!(rec.events_of::<MkpAttack>().any(|e| matches!(
         e,
-        Event::MkpAttack {
+        MkpAttack {
             face: None,
             hits: 0,
             ..

@@ -10,7 +10,7 @@
 
 use fam::diag::SourceFile;
 use fam::engine::dice::Dice;
-use fam::engine::event::{Event, Recorder};
+use fam::engine::event::{ArmourLayers, Damage, Recorder};
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, SystemId, VolleyPlot};
 use fam::engine::rules::{RerollDepth, Rules};
 use fam::engine::state::{ArmourLayer, Battle, Formation, RangeTable, Side, Unit};
@@ -116,8 +116,8 @@ fn lost(u: &Unit) -> Vec<u32> {
 }
 
 fn layers_event(rec: &Recorder) -> Option<Vec<u32>> {
-    rec.events().find_map(|e| match e {
-        Event::ArmourLayers { unit: 1, taken } => Some(taken.clone()),
+    rec.events_of::<ArmourLayers>().find_map(|e| match e {
+        ArmourLayers { unit: 1, taken } => Some(taken.clone()),
         _ => None,
     })
 }
@@ -144,9 +144,9 @@ fn beam_rerolls_land_one_layer_deeper_per_generation() {
     assert_eq!(lost(t), [4, 4]);
     assert_eq!((t.armour_lost, t.hull_lost), (8, 2));
     assert_eq!(layers_event(&rec), Some(vec![4, 4]));
-    assert!(rec.events().any(|e| matches!(
+    assert!(rec.events_of::<Damage>().any(|e| matches!(
         e,
-        Event::Damage {
+        Damage {
             unit: 1,
             normal: 5,
             penetrating: 5,

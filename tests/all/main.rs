@@ -15,6 +15,7 @@ mod emp;
 mod engine;
 mod engine_crate;
 mod engine_pin;
+mod every_event;
 mod fighters;
 mod fighters_input;
 mod fighters_robust;
@@ -39,10 +40,13 @@ mod outputs;
 mod plasma;
 mod readme;
 mod reflex;
+mod registry;
 mod resolve;
 mod roundtrip;
 mod screens;
+#[cfg(feature = "serve")]
 mod serve;
+#[cfg(feature = "serve")]
 mod serve_net;
 mod solve;
 mod support;

@@ -16,7 +16,7 @@ use approx::{abs_diff_eq, assert_abs_diff_eq};
 
 use fam::engine::dice::Dice;
 use fam::engine::doctrine::assess::{Arsenal, DieTables, sustained};
-use fam::engine::event::{Event, Recorder};
+use fam::engine::event::{BeamAttack, NovaArmed, NovaCannonAttack, Pools, Recorder, WeaponIdle};
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, SystemId, VolleyPlot};
 use fam::engine::rules::Rules;
 use fam::engine::state::{Battle, Formation, RangeTable, Side, SysState, Unit};
@@ -142,19 +142,14 @@ fn step(b: &mut Battle, p: &ExchangePlot, faces: &[u8]) -> Recorder {
 
 /// (target, faces, damage) of each blast recorded.
 fn blasts(rec: &Recorder) -> Vec<(usize, Vec<u8>, u32)> {
-    rec.events()
-        .filter_map(|e| match e {
-            Event::NovaCannonAttack {
-                target, faces, damage, ..
-            } => Some((*target, faces.clone(), *damage)),
-            _ => None,
-        })
+    rec.events_of::<NovaCannonAttack>()
+        .map(|a| (a.target, a.faces.clone(), a.damage))
         .collect()
 }
 
 fn idle_reason(rec: &Recorder, unit: usize, weapon: SystemId) -> Option<&'static str> {
-    rec.events().find_map(|e| match e {
-        Event::WeaponIdle {
+    rec.events_of::<WeaponIdle>().find_map(|e| match e {
+        WeaponIdle {
             unit: u,
             weapon: w,
             reason,
@@ -243,26 +238,26 @@ fn firing_it_costs_the_ship_its_thrust_its_screens_and_its_other_fire() {
     // none). The brawler's: the d100 and its two class-2 dice at 12 MU.
     let p = plot(&[NOVA, BATTERY], 2, 2, 0, true);
     let rec = step(&mut b, &p, &[50, 1, 1, 1, 1, 1, 1, 50, 5, 4]);
-    assert!(rec.events().any(|e| matches!(
+    assert!(rec.events_of::<NovaArmed>().any(|e| matches!(
         e,
-        Event::NovaArmed {
+        NovaArmed {
             unit: 0,
             weapon: NOVA,
             formation: 0
         }
     )));
-    assert!(rec.events().any(|e| matches!(
+    assert!(rec.events_of::<Pools>().any(|e| matches!(
         e,
-        Event::Pools { formation: 0, speed_dice, evasion_dice, .. } if speed_dice.is_empty() && evasion_dice.is_empty()
+        Pools { formation: 0, speed_dice, evasion_dice, .. } if speed_dice.is_empty() && evasion_dice.is_empty()
     )));
     assert_eq!(
         idle_reason(&rec, 0, BATTERY),
         Some("its ship fires a nova cannon this Volley")
     );
     let beam = |rec: &Recorder| {
-        rec.events()
+        rec.events_of::<BeamAttack>()
             .find_map(|e| match e {
-                Event::BeamAttack {
+                BeamAttack {
                     unit: 1,
                     screen,
                     normal,
@@ -286,7 +281,7 @@ fn firing_it_costs_the_ship_its_thrust_its_screens_and_its_other_fire() {
         &plot(&[BATTERY], 2, 2, 0, true),
         &[1, 1, 1, 1, 50, 1, 1, 50, 5, 4],
     );
-    assert!(!rec.events().any(|e| matches!(e, Event::NovaArmed { .. })));
+    assert!(!rec.events_of::<NovaArmed>().any(|e| matches!(e, NovaArmed { .. })));
     assert_eq!(beam(&rec), (1, 1));
 }
 
@@ -297,7 +292,7 @@ fn a_damaged_cannon_costs_nothing() {
     let mut b = battle(12, "Novabeam", &["Brawler"], Rules::default());
     b.units[0].systems[NOVA].state = SysState::Damaged;
     let rec = step(&mut b, &plot(&[NOVA, BATTERY], 2, 2, 0, false), &[1, 1, 1, 1, 50, 1, 1]);
-    assert!(!rec.events().any(|e| matches!(e, Event::NovaArmed { .. })));
+    assert!(!rec.events_of::<NovaArmed>().any(|e| matches!(e, NovaArmed { .. })));
     assert_eq!(idle_reason(&rec, 0, NOVA), Some("knocked out"));
     assert_eq!(b.units[0].systems[SCREEN].state, SysState::Operational);
 }
@@ -494,7 +489,6 @@ fn a_nova_cannon_alone_is_a_weapon_the_commander_counts() {
         nearest: &[],
         reaches: &[],
         craft: &[],
-        memo: None,
     };
     let c = decide(&ctx, 0, &Doctrine::default());
     assert_eq!(c.withdrawing, None, "{c:?}");

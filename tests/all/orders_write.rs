@@ -12,7 +12,8 @@ use fam::engine::doctrine::{PlotSource, default_formation_plot, doctrine_formati
 use fam::engine::plot::{ExchangePlot, FormationId};
 use fam::engine::state::Battle;
 use fam::gzf::{self, ParseOptions, SystemKind};
-use fam::orders::write::{plot_toml, template, template_toml, toml_string};
+use fam::orders::toml_out::quote;
+use fam::orders::write::{plot_toml, template, template_toml};
 use fam::orders::{self, Loaded, Report};
 use fam::report::{Header, Style};
 use fam::resolve::{battle_plot, resolve};
@@ -732,7 +733,7 @@ fn assert_systems_named(what: &str, text: &str, battle: &Battle) -> usize {
             for n in &needles {
                 let (weapon, target) = (n["weapon"].as_integer().unwrap(), n["unit"].as_str().unwrap());
                 let at = kinds(target, std::slice::from_ref(&n["system"]));
-                let expected = format!("; needle {weapon} at {} {at}", toml_string(target));
+                let expected = format!("; needle {weapon} at {} {at}", quote(target));
                 assert!(note.contains(&expected), "{what}: `{note}` does not say {expected}");
             }
         } else {
@@ -740,7 +741,7 @@ fn assert_systems_named(what: &str, text: &str, battle: &Battle) -> usize {
             for (name, list) in t["damage_control"].as_table().unwrap() {
                 let list = list.as_array().unwrap();
                 if !list.is_empty() {
-                    let expected = format!("{}: {}", toml_string(name), kinds(name, list));
+                    let expected = format!("{}: {}", quote(name), kinds(name, list));
                     assert!(note.contains(&expected), "{what}: `{note}` does not name {expected}");
                 }
             }

@@ -18,7 +18,9 @@ use approx::assert_abs_diff_eq;
 
 use fam::engine::checked::CheckedPlot;
 use fam::engine::dice::Dice;
-use fam::engine::event::{Event, Recorder};
+use fam::engine::event::{
+    AntimatterHits, BoardingTorpedoAttack, Launch, RackExplodes, Recorder, RocketAttack, RocketHits, WeaponIdle,
+};
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, SystemId, VolleyPlot};
 use fam::engine::rules::Rules;
 use fam::engine::state::{Battle, Formation, RangeTable, Side, Unit};
@@ -182,17 +184,16 @@ fn pod_distribution(needed: u32) -> BTreeMap<u32, f64> {
 
 /// Damage the pod's shot did to the target the scripted d100 acquired.
 fn rocket_hits(rec: &Recorder) -> Vec<(u32, u32, Vec<u8>, Vec<u32>)> {
-    rec.events()
-        .filter_map(|e| match e {
-            Event::RocketHits {
-                hit,
-                killed,
-                faces,
-                damage,
-                ..
-            } => Some((*hit, *killed, faces.clone(), damage.clone())),
-            _ => None,
-        })
+    rec.events_of::<RocketHits>()
+        .map(
+            |RocketHits {
+                 hit,
+                 killed,
+                 faces,
+                 damage,
+                 ..
+             }| (*hit, *killed, faces.clone(), damage.clone()),
+        )
         .collect()
 }
 
@@ -260,9 +261,9 @@ fn a_pod_fires_once_and_is_spent_out_of_range_too() {
     let file = records("", "");
     let mut b = battle(&file, 19);
     let rec = scripted(&mut b, &plot(&[POD], 0), &[NEAR]);
-    assert!(rec.events().any(|e| matches!(
+    assert!(rec.events_of::<RocketAttack>().any(|e| matches!(
         e,
-        Event::RocketAttack {
+        RocketAttack {
             needed: None,
             hits: 0,
             ..
@@ -278,8 +279,8 @@ fn a_pod_fires_once_and_is_spent_out_of_range_too() {
     run_volley(&mut b, &p, 1, &mut dice, &mut rec, &mut scratch);
     assert_eq!(dice.count_draws(), 4);
     assert!(
-        rec.events()
-            .any(|e| matches!(e, Event::WeaponIdle { reason, .. } if *reason == "already fired"))
+        rec.events_of::<WeaponIdle>()
+            .any(|e| matches!(e, WeaponIdle { reason, .. } if *reason == "already fired"))
     );
 }
 
@@ -324,9 +325,9 @@ fn evasion_raises_the_number_a_rocket_needs() {
     let file = records("", "");
     let mut b = battle(&file, 6);
     let rec = scripted(&mut b, &plot(&[POD], 1), &[6, NEAR, 3, 4, 1]);
-    assert!(rec.events().any(|e| matches!(
+    assert!(rec.events_of::<RocketAttack>().any(|e| matches!(
         e,
-        Event::RocketAttack {
+        RocketAttack {
             needed: Some(2),
             drm: -2,
             hits: 1,
@@ -399,17 +400,16 @@ fn ftjava_rocket_pods_import_and_export() {
 
 /// (killed, screen, faces, damage) of every antimatter detonation.
 fn detonations(rec: &Recorder) -> Vec<(u32, u8, Vec<u8>, u32)> {
-    rec.events()
-        .filter_map(|e| match e {
-            Event::AntimatterHits {
-                killed,
-                screen,
-                faces,
-                damage,
-                ..
-            } => Some((*killed, *screen, faces.clone(), *damage)),
-            _ => None,
-        })
+    rec.events_of::<AntimatterHits>()
+        .map(
+            |AntimatterHits {
+                 killed,
+                 screen,
+                 faces,
+                 damage,
+                 ..
+             }| (*killed, *screen, faces.clone(), *damage),
+        )
         .collect()
 }
 
@@ -479,7 +479,10 @@ fn an_antimatter_missile_reaches_twenty_four_mu() {
     let mut b = battle(&file, 25);
     let rec = scripted(&mut b, &plot(&[ANTIMATTER], 0), &[NEAR]);
     assert!(detonations(&rec).is_empty());
-    assert!(rec.events().any(|e| matches!(e, Event::Launch { wasted: Some(_), .. })));
+    assert!(
+        rec.events_of::<Launch>()
+            .any(|e| matches!(e, Launch { wasted: Some(_), .. }))
+    );
     assert_eq!(b.units[0].systems[ANTIMATTER].rounds_left(), 0);
 }
 
@@ -500,9 +503,9 @@ fn an_unfired_rack_lost_to_a_threshold_explodes_on_its_own_ship() {
     threshold_check(&mut b, 0, 1, &mut dice, &mut rec);
     assert_eq!(dice.count_draws(), faces.len() as u64);
     assert_eq!((b.units[0].armour_lost, b.units[0].hull_lost), (0, 14));
-    assert!(rec.events().any(|e| matches!(
+    assert!(rec.events_of::<RackExplodes>().any(|e| matches!(
         e,
-        Event::RackExplodes {
+        RackExplodes {
             face: 4,
             hull: 4,
             destroyed: false,
@@ -534,9 +537,9 @@ fn a_boarding_torpedo_hit_is_one_hull_point_through_any_armour() {
         let file = records(armour, "");
         let mut b = battle(&file, 6);
         let rec = scripted(&mut b, &plot(&[BOARDING], 0), &[NEAR, 2]);
-        assert!(rec.events().any(|e| matches!(
+        assert!(rec.events_of::<BoardingTorpedoAttack>().any(|e| matches!(
             e,
-            Event::BoardingTorpedoAttack {
+            BoardingTorpedoAttack {
                 needed: 2,
                 hit: true,
                 ..
@@ -552,7 +555,10 @@ fn a_boarding_torpedo_hit_is_one_hull_point_through_any_armour() {
     }
     let mut b = battle(&file, 31);
     let rec = scripted(&mut b, &plot(&[BOARDING], 0), &[NEAR]);
-    assert!(!rec.events().any(|e| matches!(e, Event::BoardingTorpedoAttack { .. })));
+    assert!(
+        !rec.events_of::<BoardingTorpedoAttack>()
+            .any(|e| matches!(e, BoardingTorpedoAttack { .. }))
+    );
 }
 
 /// The reports say that a battle with boarding torpedoes ignores their

@@ -14,7 +14,7 @@ use crate::support::{checked, scripted};
 use approx::abs_diff_eq;
 
 use fam::engine::dice::Dice;
-use fam::engine::event::{Event, Recorder};
+use fam::engine::event::{PlasmaBoltAttack, Recorder, WeaponIdle};
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, SystemId, VolleyPlot};
 use fam::engine::rules::Rules;
 use fam::engine::state::{Battle, Formation, RangeTable, Side, Unit};
@@ -141,13 +141,12 @@ const NEAR: u8 = 1;
 
 /// (target, faces, damage) of every plasma bolt event.
 fn bolts(rec: &Recorder) -> Vec<(usize, Vec<u8>, u32)> {
-    rec.events()
-        .filter_map(|e| match e {
-            Event::PlasmaBoltAttack {
-                target, faces, damage, ..
-            } => Some((*target, faces.clone(), *damage)),
-            _ => None,
-        })
+    rec.events_of::<PlasmaBoltAttack>()
+        .map(
+            |PlasmaBoltAttack {
+                 target, faces, damage, ..
+             }| (*target, faces.clone(), *damage),
+        )
         .collect()
 }
 
@@ -234,8 +233,8 @@ fn a_launcher_recharges_through_the_volley_after_it_fires() {
     assert_eq!(dice.count_draws(), faces.len() as u64);
     assert_eq!(bolts(&rec).len(), 2);
     let stopped = rec
-        .events()
-        .filter(|e| matches!(e, Event::WeaponIdle { reason, .. } if reason.starts_with("recharging")))
+        .events_of::<WeaponIdle>()
+        .filter(|e| matches!(e, WeaponIdle { reason, .. } if reason.starts_with("recharging")))
         .count();
     assert_eq!(stopped, 1);
 }

@@ -10,7 +10,7 @@
 use crate::support::scripted;
 use approx::assert_abs_diff_eq;
 
-use fam::engine::event::{Event, Recorder};
+use fam::engine::event::{FireControlIdle, Recorder, Reflex, ReflexRaised};
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, SystemId, VolleyPlot};
 use fam::engine::rules::Rules;
 use fam::engine::state::{Battle, Formation, RangeTable, Side, Unit};
@@ -156,20 +156,22 @@ fn each_reflex_face_lets_through_or_reflects_what_the_table_says() {
         let (through, reflected) = by_hand(face, 3);
         assert_eq!(mirror, through, "face {face}");
         assert_eq!(gunner, reflected, "face {face}");
-        let event = rec.events().find_map(|e| match e {
-            Event::Reflex {
-                unit,
-                firer,
-                face,
-                points,
-                through,
-                reflected,
-                ..
-            } => Some((*unit, *firer, *face, *points, *through, *reflected)),
-            _ => None,
-        });
+        let event = rec.events_of::<Reflex>().next().map(
+            |Reflex {
+                 unit,
+                 firer,
+                 face,
+                 points,
+                 through,
+                 reflected,
+                 ..
+             }| (*unit, *firer, *face, *points, *through, *reflected),
+        );
         assert_eq!(event, Some((1, 0, face, 3, through, reflected)), "face {face}");
-        assert!(rec.events().any(|e| matches!(e, Event::ReflexRaised { unit: 1 })));
+        assert!(
+            rec.events_of::<ReflexRaised>()
+                .any(|e| matches!(e, ReflexRaised { unit: 1 }))
+        );
     }
     // Spelled out for the 3-point hit: 3, 2, 0, 0, 0 (2 back), 0 (3 back).
     assert_eq!(one_hit(3, 2).0, (0, 2));
@@ -212,11 +214,11 @@ fn a_lowered_field_rolls_nothing_and_a_raised_one_keeps_the_ship_from_firing() {
     faces.extend([50, 1, 1]);
     let rec = scripted(&mut b, &plot(false), &faces);
     assert_eq!(b.units[1].hull_lost, 3);
-    assert!(!rec.events().any(|e| matches!(e, Event::Reflex { .. })));
+    assert!(!rec.events_of::<Reflex>().any(|e| matches!(e, Reflex { .. })));
     let (_, rec) = one_hit(3, 3);
-    assert!(rec.events().any(|e| matches!(
+    assert!(rec.events_of::<FireControlIdle>().any(|e| matches!(
         e,
-        Event::FireControlIdle {
+        FireControlIdle {
             unit: 1,
             reason: "its reflex field is raised",
             ..

@@ -15,7 +15,7 @@ use approx::{abs_diff_eq, assert_abs_diff_eq};
 
 use fam::engine::dice::Dice;
 use fam::engine::doctrine::assess::{Arsenal, DieTables, sustained};
-use fam::engine::event::{Event, Recorder};
+use fam::engine::event::{Recorder, WaveGunAttack, WaveGunBacklash, WaveGunCharge};
 use fam::engine::plot::{ExchangePlot, FireOrder, FormationPlot, SystemId, VolleyPlot};
 use fam::engine::rules::Rules;
 use fam::engine::state::{Battle, Formation, RangeTable, Side, SysState, Unit};
@@ -129,22 +129,12 @@ fn lost(b: &Battle, u: usize) -> (u32, u32) {
 }
 
 fn charges(rec: &Recorder) -> Vec<u32> {
-    rec.events()
-        .filter_map(|e| match e {
-            Event::WaveGunCharge { charge, .. } => Some(*charge),
-            _ => None,
-        })
-        .collect()
+    rec.events_of::<WaveGunCharge>().map(|c| c.charge).collect()
 }
 
 /// (target, damage) of each wave-gun attack recorded.
 fn shots(rec: &Recorder) -> Vec<(usize, u32)> {
-    rec.events()
-        .filter_map(|e| match e {
-            Event::WaveGunAttack { target, damage, .. } => Some((*target, *damage)),
-            _ => None,
-        })
-        .collect()
+    rec.events_of::<WaveGunAttack>().map(|a| (a.target, a.damage)).collect()
 }
 
 // ---- the engine -----------------------------------------------------------------------
@@ -258,9 +248,9 @@ fn a_gun_knocked_out_while_charged_hurts_its_own_ship() {
     step(&mut b, 0, &[50, 5], &mut s, 0);
     b.units[0].systems[WAVE].state = SysState::Damaged;
     let rec = step(&mut b, 1, &[50], &mut s, 0);
-    assert!(rec.events().any(|e| matches!(
+    assert!(rec.events_of::<WaveGunBacklash>().any(|e| matches!(
         e,
-        Event::WaveGunBacklash {
+        WaveGunBacklash {
             unit: 0,
             charge: 5,
             hull: 5,
@@ -270,7 +260,10 @@ fn a_gun_knocked_out_while_charged_hurts_its_own_ship() {
     assert_eq!(lost(&b, 0), (0, 5));
     // Its charge is gone: nothing more happens in Volley 3.
     let rec = step(&mut b, 2, &[50], &mut s, 0);
-    assert!(!rec.events().any(|e| matches!(e, Event::WaveGunBacklash { .. })));
+    assert!(
+        !rec.events_of::<WaveGunBacklash>()
+            .any(|e| matches!(e, WaveGunBacklash { .. }))
+    );
 }
 
 type Dist = BTreeMap<u32, f64>;

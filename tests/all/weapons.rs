@@ -13,7 +13,9 @@ use approx::{abs_diff_eq, assert_abs_diff_eq};
 use std::sync::OnceLock;
 
 use fam::engine::dice::{Dice, Purpose, Roll, RollSink};
-use fam::engine::event::{Entry, Event, Recorder, Sink};
+use fam::engine::event::{
+    BeamAttack, BeamKind, Entry, Event, Launch, MissileHits, PdRoll, Recorder, Repair, Sink, TorpedoAttack, WeaponIdle,
+};
 use fam::engine::plot::{
     ExchangePlot, FireOrder, FormationPlot, Maneuver, ManeuverOrder, NeedleOrder, PdOrder, SystemId, UnitId, VolleyPlot,
 };
@@ -346,7 +348,7 @@ impl RollSink for Tally {
 
 impl Sink for Tally {
     const RECORDS: bool = false;
-    fn event(&mut self, _event: Event) {}
+    fn event(&mut self, _event: impl Into<Event>) {}
 }
 
 // ---- ship layouts (0-based indices) ---------------------------------------------
@@ -484,10 +486,6 @@ fn clear_heading() -> Unit {
     u
 }
 
-fn events(rec: &Recorder) -> Vec<&Event> {
-    rec.events().collect()
-}
-
 // ---- 1. worked examples with scripted dice -------------------------------------
 
 /// A salvo from an SML at 24 MU against a ship with two PDS whose Formation
@@ -525,26 +523,17 @@ fn salvo_worked_example_pd_six_rerolls_evasion_reroll_and_sap_per_missile() {
     let t = &b.units[1];
     assert_eq!((t.armour_lost, t.hull_lost), (armour, hull), "SAP per missile");
     assert_eq!(b.units[0].systems[GALE_SMM].rounds_left(), 2, "one of 3 loads spent");
-    let pd: Vec<_> = events(&rec)
-        .into_iter()
-        .filter_map(|e| match e {
-            Event::PdRoll {
-                unit,
-                weapon,
-                faces,
-                reroll_faces,
-                evasion_faces,
-                kills,
-                ..
-            } => Some((
-                *unit,
-                *weapon,
-                faces.clone(),
-                reroll_faces.clone(),
-                evasion_faces.clone(),
-                *kills,
-            )),
-            _ => None,
+    let pd: Vec<_> = rec
+        .events_of::<PdRoll>()
+        .map(|r| {
+            (
+                r.unit,
+                r.weapon,
+                r.faces.clone(),
+                r.reroll_faces.clone(),
+                r.evasion_faces.clone(),
+                r.kills,
+            )
         })
         .collect();
     assert_eq!(
@@ -554,9 +543,9 @@ fn salvo_worked_example_pd_six_rerolls_evasion_reroll_and_sap_per_missile() {
             (1, THUNDER_PDS[1], vec![3], vec![], vec![], 0)
         ]
     );
-    assert!(events(&rec).iter().any(|e| matches!(
+    assert!(rec.events_of::<MissileHits>().any(|e| matches!(
         e,
-        Event::MissileHits { on_target: 5, killed: 3, hits, .. } if *hits == [5, 1]
+        MissileHits { on_target: 5, killed: 3, hits, .. } if *hits == [5, 1]
     )));
 }
 
@@ -593,15 +582,11 @@ fn heavy_missile_is_one_3d6_sap_hit_and_its_rack_fires_once() {
         .map(|m| b.units[0].systems[*m].rounds_left())
         .collect();
     assert_eq!(racks, [0, 0, 1], "racks fired are spent, the third is not");
-    let launches = events(&rec)
-        .iter()
-        .filter(|e| matches!(e, Event::Launch { unit: 0, .. }))
-        .count();
+    let launches = rec.events_of::<Launch>().filter(|l| l.unit == 0).count();
     assert_eq!(launches, 2, "the empty rack does not launch again");
     assert!(
-        events(&rec)
-            .iter()
-            .any(|e| matches!(e, Event::WeaponIdle { unit: 0, weapon, .. } if *weapon == m1))
+        rec.events_of::<WeaponIdle>()
+            .any(|e| matches!(e, WeaponIdle { unit: 0, weapon, .. } if *weapon == m1))
     );
 }
 
@@ -642,12 +627,7 @@ fn torpedo_hits_and_misses_by_band_and_evasion() {
         let t = &b.units[1];
         let case = format!("range {range}, {points} Evasion Points, face {face}");
         assert_eq!((t.armour_lost, t.hull_lost), expected, "{case}");
-        assert!(
-            events(&rec)
-                .iter()
-                .any(|e| matches!(e, Event::TorpedoAttack { hit: h, .. } if *h == hit)),
-            "{case}"
-        );
+        assert!(rec.events_of::<TorpedoAttack>().any(|t| t.hit == hit), "{case}");
     }
     // Out of range: the Fire Control acquires, the torpedo rolls nothing.
     assert_eq!(torpedo_needed(31), None);
@@ -719,7 +699,7 @@ fn needle_beam_kills_under_both_readings_and_the_kill_is_not_repaired() {
         };
         assert_eq!(t.systems[HARROW_BEAM].state, state, "{case}");
         assert!(
-            !events(&rec).iter().any(|e| matches!(e, Event::Repair { .. })),
+            rec.events_of::<Repair>().next().is_none(),
             "{case}: no repair attempted"
         );
     }
@@ -746,9 +726,9 @@ fn submunition_pack_ignores_screens_and_fires_once() {
     let rec = scripted_exchange(&mut b, &p, &faces, 6);
     assert_eq!((b.units[1].armour_lost, b.units[1].hull_lost), (0, 4));
     assert_eq!(b.units[0].systems[pack].rounds_left(), 0, "the pack is spent");
-    let attacks = events(&rec)
-        .iter()
-        .filter(|e| matches!(e, Event::BeamAttack { unit: 0, .. }))
+    let attacks = rec
+        .events_of::<BeamAttack>()
+        .filter(|a| a.unit == 0 && a.kind == BeamKind::Beam)
         .count();
     assert_eq!(attacks, 1, "a spent pack does not attack again");
 }
@@ -794,10 +774,7 @@ fn ordnance_is_spent_even_when_the_launch_is_out_of_range() {
     assert_eq!(u[3].systems[UPDRAFT_PACKS[1]].rounds_left(), 0);
     assert_eq!(u[4].systems[PATIENCE_SMM].rounds_left(), 0, "both ER loads spent");
     assert_eq!((u[5].armour_lost, u[5].hull_lost), (0, 0));
-    let wasted = events(&rec)
-        .iter()
-        .filter(|e| matches!(e, Event::Launch { wasted: Some(_), .. }))
-        .count();
+    let wasted = rec.events_of::<Launch>().filter(|l| l.wasted.is_some()).count();
     assert_eq!(wasted, 6, "six launches, all wasted");
 
     // At 42 MU the ER salvo is in range: on target 2, no PD (removed), 2 dice.
@@ -904,13 +881,7 @@ fn every_pds_rolls(plotted: bool) {
     let mut rec = Recorder::default();
     let p = checked(&b, &p);
     run_volley(&mut b, &p, 0, &mut dice, &mut rec, &mut Scratch::default());
-    let rolled: Vec<SystemId> = rec
-        .events()
-        .filter_map(|e| match e {
-            Event::PdRoll { weapon, .. } => Some(*weapon),
-            _ => None,
-        })
-        .collect();
+    let rolled: Vec<SystemId> = rec.events_of::<PdRoll>().map(|r| r.weapon).collect();
     assert_eq!(rolled, pds, "plotted {plotted}: every PDS rolls against the salvo");
     assert_eq!(dice.count_draws(), faces.len() as u64, "plotted {plotted}: dice used");
     assert_eq!((b.units[1].armour_lost, b.units[1].hull_lost), sap(4, &[2]));
@@ -1221,22 +1192,13 @@ fn same_seed_same_battle_with_and_without_recording_missiles_and_pd_in_play() {
         run_exchange(&mut again, &p, &mut Dice::new(seed), &mut rec2, &mut Scratch::default());
         assert_eq!(rec.entries, rec2.entries, "seed {seed}: same events");
 
-        for e in rec.events() {
-            match e {
-                Event::PdRoll {
-                    unit,
-                    weapon,
-                    kills,
-                    evasion_faces,
-                    ..
-                } => {
-                    pd_kills += kills;
-                    evasion_rerolls += evasion_faces.len();
-                    beam_pd += usize::from(*unit == 5 && (*weapon == 10 || *weapon == 11) && *kills > 0);
-                }
-                Event::MissileHits { hits, .. } => missiles_through += hits.len(),
-                _ => {}
-            }
+        for roll in rec.events_of::<PdRoll>() {
+            pd_kills += roll.kills;
+            evasion_rerolls += roll.evasion_faces.len();
+            beam_pd += usize::from(roll.unit == 5 && (roll.weapon == 10 || roll.weapon == 11) && roll.kills > 0);
+        }
+        for hits in rec.events_of::<MissileHits>() {
+            missiles_through += hits.hits.len();
         }
     }
     assert!(pd_kills > 0, "PD killed missiles");

@@ -4,7 +4,7 @@
 //! and half (rounded up) reflected, 6 none and all reflected to the firer.
 
 use super::dice::{BeamResult, Dice, Pile, Purpose};
-use super::event::{Event, Sink};
+use super::event::{Reflex, ReflexRaised, Sink};
 use super::plot::{ExchangePlot, SystemId, UnitId};
 use super::scratch::{DamageKind, Scratch, volley_plot};
 use super::state::{Battle, Reserve, Unit};
@@ -24,32 +24,19 @@ pub fn reflex_outcome(face: u8, points: u32) -> (u32, u32) {
 }
 
 /// Whether a raised reflex field works against `kind`'s hits: the energy
-/// weapons fam reads (reading W61). Submunitions, EMP (no damage), needle
-/// beams, point defence at ships, small craft, kinetic, missile, torpedo,
-/// rocket, plasma-bolt and wave-gun hits pass it by.
+/// weapons fam reads (reading W61; the registry's `energy`). Submunitions,
+/// EMP (no damage), needle beams, point defence at ships, small craft,
+/// kinetic, missile, torpedo, rocket, plasma-bolt and wave-gun hits pass it
+/// by.
 pub fn stops(kind: &SystemKind) -> bool {
-    matches!(
-        kind,
-        SystemKind::Beam { .. }
-            | SystemKind::AaMegaBattery
-            | SystemKind::Graser { .. }
-            | SystemKind::HeavyGraser { .. }
-            | SystemKind::HighIntensityGraser { .. }
-            | SystemKind::Phaser { .. }
-            | SystemKind::GatlingBattery
-            | SystemKind::TwinParticleArray
-            | SystemKind::MesonProjector
-            | SystemKind::Pulser { .. }
-            | SystemKind::PlasmaCannon { .. }
-            | SystemKind::FusionArray
-    )
+    kind.is_energy()
 }
 
 /// Whether `unit` carries a working reflex field it may raise.
 pub fn has_working_field(unit: &Unit) -> bool {
     unit.systems
         .iter()
-        .any(|s| matches!(s.kind, SystemKind::ReflexField) && s.operational())
+        .any(|s| s.kind == SystemKind::ReflexField && s.operational())
 }
 
 /// Notes the ships that raise their field this Volley: listed in their
@@ -71,7 +58,7 @@ pub(super) fn raise_fields<S: Sink>(
             if unit.can_act() && has_working_field(unit) && !scratch.reflex.contains(&u) {
                 scratch.reflex.push(u);
                 if S::RECORDS {
-                    sink.event(Event::ReflexRaised { unit: u });
+                    sink.event(ReflexRaised { unit: u });
                 }
             }
         }
@@ -119,7 +106,7 @@ pub(super) fn reflex_hit<S: Sink>(
         scratch.deal(battle.units[target].side, DamageKind::Beam, reflected);
     }
     if S::RECORDS {
-        sink.event(Event::Reflex {
+        sink.event(Reflex {
             unit: target,
             firer,
             weapon: w,

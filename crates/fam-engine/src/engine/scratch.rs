@@ -6,7 +6,7 @@
 //! those steps, so none of them needs another's module for its types.
 
 use super::dice::{BeamResult, Pile, REROLL_GENERATIONS, Roll, RollSink};
-use super::event::{Event, Sink};
+use super::event::{Sink, WeaponIdle};
 use super::plot::{ExchangePlot, FormationId, Maneuver, SystemId, UnitId, VolleyPlot};
 use super::state::Battle;
 use crate::model::SystemKind;
@@ -376,7 +376,7 @@ impl Scratch {
         self.no_novas = !battle
             .units
             .iter()
-            .any(|u| u.systems.iter().any(|s| matches!(s.kind, SystemKind::NovaCannon)));
+            .any(|u| u.systems.iter().any(|s| s.kind == SystemKind::NovaCannon));
         // The weapon-use record lives across Exchanges: laid out afresh only
         // for a battle of another shape.
         if self.weapon_first.len() != units + 1 || self.weapon_first.last() != Some(&systems) {
@@ -535,7 +535,7 @@ pub(super) fn idle_weapon<S: Sink>(sink: &mut S, unit: UnitId, weapon: SystemId,
 
 pub(super) fn idle<S: Sink>(sink: &mut S, unit: UnitId, weapon: SystemId, reason: &'static str) {
     if S::RECORDS {
-        sink.event(Event::WeaponIdle { unit, weapon, reason });
+        sink.event(WeaponIdle { unit, weapon, reason });
     }
 }
 

@@ -90,18 +90,10 @@ fn core_failure(ship: &model::Ship, kind: SystemKind) -> Option<i64> {
     ship.systems.iter().find(|s| s.kind == kind).and_then(|s| s.failure)
 }
 
-/// One-shot weapons: spent when fired (ft-rules §4.1, §4.3-4.4, §5.1).
+/// One-shot weapons: spent when fired (ft-rules §4.1, §4.3-4.4, §5.1;
+/// [`SystemKind::is_one_shot`]).
 pub fn is_one_shot(kind: &SystemKind) -> bool {
-    matches!(
-        kind,
-        SystemKind::Smr
-            | SystemKind::Missile { .. }
-            | SystemKind::SubmunitionPack
-            | SystemKind::Mkp
-            | SystemKind::Scattergun
-            | SystemKind::RocketPod
-            | SystemKind::AntimatterMissile
-    )
+    kind.is_one_shot()
 }
 
 impl Sys {
@@ -344,7 +336,7 @@ impl Unit {
                 repaired: s.status.damage == Some(DamageState::Repaired),
                 rounds: match (&s.rounds, s.capacity) {
                     (Some(r), _) => r.len() as u32,
-                    (None, Some(c)) if matches!(s.kind, SystemKind::Smm) => c,
+                    (None, Some(c)) if s.kind.is_magazine() => c,
                     (None, _) if is_one_shot(&s.kind) => 1,
                     _ => 0,
                 },
@@ -358,11 +350,11 @@ impl Unit {
             .collect();
         // Launchers draw from the magazine their `Magazine:` id names.
         for (i, s) in ship.systems.iter().enumerate() {
-            if !matches!(s.kind, SystemKind::Sml) {
+            if !s.kind.draws_on_magazine() {
                 continue;
             }
             let magazine = ship.systems.iter().position(|m| {
-                matches!(m.kind, SystemKind::Smm)
+                m.kind.is_magazine()
                     && m.magazine.is_some()
                     && m.magazine.as_deref().map(str::to_ascii_lowercase)
                         == s.magazine.as_deref().map(str::to_ascii_lowercase)
@@ -415,9 +407,9 @@ impl Unit {
             life_support_failing: core_failure(ship, SystemKind::LifeSupport)
                 .filter(|n| (1..=255).contains(n))
                 .filter(|_| {
-                    ship.systems.iter().any(|s| {
-                        matches!(s.kind, SystemKind::LifeSupport) && s.status.damage == Some(DamageState::Damaged)
-                    })
+                    ship.systems
+                        .iter()
+                        .any(|s| s.kind == SystemKind::LifeSupport && s.status.damage == Some(DamageState::Damaged))
                 })
                 .map(|n| n as u8),
             derelict: ship.status.lifeless,
@@ -673,7 +665,7 @@ impl Unit {
         let dcp_systems = self
             .systems
             .iter()
-            .filter(|s| matches!(s.kind, SystemKind::DamageControlParty) && s.operational())
+            .filter(|s| s.kind == SystemKind::DamageControlParty && s.operational())
             .count() as u32;
         self.crew_factors() + dcp_systems
     }
@@ -716,7 +708,7 @@ impl Unit {
         }
         self.systems
             .iter()
-            .filter(|s| matches!(s.kind, SystemKind::AdvancedScreen) && s.operational())
+            .filter(|s| s.kind == SystemKind::AdvancedScreen && s.operational())
             .count()
             .min(2) as u8
     }
@@ -727,14 +719,14 @@ impl Unit {
             && self
                 .systems
                 .iter()
-                .any(|s| matches!(s.kind, SystemKind::VapourShroud) && s.operational())
+                .any(|s| s.kind == SystemKind::VapourShroud && s.operational())
     }
 
     pub fn fire_controls(&self) -> impl Iterator<Item = usize> + '_ {
         self.systems
             .iter()
             .enumerate()
-            .filter(|(_, s)| matches!(s.kind, SystemKind::FireControl) && s.operational())
+            .filter(|(_, s)| s.kind == SystemKind::FireControl && s.operational())
             .map(|(i, _)| i)
     }
 
@@ -750,44 +742,12 @@ impl Unit {
             // A group is crippled when it has lost half its craft or more.
             return 2 * c.craft <= c.boxes;
         }
-        let offensive = self.systems.iter().any(|s| s.operational() && is_offensive(&s.kind));
+        let offensive = self.systems.iter().any(|s| s.operational() && s.kind.is_offensive());
         self.rows_lost() >= 2
             || !offensive
             || self.fire_controls().next().is_none()
             || self.thrust == 0 && self.original_thrust > 0
     }
-}
-
-/// Weapons that count as offensive for the crippled test (one-shot weapons
-/// do not count, ft-rules §6.4).
-pub fn is_offensive(kind: &SystemKind) -> bool {
-    use SystemKind::*;
-    matches!(
-        kind,
-        Beam { .. }
-            | AaMegaBattery
-            | NeedleBeam
-            | PulseTorpedo { .. }
-            | KGun { .. }
-            | PlasmaBolt { .. }
-            | BoardingTorpedo
-            | Graser { .. }
-            | HeavyGraser { .. }
-            | HighIntensityGraser { .. }
-            | Phaser { .. }
-            | GatlingBattery
-            | TwinParticleArray
-            | MesonProjector
-            | Pulser { .. }
-            | PlasmaCannon { .. }
-            | EmpProjector { .. }
-            | FusionArray
-            | Sml
-            | Railgun { .. }
-            | EnergyPulse
-            | WaveGun
-            | NovaCannon
-    )
 }
 
 /// A ship record's armour as the engine keeps it: boxes in all layers,

@@ -276,29 +276,25 @@ pub fn ap_split(damage: u32, armour_left: u32) -> (u32, u32) {
     (armour, damage - armour)
 }
 
-/// Dice of a beam-family weapon (ft-rules §4.6) at `range_mu`, 0 out of
-/// range or for any other kind: grasers, phasers and plasma cannons as
+/// Dice of a beam-family weapon (ft-rules §4.6) at `range_mu` by its
+/// registry row's [`BeamDice`](crate::model::registry::BeamDice), 0 out
+/// of range or for any other kind: grasers, phasers and plasma cannons as
 /// beams of their class (12 MU bands); heavy grasers their class less one
 /// per further 18 MU band; Gatling batteries 6 to 12 MU; twin particle
 /// arrays 2 to 24 MU; meson projectors 1 to 48 MU; a Pulser by its
 /// setting ([`pulser_dice`]; 0 while it has none); EMP projectors as beams
 /// of their class.
 pub fn beam_family_dice(kind: &crate::model::SystemKind, range_mu: u32) -> u32 {
-    use crate::model::SystemKind::*;
+    use crate::model::registry::BeamDice;
     let within = |dice: u32, reach: u32| if range_mu <= reach { dice } else { 0 };
-    match *kind {
-        Graser { class } | Phaser { class } | PlasmaCannon { class } => beam_dice(u32::from(class), range_mu),
-        HeavyGraser { class } => u32::from(class).saturating_sub(range_band(range_mu, HEAVY_GRASER_BAND_MU) - 1),
-        HighIntensityGraser { class } => {
-            u32::from(class).saturating_sub(range_band(range_mu, HEAVY_GRASER_BAND_MU) - 1)
-        }
-        GatlingBattery => within(6, 12),
-        TwinParticleArray => within(2, 24),
-        MesonProjector => within(1, 48),
-        Pulser { setting: Some(s) } => pulser_dice(s, range_mu),
-        // Beam dice as a battery of its class (ft-rules §4.5, W43).
-        EmpProjector { class } => beam_dice(u32::from(class), range_mu),
-        _ => 0,
+    let (row, params) = kind.entry();
+    let class = u32::from(params.class);
+    match row.beam.map(|b| b.dice) {
+        Some(BeamDice::ByClass) => beam_dice(class, range_mu),
+        Some(BeamDice::Heavy) => class.saturating_sub(range_band(range_mu, HEAVY_GRASER_BAND_MU) - 1),
+        Some(BeamDice::Fixed { dice, reach }) => within(dice, reach),
+        Some(BeamDice::Pulser) => params.setting.map_or(0, |s| pulser_dice(s, range_mu)),
+        None => 0,
     }
 }
 

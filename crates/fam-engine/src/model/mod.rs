@@ -5,11 +5,13 @@
 //! writes their state back into it. It imports nothing of fam.
 //!
 //! FB1 and FT2 names map onto one set of kinds (`docs/readings.md`, "GZF
-//! mapping"); the file's [`Profile`] decides how the writer spells them.
+//! mapping"); the file's [`Profile`] decides how the writer spells them,
+//! by each kind's row in [`registry`].
 //! Fields the engine does not use (captain, position, logs, unknown fields)
 //! are kept as [`Meta`] text so that a record written back loses nothing.
 
 pub mod points;
+pub mod registry;
 pub mod sizes;
 
 use std::fmt;
@@ -428,7 +430,8 @@ pub enum Warhead {
     Needle,
 }
 
-/// What a system is. FB1 and FT2 names both map onto these kinds.
+/// What a system is. FB1 and FT2 names both map onto these kinds; each
+/// has its row in [`registry`], which says its names and what it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SystemKind {
     /// FB1 `Class N Battery`; FT2 `A Battery` = 3, `B Battery` = 2, `C Battery` = 1.
@@ -572,183 +575,6 @@ pub enum SystemKind {
     /// (`--inert-unknown-systems`). It does nothing but still counts for
     /// threshold checks.
     Inert(String),
-}
-
-impl SystemKind {
-    /// The profile's name for this kind.
-    pub fn name(&self, profile: Profile) -> String {
-        use SystemKind::*;
-        let ft2 = profile == Profile::Ft2;
-        let s = match self {
-            Beam { class } => {
-                return match (ft2, class) {
-                    (true, 3) => "A Battery".into(),
-                    (true, 2) => "B Battery".into(),
-                    (true, 1) => "C Battery".into(),
-                    _ => format!("Class {class} Battery"),
-                };
-            }
-            Railgun { class } => return format!("{class} Railgun"),
-            AaMegaBattery => "AA MegaBattery",
-            NeedleBeam => "Needle Beam",
-            Ortillery => "Ortillery",
-            Pds if ft2 => "PDAF",
-            Pds => "PDS",
-            Adaf => "ADAF",
-            PulseTorpedo { range } => match range {
-                TorpedoRange::Standard => "Pulse Torpedo",
-                TorpedoRange::Long => "Long Range Pulse Torpedo",
-                TorpedoRange::Short => "Short Range Pulse Torpedo",
-            },
-            SubmunitionPack => "Submunition Pack",
-            KGun { class, range } => {
-                return match range {
-                    TorpedoRange::Standard => format!("Class {class} K-Gun"),
-                    TorpedoRange::Long => format!("Class {class} Long Range K-Gun"),
-                    TorpedoRange::Short => format!("Class {class} Short Range K-Gun"),
-                };
-            }
-            Mkp => "MKP",
-            PlasmaBolt { class } => return format!("Class {class} Plasma Bolt Launcher"),
-            RocketPod => "Rocket Pod",
-            AntimatterMissile => "Antimatter Missile",
-            BoardingTorpedo => "Boarding Torpedo",
-            Graser { class } => return format!("Class {class} Graser"),
-            HeavyGraser { class } => return format!("Class {class} Heavy Graser"),
-            HighIntensityGraser { class } => return format!("Class {class} High Intensity Graser"),
-            Phaser { class } => return format!("Class {class} Phaser"),
-            GatlingBattery => "Gatling Battery",
-            TwinParticleArray => "Twin Particle Array",
-            MesonProjector => "Meson Projector",
-            Pulser { .. } => "Pulser",
-            PlasmaCannon { class } => return format!("Class {class} Plasma Cannon"),
-            EmpProjector { class } => return format!("Class {class} EMP Projector"),
-            FusionArray => "Fusion Array",
-            Missile { warhead } => match warhead {
-                Warhead::Standard => "Missile",
-                Warhead::Emp => "EMP Missile",
-                Warhead::Needle => "Needle Missile",
-            },
-            Minelayer => "Minelayer",
-            Minesweeper => "Minesweeper",
-            WaveGun => "Wave Gun",
-            NovaCannon => "Nova Cannon",
-            Sml => "SML",
-            Smr => "SMR",
-            Smm => "SMM",
-            EnergyPulse => "Energy Pulse",
-            Scattergun => "Scattergun",
-            Ftl => "FTL",
-            FireControl if ft2 => "FireCon",
-            FireControl => "FCS",
-            ScreenGenerator => "Screen Generator",
-            AdvancedScreen => "Advanced Screen Generator",
-            VapourShroud => "Vapour Shroud",
-            ReflexField => "Reflex Field",
-            Adfc => "ADFC",
-            CloakingField => "Cloaking Field",
-            Sensors => "Sensors",
-            EnhancedSensors => "Enhanced Sensors",
-            SuperiorSensors => "Superior Sensors",
-            IndividualEcm => "Individual ECM",
-            AreaEcm => "Area ECM",
-            HangarBay if ft2 => "Fighter Bay",
-            HangarBay => "Hangar Bay",
-            DropshipBay => "Dropship Bay",
-            Weasel => "Weasel",
-            Drone => "Drone",
-            Dock => "Dock",
-            CommandBridge => "Command Bridge",
-            PowerCore => "Power Core",
-            LifeSupport => "LSS",
-            DamageControlParty => "Damage Control Party",
-            Inert(name) => return name.clone(),
-        };
-        s.to_string()
-    }
-
-    /// Core systems (bridge, power core, life support) roll thresholds at −1.
-    pub fn is_core(&self) -> bool {
-        matches!(
-            self,
-            SystemKind::CommandBridge | SystemKind::PowerCore | SystemKind::LifeSupport
-        )
-    }
-
-    /// Weapons carry firing arcs.
-    pub fn is_weapon(&self) -> bool {
-        use SystemKind::*;
-        matches!(
-            self,
-            Beam { .. }
-                | AaMegaBattery
-                | NeedleBeam
-                | Ortillery
-                | Pds
-                | Adaf
-                | PulseTorpedo { .. }
-                | SubmunitionPack
-                | KGun { .. }
-                | Mkp
-                | PlasmaBolt { .. }
-                | RocketPod
-                | AntimatterMissile
-                | BoardingTorpedo
-                | Graser { .. }
-                | HeavyGraser { .. }
-                | HighIntensityGraser { .. }
-                | Phaser { .. }
-                | GatlingBattery
-                | TwinParticleArray
-                | MesonProjector
-                | Pulser { .. }
-                | PlasmaCannon { .. }
-                | EmpProjector { .. }
-                | FusionArray
-                | Missile { .. }
-                | Minelayer
-                | Minesweeper
-                | WaveGun
-                | NovaCannon
-                | Sml
-                | Smr
-                | Railgun { .. }
-                | EnergyPulse
-                | Scattergun
-        )
-    }
-}
-
-impl SystemKind {
-    /// Weapons that a plot may list under point defence (ft-rules §2.3,
-    /// §5.1): PDS, ADAF, scatterguns, class-1 beams and EMP projectors,
-    /// and whatever [`SystemKind::fires_as_pds`]. The orders check and the
-    /// FTJava import of point-defence orders both ask this one question.
-    pub fn may_point_defend(&self) -> bool {
-        matches!(
-            self,
-            SystemKind::Pds
-                | SystemKind::Adaf
-                | SystemKind::Scattergun
-                | SystemKind::Beam { class: 1 }
-                | SystemKind::EmpProjector { class: 1 }
-        ) || self.fires_as_pds()
-    }
-
-    /// Beam-family weapons that may fire as one PDS in the point-defence
-    /// step instead of at ships (ft-rules §5.1): phasers, Gatling
-    /// batteries, twin particle arrays, meson projectors, and Pulsers not
-    /// set to short range; and K-1 kinetic guns, at −1.
-    pub fn fires_as_pds(&self) -> bool {
-        use SystemKind::*;
-        match self {
-            Phaser { .. } | GatlingBattery | TwinParticleArray | MesonProjector => true,
-            // A K-1 defends as a PDS at −1 (ft-rules §5.1, readings W41).
-            KGun { class: 1, .. } => true,
-            Pulser { setting } => *setting != Some(PulserSetting::Short),
-            _ => false,
-        }
-    }
 }
 
 /// Fighter type: an optional modifier and a base type, and whether the

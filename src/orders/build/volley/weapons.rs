@@ -11,6 +11,7 @@ use crate::engine::plot::{SystemId, UnitId, VolleyPlot};
 use crate::engine::state::{Sys, SysState, is_one_shot};
 use crate::gzf::SystemKind;
 use crate::model::Warhead;
+use crate::model::registry::Family;
 use crate::orders::build::files::Files;
 use crate::orders::raw::S;
 
@@ -196,7 +197,7 @@ pub(super) fn default_weapons(
 /// Phase) and are not part of a Fire Control's default "all weapons"; nor is
 /// the Scattergun, a one-shot point-defence weapon.
 fn dedicated_pd(kind: &SystemKind) -> bool {
-    matches!(kind, SystemKind::Pds | SystemKind::Adaf | SystemKind::Scattergun)
+    kind.family() == Family::PointDefence
 }
 
 /// Why a weapon cannot fire on a Formation in F&M, if it cannot

@@ -6,7 +6,7 @@ use super::common::{
     craft, craft_mut, fighter, group_dice, pilot, unit_range,
 };
 use crate::engine::dice::{self, BeamAttack, Dice, PdFire, Pile, Purpose, beam_attack, point_defence};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{CraftRoll, Sink};
 use crate::engine::plot::UnitId;
 use crate::engine::rules::Rules;
 use crate::engine::scratch::{DamageKind, Scratch, Shot, Tap};
@@ -388,7 +388,7 @@ pub fn attacks<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, scra
         let faces = tap.take();
         let reroll_faces = std::mem::take(&mut tap.rerolls);
         if S::RECORDS {
-            sink.event(Event::CraftRoll {
+            sink.event(CraftRoll {
                 group: g,
                 target: Some(target),
                 action,

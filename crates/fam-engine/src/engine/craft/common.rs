@@ -2,7 +2,7 @@
 //! gunboats, the tables their dice read, a group's craft and pilots, the
 //! range between two Units, and the removal of craft lost.
 
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{CraftIdle, CraftLost, Destroyed, Sink};
 use crate::engine::plot::UnitId;
 use crate::engine::rules::{PilotQualityRule, Rules};
 use crate::engine::state::{Battle, Craft, CraftKind, GunboatKind};
@@ -76,7 +76,7 @@ pub(super) fn is_gunboat(battle: &Battle, u: UnitId) -> bool {
 
 pub(super) fn idle<S: Sink>(sink: &mut S, group: UnitId, reason: &'static str) {
     if S::RECORDS {
-        sink.event(Event::CraftIdle { group, reason });
+        sink.event(CraftIdle { group, reason });
     }
 }
 
@@ -120,14 +120,14 @@ pub fn remove_craft<S: Sink>(battle: &mut Battle, g: UnitId, n: u32, cause: &'st
         unit.destroyed = true;
     }
     if S::RECORDS {
-        sink.event(Event::CraftLost {
+        sink.event(CraftLost {
             group: g,
             lost,
             left,
             cause,
         });
         if left == 0 {
-            sink.event(Event::Destroyed {
+            sink.event(Destroyed {
                 unit: g,
                 cause: "every craft lost",
             });

@@ -2,7 +2,7 @@
 //! attackers, attack runs, firing back, interceptions; endurance paid.
 
 use super::common::{FIGHTER_REACH, craft, craft_mut, fighter, idle, is_gunboat, reach, unit_range};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{CraftEngaged, Sink};
 use crate::engine::plot::{CraftAction, ExchangePlot, UnitId};
 use crate::engine::scratch::{CraftScratch, Scratch, Shot, volley_plot};
 use crate::engine::state::{Battle, Craft, CraftKind, GunboatKind};
@@ -51,7 +51,7 @@ pub fn engage<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sin
     if S::RECORDS {
         for g in 0..battle.units.len() {
             if let Some(ship) = cs.intercept[g] {
-                sink.event(Event::CraftEngaged {
+                sink.event(CraftEngaged {
                     group: g,
                     target: ship,
                     action: "intercept",
@@ -227,7 +227,7 @@ fn pay_endurance<S: Sink>(battle: &mut Battle, cs: &CraftScratch, sink: &mut S) 
                 Shot::Run(s) => (s, run_action(c)),
             };
             let cef_left = c.cef;
-            sink.event(Event::CraftEngaged {
+            sink.event(CraftEngaged {
                 group: g,
                 target: Some(target),
                 action,

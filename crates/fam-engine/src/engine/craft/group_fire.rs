@@ -2,7 +2,7 @@
 
 use super::common::{GUNBOAT_KILL, SIX_KILLS_ONE, craft, fighter, is_gunboat, remove_craft};
 use crate::engine::dice::{Dice, PdFire, Pile, Purpose, point_defence};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{GroupShot, Sink};
 use crate::engine::plot::{self, UnitId};
 use crate::engine::scratch::{Scratch, Tap, WeaponUse, idle_weapon, out_of_range, stopped};
 use crate::engine::state::Battle;
@@ -114,7 +114,7 @@ pub fn fire_at_group<S: Sink>(
         let mut all = faces;
         all.append(&mut reroll_faces);
         if S::RECORDS {
-            sink.event(Event::GroupShot {
+            sink.event(GroupShot {
                 unit: u,
                 weapon: w,
                 group: g,

@@ -2,7 +2,7 @@
 
 use super::common::{craft, craft_mut, fighter, group_dice, idle, pilot, remove_craft};
 use crate::engine::dice::{Dice, PdFire, Pile, Purpose, point_defence};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{CraftRoll, Sink};
 use crate::engine::scratch::{Scratch, Tap};
 use crate::engine::state::Battle;
 use crate::engine::tables::PdTable;
@@ -82,7 +82,7 @@ pub fn intercept<S: Sink>(
             }
         }
         if S::RECORDS {
-            sink.event(Event::CraftRoll {
+            sink.event(CraftRoll {
                 group: g,
                 target: Some(shot.target),
                 action: "intercept",

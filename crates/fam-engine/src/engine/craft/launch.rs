@@ -2,7 +2,7 @@
 
 use super::common::{FIGHTER_REACH, craft, craft_mut, idle};
 use crate::engine::dice::{Dice, Pile, Purpose};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{CraftLaunched, CraftReady, CraftRecovered, Sink};
 use crate::engine::plot::{ExchangePlot, UnitId};
 use crate::engine::scratch::{Scratch, volley_plot};
 use crate::engine::state::{Battle, Rearm, Reserve, SysState};
@@ -89,7 +89,7 @@ fn rearm_countdowns<S: Sink>(battle: &mut Battle, sink: &mut S) {
                 c.cef = c.cef_max;
                 c.torpedoes_spent = false;
                 if S::RECORDS {
-                    sink.event(Event::CraftReady { group: u });
+                    sink.event(CraftReady { group: u });
                 }
             } else {
                 c.rearm = Rearm::In(n - 1);
@@ -138,7 +138,7 @@ fn recover_group<S: Sink>(battle: &mut Battle, g: UnitId, dice: &mut Dice, sink:
     scratch.craft.busy[carrier] = true;
     scratch.craft.deck[carrier] += 1;
     if S::RECORDS {
-        sink.event(Event::CraftRecovered {
+        sink.event(CraftRecovered {
             group: g,
             carrier,
             face,
@@ -191,6 +191,6 @@ fn launch_group<S: Sink>(battle: &mut Battle, g: UnitId, sink: &mut S, scratch: 
     scratch.craft.busy[carrier] = true;
     scratch.craft.deck[carrier] += 1;
     if S::RECORDS {
-        sink.event(Event::CraftLaunched { group: g, carrier });
+        sink.event(CraftLaunched { group: g, carrier });
     }
 }

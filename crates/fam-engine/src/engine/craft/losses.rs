@@ -2,7 +2,7 @@
 //! docked in a lost bay or carrier.
 
 use super::common::remove_craft;
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{Destroyed, Sink};
 use crate::engine::scratch::Scratch;
 use crate::engine::state::{Battle, SysState};
 
@@ -58,7 +58,7 @@ pub fn docked_losses<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: &Scrat
         if carrier_lost || bay_lost {
             battle.units[g].destroyed = true;
             if S::RECORDS {
-                sink.event(Event::Destroyed {
+                sink.event(Destroyed {
                     unit: g,
                     cause: if carrier_lost {
                         "lost with its carrier"

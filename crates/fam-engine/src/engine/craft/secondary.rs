@@ -2,7 +2,7 @@
 //! small-craft Formations.
 
 use super::common::{FIGHTER_REACH, best_reach, craft, craft_mut, idle, is_gunboat};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{SecondaryMove, Sink};
 use crate::engine::plot::{ExchangePlot, Maneuver};
 use crate::engine::scratch::{Scratch, volley_plot};
 use crate::engine::state::Battle;
@@ -63,7 +63,7 @@ pub fn secondary_moves<S: Sink>(
             }
         }
         if S::RECORDS {
-            sink.event(Event::SecondaryMove {
+            sink.event(SecondaryMove {
                 formation: f,
                 target: order.target,
                 maneuver: order.maneuver,

@@ -10,20 +10,23 @@
 //! expectation read off the rules' own tables (ft-rules §1.2-1.3, §4, §5.1),
 //! so a doctrine decision is a pure function of the battle state.
 
-use super::super::plot::{FormationId, UnitId};
-use super::super::rules::PdEvasionReroll;
-use super::super::state::{Battle, SysState, Unit};
-use super::super::tables::{
+use crate::engine::doctrine::cache::SlotHasher;
+use crate::engine::plot::{FormationId, UnitId};
+use crate::engine::rules::PdEvasionReroll;
+use crate::engine::state::{Battle, SysState, Unit};
+use crate::engine::tables::{
     ANTIMATTER_DICE, ANTIMATTER_RANGE_MU, ROCKET_RANGE_MU, ROCKETS_PER_POD, antimatter_points, rocket_needed,
 };
-use super::super::tables::{FUSION_ARRAY_RANGE, WAVE_GUN_RANGE, fusion_array_mode, fusion_array_shot, wave_gun_dice};
-use super::super::tables::{
+use crate::engine::tables::{FUSION_ARRAY_RANGE, WAVE_GUN_RANGE, fusion_array_mode, fusion_array_shot, wave_gun_dice};
+use crate::engine::tables::{
     MKP_HIT_POINTS, MKP_RANGE_MU, PLASMA_BOLT_RANGE, apply_drm, beam_dice, beam_family_dice, beam_table, mkp_hits,
     plasma_bolt_points, plasma_hits, projectile_needed, pulser_dice, range_band, success_value,
 };
-use super::super::tables::{NOVA_RANGE, nova_dice};
-use super::super::tables::{evasion_ignored, missile_range, pulser_setting, submunition_dice, torpedo_band};
+use crate::engine::tables::{NOVA_RANGE, nova_dice};
+use crate::engine::tables::{evasion_ignored, missile_range, pulser_setting, submunition_dice, torpedo_band};
+use crate::model::registry::{BeamDice, Family, Hit};
 use crate::model::{PulserSetting, SystemKind, TorpedoRange, Warhead};
+use std::hash::{Hash, Hasher};
 
 /// Speed dice the outpacing table covers; beyond it the means are used.
 pub const MAX_SPEED_DICE: usize = 16;
@@ -266,40 +269,42 @@ impl std::ops::DerefMut for FamilyCounts {
 /// a class-6 heavy graser's reach.
 const FAMILY_BANDS: usize = 18;
 
-/// The [`Arsenal::family`] slot of a beam-family weapon: grasers and
-/// phasers by class (0-5), heavy grasers (6-11), plasma cannons (12-17),
-/// Gatling battery 18, twin particle array 19, meson projector 20, Pulsers
-/// set long, medium, short 21-23, one left open 24, EMP projectors by
-/// class (25-30) and high-intensity grasers by class (31-36).
+/// The [`Arsenal::family`] slot of a beam-family weapon, by its registry
+/// row's dice and hits (weapons alike in both share a slot): graser dice
+/// and hits by class (0-5: grasers, phasers), heavy grasers (6-11), plasma
+/// cannons (12-17), 6 dice to 12 MU 18 (Gatling battery), 2 to 24 MU 19
+/// (twin particle array), 1 to 48 MU 20 (meson projector), Pulsers set
+/// long, medium, short 21-23, one left open 24, EMP projectors by class
+/// (25-30) and high-intensity grasers by class (31-36); `None` for any
+/// other kind or a shape no slot holds.
 fn family_slot(kind: &SystemKind) -> Option<usize> {
-    let class = |c: u8| usize::from(c.clamp(1, 6)) - 1;
-    Some(match *kind {
-        SystemKind::Graser { class: c } | SystemKind::Phaser { class: c } => class(c),
-        SystemKind::HeavyGraser { class: c } => 6 + class(c),
-        SystemKind::PlasmaCannon { class: c } => 12 + class(c),
-        SystemKind::GatlingBattery => 18,
-        SystemKind::TwinParticleArray => 19,
-        SystemKind::MesonProjector => 20,
-        SystemKind::Pulser {
-            setting: Some(PulserSetting::Long),
-        } => 21,
-        SystemKind::Pulser {
-            setting: Some(PulserSetting::Medium),
-        } => 22,
-        SystemKind::Pulser {
-            setting: Some(PulserSetting::Short),
-        } => 23,
-        SystemKind::Pulser { setting: None } => 24,
-        SystemKind::EmpProjector { class: c } => 25 + class(c),
-        SystemKind::HighIntensityGraser { class: c } => 31 + class(c),
+    let (row, params) = kind.entry();
+    let family = row.beam?;
+    let class = usize::from(params.class.clamp(1, 6)) - 1;
+    Some(match (family.dice, family.hit) {
+        (BeamDice::ByClass, Hit::Graser) => class,
+        (BeamDice::Heavy, Hit::HeavyGraser { reroll: false }) => 6 + class,
+        (BeamDice::ByClass, Hit::Plasma) => 12 + class,
+        (BeamDice::Fixed { dice: 6, reach: 12 }, Hit::Beam) => 18,
+        (BeamDice::Fixed { dice: 2, reach: 24 }, Hit::Beam) => 19,
+        (BeamDice::Fixed { dice: 1, reach: 48 }, Hit::Beam) => 20,
+        (BeamDice::Pulser, Hit::Beam) => match params.setting {
+            Some(PulserSetting::Long) => 21,
+            Some(PulserSetting::Medium) => 22,
+            Some(PulserSetting::Short) => 23,
+            None => 24,
+        },
+        (BeamDice::ByClass, Hit::Emp) => 25 + class,
+        (BeamDice::Heavy, Hit::HeavyGraser { reroll: true }) => 31 + class,
         _ => return None,
     })
 }
 
 /// Grasers, phasers, heavy grasers, plasma cannons, Gatling batteries,
-/// twin particle arrays, meson projectors and Pulsers.
+/// twin particle arrays, meson projectors and Pulsers (the registry's
+/// family).
 pub fn is_beam_family(kind: &SystemKind) -> bool {
-    family_slot(kind).is_some()
+    kind.family() == Family::BeamFamily
 }
 
 /// The longest range at which a beam-family weapon rolls a die.
@@ -620,6 +625,34 @@ pub struct Arsenal {
     pub antimatter_pd_heavy: bool,
 }
 
+/// Its numbers are never NaN (counts, and shares and means of finite
+/// numbers); one that were would only never be read back from a memo.
+impl Eq for Arsenal {}
+
+impl Hash for Arsenal {
+    /// The facts that most often differ between two arsenals (a memo
+    /// compares them whole): its weapons ([`weapon_words`]), hull, ships,
+    /// thrust, class-1 beams, screens and ordnance.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let bits = |x: f64| x.to_bits() as u32 ^ (x.to_bits() >> 32) as u32;
+        let (salvos, racks) = (&self.salvos, &self.racks);
+        for w in weapon_words(self) {
+            state.write_u32(w);
+        }
+        for w in [
+            self.durability,
+            self.ships,
+            self.thrust,
+            self.class1,
+            bits(self.screens[0] + 2.0 * self.screens[1] + 4.0 * self.screens[2]),
+            salvos[0].launchers + 2 * salvos[1].launchers + 4 * salvos[0].loads + 8 * salvos[1].loads,
+            racks[0] + 2 * racks[1] + 4 * self.heavies[0] + 8 * self.heavies[1],
+        ] {
+            state.write_u32(w);
+        }
+    }
+}
+
 impl Arsenal {
     /// Sums up Formation `f`'s Units.
     pub fn of(battle: &Battle, f: FormationId) -> Arsenal {
@@ -768,7 +801,7 @@ impl Arsenal {
                         // Launchers on one magazine share its loads.
                         let shared = unit.systems[..i]
                             .iter()
-                            .any(|l| matches!(l.kind, SystemKind::Sml) && l.operational() && l.magazine == s.magazine);
+                            .any(|l| l.kind.draws_on_magazine() && l.operational() && l.magazine == s.magazine);
                         if !shared {
                             self.salvos[reach].loads += loads;
                         }
@@ -1380,111 +1413,6 @@ impl Firepower {
     }
 }
 
-/// Sustained fire already weighed, by everything [`Firepower::new`] reads,
-/// so that a batch worker's Formations facing the same enemy in the same
-/// state (common in fleets of like ships, and from run to run) read it back
-/// instead of weighing every weapon again. [`Firepower::new`] is a pure
-/// function of its inputs: what the memo holds changes no result. A fixed
-/// number of slots, made on first use and overwritten on collision.
-///
-/// An attacker is compared whole (1 KB) once when it is named
-/// ([`FireMemo::attacker`]), not at every target it weighs: each attacker
-/// named gets a number no other attacker ever gets, and a slot is read back
-/// only for the number it was written with.
-#[derive(Debug, Default)]
-pub struct FireMemo {
-    slots: Vec<Option<FireSlot>>,
-    /// Attackers named lately, each with its number.
-    attackers: Vec<Option<(Attacker, u64)>>,
-    /// Numbers given so far.
-    named: u64,
-}
-
-/// One [`FireMemo`] slot: the fire of its key at Evasion dice index `n`,
-/// its attacker named by `attacker`.
-#[derive(Debug, Clone, Copy)]
-struct FireSlot {
-    key: FireKey,
-    attacker: u64,
-    n: usize,
-    fire: Firepower,
-}
-
-/// Slots of a [`FireMemo`], and of the attackers it names.
-const FIRE_SLOTS: usize = 512;
-const ATTACKER_SLOTS: usize = 16;
-
-/// An attacker named by a [`FireMemo`]: the number of its
-/// [`Attacker`] there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Named(u64);
-
-impl FireMemo {
-    /// The number of attacker `a`: the one it was given when named before
-    /// (and not yet overwritten), else a new one.
-    pub fn attacker(&mut self, a: &Attacker) -> Named {
-        if self.attackers.is_empty() {
-            self.attackers.resize(ATTACKER_SLOTS, None);
-        }
-        let slot = &mut self.attackers[(a.hash % ATTACKER_SLOTS as u64) as usize];
-        if let Some((kept, number)) = slot
-            && kept == a
-        {
-            return Named(*number);
-        }
-        self.named += 1;
-        *slot = Some((*a, self.named));
-        Named(self.named)
-    }
-
-    /// [`sustained`] of attacker `a` (its part of the key made once for
-    /// all the targets it weighs), read back when this fire was weighed
-    /// before.
-    pub fn sustained(&mut self, tables: &DieTables, a: &Attacker, t: &Arsenal, range: u32, evasion: u32) -> f64 {
-        let named = self.attacker(a);
-        self.sustained_by(tables, (named, a), t, range, evasion)
-    }
-
-    /// [`FireMemo::sustained`] of attacker `a`, named `named` by this
-    /// memo ([`FireMemo::attacker`]).
-    pub fn sustained_by(
-        &mut self,
-        tables: &DieTables,
-        (named, a): (Named, &Attacker),
-        t: &Arsenal,
-        range: u32,
-        evasion: u32,
-    ) -> f64 {
-        if self.slots.is_empty() {
-            self.slots.resize(FIRE_SLOTS, None);
-        }
-        // The key is compared where it lies, and made (an arsenal, 1 KB)
-        // only when the slot is written.
-        let t = Defence::of(t);
-        let hash = FireKey::hash_of(a, &t);
-        let n = dice_index(evasion);
-        let slot = &mut self.slots[slot_of(hash, n, FIRE_SLOTS)];
-        if let Some(s) = slot
-            && s.n == n
-            && s.attacker == named.0
-            && s.key.hash == hash
-            && s.key.t == t
-        {
-            debug_assert!(s.key.a == *a, "a number names one attacker");
-            return s.fire.at(range);
-        }
-        let key = FireKey { a: *a, t, hash };
-        let fire = key.firepower(tables, evasion);
-        *slot = Some(FireSlot {
-            key,
-            attacker: named.0,
-            n,
-            fire,
-        });
-        fire.at(range)
-    }
-}
-
 /// All that one side's sustained fire at another depends on
 /// ([`Firepower::new`]) besides the target's Evasion dice: the attacker's
 /// weapons and the readings they fire under ([`Attacker`]), the target's
@@ -1497,13 +1425,6 @@ impl FireMemo {
 pub struct FireKey {
     a: Attacker,
     t: Defence,
-    hash: u64,
-}
-
-impl PartialEq for FireKey {
-    fn eq(&self, other: &FireKey) -> bool {
-        self.hash == other.hash && self.t == other.t && self.a == other.a
-    }
 }
 
 /// The part of an [`Arsenal`] its sustained fire reads: its weapons and the
@@ -1518,6 +1439,17 @@ pub struct Attacker {
 impl PartialEq for Attacker {
     fn eq(&self, other: &Attacker) -> bool {
         self.hash == other.hash && self.a == other.a
+    }
+}
+
+/// Its numbers are never NaN (counts, and shares of finite masses); one
+/// that were would only never be read back from a memo.
+impl Eq for Attacker {}
+
+impl Hash for Attacker {
+    /// Its hash, made once ([`weapons_hash`]).
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
     }
 }
 
@@ -1570,6 +1502,20 @@ pub struct Defence {
     ships: u32,
 }
 
+/// Its shares are never NaN (shares of finite masses); one that were would
+/// only never be read back from a memo.
+impl Eq for Defence {}
+
+impl Hash for Defence {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let bits = |x: f64| x.to_bits() ^ (x.to_bits() >> 32);
+        state.write_u32(self.ships);
+        for s in [self.screens, self.advanced] {
+            state.write_u64(bits(s[0]) ^ bits(s[1]) << 21 ^ bits(s[2]) << 42);
+        }
+    }
+}
+
 impl Defence {
     pub fn of(t: &Arsenal) -> Defence {
         Defence {
@@ -1577,20 +1523,6 @@ impl Defence {
             advanced: t.advanced,
             ships: t.ships,
         }
-    }
-
-    /// Its facts as whole numbers, for a hash.
-    pub fn words(&self) -> [u32; 7] {
-        let bits = |x: f64| x.to_bits() as u32 ^ (x.to_bits() >> 32) as u32;
-        [
-            self.ships,
-            bits(self.screens[0]),
-            bits(self.screens[1]),
-            bits(self.screens[2]),
-            bits(self.advanced[0]),
-            bits(self.advanced[1]),
-            bits(self.advanced[2]),
-        ]
     }
 
     /// An arsenal of these defences and nothing else.
@@ -1607,29 +1539,19 @@ impl Defence {
 impl FireKey {
     /// The key of `a`'s fire at `t`.
     pub fn new(a: &Arsenal, t: &Arsenal) -> FireKey {
-        // Made where it lies (an attacker is a whole arsenal, 1 KB: made
-        // apart and copied in, it cost more than the key's hash).
-        let mut key = FireKey {
+        FireKey {
             a: Attacker::of(a),
             t: Defence::of(t),
-            hash: 0,
-        };
-        key.hash = FireKey::hash_of(&key.a, &key.t);
-        key
+        }
     }
 
     /// The key of `a`'s fire at `t` (the attacker's part made once for
     /// many targets).
     pub fn of(a: &Attacker, t: &Arsenal) -> FireKey {
-        let t = Defence::of(t);
-        let hash = FireKey::hash_of(a, &t);
-        FireKey { a: *a, t, hash }
-    }
-
-    /// The hash of the key of `a`'s fire at defences `t`.
-    fn hash_of(a: &Attacker, t: &Defence) -> u64 {
-        let defence = fact_hash(t.words());
-        a.hash ^ defence.wrapping_mul(0xff51_afd7_ed55_8ccd)
+        FireKey {
+            a: *a,
+            t: Defence::of(t),
+        }
     }
 
     /// Its fire, the target rolling `evasion` Evasion dice.
@@ -1638,18 +1560,20 @@ impl FireKey {
     }
 }
 
-/// The slot of a key of hash `hash` at Evasion dice index `n`, in a memo of
-/// `slots` slots.
-fn slot_of(hash: u64, n: usize, slots: usize) -> usize {
-    let n = u64::try_from(n).unwrap_or(0);
-    ((hash ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15)) % slots as u64) as usize
+/// A hash of an attacker's weapons and readings ([`weapon_words`]).
+fn weapons_hash(a: &Arsenal) -> u64 {
+    let mut h = SlotHasher::default();
+    for w in weapon_words(a) {
+        h.write_u32(w);
+    }
+    h.finish()
 }
 
-/// A hash of an attacker's weapons and readings: the beam batteries of
-/// classes 1-3 and of all, and the count of each other kind of weapon
-/// (sums the compiler makes in a few vector instructions; a collision
-/// costs only a full comparison).
-pub(super) fn weapons_hash(a: &Arsenal) -> u64 {
+/// An attacker's weapons and readings as a few whole numbers, for a hash:
+/// the beam batteries of classes 1-3 and of all, and the count of each
+/// other kind of weapon (sums the compiler makes in a few vector
+/// instructions; a collision costs only a full comparison).
+fn weapon_words(a: &Arsenal) -> [u32; 11] {
     fn total(counts: &[u32]) -> u32 {
         counts.iter().fold(0u32, |s, &c| s.wrapping_add(c))
     }
@@ -1669,7 +1593,7 @@ pub(super) fn weapons_hash(a: &Arsenal) -> u64 {
         a.novas,
         a.craft_dice,
     ];
-    fact_hash([
+    [
         a.craft_torpedoes,
         bits(a.shrouded),
         flags,
@@ -1681,16 +1605,7 @@ pub(super) fn weapons_hash(a: &Arsenal) -> u64 {
         total(a.k_guns.as_flattened().as_flattened()),
         total(others.as_flattened()),
         total(a.family.0.as_flattened()),
-    ])
-}
-
-/// FNV-1a over whole numbers: the doctrine's memos pick their slots by it.
-pub(super) fn fact_hash(facts: impl IntoIterator<Item = u32>) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for x in facts {
-        h = (h ^ u64::from(x)).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+    ]
 }
 
 /// Expected damage one Volley of `a`'s beams, torpedoes and needle beams
@@ -1823,51 +1738,26 @@ pub fn missiles(tables: &DieTables, salvos: f64, heavies: f64, t: &Arsenal, evas
 mod tests {
     use super::*;
 
+    /// Every beam-family kind has a slot, and each slot's kind is in it.
+    #[test]
+    fn every_beam_family_kind_has_the_slot_of_its_dice_and_hits() {
+        for slot in 0..FAMILY_SLOTS {
+            assert_eq!(family_slot(&slot_kind(slot)), Some(slot), "{:?}", slot_kind(slot));
+        }
+        let graser = family_slot(&SystemKind::Graser { class: 3 });
+        assert_eq!(family_slot(&SystemKind::Phaser { class: 3 }), graser);
+        for row in crate::model::registry::ROWS.iter().filter(|r| r.beam.is_some()) {
+            let kind = (row.make)(crate::model::registry::Params {
+                class: 1,
+                ..crate::model::registry::Params::NONE
+            });
+            assert!(family_slot(&kind).is_some() && is_beam_family(&kind), "{kind:?}");
+        }
+    }
+
     /// Behind advanced screens a damage d6 loses the level (W42): 3.5, 2.5
     /// and 10/6 at levels 0-2, mixed by mass share; a K-3 hit doubles on
     /// 1-3, 1-2, 1 (3 · (1 + k/6)); no shares read as unscreened.
-    #[test]
-    fn a_named_attacker_reads_back_only_its_own_fire() {
-        // Attackers that share a naming slot push each other out: each is
-        // named anew, and none may read back the fire another weighed at
-        // the same target, whatever the order.
-        let t = DieTables::new();
-        let attackers: Vec<Attacker> = (1..=40)
-            .map(|n| {
-                let mut a = Arsenal::default();
-                a.beams[2][0] = n;
-                Attacker::of(&a)
-            })
-            .collect();
-        let slot = |a: &Attacker| a.hash % ATTACKER_SLOTS as u64;
-        let mut sharing: Vec<&Attacker> = attackers.iter().filter(|a| slot(a) == slot(&attackers[0])).collect();
-        sharing.truncate(3);
-        assert!(sharing.len() >= 2, "two attackers share a naming slot");
-        let target = Arsenal {
-            screens: [1.0, 0.0, 0.0],
-            ..Arsenal::default()
-        };
-        let mut memo = FireMemo::default();
-        let mut names = Vec::new();
-        for round in 0..3 {
-            for (i, a) in sharing.iter().enumerate() {
-                let named = memo.attacker(a);
-                names.push(named);
-                let read = memo.sustained_by(&t, (named, a), &target, 18, 1);
-                let afresh = FireKey::of(a, &target).firepower(&t, 1).at(18);
-                assert_eq!(read.to_bits(), afresh.to_bits(), "round {round}, attacker {i}");
-            }
-        }
-        // Each pushed the one before out: every naming gave a new number.
-        let mut distinct = names.clone();
-        distinct.sort_by_key(|n| n.0);
-        distinct.dedup();
-        assert_eq!(distinct.len(), names.len());
-        // Named again straight after, an attacker keeps its number.
-        let a = sharing[0];
-        assert_eq!(memo.attacker(a), memo.attacker(a));
-    }
-
     #[test]
     fn advanced_screens_weigh_torpedo_missile_and_k_gun_dice() {
         let mut t = Arsenal::default();
@@ -1937,49 +1827,6 @@ mod tests {
         assert_abs_diff_eq!(fp.at(48), 0.8, epsilon = 1e-12);
         assert_abs_diff_eq!(fp.at(49), 0.0, epsilon = 1e-12);
         assert_eq!((fp.reach, a.reach()), (48, 48));
-    }
-
-    #[test]
-    fn fire_read_back_from_the_memo_is_the_fire_weighed_afresh() {
-        // A class-2 heavy graser against an unscreened target and against
-        // one with level-1 screens; Evasion 0, 2 and 20 (counted as the
-        // most dice): each read back after it is first weighed, and a
-        // changed target or Evasion never reads another's fire.
-        let t = DieTables::new();
-        let mut a = Arsenal::default();
-        a.family[family_slot(&SystemKind::HeavyGraser { class: 2 }).unwrap()][0] = 1;
-        let open = Arsenal {
-            screens: [1.0, 0.0, 0.0],
-            ..Arsenal::default()
-        };
-        let screened = Arsenal {
-            screens: [0.0, 1.0, 0.0],
-            ..Arsenal::default()
-        };
-        let mut memo = FireMemo::default();
-        for _ in 0..2 {
-            for target in [&open, &screened] {
-                for evasion in [0, 2, 20] {
-                    for range in [6, 18, 19, 36, 37] {
-                        let afresh = sustained(&t, &a, target, range, evasion);
-                        let memo = memo.sustained(&t, &Attacker::of(&a), target, range, evasion);
-                        assert_eq!(memo.to_bits(), afresh.to_bits(), "{evasion} dice at {range} MU");
-                    }
-                }
-            }
-        }
-        // Its slots are made once, all at once: the memory a batch worker
-        // adds for it, whatever the batch.
-        assert_eq!(memo.slots.len(), FIRE_SLOTS);
-        let total = std::mem::size_of::<Option<FireSlot>>() * FIRE_SLOTS;
-        assert!(total <= 2 << 20, "{total} bytes");
-        // Screens and Evasion matter: the memo must not mix them up.
-        let (bare, screens, evading) = (
-            memo.sustained(&t, &Attacker::of(&a), &open, 12, 0),
-            memo.sustained(&t, &Attacker::of(&a), &screened, 12, 0),
-            memo.sustained(&t, &Attacker::of(&a), &open, 12, 2),
-        );
-        assert!(screens < bare && evading < bare, "{bare} {screens} {evading}");
     }
 
     #[test]

@@ -2,10 +2,12 @@
 //! and small craft"): launches, recoveries, and the plots of Formations of
 //! fighter groups and gunboats.
 
-use super::super::plot::{CraftAction, CraftOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, UnitId};
-use super::super::state::Battle;
-use super::assess::launchable;
-use super::{Doctrine, EvasionSplit, FighterUse, enemies, is_live_enemy, maneuver_target};
+use crate::engine::craft::FIGHTER_REACH;
+use crate::engine::doctrine::assess::launchable;
+use crate::engine::doctrine::measure::{enemies, is_live_enemy, maneuver_target};
+use crate::engine::doctrine::orders::{Doctrine, EvasionSplit, FighterUse};
+use crate::engine::plot::{CraftAction, CraftOrder, FormationId, FormationPlot, Maneuver, ManeuverOrder, UnitId};
+use crate::engine::state::Battle;
 
 /// Every group of the battle with a carrier, as (carrier, group), in that
 /// order: a carrier's groups are read without looking at every Unit.
@@ -41,7 +43,7 @@ pub fn largest_ship(battle: &Battle, t: FormationId) -> Option<UnitId> {
 
 /// PDS gunboats: no attack, they defend their Formation (readings F46).
 fn defends_only(battle: &Battle, g: UnitId) -> bool {
-    use super::super::state::{CraftKind, GunboatKind};
+    use crate::engine::state::{CraftKind, GunboatKind};
     battle.units[g]
         .craft
         .is_some_and(|c| c.kind == CraftKind::Gunboat(GunboatKind::Pds))
@@ -52,7 +54,7 @@ fn screens(battle: &Battle, g: UnitId) -> bool {
     use crate::model::FighterBase;
     matches!(
         battle.units[g].craft.map(|c| c.kind),
-        Some(super::super::state::CraftKind::Fighter(t)) if !matches!(t.base, FighterBase::Attack | FighterBase::Torpedo)
+        Some(crate::engine::state::CraftKind::Fighter(t)) if !matches!(t.base, FighterBase::Attack | FighterBase::Torpedo)
     )
 }
 
@@ -176,7 +178,7 @@ pub(super) fn carrier_orders(
         for g in groups {
             let Some(c) = battle.units[g].craft else { continue };
             let gf = battle.units[g].formation;
-            let near = gf == f || battle.ranges.get(gf, f) <= super::super::craft::FIGHTER_REACH;
+            let near = gf == f || battle.ranges.get(gf, f) <= FIGHTER_REACH;
             let bay = c
                 .carrier
                 .is_some_and(|(_, b)| battle.units[ship].systems.get(b).is_some_and(|s| s.operational()));

@@ -5,13 +5,16 @@
 //! data: the plot is written from it ([`super::fire`]) and the report says
 //! it in words.
 
-use super::super::plot::{FormationId, Maneuver, SystemId, UnitId};
-use super::super::state::{Battle, SysState};
-use super::super::tables::beam_dice;
-use super::super::victory::Victory;
-use super::assess::{Arsenal, Attacker, DieTables, FireKey};
-use super::plan::{self, Launches, Pair, Plan, SEQUENCES};
-use super::{Doctrine, EvasionSplit, Movement, Ordnance, PdMode, WithdrawWhen, maneuver_for, withdraw_triggered};
+use crate::engine::doctrine::assess::{self, Arsenal, Attacker, DieTables};
+use crate::engine::doctrine::measure::{
+    craft_units, fire_target, is_live_enemy_in, maneuver_for, maneuver_target_in, select_enemy_in, withdraw_triggered,
+};
+use crate::engine::doctrine::orders::{Doctrine, EvasionSplit, Movement, Ordnance, PdMode, Selector, WithdrawWhen};
+use crate::engine::doctrine::plan::{self, Launches, Pair, Plan, PlanMemo, SEQUENCES};
+use crate::engine::plot::{FormationId, Maneuver, SystemId, UnitId};
+use crate::engine::state::{Battle, CraftKind, SysState, Unit};
+use crate::engine::tables::beam_dice;
+use crate::engine::victory::Victory;
 use crate::model::{SystemKind, Warhead};
 
 /// Why a Formation withdraws.
@@ -90,9 +93,6 @@ pub struct Context<'a> {
     /// Each Formation's small-craft Units in the fight (counted once a
     /// plot by `PlotWork`); empty: counted when asked.
     pub craft: &'a [u32],
-    /// Plans made before, read back where the same pair recurs (the batch
-    /// path; `None` plans afresh: the same plans either way).
-    pub memo: Option<&'a std::cell::RefCell<plan::PlanMemo>>,
 }
 
 impl Context<'_> {
@@ -108,18 +108,18 @@ impl Context<'_> {
     }
 
     /// [`super::select_enemy`] for `f`.
-    fn select_enemy(&self, f: FormationId, by: super::Selector) -> Option<FormationId> {
+    fn select_enemy(&self, f: FormationId, by: Selector) -> Option<FormationId> {
         match (by, self.nearest.get(f)) {
-            (super::Selector::Nearest, Some(&nearest)) => nearest,
-            _ => super::select_enemy_in(self.battle, self.live, f, by),
+            (Selector::Nearest, Some(&nearest)) => nearest,
+            _ => select_enemy_in(self.battle, self.live, f, by),
         }
     }
 
     /// [`super::maneuver_target`] of `f`.
-    fn maneuver_target(&self, f: FormationId, by: super::Selector) -> Option<FormationId> {
+    fn maneuver_target(&self, f: FormationId, by: Selector) -> Option<FormationId> {
         match by {
-            super::Selector::Nearest => self.select_enemy(f, by),
-            _ => super::maneuver_target_in(self.battle, self.live, f, by),
+            Selector::Nearest => self.select_enemy(f, by),
+            _ => maneuver_target_in(self.battle, self.live, f, by),
         }
     }
 
@@ -135,7 +135,7 @@ impl Context<'_> {
     fn craft_units(&self, f: FormationId) -> u32 {
         match self.craft.get(f) {
             Some(&n) => n,
-            None => super::craft_units(self.battle, f),
+            None => craft_units(self.battle, f),
         }
     }
 
@@ -151,21 +151,7 @@ impl Context<'_> {
 
     /// [`super::is_live_enemy`]: `t` an enemy of `f` in the fight.
     fn is_live_enemy(&self, f: FormationId, t: FormationId) -> bool {
-        super::is_live_enemy_in(self.battle, self.live, f, t)
-    }
-
-    /// [`super::assess::sustained`] of one attacker at any target: `weigh`
-    /// gets a function that weighs `a`'s fire, read back from the memo when
-    /// there is one (which names the attacker once, not at every target).
-    fn sustained_of<R>(&self, a: &Attacker, weigh: impl FnOnce(&mut dyn FnMut(&Arsenal, u32, u32) -> f64) -> R) -> R {
-        match self.memo {
-            Some(memo) => {
-                let mut memo = memo.borrow_mut();
-                let named = memo.fire.attacker(a);
-                weigh(&mut |t, range, evasion| memo.fire.sustained_by(self.tables, (named, a), t, range, evasion))
-            }
-            None => weigh(&mut |t, range, evasion| FireKey::of(a, t).firepower(self.tables, evasion).at(range)),
-        }
+        is_live_enemy_in(self.battle, self.live, f, t)
     }
 }
 
@@ -186,8 +172,16 @@ pub fn cannot_fight(ctx: &Context<'_>, f: FormationId) -> bool {
     !b.rules.reserves || others
 }
 
-/// Decides Formation `f`'s Exchange under doctrine `d`.
+/// Decides Formation `f`'s Exchange under doctrine `d`, weighing
+/// everything afresh.
 pub fn decide(ctx: &Context<'_>, f: FormationId, d: &Doctrine) -> Choice {
+    decide_with(ctx, &mut PlanMemo::off(), f, d)
+}
+
+/// [`decide`], its plan and the sustained fire it weighs read back from
+/// `memo` where the same pair recurs (the batch path: the same choice
+/// either way).
+pub fn decide_with(ctx: &Context<'_>, memo: &mut PlanMemo, f: FormationId, d: &Doctrine) -> Choice {
     let b = ctx.battle;
     let thrust = b.formation_thrust(f);
     let withdrawing = match d.withdraw_when {
@@ -219,29 +213,29 @@ pub fn decide(ctx: &Context<'_>, f: FormationId, d: &Doctrine) -> Choice {
     // fire target is weighed against it too).
     let mut aimed = None;
     if withdrawing.is_some() {
-        c.target = ctx.select_enemy(f, super::Selector::Nearest);
+        c.target = ctx.select_enemy(f, Selector::Nearest);
         c.maneuvers = [Maneuver::Withdraw; 3];
     } else {
         aimed = Some(ctx.maneuver_target(f, d.target));
         c.target = aimed.flatten();
         // The default maneuvers against ships: small craft come to it.
-        if d.target == super::Selector::Nearest && c.target.is_some_and(|t| ctx.craft_only(t)) {
+        if d.target == Selector::Nearest && c.target.is_some_and(|t| ctx.craft_only(t)) {
             c.target = ctx
                 .enemies(f)
                 .filter(|&e| !ctx.craft_only(e))
                 .min_by_key(|&e| (ctx.range(f, e), e))
                 .or(c.target);
         }
-        movement(ctx, f, d, &mut c);
+        movement(ctx, memo, f, d, &mut c);
     }
     c.threat = threats(ctx, f, &c);
-    aim(ctx, f, d, aimed, &mut c);
-    defence(ctx, f, d, &mut c);
+    aim(ctx, memo, f, d, aimed, &mut c);
+    defence(ctx, memo, f, d, &mut c);
     c
 }
 
 /// Thrust, maneuvers and the plan against the maneuver target.
-fn movement(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
+fn movement(ctx: &Context<'_>, memo: &mut PlanMemo, f: FormationId, d: &Doctrine, c: &mut Choice) {
     let b = ctx.battle;
     let thrust = c.speed;
     let cap = b.evasion_cap(f, thrust);
@@ -276,11 +270,8 @@ fn movement(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
             &one
         }
     };
-    let pair = pair(ctx, f, t, d.pd != PdMode::Never);
-    let plan = match ctx.memo {
-        Some(memo) => plan::choose_memo(&mut memo.borrow_mut(), (&pair, (f, t)), sequences, fixed),
-        None => plan::choose(&pair, sequences, fixed),
-    };
+    let pair = pair(ctx, memo, f, t, d.pd != PdMode::Never);
+    let plan = plan::choose_memo(memo, (&pair, (f, t)), sequences, fixed);
     c.maneuvers = plan.maneuvers;
     c.speed = plan.speed;
     c.evasion = plan.evasion;
@@ -288,21 +279,21 @@ fn movement(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
 }
 
 /// The pair `f` against `t` as the plan weighs it.
-fn pair<'a>(ctx: &'a Context<'a>, f: FormationId, t: FormationId, class1_pd: bool) -> Pair<'a> {
+fn pair<'a>(ctx: &'a Context<'a>, memo: &mut PlanMemo, f: FormationId, t: FormationId, class1_pd: bool) -> Pair<'a> {
     let theirs = &ctx.arsenals[t];
-    let coalition = coalition(ctx, f, t);
+    let coalition = coalition(ctx, memo, f, t);
     Pair {
         tables: ctx.tables,
         ours: &ctx.arsenals[f],
         theirs,
         range: ctx.range(f, t),
         their_evasion: theirs.thrust / 3,
-        their_primary: ctx.select_enemy(t, super::Selector::Nearest) == Some(f),
+        their_primary: ctx.select_enemy(t, Selector::Nearest) == Some(f),
         thrust: ctx.arsenals[f].thrust,
         class1_pd: class1_pd && theirs.has_missiles(),
         // A pair weighed with its allies is not shared with the target's
         // own plan (which weighs the pair as it sees it).
-        mutual: coalition == (1.0, 1.0) && ctx.select_enemy(f, super::Selector::Nearest) == Some(t),
+        mutual: coalition == (1.0, 1.0) && ctx.select_enemy(f, Selector::Nearest) == Some(t),
         coalition,
     }
 }
@@ -311,26 +302,25 @@ fn pair<'a>(ctx: &'a Context<'a>, f: FormationId, t: FormationId, class1_pd: boo
 /// Formations of its side in the fight whose nearest enemy is `t` as well.
 /// Their best sustained fire at `t` (at 3 to 36 MU) and their hull and
 /// armour, added to `f`'s, over `f`'s own; (1, 1) when none.
-fn coalition(ctx: &Context<'_>, f: FormationId, t: FormationId) -> (f64, f64) {
+fn coalition(ctx: &Context<'_>, memo: &mut PlanMemo, f: FormationId, t: FormationId) -> (f64, f64) {
     let b = ctx.battle;
     let side = b.formations[f].side;
     let theirs = &ctx.arsenals[t];
     let evasion = theirs.thrust / 3;
-    let best = |a: FormationId| {
+    let mut best = |a: FormationId| {
         let attacker = Attacker::of(&ctx.arsenals[a]);
-        ctx.sustained_of(&attacker, |sustained| {
-            [3, 6, 12, 18, 24, 30, 36]
-                .iter()
-                .map(|&r| sustained(theirs, r, evasion))
-                .fold(0.0, f64::max)
-        })
+        let mut sustained = memo.sustained(ctx.tables, &attacker);
+        [3, 6, 12, 18, 24, 30, 36]
+            .iter()
+            .map(|&r| sustained(theirs, r, evasion))
+            .fold(0.0, f64::max)
     };
     let allied = |a: FormationId| {
         a != f
             && b.formations[a].side == side
             && ctx.live[a]
             && !ctx.craft_only(a)
-            && ctx.select_enemy(a, super::Selector::Nearest) == Some(t)
+            && ctx.select_enemy(a, Selector::Nearest) == Some(t)
     };
     // Most Formations face their target alone: then no fire is weighed.
     if !(0..b.formations.len()).any(allied) {
@@ -398,7 +388,7 @@ fn threats(ctx: &Context<'_>, f: FormationId, c: &Choice) -> [bool; 3] {
         let craft_reach = if in_flight && (ctx.craft_only(e) || flies_gunboats(ctx.battle, e)) {
             Some(30.0)
         } else if a.craft_dice.iter().any(|&n| n > 0) || a.craft_torpedoes > 0 {
-            Some(f64::from(super::assess::CRAFT_ATTACK_RANGE))
+            Some(f64::from(assess::CRAFT_ATTACK_RANGE))
         } else {
             None
         };
@@ -425,7 +415,6 @@ fn threats(ctx: &Context<'_>, f: FormationId, c: &Choice) -> [bool; 3] {
 /// within 12 MU, and the plan does not weigh them (docs/doctrine.md, "Not
 /// modelled"), so they threaten as a Formation of small craft does.
 fn flies_gunboats(b: &Battle, e: FormationId) -> bool {
-    use super::super::state::CraftKind;
     b.formations[e].units.iter().any(|&u| {
         let unit = &b.units[u];
         unit.active() && unit.craft.is_some_and(|c| matches!(c.kind, CraftKind::Gunboat(_)))
@@ -433,11 +422,18 @@ fn flies_gunboats(b: &Battle, e: FormationId) -> bool {
 }
 
 /// Fire targets, when ordnance fires, where needle beams aim.
-fn aim(ctx: &Context<'_>, f: FormationId, d: &Doctrine, aimed: Option<Option<FormationId>>, c: &mut Choice) {
+fn aim(
+    ctx: &Context<'_>,
+    memo: &mut PlanMemo,
+    f: FormationId,
+    d: &Doctrine,
+    aimed: Option<Option<FormationId>>,
+    c: &mut Choice,
+) {
     let b = ctx.battle;
     c.fire_at = match d.fire_at {
-        Some(_) => super::fire_target(b, f, d),
-        None => auto_fire_target(ctx, f, d, aimed, c),
+        Some(_) => fire_target(b, f, d),
+        None => auto_fire_target(ctx, memo, f, d, aimed, c),
     };
     let Some(t) = c.fire_at else { return };
     (c.fire_range, c.fire_spread) = ranges_to(ctx, f, t, c);
@@ -513,7 +509,7 @@ fn spare_overkill(ctx: &Context<'_>, ours: &Arsenal, t: &Arsenal, l: &mut Launch
                 continue;
             }
             let salvos = f64::from(ours.salvos[er].launchers.min(ours.salvos[er].loads));
-            expected += super::assess::missiles(ctx.tables, salvos, 0.0, t, t.thrust / 3, true);
+            expected += assess::missiles(ctx.tables, salvos, 0.0, t, t.thrust / 3, true);
         }
     }
 }
@@ -525,6 +521,7 @@ fn spare_overkill(ctx: &Context<'_>, ours: &Arsenal, t: &Arsenal, l: &mut Launch
 /// range, nearest first on ties.
 fn auto_fire_target(
     ctx: &Context<'_>,
+    memo: &mut PlanMemo,
     f: FormationId,
     d: &Doctrine,
     aimed: Option<Option<FormationId>>,
@@ -545,24 +542,23 @@ fn auto_fire_target(
     // Its sustained fire's reach ([`Arsenal::sustained_reach`]).
     let reach = ctx.reach(f);
     let attacker = Attacker::of(ours);
-    ctx.sustained_of(&attacker, |sustained| {
-        for e in ctx.enemies(f).filter(|&e| ships(e)) {
-            let r = ctx.range(f, e);
-            let a = &ctx.arsenals[e];
-            let hurt = if r > reach {
-                0.0
-            } else {
-                sustained(a, r, a.thrust / 3) / f64::from(a.durability.max(1))
-            };
-            let better = match best {
-                None => true,
-                Some((h, br, _)) => hurt > h + 1e-12 || ((hurt - h).abs() <= 1e-12 && r < br),
-            };
-            if better {
-                best = Some((hurt, r, e));
-            }
+    let mut sustained = memo.sustained(ctx.tables, &attacker);
+    for e in ctx.enemies(f).filter(|&e| ships(e)) {
+        let r = ctx.range(f, e);
+        let a = &ctx.arsenals[e];
+        let hurt = if r > reach {
+            0.0
+        } else {
+            sustained(a, r, a.thrust / 3) / f64::from(a.durability.max(1))
+        };
+        let better = match best {
+            None => true,
+            Some((h, br, _)) => hurt > h + 1e-12 || ((hurt - h).abs() <= 1e-12 && r < br),
+        };
+        if better {
+            best = Some((hurt, r, e));
         }
-    });
+    }
     best.map(|(_, _, e)| e)
         .or(c.target.filter(|&t| ctx.is_live_enemy(f, t) && ships(t)))
 }
@@ -581,7 +577,7 @@ fn second_target(ctx: &Context<'_>, f: FormationId, t: FormationId, c: &Choice) 
 }
 
 /// Class-1 beams on point defence and PDS at ships, Volley by Volley.
-fn defence(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
+fn defence(ctx: &Context<'_>, memo: &mut PlanMemo, f: FormationId, d: &Doctrine, c: &mut Choice) {
     // Without class-1 beams there is nothing to put on point defence.
     let beams = ctx.arsenals[f].class1 > 0;
     match d.pd {
@@ -594,7 +590,7 @@ fn defence(ctx: &Context<'_>, f: FormationId, d: &Doctrine, c: &mut Choice) {
             let saving = pd_saving(ctx, f);
             for v in 0..3 {
                 // (A pure number, weighed only where it can decide.)
-                c.pd[v] = beams && c.threat[v] && saving >= class1_value(ctx, c, v);
+                c.pd[v] = beams && c.threat[v] && saving >= class1_value(ctx, memo, c, v);
                 // A PDS die kills twice what a class-1 beam's does.
                 c.pds_mode[v] = if c.threat[v] { 2.0 * saving } else { 0.0 };
                 c.pds_at_ships[v] = !c.threat[v]
@@ -623,7 +619,7 @@ fn pd_saving(ctx: &Context<'_>, f: FormationId) -> f64 {
 }
 
 /// What one class-1 beam scores at the fire target in Volley `v`.
-fn class1_value(ctx: &Context<'_>, c: &Choice, v: usize) -> f64 {
+fn class1_value(ctx: &Context<'_>, memo: &mut PlanMemo, c: &Choice, v: usize) -> f64 {
     let Some(t) = c.fire_at else { return 0.0 };
     let r = c.fire_range[v].round().max(0.0) as u32;
     if beam_dice(1, r) == 0 {
@@ -636,7 +632,7 @@ fn class1_value(ctx: &Context<'_>, c: &Choice, v: usize) -> f64 {
         Attacker::of(&one)
     });
     let target = &ctx.arsenals[t];
-    ctx.sustained_of(&ONE, |weigh| weigh(target, r, target.thrust / 3))
+    memo.sustained(ctx.tables, &ONE)(target, r, target.thrust / 3)
 }
 
 /// A Formation with a ship in the fight that has no working screen and no
@@ -653,7 +649,7 @@ fn open_target(b: &Battle, t: FormationId) -> bool {
 /// loads, 6 per launcher it feeds; a launcher with loads to draw, 6; beams
 /// 2 per class; torpedoes and unspent racks 4; other weapons 2, point
 /// defence 1; anything else nothing.
-fn system_worth(unit: &super::super::state::Unit, s: usize) -> u32 {
+fn system_worth(unit: &Unit, s: usize) -> u32 {
     let sys = &unit.systems[s];
     let loads = |m: Option<usize>| {
         m.and_then(|m| unit.systems.get(m))
@@ -665,7 +661,7 @@ fn system_worth(unit: &super::super::state::Unit, s: usize) -> u32 {
             let fed = unit
                 .systems
                 .iter()
-                .filter(|l| matches!(l.kind, SystemKind::Sml) && l.magazine == Some(s));
+                .filter(|l| l.kind.draws_on_magazine() && l.magazine == Some(s));
             6 * u32::try_from(fed.count()).unwrap_or(0)
         }
         SystemKind::Sml if loads(sys.magazine) => 6,
@@ -711,7 +707,7 @@ pub fn needle_aim(b: &Battle, t: FormationId) -> Option<(UnitId, SystemId)> {
         let weapons: u32 = (0..unit.systems.len())
             .filter(|&s| {
                 let k = &unit.systems[s].kind;
-                unit.systems[s].operational() && (k.is_weapon() || matches!(*k, SystemKind::Smm))
+                unit.systems[s].operational() && (k.is_weapon() || k.is_magazine())
             })
             .map(|s| system_worth(unit, s))
             .sum();

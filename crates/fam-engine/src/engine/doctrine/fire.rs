@@ -3,17 +3,100 @@
 //! second target with what cannot reach the first, class-1 beams defending
 //! in the Volleys the choice says.
 
-use super::super::plot::{FormationId, FormationPlot, NeedleOrder, PdOrder, SystemId, UnitId};
-use super::super::state::{Battle, Sys, SysState, Unit};
-use super::super::tables::{ANTIMATTER_RANGE_MU, PROJECTILE_STANDARD_MU, ROCKET_RANGE_MU};
-use super::super::tables::{FUSION_ARRAY_RANGE, NOVA_RANGE, WAVE_GUN_RANGE, nova_dice};
-use super::super::tables::{MKP_RANGE_MU, PLASMA_BOLT_RANGE, beam_dice, projectile_needed};
-use super::super::tables::{missile_range, torpedo_band};
-use super::assess::{Arsenal, family_dice, family_shot, is_beam_family, k_gun_hit_mean, sustained};
-use super::decide::Choice;
-use super::plan::Launches;
-use super::{Doctrine, Ordnance, PlotWork};
+use crate::engine::doctrine::assess::{self, Arsenal, family_dice, family_shot, k_gun_hit_mean, sustained};
+use crate::engine::doctrine::decide::Choice;
+use crate::engine::doctrine::measure::enemies;
+use crate::engine::doctrine::orders::{Doctrine, Ordnance};
+use crate::engine::doctrine::plan::Launches;
+use crate::engine::plot::{FireOrder, FormationId, FormationPlot, NeedleOrder, PdOrder, SystemId, UnitId};
+use crate::engine::reflex;
+use crate::engine::scratch::room;
+use crate::engine::state::{Battle, Sys, SysState, Unit};
+use crate::engine::tables::{ANTIMATTER_RANGE_MU, PROJECTILE_STANDARD_MU, ROCKET_RANGE_MU};
+use crate::engine::tables::{FUSION_ARRAY_RANGE, NOVA_RANGE, WAVE_GUN_RANGE, nova_dice};
+use crate::engine::tables::{MKP_RANGE_MU, PLASMA_BOLT_RANGE, beam_dice, projectile_needed};
+use crate::engine::tables::{missile_range, submunition_dice, torpedo_band};
+use crate::model::registry::Pd;
 use crate::model::{SystemKind, Warhead};
+
+/// The working memory of fire orders: a pool of orders handed back by
+/// earlier plots and handed out again, and the lists one Unit's orders
+/// are gathered in, sized once for a battle (a warm batch worker makes
+/// none).
+#[derive(Debug, Default)]
+pub(super) struct FireWork {
+    /// Fire orders to hand out.
+    pub(super) pool: Vec<FireOrder>,
+    /// Fire orders made for the pool so far.
+    made: usize,
+    /// Most systems on a Unit: the room an order's lists get.
+    unit_max: usize,
+    /// A Unit's weapons for its first Fire Control, and for its second.
+    every: Vec<SystemId>,
+    spare: Vec<SystemId>,
+    /// A Unit's systems that may fire: each with whether it is a working
+    /// PDS or ADAF, and whether it is a sustained-fire weapon not destroyed.
+    armed: Vec<(SystemId, bool, bool)>,
+    /// Loads drawn from each salvo magazine this plot.
+    drawn: Vec<(SystemId, u32)>,
+}
+
+impl FireWork {
+    /// Sized for a battle of `units` Units, the largest with `unit_max`
+    /// systems.
+    pub(super) fn prepare(&mut self, units: usize, unit_max: usize) {
+        self.unit_max = unit_max;
+        // Every Unit may fire with two Fire Controls (a second target) in
+        // each Volley. The orders of the plot being rewritten are still out
+        // while the new one is written, so twice that many are made at
+        // once: a rare plot late in a batch never has to make one.
+        let orders = 2 * 3 * 2 * units;
+        room(&mut self.pool, orders);
+        while self.made < orders {
+            let (weapons, needles) = (Vec::with_capacity(unit_max), Vec::with_capacity(unit_max));
+            self.pool.push(FireOrder {
+                unit: 0,
+                fire_control: 0,
+                target: None,
+                weapons,
+                needles,
+                group: None,
+            });
+            self.made += 1;
+        }
+        for list in [&mut self.every, &mut self.spare] {
+            room(list, unit_max);
+        }
+        room(&mut self.drawn, unit_max);
+        room(&mut self.armed, unit_max);
+    }
+
+    /// A fire order of Unit `unit` with `fire_control` at `target`, its
+    /// lists empty: one from the pool.
+    fn order(&mut self, unit: UnitId, fire_control: SystemId, target: FormationId) -> FireOrder {
+        let made = &mut self.made;
+        let mut order = self.pool.pop().unwrap_or_else(|| {
+            *made += 1;
+            FireOrder {
+                unit,
+                fire_control,
+                target: None,
+                weapons: Vec::new(),
+                needles: Vec::new(),
+                group: None,
+            }
+        });
+        order.unit = unit;
+        order.fire_control = fire_control;
+        order.target = Some(target);
+        order.group = None;
+        order.weapons.clear();
+        order.needles.clear();
+        room(&mut order.weapons, self.unit_max);
+        room(&mut order.needles, self.unit_max);
+        order
+    }
+}
 
 /// Not destroyed: a damaged weapon is plotted, as damage control may
 /// repair it before it fires.
@@ -41,10 +124,12 @@ fn reaches(s: &Sys, range: u32) -> bool {
 /// Class-1 beams, and EMP-1s, which defend in the same Volleys (a class-1
 /// beam's table without the reroll, at −1; docs/doctrine.md).
 fn class1_like(kind: &SystemKind) -> bool {
-    matches!(
-        kind,
-        SystemKind::Beam { class: 1 } | SystemKind::EmpProjector { class: 1 }
-    )
+    kind.defends_as_class_one()
+}
+
+/// A scattergun: it defends whenever it is loaded.
+fn scatters(kind: &SystemKind) -> bool {
+    kind.row().pd == Pd::Scatter
 }
 
 /// Whether beam-family weapon `s` defends as a PDS in Volley `v`: it can,
@@ -149,9 +234,7 @@ pub(super) fn point_defence(
             unit.systems
                 .iter()
                 .enumerate()
-                .filter(|(_, s)| {
-                    class1_like(&s.kind) || s.kind.fires_as_pds() || matches!(s.kind, SystemKind::Scattergun)
-                })
+                .filter(|(_, s)| class1_like(&s.kind) || s.kind.fires_as_pds() || scatters(&s.kind))
                 .map(|(i, _)| i),
         );
         for (v, vp) in out.volleys.iter_mut().enumerate() {
@@ -161,8 +244,7 @@ pub(super) fn point_defence(
                     .filter(|&&i| {
                         let s = &unit.systems[i];
                         let class1 = c.pd[v] && class1_like(&s.kind);
-                        let scattergun =
-                            matches!(s.kind, SystemKind::Scattergun) && s.operational() && s.rounds_left() > 0;
+                        let scattergun = scatters(&s.kind) && s.operational() && s.rounds_left() > 0;
                         (class1 || defends_as_pds(s, c, v)) && live(s) || scattergun
                     })
                     .map(|&weapon| PdOrder {
@@ -183,7 +265,7 @@ pub(super) fn unit_fire(
     d: &Doctrine,
     c: &Choice,
     out: &mut FormationPlot,
-    w: &mut PlotWork,
+    w: &mut FireWork,
 ) {
     let unit = &b.units[u];
     let Some(t) = c.fire_at else { return };
@@ -197,9 +279,8 @@ pub(super) fn unit_fire(
     w.armed.clear();
     for (i, s) in unit.systems.iter().enumerate() {
         // Needle beams fire only with a needle aim.
-        let sustained =
-            sustained_kind(&s.kind) && (c.needles.is_some() || !matches!(s.kind, SystemKind::NeedleBeam)) && live(s);
-        let pds = matches!(s.kind, SystemKind::Pds | SystemKind::Adaf) && s.operational();
+        let sustained = sustained_kind(&s.kind) && (c.needles.is_some() || s.kind != SystemKind::NeedleBeam) && live(s);
+        let pds = s.kind.is_pd_mount() && s.operational();
         if pds || sustained {
             w.armed.push((i, pds, sustained));
         }
@@ -251,21 +332,21 @@ pub(super) fn unit_fire(
 /// A fire order of `unit` with the weapons gathered in `w.every` (first)
 /// or `w.spare` (second), needle beams aimed at `needles`.
 fn order(
-    w: &mut PlotWork,
+    w: &mut FireWork,
     unit: &Unit,
     u: UnitId,
     fc: SystemId,
     t: FormationId,
     needles: Option<(UnitId, SystemId)>,
     first: bool,
-) -> super::super::plot::FireOrder {
-    let mut order = w.fire_order(u, fc, t);
+) -> FireOrder {
+    let mut order = w.order(u, fc, t);
     let list = if first { &w.every } else { &w.spare };
     order.weapons.extend_from_slice(list);
     if let Some((tu, ts)) = needles {
         order.needles.extend(
             list.iter()
-                .filter(|&&weapon| matches!(unit.systems[weapon].kind, SystemKind::NeedleBeam))
+                .filter(|&&weapon| unit.systems[weapon].kind == SystemKind::NeedleBeam)
                 .map(|&weapon| NeedleOrder {
                     weapon,
                     unit: tu,
@@ -298,7 +379,7 @@ fn always(
             | SystemKind::Missile {
                 warhead: Warhead::Standard,
             } => v == 0 && s.rounds_left() > 0 && range <= missile_range(s.er),
-            SystemKind::SubmunitionPack => v == 0 && s.rounds_left() > 0 && super::submunition_dice(range) > 0,
+            SystemKind::SubmunitionPack => v == 0 && s.rounds_left() > 0 && submunition_dice(range) > 0,
             SystemKind::Mkp => v == 0 && s.rounds_left() > 0 && range <= MKP_RANGE_MU,
             SystemKind::RocketPod => v == 0 && s.rounds_left() > 0 && range <= ROCKET_RANGE_MU,
             SystemKind::AntimatterMissile => v == 0 && s.rounds_left() > 0 && range <= ANTIMATTER_RANGE_MU,
@@ -319,15 +400,12 @@ fn always(
 /// damage is at least that of the ship's other weapons at that range. The
 /// ship's fire and point-defence orders of that Volley give way to one
 /// order: its nova cannons at the fire target.
-pub(super) fn nova(b: &Battle, u: UnitId, c: &Choice, out: &mut FormationPlot, w: &mut PlotWork) {
+/// `arsenals` are every Formation's.
+pub(super) fn nova(b: &Battle, u: UnitId, c: &Choice, arsenals: &[Arsenal], out: &mut FormationPlot, w: &mut FireWork) {
     let unit = &b.units[u];
     let Some(t) = c.fire_at else { return };
     let Some(fc) = unit.fire_controls().next() else { return };
-    if !unit
-        .systems
-        .iter()
-        .any(|s| matches!(s.kind, SystemKind::NovaCannon) && live(s))
-    {
+    if !unit.systems.iter().any(|s| s.kind == SystemKind::NovaCannon && live(s)) {
         return;
     }
     let (blast, rest) = Arsenal::nova_split(b, u);
@@ -342,31 +420,28 @@ pub(super) fn nova(b: &Battle, u: UnitId, c: &Choice, out: &mut FormationPlot, w
             .iter()
             .filter(|o| o.unit == u)
             .flat_map(|o| o.weapons.iter())
-            .any(|&s| {
-                !sustained_kind(&unit.systems[s].kind)
-                    && !matches!(unit.systems[s].kind, SystemKind::Pds | SystemKind::Adaf)
-            });
-        let target = &w.arsenals[t];
+            .any(|&s| !sustained_kind(&unit.systems[s].kind) && !unit.systems[s].kind.is_pd_mount());
+        let target = &arsenals[t];
         let evasion = target.thrust / 3;
-        let worth = sustained(super::assess::tables(), &blast, target, range, evasion);
-        if launches || worth < sustained(super::assess::tables(), &rest, target, range, evasion) {
+        let worth = sustained(assess::tables(), &blast, target, range, evasion);
+        if launches || worth < sustained(assess::tables(), &rest, target, range, evasion) {
             continue;
         }
         let mut i = 0;
         while i < vp.fire.len() {
             if vp.fire[i].unit == u {
-                w.fire.push(vp.fire.remove(i));
+                w.pool.push(vp.fire.remove(i));
             } else {
                 i += 1;
             }
         }
         vp.point_defence.retain(|o| o.unit != u);
-        let mut order = w.fire_order(u, fc, t);
+        let mut order = w.order(u, fc, t);
         order.weapons.extend(
             unit.systems
                 .iter()
                 .enumerate()
-                .filter(|(_, s)| matches!(s.kind, SystemKind::NovaCannon) && live(s))
+                .filter(|(_, s)| s.kind == SystemKind::NovaCannon && live(s))
                 .map(|(i, _)| i),
         );
         vp.fire.push(order);
@@ -381,9 +456,9 @@ pub(super) fn nova(b: &Battle, u: UnitId, c: &Choice, out: &mut FormationPlot, w
 /// score at the expected range (a sustained weapon out of reach; ordnance
 /// counts as scoring). The ship's fire and point-defence orders of that
 /// Volley are dropped: behind its field it may not fire.
-pub(super) fn reflex(b: &Battle, f: FormationId, u: UnitId, c: &Choice, out: &mut FormationPlot, w: &mut PlotWork) {
+pub(super) fn reflex(b: &Battle, f: FormationId, u: UnitId, c: &Choice, out: &mut FormationPlot, w: &mut FireWork) {
     let unit = &b.units[u];
-    if !super::super::reflex::has_working_field(unit) || !enemy_energy(b, f) {
+    if !reflex::has_working_field(unit) || !enemy_energy(b, f) {
         return;
     }
     for (v, vp) in out.volleys.iter_mut().enumerate() {
@@ -408,7 +483,7 @@ pub(super) fn reflex(b: &Battle, f: FormationId, u: UnitId, c: &Choice, out: &mu
         let mut i = 0;
         while i < vp.fire.len() {
             if vp.fire[i].unit == u {
-                w.fire.push(vp.fire.remove(i));
+                w.pool.push(vp.fire.remove(i));
             } else {
                 i += 1;
             }
@@ -419,32 +494,18 @@ pub(super) fn reflex(b: &Battle, f: FormationId, u: UnitId, c: &Choice, out: &mu
 }
 
 /// Weapons that fire every Volley and reach only so far (the others in
-/// fire orders are ordnance and PDS).
+/// fire orders are ordnance and PDS): the registry's `sustained`.
 fn sustained_kind(kind: &SystemKind) -> bool {
-    matches!(
-        kind,
-        SystemKind::Beam { .. }
-            | SystemKind::PulseTorpedo { .. }
-            | SystemKind::KGun { .. }
-            | SystemKind::PlasmaBolt { .. }
-            | SystemKind::BoardingTorpedo
-            | SystemKind::FusionArray
-            | SystemKind::WaveGun
-            | SystemKind::NeedleBeam
-    ) || is_beam_family(kind)
+    kind.row().sustained
 }
 
 /// Whether an enemy Formation of `f` in the fight carries a working energy
 /// weapon a reflex field stops.
 fn enemy_energy(b: &Battle, f: FormationId) -> bool {
-    super::enemies(b, f).any(|e| {
+    enemies(b, f).any(|e| {
         b.formations[e].units.iter().any(|&t| {
             let unit = &b.units[t];
-            unit.active()
-                && unit
-                    .systems
-                    .iter()
-                    .any(|s| s.operational() && super::super::reflex::stops(&s.kind))
+            unit.active() && unit.systems.iter().any(|s| s.operational() && s.kind.is_energy())
         })
     })
 }

@@ -3,7 +3,7 @@
 //! weapon touches.
 
 use crate::engine::dice::{BeamAttack, Dice, beam_attack};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{self, BeamKind, Sink};
 use crate::engine::plot::{SystemId, UnitId};
 use crate::engine::reflex;
 use crate::engine::scratch::{DamageKind, Scratch, Tap, WeaponUse, out_of_range};
@@ -69,13 +69,14 @@ pub(super) fn beam_like<S: Sink>(
     let ones = tap.ones;
     let faces = tap.take();
     let reroll_faces = std::mem::take(&mut tap.rerolls);
-    let kind = if matches!(battle.units[u].systems[w].kind, SystemKind::SubmunitionPack) {
+    let kind = if battle.units[u].systems[w].kind == SystemKind::SubmunitionPack {
         DamageKind::Submunition
     } else {
         DamageKind::Beam
     };
     if S::RECORDS {
-        sink.event(Event::BeamAttack {
+        sink.event(event::BeamAttack {
+            kind: BeamKind::Beam,
             unit: u,
             weapon: w,
             target,

@@ -2,7 +2,7 @@
 
 use super::thresholds::drive_thrust;
 use crate::engine::dice::{Dice, Pile, Purpose};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{Repair, Sink};
 use crate::engine::plot::{ExchangePlot, SystemId, UnitId};
 use crate::engine::scratch::{JobKey, Scratch, volley_plot};
 use crate::engine::state::{Battle, Control, SysState, Unit, is_one_shot};
@@ -48,7 +48,7 @@ pub(super) fn damage_control<S: Sink>(
             continue;
         }
         let bridge_blocked =
-            matches!(sys.kind, SystemKind::CommandBridge) && unit.control == Control::Permanent && !repair_bridge;
+            sys.kind == SystemKind::CommandBridge && unit.control == Control::Permanent && !repair_bridge;
         let spent = is_one_shot(&sys.kind) && sys.rounds_left() == 0;
         if !bridge_blocked && !spent {
             jobs.push((JobKey::default(), Some(s)));
@@ -108,7 +108,7 @@ pub(super) fn damage_control<S: Sink>(
             }
         }
         if S::RECORDS {
-            sink.event(Event::Repair {
+            sink.event(Repair {
                 unit: u,
                 system: job,
                 parties: n,

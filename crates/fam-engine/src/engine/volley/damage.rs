@@ -4,7 +4,7 @@
 //! boxes.
 
 use crate::engine::dice::REROLL_GENERATIONS;
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{ArmourLayers, Damage, Destroyed, Sink, SystemKilled};
 use crate::engine::plot::UnitId;
 use crate::engine::rules::RerollDepth;
 use crate::engine::scratch::Scratch;
@@ -154,7 +154,7 @@ pub(super) fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: 
         }
         scratch.rows_this_volley[u] += rows;
         if S::RECORDS {
-            sink.event(Event::Damage {
+            sink.event(Damage {
                 unit: u,
                 normal,
                 sap,
@@ -168,7 +168,7 @@ pub(super) fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: 
             });
             layer_event(sink, u, unit, &before);
             if unit.destroyed {
-                sink.event(Event::Destroyed {
+                sink.event(Destroyed {
                     unit: u,
                     cause: "hull destroyed",
                 });
@@ -181,7 +181,7 @@ pub(super) fn apply_damage<S: Sink>(battle: &mut Battle, sink: &mut S, scratch: 
         if unit.active() && unit.systems[s].state != SysState::Destroyed {
             unit.systems[s].state = SysState::Destroyed;
             if S::RECORDS {
-                sink.event(Event::SystemKilled { unit: u, system: s });
+                sink.event(SystemKilled { unit: u, system: s });
             }
         }
     }
@@ -234,5 +234,5 @@ pub(super) fn layer_event<S: Sink>(sink: &mut S, u: UnitId, unit: &Unit, before:
         return;
     }
     let taken = unit.armour_layers.iter().zip(before).map(|(l, b)| l.lost - b).collect();
-    sink.event(Event::ArmourLayers { unit: u, taken });
+    sink.event(ArmourLayers { unit: u, taken });
 }

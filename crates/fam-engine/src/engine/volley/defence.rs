@@ -4,13 +4,14 @@
 
 use crate::engine::craft;
 use crate::engine::dice::{Dice, PdFire, Pile, Purpose, point_defence};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{AntimatterHits, MissileHits, OnTarget, PdAssigned, PdRoll, RocketHits, Sink};
 use crate::engine::plot::{ExchangePlot, SystemId, UnitId};
 use crate::engine::scratch::{
     self, CRAFT_THREAT, DamageKind, MissileShot, Payload, Scratch, Tap, WeaponUse, note, volley_plot,
 };
 use crate::engine::state::{self, Battle, is_one_shot};
 use crate::engine::tables::{self, PdTable};
+use crate::model::registry::Pd;
 use crate::model::{PulserSetting, SystemKind};
 
 /// The `weapon` of a missile gunboat's salvo (readings F45): a missile
@@ -97,7 +98,7 @@ fn missiles_on_target<S: Sink>(dice: &mut Dice, sink: &mut S, scratch: &mut Scra
                 scratch.shots[i].on_target = u32::from(face).min(craft::GUNBOAT_SALVO_MISSILES);
             }
             if S::RECORDS {
-                sink.event(Event::OnTarget {
+                sink.event(OnTarget {
                     unit: shot.unit,
                     weapon: shot.weapon,
                     face,
@@ -131,9 +132,10 @@ fn roll_pd<S: Sink>(
             let kind = &battle.units[pu].systems[pw].kind;
             // An EMP-1 defends as a class-1 beam without the reroll, at −1
             // (ft-rules §5.1, readings W47).
-            let emp1 = matches!(kind, SystemKind::EmpProjector { .. });
-            let beam1 = matches!(kind, SystemKind::Beam { class: 1 }) || emp1;
-            let scatter = matches!(kind, SystemKind::Scattergun);
+            let pd = kind.row().pd;
+            let emp1 = pd == Pd::ClassOne { reroll: false };
+            let beam1 = kind.defends_as_class_one() || emp1;
+            let scatter = pd == Pd::Scatter;
             let formation = battle.units[pu].formation;
             // Against craft: heavy fighters take −1 from PDS (not from
             // class-1 beams, A35), light fighters +1 from every PD die (F40);
@@ -181,7 +183,7 @@ fn roll_pd<S: Sink>(
                 };
                 // A K-1 fires as a PDS at −1, not further reduced against
                 // heavy fighters (ft-rules §5.1, A35; readings W41).
-                let k1 = matches!(kind, SystemKind::KGun { .. });
+                let k1 = pd == Pd::AsPdsClassOne;
                 let drm = light_drm - i32::from(k1 || emp1 || heavy_fighter && !beam1);
                 let result = point_defence(
                     dice,
@@ -203,7 +205,7 @@ fn roll_pd<S: Sink>(
             let evasion_faces = std::mem::take(&mut tap.evasion);
             scratch.shots[t].killed += kills;
             if S::RECORDS {
-                sink.event(Event::PdRoll {
+                sink.event(PdRoll {
                     unit: pu,
                     weapon: pw,
                     threat: (shot.unit, shot.weapon),
@@ -270,7 +272,7 @@ fn missile_damage<S: Sink>(battle: &mut Battle, dice: &mut Dice, sink: &mut S, s
         }
         let faces = tap.take();
         if S::RECORDS {
-            sink.event(Event::MissileHits {
+            sink.event(MissileHits {
                 unit: shot.unit,
                 weapon: shot.weapon,
                 target: shot.target,
@@ -356,7 +358,7 @@ fn gunboat_pds<S: Sink>(
             let reroll_faces = std::mem::take(&mut tap.rerolls);
             let evasion_faces = std::mem::take(&mut tap.evasion);
             if S::RECORDS {
-                sink.event(Event::PdRoll {
+                sink.event(PdRoll {
                     unit: g,
                     weapon: GUNBOAT_PDS,
                     threat: (shot.unit, shot.weapon),
@@ -407,7 +409,7 @@ fn rockets_hit<S: Sink>(battle: &Battle, shot: &MissileShot, dice: &mut Dice, si
         }
     }
     if S::RECORDS {
-        sink.event(Event::RocketHits {
+        sink.event(RocketHits {
             unit: shot.unit,
             weapon: shot.weapon,
             target: shot.target,
@@ -439,7 +441,7 @@ fn antimatter_hits<S: Sink>(battle: &Battle, shot: &MissileShot, dice: &mut Dice
     scratch.pending[shot.target].0 += damage;
     scratch.deal(battle.units[shot.unit].side, DamageKind::Antimatter, damage);
     if S::RECORDS {
-        sink.event(Event::AntimatterHits {
+        sink.event(AntimatterHits {
             unit: shot.unit,
             weapon: shot.weapon,
             target: shot.target,
@@ -474,20 +476,17 @@ fn threat_value(battle: &Battle, shot: &MissileShot) -> f64 {
 /// light fighters +1 on every die, gunboats die only on a 6.
 fn pd_expectation(battle: &Battle, kind: &SystemKind, shot: &MissileShot) -> f64 {
     use state::CraftKind;
+    let pd = kind.row().pd;
     match battle.units[shot.unit].craft.map(|c| c.kind) {
-        Some(CraftKind::Gunboat(_)) if !shot.is_missile() && matches!(kind, SystemKind::Scattergun) => 0.6,
+        Some(CraftKind::Gunboat(_)) if !shot.is_missile() && pd == Pd::Scatter => 0.6,
         Some(CraftKind::Gunboat(_)) if !shot.is_missile() => 1.0 / 6.0,
-        Some(CraftKind::Fighter(t))
-            if !shot.is_missile() && t.heavy() && matches!(kind, SystemKind::Pds | SystemKind::Adaf) =>
-        {
-            7.0 / 15.0
-        }
+        Some(CraftKind::Fighter(t)) if !shot.is_missile() && t.heavy() && kind.is_pd_mount() => 7.0 / 15.0,
         Some(CraftKind::Fighter(t)) if !shot.is_missile() && t.light => {
             // +1 turns one more initial face into a kill (and a natural 5
             // into a PDS's two): PDS and K-1 +1/3 a die, class-1 beams +1/6.
-            let bonus = match kind {
-                SystemKind::Scattergun => 0.0,
-                SystemKind::Beam { .. } => 1.0 / 6.0,
+            let bonus = match pd {
+                Pd::Scatter => 0.0,
+                Pd::ClassOne { reroll: true } => 1.0 / 6.0,
                 _ => 1.0 / 3.0,
             };
             expected_kills(kind, false) + bonus
@@ -496,18 +495,19 @@ fn pd_expectation(battle: &Battle, kind: &SystemKind, shot: &MissileShot) -> f64
     }
 }
 
-/// Expected kills of one PD weapon against a threat (for allocation only).
+/// Expected kills of one PD weapon against a threat (for allocation only),
+/// by how it defends.
 fn expected_kills(kind: &SystemKind, heavy: bool) -> f64 {
-    match (kind, heavy) {
-        (SystemKind::Beam { .. }, false) => 0.4,
-        (SystemKind::Beam { .. }, true) => 1.0 / 6.0,
-        (SystemKind::Scattergun, _) => 3.5,
+    match (kind.row().pd, heavy) {
+        (Pd::ClassOne { reroll: true }, false) => 0.4,
+        (Pd::ClassOne { reroll: true }, true) => 1.0 / 6.0,
+        (Pd::Scatter, _) => 3.5,
         // PDS at −1: natural 5 and 6 kill one, a 6 rerolls (0.8 a reroll).
-        (SystemKind::KGun { .. }, false) => 2.8 / 6.0,
-        (SystemKind::KGun { .. }, true) => 1.0 / 6.0,
+        (Pd::AsPdsClassOne, false) => 2.8 / 6.0,
+        (Pd::AsPdsClassOne, true) => 1.0 / 6.0,
         // A class-1 beam's table at −1 without the reroll: only a 6 kills.
-        (SystemKind::EmpProjector { .. }, false) => 1.0 / 6.0,
-        (SystemKind::EmpProjector { .. }, true) => 0.0,
+        (Pd::ClassOne { reroll: false }, false) => 1.0 / 6.0,
+        (Pd::ClassOne { reroll: false }, true) => 0.0,
         (_, false) => 0.8,
         (_, true) => 1.0 / 3.0,
     }
@@ -523,20 +523,18 @@ fn may_cover(battle: &Battle, pu: UnitId, pw: SystemId, target: UnitId, covered:
     if unit.formation != battle.units[target].formation {
         return false;
     }
-    if matches!(
-        unit.systems[pw].kind,
-        SystemKind::Beam { .. } | SystemKind::KGun { .. } | SystemKind::EmpProjector { .. }
-    ) {
+    let pd = unit.systems[pw].kind.row().pd;
+    if matches!(pd, Pd::ClassOne { .. } | Pd::AsPdsClassOne) {
         return false; // class-1 beams, K-1s and EMP-1s defend only their own ship
     }
     // A carrier launching or recovering gives no area defence (F15).
     let adfc = unit
         .systems
         .iter()
-        .filter(|s| matches!(s.kind, SystemKind::Adfc) && s.operational() && !busy)
+        .filter(|s| s.kind == SystemKind::Adfc && s.operational() && !busy)
         .count()
         // An ADAF and a Scattergun are their own area-defence mounts (O20).
-        + usize::from(matches!(unit.systems[pw].kind, SystemKind::Adaf | SystemKind::Scattergun) && !busy);
+        + usize::from(matches!(pd, Pd::Mount { area: true } | Pd::Scatter) && !busy);
     adfc > 0 && (covered.contains(&target) || covered.len() < adfc)
 }
 
@@ -633,7 +631,7 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
         // Plotted PD weapons first, then the PDS the plot leaves alone.
         let plotted = fplot.point_defence.iter().filter(|o| o.unit == u);
         let automatic = unit.systems.iter().enumerate().filter_map(|(w, s)| {
-            let pd = matches!(s.kind, SystemKind::Pds | SystemKind::Adaf);
+            let pd = s.kind.is_pd_mount();
             let listed = fplot.point_defence.iter().any(|o| o.unit == u && o.weapon == w);
             (pd && !listed).then_some(w)
         });
@@ -656,7 +654,7 @@ fn allocate_pd<S: Sink>(battle: &Battle, plot: &ExchangePlot, volley: u8, sink: 
             }
             let got = assign(&mut scratch.pd_assign, &mut open, u, w, defend, &mut covered);
             if let (Some((i, defends)), true) = (got, S::RECORDS) {
-                sink.event(Event::PdAssigned {
+                sink.event(PdAssigned {
                     unit: u,
                     weapon: w,
                     defends,

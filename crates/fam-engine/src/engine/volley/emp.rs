@@ -4,7 +4,7 @@
 use super::common::rolls;
 use super::thresholds::drive_thrust;
 use crate::engine::dice::{BeamAttack, Dice, Pile, Purpose, beam_attack};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{DriveHit, EmpAttack, EmpTest, Sink};
 use crate::engine::plot::{SystemId, UnitId};
 use crate::engine::scratch::{Scratch, Tap};
 use crate::engine::state::{Battle, SysState, Unit, is_one_shot};
@@ -53,7 +53,7 @@ pub(super) fn emp_attack<S: Sink>(
         scratch.emp.push((u, w, target, hits));
     }
     if S::RECORDS {
-        sink.event(Event::EmpAttack {
+        sink.event(EmpAttack {
             unit: u,
             weapon: w,
             target,
@@ -181,7 +181,7 @@ pub(super) fn emp_tests<S: Sink>(
             }
         }
         if S::RECORDS {
-            sink.event(Event::EmpTest {
+            sink.event(EmpTest {
                 unit: u,
                 weapon: w,
                 target,
@@ -192,7 +192,7 @@ pub(super) fn emp_tests<S: Sink>(
                 lost,
             });
             if lost && system.is_none() {
-                sink.event(Event::DriveHit {
+                sink.event(DriveHit {
                     unit: target,
                     thrust: unit.thrust,
                 });

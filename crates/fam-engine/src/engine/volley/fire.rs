@@ -13,13 +13,14 @@ use super::targeting::bands_into;
 use super::wave::{nova_cannon, wave_gun};
 use crate::engine::craft;
 use crate::engine::dice::{Dice, NeedleResult, NeedleShot, Pile, Purpose, needle_shot};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{Acquired, BeamAttack, BeamKind, BurnOut, FireControlIdle, NeedleAttack, Sink};
 use crate::engine::plot::{self, ExchangePlot, FormationId, SystemId, UnitId, VolleyPlot};
 use crate::engine::reflex;
 use crate::engine::scratch::{DamageKind, Scratch, WeaponUse, idle, out_of_range, stopped, volley_plot};
 use crate::engine::state::{Battle, Control, Reserve, SysState, is_one_shot};
 use crate::engine::tables::{self, beam_dice, beam_family_dice, evasion_ignored, submunition_dice};
 use crate::model::SystemKind;
+use crate::model::registry::{Ammo, BeamDice, BeamFamily, Hit};
 
 /// AA MegaBattery dice (FT2/More Thrust): 4 to 18 MU, 3 to 36, 2 to 54.
 pub fn mega_battery_dice(range: u32) -> u32 {
@@ -67,7 +68,7 @@ pub(super) fn fire<S: Sink>(
         for order in &vp.fire {
             let Some(target_f) = order.target else {
                 if S::RECORDS {
-                    sink.event(Event::FireControlIdle {
+                    sink.event(FireControlIdle {
                         unit: order.unit,
                         fire_control: order.fire_control,
                         reason: "plotted inactive",
@@ -99,7 +100,7 @@ pub(super) fn fire<S: Sink>(
             }
             if let Some(reason) = idle_reason {
                 if S::RECORDS {
-                    sink.event(Event::FireControlIdle {
+                    sink.event(FireControlIdle {
                         unit: order.unit,
                         fire_control: order.fire_control,
                         reason,
@@ -118,7 +119,7 @@ pub(super) fn fire<S: Sink>(
             if bands.is_empty() {
                 // Small craft only: they are engaged by name (reading F1).
                 if S::RECORDS {
-                    sink.event(Event::FireControlIdle {
+                    sink.event(FireControlIdle {
                         unit: order.unit,
                         fire_control: order.fire_control,
                         reason: "the target Formation has no ship: small craft are engaged by naming a group",
@@ -132,7 +133,7 @@ pub(super) fn fire<S: Sink>(
                 .find(|(_, upper)| roll <= *upper)
                 .map_or(bands[bands.len() - 1].0, |(u, _)| *u);
             if S::RECORDS {
-                sink.event(Event::Acquired {
+                sink.event(Acquired {
                     unit: order.unit,
                     fire_control: order.fire_control,
                     formation: target_f,
@@ -236,7 +237,8 @@ fn pds_at_ship<S: Sink>(
     scratch.pending[target].0 += damage;
     scratch.deal(battle.units[u].side, DamageKind::PointDefence, damage);
     if S::RECORDS {
-        sink.event(Event::BeamAttack {
+        sink.event(BeamAttack {
+            kind: BeamKind::Beam,
             unit: u,
             weapon: w,
             target,
@@ -289,7 +291,7 @@ fn ready_to_fire<S: Sink>(
         stopped(sink, scratch, u, w, "knocked out");
         return None;
     }
-    let nova = matches!(sys.kind, SystemKind::NovaCannon);
+    let nova = sys.kind == SystemKind::NovaCannon;
     if nova != scratch.nova.contains(&u) {
         // A nova cannon fires only from the Maneuver step on (it was not
         // working then); a ship firing one fires nothing else (W63).
@@ -305,16 +307,12 @@ fn ready_to_fire<S: Sink>(
     let kind = sys.kind.clone();
     // A weapon that fires at ships does not defend this Volley (PDS only
     // once it really fires, below).
-    if !matches!(kind, SystemKind::Pds | SystemKind::Adaf) {
+    if !kind.is_pd_mount() {
         scratch.fired.push((u, w));
     }
     // One-shot packs and pods are spent when fired, in range or not
     // (fm-readings 15).
-    let one_shot = matches!(
-        kind,
-        SystemKind::SubmunitionPack | SystemKind::Mkp | SystemKind::RocketPod | SystemKind::AntimatterMissile
-    );
-    if one_shot && !battle.units[u].systems[w].spend() {
+    if kind.row().ammo == Ammo::Pack && !battle.units[u].systems[w].spend() {
         stopped(sink, scratch, u, w, "already fired");
         return None;
     }
@@ -336,6 +334,10 @@ fn weapon_attack<S: Sink>(
     scratch: &mut Scratch,
 ) {
     let u = order.unit;
+    if let Some(family) = kind.row().beam {
+        beam_family_attack(battle, u, w, &kind, family, target, range, drm, dice, sink, scratch);
+        return;
+    }
     match kind {
         SystemKind::Beam { class } => {
             let n = beam_dice(u32::from(class), range);
@@ -367,33 +369,9 @@ fn weapon_attack<S: Sink>(
         SystemKind::RocketPod => rocket_pod(u, w, target, range, drm, dice, sink, scratch),
         SystemKind::AntimatterMissile => antimatter_launch(u, w, target, range, sink, scratch),
         SystemKind::BoardingTorpedo => boarding_torpedo(battle, u, w, target, range, drm, dice, sink, scratch),
-        SystemKind::Graser { .. }
-        | SystemKind::Phaser { .. }
-        | SystemKind::HeavyGraser { .. }
-        | SystemKind::HighIntensityGraser { .. } => {
-            let n = beam_family_dice(&kind, range);
-            graser_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
-        }
-        SystemKind::PlasmaCannon { .. } => {
-            let n = beam_family_dice(&kind, range);
-            plasma_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
-        }
         SystemKind::WaveGun => wave_gun(battle, u, w, target, range, drm, dice, sink, scratch),
         SystemKind::NovaCannon => nova_cannon(battle, u, w, target, range, drm, dice, sink, scratch),
         SystemKind::FusionArray => fusion_array_attack(battle, u, w, target, range, drm, dice, sink, scratch),
-        SystemKind::EmpProjector { .. } => {
-            let n = beam_family_dice(&kind, range);
-            emp_attack(battle, u, w, target, range, n, drm, dice, sink, scratch);
-        }
-        SystemKind::Pulser { setting } => {
-            let setting = setting.unwrap_or_else(|| settle_pulser(battle, u, w, range, sink));
-            let n = tables::pulser_dice(setting, range);
-            beam_like(battle, u, w, target, range, n, drm, true, true, dice, sink, scratch);
-        }
-        SystemKind::GatlingBattery | SystemKind::TwinParticleArray | SystemKind::MesonProjector => {
-            let n = beam_family_dice(&kind, range);
-            beam_like(battle, u, w, target, range, n, drm, true, true, dice, sink, scratch);
-        }
         SystemKind::NeedleBeam => {
             let Some(needle) = order.needles.iter().find(|n| n.weapon == w) else {
                 idle(sink, u, w, "no needle target plotted");
@@ -406,6 +384,44 @@ fn weapon_attack<S: Sink>(
         _ => {
             // The orders layer refuses every other weapon with its reason.
             idle(sink, u, w, "not a weapon fam resolves");
+        }
+    }
+}
+
+/// A beam-family weapon's attack (ft-rules §4.5-4.6): its dice at the
+/// range by its row (a Pulser left open set now), then its hits by kind.
+#[allow(clippy::too_many_arguments)]
+fn beam_family_attack<S: Sink>(
+    battle: &mut Battle,
+    u: UnitId,
+    w: SystemId,
+    kind: &SystemKind,
+    family: BeamFamily,
+    target: UnitId,
+    range: u32,
+    drm: i32,
+    dice: &mut Dice,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) {
+    let n = match family.dice {
+        BeamDice::Pulser => {
+            let setting = kind
+                .params()
+                .setting
+                .unwrap_or_else(|| settle_pulser(battle, u, w, range, sink));
+            tables::pulser_dice(setting, range)
+        }
+        _ => beam_family_dice(kind, range),
+    };
+    match family.hit {
+        Hit::Graser | Hit::HeavyGraser { .. } => {
+            graser_attack(battle, u, w, target, range, n, drm, dice, sink, scratch)
+        }
+        Hit::Plasma => plasma_attack(battle, u, w, target, range, n, drm, dice, sink, scratch),
+        Hit::Emp => emp_attack(battle, u, w, target, range, n, drm, dice, sink, scratch),
+        Hit::Beam => {
+            beam_like(battle, u, w, target, range, n, drm, true, true, dice, sink, scratch);
         }
     }
 }
@@ -429,7 +445,7 @@ fn mega_battery<S: Sink>(
     if ones >= 2 {
         battle.units[u].systems[w].state = SysState::Destroyed;
         if S::RECORDS {
-            sink.event(Event::BurnOut { unit: u, weapon: w });
+            sink.event(BurnOut { unit: u, weapon: w });
         }
     }
 }
@@ -507,7 +523,7 @@ fn needle_attack<S: Sink>(
     }
     scratch.deal(battle.units[u].side, DamageKind::Needle, damage);
     if S::RECORDS {
-        sink.event(Event::NeedleAttack {
+        sink.event(NeedleAttack {
             unit: u,
             weapon: w,
             target: needle.unit,

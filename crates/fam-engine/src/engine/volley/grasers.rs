@@ -4,12 +4,13 @@
 
 use super::common::rolls;
 use crate::engine::dice::{BeamAttack, BeamResult, Dice, Pile, Purpose, REROLL_GENERATIONS, beam_attack};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{self, BeamKind, FusionArrayAttack, GraserAttack, PulserSet, Sink};
 use crate::engine::plot::{SystemId, UnitId};
 use crate::engine::reflex;
 use crate::engine::scratch::{DamageKind, Scratch, Tap, WeaponUse, out_of_range};
 use crate::engine::state::Battle;
 use crate::engine::tables;
+use crate::model::registry::Hit;
 use crate::model::{PulserSetting, SystemKind};
 
 /// Sets a Pulser the record left open for the rest of the battle, as the
@@ -25,7 +26,7 @@ pub(super) fn settle_pulser<S: Sink>(
     let setting = tables::pulser_setting(range);
     battle.units[u].systems[w].kind = SystemKind::Pulser { setting: Some(setting) };
     if S::RECORDS {
-        sink.event(Event::PulserSet {
+        sink.event(PulserSet {
             unit: u,
             weapon: w,
             setting,
@@ -57,9 +58,10 @@ pub(super) fn graser_attack<S: Sink>(
     if !rolls(sink, scratch, u, w, n, "out of range") {
         return;
     }
-    let heavy = matches!(battle.units[u].systems[w].kind, SystemKind::HeavyGraser { .. });
+    let hit = battle.units[u].systems[w].kind.row().beam.map(|b| b.hit);
+    let heavy = hit == Some(Hit::HeavyGraser { reroll: false });
     // A high-intensity graser: a heavy graser whose 6s reroll (W58).
-    let intense = matches!(battle.units[u].systems[w].kind, SystemKind::HighIntensityGraser { .. });
+    let intense = hit == Some(Hit::HeavyGraser { reroll: true });
     let screen = scratch.screen_met(battle, u, target);
     let mut tap = Tap::new(sink);
     let points = beam_attack(
@@ -117,7 +119,7 @@ pub(super) fn graser_attack<S: Sink>(
     }
     let damage_faces = tap.take();
     if S::RECORDS {
-        sink.event(Event::GraserAttack {
+        sink.event(GraserAttack {
             unit: u,
             weapon: w,
             target,
@@ -219,7 +221,7 @@ pub(super) fn fusion_array_attack<S: Sink>(
     let (normal, penetrating) = (result.normal, result.penetrating);
     let mut result = result;
     if S::RECORDS {
-        sink.event(Event::FusionArrayAttack {
+        sink.event(FusionArrayAttack {
             unit: u,
             weapon: w,
             target,
@@ -299,7 +301,8 @@ pub(super) fn plasma_attack<S: Sink>(
         generations,
     };
     if S::RECORDS {
-        sink.event(Event::PlasmaAttack {
+        sink.event(event::BeamAttack {
+            kind: BeamKind::Plasma,
             unit: u,
             weapon: w,
             target,

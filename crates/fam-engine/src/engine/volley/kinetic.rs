@@ -3,7 +3,7 @@
 
 use super::common::touches;
 use crate::engine::dice::{Dice, Pile, Purpose};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{KGunAttack, MkpAttack, PlasmaBoltAttack, Sink};
 use crate::engine::plot::{SystemId, UnitId};
 use crate::engine::scratch::{DamageKind, Scratch, WeaponUse, out_of_range};
 use crate::engine::state::Battle;
@@ -45,7 +45,7 @@ pub(super) fn k_gun_attack<S: Sink>(
         scratch.deal(battle.units[u].side, DamageKind::Kinetic, damage);
     }
     if S::RECORDS {
-        sink.event(Event::KGunAttack {
+        sink.event(KGunAttack {
             unit: u,
             weapon: w,
             target,
@@ -103,7 +103,7 @@ pub(super) fn plasma_bolt<S: Sink>(
         scratch.pending[t].0 += damage;
         scratch.deal(side, DamageKind::PlasmaBolt, damage);
         if S::RECORDS {
-            sink.event(Event::PlasmaBoltAttack {
+            sink.event(PlasmaBoltAttack {
                 unit: u,
                 weapon: w,
                 target: t,
@@ -146,7 +146,7 @@ pub(super) fn mkp_attack<S: Sink>(
     }
     scratch.deal(battle.units[u].side, DamageKind::Kinetic, hits * MKP_HIT_POINTS);
     if S::RECORDS {
-        sink.event(Event::MkpAttack {
+        sink.event(MkpAttack {
             unit: u,
             weapon: w,
             target,

@@ -3,7 +3,7 @@
 //! (close, then withdraw, then maintain; fm-readings 1-5).
 
 use crate::engine::dice::{Dice, Purpose, successes};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{PlotCut, Pools, RangeChanged, Sink};
 use crate::engine::plot::{ExchangePlot, FormationId, Maneuver, ManeuverOrder, VolleyPlot};
 use crate::engine::scratch::{Scratch, Tap, volley_plot};
 use crate::engine::state::Battle;
@@ -101,7 +101,7 @@ pub(super) fn maneuver<S: Sink>(
                 evasion = cap;
             }
             if S::RECORDS {
-                sink.event(Event::PlotCut {
+                sink.event(PlotCut {
                     formation: f,
                     thrust,
                     speed,
@@ -123,7 +123,7 @@ pub(super) fn maneuver<S: Sink>(
         scratch.speed_points[f] = sp;
         scratch.evasion_points[f] = ep;
         if S::RECORDS {
-            sink.event(Event::Pools {
+            sink.event(Pools {
                 formation: f,
                 thrust,
                 speed_dice,
@@ -163,7 +163,7 @@ pub(super) fn maneuver<S: Sink>(
             let (after_close, after_withdraw, end) = pair_range(start, am, bm);
             battle.ranges.set(a, b, end);
             if S::RECORDS {
-                sink.event(Event::RangeChanged {
+                sink.event(RangeChanged {
                     a,
                     b,
                     start,

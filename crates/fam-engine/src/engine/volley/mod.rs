@@ -62,7 +62,7 @@ mod wave;
 
 use super::checked::CheckedPlot;
 use super::dice::{Dice, REROLL_GENERATIONS};
-use super::event::{Event, Sink};
+use super::event::{Arrived, NovaArmed, Sink, ToReserve, VolleyStarted};
 use super::plot::ExchangePlot;
 use super::scratch::volley_plot;
 use super::state::{Battle, Reserve};
@@ -134,11 +134,7 @@ fn reserves_wrap_up<S: Sink>(battle: &mut Battle, sink: &mut S) {
                 .iter()
                 .map(|u| &battle.units[*u])
                 .filter(|u| u.active())
-                .all(|u| {
-                    u.systems
-                        .iter()
-                        .any(|s| matches!(s.kind, SystemKind::Ftl) && s.operational())
-                });
+                .all(|u| u.systems.iter().any(|s| s.kind == SystemKind::Ftl && s.operational()));
         if ftl_ok {
             leaving.push(f);
         }
@@ -146,7 +142,7 @@ fn reserves_wrap_up<S: Sink>(battle: &mut Battle, sink: &mut S) {
     for f in leaving {
         battle.formations[f].reserve = Reserve::InReserve;
         if S::RECORDS {
-            sink.event(Event::ToReserve { formation: f });
+            sink.event(ToReserve { formation: f });
         }
     }
     for f in 0..n {
@@ -161,7 +157,7 @@ fn reserves_wrap_up<S: Sink>(battle: &mut Battle, sink: &mut S) {
             }
         }
         if S::RECORDS {
-            sink.event(Event::Arrived { formation: f });
+            sink.event(Arrived { formation: f });
         }
     }
 }
@@ -177,7 +173,7 @@ pub fn run_volley<S: Sink>(
     scratch: &mut Scratch,
 ) {
     if S::RECORDS {
-        sink.event(Event::VolleyStarted { volley: volley + 1 });
+        sink.event(VolleyStarted { volley: volley + 1 });
     }
     let plot: &ExchangePlot = plot;
     let nf = battle.formations.len();
@@ -271,14 +267,14 @@ fn arm_novas<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sink
             let Some(&weapon) = order
                 .weapons
                 .iter()
-                .find(|&&w| matches!(unit.systems[w].kind, SystemKind::NovaCannon) && unit.systems[w].operational())
+                .find(|&&w| unit.systems[w].kind == SystemKind::NovaCannon && unit.systems[w].operational())
             else {
                 continue;
             };
             scratch.nova.push(order.unit);
             battle.units[order.unit].screens_down = true;
             if S::RECORDS {
-                sink.event(Event::NovaArmed {
+                sink.event(NovaArmed {
                     unit: order.unit,
                     weapon,
                     formation: f,

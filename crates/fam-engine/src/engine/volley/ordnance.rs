@@ -3,7 +3,7 @@
 //! torpedoes; missiles launched wait for the point-defence step.
 
 use crate::engine::dice::{Dice, Pile, Purpose};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{BoardingTorpedoAttack, Launch, RocketAttack, Sink, TorpedoAttack};
 use crate::engine::plot::{SystemId, UnitId};
 use crate::engine::scratch::{DamageKind, MissileShot, Payload, Scratch, WeaponUse, out_of_range, stopped};
 use crate::engine::state::{Battle, SysState};
@@ -43,7 +43,7 @@ pub(super) fn torpedo_attack<S: Sink>(
         scratch.deal(battle.units[u].side, DamageKind::Torpedo, points);
     }
     if S::RECORDS {
-        sink.event(Event::TorpedoAttack {
+        sink.event(TorpedoAttack {
             unit: u,
             weapon: w,
             target,
@@ -97,7 +97,7 @@ pub(super) fn rack_launch<S: Sink>(
     sink: &mut S,
     scratch: &mut Scratch,
 ) {
-    let heavy = matches!(kind, SystemKind::Missile { .. });
+    let heavy = *kind != SystemKind::Smr;
     let sys = &mut battle.units[u].systems[w];
     let er = sys.er;
     if !sys.spend() {
@@ -151,7 +151,7 @@ pub(super) fn rocket_pod<S: Sink>(
         });
     }
     if S::RECORDS {
-        sink.event(Event::RocketAttack {
+        sink.event(RocketAttack {
             unit: u,
             weapon: w,
             target,
@@ -179,7 +179,7 @@ pub(super) fn antimatter_launch<S: Sink>(
     let max_range = tables::ANTIMATTER_RANGE_MU;
     let wasted = (range > max_range).then_some("out of range: the ordnance is spent and lost");
     if S::RECORDS {
-        sink.event(Event::Launch {
+        sink.event(Launch {
             unit: u,
             weapon: w,
             target,
@@ -232,7 +232,7 @@ pub(super) fn boarding_torpedo<S: Sink>(
         scratch.deal(battle.units[u].side, DamageKind::BoardingTorpedo, 1);
     }
     if S::RECORDS {
-        sink.event(Event::BoardingTorpedoAttack {
+        sink.event(BoardingTorpedoAttack {
             unit: u,
             weapon: w,
             target,
@@ -258,7 +258,7 @@ fn launch<S: Sink>(
 ) {
     let wasted = (range > max_range).then_some("out of range: the ordnance is spent and lost");
     if S::RECORDS {
-        sink.event(Event::Launch {
+        sink.event(Launch {
             unit,
             weapon,
             target,

@@ -6,7 +6,7 @@ use super::damage::{layer_event, layers_before, sap_damage};
 use super::thresholds::threshold_check;
 use crate::engine::craft;
 use crate::engine::dice::{Dice, Pile, Purpose};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{Abandoned, Blast, ControlRegained, Damage, Destroyed, ReactorRoll, Sink};
 use crate::engine::plot::UnitId;
 use crate::engine::scratch::{DamageKind, Scratch, Tap};
 use crate::engine::state::{Battle, Control, SysState};
@@ -28,7 +28,7 @@ pub(super) fn reactors_and_countdowns<S: Sink>(
             && battle.units[u]
                 .systems
                 .iter()
-                .any(|s| matches!(s.kind, SystemKind::PowerCore) && s.state == SysState::Damaged)
+                .any(|s| s.kind == SystemKind::PowerCore && s.state == SysState::Damaged)
     }));
     for &u in &breached {
         if !battle.units[u].active() {
@@ -37,7 +37,7 @@ pub(super) fn reactors_and_countdowns<S: Sink>(
         let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
         let exploded = face >= 5;
         if S::RECORDS {
-            sink.event(Event::ReactorRoll {
+            sink.event(ReactorRoll {
                 unit: u,
                 face,
                 exploded,
@@ -48,7 +48,7 @@ pub(super) fn reactors_and_countdowns<S: Sink>(
         }
         battle.units[u].destroyed = true;
         if S::RECORDS {
-            sink.event(Event::Destroyed {
+            sink.event(Destroyed {
                 unit: u,
                 cause: "power core explosion",
             });
@@ -68,7 +68,7 @@ pub(super) fn reactors_and_countdowns<S: Sink>(
                 // Control comes back; the bridge itself stays damaged until repaired.
                 unit.control = Control::InControl;
                 if S::RECORDS {
-                    sink.event(Event::ControlRegained { unit: u });
+                    sink.event(ControlRegained { unit: u });
                 }
             }
             Control::OutFor(n) => unit.control = Control::OutFor(n - 1),
@@ -79,7 +79,7 @@ pub(super) fn reactors_and_countdowns<S: Sink>(
                 unit.life_support_failing = None;
                 unit.derelict = true;
                 if S::RECORDS {
-                    sink.event(Event::Abandoned { unit: u });
+                    sink.event(Abandoned { unit: u });
                 }
             }
             Some(n) => unit.life_support_failing = Some(n - 1),
@@ -112,7 +112,7 @@ fn blast<S: Sink>(battle: &mut Battle, source: UnitId, dice: &mut Dice, sink: &m
                 .sum();
             let faces = tap.take();
             if S::RECORDS {
-                sink.event(Event::Blast {
+                sink.event(Blast {
                     source,
                     unit: u,
                     faces,
@@ -136,13 +136,13 @@ fn blast<S: Sink>(battle: &mut Battle, source: UnitId, dice: &mut Dice, sink: &m
         let (armour, hull, rows, crew_lost) = sap_damage(&mut battle.units[u], damage);
         let destroyed = battle.units[u].destroyed;
         if S::RECORDS {
-            sink.event(Event::Blast {
+            sink.event(Blast {
                 source,
                 unit: u,
                 faces,
                 damage,
             });
-            sink.event(Event::Damage {
+            sink.event(Damage {
                 unit: u,
                 normal: 0,
                 sap: vec![damage],
@@ -156,7 +156,7 @@ fn blast<S: Sink>(battle: &mut Battle, source: UnitId, dice: &mut Dice, sink: &m
             });
             layer_event(sink, u, &battle.units[u], &before);
             if destroyed {
-                sink.event(Event::Destroyed {
+                sink.event(Destroyed {
                     unit: u,
                     cause: "reactor blast",
                 });

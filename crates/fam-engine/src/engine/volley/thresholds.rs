@@ -3,23 +3,19 @@
 
 use super::damage::hull_damage;
 use crate::engine::dice::{Dice, Pile, Purpose};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{
+    BridgeLost, CoreBreached, Destroyed, DriveHit, LifeSupportLost, RackExplodes, Sink, Surrendered, ThresholdCheck,
+    ThresholdRoll,
+};
 use crate::engine::plot::{SystemId, UnitId};
 use crate::engine::state::{Battle, Control, SysState, Unit, is_one_shot};
 use crate::model::SystemKind;
+use crate::model::registry::Threshold;
 
 /// Number a threshold die must reach: 6 after the first row, 5 after the
 /// second, 4 after the third, then 3 and never below 2 (ft-rules §7.1, A24).
 pub fn threshold_needed(row: u32) -> u8 {
     (7 - row.min(5) as i32).max(2) as u8
-}
-
-/// Systems that are gone for good when a threshold takes them.
-fn lost_for_good(kind: &SystemKind) -> bool {
-    matches!(
-        kind,
-        SystemKind::Smm | SystemKind::Smr | SystemKind::Missile { .. } | SystemKind::AntimatterMissile
-    )
 }
 
 /// One threshold check for a Unit that completed `rows` rows this Volley.
@@ -31,7 +27,7 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
     let extra = rows - 1;
     let needed = threshold_needed(row);
     if S::RECORDS {
-        sink.event(Event::ThresholdCheck {
+        sink.event(ThresholdCheck {
             unit: u,
             row,
             extra_rows: extra,
@@ -45,18 +41,17 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
             continue;
         }
         let kind = unit.systems[s].kind.clone();
+        let threshold = kind.row().threshold;
         let modifier = extra as i32
-            + if kind.is_core() {
-                -1
-            } else if matches!(kind, SystemKind::EnhancedSensors | SystemKind::SuperiorSensors) {
-                1
-            } else {
-                0
+            + match threshold {
+                Threshold::Core => -1,
+                Threshold::Sensors => 1,
+                Threshold::Normal | Threshold::Stores => 0,
             };
         let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
         let lost = i32::from(face) + modifier >= i32::from(needed);
         if S::RECORDS {
-            sink.event(Event::ThresholdRoll {
+            sink.event(ThresholdRoll {
                 unit: u,
                 system: Some(s),
                 face,
@@ -67,8 +62,9 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
         if !lost {
             continue;
         }
-        let sensors_gone = face == 6 && matches!(kind, SystemKind::EnhancedSensors | SystemKind::SuperiorSensors);
-        unit.systems[s].state = if lost_for_good(&kind) || sensors_gone {
+        // Stored ordnance is gone for good; enhanced sensors on a 6.
+        let sensors_gone = face == 6 && threshold == Threshold::Sensors;
+        unit.systems[s].state = if threshold == Threshold::Stores || sensors_gone {
             SysState::Destroyed
         } else {
             SysState::Damaged
@@ -82,17 +78,17 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
                     None => Control::Permanent,
                 };
                 if S::RECORDS {
-                    sink.event(Event::BridgeLost { unit: u, face, volleys });
+                    sink.event(BridgeLost { unit: u, face, volleys });
                 }
             }
             SystemKind::LifeSupport => {
                 let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
                 unit.life_support_failing = Some(face);
                 if S::RECORDS {
-                    sink.event(Event::LifeSupportLost { unit: u, face });
+                    sink.event(LifeSupportLost { unit: u, face });
                 }
             }
-            SystemKind::PowerCore if S::RECORDS => sink.event(Event::CoreBreached { unit: u }),
+            SystemKind::PowerCore if S::RECORDS => sink.event(CoreBreached { unit: u }),
             SystemKind::AntimatterMissile => rack_explodes(unit, u, s, dice, sink),
             _ => {}
         }
@@ -108,7 +104,7 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
         let face = dice.roll_d6(sink, Purpose::Threshold, Pile::Initial);
         let lost = i32::from(face) + extra as i32 >= i32::from(needed);
         if S::RECORDS {
-            sink.event(Event::ThresholdRoll {
+            sink.event(ThresholdRoll {
                 unit: u,
                 system: None,
                 face,
@@ -121,7 +117,7 @@ pub fn threshold_check<S: Sink>(battle: &mut Battle, u: UnitId, rows: u32, dice:
             unit.drive_damaged = true;
             unit.thrust = drive_thrust(unit.original_thrust, unit.drive_hits);
             if S::RECORDS {
-                sink.event(Event::DriveHit {
+                sink.event(DriveHit {
                     unit: u,
                     thrust: unit.thrust,
                 });
@@ -139,7 +135,7 @@ fn rack_explodes<S: Sink>(unit: &mut Unit, u: UnitId, system: SystemId, dice: &m
     let face = dice.roll_d6(sink, Purpose::Damage, Pile::Initial);
     let (_, hull, _, _) = hull_damage(unit, u32::from(face), 0);
     if S::RECORDS {
-        sink.event(Event::RackExplodes {
+        sink.event(RackExplodes {
             unit: u,
             system,
             face,
@@ -147,7 +143,7 @@ fn rack_explodes<S: Sink>(unit: &mut Unit, u: UnitId, system: SystemId, dice: &m
             destroyed: unit.destroyed,
         });
         if unit.destroyed {
-            sink.event(Event::Destroyed {
+            sink.event(Destroyed {
                 unit: u,
                 cause: "its antimatter missile exploded on the rack",
             });
@@ -175,7 +171,7 @@ fn battle_strike_colours<S: Sink>(
     if i32::from(face) + extra as i32 >= i32::from(needed) {
         unit.surrendered = true;
         if S::RECORDS {
-            sink.event(Event::Surrendered { unit: u, face });
+            sink.event(Surrendered { unit: u, face });
         }
         return true;
     }

@@ -5,7 +5,7 @@ use super::common::{rolls, touches};
 use super::damage::hull_damage;
 use super::thresholds::threshold_check;
 use crate::engine::dice::{Dice, Pile, Purpose};
-use crate::engine::event::{Event, Sink};
+use crate::engine::event::{Destroyed, NovaCannonAttack, Sink, WaveGunAttack, WaveGunBacklash, WaveGunCharge};
 use crate::engine::plot::{SystemId, UnitId};
 use crate::engine::scratch::{DamageKind, Scratch, WeaponUse};
 use crate::engine::state::Battle;
@@ -43,7 +43,7 @@ pub(super) fn wave_gun<S: Sink>(
             None => scratch.wave_charge.push((u, w, charge)),
         }
         if S::RECORDS {
-            sink.event(Event::WaveGunCharge {
+            sink.event(WaveGunCharge {
                 unit: u,
                 weapon: w,
                 face,
@@ -77,7 +77,7 @@ pub(super) fn wave_gun<S: Sink>(
         scratch.hull.push((t, damage));
         scratch.deal(side, DamageKind::WaveGun, damage);
         if S::RECORDS {
-            sink.event(Event::WaveGunAttack {
+            sink.event(WaveGunAttack {
                 unit: u,
                 weapon: w,
                 target: t,
@@ -130,7 +130,7 @@ pub(super) fn nova_cannon<S: Sink>(
         scratch.hull.push((t, damage));
         scratch.deal(side, DamageKind::NovaCannon, damage);
         if S::RECORDS {
-            sink.event(Event::NovaCannonAttack {
+            sink.event(NovaCannonAttack {
                 unit: u,
                 weapon: w,
                 target: t,
@@ -160,7 +160,7 @@ pub(super) fn wave_gun_backlash<S: Sink>(battle: &mut Battle, dice: &mut Dice, s
         let (_, hull, rows, _) = hull_damage(&mut battle.units[u], charge, 0);
         let destroyed = battle.units[u].destroyed;
         if S::RECORDS {
-            sink.event(Event::WaveGunBacklash {
+            sink.event(WaveGunBacklash {
                 unit: u,
                 weapon: w,
                 charge,
@@ -168,7 +168,7 @@ pub(super) fn wave_gun_backlash<S: Sink>(battle: &mut Battle, dice: &mut Dice, s
                 destroyed,
             });
             if destroyed {
-                sink.event(Event::Destroyed {
+                sink.event(Destroyed {
                     unit: u,
                     cause: "wave gun backlash",
                 });

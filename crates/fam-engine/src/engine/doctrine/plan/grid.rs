@@ -1,7 +1,6 @@
-//! The plan's grid of ranges, every 3 MU, and the sustained fire on it,
-//! kept for reading back ([`GridMemo`]).
+//! The plan's grid of ranges, every 3 MU, and the sustained fire on it.
 
-use super::super::assess::{Arsenal, Defence, DieTables, Firepower, MAX_EVASION_DICE, fact_hash};
+use crate::engine::doctrine::assess::{Arsenal, DieTables, Firepower, MAX_EVASION_DICE};
 
 /// Ranges are weighed every 3 MU (a Speed Point) from 0 to `3 · (GRID − 1)`.
 pub const GRID: usize = 41;
@@ -67,115 +66,31 @@ impl Lerp {
     }
 }
 
-/// Sustained fire on the grid weighed before, by the firing side's weapons
-/// (named by their fire number, [`super::Numbers`]), the target's
-/// defences ([`Defence`]) and the Evasion dice (never the range): a pair of
-/// Formations whose weapons and screens did not change since the last
-/// Exchange, or that another batch run saw in the same state, reads its
-/// fire back whatever the range now. [`Firepower::new`] is a pure function
-/// of those, and a fire number names one set of weapons and readings
-/// only: what the memo holds changes no plan (debug builds weigh each
-/// grid read back afresh, to check). A fixed number of slots, made on
-/// first use and overwritten on collision; one that keeps nothing
-/// ([`GridMemo::none`]) weighs every time.
-#[derive(Debug)]
-pub struct GridMemo {
-    slots: Vec<Option<GridSlot>>,
-    keep: bool,
+/// Which side of a pair fires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Firing {
+    Ours,
+    Theirs,
 }
 
-impl Default for GridMemo {
-    fn default() -> GridMemo {
-        GridMemo {
-            slots: Vec::new(),
-            keep: true,
+impl Firing {
+    /// The same side, seen from the other.
+    pub(super) fn other(self) -> Firing {
+        match self {
+            Firing::Ours => Firing::Theirs,
+            Firing::Theirs => Firing::Ours,
         }
     }
 }
 
-/// One [`GridMemo`] slot: the fire of the weapons numbered `fire` at
-/// `defence`, at Evasion dice index `n`, on the grid.
-#[derive(Debug, Clone, Copy)]
-struct GridSlot {
-    fire: u64,
-    defence: Defence,
-    n: usize,
-    grid: [f64; GRID],
-}
+/// Where a plan gets the sustained fire on the grid of one side of its
+/// pair at the other, the target rolling the Evasion dice given: weighed
+/// ([`weigh_grid`]), or read back where it was weighed before
+/// (`super::memo`; the same numbers either way).
+pub(super) type FireOn<'f> = dyn FnMut(Firing, u32) -> [f64; GRID] + 'f;
 
-/// Slots of a [`GridMemo`] (some 400 bytes each). Past 2048, a fleet
-/// action misses no more often: what it misses then it has never weighed.
-pub(super) const GRID_SLOTS: usize = 2048;
-
-impl GridMemo {
-    /// Bytes a slot takes.
-    #[cfg(test)]
-    pub(super) const SLOT_BYTES: usize = std::mem::size_of::<Option<GridSlot>>();
-
-    /// Slots made.
-    #[cfg(test)]
-    pub(super) fn slots_made(&self) -> usize {
-        self.slots.len()
-    }
-
-    /// A memo that keeps nothing.
-    pub fn none() -> GridMemo {
-        GridMemo {
-            slots: Vec::new(),
-            keep: false,
-        }
-    }
-
-    /// The sustained fire of `a` at `t` on the grid, `t` rolling `evasion`
-    /// Evasion dice; `fire` is the fire number of `a` (read only when the
-    /// memo keeps what it weighs).
-    pub(super) fn grid(
-        &mut self,
-        tables: &DieTables,
-        (a, t): (&Arsenal, &Arsenal),
-        fire: u64,
-        evasion: u32,
-    ) -> [f64; GRID] {
-        // What a key keeps is all the fire reads (debug builds check).
-        let keyed = || grid(&Firepower::new(tables, a, t, evasion));
-        let weigh = || {
-            let g = grid(&Firepower::of_whole(tables, a, t, evasion));
-            debug_assert!(
-                g.map(f64::to_bits) == keyed().map(f64::to_bits),
-                "fire reads only what its key keeps"
-            );
-            g
-        };
-        if !self.keep {
-            return weigh();
-        }
-        debug_assert_ne!(fire, 0, "fire kept is named by its number");
-        if self.slots.is_empty() {
-            self.slots.resize(GRID_SLOTS, None);
-        }
-        let n = evasion_index(evasion);
-        let defence = Defence::of(t);
-        let named = [fire as u32, (fire >> 32) as u32, n as u32];
-        let hash = fact_hash(defence.words().into_iter().chain(named));
-        let slot = &mut self.slots[(hash % GRID_SLOTS as u64) as usize];
-        if let Some(s) = slot
-            && s.n == n
-            && s.fire == fire
-            && s.defence == defence
-        {
-            debug_assert!(
-                s.grid.map(f64::to_bits) == keyed().map(f64::to_bits),
-                "a fire number names one set of weapons"
-            );
-            return s.grid;
-        }
-        let g = weigh();
-        *slot = Some(GridSlot {
-            fire,
-            defence,
-            n,
-            grid: g,
-        });
-        g
-    }
+/// The sustained fire of `a` at `t` on the grid, `t` rolling `evasion`
+/// Evasion dice.
+pub(super) fn weigh_grid(tables: &DieTables, a: &Arsenal, t: &Arsenal, evasion: u32) -> [f64; GRID] {
+    grid(&Firepower::of_whole(tables, a, t, evasion))
 }

@@ -1,7 +1,8 @@
 //! The plan's ordnance: what each side's missiles, racks and packs left
 //! can deal ([`Stores`]), and which Volleys ours launch in ([`Launches`]).
 
-use super::super::assess::{Arsenal, DieTables, antimatter, missiles, mkps, rockets, submunitions};
+use crate::engine::doctrine::assess::{Arsenal, DieTables, antimatter, missiles, mkps, rockets, submunitions};
+use crate::engine::doctrine::cache::InlineCache;
 use crate::engine::tables::{ANTIMATTER_RANGE_MU, ROCKET_RANGE_MU, missile_range};
 
 /// What one side's ordnance left can deal, fired once: per reach class
@@ -368,38 +369,42 @@ pub(super) fn reach_class(reaches: [bool; 3], range: &[f64; 3], volleys: [bool; 
 /// Bits of a [`reach_class`].
 pub(super) const REACH_BITS: u32 = 9;
 
-/// Ordnance terms weighed before for one pair, by what they depend on
-/// besides the pair (the launches or the Evasion, and the
-/// [`reach_class`] of the ranges): most candidates' ranges fall in the
-/// same few classes. The terms read back are the very numbers weighing
-/// them again gives (debug builds check each), so no plan changes. A few
-/// slots, overwritten on collision.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct TermMemo {
-    /// The key plus one (zero: empty), and its terms.
-    slots: [(u32, Terms); TERM_SLOTS],
+/// Ordnance terms weighed before for one side of one pair, by what they
+/// depend on besides the pair ([`our_terms_key`], [`their_terms_key`]):
+/// most candidates' ranges fall in the same few classes.
+pub(super) type TermCache = InlineCache<u32, Terms, TERM_SLOTS>;
+
+/// Slots of a [`TermCache`].
+pub(super) const TERM_SLOTS: usize = 8;
+
+/// What our ordnance terms read besides the pair, when the launches `ours`
+/// end at the expected ranges `range`: our launches and the
+/// [`reach_class`] of the ranges, by the reaches our terms read
+/// (`reaches`, [`reaches`] of our arsenal). `None`: not kept (packs or
+/// pods, whose damage reads the range itself, or a range not a number).
+pub(super) fn our_terms_key(reaches: Option<[bool; 3]>, ours: &Launches, range: &[f64; 3]) -> Option<u32> {
+    let volleys = [0, 1, 2].map(|v| ours.any_in(v));
+    let class = reach_class(reaches?, range, volleys)?;
+    Some(ours.code() << REACH_BITS | class)
 }
 
-const TERM_SLOTS: usize = 8;
+/// What the target's ordnance terms read besides the pair, against our
+/// `evasion` Evasion dice at the expected ranges `range` (its launches
+/// follow from the classes of the ranges themselves), by the reaches its
+/// terms read (`reaches`, [`reaches`] of its arsenal).
+pub(super) fn their_terms_key(reaches: Option<[bool; 3]>, evasion: u32, range: &[f64; 3]) -> Option<u32> {
+    let class = reach_class(reaches?, range, [true; 3])?;
+    (evasion < 1 << (31 - REACH_BITS)).then_some(evasion << REACH_BITS | class)
+}
 
-impl TermMemo {
-    pub(super) const EMPTY: TermMemo = TermMemo {
-        slots: [(0, [0.0; 4]); TERM_SLOTS],
+/// The terms kept in `kept` under `key`, or made by `make` and kept there;
+/// with no key, made every time. Debug builds check a read-back against
+/// terms made afresh.
+pub(super) fn kept_terms(kept: &mut TermCache, key: Option<u32>, make: impl Fn() -> Terms) -> Terms {
+    let Some(key) = key else {
+        return make();
     };
-
-    /// The terms of `key`: read back, or made by `make` and kept. With no
-    /// key, made every time.
-    pub(super) fn get(&mut self, key: Option<u32>, make: impl FnOnce() -> Terms) -> Terms {
-        let Some(key) = key.filter(|&k| k < u32::MAX) else {
-            return make();
-        };
-        let slot = &mut self.slots[(key.wrapping_mul(0x9E37_79B9) >> 29) as usize % TERM_SLOTS];
-        if slot.0 == key + 1 {
-            debug_assert_eq!(slot.1.map(f64::to_bits), make().map(f64::to_bits), "key {key}");
-            return slot.1;
-        }
-        let terms = make();
-        *slot = (key + 1, terms);
-        terms
-    }
+    let terms = *kept.get_or_insert_with(&key, &make);
+    debug_assert_eq!(terms.map(f64::to_bits), make().map(f64::to_bits), "key {key}");
+    terms
 }

@@ -4,10 +4,13 @@
 //! the best candidate against one expectation of the target's moves
 //! ([`best_plan`]).
 
-use super::super::super::plot::Maneuver;
-use super::super::assess::{Arsenal, DieTables, Firepower, MAX_EVASION_DICE};
-use super::grid::{GRID, GridMemo, Lerp, RANGES, STEP, evasion_index, grid, grid_range};
-use super::ordnance::{Launches, REACH_BITS, Stores, TermMemo, launched_terms, launches, reach_class, reaches};
+use super::grid::{FireOn, Firing, GRID, Lerp, RANGES, STEP, evasion_index, grid, grid_range};
+use super::ordnance::{
+    Launches, Stores, TermCache, kept_terms, launched_terms, launches, our_terms_key, reaches, their_terms_key,
+};
+use crate::engine::doctrine::assess::{Arsenal, DieTables, Firepower, MAX_EVASION_DICE};
+use crate::engine::doctrine::cache::InlineCache;
+use crate::engine::plot::Maneuver;
 
 /// Volleys of sustained fire the range an Exchange ends at is worth, for
 /// the Exchange after it (ordnance left that can reach it counts once).
@@ -81,7 +84,7 @@ pub struct Exchange {
     /// Each side's ordnance terms weighed before: ours by our launches,
     /// the target's by our Evasion; and the reaches each side's terms read
     /// ([`reaches`]).
-    terms: (TermMemo, TermMemo),
+    terms: (TermCache, TermCache),
     reaches: (Option<[bool; 3]>, Option<[bool; 3]>),
 }
 
@@ -276,17 +279,17 @@ fn best_of(values: impl Iterator<Item = f64>) -> f64 {
 }
 
 impl Exchange {
-    /// Sustained fire both ways, `fires` the fire numbers of our arsenal
-    /// and the target's ([`GridMemo::grid`]).
+    /// Sustained fire both ways, on the grid from `fire`.
     #[cfg(test)]
-    pub(super) fn new(p: &Pair<'_>, fires: (u64, u64), grids: &mut GridMemo) -> Exchange {
-        let mut x = Exchange::empty();
-        x.renew(p, fires, grids);
+    pub(super) fn new(p: &Pair<'_>, fire: &mut FireOn<'_>) -> Exchange {
+        let mut x = Exchange::empty(super::ordnance::TERM_SLOTS);
+        x.renew(p, fire);
         x
     }
 
-    /// Nothing weighed yet.
-    pub(super) fn empty() -> Exchange {
+    /// Nothing weighed yet; each side's ordnance terms kept in
+    /// `term_slots` slots.
+    pub(super) fn empty(term_slots: usize) -> Exchange {
         Exchange {
             their_grids: [None; MAX_EVASION_DICE + 1],
             ours: [0.0; GRID],
@@ -294,33 +297,32 @@ impl Exchange {
             durability: (1.0, 1.0),
             our_stores: Stores::default(),
             their_stores: Stores::default(),
-            terms: (TermMemo::EMPTY, TermMemo::EMPTY),
+            terms: (TermCache::inline(term_slots), TermCache::inline(term_slots)),
             reaches: (None, None),
         }
     }
 
     /// Makes it the Exchange of the pair `p` in place (some 5 KB, most of
-    /// it fire by Evasion that is only marked unweighed). `fires` are the
-    /// fire numbers of our arsenal and the target's ([`GridMemo::grid`]).
-    pub(super) fn renew(&mut self, p: &Pair<'_>, fires: (u64, u64), grids: &mut GridMemo) {
+    /// it fire by Evasion that is only marked unweighed), its sustained
+    /// fire on the grid from `fire`.
+    pub(super) fn renew(&mut self, p: &Pair<'_>, fire: &mut FireOn<'_>) {
         self.set(
             p,
-            grids.grid(p.tables, (p.ours, p.theirs), fires.0, p.their_evasion),
-            grids.grid(p.tables, (p.theirs, p.ours), fires.1, third(p.thrust)),
+            fire(Firing::Ours, p.their_evasion),
+            fire(Firing::Theirs, third(p.thrust)),
             Stores::new(p.tables, p.ours, p.theirs, p.their_evasion, false),
             Stores::new(p.tables, p.theirs, p.ours, third(p.thrust), p.class1_pd),
         );
-        self.fill(p, fires.1, grids);
+        self.fill(p, fire);
     }
 
-    /// The target's fire at us (its fire number `theirs`) at every Evasion
-    /// a plan may choose, read from `grids` (a plan with its Evasion free
-    /// asks for each of them).
-    fn fill(&mut self, p: &Pair<'_>, theirs: u64, grids: &mut GridMemo) {
+    /// The target's fire at us at every Evasion a plan may choose, from
+    /// `fire` (a plan with its Evasion free asks for each of them).
+    fn fill(&mut self, p: &Pair<'_>, fire: &mut FireOn<'_>) {
         for e in 0..=evasion_cap(p.thrust) {
             let slot = &mut self.their_grids[evasion_index(e)];
             if slot.is_none() {
-                *slot = Some(grids.grid(p.tables, (p.theirs, p.ours), theirs, e));
+                *slot = Some(fire(Firing::Theirs, e));
             }
         }
     }
@@ -330,16 +332,14 @@ impl Exchange {
     /// Exchange of `p`. The target's fire at us with a third of our thrust
     /// to Evasion is always the same; ours at it, and each side's ordnance,
     /// when it is weighed against the same Evasion and point defence.
-    /// `ours` is the fire number of our arsenal (the mirror's target's).
+    /// `fire` is the sustained fire on the grid of the sides of `p`.
     /// Returns whether `x` is then this Exchange with the sides swapped,
     /// bit for bit (the same fire, ordnance and durability, each the other
     /// way).
     pub(super) fn mirror_into(
         &self,
-        p: &Pair<'_>,
-        mirror: &Pair<'_>,
-        ours: u64,
-        grids: &mut GridMemo,
+        (p, mirror): (&Pair<'_>, &Pair<'_>),
+        fire: &mut FireOn<'_>,
         x: &mut Exchange,
     ) -> bool {
         // Our fire weighed with our allies' ([`Pair::coalition`]) is not
@@ -350,7 +350,7 @@ impl Exchange {
         let theirs = if same_evasion {
             self.ours
         } else {
-            grids.grid(p.tables, (p.ours, p.theirs), ours, third(mirror.thrust))
+            fire(Firing::Ours, third(mirror.thrust))
         };
         let same_our_stores = !p.class1_pd && mirror.their_evasion == third(p.thrust);
         let our_stores = if same_our_stores {
@@ -375,7 +375,7 @@ impl Exchange {
         if alone {
             x.their_grids[evasion_index(p.their_evasion)].get_or_insert(self.ours);
         }
-        x.fill(mirror, ours, grids);
+        x.fill(mirror, &mut |side, e| fire(side.other(), e));
         same_evasion && same_our_stores && same_their_stores
     }
 
@@ -396,7 +396,8 @@ impl Exchange {
         self.their_stores = their_stores;
         // Only a side with ordnance reads its terms.
         if self.our_stores.any || self.their_stores.any {
-            self.terms = (TermMemo::EMPTY, TermMemo::EMPTY);
+            self.terms.0.clear();
+            self.terms.1.clear();
             self.reaches = (reaches(p.ours), reaches(p.theirs));
         }
     }
@@ -719,11 +720,10 @@ fn ordnance_shares(
     (mut dealt, mut taken): (f64, f64),
 ) -> (f64, f64) {
     // (A side's stores are any exactly when its arsenal has ordnance.)
+    // Each side's terms are kept by what they read besides the pair.
     if x.our_stores.any {
-        let volleys = [0, 1, 2].map(|v| ours.any_in(v));
-        let key = x.reaches.0.and_then(|r| reach_class(r, range, volleys));
-        let key = key.map(|class| ours.code() << REACH_BITS | class);
-        let terms = x.terms.0.get(key, || {
+        let key = our_terms_key(x.reaches.0, ours, range);
+        let terms = kept_terms(&mut x.terms.0, key, || {
             let sides = (p.ours, p.theirs);
             launched_terms(p.tables, sides, ours, range, (p.their_evasion, false), &x.our_stores)
         });
@@ -732,14 +732,8 @@ fn ordnance_shares(
         }
     }
     if x.their_stores.any {
-        // Its launches follow from the classes of the ranges themselves.
-        let key = x
-            .reaches
-            .1
-            .and_then(|r| reach_class(r, range, [true; 3]))
-            .filter(|_| evasion < 1 << (31 - REACH_BITS))
-            .map(|class| evasion << REACH_BITS | class);
-        let terms = x.terms.1.get(key, || {
+        let key = their_terms_key(x.reaches.1, evasion, range);
+        let terms = kept_terms(&mut x.terms.1, key, || {
             // The target fires its missiles whenever we are in reach.
             let l = launches(p.theirs, f64::from(p.range), range, &[0.0; 3]);
             let sides = (p.theirs, p.ours);
@@ -762,12 +756,12 @@ fn play<'k>(
     p: &Pair<'_>,
     x: &mut Exchange,
     aims: &mut Aims,
-    kept: &'k mut KeptPlays,
+    kept: &'k mut KeptHalves,
     (seq, evasion): ([Maneuver; 3], u32),
     (target, steps): (Expect, &Steps),
 ) -> (f64, &'k Kept) {
     let speed = p.thrust - evasion;
-    let k = kept.get(p, x, aims, seq, evasion);
+    let k = kept.get_or_insert_with(&KeptKey { seq, evasion }, || Kept::new(p, x, aims, seq, evasion));
     let r = ranges::<false>(p, (seq, speed), aims.their_seek(), target, steps).0;
     let half = aims.half(p, x, &r, &k.ours, evasion, target);
     let mut score = 0.0;
@@ -799,8 +793,7 @@ struct Best {
 /// ordnance plan, and that expectation's two terms of the score
 /// ([`Aims::half`]).
 #[derive(Debug, Clone, Copy)]
-struct Kept {
-    evasion: u32,
+pub(super) struct Kept {
     range: [f64; 3],
     spread: [f64; 3],
     ours: Launches,
@@ -833,7 +826,6 @@ impl Kept {
         };
         let half = aims.half(p, x, &r, &ours, evasion, Expect::Keeps);
         Kept {
-            evasion,
             range,
             spread,
             ours,
@@ -842,50 +834,26 @@ impl Kept {
     }
 }
 
-/// The [`Kept`] half of the candidates the plans against one pair played:
-/// for each of [`SEQUENCES`], the first two Evasions it was played at (the
-/// plans try every sequence at a third of the thrust to Evasion and at the
-/// most, and only the best sequence at the others). A fixed array:
-/// choosing a plan allocates nothing.
-#[derive(Debug, Clone, Default)]
-pub(super) struct KeptPlays {
-    kept: [[Option<Kept>; 2]; SEQUENCES.len()],
-    /// The half of a candidate there is no room for.
-    spare: Option<Kept>,
+/// The [`Kept`] half of the candidates the plans against one pair played,
+/// by candidate: the plans try every sequence at a third of the thrust to
+/// Evasion, at the most and at none, and only the best sequence at the
+/// others.
+pub(super) type KeptHalves = InlineCache<KeptKey, Kept, KEPT_SLOTS>;
+
+/// Slots of [`KeptHalves`]: more than the candidates a pair's plans play.
+pub(super) const KEPT_SLOTS: usize = 32;
+
+/// A candidate: its maneuvers and Evasion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct KeptKey {
+    seq: [Maneuver; 3],
+    evasion: u32,
 }
 
-impl KeptPlays {
-    /// Keeps nothing again.
-    pub(super) fn clear(&mut self) {
-        for k in self.kept.as_flattened_mut() {
-            *k = None;
-        }
-        self.spare = None;
-    }
-
-    /// The half of `seq` at `evasion`: read back, or made (and kept while
-    /// its sequence has room).
-    fn get(&mut self, p: &Pair<'_>, x: &mut Exchange, aims: &mut Aims, seq: [Maneuver; 3], evasion: u32) -> &Kept {
-        let slot = SEQUENCES.iter().position(|s| *s == seq);
-        let at = slot.and_then(|i| {
-            let row = &self.kept[i];
-            let found = row.iter().position(|k| k.is_some_and(|k| k.evasion == evasion));
-            found.or_else(|| row.iter().position(Option::is_none)).map(|j| (i, j))
-        });
-        let k = match at {
-            Some((i, j)) => &mut self.kept[i][j],
-            // No room: made in the spare, kept until the next.
-            None => &mut self.spare,
-        };
-        // A half in its sequence's row is the one asked for; a free slot
-        // and the spare are made afresh.
-        if at.is_none() || k.is_none() {
-            *k = Some(Kept::new(p, x, aims, seq, evasion));
-        }
-        match k {
-            Some(k) => k,
-            None => unreachable!("made above"),
-        }
+impl std::hash::Hash for KeptKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let [a, b, c] = self.seq.map(|m| m as u32);
+        state.write_u32((a * 9 + b * 3 + c) << 8 | self.evasion);
     }
 }
 
@@ -1060,7 +1028,7 @@ const DISCOUNTS: [f64; GRID + 1] = {
 /// the other half of the score, to keep its range).
 pub(super) fn best_plan(
     p: &Pair<'_>,
-    (x, aims, kept): (&mut Exchange, &mut Aims, &mut KeptPlays),
+    (x, aims, kept): (&mut Exchange, &mut Aims, &mut KeptHalves),
     sequences: &[[Maneuver; 3]],
     fixed: Option<u32>,
     target: Expect,
@@ -1161,6 +1129,16 @@ pub(super) fn best_plan(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::doctrine::plan::grid::weigh_grid;
+
+    /// The sustained fire of a side of `p` on the grid, weighed.
+    fn fire_on(p: &Pair<'_>, side: Firing, evasion: u32) -> [f64; GRID] {
+        let (a, t) = match side {
+            Firing::Ours => (p.ours, p.theirs),
+            Firing::Theirs => (p.theirs, p.ours),
+        };
+        weigh_grid(p.tables, a, t, evasion)
+    }
 
     #[test]
     fn the_quick_worth_of_a_range_is_the_worth_every_score_weighed_gives() {
@@ -1234,7 +1212,7 @@ mod tests {
                 mutual: true,
                 coalition: (1.0, 1.0),
             };
-            let fresh = || Exchange::new(&p, (0, 0), &mut GridMemo::none());
+            let fresh = || Exchange::new(&p, &mut |side, e| fire_on(&p, side, e));
             let mut kept = fresh();
             for (i, &r0) in marks.iter().enumerate() {
                 for &r2 in &marks[i % 5..] {

@@ -8,16 +8,16 @@ use crate::gzf::{Item, ParseOptions};
 /// Every GZF file of `ssd/`, by file name (a test holds this list to the
 /// directory).
 pub const FILES: [(&str, &str); 10] = [
-    ("cinder-compact.gzf", include_str!("../../ssd/cinder-compact.gzf")),
-    ("halcyon-accord.gzf", include_str!("../../ssd/halcyon-accord.gzf")),
-    ("kestrel-reach.gzf", include_str!("../../ssd/kestrel-reach.gzf")),
-    ("lumen-concord.gzf", include_str!("../../ssd/lumen-concord.gzf")),
-    ("meridian-compact.gzf", include_str!("../../ssd/meridian-compact.gzf")),
-    ("old-veldt-militia.gzf", include_str!("../../ssd/old-veldt-militia.gzf")),
-    ("ssarith-coil.gzf", include_str!("../../ssd/ssarith-coil.gzf")),
-    ("tessaly-carriers.gzf", include_str!("../../ssd/tessaly-carriers.gzf")),
-    ("tessaly-gunboats.gzf", include_str!("../../ssd/tessaly-gunboats.gzf")),
-    ("vakar-raiders.gzf", include_str!("../../ssd/vakar-raiders.gzf")),
+    ("cinder-compact.gzf", include_str!("../ssd/cinder-compact.gzf")),
+    ("halcyon-accord.gzf", include_str!("../ssd/halcyon-accord.gzf")),
+    ("kestrel-reach.gzf", include_str!("../ssd/kestrel-reach.gzf")),
+    ("lumen-concord.gzf", include_str!("../ssd/lumen-concord.gzf")),
+    ("meridian-compact.gzf", include_str!("../ssd/meridian-compact.gzf")),
+    ("old-veldt-militia.gzf", include_str!("../ssd/old-veldt-militia.gzf")),
+    ("ssarith-coil.gzf", include_str!("../ssd/ssarith-coil.gzf")),
+    ("tessaly-carriers.gzf", include_str!("../ssd/tessaly-carriers.gzf")),
+    ("tessaly-gunboats.gzf", include_str!("../ssd/tessaly-gunboats.gzf")),
+    ("vakar-raiders.gzf", include_str!("../ssd/vakar-raiders.gzf")),
 ];
 
 /// A library file's text.
