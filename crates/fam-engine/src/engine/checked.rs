@@ -209,7 +209,7 @@ impl Volley<'_> {
     fn fire(&self, order: &FireOrder) -> Result<(), Problem> {
         let u = self.member(order.unit)?;
         let fc = self.system(u, order.fire_control)?;
-        if self.battle.units[u].systems[fc].kind != SystemKind::FireControl {
+        if !self.battle.units[u].systems[fc].kind.is(&SystemKind::FireControl) {
             return Err(Problem::NotAFireControl(u, fc));
         }
         if let Some(t) = order.target {

@@ -36,7 +36,7 @@ pub fn stops(kind: &SystemKind) -> bool {
 pub fn has_working_field(unit: &Unit) -> bool {
     unit.systems
         .iter()
-        .any(|s| s.kind == SystemKind::ReflexField && s.operational())
+        .any(|s| s.kind.is(&SystemKind::ReflexField) && s.operational())
 }
 
 /// Notes the ships that raise their field this Volley: listed in their

@@ -376,7 +376,7 @@ impl Scratch {
         self.no_novas = !battle
             .units
             .iter()
-            .any(|u| u.systems.iter().any(|s| s.kind == SystemKind::NovaCannon));
+            .any(|u| u.systems.iter().any(|s| s.kind.is(&SystemKind::NovaCannon)));
         // The weapon-use record lives across Exchanges: laid out afresh only
         // for a battle of another shape.
         if self.weapon_first.len() != units + 1 || self.weapon_first.last() != Some(&systems) {

@@ -409,7 +409,7 @@ impl Unit {
                 .filter(|_| {
                     ship.systems
                         .iter()
-                        .any(|s| s.kind == SystemKind::LifeSupport && s.status.damage == Some(DamageState::Damaged))
+                        .any(|s| s.kind.is(&SystemKind::LifeSupport) && s.status.damage == Some(DamageState::Damaged))
                 })
                 .map(|n| n as u8),
             derelict: ship.status.lifeless,
@@ -665,7 +665,7 @@ impl Unit {
         let dcp_systems = self
             .systems
             .iter()
-            .filter(|s| s.kind == SystemKind::DamageControlParty && s.operational())
+            .filter(|s| s.kind.is(&SystemKind::DamageControlParty) && s.operational())
             .count() as u32;
         self.crew_factors() + dcp_systems
     }
@@ -708,7 +708,7 @@ impl Unit {
         }
         self.systems
             .iter()
-            .filter(|s| s.kind == SystemKind::AdvancedScreen && s.operational())
+            .filter(|s| s.kind.is(&SystemKind::AdvancedScreen) && s.operational())
             .count()
             .min(2) as u8
     }
@@ -719,14 +719,14 @@ impl Unit {
             && self
                 .systems
                 .iter()
-                .any(|s| s.kind == SystemKind::VapourShroud && s.operational())
+                .any(|s| s.kind.is(&SystemKind::VapourShroud) && s.operational())
     }
 
     pub fn fire_controls(&self) -> impl Iterator<Item = usize> + '_ {
         self.systems
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.kind == SystemKind::FireControl && s.operational())
+            .filter(|(_, s)| s.kind.is(&SystemKind::FireControl) && s.operational())
             .map(|(i, _)| i)
     }
 

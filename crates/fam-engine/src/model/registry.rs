@@ -1174,6 +1174,16 @@ pub fn names(profile: Profile) -> Vec<String> {
 }
 
 impl SystemKind {
+    /// Whether this is the kind `plain`, one without parameters
+    /// (`FireControl`, `NovaCannon` …): one comparison of variants, where
+    /// `==` calls the derived comparison and drops the kind it built, in
+    /// the engine's hottest loops (screens, Fire Controls, per attack).
+    /// Kinds with parameters (`Beam { class }` …) compare with `==`.
+    #[inline]
+    pub fn is(&self, plain: &SystemKind) -> bool {
+        std::mem::discriminant(self) == std::mem::discriminant(plain)
+    }
+
     /// The kind's row and what its fields hold: one arm per kind.
     #[inline]
     pub fn entry(&self) -> (&'static SystemRow, Params) {

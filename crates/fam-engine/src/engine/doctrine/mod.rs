@@ -294,7 +294,7 @@ fn doctrine_formation_plot_into(
         out.volleys[v].fire.iter().any(|o| {
             o.weapons
                 .iter()
-                .any(|&s| battle.units[o.unit].systems[s].kind == SystemKind::NovaCannon)
+                .any(|&s| battle.units[o.unit].systems[s].kind.is(&SystemKind::NovaCannon))
         })
     });
     carrier_orders(battle, f, d.fighters, c.fire_at, &w.carried, out);

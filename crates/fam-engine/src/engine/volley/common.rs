@@ -69,7 +69,7 @@ pub(super) fn beam_like<S: Sink>(
     let ones = tap.ones;
     let faces = tap.take();
     let reroll_faces = std::mem::take(&mut tap.rerolls);
-    let kind = if battle.units[u].systems[w].kind == SystemKind::SubmunitionPack {
+    let kind = if battle.units[u].systems[w].kind.is(&SystemKind::SubmunitionPack) {
         DamageKind::Submunition
     } else {
         DamageKind::Beam

@@ -48,7 +48,7 @@ pub(super) fn damage_control<S: Sink>(
             continue;
         }
         let bridge_blocked =
-            sys.kind == SystemKind::CommandBridge && unit.control == Control::Permanent && !repair_bridge;
+            sys.kind.is(&SystemKind::CommandBridge) && unit.control == Control::Permanent && !repair_bridge;
         let spent = is_one_shot(&sys.kind) && sys.rounds_left() == 0;
         if !bridge_blocked && !spent {
             jobs.push((JobKey::default(), Some(s)));

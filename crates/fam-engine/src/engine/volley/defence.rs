@@ -531,7 +531,7 @@ fn may_cover(battle: &Battle, pu: UnitId, pw: SystemId, target: UnitId, covered:
     let adfc = unit
         .systems
         .iter()
-        .filter(|s| s.kind == SystemKind::Adfc && s.operational() && !busy)
+        .filter(|s| s.kind.is(&SystemKind::Adfc) && s.operational() && !busy)
         .count()
         // An ADAF and a Scattergun are their own area-defence mounts (O20).
         + usize::from(matches!(pd, Pd::Mount { area: true } | Pd::Scatter) && !busy);

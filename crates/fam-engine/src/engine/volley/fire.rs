@@ -291,7 +291,7 @@ fn ready_to_fire<S: Sink>(
         stopped(sink, scratch, u, w, "knocked out");
         return None;
     }
-    let nova = sys.kind == SystemKind::NovaCannon;
+    let nova = sys.kind.is(&SystemKind::NovaCannon);
     if nova != scratch.nova.contains(&u) {
         // A nova cannon fires only from the Maneuver step on (it was not
         // working then); a ship firing one fires nothing else (W63).

@@ -134,7 +134,7 @@ fn reserves_wrap_up<S: Sink>(battle: &mut Battle, sink: &mut S) {
                 .iter()
                 .map(|u| &battle.units[*u])
                 .filter(|u| u.active())
-                .all(|u| u.systems.iter().any(|s| s.kind == SystemKind::Ftl && s.operational()));
+                .all(|u| u.systems.iter().any(|s| s.kind.is(&SystemKind::Ftl) && s.operational()));
         if ftl_ok {
             leaving.push(f);
         }
@@ -267,7 +267,7 @@ fn arm_novas<S: Sink>(battle: &mut Battle, plot: &ExchangePlot, volley: u8, sink
             let Some(&weapon) = order
                 .weapons
                 .iter()
-                .find(|&&w| unit.systems[w].kind == SystemKind::NovaCannon && unit.systems[w].operational())
+                .find(|&&w| unit.systems[w].kind.is(&SystemKind::NovaCannon) && unit.systems[w].operational())
             else {
                 continue;
             };

@@ -97,7 +97,7 @@ pub(super) fn rack_launch<S: Sink>(
     sink: &mut S,
     scratch: &mut Scratch,
 ) {
-    let heavy = *kind != SystemKind::Smr;
+    let heavy = !kind.is(&SystemKind::Smr);
     let sys = &mut battle.units[u].systems[w];
     let er = sys.er;
     if !sys.spend() {

@@ -28,7 +28,7 @@ pub(super) fn reactors_and_countdowns<S: Sink>(
             && battle.units[u]
                 .systems
                 .iter()
-                .any(|s| s.kind == SystemKind::PowerCore && s.state == SysState::Damaged)
+                .any(|s| s.kind.is(&SystemKind::PowerCore) && s.state == SysState::Damaged)
     }));
     for &u in &breached {
         if !battle.units[u].active() {
