@@ -13,6 +13,8 @@ pub mod files;
 pub mod ftjava;
 pub mod generate;
 pub mod gzf;
+#[cfg(feature = "serve")]
+pub mod host;
 pub mod library;
 pub mod log;
 pub mod manual;
@@ -25,3 +27,4 @@ pub mod sheet;
 pub mod solve;
 pub mod suggest;
 pub mod tune;
+pub mod turn;

@@ -1934,12 +1934,9 @@ fn weapon_use_texts(b: &Battle, c: &crate::engine::doctrine::Choice, f: usize) -
     parts
 }
 
-/// The result block of a battle: the decision, each Unit's fate and the
-/// points each side lost.
-pub fn result(start: &Battle, end: &Battle, outcome: Option<&crate::engine::victory::Outcome>, style: Style) -> String {
+/// The decision in one sentence: `Ilse wins: fleet morale: …`.
+pub fn outcome_text(end: &Battle, outcome: &crate::engine::victory::Outcome) -> String {
     use crate::engine::victory::{Outcome, Reason};
-    let mut r = Report::new(end, style);
-    r.heading("Result");
     let why = |reason: &Reason| match reason {
         Reason::Annihilation => "no enemy Formation is left in combat".to_string(),
         Reason::UnitDestroyed(u) => format!("{} was destroyed", end.units[*u].name),
@@ -1949,8 +1946,18 @@ pub fn result(start: &Battle, end: &Battle, outcome: Option<&crate::engine::vict
         Reason::ExchangeLimit => "the Exchange limit was reached".to_string(),
     };
     match outcome {
-        Some(Outcome::Winner { side, reason }) => r.line(&format!("{} wins: {}.", end.sides[*side].name, why(reason))),
-        Some(Outcome::Draw { reason }) => r.line(&format!("A draw: {}.", why(reason))),
+        Outcome::Winner { side, reason } => format!("{} wins: {}.", end.sides[*side].name, why(reason)),
+        Outcome::Draw { reason } => format!("A draw: {}.", why(reason)),
+    }
+}
+
+/// The result block of a battle: the decision, each Unit's fate and the
+/// points each side lost.
+pub fn result(start: &Battle, end: &Battle, outcome: Option<&crate::engine::victory::Outcome>, style: Style) -> String {
+    let mut r = Report::new(end, style);
+    r.heading("Result");
+    match outcome {
+        Some(o) => r.line(&outcome_text(end, o)),
         None => r.line("No decision yet: the battle goes on."),
     }
     r.status(end);

@@ -393,7 +393,8 @@ fn exchange_json(h: &Header, before: &Battle, after: &Battle, sources: &[PlotSou
     })
 }
 
-fn unit_status(u: &Unit) -> &'static str {
+/// A Unit's status in one word, as the reports and `state.toml` name it.
+pub fn unit_status(u: &Unit) -> &'static str {
     if u.destroyed {
         "destroyed"
     } else if u.derelict {

@@ -8,12 +8,12 @@ use clap::{Args, Subcommand};
 
 use std::fmt::Write as _;
 
-use super::resolve::file_slug;
 use super::{BAD_INPUT, DIAGNOSTIC_LIMIT, Example, LoadArgs, eprint_diagnostics, load, no_such, note, write_files};
 use crate::diag::Diagnostic;
 use crate::diag::SourceFile;
 use crate::files::{self, Output};
 use crate::gzf::{self, ParseOptions};
+use crate::turn::file_slug;
 
 pub(super) const IMPORT_EXAMPLES: &[Example] = &[Example {
     what: "Ships sent to FTJava, then read back as GZF records into fleet/:",

@@ -24,6 +24,8 @@ use crate::gzf::{self, GzfFile, ParseOptions};
 mod batch;
 mod check;
 mod ftjava;
+#[cfg(feature = "serve")]
+mod game;
 mod generate;
 mod resolve;
 #[cfg(feature = "serve")]
@@ -36,6 +38,8 @@ pub use batch::{
 };
 pub use check::{CheckArgs, FmtArgs, ShowArgs, SsdCommand};
 pub use ftjava::{ExportCommand, ExportFtjavaArgs, ImportCommand, ImportFtjavaArgs};
+#[cfg(feature = "serve")]
+pub use game::{GameCommand, GameNewArgs, GameStatusArgs, GameSubmitArgs};
 pub use generate::GenerateArgs;
 pub use resolve::{Format, ResolveArgs};
 #[cfg(feature = "serve")]
@@ -224,6 +228,11 @@ pub enum Command {
     #[cfg(feature = "serve")]
     #[command(after_help = examples(serve::EXAMPLES))]
     Serve(ServeArgs),
+    /// A game hosted by `fam serve --db`: create one from a scenario, submit
+    /// a commander's orders, read its display (README, "Play by web").
+    #[cfg(feature = "serve")]
+    #[command(subcommand, after_help = examples(game::EXAMPLES))]
+    Game(GameCommand),
     /// Import ship records (and games with their orders) written by other
     /// tools: FTJava XML to GZF and scenario TOML (docs/import.md).
     #[command(subcommand, after_help = examples(ftjava::IMPORT_EXAMPLES))]
@@ -340,6 +349,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Merge(args) => batch::merge(&args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::serve(&args),
+        #[cfg(feature = "serve")]
+        Command::Game(command) => game::game(&command),
         Command::Import(ImportCommand::Ftjava(args)) => ftjava::import_ftjava(&args),
         Command::Export(ExportCommand::Ftjava(args)) => ftjava::export_ftjava(&args),
         Command::Generate(args) => generate::generate(&args),

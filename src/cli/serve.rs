@@ -14,6 +14,10 @@ pub(super) const EXAMPLES: &[Example] = &[
         run: &["fam serve --open"],
     },
     Example {
+        what: "Host play-by-web games kept in games.db; create one at http://127.0.0.1:8787/games/new:",
+        run: &["fam serve --db games.db"],
+    },
+    Example {
         what: "On a network of your own, opened as http://gamebox.lan:8787/ (no authentication: fam warns):",
         run: &["fam serve --bind 0.0.0.0 --allow-host gamebox.lan"],
     },
@@ -38,6 +42,10 @@ pub struct ServeArgs {
     /// Open the page in the default browser once the server listens.
     #[arg(long)]
     pub open: bool,
+    /// Host play-by-web games, kept in this SQLite file (made if missing;
+    /// docs/host.md). The page to create one is /games/new.
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<std::path::PathBuf>,
 }
 
 pub(super) fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
@@ -49,7 +57,7 @@ pub(super) fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
             args.bind
         );
     }
-    let served = crate::serve::run(addr, &args.allow_host, |url| {
+    let served = crate::serve::run(addr, &args.allow_host, args.db.as_deref(), |url| {
         // The first line names the URL (scripts read it with --port 0).
         let mut out = io::stdout().lock();
         let _ = writeln!(out, "fam serve: {url}");
@@ -61,7 +69,7 @@ pub(super) fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     });
     match served {
         Ok(()) => Ok(ExitCode::SUCCESS),
-        Err(e @ crate::serve::ServeError::Bind(..)) => {
+        Err(e @ (crate::serve::ServeError::Bind(..) | crate::serve::ServeError::Games(_))) => {
             eprintln!("error: {e}");
             Ok(ExitCode::from(BAD_INPUT))
         }

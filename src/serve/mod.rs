@@ -15,6 +15,7 @@
 pub mod api;
 pub mod battle;
 pub mod error;
+pub mod games;
 pub mod guard;
 pub mod jobs;
 pub mod net;
@@ -46,6 +47,8 @@ pub struct AppState {
     pub hosts: guard::Hosts,
     /// The longest replay report written ([`api::MAX_REPLAY_BYTES`]).
     pub replay_bytes: usize,
+    /// The game host, when the server keeps games (`--db`).
+    pub hosting: Option<games::Hosting>,
 }
 
 impl AppState {
@@ -59,7 +62,17 @@ impl AppState {
             jobs: jobs::Jobs::new(JOB_SLOTS, time_limit),
             hosts,
             replay_bytes: api::MAX_REPLAY_BYTES,
+            hosting: None,
         }
+    }
+
+    /// This state, hosting the games of `host`.
+    pub fn hosting(mut self, host: Arc<crate::host::Host>) -> AppState {
+        self.hosting = Some(games::Hosting {
+            host,
+            limiter: games::Limiter::default(),
+        });
+        self
     }
 }
 
@@ -76,7 +89,7 @@ fn asset(kind: &'static str, text: &'static str) -> impl IntoResponse {
 
 /// Every route of the server.
 pub fn router(state: Arc<AppState>) -> Router {
-    Router::new()
+    games::routes(Router::new())
         .route("/", get(|| async { asset("text/html; charset=utf-8", INDEX) }))
         .route(
             "/app.js",
@@ -110,6 +123,8 @@ pub enum ServeError {
     Bind(SocketAddr, std::io::Error),
     /// The runtime could not start, or the server stopped on an error.
     Runtime(std::io::Error),
+    /// The game database cannot be opened.
+    Games(crate::host::HostError),
 }
 
 impl std::fmt::Display for ServeError {
@@ -117,6 +132,7 @@ impl std::fmt::Display for ServeError {
         match self {
             ServeError::Bind(addr, e) => write!(f, "cannot listen on {addr}: {e}"),
             ServeError::Runtime(e) => write!(f, "the server stopped: {e}"),
+            ServeError::Games(e) => write!(f, "the game database: {e:?}"),
         }
     }
 }
@@ -124,10 +140,23 @@ impl std::fmt::Display for ServeError {
 impl std::error::Error for ServeError {}
 
 /// Serves the page on `addr` until the process is stopped, answering the
-/// loopback names, `addr` and `allow_hosts` ([`guard::Hosts`]); `ready(url)`
-/// is called once it listens (the CLI prints the URL and may open a
-/// browser).
-pub fn run(addr: SocketAddr, allow_hosts: &[String], ready: impl FnOnce(&str)) -> Result<(), ServeError> {
+/// loopback names, `addr` and `allow_hosts` ([`guard::Hosts`]), hosting
+/// the games of the database `db` when given; `ready(url)` is called once
+/// it listens (the CLI prints the URL and may open a browser).
+pub fn run(
+    addr: SocketAddr,
+    allow_hosts: &[String],
+    db: Option<&std::path::Path>,
+    ready: impl FnOnce(&str),
+) -> Result<(), ServeError> {
+    // Exchanges that fell due while the host was down resolve before it
+    // listens.
+    let host = match db {
+        Some(path) => Some(Arc::new(
+            crate::host::Host::open(path, crate::host::now()).map_err(ServeError::Games)?,
+        )),
+        None => None,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_io()
@@ -141,8 +170,27 @@ pub fn run(addr: SocketAddr, allow_hosts: &[String], ready: impl FnOnce(&str)) -
         let bound = listener.local_addr().map_err(ServeError::Runtime)?;
         ready(&format!("http://{bound}/"));
         let hosts = guard::Hosts::new(addr.ip(), allow_hosts);
-        let app = router(Arc::new(AppState::with_hosts(JOB_TIME_LIMIT, hosts)));
+        let mut state = AppState::with_hosts(JOB_TIME_LIMIT, hosts);
+        if let Some(host) = host {
+            tokio::spawn(deadlines(Arc::clone(&host)));
+            state = state.hosting(host);
+        }
+        let app = router(Arc::new(state));
         net::serve(listener, app, net::Limits::default()).await;
         Ok(())
     })
+}
+
+/// Resolves, once a second, the hosted Exchanges whose deadline passed.
+async fn deadlines(host: Arc<crate::host::Host>) {
+    let mut every = tokio::time::interval(Duration::from_secs(1));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        let h = Arc::clone(&host);
+        let done = tokio::task::spawn_blocking(move || h.tick(crate::host::now(), false)).await;
+        if let Ok(Err(e)) = done {
+            eprintln!("fam serve: a deadline could not be kept: {e:?}");
+        }
+    }
 }

@@ -17,8 +17,8 @@ use crate::support::{repo, text};
 const MOST_COLUMNS: usize = 100;
 
 /// Commands whose examples are parsed but not run: `fam serve` serves
-/// until it is stopped.
-const NOT_RUN: [&str; 1] = ["serve"];
+/// until it is stopped; `fam game` talks to such a server.
+const NOT_RUN: [&str; 2] = ["serve", "game"];
 
 /// Every command of the clap definition as the words that name it: `[]`
 /// for `fam` itself, `["ssd", "show"]` for `fam ssd show`.

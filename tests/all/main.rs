@@ -27,6 +27,8 @@ mod golden;
 mod gzf_doc;
 mod help;
 mod higraser;
+#[cfg(feature = "serve")]
+mod host;
 mod hostile;
 mod kinetic;
 mod kravak;

@@ -279,7 +279,8 @@ pub(super) fn unit_fire(
     w.armed.clear();
     for (i, s) in unit.systems.iter().enumerate() {
         // Needle beams fire only with a needle aim.
-        let sustained = sustained_kind(&s.kind) && (c.needles.is_some() || !s.kind.is(&SystemKind::NeedleBeam)) && live(s);
+        let sustained =
+            sustained_kind(&s.kind) && (c.needles.is_some() || !s.kind.is(&SystemKind::NeedleBeam)) && live(s);
         let pds = s.kind.is_pd_mount() && s.operational();
         if pds || sustained {
             w.armed.push((i, pds, sustained));
@@ -405,7 +406,11 @@ pub(super) fn nova(b: &Battle, u: UnitId, c: &Choice, arsenals: &[Arsenal], out:
     let unit = &b.units[u];
     let Some(t) = c.fire_at else { return };
     let Some(fc) = unit.fire_controls().next() else { return };
-    if !unit.systems.iter().any(|s| s.kind.is(&SystemKind::NovaCannon) && live(s)) {
+    if !unit
+        .systems
+        .iter()
+        .any(|s| s.kind.is(&SystemKind::NovaCannon) && live(s))
+    {
         return;
     }
     let (blast, rest) = Arsenal::nova_split(b, u);
