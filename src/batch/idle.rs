@@ -86,7 +86,7 @@ pub fn plot_reason(doctrine: &Doctrine, whose: &str, kind: &SystemKind) -> Optio
 }
 
 /// Weapons the engine never fires at anything (the orders refuse them:
-/// `orders::build::volley::weapons::fire_refusal`, except the Scattergun, which defends).
+/// `orders::check::volley::weapons::fire_refusal`, except the Scattergun, which defends).
 fn not_resolved(kind: &SystemKind) -> bool {
     use SystemKind as K;
     matches!(

@@ -12,7 +12,7 @@
 //! command line uses.
 
 mod bases;
-mod build;
+mod check;
 mod counts;
 pub mod doctrine;
 mod keys;
@@ -28,7 +28,7 @@ use crate::diag::{Diagnostic, SourceFile};
 use crate::gzf::ParseOptions;
 
 pub use crate::engine::state::MAX_RANGE_MU;
-pub use build::{DEFAULT_START_RANGE, MAX_BATTLE_UNITS, MAX_FORMATION_UNITS, MAX_RECORD_FILES};
+pub use check::{DEFAULT_START_RANGE, MAX_BATTLE_UNITS, MAX_FORMATION_UNITS, MAX_RECORD_FILES};
 pub use loaded::{Loaded, Origin, Record, Report};
 pub use raw::is_scenario_text;
 
@@ -49,7 +49,7 @@ pub fn build(
     read_gzf: &mut dyn FnMut(&str) -> Result<SourceFile, String>,
     options: &ParseOptions,
 ) -> Result<Loaded, Vec<Report>> {
-    build::build(
+    check::build(
         scenario,
         orders.into_iter().map(|o| (o, Vec::new())).collect(),
         read_gzf,
@@ -158,7 +158,7 @@ pub fn load_scenario(path: &Path, extra_orders: &[PathBuf], options: &ParseOptio
             .map(|bytes| SourceFile::from_bytes(full.display().to_string(), &bytes))
             .map_err(|e| gzf_read_error(p, &full, &e))
     };
-    let result = build::build(scenario, orders, &mut read_gzf, options);
+    let result = check::build(scenario, orders, &mut read_gzf, options);
     if unreadable.is_empty() {
         return result;
     }
@@ -187,7 +187,7 @@ pub fn load_scenario_text(
             format!("no such file among this battle's files ({})", names.join(", "))
         })
     };
-    build::build(scenario, Vec::new(), &mut read_gzf, options)
+    check::build(scenario, Vec::new(), &mut read_gzf, options)
 }
 
 /// A file with only the keys of an orders file (`commander`, `scenario`,

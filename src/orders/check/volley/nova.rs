@@ -9,7 +9,7 @@ use super::weapons::fire_refusal;
 use crate::diag::Diagnostic;
 use crate::engine::plot::{SystemId, UnitId, VolleyPlot};
 use crate::gzf::SystemKind;
-use crate::orders::build::files::Files;
+use crate::orders::check::files::Files;
 
 /// A ship whose fire orders of this Volley name its nova cannon has no
 /// other weapon in fire or `pd` orders of the Volley (ft-rules §4.5:

@@ -9,7 +9,7 @@ use super::lookup::Lookup;
 use super::notes::Notes;
 use crate::diag::Diagnostic;
 use crate::engine::plot::{FormationId, VolleyPlot};
-use crate::orders::build::files::Files;
+use crate::orders::check::files::Files;
 use crate::orders::raw::{RawVolley, S};
 
 /// Speed and Evasion as a Volley gives them, with where.

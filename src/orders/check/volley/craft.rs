@@ -10,7 +10,7 @@ use super::notes::Notes;
 use crate::diag::Diagnostic;
 use crate::engine::plot::{FormationId, Maneuver, ManeuverOrder, UnitId, VolleyPlot};
 use crate::engine::state::{Craft, CraftKind, Rearm, SysState, Unit};
-use crate::orders::build::files::Files;
+use crate::orders::check::files::Files;
 use crate::orders::raw::{RawVolley, S, Word};
 
 /// The small-craft keys of one Volley: `launch`, `recover`, `fighters`

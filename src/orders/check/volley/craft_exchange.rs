@@ -12,7 +12,7 @@ use crate::diag::Diagnostic;
 use crate::engine::plot::{FormationId, UnitId, VolleyPlot};
 use crate::engine::state::Rearm;
 use crate::gzf::SystemKind;
-use crate::orders::build::files::Files;
+use crate::orders::check::files::Files;
 
 /// Checks over the whole Exchange, once every plot is read: a group
 /// launched twice, launches before re-arming ends, launches and

@@ -11,7 +11,7 @@ use crate::diag::Diagnostic;
 use crate::engine::plot::{SystemId, UnitId, VolleyPlot};
 use crate::engine::state::SysState;
 use crate::gzf::{Item, SystemKind};
-use crate::orders::build::files::Files;
+use crate::orders::check::files::Files;
 use crate::orders::loaded::{Origin, Record};
 
 /// Where a weapon is plotted to fire: (Volley index, span) pairs.
@@ -27,9 +27,9 @@ struct Ammo {
 }
 
 /// Where magazines are named: the records, and each Unit's origin in them.
-pub(in crate::orders::build) struct MagazineNames<'a> {
-    pub(in crate::orders::build) records: &'a [Record],
-    pub(in crate::orders::build) origins: &'a [Origin],
+pub(in crate::orders::check) struct MagazineNames<'a> {
+    pub(in crate::orders::check) records: &'a [Record],
+    pub(in crate::orders::check) origins: &'a [Origin],
 }
 
 impl MagazineNames<'_> {

@@ -13,8 +13,8 @@ use super::notes::{FireNotes, Notes};
 use super::weapons::{Mode, Pending, weapon};
 use crate::diag::Diagnostic;
 use crate::engine::plot::{FireOrder, FormationId, SystemId, UnitId, VolleyPlot};
-use crate::orders::build::files::Files;
-use crate::orders::build::formations::INACTIVE;
+use crate::orders::check::files::Files;
+use crate::orders::check::formations::INACTIVE;
 use crate::orders::raw::{self, Needles, RawFire, S};
 
 /// What the fire entries of one Volley have assigned so far.

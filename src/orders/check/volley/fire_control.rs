@@ -10,7 +10,7 @@ use crate::diag::Diagnostic;
 use crate::engine::plot::{SystemId, UnitId};
 use crate::engine::state::SysState;
 use crate::gzf::SystemKind;
-use crate::orders::build::files::Files;
+use crate::orders::check::files::Files;
 use crate::orders::raw::S;
 
 /// The Fire Controls given orders in one Volley, and the fire targets of

@@ -4,7 +4,7 @@
 use super::lookup::Lookup;
 use crate::diag::Diagnostic;
 use crate::engine::plot::{FormationId, SystemId, VolleyPlot};
-use crate::orders::build::files::Files;
+use crate::orders::check::files::Files;
 use crate::orders::raw::RawVolley;
 
 /// The damage-control priorities of one Volley: a list of systems per

@@ -9,7 +9,7 @@ use super::weapons::{Mode, weapon};
 use crate::diag::Diagnostic;
 use crate::engine::plot::{FormationId, PdOrder, SystemId, UnitId, VolleyPlot};
 use crate::gzf::SystemKind;
-use crate::orders::build::files::Files;
+use crate::orders::check::files::Files;
 use crate::orders::raw::{self, RawVolley, S};
 
 /// The `pd` entries of one Volley: weapons in point-defence mode and

@@ -9,7 +9,7 @@ use crate::diag::Diagnostic;
 use crate::engine::plot::{CraftAction, CraftOrder, FormationId, UnitId};
 use crate::engine::state::{CraftKind, Unit};
 use crate::model::FighterBase;
-use crate::orders::build::files::Files;
+use crate::orders::check::files::Files;
 use crate::orders::raw::{RawCraftOrder, S};
 
 /// One `fighters` entry: a group of this Formation with exactly one

@@ -8,7 +8,7 @@ use super::lookup::Lookup;
 use crate::diag::Diagnostic;
 use crate::engine::plot::{FormationId, UnitId, VolleyPlot};
 use crate::gzf::SystemKind;
-use crate::orders::build::files::Files;
+use crate::orders::check::files::Files;
 use crate::orders::raw::RawVolley;
 
 /// The `reflex` list of one Volley: ships of Formation `f` raising

@@ -7,7 +7,7 @@ use std::ops::Range;
 use super::lookup::Lookup;
 use crate::diag::Diagnostic;
 use crate::engine::plot::{FormationId, Maneuver, ManeuverOrder, VolleyPlot};
-use crate::orders::build::files::Files;
+use crate::orders::check::files::Files;
 use crate::orders::raw::{Names, RawVolley, S, Word};
 
 fn maneuver(w: Word) -> Maneuver {

@@ -12,7 +12,7 @@ use crate::engine::state::{Sys, SysState, is_one_shot};
 use crate::gzf::SystemKind;
 use crate::model::Warhead;
 use crate::model::registry::Family;
-use crate::orders::build::files::Files;
+use crate::orders::check::files::Files;
 use crate::orders::raw::S;
 
 /// One Fire Control order while the Volley is checked.

@@ -11,7 +11,7 @@ use crate::diag::Diagnostic;
 use crate::engine::plot::{FireOrder, FormationId, NeedleOrder, SystemId, UnitId};
 use crate::engine::state::SysState;
 use crate::gzf::SystemKind;
-use crate::orders::build::files::Files;
+use crate::orders::check::files::Files;
 use crate::orders::raw::{self, Needles, S};
 
 /// Checks a fire entry's `needle` tables against its weapons (after the

@@ -8,18 +8,18 @@ use std::ops::Range;
 use crate::diag::Diagnostic;
 use crate::engine::plot::{FormationId, SystemId, UnitId};
 use crate::engine::state::{Battle, Unit};
-use crate::orders::build::files::{Files, name_help};
-use crate::orders::build::formations::{FormationDef, formation_ref};
-use crate::orders::build::records::ShipRef;
+use crate::orders::check::files::{Files, name_help};
+use crate::orders::check::formations::{FormationDef, formation_ref};
+use crate::orders::check::records::ShipRef;
 use crate::orders::keys::unit_key;
 use crate::orders::raw::S;
 
 /// The battle as built, with the scenario's Formations and ships by name.
-pub(in crate::orders::build) struct Lookup<'a> {
-    pub(in crate::orders::build) battle: &'a Battle,
-    pub(in crate::orders::build) defs: &'a [FormationDef],
-    pub(in crate::orders::build) by_name: &'a BTreeMap<String, FormationId>,
-    pub(in crate::orders::build) ships: &'a BTreeMap<String, ShipRef>,
+pub(in crate::orders::check) struct Lookup<'a> {
+    pub(in crate::orders::check) battle: &'a Battle,
+    pub(in crate::orders::check) defs: &'a [FormationDef],
+    pub(in crate::orders::check) by_name: &'a BTreeMap<String, FormationId>,
+    pub(in crate::orders::check) ships: &'a BTreeMap<String, ShipRef>,
 }
 
 impl Lookup<'_> {

@@ -4,7 +4,7 @@
 use super::lookup::Lookup;
 use crate::diag::Diagnostic;
 use crate::engine::plot::{FormationId, VolleyPlot};
-use crate::orders::build::files::Files;
+use crate::orders::check::files::Files;
 use crate::orders::raw::RawVolley;
 
 /// The targeting shifts of one Volley: Units of the Formation in the fight,
