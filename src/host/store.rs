@@ -456,3 +456,36 @@ fn turn_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Turn> {
         resolved_at: r.get(6)?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_file_gets_the_schema_and_a_newer_one_is_refused_unchanged() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("games.db");
+        let conn = open(&path).expect("made");
+        let version: u32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .expect("a version");
+        assert_eq!(version as usize, MIGRATIONS.len());
+        let mode: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).expect("a mode");
+        assert_eq!(mode, "wal");
+        assert_eq!(game_count(&conn).expect("a count"), 0);
+        drop(conn);
+        // Opening again migrates nothing and keeps what is there.
+        let conn = open(&path).expect("opened again");
+        conn.execute_batch("PRAGMA user_version = 99").expect("set");
+        drop(conn);
+        match open(&path) {
+            Err(StoreError::Newer(99)) => {}
+            other => panic!("{other:?}"),
+        }
+        let conn = Connection::open(&path).expect("plain open");
+        let version: u32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .expect("a version");
+        assert_eq!(version, 99, "the newer file is left as it was");
+    }
+}
