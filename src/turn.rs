@@ -111,17 +111,7 @@ pub fn next_files(
 ) -> Result<Vec<TurnFile>, NameClash> {
     let mut files = Vec::new();
     let mut names = BTreeSet::new();
-    for record in &loaded.records {
-        let name = record_name(&record.path);
-        if !names.insert(name.clone()) || name == "state.toml" {
-            return Err(NameClash(format!("two records would be written to {name}")));
-        }
-        files.push(TurnFile {
-            name,
-            bytes: gzf::write(&record.file),
-            side: None,
-        });
-    }
+    push_records(&mut files, &mut names, loaded)?;
     files.push(TurnFile {
         name: "state.toml".to_string(),
         bytes: resolved.state.clone(),
@@ -132,8 +122,36 @@ pub fn next_files(
         bytes: next_scenario(loaded, resolved, header, seed),
         side: None,
     });
-    for (s, text) in orders_templates(loaded, &resolved.battle).into_iter().enumerate() {
-        let name = orders_name(&resolved.battle.sides[s].name);
+    push_templates(&mut files, &mut names, loaded, &resolved.battle)?;
+    Ok(files)
+}
+
+/// The written-back ship records, each under its own file name, which no
+/// other file of the turn may take.
+fn push_records(files: &mut Vec<TurnFile>, names: &mut BTreeSet<String>, loaded: &Loaded) -> Result<(), NameClash> {
+    for record in &loaded.records {
+        let name = record_name(&record.path);
+        if !names.insert(name.clone()) || name == "state.toml" || name == "scenario.toml" {
+            return Err(NameClash(format!("two records would be written to {name}")));
+        }
+        files.push(TurnFile {
+            name,
+            bytes: gzf::write(&record.file),
+            side: None,
+        });
+    }
+    Ok(())
+}
+
+/// Each side's orders template for `battle`, as `orders-SIDE.toml`.
+fn push_templates(
+    files: &mut Vec<TurnFile>,
+    names: &mut BTreeSet<String>,
+    loaded: &Loaded,
+    battle: &crate::engine::state::Battle,
+) -> Result<(), NameClash> {
+    for (s, text) in orders_templates(loaded, battle).into_iter().enumerate() {
+        let name = orders_name(&battle.sides[s].name);
         if !names.insert(name.clone()) {
             return Err(NameClash(format!("two commanders' orders would be written to {name}")));
         }
@@ -143,7 +161,7 @@ pub fn next_files(
             side: Some(s),
         });
     }
-    Ok(files)
+    Ok(())
 }
 
 /// A record's file name in a turn directory: its own, without folders.
@@ -227,17 +245,7 @@ pub fn opening_files(loaded: &mut Loaded, seed: u64) -> Result<Vec<TurnFile>, Na
     loaded.mixes.clear();
     let mut files = Vec::new();
     let mut names = BTreeSet::new();
-    for record in &loaded.records {
-        let name = record_name(&record.path);
-        if !names.insert(name.clone()) || name == "state.toml" || name == "scenario.toml" {
-            return Err(NameClash(format!("two files would be written to {name}")));
-        }
-        files.push(TurnFile {
-            name,
-            bytes: gzf::write(&record.file),
-            side: None,
-        });
-    }
+    push_records(&mut files, &mut names, loaded)?;
     let gzf_names: Vec<String> = loaded.records.iter().map(|r| record_name(&r.path)).collect();
     let title = loaded.title.clone().unwrap_or_else(|| loaded.scenario.clone());
     let next = crate::orders::write::NextScenario {
@@ -252,17 +260,7 @@ pub fn opening_files(loaded: &mut Loaded, seed: u64) -> Result<Vec<TurnFile>, Na
         bytes: scenario_with_standing(loaded, &loaded.battle, &next),
         side: None,
     });
-    for (s, text) in orders_templates(loaded, &loaded.battle).into_iter().enumerate() {
-        let name = orders_name(&loaded.battle.sides[s].name);
-        if !names.insert(name.clone()) {
-            return Err(NameClash(format!("two commanders' orders would be written to {name}")));
-        }
-        files.push(TurnFile {
-            name,
-            bytes: text,
-            side: Some(s),
-        });
-    }
+    push_templates(&mut files, &mut names, loaded, &loaded.battle)?;
     Ok(files)
 }
 

@@ -191,6 +191,35 @@ fn request(host: &Host, method: &str, path: &str, token: Option<&str>, body: Str
     })
 }
 
+/// A link given on the command line, or exit 2 after saying what is wrong.
+fn parse_link(link: &str) -> Result<Link, ExitCode> {
+    link_of(link).map_err(|e| {
+        eprint_error(e);
+        ExitCode::from(BAD_INPUT)
+    })
+}
+
+/// One request that must be answered `want`: the answer's body, or the
+/// exit code after the reason (1 when the host cannot be reached, else
+/// the refusal's; [`refused`]).
+fn call(
+    host: &Host,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: String,
+    want: u16,
+) -> Result<String, ExitCode> {
+    match request(host, method, path, token, body) {
+        Ok((status, answer)) if status == want => Ok(answer),
+        Ok((status, answer)) => Err(refused(status, &answer)),
+        Err(e) => {
+            eprint_error(e);
+            Err(ExitCode::FAILURE)
+        }
+    }
+}
+
 /// Prints the host's refusal (its message, and fam's diagnostics as the
 /// CLI renders them); exit 2 for a refusal, 1 for a failure.
 fn refused(status: u16, body: &str) -> ExitCode {
@@ -238,16 +267,10 @@ fn new(args: &GameNewArgs) -> anyhow::Result<ExitCode> {
         "seed": args.seed.map(|s| s.to_string()),
         "deadline": args.deadline,
     });
-    let (status, answer) = match request(&host, "POST", "/api/games", None, body.to_string()) {
-        Ok(x) => x,
-        Err(e) => {
-            eprint_error(e);
-            return Ok(ExitCode::FAILURE);
-        }
+    let answer = match call(&host, "POST", "/api/games", None, body.to_string(), 201) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
     };
-    if status != 201 {
-        return Ok(refused(status, &answer));
-    }
     let v: Value = serde_json::from_str(&answer)?;
     let page = format!(
         "http://{}{}/games/{}",
@@ -275,12 +298,9 @@ fn new(args: &GameNewArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn submit(args: &GameSubmitArgs) -> anyhow::Result<ExitCode> {
-    let link = match link_of(&args.link) {
+    let link = match parse_link(&args.link) {
         Ok(l) => l,
-        Err(e) => {
-            eprint_error(e);
-            return Ok(ExitCode::from(BAD_INPUT));
-        }
+        Err(code) => return Ok(code),
     };
     let Some(token) = args.token.clone().or(link.token) else {
         eprint_error(format!(
@@ -297,16 +317,10 @@ fn submit(args: &GameSubmitArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let path = format!("/api/games/{}/plot", link.game);
-    let (status, answer) = match request(&link.host, "PUT", &path, Some(&token), text) {
-        Ok(x) => x,
-        Err(e) => {
-            eprint_error(e);
-            return Ok(ExitCode::FAILURE);
-        }
+    let answer = match call(&link.host, "PUT", &path, Some(&token), text, 200) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
     };
-    if status != 200 {
-        return Ok(refused(status, &answer));
-    }
     let v: Value = serde_json::from_str(&answer)?;
     let mut out = io::stdout().lock();
     let exchange = v["exchange"].as_u64().unwrap_or(0);
@@ -325,24 +339,15 @@ fn submit(args: &GameSubmitArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn status(args: &GameStatusArgs) -> anyhow::Result<ExitCode> {
-    let link = match link_of(&args.link) {
+    let link = match parse_link(&args.link) {
         Ok(l) => l,
-        Err(e) => {
-            eprint_error(e);
-            return Ok(ExitCode::from(BAD_INPUT));
-        }
+        Err(code) => return Ok(code),
     };
     let path = format!("/api/games/{}", link.game);
-    let (status, answer) = match request(&link.host, "GET", &path, None, String::new()) {
-        Ok(x) => x,
-        Err(e) => {
-            eprint_error(e);
-            return Ok(ExitCode::FAILURE);
-        }
+    let answer = match call(&link.host, "GET", &path, None, String::new(), 200) {
+        Ok(a) => a,
+        Err(code) => return Ok(code),
     };
-    if status != 200 {
-        return Ok(refused(status, &answer));
-    }
     let d: Value = serde_json::from_str(&answer)?;
     let mut out = io::stdout().lock();
     writeln!(out, "{}", d["title"].as_str().unwrap_or(""))?;
