@@ -1819,12 +1819,13 @@ fn maneuver_text(b: &Battle, c: &crate::engine::doctrine::Choice, f: usize) -> S
             };
             use Maneuver::Maintain;
             let m = c.maneuvers;
+            let goal = if c.objective { " (its side's objective)" } else { "" };
             let mut move_text = if m[0] == m[1] && m[1] == m[2] {
-                format!("{} {}", word(m[0]), name(t))
+                format!("{} {}{goal}", word(m[0]), name(t))
             } else {
                 let last = (1..3).find(|&v| m[v] != m[0]).unwrap_or(2);
                 format!(
-                    "{} {} in {}, then {}",
+                    "{} {}{goal} in {}, then {}",
                     word(m[0]),
                     name(t),
                     volleys_text([true, last > 1, false]),

@@ -32,6 +32,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use crate::batch::{self, BatchError, Paired, paired_difference, run_with_outcomes, wilson};
 use crate::engine::doctrine::{Doctrine, EvasionSplit, FighterUse, Movement, Ordnance, PdMode, Selector, WithdrawWhen};
 use crate::engine::plot::FormationId;
+use crate::engine::victory::Trigger;
 use crate::model::SystemKind;
 use crate::model::registry::{Family, Pd};
 use crate::orders::Loaded;
@@ -119,6 +120,10 @@ pub struct Space {
     pub craft: bool,
     /// The enemy has more than one Formation.
     pub several_enemies: bool,
+    /// The victory rules give the side an objective (a `unit_destroyed`
+    /// trigger it wins by, on an enemy Unit): the default `target` then
+    /// differs from `"nearest"` (readings D25).
+    pub objective: bool,
     /// The longest beam reach of the side's ships, in MU.
     pub reach: u32,
 }
@@ -145,6 +150,10 @@ impl Space {
             needles: any(&|k| *k == SystemKind::NeedleBeam),
             craft: ours().any(|u| u.is_craft()) || any(&|k| *k == SystemKind::HangarBay),
             several_enemies: b.formations.iter().filter(|f| f.side != side).count() > 1,
+            objective: loaded.victory.triggers.iter().any(|t| {
+                matches!(*t, Trigger::UnitDestroyed { unit, side: winner }
+                    if winner == side && b.units.get(unit).is_some_and(|u| u.side != side))
+            }),
             reach,
         }
     }
@@ -165,13 +174,30 @@ impl Space {
         }
     }
 
+    /// The maneuver targets the refinement tries: every selector, `"nearest"`
+    /// only where the default is something else (an objective).
+    fn refined_targets(&self) -> Vec<Selector> {
+        let mut out = vec![Selector::Auto];
+        if self.objective {
+            out.push(Selector::Nearest);
+        }
+        out.extend([Selector::Largest, Selector::Weakest, Selector::MostDangerous]);
+        out
+    }
+
     /// The maneuver targets of the screen and of the measure: with one enemy
-    /// Formation every selector names it, so only the default.
+    /// Formation every selector names it, so only the default; `"nearest"`
+    /// only where the default is something else (an objective).
     fn target_values(&self) -> Vec<Selector> {
-        if self.several_enemies {
-            vec![Selector::Nearest, Selector::Largest, Selector::MostDangerous]
-        } else {
-            vec![Selector::default()]
+        match (self.several_enemies, self.objective) {
+            (false, _) => vec![Selector::default()],
+            (true, false) => vec![Selector::Auto, Selector::Largest, Selector::MostDangerous],
+            (true, true) => vec![
+                Selector::Auto,
+                Selector::Nearest,
+                Selector::Largest,
+                Selector::MostDangerous,
+            ],
         }
     }
 }
@@ -380,7 +406,9 @@ impl Key {
                     .map(|o| with(&|x| x.use_ordnance = o)),
             ),
             Key::Pd => out.extend(space.pd_values().into_iter().map(|p| with(&|x| x.pd = p))),
-            Key::Target if space.several_enemies => out.extend(SELECTORS.map(|s| with(&|x| x.target = s))),
+            Key::Target if space.several_enemies => {
+                out.extend(space.refined_targets().into_iter().map(|s| with(&|x| x.target = s)));
+            }
             Key::FireAt if space.several_enemies => out.extend(SELECTORS.map(|s| with(&|x| x.fire_at = Some(s)))),
             Key::Needles if space.needles => out.push(with(&|x| x.use_needles = !d.use_needles)),
             Key::Withdraw => {
@@ -402,7 +430,7 @@ impl Key {
             Key::Evasion => screen_evasions().len() - 1 + 2,
             Key::Ordnance => space.ordnance_values().len() - 1,
             Key::Pd => space.pd_values().len() - 1,
-            Key::Target => several * (SELECTORS.len() - 1),
+            Key::Target => several * (space.refined_targets().len() - 1),
             Key::FireAt => several * SELECTORS.len(),
             Key::Needles => usize::from(space.needles),
             Key::Withdraw => 3,

@@ -4,10 +4,10 @@
 'use strict';
 
 const DOCTRINE = {
-  target: ['nearest', 'largest', 'weakest', 'most_dangerous'],
+  target: ['auto', 'nearest', 'largest', 'weakest', 'most_dangerous'],
   maneuver: ['auto', 'best_range', 'close', 'maintain', 'withdraw', 'hold'],
   evasion: ['auto', 'third', 'max', 'dice'],
-  fire_at: ['nearest', 'largest', 'weakest', 'most_dangerous'],
+  fire_at: ['auto', 'nearest', 'largest', 'weakest', 'most_dangerous'],
   use_ordnance: ['auto', 'true', 'false'],
   use_needles: ['true', 'false'],
   pd: ['auto', 'never', 'always'],

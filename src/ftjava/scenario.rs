@@ -70,7 +70,7 @@ pub struct Scenario {
 }
 
 /// Names a Formation cannot have (readings O11, D16).
-const RESERVED: &[&str] = &["inactive", "nearest", "largest", "weakest", "most_dangerous"];
+const RESERVED: &[&str] = &["inactive", "auto", "nearest", "largest", "weakest", "most_dangerous"];
 
 /// The seed the import writes: FTJava keeps none.
 pub const SEED: u64 = 1;

@@ -41,8 +41,11 @@ pub const KEYS: [&str; 10] = [
     "fighters",
 ];
 
-/// Selector words (`target`, `fire_at`).
-const SELECTORS: [(&str, Selector); 4] = [
+/// Selector words (`target`, `fire_at`). `auto` is the default of both:
+/// for `target` the side's objective, else the nearest (readings D25); for
+/// `fire_at` the default fire target.
+const SELECTORS: [(&str, Selector); 5] = [
+    ("auto", Selector::Auto),
     ("nearest", Selector::Nearest),
     ("largest", Selector::Largest),
     ("weakest", Selector::Weakest),
@@ -573,7 +576,8 @@ pub(crate) fn resolve(raw: &RawDoctrine, f: FormationId, battle: &Battle) -> (Op
     }
     let mut d = raw.doctrine.clone();
     d.target = target.flatten().unwrap_or_default();
-    d.fire_at = fire_at.flatten();
+    // `fire_at = "auto"` is the default fire target, as if left out.
+    d.fire_at = fire_at.flatten().filter(|&s| s != Selector::Auto);
     (Some(d), diags)
 }
 

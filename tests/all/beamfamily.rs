@@ -969,6 +969,7 @@ fn the_default_commander_puts_cheap_shots_on_point_defence() {
         live: &live,
         enemies: (&enemies.0, &enemies.1),
         nearest: &[],
+        aims: &[],
         reaches: &[],
         craft: &[],
     };

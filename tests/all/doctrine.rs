@@ -1161,7 +1161,14 @@ withdraw_when = \"crippled\"
     assert!(l.unplotted().is_empty());
     // The other words.
     for (body, expected) in [
-        ("target = \"nearest\"", Doctrine::default()),
+        ("target = \"auto\"\nfire_at = \"auto\"", Doctrine::default()),
+        (
+            "target = \"nearest\"",
+            Doctrine {
+                target: Selector::Nearest,
+                ..Doctrine::default()
+            },
+        ),
         (
             "target = \"weakest\"\nfire_at = \"largest\"",
             Doctrine {

@@ -99,6 +99,7 @@ fn choose(b: &Battle, f: FormationId, d: &Doctrine) -> Choice {
         live: &live,
         enemies: (&enemies.0, &enemies.1),
         nearest: &[],
+        aims: &[],
         reaches: &[],
         craft: &[],
     };
@@ -1683,6 +1684,7 @@ fn a_formation_that_can_no_longer_do_damage_withdraws_from_every_enemy() {
             live: &live,
             enemies: (&enemies.0, &enemies.1),
             nearest: &[],
+            aims: &[],
             reaches: &[],
             craft: &[],
         };
@@ -2335,6 +2337,7 @@ fn a_plan_read_back_from_the_memo_is_the_plan_made_afresh() {
             live: &live,
             enemies: (&enemies.0, &enemies.1),
             nearest: &[],
+            aims: &[],
             reaches: &[],
             craft: &[],
         };
@@ -2605,4 +2608,106 @@ fn allies_facing_the_same_target_are_weighed_with_the_plan_and_no_others() {
     let r = choose(&apart, formation(&apart, "A"), &auto()).plan.expect("planned");
     assert_eq!(apart.ranges.get(formation(&apart, "A"), formation(&apart, "Big")), 36);
     assert!(!r.with_allies, "B fights Far, not Big");
+}
+
+/// What Formation `f` decides under doctrine `d` and the scenario's own
+/// victory rules.
+fn choose_under(l: &Loaded, f: FormationId, d: &Doctrine) -> Choice {
+    let b = &l.battle;
+    let tables = DieTables::new();
+    let arsenals = arsenals(b);
+    let live = fam::engine::doctrine::in_fight(b);
+    let enemies = fam::engine::doctrine::enemy_lists(b, &live);
+    let ctx = Context {
+        battle: b,
+        victory: &l.victory,
+        tables: &tables,
+        arsenals: &arsenals,
+        live: &live,
+        enemies: (&enemies.0, &enemies.1),
+        nearest: &[],
+        aims: &[],
+        reaches: &[],
+        craft: &[],
+    };
+    decide(&ctx, f, d)
+}
+
+#[test]
+fn the_default_target_is_the_objective_the_side_wins_by() {
+    // Readings D25: Ilse wins by destroying KRD Stone Patience, 40 MU off
+    // behind a picket 12 MU off. The default goes for the objective; the
+    // word "nearest" still means the nearest; Marek, holding the objective,
+    // has none of his own and takes the nearest.
+    let extra = "\n[[range]]\nbetween = [\"Raiders\", \"Station\"]\nmu = 40\n\n[[range]]\nbetween = [\"Raiders\", \"Picket\"]\nmu = 12\n\n[victory]\nunit_destroyed = [{ unit = \"KRD Stone Patience\", winner = \"Ilse\" }]\n";
+    let l = battle(
+        &[("Raiders", &["MCS Long Meridian", "MCS Clear Heading"])],
+        &[("Picket", &["KRD Sharp Descent"]), ("Station", &["KRD Stone Patience"])],
+        20,
+        extra,
+    );
+    let b = &l.battle;
+    let (raiders, picket, station) = (formation(b, "Raiders"), formation(b, "Picket"), formation(b, "Station"));
+    let c = choose_under(&l, raiders, &Doctrine::default());
+    assert_eq!((c.target, c.objective), (Some(station), true));
+    let nearest = Doctrine {
+        target: Selector::Nearest,
+        ..Doctrine::default()
+    };
+    let c = choose_under(&l, raiders, &nearest);
+    assert_eq!((c.target, c.objective), (Some(picket), false));
+    for f in [picket, station] {
+        let c = choose_under(&l, f, &Doctrine::default());
+        assert_eq!(
+            (c.target, c.objective),
+            (Some(raiders), false),
+            "{}",
+            b.formations[f].name
+        );
+    }
+    // The report's plan line names it.
+    let plot = standing_plot_under(&l);
+    let line = plot
+        .iter()
+        .find(|l| l.starts_with("Raiders:"))
+        .expect("a line for Raiders");
+    assert!(line.contains("Station (its side's objective)"), "{line}");
+
+    // The objective's Unit out of the fight: the nearest again.
+    let mut gone = l.clone();
+    let stone = unit(&gone.battle, "KRD Stone Patience");
+    gone.battle.units[stone].destroyed = true;
+    let c = choose_under(&gone, raiders, &Doctrine::default());
+    assert_eq!((c.target, c.objective), (Some(picket), false));
+
+    // An objective of the other side's (Marek wins by destroying one of
+    // Ilse's Units) changes nothing for Ilse.
+    let theirs = battle(
+        &[("Raiders", &["MCS Long Meridian", "MCS Clear Heading"])],
+        &[("Picket", &["KRD Sharp Descent"]), ("Station", &["KRD Stone Patience"])],
+        20,
+        &extra.replace("winner = \"Ilse\"", "winner = \"Marek\""),
+    );
+    let c = choose_under(&theirs, raiders, &Doctrine::default());
+    assert_eq!((c.target, c.objective), (Some(picket), false));
+}
+
+/// The report's plan lines of the first Exchange of `l` played by the
+/// default doctrine under its victory rules.
+fn standing_plot_under(l: &Loaded) -> Vec<String> {
+    let mut plot = CheckedPlot::default();
+    let mut sources = Vec::new();
+    let mut work = fam::engine::doctrine::PlotWork::default();
+    let explicit = CheckedPlot::default();
+    fam::engine::doctrine::standing_plot_into(
+        &l.battle,
+        &l.victory,
+        &explicit,
+        &[],
+        true,
+        &mut plot,
+        &mut sources,
+        &mut work,
+    );
+    fam::report::doctrine_lines(&l.battle, work.choices())
 }

@@ -487,6 +487,7 @@ fn a_nova_cannon_alone_is_a_weapon_the_commander_counts() {
         live: &live,
         enemies: (&enemies.0, &enemies.1),
         nearest: &[],
+        aims: &[],
         reaches: &[],
         craft: &[],
     };

@@ -540,9 +540,9 @@ fn the_screen_tries_maneuver_targets_only_against_several_enemy_formations() {
     let duel = load("duel", &shipped("duel.toml"));
     for s in 0..duel.battle.sides.len() {
         let grid = tune::screen_grid(&Space::of(&duel, s));
-        assert_eq!(distinct(grid.iter().map(|d| d.target)), distinct([Selector::Nearest]));
+        assert_eq!(distinct(grid.iter().map(|d| d.target)), distinct([Selector::Auto]));
     }
-    // Ilse's three Formations face Pieter's two: nearest, largest and most
+    // Ilse's three Formations face Pieter's two: the default, largest and most
     // dangerous, each with every other combination of the screen.
     let squadron = load("squadron", &shipped("squadron-action.toml"));
     for name in ["Ilse", "Pieter"] {
@@ -551,26 +551,22 @@ fn the_screen_tries_maneuver_targets_only_against_several_enemy_formations() {
         let grid = tune::screen_grid(&space);
         assert_eq!(
             distinct(grid.iter().map(|d| d.target)),
-            distinct([Selector::Nearest, Selector::Largest, Selector::MostDangerous]),
+            distinct([Selector::Auto, Selector::Largest, Selector::MostDangerous]),
             "{name}"
         );
         let rest = |d: &Doctrine| {
             format!(
                 "{:?}",
                 Doctrine {
-                    target: Selector::Nearest,
+                    target: Selector::Auto,
                     ..d.clone()
                 }
             )
         };
-        for target in [Selector::Nearest, Selector::Largest, Selector::MostDangerous] {
+        for target in [Selector::Auto, Selector::Largest, Selector::MostDangerous] {
             let with: BTreeSet<String> = grid.iter().filter(|d| d.target == target).map(rest).collect();
-            let nearest: BTreeSet<String> = grid
-                .iter()
-                .filter(|d| d.target == Selector::Nearest)
-                .map(rest)
-                .collect();
-            assert_eq!(with, nearest, "{name}: {target:?}");
+            let default: BTreeSet<String> = grid.iter().filter(|d| d.target == Selector::Auto).map(rest).collect();
+            assert_eq!(with, default, "{name}: {target:?}");
         }
         assert_eq!(distinct(&grid).len(), grid.len());
     }
@@ -658,13 +654,37 @@ fn the_measure_grid_is_the_documented_126_points_times_the_targets_against_sever
         assert!(!space.several_enemies);
         assert_eq!(tune::measure_grid_for(&space), grid);
     }
-    // Facing several, every documented target.
+    // Facing several, every documented target but "nearest", which is the
+    // default's own choice without an objective (readings D25).
     let squadron = load("squadron", &shipped("squadron-action.toml"));
     let space = Space::of(&squadron, side(&squadron, "Ilse"));
-    assert!(space.several_enemies);
+    assert!(space.several_enemies && !space.objective);
     let several = tune::measure_grid_for(&space);
     assert_eq!(several.len(), 3 * 126);
-    assert_eq!(distinct(&several), documented(targets));
+    let without_nearest: Vec<Doctrine> = targets
+        .iter()
+        .filter(|d| d.target != Selector::Nearest)
+        .cloned()
+        .collect();
+    assert_eq!(distinct(&several), documented(&without_nearest));
+    // With an objective of Ilse's among Pieter's Units, "nearest" too; not
+    // for Pieter, whose objective it is not.
+    let assault = load(
+        "squadron with an objective",
+        &format!(
+            "{}
+[victory]
+unit_destroyed = [{{ unit = \"OVM Grandmother Rain\", winner = \"Ilse\" }}]
+",
+            shipped("squadron-action.toml")
+        ),
+    );
+    let space = Space::of(&assault, side(&assault, "Ilse"));
+    assert!(space.objective);
+    let objective = tune::measure_grid_for(&space);
+    assert_eq!(objective.len(), 4 * 126);
+    assert_eq!(distinct(&objective), documented(targets));
+    assert!(!Space::of(&assault, side(&assault, "Pieter")).objective);
 }
 
 #[test]

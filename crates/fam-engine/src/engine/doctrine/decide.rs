@@ -7,7 +7,8 @@
 
 use crate::engine::doctrine::assess::{self, Arsenal, Attacker, DieTables};
 use crate::engine::doctrine::measure::{
-    craft_units, fire_target, is_live_enemy_in, maneuver_for, maneuver_target_in, select_enemy_in, withdraw_triggered,
+    craft_units, fire_target, is_live_enemy_in, maneuver_for, maneuver_target_in, objective_in, select_enemy_in,
+    withdraw_triggered,
 };
 use crate::engine::doctrine::orders::{Doctrine, EvasionSplit, Movement, Ordnance, PdMode, Selector, WithdrawWhen};
 use crate::engine::doctrine::plan::{self, Launches, Pair, Plan, PlanMemo, SEQUENCES};
@@ -31,6 +32,9 @@ pub enum Withdrawal {
 pub struct Choice {
     /// The Formation it maneuvers against, and what it does each Volley.
     pub target: Option<FormationId>,
+    /// The target is its side's objective, chosen by the default `target`
+    /// (readings D25).
+    pub objective: bool,
     pub maneuvers: [Maneuver; 3],
     pub speed: u32,
     pub evasion: u32,
@@ -87,6 +91,10 @@ pub struct Context<'a> {
     /// Each Formation's nearest enemy in the fight, by Formation
     /// (found once a plot by `PlotWork`); empty: found when asked.
     pub nearest: &'a [Option<FormationId>],
+    /// Each Formation's default maneuver target ([`Selector::Auto`]: its
+    /// side's objective, else its nearest enemy), by Formation (found once
+    /// a plot by `PlotWork`); empty: found when asked.
+    pub aims: &'a [Option<FormationId>],
     /// Each Formation's [`Arsenal::reach`] (found once a plot by
     /// `PlotWork`); empty: found when asked.
     pub reaches: &'a [u32],
@@ -115,11 +123,26 @@ impl Context<'_> {
         }
     }
 
-    /// [`super::maneuver_target`] of `f`.
+    /// [`super::maneuver_target`] of `f`, with its side's objective for
+    /// [`Selector::Auto`].
     fn maneuver_target(&self, f: FormationId, by: Selector) -> Option<FormationId> {
         match by {
+            Selector::Auto => self.default_target(f),
             Selector::Nearest => self.select_enemy(f, by),
             _ => maneuver_target_in(self.battle, self.live, f, by),
+        }
+    }
+
+    /// What `f` maneuvers against under the default `target`
+    /// ([`Selector::Auto`]): its side's objective while it is in the
+    /// fight ([`super::objective_in`]), else its nearest enemy. It is also
+    /// what `f` is taken to maneuver against when another Formation weighs
+    /// it (a plan foresees the default).
+    fn default_target(&self, f: FormationId) -> Option<FormationId> {
+        match self.aims.get(f) {
+            Some(&aim) => aim,
+            None => objective_in(self.battle, self.victory, self.live, f)
+                .or_else(|| self.select_enemy(f, Selector::Nearest)),
         }
     }
 
@@ -190,6 +213,7 @@ pub fn decide_with(ctx: &Context<'_>, memo: &mut PlanMemo, f: FormationId, d: &D
     };
     let mut c = Choice {
         target: None,
+        objective: false,
         maneuvers: [Maneuver::Maintain; 3],
         speed: thrust,
         evasion: 0,
@@ -218,8 +242,10 @@ pub fn decide_with(ctx: &Context<'_>, memo: &mut PlanMemo, f: FormationId, d: &D
     } else {
         aimed = Some(ctx.maneuver_target(f, d.target));
         c.target = aimed.flatten();
+        c.objective =
+            d.target == Selector::Auto && c.target.is_some() && objective_in(b, ctx.victory, ctx.live, f) == c.target;
         // The default maneuvers against ships: small craft come to it.
-        if d.target == Selector::Nearest && c.target.is_some_and(|t| ctx.craft_only(t)) {
+        if matches!(d.target, Selector::Nearest | Selector::Auto) && c.target.is_some_and(|t| ctx.craft_only(t)) {
             c.target = ctx
                 .enemies(f)
                 .filter(|&e| !ctx.craft_only(e))
@@ -288,18 +314,19 @@ fn pair<'a>(ctx: &'a Context<'a>, memo: &mut PlanMemo, f: FormationId, t: Format
         theirs,
         range: ctx.range(f, t),
         their_evasion: theirs.thrust / 3,
-        their_primary: ctx.select_enemy(t, Selector::Nearest) == Some(f),
+        their_primary: ctx.default_target(t) == Some(f),
         thrust: ctx.arsenals[f].thrust,
         class1_pd: class1_pd && theirs.has_missiles(),
         // A pair weighed with its allies is not shared with the target's
         // own plan (which weighs the pair as it sees it).
-        mutual: coalition == (1.0, 1.0) && ctx.select_enemy(f, Selector::Nearest) == Some(t),
+        mutual: coalition == (1.0, 1.0) && ctx.default_target(f) == Some(t),
         coalition,
     }
 }
 
 /// The allies `f` weighs with it against `t` (readings D24): the
-/// Formations of its side in the fight whose nearest enemy is `t` as well.
+/// Formations of its side in the fight whose default maneuver target
+/// (`Context::default_target`) is `t` as well.
 /// Their best sustained fire at `t` (at 3 to 36 MU) and their hull and
 /// armour, added to `f`'s, over `f`'s own; (1, 1) when none.
 fn coalition(ctx: &Context<'_>, memo: &mut PlanMemo, f: FormationId, t: FormationId) -> (f64, f64) {
@@ -316,11 +343,7 @@ fn coalition(ctx: &Context<'_>, memo: &mut PlanMemo, f: FormationId, t: Formatio
             .fold(0.0, f64::max)
     };
     let allied = |a: FormationId| {
-        a != f
-            && b.formations[a].side == side
-            && ctx.live[a]
-            && !ctx.craft_only(a)
-            && ctx.select_enemy(a, Selector::Nearest) == Some(t)
+        a != f && b.formations[a].side == side && ctx.live[a] && !ctx.craft_only(a) && ctx.default_target(a) == Some(t)
     };
     // Most Formations face their target alone: then no fire is weighed.
     if !(0..b.formations.len()).any(allied) {

@@ -7,6 +7,7 @@ use crate::engine::doctrine::orders::{Doctrine, Movement, Selector, WithdrawWhen
 use crate::engine::plot::{FormationId, Maneuver};
 use crate::engine::state::{Battle, SysState};
 use crate::engine::tables::beam_dice;
+use crate::engine::victory::{Trigger, Victory};
 use crate::model::{SystemKind, Warhead};
 
 /// Range in MU at which a Formation's beams roll the most dice (ties go to
@@ -67,6 +68,41 @@ pub(super) fn in_fight_into(battle: &Battle, live: &mut Vec<bool>) {
 pub(super) fn nearest_enemies_into(battle: &Battle, live: &[bool], nearest: &mut Vec<Option<FormationId>>) {
     nearest.clear();
     nearest.extend((0..battle.formations.len()).map(|f| select_enemy_in(battle, live, f, Selector::Nearest)));
+}
+
+/// The objective of `f`'s side: the enemy Formation in the fight (by
+/// `live`) holding a Unit in the fight whose destruction wins the battle
+/// for that side (a [`Trigger::UnitDestroyed`]), the first such trigger
+/// listed; `None` when there is none (readings D25).
+pub fn objective_in(battle: &Battle, victory: &Victory, live: &[bool], f: FormationId) -> Option<FormationId> {
+    let side = battle.formations[f].side;
+    victory.triggers.iter().find_map(|t| match *t {
+        Trigger::UnitDestroyed { unit, side: winner } if winner == side => {
+            let u = battle.units.get(unit).filter(|u| u.active())?;
+            let g = u.formation;
+            (live.get(g) == Some(&true) && battle.formations[g].side != side).then_some(g)
+        }
+        _ => None,
+    })
+}
+
+/// Each Formation's default maneuver target ([`Selector::Auto`]): its
+/// side's objective ([`objective_in`]), else its nearest enemy (`nearest`,
+/// [`nearest_enemies_into`] of the same battle), by Formation, into a
+/// reused buffer.
+pub(super) fn default_targets_into(
+    (battle, victory): (&Battle, &Victory),
+    live: &[bool],
+    nearest: &[Option<FormationId>],
+    aims: &mut Vec<Option<FormationId>>,
+) {
+    aims.clear();
+    aims.extend(
+        nearest
+            .iter()
+            .enumerate()
+            .map(|(f, &near)| objective_in(battle, victory, live, f).or(near)),
+    );
 }
 
 /// [`enemies`], with which Formations are in the fight read from `live`
@@ -178,7 +214,7 @@ pub fn rank(battle: &Battle, f: FormationId, by: Selector) -> Vec<FormationId> {
 fn rank_key(battle: &Battle, f: FormationId, e: FormationId, by: Selector) -> (i64, u32, FormationId) {
     let range = battle.ranges.get(f, e);
     let key = match by {
-        Selector::Nearest => 0,
+        Selector::Nearest | Selector::Auto => 0,
         Selector::Largest => -i64::from(mass_in_fight(battle, e)),
         Selector::Weakest => i64::from(hull_in_fight(battle, e)),
         Selector::MostDangerous => -i64::from(beam_dice_at(battle, e, range)),
@@ -249,8 +285,8 @@ pub fn fire_target(battle: &Battle, f: FormationId, d: &Doctrine) -> Option<Form
     // Fire Controls engage them group by group, which doctrine leaves out.
     let ships = |t: &FormationId| !battle.craft_only(*t);
     let t = match d.fire_at {
-        Some(by) => select_enemy(battle, f, by),
-        None => maneuver_target(battle, f, d.target)
+        Some(by) if by != Selector::Auto => select_enemy(battle, f, by),
+        _ => maneuver_target(battle, f, d.target)
             .filter(|&t| is_live_enemy(battle, f, t))
             .or_else(|| select_enemy(battle, f, Selector::Nearest)),
     };

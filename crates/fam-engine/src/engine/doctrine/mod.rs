@@ -51,7 +51,7 @@ pub use measure::{
     in_fight, is_live_enemy, is_live_enemy_in, maneuver_target, maneuver_target_in, mass_in_fight, nearest_enemy, rank,
     select_enemy, select_enemy_in, withdraw_triggered,
 };
-use measure::{craft_units, enemy_lists_into, in_fight_into, nearest_enemies_into, rank_into};
+use measure::{craft_units, default_targets_into, enemy_lists_into, in_fight_into, nearest_enemies_into, rank_into};
 pub use orders::{DcKind, Doctrine, EvasionSplit, FighterUse, Movement, Ordnance, PdMode, Selector, WithdrawWhen};
 
 /// Where a Formation's plot for an Exchange came from.
@@ -115,6 +115,9 @@ pub struct PlotWork {
     live: Vec<bool>,
     /// Each Formation's nearest enemy in the fight then.
     nearest: Vec<Option<FormationId>>,
+    /// Each Formation's default maneuver target then (its side's
+    /// objective, else its nearest enemy).
+    aims: Vec<Option<FormationId>>,
     /// For each side, its enemy Formations in the fight then, in order:
     /// one list after another, each side's where `enemy_spans` says.
     enemies: Vec<FormationId>,
@@ -146,7 +149,7 @@ impl PlotWork {
 
     /// Sizes every pool and list for `battle` at once, so that which plot
     /// vector is handed to which Formation never makes one grow later.
-    fn prepare(&mut self, battle: &Battle) {
+    fn prepare(&mut self, battle: &Battle, victory: &Victory) {
         let systems = |u: &UnitId| battle.units[*u].systems.len();
         let unit_max = battle.units.iter().map(|u| u.systems.len()).max().unwrap_or(0);
         let formation_max = battle
@@ -175,6 +178,7 @@ impl PlotWork {
         self.craft.extend((0..formations).map(|f| craft_units(battle, f)));
         in_fight_into(battle, &mut self.live);
         nearest_enemies_into(battle, &self.live, &mut self.nearest);
+        default_targets_into((battle, victory), &self.live, &self.nearest, &mut self.aims);
         room(&mut self.enemies, battle.sides.len() * formations);
         room(&mut self.enemy_spans, battle.sides.len());
         enemy_lists_into(battle, &self.live, (&mut self.enemies, &mut self.enemy_spans));
@@ -236,8 +240,9 @@ impl PlotWork {
 pub fn doctrine_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine) -> Option<FormationPlot> {
     let mut out = FormationPlot::default();
     let mut w = PlotWork::default();
-    w.prepare(battle);
-    doctrine_formation_plot_into(battle, &Victory::default(), f, d, &mut out, &mut w).then_some(out)
+    let victory = Victory::default();
+    w.prepare(battle, &victory);
+    doctrine_formation_plot_into(battle, &victory, f, d, &mut out, &mut w).then_some(out)
 }
 
 /// [`doctrine_formation_plot`] written into `out` (whose vectors are
@@ -273,6 +278,7 @@ fn doctrine_formation_plot_into(
             live: &w.live,
             enemies: (&w.enemies, &w.enemy_spans),
             nearest: &w.nearest,
+            aims: &w.aims,
             reaches: &w.reaches,
             craft: &w.craft,
         };
@@ -416,7 +422,7 @@ pub fn standing_plot_into(
 ) {
     // The explicit plots were checked, and the rest are written here.
     let plot = plot.trusted_mut();
-    work.prepare(battle);
+    work.prepare(battle, victory);
     let n = battle.formations.len();
     while plot.formations.len() > n {
         if let Some(p) = plot.formations.pop().flatten() {

@@ -13,8 +13,15 @@ use crate::model::registry::Family;
 /// then to the first listed in the scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Selector {
-    /// The shortest range.
+    /// The default (`target` only): the enemy Formation holding a Unit whose
+    /// destruction wins the battle for this Formation's side (its
+    /// *objective*, a `[victory]` `unit_destroyed` trigger) while that Unit
+    /// is in the fight; otherwise the nearest (readings D25). Where the
+    /// victory rules are not known it is the nearest. As `fire_at` it is the
+    /// default fire target.
     #[default]
+    Auto,
+    /// The shortest range.
     Nearest,
     /// The most mass in the fight (the mass of its Units still in the fight).
     Largest,

@@ -110,7 +110,7 @@ pub struct Pair<'a> {
     /// target's (so what either weighs may serve the other; it changes no
     /// plan).
     pub mutual: bool,
-    /// The Formations of our side whose nearest enemy is this target too,
+    /// The Formations of our side whose default maneuver target is this target too,
     /// ourselves among them, as factors on our fire and on our hull and
     /// armour: their best sustained fire at it over ours, their durability
     /// over ours ((1, 1): we fight it alone; readings D24).
