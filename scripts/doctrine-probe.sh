@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A quick probe of the default doctrine on generated battles (docs/doctrine.md,
-# "How good is the default?"): for each side of each battle, fourteen single
+# "How good is the default?"): for each side of each battle, fifteen single
 # standing orders, each given to every Formation of the side, played against
 # the default doctrine on the same runs with `fam compare`. A side is beaten
 # when one of them wins more than 5 percentage points more often than the
@@ -60,11 +60,13 @@ fam, work, first, last, runs = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:])
 SIZES = [600, 1200, 2400]
 KINDS = ["", "carriers", "missiles", "kinetic", "plasma", "bases"]
 # (name, the keys of the standing order); `target` only against several
-# enemy Formations, where it can change anything.
+# enemy Formations, where it can change anything ("nearest" differs from the
+# default where the side has an objective, readings D25).
 ORDERS = [
     ("evasion 0", "evasion = 0"),
     ("evasion third", 'evasion = "third"'),
     ("evasion max", 'evasion = "max"'),
+    ("target nearest", 'target = "nearest"'),
     ("target largest", 'target = "largest"'),
     ("target most_dangerous", 'target = "most_dangerous"'),
     ("close", 'maneuver = "close"'),
