@@ -13,12 +13,12 @@ use crate::model::registry::Family;
 /// then to the first listed in the scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Selector {
-    /// The default (`target` only): the enemy Formation holding a Unit whose
+    /// The default. As `target`: the enemy Formation holding a Unit whose
     /// destruction wins the battle for this Formation's side (its
     /// *objective*, a `[victory]` `unit_destroyed` trigger) while that Unit
     /// is in the fight; otherwise the nearest (readings D25). Where the
     /// victory rules are not known it is the nearest. As `fire_at` it is the
-    /// default fire target.
+    /// default fire target, as if left out.
     #[default]
     Auto,
     /// The shortest range.
