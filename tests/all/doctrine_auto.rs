@@ -86,14 +86,18 @@ fn arsenals(b: &Battle) -> Vec<Arsenal> {
 
 /// What Formation `f` decides under doctrine `d` (default victory rules).
 fn choose(b: &Battle, f: FormationId, d: &Doctrine) -> Choice {
+    choose_in(b, &Victory::default(), f, d)
+}
+
+/// What Formation `f` decides under doctrine `d` and `victory`.
+fn choose_in(b: &Battle, victory: &Victory, f: FormationId, d: &Doctrine) -> Choice {
     let tables = DieTables::new();
     let arsenals = arsenals(b);
-    let victory = Victory::default();
     let live = fam::engine::doctrine::in_fight(b);
     let enemies = fam::engine::doctrine::enemy_lists(b, &live);
     let ctx = Context {
         battle: b,
-        victory: &victory,
+        victory,
         tables: &tables,
         arsenals: &arsenals,
         live: &live,
@@ -2613,24 +2617,7 @@ fn allies_facing_the_same_target_are_weighed_with_the_plan_and_no_others() {
 /// What Formation `f` decides under doctrine `d` and the scenario's own
 /// victory rules.
 fn choose_under(l: &Loaded, f: FormationId, d: &Doctrine) -> Choice {
-    let b = &l.battle;
-    let tables = DieTables::new();
-    let arsenals = arsenals(b);
-    let live = fam::engine::doctrine::in_fight(b);
-    let enemies = fam::engine::doctrine::enemy_lists(b, &live);
-    let ctx = Context {
-        battle: b,
-        victory: &l.victory,
-        tables: &tables,
-        arsenals: &arsenals,
-        live: &live,
-        enemies: (&enemies.0, &enemies.1),
-        nearest: &[],
-        aims: &[],
-        reaches: &[],
-        craft: &[],
-    };
-    decide(&ctx, f, d)
+    choose_in(&l.battle, &l.victory, f, d)
 }
 
 #[test]
