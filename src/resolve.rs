@@ -163,7 +163,7 @@ pub struct Plotted {
 pub fn battle_plot(loaded: &crate::orders::Loaded, battle: &Battle, i: u32, count: u32) -> Plotted {
     let mut plot = CheckedPlot::default();
     let mut sources = Vec::new();
-    let mut work = PlotWork::default();
+    let mut work = PlotWork::with_memo(crate::engine::doctrine::plan::PlanMemo::one_plot());
     battle_plot_into(loaded, battle, i, count, &mut plot, &mut sources, &mut work);
     Plotted {
         plot,

@@ -688,6 +688,8 @@ pub struct Battles<'a> {
     pub progress: &'a (dyn Fn(u64) + Sync),
     /// Once set, no further pair is played: [`BatchError::Cancelled`].
     pub stop: &'a AtomicBool,
+    /// The workers' memos, kept from one pair to the next.
+    memos: batch::Memos,
 }
 
 impl<'a> Battles<'a> {
@@ -703,6 +705,7 @@ impl<'a> Battles<'a> {
             batch,
             progress,
             stop,
+            memos: batch::Memos::default(),
         }
     }
 }
@@ -724,7 +727,7 @@ impl Oracle for Battles<'_> {
             return Err(BatchError::Cancelled);
         }
         let l = with_pair(self.loaded, [&self.candidates[A][a], &self.candidates[B][b]]);
-        batch::run_with_outcomes(&l, &self.batch, runs, self.progress).map(|(_, codes)| codes)
+        batch::run_with_outcomes_keeping(&l, &self.batch, runs, self.progress, &self.memos).map(|(_, codes)| codes)
     }
 }
 

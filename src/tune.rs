@@ -29,7 +29,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crate::batch::{self, BatchError, Paired, paired_difference, run_with_outcomes, wilson};
+use crate::batch::{self, BatchError, Paired, paired_difference, run_with_outcomes_keeping, wilson};
 use crate::engine::doctrine::{Doctrine, EvasionSplit, FighterUse, Movement, Ordnance, PdMode, Selector, WithdrawWhen};
 use crate::engine::plot::FormationId;
 use crate::engine::victory::Trigger;
@@ -531,9 +531,10 @@ fn play(
     orders: &Orders,
     runs: std::ops::Range<u64>,
     progress: &(dyn Fn(u64) + Sync),
+    memos: &batch::Memos,
 ) -> Result<Tried, BatchError> {
     let l = with_orders(loaded, opts.side, orders);
-    let (_, codes) = run_with_outcomes(&l, &opts.batch, runs, progress)?;
+    let (_, codes) = run_with_outcomes_keeping(&l, &opts.batch, runs, progress, memos)?;
     let side = u8::try_from(opts.side).unwrap_or(batch::UNDECIDED);
     let wins = codes.iter().filter(|&&c| c == side).count() as u64;
     let draws = codes.iter().filter(|&&c| c == batch::DRAW).count() as u64;
@@ -585,6 +586,8 @@ struct Player<'a> {
     told: AtomicU64,
     /// The refinement's candidates so far, in the order played.
     refined: Vec<Tried>,
+    /// The workers' memos, kept from one candidate to the next.
+    memos: batch::Memos,
 }
 
 impl Player<'_> {
@@ -597,7 +600,7 @@ impl Player<'_> {
         if self.stop.load(Ordering::Relaxed) {
             return Err(BatchError::Cancelled);
         }
-        play(self.loaded, self.opts, orders, runs, &|n| self.tell(n))
+        play(self.loaded, self.opts, orders, runs, &|n| self.tell(n), &self.memos)
     }
 
     /// `d` on the refinement's runs: read back when tried before (its runs
@@ -639,6 +642,7 @@ pub fn search_until(
         stop,
         told: AtomicU64::new(0),
         refined: Vec::new(),
+        memos: batch::Memos::default(),
     };
     let space = Space::of(loaded, opts.side);
     let (screen_runs, refine_runs, confirm_runs) = stage_runs(opts.runs);
@@ -835,16 +839,25 @@ pub fn measure(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Measure, BatchError> {
     let runs = 0..opts.runs;
+    let memos = batch::Memos::default();
     let default = play(
         loaded,
         opts,
         &Orders::Uniform(Doctrine::default()),
         runs.clone(),
         progress,
+        &memos,
     )?;
     let mut points = Vec::new();
     for d in grid {
-        let tried = play(loaded, opts, &Orders::Uniform(d.clone()), runs.clone(), progress)?;
+        let tried = play(
+            loaded,
+            opts,
+            &Orders::Uniform(d.clone()),
+            runs.clone(),
+            progress,
+            &memos,
+        )?;
         let (difference, ci95, _) = versus(&default, &tried, opts.side);
         points.push(Point {
             tried,

@@ -39,6 +39,7 @@ use rayon::prelude::*;
 
 use crate::engine::checked::CheckedPlot;
 use crate::engine::dice::Dice;
+use crate::engine::doctrine::plan::PlanMemo;
 use crate::engine::doctrine::{PlotSource, PlotWork};
 use crate::engine::state::Battle;
 use crate::engine::victory::{Outcome, decide, exchange_seed, side_masses};
@@ -350,6 +351,11 @@ pub struct Worker<'a> {
 
 impl<'a> Worker<'a> {
     pub fn new(loaded: &'a Loaded, options: &'a Options, first_plot: &'a CheckedPlot) -> Worker<'a> {
+        Worker::with_memo(loaded, options, first_plot, PlanMemo::default())
+    }
+
+    /// A worker whose commander starts from what `memo` kept ([`Memos`]).
+    fn with_memo(loaded: &'a Loaded, options: &'a Options, first_plot: &'a CheckedPlot, memo: PlanMemo) -> Worker<'a> {
         Worker {
             loaded,
             options,
@@ -358,7 +364,7 @@ impl<'a> Worker<'a> {
             scratch: Scratch::default(),
             plot: CheckedPlot::default(),
             sources: Vec::new(),
-            plot_work: PlotWork::default(),
+            plot_work: PlotWork::with_memo(memo),
             start_mass: side_masses(&loaded.battle),
             mixed: mixed_plots(loaded, options),
             tally: Tally::new(&loaded.battle, options.exchanges),
@@ -524,6 +530,41 @@ pub fn run_with_outcomes(
     runs: Range<u64>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Tally, Vec<u8>), BatchError> {
+    run_with_outcomes_keeping(loaded, options, runs, progress, &Memos::default())
+}
+
+/// The commander's memos of plans ([`PlanMemo`]) handed from one batch to
+/// the next: a search that plays many batches of one battle (`fam tune`,
+/// `fam solve`) makes each worker's memo once, where a fresh worker would
+/// make megabytes of it again for every candidate, costing the search
+/// nearly as much in clearing memory as in playing. What a memo keeps
+/// changes no plan (it is a speed-up only), so which batch a memo goes to
+/// changes no result. Only batches of one battle may share them: the plan
+/// keys leave out the rules' tables.
+#[derive(Debug, Default)]
+pub struct Memos(std::sync::Mutex<Vec<PlanMemo>>);
+
+impl Memos {
+    fn take(&self) -> PlanMemo {
+        self.0.lock().ok().and_then(|mut m| m.pop()).unwrap_or_default()
+    }
+
+    fn give(&self, memo: PlanMemo) {
+        if let Ok(mut m) = self.0.lock() {
+            m.push(memo);
+        }
+    }
+}
+
+/// [`run_with_outcomes`] whose workers take their memos from `memos` and
+/// give them back when done.
+pub fn run_with_outcomes_keeping(
+    loaded: &Loaded,
+    options: &Options,
+    runs: Range<u64>,
+    progress: &(dyn Fn(u64) + Sync),
+    memos: &Memos,
+) -> Result<(Tally, Vec<u8>), BatchError> {
     let sides = loaded.battle.sides.len();
     if sides >= usize::from(DRAW) {
         return Err(BatchError::TooManySides(sides));
@@ -531,7 +572,7 @@ pub fn run_with_outcomes(
     let mut codes = outcome_buffer(runs.end.saturating_sub(runs.start))?;
     let first = first_plot(loaded, options);
     let tally = in_pool(options, || {
-        play_coded(loaded, options, &first, runs.start, &mut codes, progress)
+        play_coded(loaded, options, &first, runs.start, &mut codes, progress, memos)
     })?;
     Ok((tally, codes))
 }
@@ -604,7 +645,7 @@ fn play(
     let len = chunk_len(runs.end.saturating_sub(runs.start));
     let chunks = runs.end.saturating_sub(runs.start).div_ceil(len);
     let chunks = (0..chunks).map(|c| chunk(&runs, len, c));
-    on_workers(loaded, options, first, chunks, |w, (lo, hi)| {
+    on_workers(loaded, options, first, chunks, &Memos::default(), |w, (lo, hi)| {
         for i in lo..hi {
             w.run(i);
         }
@@ -616,12 +657,14 @@ fn play(
 /// the next of `chunks` and playing it with `play` until none is left (a
 /// thread that drew long battles takes fewer chunks), and the workers'
 /// tallies added. One worker a thread: its working battle and its memos of
-/// plans and fire are made once and stay warm for every chunk it plays.
+/// plans and fire are made once (or taken from `memos`, and given back
+/// after) and stay warm for every chunk it plays.
 fn on_workers<C: Send>(
     loaded: &Loaded,
     options: &Options,
     first: &CheckedPlot,
     chunks: impl Iterator<Item = C> + Send,
+    memos: &Memos,
     play: impl Fn(&mut Worker, C) + Sync,
 ) -> Tally {
     let queue = std::sync::Mutex::new(chunks);
@@ -633,9 +676,13 @@ fn on_workers<C: Send>(
         .filter_map(|_| {
             let mut worker: Option<Worker> = None;
             while let Some(c) = next() {
-                play(worker.get_or_insert_with(|| Worker::new(loaded, options, first)), c);
+                let make = || Worker::with_memo(loaded, options, first, memos.take());
+                play(worker.get_or_insert_with(make), c);
             }
-            worker.map(|w| w.tally)
+            worker.map(|mut w| {
+                memos.give(w.plot_work.take_memo());
+                w.tally
+            })
         })
         .reduce(
             || Tally::new(&loaded.battle, options.exchanges),
@@ -672,12 +719,13 @@ fn play_coded(
     start: u64,
     codes: &mut [u8],
     progress: &(dyn Fn(u64) + Sync),
+    memos: &Memos,
 ) -> Tally {
     // usize to u64 widens, and a chunk is at most CHUNK long: no run index
     // is lost either way.
     let len = chunk_len(codes.len() as u64);
     let chunks = codes.chunks_mut(len as usize).enumerate();
-    on_workers(loaded, options, first, chunks, |w, (c, slots)| {
+    on_workers(loaded, options, first, chunks, memos, |w, (c, slots)| {
         let lo = start + c as u64 * len;
         // Slots first: the run counter is never stepped past the last.
         for (slot, run) in slots.iter_mut().zip(lo..) {

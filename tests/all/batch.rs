@@ -955,6 +955,44 @@ fn a_warm_worker_allocates_nothing_per_run() {
     }
 }
 
+/// Memos handed from batch to batch (`fam tune`'s candidates, `fam solve`'s
+/// pairs) change no run: each batch of several standing orders, played
+/// after the others warmed the memos, gives the codes it gives on fresh
+/// workers, on one thread and on two.
+#[test]
+fn memos_kept_from_batch_to_batch_change_no_run() {
+    use fam::engine::doctrine::{Doctrine, Movement, Selector};
+    let plain = load("fleet-action.toml");
+    let orders = [
+        Doctrine::default(),
+        Doctrine {
+            maneuver: Movement::Close,
+            ..Doctrine::default()
+        },
+        Doctrine {
+            target: Selector::Largest,
+            ..Doctrine::default()
+        },
+    ];
+    let with = |d: &Doctrine| {
+        let mut l = plain.clone();
+        for slot in &mut l.doctrine {
+            *slot = Some(d.clone());
+        }
+        l
+    };
+    for threads in [1, 2] {
+        let opts = options(&plain, Some(threads));
+        let memos = batch::Memos::default();
+        for d in orders.iter().chain(orders.iter().rev()) {
+            let l = with(d);
+            let (_, fresh) = batch::run_with_outcomes(&l, &opts, 0..24, &|_| {}).unwrap();
+            let (_, kept) = batch::run_with_outcomes_keeping(&l, &opts, 0..24, &|_| {}, &memos).unwrap();
+            assert_eq!(kept, fresh, "{d:?} on {threads} threads");
+        }
+    }
+}
+
 // ---- The other outputs -----------------------------------------------------
 
 #[test]

@@ -147,6 +147,13 @@ impl PlotWork {
         }
     }
 
+    /// The memo, taken out for another work of the same battle's rules to
+    /// keep (the plan keys leave out the rules' tables); this work keeps
+    /// nothing from then on.
+    pub fn take_memo(&mut self) -> plan::PlanMemo {
+        std::mem::replace(&mut self.memo, plan::PlanMemo::off())
+    }
+
     /// Sizes every pool and list for `battle` at once, so that which plot
     /// vector is handed to which Formation never makes one grow later.
     fn prepare(&mut self, battle: &Battle, victory: &Victory) {
@@ -239,7 +246,7 @@ impl PlotWork {
 /// a Formation out of the fight. The victory rules are the default ones.
 pub fn doctrine_formation_plot(battle: &Battle, f: FormationId, d: &Doctrine) -> Option<FormationPlot> {
     let mut out = FormationPlot::default();
-    let mut w = PlotWork::default();
+    let mut w = PlotWork::with_memo(plan::PlanMemo::one_plot());
     let victory = Victory::default();
     w.prepare(battle, &victory);
     doctrine_formation_plot_into(battle, &victory, f, d, &mut out, &mut w).then_some(out)
@@ -400,7 +407,7 @@ pub fn standing_plot(
         default_for_rest,
         &mut plot,
         &mut sources,
-        &mut PlotWork::default(),
+        &mut PlotWork::with_memo(plan::PlanMemo::one_plot()),
     );
     (plot, sources)
 }

@@ -44,6 +44,8 @@ const FIRE_SLOTS: usize = 2048;
 const GRID_SLOTS: usize = 2048;
 const PAIR_SLOTS: usize = 128;
 const SUSTAINED_SLOTS: usize = 512;
+/// Slots of each cache of a memo for one plot ([`PlanMemo::one_plot`]).
+const ONE_PLOT_SLOTS: usize = 256;
 
 impl Default for PlanMemo {
     fn default() -> PlanMemo {
@@ -61,6 +63,14 @@ impl PlanMemo {
     /// A memo that keeps nothing: every plan weighed afresh.
     pub fn off() -> PlanMemo {
         PlanMemo::with_slots(0)
+    }
+
+    /// A memo for one plot and no more ([`ONE_PLOT_SLOTS`] slots a cache):
+    /// what one Exchange's plot weighs, without the megabytes a batch
+    /// worker's memo zeroes when first used, which would cost a one-off plot
+    /// (`fam resolve`, a template, a test) more than the plot itself.
+    pub fn one_plot() -> PlanMemo {
+        PlanMemo::with_slots(ONE_PLOT_SLOTS)
     }
 
     /// A memo of `slots` slots a cache, or (`None`) each cache's usual
