@@ -1801,8 +1801,12 @@ fn maneuver_text(b: &Battle, c: &crate::engine::doctrine::Choice, f: usize) -> S
         (Some(why), _) => format!(
             "withdraws from every enemy ({}), all thrust to Speed",
             match why {
-                Withdrawal::Trigger => "its withdraw_when trigger fired",
-                Withdrawal::CannotFight => "it can no longer do damage at any range",
+                Withdrawal::Trigger => "its withdraw_when trigger fired".to_string(),
+                Withdrawal::CannotFight => "it can no longer do damage at any range".to_string(),
+                Withdrawal::Escape(u) => format!(
+                    "it runs for the Reserve: {} reaching it wins the battle for its side",
+                    b.units[u].name
+                ),
             }
         ),
         // A base (or a Formation left without thrust) cannot maneuver: the

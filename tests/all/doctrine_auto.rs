@@ -12,8 +12,8 @@ use fam::engine::doctrine::assess::{Arsenal, DieTables, missiles, submunitions, 
 use fam::engine::doctrine::decide::{Choice, Context, Withdrawal, cannot_fight, decide};
 use fam::engine::doctrine::plan::Stance;
 use fam::engine::doctrine::{
-    Doctrine, EvasionSplit, Movement, Ordnance, PdMode, Selector, default_formation_plot, doctrine_formation_plot,
-    standing_plot,
+    Doctrine, EvasionSplit, Movement, Ordnance, PdMode, Selector, WithdrawWhen, default_formation_plot,
+    doctrine_formation_plot, standing_plot,
 };
 use fam::engine::plot::{FormationId, FormationPlot, Maneuver, ManeuverOrder, UnitId};
 use fam::engine::state::{Battle, SysState};
@@ -2697,4 +2697,80 @@ fn standing_plot_under(l: &Loaded) -> Vec<String> {
         &mut work,
     );
     fam::report::doctrine_lines(&l.battle, work.choices())
+}
+
+#[test]
+fn a_unit_that_wins_by_escaping_runs_for_the_reserve_and_the_enemy_goes_for_it() {
+    // Readings D26: Ilse wins when MCS Clear Heading reaches the Reserve.
+    // Its Formation runs for it (all thrust to Speed, away from every
+    // enemy) while the escort fights on; Marek's Formations turn on the
+    // runner, 40 MU off behind an escort 12 MU off.
+    let extra = "\n[[range]]\nbetween = [\"Runner\", \"Hunters\"]\nmu = 40\n\n[[range]]\nbetween = [\"Runner\", \"Picket\"]\nmu = 40\n\n[[range]]\nbetween = [\"Escort\", \"Hunters\"]\nmu = 12\n\n[[range]]\nbetween = [\"Escort\", \"Picket\"]\nmu = 12\n\n[reserves]\nenabled = true\n\n[victory]\nunit_escaped = [{ unit = \"MCS Clear Heading\", winner = \"Ilse\" }]\n";
+    let ilse: &[(&str, &[&str])] = &[("Runner", &["MCS Clear Heading"]), ("Escort", &["MCS Long Meridian"])];
+    let marek: &[(&str, &[&str])] = &[("Picket", &["KRD Sharp Descent"]), ("Hunters", &["KRD Ninefold Gale"])];
+    let l = battle(ilse, marek, 20, extra);
+    let b = &l.battle;
+    let [runner, escort, picket, hunters] = ["Runner", "Escort", "Picket", "Hunters"].map(|n| formation(b, n));
+    let heading = unit(b, "MCS Clear Heading");
+    let c = choose_under(&l, runner, &Doctrine::default());
+    assert_eq!(c.withdrawing, Some(Withdrawal::Escape(heading)));
+    assert_eq!(c.maneuvers, [Maneuver::Withdraw; 3]);
+    assert_eq!((c.speed, c.evasion), (b.formation_thrust(runner), 0));
+    // The escort has no escape of its own: it fights the nearest.
+    let c = choose_under(&l, escort, &Doctrine::default());
+    assert_eq!(c.withdrawing, None);
+    for f in [picket, hunters] {
+        let c = choose_under(&l, f, &Doctrine::default());
+        assert_eq!(
+            (c.target, c.objective),
+            (Some(runner), true),
+            "{}",
+            b.formations[f].name
+        );
+        // The word "nearest" still means the nearest.
+        let nearest = Doctrine {
+            target: Selector::Nearest,
+            ..Doctrine::default()
+        };
+        assert_eq!(choose_under(&l, f, &nearest).target, Some(escort));
+    }
+    // Standing orders that never withdraw keep the runner in the fight.
+    let never = Doctrine {
+        withdraw_when: WithdrawWhen::Never,
+        ..Doctrine::default()
+    };
+    assert_eq!(choose_under(&l, runner, &never).withdrawing, None);
+    // The report says why it runs.
+    let plot = standing_plot_under(&l);
+    let line = plot
+        .iter()
+        .find(|l| l.starts_with("Runner:"))
+        .expect("a line for Runner");
+    assert!(
+        line.contains("it runs for the Reserve: MCS Clear Heading reaching it wins the battle for its side"),
+        "{line}"
+    );
+
+    // Without the Reserve there is no escape; nor when the runner's side
+    // would have no one left in combat once it escaped (it would lose first,
+    // readings V8): then every Formation fights as it would without it.
+    let no_reserve = battle(ilse, marek, 20, &extra.replace("enabled = true", "enabled = false"));
+    let alone = battle(
+        &ilse[..1],
+        marek,
+        20,
+        &extra
+            .split("[reserves]")
+            .nth(1)
+            .map(|rest| format!("\n[reserves]{rest}"))
+            .expect("the reserves table"),
+    );
+    for l in [&no_reserve, &alone] {
+        let b = &l.battle;
+        let runner = formation(b, "Runner");
+        assert_eq!(choose_under(l, runner, &Doctrine::default()).withdrawing, None);
+        for f in [formation(b, "Picket"), formation(b, "Hunters")] {
+            assert!(!choose_under(l, f, &Doctrine::default()).objective);
+        }
+    }
 }

@@ -7,8 +7,8 @@
 
 use crate::engine::doctrine::assess::{self, Arsenal, Attacker, DieTables};
 use crate::engine::doctrine::measure::{
-    craft_units, fire_target, is_live_enemy_in, maneuver_for, maneuver_target_in, objective_in, select_enemy_in,
-    withdraw_triggered,
+    craft_units, escaping_unit, fire_target, is_live_enemy_in, maneuver_for, maneuver_target_in, objective_in,
+    select_enemy_in, withdraw_triggered,
 };
 use crate::engine::doctrine::orders::{Doctrine, EvasionSplit, Movement, Ordnance, PdMode, Selector, WithdrawWhen};
 use crate::engine::doctrine::plan::{self, Launches, Pair, Plan, PlanMemo, SEQUENCES};
@@ -25,6 +25,9 @@ pub enum Withdrawal {
     Trigger,
     /// It can no longer do damage at any range (default doctrine).
     CannotFight,
+    /// It holds this Unit, whose reaching the Reserve wins the battle for
+    /// its side: it runs for the Reserve (default doctrine, readings D26).
+    Escape(UnitId),
 }
 
 /// What one Formation chose for an Exchange, and the facts behind it.
@@ -208,7 +211,9 @@ pub fn decide_with(ctx: &Context<'_>, memo: &mut PlanMemo, f: FormationId, d: &D
     let b = ctx.battle;
     let thrust = b.formation_thrust(f);
     let withdrawing = match d.withdraw_when {
-        WithdrawWhen::Auto => cannot_fight(ctx, f).then_some(Withdrawal::CannotFight),
+        WithdrawWhen::Auto => escaping_unit(b, ctx.victory, ctx.live, f)
+            .map(Withdrawal::Escape)
+            .or_else(|| cannot_fight(ctx, f).then_some(Withdrawal::CannotFight)),
         w => withdraw_triggered(b, f, w).then_some(Withdrawal::Trigger),
     };
     let mut c = Choice {

@@ -4,7 +4,7 @@
 //! when a withdrawal trigger fires. Pure readings of the battle state.
 
 use crate::engine::doctrine::orders::{Doctrine, Movement, Selector, WithdrawWhen};
-use crate::engine::plot::{FormationId, Maneuver};
+use crate::engine::plot::{FormationId, Maneuver, UnitId};
 use crate::engine::state::{Battle, SysState};
 use crate::engine::tables::beam_dice;
 use crate::engine::victory::{Trigger, Victory};
@@ -72,16 +72,53 @@ pub(super) fn nearest_enemies_into(battle: &Battle, live: &[bool], nearest: &mut
 
 /// The objective of `f`'s side: the enemy Formation in the fight (by
 /// `live`) holding a Unit in the fight whose destruction wins the battle
-/// for that side (a [`Trigger::UnitDestroyed`]), the first such trigger
-/// listed; `None` when there is none (readings D25).
+/// for that side (a [`Trigger::UnitDestroyed`], readings D25) or whose
+/// Formation runs for the Reserve with it ([`escaping_unit`], D26), the
+/// first such trigger listed; `None` when there is none.
 pub fn objective_in(battle: &Battle, victory: &Victory, live: &[bool], f: FormationId) -> Option<FormationId> {
     let side = battle.formations[f].side;
+    let enemy_holding = |unit: UnitId| {
+        let u = battle.units.get(unit).filter(|u| u.active())?;
+        let g = u.formation;
+        (live.get(g) == Some(&true) && battle.formations[g].side != side).then_some(g)
+    };
     victory.triggers.iter().find_map(|t| match *t {
-        Trigger::UnitDestroyed { unit, side: winner } if winner == side => {
-            let u = battle.units.get(unit).filter(|u| u.active())?;
-            let g = u.formation;
-            (live.get(g) == Some(&true) && battle.formations[g].side != side).then_some(g)
-        }
+        Trigger::UnitDestroyed { unit, side: winner } if winner == side => enemy_holding(unit),
+        Trigger::UnitEscaped { unit, side: winner } if winner != side => enemy_holding(unit)
+            .filter(|&g| battle.formations[g].side == winner && escaping_unit(battle, victory, live, g) == Some(unit)),
+        _ => None,
+    })
+}
+
+/// The Unit of Formation `f` (in the fight by `live`) whose reaching the
+/// Reserve wins the battle for `f`'s side (the first [`Trigger::UnitEscaped`]
+/// listed that names one), with the Reserve in use and another Formation
+/// of the side with ships in the fight; `None` otherwise (readings D26: the
+/// default runs for the Reserve with it). Without that other Formation the
+/// side would have no one in combat once there, and lose (V8) before the
+/// escape is read (V1).
+pub fn escaping_unit(battle: &Battle, victory: &Victory, live: &[bool], f: FormationId) -> Option<UnitId> {
+    if !battle.rules.reserves || live.get(f) != Some(&true) {
+        return None;
+    }
+    let side = battle.formations[f].side;
+    let ships = |g: usize| {
+        battle.formations[g]
+            .units
+            .iter()
+            .any(|&u| battle.units[u].active() && !battle.units[u].is_craft())
+    };
+    let others =
+        (0..battle.formations.len()).any(|g| g != f && battle.formations[g].side == side && live[g] && ships(g));
+    if !others {
+        return None;
+    }
+    victory.triggers.iter().find_map(|t| match *t {
+        Trigger::UnitEscaped { unit, side: winner } if winner == side => battle
+            .units
+            .get(unit)
+            .filter(|u| u.active() && u.formation == f)
+            .map(|_| unit),
         _ => None,
     })
 }
