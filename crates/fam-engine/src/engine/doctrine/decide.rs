@@ -8,7 +8,7 @@
 use crate::engine::doctrine::assess::{self, Arsenal, Attacker, DieTables};
 use crate::engine::doctrine::measure::{
     craft_units, escaping_unit, fire_target, is_live_enemy_in, maneuver_for, maneuver_target_in, objective_in,
-    select_enemy_in, withdraw_triggered,
+    others_hold_the_field, select_enemy_in, withdraw_triggered,
 };
 use crate::engine::doctrine::orders::{Doctrine, EvasionSplit, Movement, Ordnance, PdMode, Selector, WithdrawWhen};
 use crate::engine::doctrine::plan::{self, Launches, Pair, Plan, PlanMemo, SEQUENCES};
@@ -192,10 +192,7 @@ pub fn cannot_fight(ctx: &Context<'_>, f: FormationId) -> bool {
     if ctx.reach(f) > 0 || a.thrust == 0 || ctx.craft_only(f) {
         return false;
     }
-    let side = b.formations[f].side;
-    let others =
-        (0..b.formations.len()).any(|g| g != f && b.formations[g].side == side && ctx.live[g] && !ctx.craft_only(g));
-    !b.rules.reserves || others
+    !b.rules.reserves || others_hold_the_field(b, ctx.live, f)
 }
 
 /// Decides Formation `f`'s Exchange under doctrine `d`, weighing

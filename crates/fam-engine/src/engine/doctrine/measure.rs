@@ -90,6 +90,15 @@ pub fn objective_in(battle: &Battle, victory: &Victory, live: &[bool], f: Format
     })
 }
 
+/// Whether another Formation of `f`'s side with ships is in the fight (by
+/// `live`): with `f` gone to the Reserve, its side still has someone in
+/// combat (readings V8).
+pub(super) fn others_hold_the_field(battle: &Battle, live: &[bool], f: FormationId) -> bool {
+    let side = battle.formations[f].side;
+    (0..battle.formations.len())
+        .any(|g| g != f && battle.formations[g].side == side && live[g] && !battle.craft_only(g))
+}
+
 /// The Unit of Formation `f` (in the fight by `live`) whose reaching the
 /// Reserve wins the battle for `f`'s side (the first [`Trigger::UnitEscaped`]
 /// listed that names one), with the Reserve in use and another Formation
@@ -101,18 +110,10 @@ pub fn escaping_unit(battle: &Battle, victory: &Victory, live: &[bool], f: Forma
     if !battle.rules.reserves || live.get(f) != Some(&true) {
         return None;
     }
-    let side = battle.formations[f].side;
-    let ships = |g: usize| {
-        battle.formations[g]
-            .units
-            .iter()
-            .any(|&u| battle.units[u].active() && !battle.units[u].is_craft())
-    };
-    let others =
-        (0..battle.formations.len()).any(|g| g != f && battle.formations[g].side == side && live[g] && ships(g));
-    if !others {
+    if !others_hold_the_field(battle, live, f) {
         return None;
     }
+    let side = battle.formations[f].side;
     victory.triggers.iter().find_map(|t| match *t {
         Trigger::UnitEscaped { unit, side: winner } if winner == side => battle
             .units
